@@ -1,0 +1,12 @@
+import * as v from "valibot";
+import { ModelRuntime } from "../src/model/runtime.js";
+import { GenerateRequestSchema } from "../src/engine/request.js";
+import { writeArticle } from "../src/engine/article.js";
+const runtime = await ModelRuntime.load({ modelPath: process.argv[2] ?? "/work/shared/models/stories260K.gguf", threads: 1, sequences: 1, queueSize: 4 });
+const req = v.parse(GenerateRequestSchema, JSON.parse(process.argv[3] ?? '{"topic":"How to grow tomatoes","seo":{"keywords":"tomato plants, garden soil"},"length":800,"seed":42}'));
+const t = Date.now();
+const { response } = await writeArticle(req, { runtime });
+console.log(response.article.markdown);
+console.log(JSON.stringify({ ...response, article: { ...response.article, markdown: undefined, html: response.article.html.length } }, null, 1));
+console.log("ms", Date.now() - t);
+await runtime.dispose();

@@ -1,0 +1,96 @@
+import { randomUUID } from "node:crypto";
+import type { ModelRuntime } from "../model/runtime.js";
+import { ModelWriter } from "../model/writer.js";
+import { analyse, type SeoCheck } from "./analyse.js";
+import { generate } from "./generate.js";
+import { plan } from "./plan.js";
+import type { GenerateRequest } from "./request.js";
+import { htmlDocument, template, type OutlineEntry } from "./template.js";
+
+/** The JSON answer of `POST /api/v1/generate`. */
+export interface ArticleResponse {
+  id: string;
+  object: "article";
+  created: number;
+  model: string;
+  request: GenerateRequest;
+  article: {
+    title: string;
+    slug: string;
+    metaDescription: string;
+    language: string;
+    keywords: string[];
+    markdown: string;
+    html: string;
+    outline: OutlineEntry[];
+    wordCount: number;
+    readingTimeMinutes: number;
+  };
+  seo: { score: number; checks: SeoCheck[]; keywordDensity: Record<string, number> };
+  usage: { promptTokens: number; completionTokens: number; durationMs: number };
+}
+
+/** A written article in every form the API serves. */
+export interface WrittenArticle {
+  response: ArticleResponse;
+  /** The full HTML document, for `Accept: text/html`. */
+  document: string;
+}
+
+/** What writing one article needs besides the request. */
+export interface WriteArticleOptions {
+  runtime: ModelRuntime;
+  /** Aborts the generation (client gone, deadline passed). */
+  signal?: AbortSignal;
+}
+
+/**
+ * One request, start to finish: plan → generate (on a sequence borrowed from the pool)
+ * → template → analyse. This is the whole pipeline; each stage is its own module.
+ */
+export async function writeArticle(request: GenerateRequest, { runtime, signal }: WriteArticleOptions): Promise<WrittenArticle> {
+  const started = performance.now();
+  const articlePlan = plan(request);
+  const sequence = await runtime.pool.acquire(signal);
+  const writer = new ModelWriter(runtime, sequence);
+  let generated;
+  try {
+    generated = await generate(articlePlan, { writer, signal });
+  } finally {
+    runtime.pool.release(sequence);
+  }
+  const article = template(articlePlan, generated);
+  const report = analyse({
+    markdown: article.markdown,
+    title: article.title,
+    metaDescription: article.metaDescription,
+    slug: article.slug,
+    keywords: [articlePlan.primary, ...articlePlan.secondary],
+    language: request.language,
+    headingTags: request.seo.headingTags,
+    preset: articlePlan.preset,
+    targetLength: request.length,
+  });
+  const response: ArticleResponse = {
+    id: `art_${randomUUID().replaceAll("-", "")}`,
+    object: "article",
+    created: Math.floor(Date.now() / 1000),
+    model: runtime.name,
+    request,
+    article: {
+      title: article.title,
+      slug: article.slug,
+      metaDescription: article.metaDescription,
+      language: request.language,
+      keywords: [articlePlan.primary, ...articlePlan.secondary],
+      markdown: article.markdown,
+      html: article.html,
+      outline: article.outline,
+      wordCount: report.wordCount,
+      readingTimeMinutes: report.readingTimeMinutes,
+    },
+    seo: { score: report.score, checks: report.checks, keywordDensity: report.keywordDensity },
+    usage: { ...writer.usage, durationMs: Math.round(performance.now() - started) },
+  };
+  return { response, document: htmlDocument(articlePlan, article) };
+}

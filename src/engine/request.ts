@@ -1,0 +1,118 @@
+import * as v from "valibot";
+import { isIso6391 } from "./labels.js";
+import { resolvePreset, type Preset } from "./presets.js";
+
+/** Bounds of the request, one table so validation, docs and errors agree. */
+export const LIMITS = {
+  topic: 300,
+  lengthMin: 100,
+  lengthMax: 5000,
+  word: 40,
+  keywords: 20,
+  keyword: 80,
+  title: 120,
+  description: 320,
+} as const;
+
+/** The defaults the spec leaves open, filled into every normalised request. */
+export const DEFAULTS = {
+  length: 800,
+  tone: "professional",
+  language: "en",
+  structure: "sections",
+  headingTags: true,
+} as const;
+
+const trimmed = (max: number, what: string) =>
+  v.pipe(v.string(), v.trim(), v.maxLength(max, `${what} must be at most ${max} characters`));
+
+const optionalText = (max: number, what: string) =>
+  v.optional(v.pipe(trimmed(max, what), v.transform((s) => s || undefined)));
+
+/** Comma-separated keywords: trimmed, empties and case-insensitive duplicates dropped. */
+const Keywords = v.pipe(
+  v.string(),
+  v.transform((raw) => {
+    const seen = new Set<string>();
+    const out: string[] = [];
+    for (const part of raw.split(",")) {
+      const keyword = part.trim().replace(/\s+/g, " ");
+      const key = keyword.toLocaleLowerCase();
+      if (!keyword || seen.has(key)) continue;
+      seen.add(key);
+      out.push(keyword);
+    }
+    return out;
+  }),
+  v.maxLength(LIMITS.keywords, `at most ${LIMITS.keywords} keywords`),
+  v.check(
+    (list) => list.every((k) => k.length <= LIMITS.keyword),
+    `each keyword must be at most ${LIMITS.keyword} characters`,
+  ),
+);
+
+/** The `seo` object of a request. */
+export const SeoSchema = v.object({
+  keywords: v.optional(Keywords, ""),
+  title: optionalText(LIMITS.title, "title"),
+  description: optionalText(LIMITS.description, "description"),
+  headingTags: v.optional(v.boolean(), DEFAULTS.headingTags),
+});
+
+/**
+ * The generation request (spec part 2) as valibot validates it: the one source of truth
+ * for validation, the engine's input type and the OpenAPI document. Unknown fields are ignored.
+ */
+export const GenerateRequestSchema = v.pipe(
+  v.object({
+    topic: v.pipe(trimmed(LIMITS.topic, "topic"), v.minLength(1, "topic must not be empty")),
+    length: v.optional(
+      v.pipe(
+        v.number("length must be a number"),
+        v.integer("length must be a whole number of words"),
+        v.minValue(LIMITS.lengthMin, `length must be at least ${LIMITS.lengthMin} words`),
+        v.maxValue(LIMITS.lengthMax, `length must be at most ${LIMITS.lengthMax} words`),
+      ),
+      DEFAULTS.length,
+    ),
+    tone: v.optional(trimmed(LIMITS.word, "tone"), DEFAULTS.tone),
+    language: v.optional(
+      v.pipe(
+        v.string(),
+        v.trim(),
+        v.toLowerCase(),
+        v.check(isIso6391, "language must be an ISO 639-1 code such as en, de or ja"),
+      ),
+      DEFAULTS.language,
+    ),
+    structure: v.optional(trimmed(LIMITS.word, "structure"), DEFAULTS.structure),
+    seed: v.optional(
+      v.pipe(
+        v.number("seed must be a number"),
+        v.integer("seed must be an integer"),
+        v.minValue(0, "seed must be at least 0"),
+        v.maxValue(2 ** 32 - 1, "seed must be below 2^32"),
+      ),
+    ),
+    seo: v.optional(SeoSchema, {}),
+  }),
+  v.transform(({ tone, structure, seed, ...rest }) => ({
+    ...rest,
+    tone: tone || DEFAULTS.tone,
+    structure: resolvePreset(structure || DEFAULTS.structure),
+    structureRequested: structure || DEFAULTS.structure,
+    seed: seed ?? randomSeed(),
+  })),
+);
+
+function randomSeed(): number {
+  return Math.floor(Math.random() * 2 ** 32);
+}
+
+/** A request as clients send it. */
+export type GenerateRequestInput = v.InferInput<typeof GenerateRequestSchema>;
+
+/** A normalised request: defaults filled in, keywords split, structure mapped to a preset. */
+export type GenerateRequest = v.InferOutput<typeof GenerateRequestSchema>;
+
+export type { Preset };

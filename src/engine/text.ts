@@ -1,0 +1,120 @@
+/**
+ * Counting and matching text the way the whole engine counts it (CONVENTIONS.md):
+ * words are `Intl.Segmenter` word segments with `isWordLike`, in the article's language,
+ * so CJK text counts sensibly. Plan, generate and analyse all use these helpers, so a
+ * budget and a measurement can never disagree.
+ */
+
+const segmenters = new Map<string, Intl.Segmenter>();
+
+function segmenter(language: string, granularity: "word" | "sentence"): Intl.Segmenter {
+  const key = `${language}:${granularity}`;
+  let found = segmenters.get(key);
+  if (!found) {
+    found = new Intl.Segmenter(language, { granularity });
+    segmenters.set(key, found);
+  }
+  return found;
+}
+
+/** One word of a text with where it stands. */
+export interface WordSpan {
+  word: string;
+  index: number;
+}
+
+/** The word-like segments of a text, with their offsets. */
+export function wordSpans(text: string, language: string): WordSpan[] {
+  const spans: WordSpan[] = [];
+  for (const s of segmenter(language, "word").segment(text)) {
+    if (s.isWordLike) spans.push({ word: s.segment, index: s.index });
+  }
+  return spans;
+}
+
+/** Number of words in a text. */
+export function countWords(text: string, language: string): number {
+  let n = 0;
+  for (const s of segmenter(language, "word").segment(text)) if (s.isWordLike) n++;
+  return n;
+}
+
+/** Sentences of a text, trimmed, empty ones dropped. */
+export function splitSentences(text: string, language: string): string[] {
+  const out: string[] = [];
+  for (const s of segmenter(language, "sentence").segment(text)) {
+    const sentence = s.segment.trim();
+    if (sentence) out.push(sentence);
+  }
+  return out;
+}
+
+/** Whether a sentence ends with a terminator of any script. */
+export function endsSentence(text: string): boolean {
+  return /[.!?。！？।؟…]["'”’»)\]]*$/u.test(text.trim());
+}
+
+const separator = (s: string) => s.replace(/\s+/gu, " ");
+
+/**
+ * Occurrences of a phrase in a text: exact, case-insensitive, on word boundaries.
+ * Words must follow each other with the same separators as in the phrase
+ * (so "seo tools" does not match "seo, tools").
+ */
+export function countPhrase(text: string, phrase: string, language: string): number {
+  const want = wordSpans(phrase, language);
+  if (want.length === 0) return 0;
+  const wantWords = want.map((w) => w.word.toLocaleLowerCase(language));
+  const wantSeps = want.slice(1).map((w, i) => separator(phrase.slice(want[i]!.index + want[i]!.word.length, w.index)));
+  const have = wordSpans(text, language);
+  let count = 0;
+  for (let i = 0; i + want.length <= have.length; i++) {
+    let match = true;
+    for (let j = 0; j < want.length && match; j++) {
+      const h = have[i + j]!;
+      match = h.word.toLocaleLowerCase(language) === wantWords[j];
+      if (match && j > 0) {
+        const prev = have[i + j - 1]!;
+        match = separator(text.slice(prev.index + prev.word.length, h.index)) === wantSeps[j - 1];
+      }
+    }
+    if (match) {
+      count++;
+      i += want.length - 1;
+    }
+  }
+  return count;
+}
+
+/** Whether a text holds a phrase (see {@link countPhrase}). */
+export function hasPhrase(text: string, phrase: string, language: string): boolean {
+  return countPhrase(text, phrase, language) > 0;
+}
+
+/** The first `n` words of a text, cut on a word end, punctuation after the last word dropped. */
+export function firstWords(text: string, n: number, language: string): string {
+  const spans = wordSpans(text, language);
+  if (spans.length <= n) return text.trim();
+  const last = spans[n - 1]!;
+  return text.slice(0, last.index + last.word.length).trim();
+}
+
+/** Cut a text to at most `max` characters on a word end (never mid-word). */
+export function cutAtWord(text: string, max: number, language: string): string {
+  if (text.length <= max) return text;
+  let cut = "";
+  for (const w of wordSpans(text, language)) {
+    const end = w.index + w.word.length;
+    if (end > max) break;
+    cut = text.slice(0, end);
+  }
+  return cut.replace(/[\s,;:–—-]+$/u, "");
+}
+
+/** Upper-case the first letter, leaving the rest as written. */
+export function capitalise(text: string, language: string): string {
+  const first = text.codePointAt(0);
+  if (first === undefined) return text;
+  const head = String.fromCodePoint(first);
+  return head.toLocaleUpperCase(language) + text.slice(head.length);
+}

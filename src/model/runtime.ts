@@ -1,0 +1,125 @@
+import { open } from "node:fs/promises";
+import path from "node:path";
+import {
+  getLlama,
+  resolveChatWrapper,
+  LlamaLogLevel,
+  type ChatWrapper,
+  type Llama,
+  type LlamaContext,
+  type LlamaModel,
+  type Token,
+} from "node-llama-cpp";
+import { SequencePool } from "./pool.js";
+
+/** How to load a model. */
+export interface RuntimeOptions {
+  /** Path to a `.gguf` file. */
+  modelPath: string;
+  /** Decode threads (the default of node-llama-cpp is far too many on small machines). */
+  threads: number;
+  /** Generations that run at once, one context sequence each. */
+  sequences: number;
+  /** Requests that may wait for a free sequence. */
+  queueSize: number;
+  /** Tokens per sequence; capped by what the model was trained on. */
+  contextSize?: number;
+}
+
+/** What to ask the model. Chat models get the system and user turns, plain models the completion text. */
+export interface Prompt {
+  system: string;
+  user: string;
+  completion: string;
+}
+
+/** A startup problem that deserves one clear line, not a stack trace. */
+export class ModelLoadError extends Error {}
+
+const DEFAULT_CONTEXT = 4096;
+
+/**
+ * The loaded model: one llama.cpp runtime, one model, one context with a pool of
+ * sequences. Loaded once per process; `dispose` frees the native memory.
+ */
+export class ModelRuntime {
+  /** The model's name, from its GGUF metadata or file name. */
+  readonly name: string;
+  /** Tokens one sequence can hold. */
+  readonly contextSize: number;
+  /** Sequences and the queue of requests waiting for one. */
+  readonly pool: SequencePool;
+  /** Chat wrapper for models with a chat template; undefined means plain completion. */
+  readonly chatWrapper: ChatWrapper | undefined;
+
+  private constructor(
+    private readonly llama: Llama,
+    readonly model: LlamaModel,
+    private readonly context: LlamaContext,
+    options: RuntimeOptions,
+  ) {
+    const general = model.fileInfo.metadata.general as { name?: string } | undefined;
+    this.name = general?.name || path.basename(options.modelPath, ".gguf");
+    this.contextSize = context.contextSize;
+    this.pool = new SequencePool(context, options.queueSize);
+    const hasTemplate = Boolean((model.fileInfo.metadata.tokenizer as { chat_template?: string } | undefined)?.chat_template);
+    this.chatWrapper = hasTemplate ? resolveChatWrapper(model) : undefined;
+  }
+
+  /** Load a GGUF file; every failure becomes a {@link ModelLoadError} with a readable message. */
+  static async load(options: RuntimeOptions): Promise<ModelRuntime> {
+    await assertGguf(options.modelPath);
+    const llama = await getLlama({ gpu: false, build: "never", logLevel: LlamaLogLevel.error, logger: () => {} });
+    try {
+      const model = await llama.loadModel({ modelPath: options.modelPath });
+      const contextSize = Math.min(options.contextSize ?? DEFAULT_CONTEXT, model.trainContextSize);
+      const context = await model.createContext({
+        contextSize,
+        sequences: options.sequences,
+        threads: { ideal: options.threads, min: options.threads },
+      });
+      return new ModelRuntime(llama, model, context, options);
+    } catch (error) {
+      await llama.dispose();
+      throw new ModelLoadError(`cannot load model ${options.modelPath}: ${(error as Error).message}`);
+    }
+  }
+
+  /** The tokens of a prompt, in the model's chat format when it has one. */
+  tokenize(prompt: Prompt): Token[] {
+    if (!this.chatWrapper) return this.model.tokenize(prompt.completion, false);
+    const { contextText } = this.chatWrapper.generateContextState({
+      chatHistory: [
+        { type: "system", text: prompt.system },
+        { type: "user", text: prompt.user },
+        { type: "model", response: [] },
+      ],
+    });
+    return contextText.tokenize(this.model.tokenizer);
+  }
+
+  /** Free the context, the model and the native runtime. */
+  async dispose(): Promise<void> {
+    this.pool.close();
+    await this.context.dispose();
+    await this.model.dispose();
+    await this.llama.dispose();
+  }
+}
+
+/** Fail early and plainly on a missing file or one that is not GGUF. */
+async function assertGguf(modelPath: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(modelPath, "r");
+  } catch {
+    throw new ModelLoadError(`model file not found: ${modelPath}`);
+  }
+  try {
+    const magic = Buffer.alloc(4);
+    await handle.read(magic, 0, 4, 0);
+    if (magic.toString("latin1") !== "GGUF") throw new ModelLoadError(`not a GGUF model file: ${modelPath}`);
+  } finally {
+    await handle.close();
+  }
+}

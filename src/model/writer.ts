@@ -1,0 +1,82 @@
+import type { LlamaContextSequence, Token } from "node-llama-cpp";
+import type { ModelRuntime, Prompt } from "./runtime.js";
+
+/** Sampling for one call. */
+export interface WriteOptions {
+  /** Most tokens to generate. */
+  maxTokens: number;
+  /** Sampling seed; the same seed gives the same text on the same model and threads. */
+  seed: number;
+  /** Stops the generation between two tokens. */
+  signal?: AbortSignal;
+}
+
+/** Tokens evaluated and generated, as reported in `usage`. */
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+const SAMPLING = { temperature: 0.8, topK: 40, topP: 0.9, minP: 0.05 } as const;
+const REPEAT_WINDOW = 64;
+
+/**
+ * Generates text on one borrowed sequence. Successive prompts that share a prefix
+ * (the same system turn, the same article brief) reuse the evaluated tokens, so only
+ * the part that changed is evaluated again.
+ */
+export class ModelWriter {
+  /** Counted over every call of this writer. */
+  readonly usage: Usage = { promptTokens: 0, completionTokens: 0 };
+
+  constructor(
+    private readonly runtime: ModelRuntime,
+    private readonly sequence: LlamaContextSequence,
+  ) {}
+
+  /** Stream the model's answer to a prompt as text pieces, ending at an end-of-generation token or `maxTokens`. */
+  async *write(prompt: Prompt, options: WriteOptions): AsyncGenerator<string> {
+    const promptTokens = this.runtime.tokenize(prompt);
+    const room = this.sequence.contextSize - promptTokens.length - 1;
+    const maxTokens = Math.min(options.maxTokens, room);
+    if (maxTokens <= 0) return;
+    const input = await this.keepCommonPrefix(promptTokens);
+    this.usage.promptTokens += input.length;
+
+    const generated: Token[] = [];
+    let emitted = "";
+    const model = this.runtime.model;
+    const tokens = this.sequence.evaluate(input, {
+      ...SAMPLING,
+      seed: options.seed,
+      repeatPenalty: { punishTokens: () => generated.slice(-REPEAT_WINDOW), penalty: 1.15 },
+    });
+    try {
+      for await (const token of tokens) {
+        options.signal?.throwIfAborted();
+        generated.push(token);
+        this.usage.completionTokens++;
+        // Detokenize the whole answer so multi-byte characters split over tokens come out whole.
+        const text = model.detokenize(generated);
+        if (!text.endsWith("\uFFFD") && text.length > emitted.length) {
+          yield text.slice(emitted.length);
+          emitted = text;
+        }
+        if (generated.length >= maxTokens) break;
+      }
+    } finally {
+      await tokens.return(undefined);
+    }
+  }
+
+  /** Erase what differs from the new prompt and return the tokens still to evaluate. */
+  private async keepCommonPrefix(tokens: Token[]): Promise<Token[]> {
+    const held = this.sequence.contextTokens;
+    let common = 0;
+    while (common < held.length && common < tokens.length - 1 && held[common] === tokens[common]) common++;
+    if (common < this.sequence.nextTokenIndex) {
+      await this.sequence.eraseContextTokenRanges([{ start: common, end: this.sequence.nextTokenIndex }]);
+    }
+    return tokens.slice(common);
+  }
+}
