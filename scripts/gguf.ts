@@ -98,7 +98,7 @@ export function mulberry32(seed: number): () => number {
 
 /**
  * Writes a GGUF v3 file and resolves to its size in bytes.
- * Tensor data is streamed in chunks of at most ~1 MiB of values.
+ * Tensor data is generated and written in chunks of 2^18 values, so memory use stays flat.
  */
 export async function writeGguf(path: string, options: GgufWriteOptions): Promise<number> {
   const alignment = resolveAlignment(options.metadata);
@@ -120,7 +120,7 @@ export async function writeGguf(path: string, options: GgufWriteOptions): Promis
       written = offset;
       for (let done = 0; done < elements; done += CHUNK_VALUES) {
         const count = Math.min(CHUNK_VALUES, elements - done);
-        generate(values, count, tensor.fill, random, done);
+        for (let i = 0; i < count; i++) values[i] = tensor.fill(random, done + i);
         const size = TENSOR_TYPES[tensor.type].encode(values.subarray(0, count), view);
         await writeFully(file, bytes.subarray(0, size));
         written += size;
@@ -130,10 +130,6 @@ export async function writeGguf(path: string, options: GgufWriteOptions): Promis
   } finally {
     await file.close();
   }
-}
-
-function generate(values: Float32Array, count: number, fill: TensorFill, random: () => number, start: number): void {
-  for (let i = 0; i < count; i++) values[i] = fill(random, start + i);
 }
 
 // A multiple of the Q8_0 block size, so chunks never split a block.
@@ -178,7 +174,8 @@ const TENSOR_TYPES: Record<GgufTensorType, TensorTypeInfo> = {
         const scale = absMax / 127;
         const inverse = scale === 0 ? 0 : 1 / scale;
         out.setUint16(pos, toFloat16Bits(scale), true);
-        for (let i = 0; i < 32; i++) out.setInt8(pos + 2 + i, Math.round(values[start + i]! * inverse));
+        // Math.floor(x + 0.5) rather than Math.round, which V8 runs several times slower.
+        for (let i = 0; i < 32; i++) out.setInt8(pos + 2 + i, Math.floor(values[start + i]! * inverse + 0.5));
         pos += 34;
       }
       return pos;
@@ -332,24 +329,24 @@ function toFloat16Bits(value: number): number {
   float32Scratch[0] = value;
   const bits = float32Bits[0]!;
   const sign = (bits >>> 16) & 0x8000;
-  const biasedExponent = (bits >>> 23) & 0xff;
-  const mantissa = bits & 0x7fffff;
-  if (biasedExponent === 0xff) return sign | 0x7c00 | (mantissa === 0 ? 0 : 0x200); // Inf / NaN
-  const exponent = biasedExponent - 127 + 15;
-  if (exponent >= 0x1f) return sign | 0x7c00; // overflow to Inf
-  if (exponent <= 0) {
-    // Subnormal half: shift the full 24-bit significand down; below 2^-25 it rounds to zero.
-    if (exponent < -10) return sign;
-    return sign | roundShift(mantissa | 0x800000, 14 - exponent);
+  const magnitude = bits & 0x7fffffff;
+  if (magnitude >= 0x7f800000) return sign | 0x7c00 | (magnitude > 0x7f800000 ? 0x200 : 0); // Inf / NaN
+  if (magnitude >= 0x47800000) return sign | 0x7c00; // ≥ 2^16: overflow to Inf
+  if (magnitude < 0x38800000) {
+    // Below 2^-14 the half is subnormal: shift the full 24-bit significand into place.
+    if (magnitude < 0x33000000) return sign; // below 2^-25 rounds to zero
+    return sign | roundShift((magnitude & 0x7fffff) | 0x800000, 126 - (magnitude >>> 23));
   }
-  // A carry out of the mantissa correctly bumps the exponent (up to Inf).
-  return sign | ((exponent << 10) + roundShift(mantissa, 13));
+  // Rebias the exponent (127 → 15) and round the mantissa to 10 bits branch-free (random
+  // weights make a rounding branch unpredictable); a carry correctly bumps the exponent, up to Inf.
+  const rebased = magnitude - ((127 - 15) << 23);
+  return sign | ((rebased + 0x0fff + ((rebased >>> 13) & 1)) >>> 13);
 }
 
 /** `value >> shift`, rounded to nearest, ties to even. */
 function roundShift(value: number, shift: number): number {
   const result = value >>> shift;
-  const remainder = value - result * 2 ** shift;
-  const half = 2 ** (shift - 1);
+  const remainder = value & ((1 << shift) - 1);
+  const half = 1 << (shift - 1);
   return remainder > half || (remainder === half && (result & 1) === 1) ? result + 1 : result;
 }

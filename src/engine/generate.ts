@@ -4,7 +4,7 @@ import type { Prompt } from "../model/runtime.js";
 import type { Plan, PlannedSection, SectionKind } from "./plan.js";
 import { headingPrompt, passagePrompt, summaryPrompt, titlePrompt, type PassageBrief } from "./prompts.js";
 import { SentenceChunker, cleanProse } from "./sentences.js";
-import { capitalise, countPhrase, countWords, cutAtWord, firstWords, hasPhrase, splitSentences } from "./text.js";
+import { capitalise, countPhrase, countWords, cutAtWord, firstWords, hasPhrase, lowerFirst, splitSentences } from "./text.js";
 
 /** Content nodes a section may hold: the mdast contract between generate and template. */
 export type SectionContent = Paragraph | List | Heading;
@@ -451,12 +451,4 @@ function normalise(text: string): string {
 
 function firstWord(text: string, language: string): string {
   return firstWords(text, 1, language).toLocaleLowerCase(language).replace(/[^\p{L}\p{N}]+$/u, "");
-}
-
-function lowerFirst(text: string, language: string): string {
-  const first = text.codePointAt(0);
-  if (first === undefined) return text;
-  const head = String.fromCodePoint(first);
-  // Keep acronyms and German nouns as written: only lower a capital followed by a lower-case letter.
-  return /^\p{Lu}\p{Ll}/u.test(text) && language !== "de" ? head.toLocaleLowerCase(language) + text.slice(head.length) : text;
 }

@@ -1,5 +1,6 @@
 import { labelsFor, languageName, type Labels } from "./labels.js";
 import type { GenerateRequest, Preset } from "./request.js";
+import { lowerFirst } from "./text.js";
 
 /** The logical parts of an article. */
 export type SectionKind = "introduction" | "takeaways" | "body" | "conclusion" | "faq";
@@ -51,7 +52,7 @@ export function plan(request: GenerateRequest): Plan {
   const preset = request.structure;
   const labels = labelsFor(request.language);
   const [first, ...secondary] = request.seo.keywords;
-  const primary = first ?? request.topic;
+  const primary = first ?? lowerFirst(request.topic.replace(/[.!?。！？]+$/u, ""), request.language);
   const headings = request.seo.headingTags;
   const detailed = preset === "detailed";
 

@@ -24,14 +24,14 @@ export const DEFAULTS = {
 } as const;
 
 const trimmed = (max: number, what: string) =>
-  v.pipe(v.string(), v.trim(), v.maxLength(max, `${what} must be at most ${max} characters`));
+  v.pipe(v.string(`${what} must be a string`), v.trim(), v.maxLength(max, `${what} must be at most ${max} characters`));
 
 const optionalText = (max: number, what: string) =>
   v.optional(v.pipe(trimmed(max, what), v.transform((s) => s || undefined)));
 
 /** Comma-separated keywords: trimmed, empties and case-insensitive duplicates dropped. */
 const Keywords = v.pipe(
-  v.string(),
+  v.string("keywords must be a comma-separated string"),
   v.transform((raw) => {
     const seen = new Set<string>();
     const out: string[] = [];
@@ -51,21 +51,32 @@ const Keywords = v.pipe(
   ),
 );
 
+/** A JSON object: valibot's `object` alone would also take an array (whose `length` then looks like a field). */
+function jsonObject<const TEntries extends v.ObjectEntries>(entries: TEntries, message: string) {
+  const isObject = (input: unknown) => typeof input === "object" && input !== null && !Array.isArray(input);
+  return v.pipe(v.custom<Record<string, unknown>>(isObject, message), v.object(entries, message));
+}
+
 /** The `seo` object of a request. */
-export const SeoSchema = v.object({
+export const SeoSchema = jsonObject({
   keywords: v.optional(Keywords, ""),
   title: optionalText(LIMITS.title, "title"),
   description: optionalText(LIMITS.description, "description"),
-  headingTags: v.optional(v.boolean(), DEFAULTS.headingTags),
-});
+  headingTags: v.optional(v.boolean("headingTags must be true or false"), DEFAULTS.headingTags),
+}, "seo must be an object");
 
 /**
  * The generation request (spec part 2) as valibot validates it: the one source of truth
  * for validation, the engine's input type and the OpenAPI document. Unknown fields are ignored.
  */
 export const GenerateRequestSchema = v.pipe(
-  v.object({
-    topic: v.pipe(trimmed(LIMITS.topic, "topic"), v.minLength(1, "topic must not be empty")),
+  jsonObject({
+    topic: v.pipe(
+      v.string("topic is required and must be a string"),
+      v.trim(),
+      v.minLength(1, "topic must not be empty"),
+      v.maxLength(LIMITS.topic, `topic must be at most ${LIMITS.topic} characters`),
+    ),
     length: v.optional(
       v.pipe(
         v.number("length must be a number"),
@@ -78,7 +89,7 @@ export const GenerateRequestSchema = v.pipe(
     tone: v.optional(trimmed(LIMITS.word, "tone"), DEFAULTS.tone),
     language: v.optional(
       v.pipe(
-        v.string(),
+        v.string("language must be a string"),
         v.trim(),
         v.toLowerCase(),
         v.check(isIso6391, "language must be an ISO 639-1 code such as en, de or ja"),
@@ -95,7 +106,7 @@ export const GenerateRequestSchema = v.pipe(
       ),
     ),
     seo: v.optional(SeoSchema, {}),
-  }),
+  }, "the request body must be a JSON object"),
   v.transform(({ tone, structure, seed, ...rest }) => ({
     ...rest,
     tone: tone || DEFAULTS.tone,

@@ -118,3 +118,13 @@ export function capitalise(text: string, language: string): string {
   const head = String.fromCodePoint(first);
   return head.toLocaleUpperCase(language) + text.slice(head.length);
 }
+
+/**
+ * Lower-case the first letter of a phrase used mid-sentence ("Garden tips" → "garden tips"),
+ * but keep acronyms ("SEO tools") and German nouns as written.
+ */
+export function lowerFirst(text: string, language: string): string {
+  if (language === "de" || !/^\p{Lu}\p{Ll}/u.test(text)) return text;
+  const head = String.fromCodePoint(text.codePointAt(0)!);
+  return head.toLocaleLowerCase(language) + text.slice(head.length);
+}

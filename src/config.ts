@@ -1,0 +1,79 @@
+import { existsSync, readdirSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+/** A configuration problem, reported as one line before anything starts. */
+export class ConfigError extends Error {}
+
+/** Settings given on the command line; each falls back to its INKPRESS_* variable, then to a default. */
+export interface ServeFlags {
+  host?: string;
+  port?: string;
+  model?: string;
+  threads?: string;
+  sequences?: string;
+  "queue-size"?: string;
+}
+
+/** Everything the server needs to start. */
+export interface ServeConfig {
+  host: string;
+  port: number;
+  modelPath: string;
+  threads: number;
+  sequences: number;
+  queueSize: number;
+  apiKeys: string[];
+}
+
+/** Folder searched for a model when none is configured. */
+export const MODELS_DIR = "models";
+
+/**
+ * Decode threads by default: half the cores, at least one. Token generation is bound by
+ * memory bandwidth, and on a 2-core machine one thread measured fastest.
+ */
+export function defaultThreads(cores = os.availableParallelism()): number {
+  return Math.max(1, Math.floor(cores / 2));
+}
+
+/** Resolve flags, environment and defaults into a checked configuration. */
+export function resolveServeConfig(flags: ServeFlags, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServeConfig {
+  const pick = (flag: string | undefined, name: string) => flag ?? (env[name] || undefined);
+  return {
+    host: pick(flags.host, "INKPRESS_HOST") ?? "127.0.0.1",
+    port: integer(pick(flags.port, "INKPRESS_PORT") ?? "3000", "port", 0, 65535),
+    modelPath: resolveModel(pick(flags.model, "INKPRESS_MODEL"), cwd),
+    threads: integer(pick(flags.threads, "INKPRESS_THREADS") ?? String(defaultThreads()), "threads", 1, 256),
+    sequences: integer(pick(flags.sequences, "INKPRESS_SEQUENCES") ?? "2", "sequences", 1, 64),
+    queueSize: integer(pick(flags["queue-size"], "INKPRESS_QUEUE_SIZE") ?? "16", "queue size", 0, 10_000),
+    apiKeys: apiKeys(env.INKPRESS_API_KEYS),
+  };
+}
+
+function integer(raw: string, what: string, min: number, max: number): number {
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || value < min || value > max) {
+    throw new ConfigError(`${what} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function apiKeys(raw: string | undefined): string[] {
+  const keys = (raw ?? "").split(",").map((k) => k.trim()).filter(Boolean);
+  if (keys.length === 0) {
+    throw new ConfigError("no API key configured: set INKPRESS_API_KEYS to one or more comma-separated keys");
+  }
+  return keys;
+}
+
+/** The configured model, else the first `.gguf` in `models/`. */
+function resolveModel(configured: string | undefined, cwd: string): string {
+  if (configured) return path.resolve(cwd, configured);
+  const dir = path.join(cwd, MODELS_DIR);
+  const found = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".gguf")).sort()[0] : undefined;
+  if (found) return path.join(dir, found);
+  throw new ConfigError(
+    `no model configured: copy a .gguf file into ${MODELS_DIR}/ or set INKPRESS_MODEL=/path/to/model.gguf (or --model)`,
+  );
+}

@@ -1,0 +1,54 @@
+import { HTTPError } from "h3";
+import { STATUS_CODES } from "node:http";
+
+/** Named problem types; each `type` URI points at its entry in the API reference. */
+export const PROBLEM_TYPES = {
+  400: "malformed-request",
+  401: "unauthorized",
+  404: "not-found",
+  405: "method-not-allowed",
+  406: "not-acceptable",
+  413: "payload-too-large",
+  415: "unsupported-media-type",
+  422: "invalid-request",
+  500: "internal-error",
+  503: "unavailable",
+  504: "timeout",
+} as const satisfies Record<number, string>;
+
+/** What a problem may add to the RFC 9457 fields. */
+export interface ProblemOptions {
+  /** Extra members, such as `errors` for validation failures. */
+  extensions?: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+/** An error that answers as `application/problem+json` with the given status and detail. */
+export function problem(status: number, detail: string, options: ProblemOptions = {}): HTTPError {
+  return new HTTPError({ status, message: detail, body: options.extensions, headers: options.headers });
+}
+
+/**
+ * Turn any error into an RFC 9457 response. Errors the app did not raise itself
+ * become a plain 500: their message, stack and paths stay in the server log.
+ */
+export function toProblemResponse(error: HTTPError, instance: string): Response {
+  const status = error.unhandled ? 500 : error.status;
+  const known = PROBLEM_TYPES[status as keyof typeof PROBLEM_TYPES];
+  const body = {
+    type: known ? `/docs#${known}` : "about:blank",
+    title: STATUS_CODES[status] ?? "Error",
+    status,
+    detail: error.unhandled || !error.message ? defaultDetail(status) : error.message,
+    instance,
+    ...(error.unhandled ? {} : error.body),
+  };
+  const headers = new Headers(error.unhandled ? undefined : error.headers);
+  headers.set("content-type", "application/problem+json");
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
+function defaultDetail(status: number): string {
+  if (status === 500) return "An internal error stopped the request. It has been logged.";
+  return STATUS_CODES[status] ?? "Error";
+}

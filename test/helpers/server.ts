@@ -1,0 +1,94 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { writeTestModel } from "../../scripts/make-test-model.js";
+
+/** The project root, where the CLI lives. */
+export const ROOT = path.resolve(import.meta.dirname, "../..");
+
+/** The real pretrained fixture shared with every developer, when present. */
+export const STORIES_MODEL = path.resolve(ROOT, "../shared/models/stories260K.gguf");
+export const HAS_STORIES_MODEL = existsSync(STORIES_MODEL);
+
+/** The API key every test server accepts. */
+export const API_KEY = "test-key-0123456789";
+
+/** Write one of the project's random-weight test models into a fresh temp folder. */
+export async function testModel(variant: "plain" | "chat"): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), "inkpress-model-"));
+  return writeTestModel({ path: path.join(dir, `tiny-${variant}.gguf`), variant });
+}
+
+/** What a CLI run printed and how it ended. */
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run the real CLI to completion (for start-up failures). */
+export function runCli(args: string[], env: Record<string, string | undefined> = {}, cwd: string = ROOT): Promise<CliResult> {
+  const child = spawnCli(args, env, cwd);
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (d) => (stdout += d));
+  child.stderr!.on("data", (d) => (stderr += d));
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+}
+
+/** A real server process on an ephemeral port. */
+export interface TestServer {
+  url: string;
+  process: ChildProcess;
+  /** Everything the process printed so far. */
+  output(): string;
+  /** POST JSON to the generate endpoint with the test key. */
+  generate(body: unknown, headers?: Record<string, string>): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+/** Start `inkpress serve` with a model and wait for its "listening on" line. */
+export async function startServer(modelPath: string, env: Record<string, string> = {}): Promise<TestServer> {
+  const child = spawnCli(["serve", "--model", modelPath, "--port", "0", "--threads", "1"], { INKPRESS_API_KEYS: API_KEY, ...env }, ROOT);
+  let output = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (d: Buffer) => {
+      output += d;
+      const match = output.match(/listening on (http:\/\/\S+)/);
+      if (match) resolve(match[1]!);
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.on("exit", (code) => reject(new Error(`server exited with ${code}: ${output}`)));
+  });
+  return {
+    url,
+    process: child,
+    output: () => output,
+    generate: (body, headers = {}) =>
+      fetch(`${url}/api/v1/generate`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": API_KEY, ...headers },
+        body: typeof body === "string" ? body : JSON.stringify(body),
+      }),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+function spawnCli(args: string[], env: Record<string, string | undefined>, cwd: string): ChildProcess {
+  return spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "src/cli/main.ts"), ...args], {
+    cwd,
+    env: Object.fromEntries(
+      Object.entries({ ...process.env, INKPRESS_API_KEYS: undefined, INKPRESS_MODEL: undefined, ...env, NO_COLOR: "1" })
+        .filter((entry): entry is [string, string] => entry[1] !== undefined),
+    ),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}

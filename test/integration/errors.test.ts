@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { API_KEY, startServer, testModel, type TestServer } from "../helpers/server.js";
+
+/** Every error answers as RFC 9457 problem+json, without a stack trace or a path of ours. */
+async function expectProblem(response: Response, status: number) {
+  expect(response.status).toBe(status);
+  expect(response.headers.get("content-type")).toBe("application/problem+json");
+  const text = await response.text();
+  expect(text).not.toMatch(/\n\s+at |node_modules|\/src\/|\.ts:/);
+  const body = JSON.parse(text);
+  expect(body).toMatchObject({ status, title: expect.any(String), detail: expect.any(String), type: expect.any(String) });
+  return body;
+}
+
+describe("errors over real HTTP", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer(await testModel("plain"));
+  });
+  afterAll(() => server?.stop());
+
+  const valid = { topic: "Composting at home", length: 100 };
+
+  it("answers 401 the same way for a missing, empty, unknown or doubled key", async () => {
+    const bodies = [];
+    const variants: Record<string, string>[] = [{}, { "x-api-key": "" }, { "x-api-key": "wrong-key" }, { "x-api-key": `${API_KEY}, ${API_KEY}` }];
+    for (const headers of variants) {
+      const response = await fetch(`${server.url}/api/v1/generate`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify(valid),
+      });
+      expect(response.headers.get("www-authenticate")).toBe('ApiKey header="x-api-key"');
+      bodies.push(await expectProblem(response, 401));
+    }
+    expect(new Set(bodies.map((b) => JSON.stringify(b))).size).toBe(1);
+  });
+
+  it("does not accept the key in the query string", async () => {
+    const response = await fetch(`${server.url}/api/v1/generate?x-api-key=${API_KEY}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(valid),
+    });
+    await expectProblem(response, 401);
+  });
+
+  it("answers 400 for malformed JSON", async () => {
+    const body = await expectProblem(await server.generate('{"topic": "x",'), 400);
+    expect(body.detail).toMatch(/JSON/);
+  });
+
+  it.each([
+    ["no topic", { length: 300 }, ["topic"]],
+    ["an empty topic", { topic: "   " }, ["topic"]],
+    ["a topic over 300 characters", { topic: "a".repeat(301) }, ["topic"]],
+    ["length as a string", { topic: "x", length: "abc" }, ["length"]],
+    ["length out of range", { topic: "x", length: 50 }, ["length"]],
+    ["a fractional length", { topic: "x", length: 350.5 }, ["length"]],
+    ["an unknown language", { topic: "x", language: "xx" }, ["language"]],
+    ["a three-letter language", { topic: "x", language: "eng" }, ["language"]],
+    ["seo as a string", { topic: "x", seo: "keywords" }, ["seo"]],
+    ["seo as an array", { topic: "x", seo: [] }, ["seo"]],
+    ["a wrong type inside seo", { topic: "x", seo: { headingTags: "yes" } }, ["seo.headingTags"]],
+    ["keywords as an array", { topic: "x", seo: { keywords: ["a"] } }, ["seo.keywords"]],
+    ["21 keywords", { topic: "x", seo: { keywords: Array.from({ length: 21 }, (_, i) => `k${i}`).join(",") } }, ["seo.keywords"]],
+    ["a keyword over 80 characters", { topic: "x", seo: { keywords: "k".repeat(81) } }, ["seo.keywords"]],
+    ["a title over 120 characters", { topic: "x", seo: { title: "t".repeat(121) } }, ["seo.title"]],
+    ["a description over 320 characters", { topic: "x", seo: { description: "d".repeat(321) } }, ["seo.description"]],
+    ["a tone over 40 characters", { topic: "x", tone: "t".repeat(41) }, ["tone"]],
+    ["several bad fields at once", { length: "abc", language: "xx", seo: "s" }, ["topic", "length", "language", "seo"]],
+    ["a body that is not an object", [1, 2], ["body"]],
+  ])("answers 422 naming the field for %s", async (_, request, paths) => {
+    const body = await expectProblem(await server.generate(request), 422);
+    expect(body.errors.map((e: { path: string }) => e.path).sort()).toEqual([...paths].sort());
+    for (const error of body.errors) expect(error.message).toEqual(expect.any(String));
+  });
+
+  it("answers 415 for a body that is not JSON, or undeclared", async () => {
+    await expectProblem(await server.generate("topic=x", { "content-type": "text/plain" }), 415);
+    const response = await fetch(`${server.url}/api/v1/generate`, {
+      method: "POST",
+      headers: { "x-api-key": API_KEY },
+      body: new Blob([JSON.stringify(valid)]),
+    });
+    await expectProblem(response, 415);
+  });
+
+  it("answers 413 for a body over 64 KiB", async () => {
+    const body = await expectProblem(await server.generate({ topic: "x", padding: "p".repeat(70 * 1024) }), 413);
+    expect(body.detail).toMatch(/65536/);
+  });
+
+  it("answers 405 with Allow for another method", async () => {
+    for (const method of ["GET", "PUT", "DELETE"]) {
+      const response = await fetch(`${server.url}/api/v1/generate`, { method, headers: { "x-api-key": API_KEY } });
+      expect(response.headers.get("allow")).toBe("POST");
+      await expectProblem(response, 405);
+    }
+  });
+
+  it("answers 404 for an unknown path", async () => {
+    await expectProblem(await fetch(`${server.url}/nothing-here`), 404);
+    await expectProblem(await fetch(`${server.url}/api/v1/nothing`, { headers: { "x-api-key": API_KEY } }), 404);
+  });
+
+  it("answers 406 when the client accepts no format we serve", async () => {
+    await expectProblem(await server.generate(valid, { accept: "image/png" }), 406);
+  });
+
+  it("keeps serving after every error", async () => {
+    const health = await fetch(`${server.url}/healthz`);
+    expect(health.status).toBe(200);
+    const ok = await server.generate(valid);
+    expect(ok.status).toBe(200);
+    expect(server.process.exitCode).toBeNull();
+  });
+
+  it("never logs a key", () => {
+    expect(server.output()).not.toContain(API_KEY);
+  });
+});
