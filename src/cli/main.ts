@@ -1,37 +1,43 @@
 #!/usr/bin/env node
 import { defineCommand, runMain } from "citty";
-import { log } from "../log.js";
 import { ConfigError, resolveServeConfig } from "../config.js";
 import { ModelLoadError } from "../model/runtime.js";
 import { serve } from "../server.js";
 
+/** Startup problems are one line and a non-zero exit, never a stack trace. */
+function fail(error: unknown): never {
+  const known = error instanceof ConfigError || error instanceof ModelLoadError;
+  process.stderr.write(`inkpress: ${known ? error.message : `could not start: ${(error as Error).message ?? error}`}\n`);
+  process.exit(1);
+}
+
+const serveArgs = {
+  host: { type: "string", description: "Address to listen on (INKPRESS_HOST, default 127.0.0.1)" },
+  port: { type: "string", description: "Port to listen on (INKPRESS_PORT, default 3000)" },
+  model: { type: "string", description: "Path to a .gguf model (INKPRESS_MODEL, default: first file in models/)" },
+  threads: { type: "string", description: "Decode threads (INKPRESS_THREADS, default half the cores)" },
+  sequences: { type: "string", description: "Generations at once (INKPRESS_SEQUENCES, default 2)" },
+  "queue-size": { type: "string", description: "Requests that may wait (INKPRESS_QUEUE_SIZE, default 16)" },
+} as const;
+
 const serveCommand = defineCommand({
   meta: { name: "serve", description: "Start the HTTP API" },
-  args: {
-    host: { type: "string", description: "Address to listen on (INKPRESS_HOST, default 127.0.0.1)" },
-    port: { type: "string", description: "Port to listen on (INKPRESS_PORT, default 3000)" },
-    model: { type: "string", description: "Path to a .gguf model (INKPRESS_MODEL, default: first file in models/)" },
-    threads: { type: "string", description: "Decode threads (INKPRESS_THREADS, default half the cores)" },
-    sequences: { type: "string", description: "Generations at once (INKPRESS_SEQUENCES, default 2)" },
-    "queue-size": { type: "string", description: "Requests that may wait (INKPRESS_QUEUE_SIZE, default 16)" },
-  },
+  args: serveArgs,
   async run({ args }) {
-    await serve(resolveServeConfig(args));
+    try {
+      await serve(resolveServeConfig(args));
+    } catch (error) {
+      fail(error);
+    }
   },
 });
 
 const main = defineCommand({
   meta: { name: "inkpress", description: "Self-hosted API that writes SEO-optimised articles with a local GGUF model" },
+  // The serve flags are known here too, so `inkpress --port 4000` parses as `inkpress serve --port 4000`.
+  args: serveArgs,
   subCommands: { serve: serveCommand },
   default: "serve",
 });
 
-/** Startup problems are one line and a non-zero exit, never a stack trace. */
-function fail(error: unknown): never {
-  const known = error instanceof ConfigError || error instanceof ModelLoadError;
-  log.error(known ? error.message : `inkpress could not start: ${(error as Error).message ?? error}`);
-  process.exit(1);
-}
-
-process.on("uncaughtException", fail);
-runMain(main).catch(fail);
+runMain(main);

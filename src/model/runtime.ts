@@ -116,9 +116,12 @@ async function assertGguf(modelPath: string): Promise<void> {
     throw new ModelLoadError(`model file not found: ${modelPath}`);
   }
   try {
-    const magic = Buffer.alloc(4);
-    await handle.read(magic, 0, 4, 0);
-    if (magic.toString("latin1") !== "GGUF") throw new ModelLoadError(`not a GGUF model file: ${modelPath}`);
+    const header = Buffer.alloc(8);
+    const { bytesRead } = await handle.read(header, 0, 8, 0);
+    const version = header.readUInt32LE(4);
+    if (bytesRead < 8 || header.toString("latin1", 0, 4) !== "GGUF" || (version !== 2 && version !== 3)) {
+      throw new ModelLoadError(`not a GGUF model file (or an unsupported GGUF version): ${modelPath}`);
+    }
   } finally {
     await handle.close();
   }

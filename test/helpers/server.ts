@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { writeTestModel } from "../../scripts/make-test-model.js";
 
 /** The project root, where the CLI lives. */
@@ -83,7 +84,9 @@ export async function startServer(modelPath: string, env: Record<string, string>
 }
 
 function spawnCli(args: string[], env: Record<string, string | undefined>, cwd: string): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "src/cli/main.ts"), ...args], {
+  // tsx is named by URL so the CLI also starts from a working directory outside the project.
+  const tsx = pathToFileURL(path.join(ROOT, "node_modules/tsx/dist/loader.mjs")).href;
+  return spawn(process.execPath, ["--import", tsx, path.join(ROOT, "src/cli/main.ts"), ...args], {
     cwd,
     env: Object.fromEntries(
       Object.entries({ ...process.env, INKPRESS_API_KEYS: undefined, INKPRESS_MODEL: undefined, ...env, NO_COLOR: "1" })

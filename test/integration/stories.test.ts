@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectArticleBasics, expectArticleShape } from "../helpers/article.js";
+import { HAS_STORIES_MODEL, STORIES_MODEL, startServer, type TestServer } from "../helpers/server.js";
+
+if (!HAS_STORIES_MODEL) {
+  console.warn(`SKIPPED: the stories260K suite needs ${STORIES_MODEL}, which is not there.`);
+}
+
+// The real pretrained fixture: a plain-completion model that ends its stories with EOS,
+// so the pipeline must re-prompt to fill each section's budget inside a 2048-token window.
+describe.skipIf(!HAS_STORIES_MODEL)("POST /api/v1/generate on stories260K", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer(STORIES_MODEL);
+  });
+  afterAll(() => server?.stop());
+
+  it("writes an 800-word article whose promises hold", async () => {
+    const response = await server.generate({ topic: "Keeping chickens", seed: 3, seo: { keywords: "backyard chickens, egg laying" } });
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expectArticleShape(body);
+    expect(body.model).toBe("llama");
+    expectArticleBasics(body, "backyard chickens", true);
+    expect(Math.abs(body.article.wordCount - 800)).toBeLessThanOrEqual(80);
+  });
+
+  it("writes a long article section by section inside the 2048-token context", async () => {
+    const body = await (await server.generate({ topic: "Learning to swim", length: 3000, seed: 5 })).json();
+    expectArticleBasics(body, "learning to swim", true);
+    // Far more tokens than one context window holds.
+    expect(body.usage.completionTokens).toBeGreaterThan(2048);
+    expect(Math.abs(body.article.wordCount - 3000)).toBeLessThanOrEqual(300);
+  });
+
+  it("writes without headings when headingTags is false", async () => {
+    const body = await (await server.generate({ topic: "Bird watching", length: 300, seo: { headingTags: false } })).json();
+    expectArticleBasics(body, "bird watching", false);
+  });
+});
