@@ -42,6 +42,17 @@ describe.each(["plain", "chat"] as const)("POST /api/v1/generate on the %s test 
     expect(body.article.outline.length).toBeGreaterThan(1);
   });
 
+  it("prompts through the model's chat template when it has one", async () => {
+    const health = await (await fetch(`${server.url}/healthz`)).json();
+    expect(health).toMatchObject({ status: "ok", prompting: variant === "chat" ? "chat-template" : "completion" });
+  });
+
+  it("answers the language lower-case whatever case it was given in", async () => {
+    const body = await (await server.generate({ topic: "Radfahren im Winter", length: 150, language: "DE" })).json();
+    expect(body.request.language).toBe("de");
+    expect(body.article.language).toBe("de");
+  });
+
   it("fills the defaults when only the topic is given", async () => {
     const body = await (await server.generate({ topic: "  Winter cycling  " })).json();
     expect(body.request).toMatchObject({
