@@ -5,7 +5,7 @@ import { analyse, type SeoCheck } from "./analyse.js";
 import { generate } from "./generate.js";
 import { plan } from "./plan.js";
 import type { GenerateRequest } from "./request.js";
-import { htmlDocument, template, type OutlineEntry } from "./template.js";
+import { MarkdownDeltas, articleOutline, htmlDocument, template, type OutlineEntry } from "./template.js";
 
 /** The JSON answer of `POST /api/v1/generate`. */
 export interface ArticleResponse {
@@ -37,29 +37,51 @@ export interface WrittenArticle {
   document: string;
 }
 
+/** What is known once the article is planned: sent first when streaming. */
+export interface ArticleMeta {
+  request: GenerateRequest;
+  title: string;
+  outline: OutlineEntry[];
+}
+
 /** What writing one article needs besides the request. */
 export interface WriteArticleOptions {
   runtime: ModelRuntime;
   /** Aborts the generation (client gone, deadline passed). */
   signal?: AbortSignal;
+  /** The title and outline, as soon as they are written. */
+  onMeta?: (meta: ArticleMeta) => void;
+  /** Markdown as it is written, in document order: the deltas concatenated equal `article.markdown`. */
+  onDelta?: (text: string) => void;
 }
 
 /**
  * One request, start to finish: plan → generate (on a sequence borrowed from the pool)
  * → template → analyse. This is the whole pipeline; each stage is its own module.
  */
-export async function writeArticle(request: GenerateRequest, { runtime, signal }: WriteArticleOptions): Promise<WrittenArticle> {
+export async function writeArticle(request: GenerateRequest, options: WriteArticleOptions): Promise<WrittenArticle> {
+  const { runtime, signal, onMeta, onDelta } = options;
   const started = performance.now();
   const articlePlan = plan(request);
+  const deltas = new MarkdownDeltas(articlePlan);
   const sequence = await runtime.pool.acquire(signal);
   const writer = new ModelWriter(runtime, sequence);
   let generated;
   try {
-    generated = await generate(articlePlan, { writer, signal });
+    generated = await generate(articlePlan, {
+      writer,
+      signal,
+      onOutline: onMeta && ((a) => onMeta({ request, title: a.title, outline: articleOutline(articlePlan, a) })),
+      onProgress: onDelta && ((a) => {
+        const text = deltas.update(a);
+        if (text) onDelta(text);
+      }),
+    });
   } finally {
     runtime.pool.release(sequence);
   }
   const article = template(articlePlan, generated);
+  if (onDelta) onDelta(deltas.finish(article.markdown));
   const report = analyse({
     markdown: article.markdown,
     title: article.title,

@@ -1,6 +1,6 @@
 import type { Heading, List, Paragraph } from "mdast";
-import type { ModelWriter } from "../model/writer.js";
 import type { Prompt } from "../model/runtime.js";
+import type { ModelWriter } from "../model/writer.js";
 import type { Plan, PlannedSection, SectionKind } from "./plan.js";
 import { headingPrompt, passagePrompt, summaryPrompt, titlePrompt, type PassageBrief } from "./prompts.js";
 import { SentenceChunker, cleanProse } from "./sentences.js";
@@ -21,6 +21,7 @@ export interface GeneratedSection {
 /** Everything the model wrote, in document order. */
 export interface GeneratedArticle {
   title: string;
+  /** Empty until the body is written: it is drawn from the body when the model's summary falls short. */
   metaDescription: string;
   sections: GeneratedSection[];
 }
@@ -29,36 +30,40 @@ export interface GeneratedArticle {
 export interface GenerateOptions {
   writer: ModelWriter;
   signal?: AbortSignal;
+  /** Called when the title and every heading are known, before any prose. */
+  onOutline?: (article: GeneratedArticle) => void;
+  /**
+   * Called after every change to the article: a section started, a sentence added.
+   * The article only ever grows at its end, so its serialisation only grows too.
+   * It is the live object: read it before returning, do not keep it.
+   */
+  onProgress?: (article: GeneratedArticle) => void;
 }
 
-/** A sentence of the draft; `placed` ones were written by code to place a keyword and are never trimmed. */
-interface Sentence {
-  text: string;
-  placed: boolean;
-}
-
-type DraftPart = { type: "subheading"; text: string } | { type: "prose"; sentences: Sentence[]; brief: PassageBrief } | { type: "list"; items: Sentence[] };
-
-interface DraftSection {
-  planned: PlannedSection;
-  heading: string | null;
-  parts: DraftPart[];
+/** Keywords a passage must hold. */
+interface PassageKeywords {
+  primaryUses: number;
+  secondary: string[];
 }
 
 const TITLE_MAX = 60;
 const DESCRIPTION = { min: 120, max: 156 } as const;
 const HEADING_WORDS = 7;
+/** Paragraphs close at about this many words, so none comes near the 150-word limit. */
 const PARAGRAPH_WORDS = 90;
 /** Model calls a passage may take; a model that keeps stopping early gets re-prompted this often. */
 const PASSAGE_ATTEMPTS = 8;
-/** The length rule allows ±10 %; aim inside it so one sentence more or less still lands. */
-const LENGTH_SLACK = 0.05;
+/** Most primary keyword uses per 100 words the model may add on its own (density limit 2.5 %). */
+const PRIMARY_CAP = 0.02;
+/** Share of the requested length the generator aims at. */
+const LENGTH_AIM = 1.02;
+const NO_KEYWORDS: PassageKeywords = { primaryUses: 0, secondary: [] };
 
 /**
  * The one stage that talks to the model. The model writes the title, headings and
- * prose; code keeps every promise: sentences are whole and unique, each passage
- * stays inside its word budget, and keywords that the model did not place are
- * placed by a natural lead-in sentence.
+ * prose; code keeps every promise as the text arrives, so the article only ever grows
+ * at its end: sentences are whole and unique, each passage stays inside its word
+ * budget, and keywords the model does not use are placed by natural lead-in sentences.
  */
 export async function generate(plan: Plan, options: GenerateOptions): Promise<GeneratedArticle> {
   return new ArticleGenerator(plan, options).run();
@@ -68,7 +73,13 @@ class ArticleGenerator {
   private calls = 0;
   private tokensPerWord = 2;
   private readonly seen = new Set<string>();
+  /** First words of the last two sentences, in document order. */
+  private starts: string[] = [];
+  private primaryInBody = 0;
   private readonly language: string;
+  private readonly article: GeneratedArticle = { title: "", metaDescription: "", sections: [] };
+  /** The paragraph sentences are added to, until it is full. */
+  private openParagraph: { node: Paragraph; words: number } | undefined;
 
   constructor(
     private readonly plan: Plan,
@@ -78,13 +89,27 @@ class ArticleGenerator {
   }
 
   async run(): Promise<GeneratedArticle> {
-    const { plan } = this;
-    const title = plan.request.seo.title ?? (await this.writeTitle());
-    const sections = await this.writeOutline(title);
-    await this.writeProse(title, sections);
-    await this.fitLength(title, sections);
-    const metaDescription = plan.request.seo.description ?? (await this.writeDescription(title, sections));
-    return { title, metaDescription, sections: sections.map((s) => this.toSection(s)) };
+    const { plan, article } = this;
+    article.title = plan.request.seo.title ?? (await this.writeTitle());
+    const outline = await this.writeOutline(article.title);
+    this.options.onOutline?.({
+      ...article,
+      sections: outline.map((o) => ({
+        kind: o.planned.kind,
+        heading: o.heading,
+        children: (o.planned.kind === "faq" ? plan.faqQuestions : o.subheadings).map(subheading),
+      })),
+    });
+    // Aim a little over the requested length: the ±10 % rule allows it, and "at least 300 words" then holds for 300.
+    let remaining = Math.round(plan.request.length * LENGTH_AIM) - this.fixedWords(outline);
+    let shares = outline.reduce((n, o) => n + o.planned.share, 0);
+    for (const section of outline) {
+      const budget = Math.max(10, Math.round((remaining * section.planned.share) / shares));
+      shares -= section.planned.share;
+      remaining -= await this.writeSection(section, budget);
+    }
+    article.metaDescription = plan.request.seo.description ?? (await this.writeDescription());
+    return article;
   }
 
   // --- title, headings and description -------------------------------------------------
@@ -99,7 +124,8 @@ class ArticleGenerator {
     return combined.length > lead.length + 2 ? combined : cutAtWord(lead, TITLE_MAX, this.language);
   }
 
-  private async writeHeading(title: string, index: number, taken: Set<string>, parent?: string): Promise<string> {
+  private async writeHeading(index: number, taken: Set<string>, parent?: string): Promise<string> {
+    const title = this.article.title;
     for (let attempt = 0; attempt < 3; attempt++) {
       const heading = cleanHeading(await this.complete(headingPrompt(this.plan, title, index, parent), 20), this.language, HEADING_WORDS);
       const key = heading.toLocaleLowerCase(this.language);
@@ -108,9 +134,9 @@ class ArticleGenerator {
         return heading;
       }
     }
-    const fallback = `${firstWords(this.plan.request.topic, 5, this.language)} ${index + 1}`;
+    const fallback = capitalise(`${firstWords(this.plan.request.topic, 5, this.language)} ${taken.size}`, this.language);
     taken.add(fallback.toLocaleLowerCase(this.language));
-    return capitalise(fallback, this.language);
+    return fallback;
   }
 
   /** Put the primary keyword into a heading with one of the language's natural patterns. */
@@ -122,32 +148,31 @@ class ArticleGenerator {
     return capitalise(pattern.replace("{k}", primary).replace("{h}", lowerFirst(short, this.language)), this.language);
   }
 
-  private async writeOutline(title: string): Promise<DraftSection[]> {
+  /** Every heading, before any prose: the outline is known (and can be streamed) early. */
+  private async writeOutline(title: string): Promise<Array<{ planned: PlannedSection; heading: string | null; subheadings: string[] }>> {
     const taken = new Set<string>([title.toLocaleLowerCase(this.language)]);
-    const drafts: DraftSection[] = [];
+    const outline = [];
     let bodyIndex = 0;
     for (const planned of this.plan.sections) {
       let heading = planned.label;
       if (planned.kind === "body") {
-        heading = await this.writeHeading(title, bodyIndex, taken);
+        heading = await this.writeHeading(bodyIndex, taken);
         if (planned.headingKeyword) heading = this.withKeyword(heading, bodyIndex);
         bodyIndex++;
       }
-      const draft: DraftSection = { planned, heading, parts: [] };
-      for (let i = 0; i < planned.subsections; i++) {
-        draft.parts.push({ type: "subheading", text: await this.writeHeading(title, i, taken, heading ?? title) });
-      }
-      drafts.push(draft);
+      const subheadings: string[] = [];
+      for (let i = 0; i < planned.subsections; i++) subheadings.push(await this.writeHeading(i, taken, heading ?? title));
+      outline.push({ planned, heading, subheadings });
     }
-    return drafts;
+    return outline;
   }
 
-  private async writeDescription(title: string, sections: DraftSection[]): Promise<string> {
+  private async writeDescription(): Promise<string> {
     const { primary } = this.plan;
-    const summary = new SentenceChunker(this.language).push(`${await this.complete(summaryPrompt(this.plan, title), 80)}\n`);
-    const intro = sections[0]!.parts.flatMap((p) => (p.type === "prose" ? p.sentences.map((s) => s.text) : []));
+    const summary = new SentenceChunker(this.language).push(`${await this.complete(summaryPrompt(this.plan, this.article.title), 80)}\n`);
+    const body = this.article.sections.flatMap((s) => s.children.flatMap((c) => (c.type === "paragraph" ? splitSentences(textOf(c), this.language) : [])));
     let text = "";
-    for (const sentence of [...summary, ...intro]) {
+    for (const sentence of [...summary, ...body]) {
       if (text.length >= DESCRIPTION.min) break;
       text = text ? `${text} ${sentence}` : sentence;
     }
@@ -157,206 +182,203 @@ class ArticleGenerator {
     return cutAtWord(text, DESCRIPTION.max, this.language);
   }
 
-  // --- prose ----------------------------------------------------------------------------
+  // --- sections -------------------------------------------------------------------------
 
   /** Words the reader will see outside the prose: visible headings and FAQ questions. */
-  private fixedWords(sections: DraftSection[]): number {
+  private fixedWords(outline: Array<{ heading: string | null; subheadings: string[] }>): number {
     const visible = this.plan.headings && this.plan.preset !== "paragraphs";
-    let words = 0;
-    for (const s of sections) {
-      if (visible && s.heading) words += countWords(s.heading, this.language);
-      for (const p of s.parts) if (p.type === "subheading" && visible) words += countWords(p.text, this.language);
-    }
-    return words + this.plan.faqQuestions.reduce((n, q) => n + countWords(q, this.language), 0);
-  }
-
-  private async writeProse(title: string, sections: DraftSection[]): Promise<void> {
-    let remaining = this.plan.request.length - this.fixedWords(sections);
-    let shares = sections.reduce((n, s) => n + s.planned.share, 0);
-    for (const section of sections) {
-      const budget = Math.max(10, Math.round((remaining * section.planned.share) / shares));
-      shares -= section.planned.share;
-      remaining -= await this.writeSection(title, section, budget);
-    }
-  }
-
-  /** Write one section's prose within `budget` words; returns the words written. */
-  private async writeSection(title: string, section: DraftSection, budget: number): Promise<number> {
-    const { planned } = section;
-    const heading = section.heading ?? title;
-    const keywords = { primaryUses: planned.primaryUses, secondary: planned.secondary };
-    if (planned.kind === "takeaways") {
-      const brief = this.brief(`the ${this.plan.takeaways} key takeaways, one short sentence each`, heading, budget, []);
-      const items = (await this.writePassage(title, brief, { primaryUses: 0, secondary: [] })).slice(0, this.plan.takeaways);
-      section.parts.push({ type: "list", items });
-      return countSentences(items, this.language);
-    }
-    if (planned.kind === "faq") {
-      const each = Math.round(budget / this.plan.faqQuestions.length);
-      let words = 0;
-      for (const question of this.plan.faqQuestions) {
-        section.parts.push({ type: "subheading", text: question });
-        const brief = this.brief(`the answer to the question "${question}"`, question, each, []);
-        const sentences = await this.writePassage(title, brief, { primaryUses: 0, secondary: [] });
-        section.parts.push({ type: "prose", sentences, brief });
-        words += countSentences(sentences, this.language);
-      }
-      return words;
-    }
-    const subheadings = section.parts.filter((p) => p.type === "subheading");
-    if (subheadings.length === 0) {
-      const brief = this.brief(partName(planned.kind, heading), heading, budget, [this.plan.primary, ...planned.secondary]);
-      const sentences = await this.writePassage(title, brief, keywords);
-      section.parts.push({ type: "prose", sentences, brief });
-      return countSentences(sentences, this.language);
-    }
-    // Subsections share the budget; the first carries the section's keywords.
-    section.parts = [];
-    let words = 0;
-    for (const [i, sub] of subheadings.entries()) {
-      const share = Math.round((budget - words) / (subheadings.length - i));
-      const brief = this.brief(`the subsection "${sub.text}" of "${heading}"`, sub.text, share, i === 0 ? [this.plan.primary] : []);
-      const sentences = await this.writePassage(title, brief, i === 0 ? keywords : { primaryUses: 0, secondary: [] });
-      section.parts.push(sub, { type: "prose", sentences, brief });
-      words += countSentences(sentences, this.language);
+    let words = this.plan.faqQuestions.reduce((n, q) => n + countWords(q, this.language), 0);
+    if (!visible) return words;
+    for (const o of outline) {
+      words += [o.heading ?? "", ...o.subheadings].reduce((n, h) => n + countWords(h, this.language), 0);
     }
     return words;
   }
 
-  private brief(part: string, heading: string, words: number, keywords: string[]): PassageBrief {
-    return { part, heading, words, keywords };
+  /** Write one section within `budget` words of prose; returns the words written. */
+  private async writeSection(section: { planned: PlannedSection; heading: string | null; subheadings: string[] }, budget: number): Promise<number> {
+    const { planned, subheadings } = section;
+    const heading = section.heading ?? this.article.title;
+    this.article.sections.push({ kind: planned.kind, heading: section.heading, children: [] });
+    this.progress();
+    const keywords = { primaryUses: planned.primaryUses, secondary: planned.secondary };
+
+    if (planned.kind === "takeaways") {
+      const count = this.plan.takeaways;
+      const brief = { part: `the ${count} key takeaways, one short sentence each`, heading, words: budget, keywords: [] };
+      return this.writePassage(brief, NO_KEYWORDS, { list: true, maxSentences: count });
+    }
+    if (planned.kind === "faq") {
+      let words = 0;
+      const questions = this.plan.faqQuestions;
+      for (const [i, question] of questions.entries()) {
+        this.addSubheading(question);
+        const share = Math.round((budget - words) / (questions.length - i));
+        words += await this.writePassage({ part: `the answer to the question "${question}"`, heading: question, words: share, keywords: [] }, NO_KEYWORDS);
+      }
+      return words;
+    }
+    if (subheadings.length === 0) {
+      const brief = { part: partName(planned.kind, heading), heading, words: budget, keywords: [this.plan.primary, ...planned.secondary] };
+      return this.writePassage(brief, keywords);
+    }
+    // Subsections share the budget; the first carries the section's keywords.
+    let words = 0;
+    for (const [i, sub] of subheadings.entries()) {
+      this.addSubheading(sub);
+      const share = Math.round((budget - words) / (subheadings.length - i));
+      const brief = { part: `the subsection "${sub}" of "${heading}"`, heading: sub, words: share, keywords: i === 0 ? [this.plan.primary] : [] };
+      words += await this.writePassage(brief, i === 0 ? keywords : NO_KEYWORDS);
+    }
+    return words;
   }
+
+  private addSubheading(text: string): void {
+    this.current().children.push(subheading(text));
+    this.openParagraph = undefined;
+    // A question shown as a paragraph (headings off) is a sentence of the body too.
+    if (!this.plan.headings && this.current().kind === "faq") this.track(text);
+    this.progress();
+  }
+
+  // --- prose ----------------------------------------------------------------------------
 
   /**
-   * Prose of about `brief.words` words, keywords placed. The model is re-prompted to
-   * continue after its last sentence while it stops short; sentences are accepted only
-   * while they bring the passage closer to its budget.
+   * Prose of about `brief.words` words, keywords placed, added to the current section
+   * sentence by sentence. The model is re-prompted to continue after its last sentence
+   * while it stops short; a sentence is taken only while it brings the passage closer to
+   * its budget, so no passage ever needs trimming. Returns the words written.
    */
-  private async writePassage(title: string, brief: PassageBrief, keywords: { primaryUses: number; secondary: string[] }): Promise<Sentence[]> {
-    const leadIns = this.leadInsFor(keywords);
-    const budget = Math.max(8, brief.words - leadIns.reduce((n, s) => n + countWords(s, this.language), 0));
-    const sentences = await this.extend(title, brief, [], budget);
-    return this.placeKeywords(sentences, keywords);
-  }
+  private async writePassage(brief: PassageBrief, keywords: PassageKeywords, shape: { list?: boolean; maxSentences?: number } = {}): Promise<number> {
+    const { primary } = this.plan;
+    this.openParagraph = undefined;
+    const passage = { words: 0, sentences: 0, last: undefined as string | undefined };
+    const add = (text: string) => {
+      this.addSentence(text, shape.list === true);
+      passage.words += countWords(text, this.language);
+      passage.sentences++;
+      passage.last = text;
+      if (hasPhrase(text, primary, this.language)) primaryLeft--;
+      secondaryLeft = secondaryLeft.filter((k) => !hasPhrase(text, k, this.language));
+    };
+    let primaryLeft = keywords.primaryUses;
+    let secondaryLeft = [...keywords.secondary];
+    const leadInWords = 9;
+    const reserved = () => (Math.max(0, primaryLeft) + secondaryLeft.length) * leadInWords;
+    const placeLeadIn = (keyword: string) => {
+      const text = this.leadIn(keyword);
+      if (text) add(text);
+      return text !== undefined;
+    };
+    // The primary keyword opens the passage, so it is in the first two sentences.
+    if (primaryLeft > 0) placeLeadIn(primary);
+    const step = brief.words / Math.max(1, keywords.primaryUses);
 
-  /** Add model sentences to `sentences` until they hold about `budget` more words. */
-  private async extend(title: string, brief: PassageBrief, sentences: Sentence[], budget: number): Promise<Sentence[]> {
-    let words = 0;
     let idle = 0;
     for (let attempt = 0; attempt < PASSAGE_ATTEMPTS && idle < 3; attempt++) {
-      const prompt = passagePrompt(this.plan, title, { ...brief, words: budget - words, after: sentences.at(-1)?.text });
-      const maxTokens = Math.ceil((budget - words) * this.tokensPerWord * 1.5) + 16;
+      const target = brief.words - reserved() - passage.words;
+      if (target <= 0 || (shape.maxSentences !== undefined && passage.sentences >= shape.maxSentences)) break;
+      const prompt = passagePrompt(this.plan, this.article.title, { ...brief, words: target, after: passage.last });
+      const maxTokens = Math.ceil(target * this.tokensPerWord * 1.5) + 16;
       const chunker = new SentenceChunker(this.language);
-      let accepted = 0;
+      const before = { sentences: passage.sentences, words: 0, tokens: this.tokenCount() };
       let full = false;
-      let produced = 0;
-      let tokens = this.tokenCount();
       for await (const piece of this.stream(prompt, maxTokens)) {
         for (const text of chunker.push(piece)) {
-          produced += countWords(text, this.language);
           const n = countWords(text, this.language);
+          before.words += n;
+          const budget = brief.words - reserved();
           // Take a sentence only while it brings the passage closer to its budget.
-          if (Math.abs(words + n - budget) >= Math.abs(words - budget)) {
+          if (Math.abs(passage.words + n - budget) >= Math.abs(passage.words - budget)) {
             full = true;
             break;
           }
-          if (!this.acceptable(text, sentences)) continue;
-          this.remember(text);
-          sentences.push({ text, placed: false });
-          words += n;
-          accepted++;
+          if (!this.acceptable(text)) continue;
+          add(text);
+          if (secondaryLeft.length && passage.sentences >= 2) placeLeadIn(secondaryLeft[0]!);
+          if (primaryLeft > 0 && passage.words >= step * (keywords.primaryUses - primaryLeft)) {
+            if (!placeLeadIn(primary)) primaryLeft = 0;
+          }
+          if (shape.maxSentences !== undefined && passage.sentences >= shape.maxSentences) {
+            full = true;
+            break;
+          }
         }
         if (full) break;
       }
-      tokens = this.tokenCount() - tokens;
-      if (produced > 0) this.tokensPerWord = Math.min(6, Math.max(1, tokens / produced));
-      if (full || words >= budget) break;
-      idle = accepted ? 0 : idle + 1;
+      const tokens = this.tokenCount() - before.tokens;
+      if (before.words > 0) this.tokensPerWord = Math.min(6, Math.max(1, tokens / before.words));
+      if (full) break;
+      idle = passage.sentences > before.sentences ? 0 : idle + 1;
     }
-    return sentences;
+    // Keywords the passage still owes close it: required placements are never skipped.
+    for (const keyword of [...secondaryLeft]) placeLeadIn(keyword);
+    while (primaryLeft > 0 && placeLeadIn(primary));
+    return passage.words;
   }
 
-  /** Trim or top up the article so the body lands within the length rule. */
-  private async fitLength(title: string, sections: DraftSection[]): Promise<void> {
-    const target = this.plan.request.length;
-    const total = () => this.fixedWords(sections) + sections.reduce((n, s) => n + partsWords(s.parts, this.language), 0);
-    const prose = sections.flatMap((s) => s.parts.filter((p): p is Extract<DraftPart, { type: "prose" }> => p.type === "prose"));
-    // Top up from the end: the last passages are the ones most likely to have run short.
-    for (const part of [...prose].reverse()) {
-      const missing = Math.round(target * (1 - LENGTH_SLACK)) - total();
-      if (missing <= 0) break;
-      await this.extend(title, part.brief, part.sentences, missing);
+  /** A lead-in sentence for a keyword not yet used in the article, or undefined when none is left. */
+  private leadIn(keyword: string): string | undefined {
+    for (const template of this.plan.labels.leadIns) {
+      const text = capitalise(template.replace("{k}", keyword), this.language);
+      if (this.acceptable(text, false)) return text;
     }
-    // Trim model sentences from the longest passages, never a placed keyword or a passage's first sentence.
-    while (total() > target * (1 + LENGTH_SLACK)) {
-      const longest = prose
-        .filter((p) => p.sentences.length > 2)
-        .sort((a, b) => countSentences(b.sentences, this.language) - countSentences(a.sentences, this.language))[0];
-      const index = longest?.sentences.findLastIndex((s, i) => i > 0 && !s.placed) ?? -1;
-      if (!longest || index < 0) break;
-      longest.sentences.splice(index, 1);
-    }
-  }
-
-  // --- keywords -------------------------------------------------------------------------
-
-  /** The lead-in sentences a passage may need, to reserve their words in its budget. */
-  private leadInsFor(keywords: { primaryUses: number; secondary: string[] }): string[] {
-    const { primary, labels } = this.plan;
-    const out: string[] = [];
-    const templates = labels.leadIns;
-    for (let i = 0; i < keywords.primaryUses; i++) out.push(templates[i % templates.length]!.replace("{k}", primary));
-    for (const k of keywords.secondary) out.push(templates[0]!.replace("{k}", k));
-    return out;
+    return undefined;
   }
 
   /**
-   * Place the keywords the model left out: a lead-in sentence before the passage for
-   * the primary keyword (so it is in the first two sentences), then further ones
-   * spread over the passage, each from a template not used before in the article.
+   * Whether a sentence may join the article: new, not holding a keyword twice, not a
+   * third start with the same word in a row, and (for model text) not pushing the
+   * primary keyword over its density cap.
    */
-  private placeKeywords(sentences: Sentence[], keywords: { primaryUses: number; secondary: string[] }): Sentence[] {
-    const { primary } = this.plan;
-    const out = [...sentences];
-    const uses = (k: string) => out.reduce((n, s) => n + countPhrase(s.text, k, this.language), 0);
-    const place = (keyword: string, at: number) => {
-      const next = out.slice(at, at + 2).map((s) => firstWord(s.text, this.language));
-      const before = out.slice(Math.max(0, at - 2), at).map((s) => firstWord(s.text, this.language));
-      for (const template of this.plan.labels.leadIns) {
-        const text = template.replace("{k}", keyword);
-        const first = firstWord(text, this.language);
-        const triple = [...before, first, ...next].some((_, i, all) => all.slice(i, i + 3).length === 3 && all.slice(i, i + 3).every((w) => w === all[i]));
-        if (this.seen.has(normalise(text)) || triple) continue;
-        this.remember(text);
-        out.splice(at, 0, { text, placed: true });
-        return true;
-      }
-      return false;
-    };
-    const inOpening = out.slice(0, 2).some((s) => hasPhrase(s.text, primary, this.language));
-    if (keywords.primaryUses > 0 && !inOpening) place(primary, 0);
-    let missing = keywords.primaryUses - uses(primary);
-    for (let i = 1; missing > 0 && i <= out.length; i++) {
-      const at = Math.round((i * out.length) / (missing + 1));
-      if (place(primary, Math.min(at, out.length))) missing--;
-      else break;
-    }
-    for (const keyword of keywords.secondary) if (uses(keyword) === 0) place(keyword, Math.min(1, out.length));
-    return out;
-  }
-
-  /** Whether a model sentence may join the article: new, not stuffed, not a third same start in a row. */
-  private acceptable(text: string, sentences: Sentence[]): boolean {
+  private acceptable(text: string, fromModel = true): boolean {
     if (this.seen.has(normalise(text))) return false;
-    const keywords = [this.plan.primary, ...this.plan.secondary];
-    if (keywords.some((k) => countPhrase(text, k, this.language) > 1)) return false;
-    const [a, b] = sentences.slice(-2).map((s) => firstWord(s.text, this.language));
+    const { primary, secondary } = this.plan;
+    if ([primary, ...secondary].some((k) => countPhrase(text, k, this.language) > 1)) return false;
+    const [a, b] = this.starts;
     const first = firstWord(text, this.language);
-    return !(a !== undefined && a === b && b === first);
+    if (a !== undefined && a === b && b === first) return false;
+    return !(fromModel && hasPhrase(text, primary, this.language) && this.primaryInBody + 1 > this.plan.request.length * PRIMARY_CAP);
   }
 
-  private remember(text: string): void {
+  /** Append a sentence at the end of the article: to the list, or to the open paragraph (a new one when full). */
+  private addSentence(text: string, listItem: boolean): void {
+    const section = this.current();
+    const words = countWords(text, this.language);
+    if (listItem) {
+      let list = section.children.at(-1);
+      if (list?.type !== "list") {
+        list = { type: "list", ordered: false, spread: false, children: [] };
+        section.children.push(list);
+      }
+      list.children.push({ type: "listItem", spread: false, children: [paragraph(text)] });
+    } else if (this.openParagraph && this.openParagraph.words + words <= PARAGRAPH_WORDS * 1.3) {
+      const value = this.openParagraph.node.children[0] as { value: string };
+      value.value += ` ${text}`;
+      this.openParagraph.words += words;
+    } else {
+      const node = paragraph(text);
+      section.children.push(node);
+      this.openParagraph = { node, words };
+    }
+    if (this.openParagraph && this.openParagraph.words >= PARAGRAPH_WORDS) this.openParagraph = undefined;
+    this.track(text);
+    this.progress();
+  }
+
+  /** Remember a sentence in document order for the uniqueness, start and density rules. */
+  private track(text: string): void {
     this.seen.add(normalise(text));
+    this.starts = [this.starts.at(-1) ?? "", firstWord(text, this.language)];
+    this.primaryInBody += countPhrase(text, this.plan.primary, this.language);
+  }
+
+  private current(): GeneratedSection {
+    return this.article.sections.at(-1)!;
+  }
+
+  private progress(): void {
+    this.options.onProgress?.(this.article);
   }
 
   // --- model calls ----------------------------------------------------------------------
@@ -366,62 +388,29 @@ class ArticleGenerator {
     return this.options.writer.write(prompt, { maxTokens, seed, signal: this.options.signal });
   }
 
-  /** A short answer, whole. */
+  /** A short answer, whole; when `maxTokens` cut it, its last, perhaps partial, word is dropped. */
   private async complete(prompt: Prompt, maxTokens: number): Promise<string> {
     let text = "";
     for await (const piece of this.stream(prompt, maxTokens)) text += piece;
-    return text;
+    const firstLine = text.trimStart().split("\n")[0]!;
+    return this.options.writer.truncated && firstLine === text.trimStart() ? text.replace(/\s*\S+\s*$/u, "") : text;
   }
 
   private tokenCount(): number {
     return this.options.writer.usage.completionTokens;
   }
-
-  // --- to mdast -------------------------------------------------------------------------
-
-  private toSection(draft: DraftSection): GeneratedSection {
-    const children: SectionContent[] = draft.parts.flatMap((part): SectionContent[] => {
-      if (part.type === "subheading") return [{ type: "heading", depth: 3, children: [{ type: "text", value: part.text }] }];
-      if (part.type === "list") {
-        return [{
-          type: "list",
-          ordered: false,
-          spread: false,
-          children: part.items.map((item) => ({ type: "listItem", spread: false, children: [paragraph([item.text])] })),
-        }];
-      }
-      return paragraphs(part.sentences.map((s) => s.text), this.language).map(paragraph);
-    });
-    return { kind: draft.planned.kind, heading: draft.heading, children };
-  }
 }
 
-/** Group sentences into paragraphs of about {@link PARAGRAPH_WORDS} words (always well under 150). */
-function paragraphs(sentences: string[], language: string): string[][] {
-  const out: string[][] = [];
-  let current: string[] = [];
-  let words = 0;
-  for (const sentence of sentences) {
-    const n = countWords(sentence, language);
-    if (current.length && words + n > PARAGRAPH_WORDS * 1.3) {
-      out.push(current);
-      current = [];
-      words = 0;
-    }
-    current.push(sentence);
-    words += n;
-    if (words >= PARAGRAPH_WORDS) {
-      out.push(current);
-      current = [];
-      words = 0;
-    }
-  }
-  if (current.length) out.push(current);
-  return out;
+function subheading(text: string): Heading {
+  return { type: "heading", depth: 3, children: [{ type: "text", value: text }] };
 }
 
-function paragraph(sentences: string[]): Paragraph {
-  return { type: "paragraph", children: [{ type: "text", value: sentences.join(" ") }] };
+function paragraph(text: string): Paragraph {
+  return { type: "paragraph", children: [{ type: "text", value: text }] };
+}
+
+function textOf(node: Paragraph): string {
+  return node.children.map((c) => ("value" in c ? c.value : "")).join("");
 }
 
 function partName(kind: SectionKind, heading: string): string {
@@ -433,16 +422,8 @@ function partName(kind: SectionKind, heading: string): string {
 /** First line of a model answer as a heading: clean, no closing punctuation, at most `words` words. */
 function cleanHeading(text: string, language: string, words: number): string {
   const line = splitSentences(text.split(/\n/).find((l) => cleanProse(l)) ?? "", language)[0] ?? "";
-  const clean = cleanProse(line).replace(/^["'“”«»]+|["'“”«»]+$/g, "");
+  const clean = cleanProse(line).replace(/["“”«»]/g, "").replace(/^'+|'+$/g, "");
   return capitalise(firstWords(clean, words, language).replace(/[\s.,;:!?。！？、，-]+$/u, ""), language);
-}
-
-function countSentences(sentences: Sentence[], language: string): number {
-  return sentences.reduce((n, s) => n + countWords(s.text, language), 0);
-}
-
-function partsWords(parts: DraftPart[], language: string): number {
-  return parts.reduce((n, p) => n + (p.type === "prose" ? countSentences(p.sentences, language) : p.type === "list" ? countSentences(p.items, language) : 0), 0);
 }
 
 function normalise(text: string): string {

@@ -106,6 +106,8 @@ export const GenerateRequestSchema = v.pipe(
       ),
     ),
     seo: v.optional(SeoSchema, {}),
+    /** Answer with Server-Sent Events, like `Accept: text/event-stream`; a transport choice, so not echoed. */
+    stream: v.optional(v.boolean("stream must be true or false"), false),
   }, "the request body must be a JSON object"),
   v.transform(({ tone, structure, seed, ...rest }) => ({
     ...rest,
@@ -123,7 +125,10 @@ function randomSeed(): number {
 /** A request as clients send it. */
 export type GenerateRequestInput = v.InferInput<typeof GenerateRequestSchema>;
 
+/** A validated request body: the normalised request plus the transport choice `stream`. */
+export type GenerateRequestBody = v.InferOutput<typeof GenerateRequestSchema>;
+
 /** A normalised request: defaults filled in, keywords split, structure mapped to a preset. */
-export type GenerateRequest = v.InferOutput<typeof GenerateRequestSchema>;
+export type GenerateRequest = Omit<GenerateRequestBody, "stream">;
 
 export type { Preset };

@@ -49,6 +49,20 @@ const toHtml = unified().use(remarkRehype).use(rehypeStringify);
  * Model text only ever enters as text nodes, so it is escaped, never raw HTML.
  */
 export function template(plan: Plan, article: GeneratedArticle): TemplatedArticle {
+  const tree = assemble(plan, article);
+  return {
+    tree,
+    title: article.title,
+    slug: articleSlug(article.title, plan.primary),
+    metaDescription: article.metaDescription,
+    outline: articleOutline(plan, article),
+    markdown: toMarkdown.stringify(tree),
+    html: String(toHtml.stringify(toHtml.runSync(tree))).trim(),
+  };
+}
+
+/** The document tree: H1 title and H2 sections when headings are on, none at all when off. */
+export function assemble(plan: Plan, article: GeneratedArticle): Root {
   const showHeadings = plan.headings;
   const subheadings = showHeadings && plan.preset !== "paragraphs";
   const children: RootContent[] = [];
@@ -57,16 +71,34 @@ export function template(plan: Plan, article: GeneratedArticle): TemplatedArticl
     if (section.heading && subheadings) children.push(heading(2, section.heading));
     children.push(...sectionBody(section, subheadings));
   }
-  const tree: Root = { type: "root", children };
-  return {
-    tree,
-    title: article.title,
-    slug: articleSlug(article.title, plan.primary),
-    metaDescription: article.metaDescription,
-    outline: outline(plan, article),
-    markdown: toMarkdown.stringify(tree),
-    html: String(toHtml.stringify(toHtml.runSync(tree))).trim(),
-  };
+  return { type: "root", children };
+}
+
+/**
+ * Markdown deltas of an article that grows at its end: each call with the grown
+ * article yields the text added since the last call, so the deltas concatenated
+ * equal the final Markdown byte for byte. The final newline is held back until
+ * `finish`, since a growing document always ends with one.
+ */
+export class MarkdownDeltas {
+  private emitted = "";
+
+  constructor(private readonly plan: Plan) {}
+
+  /** The Markdown added since the last call ("" when nothing new is safe to send). */
+  update(article: GeneratedArticle): string {
+    const markdown = toMarkdown.stringify(assemble(this.plan, article)).replace(/\n$/, "");
+    if (!markdown.startsWith(this.emitted) || markdown.length === this.emitted.length) return "";
+    const delta = markdown.slice(this.emitted.length);
+    this.emitted = markdown;
+    return delta;
+  }
+
+  /** The rest of the final Markdown. */
+  finish(markdown: string): string {
+    if (!markdown.startsWith(this.emitted)) throw new Error("streamed Markdown diverged from the final article");
+    return markdown.slice(this.emitted.length);
+  }
 }
 
 /** A full HTML document for `Accept: text/html`: title, description and language in the head. */
@@ -98,7 +130,7 @@ function heading(depth: 1 | 2, text: string): Heading {
 }
 
 /** The logical sections, with the levels they have (or would have) as headings. */
-function outline(plan: Plan, article: GeneratedArticle): OutlineEntry[] {
+export function articleOutline(plan: Plan, article: GeneratedArticle): OutlineEntry[] {
   const entries: OutlineEntry[] = [];
   for (const section of article.sections) {
     entries.push({ level: 2, text: section.heading ?? plan.labels.introduction });

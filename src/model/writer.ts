@@ -28,6 +28,8 @@ const REPEAT_WINDOW = 64;
 export class ModelWriter {
   /** Counted over every call of this writer. */
   readonly usage: Usage = { promptTokens: 0, completionTokens: 0 };
+  /** Whether the last call ended because `maxTokens` ran out (its last word may be cut). */
+  truncated = false;
 
   constructor(
     private readonly runtime: ModelRuntime,
@@ -39,6 +41,7 @@ export class ModelWriter {
     const promptTokens = this.runtime.tokenize(prompt);
     const room = this.sequence.contextSize - promptTokens.length - 1;
     const maxTokens = Math.min(options.maxTokens, room);
+    this.truncated = true;
     if (maxTokens <= 0) return;
     const input = await this.keepCommonPrefix(promptTokens);
     this.usage.promptTokens += input.length;
@@ -62,8 +65,9 @@ export class ModelWriter {
           yield text.slice(emitted.length);
           emitted = text;
         }
-        if (generated.length >= maxTokens) break;
+        if (generated.length >= maxTokens) return;
       }
+      this.truncated = false;
     } finally {
       await tokens.return(undefined);
     }
