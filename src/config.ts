@@ -13,6 +13,8 @@ export interface ServeFlags {
   threads?: string;
   sequences?: string;
   "queue-size"?: string;
+  timeout?: string;
+  "shutdown-grace"?: string;
 }
 
 /** Everything the server needs to start. */
@@ -23,6 +25,10 @@ export interface ServeConfig {
   threads: number;
   sequences: number;
   queueSize: number;
+  /** Per-request deadline, in seconds. */
+  timeoutS: number;
+  /** Seconds running generations get to finish on SIGTERM. */
+  shutdownGraceS: number;
   apiKeys: string[];
 }
 
@@ -47,6 +53,8 @@ export function resolveServeConfig(flags: ServeFlags, env: NodeJS.ProcessEnv = p
     threads: integer(pick(flags.threads, "INKPRESS_THREADS") ?? String(defaultThreads()), "threads", 1, 256),
     sequences: integer(pick(flags.sequences, "INKPRESS_SEQUENCES") ?? "2", "sequences", 1, 64),
     queueSize: integer(pick(flags["queue-size"], "INKPRESS_QUEUE_SIZE") ?? "16", "queue size", 0, 10_000),
+    timeoutS: integer(pick(flags.timeout, "INKPRESS_TIMEOUT_S") ?? "600", "timeout", 1, 86_400),
+    shutdownGraceS: integer(pick(flags["shutdown-grace"], "INKPRESS_SHUTDOWN_GRACE_S") ?? "30", "shutdown grace", 0, 86_400),
     apiKeys: apiKeys(env.INKPRESS_API_KEYS),
   };
 }

@@ -1,27 +1,34 @@
 import net from "node:net";
-import { log } from "./log.js";
 import { toNodeHandler } from "h3/node";
 import { listen, type Listener } from "listhen";
 import { ConfigError, type ServeConfig } from "./config.js";
 import { Keyring } from "./http/auth.js";
 import { createApp } from "./http/app.js";
-import { ModelRuntime } from "./model/runtime.js";
+import { Lifecycle } from "./lifecycle.js";
+import { log } from "./log.js";
+import { ModelHost } from "./model/host.js";
+import { assertGguf } from "./model/runtime.js";
 
 /** A running server. */
 export interface RunningServer {
   url: string;
-  runtime: ModelRuntime;
-  /** Stop listening and free the model. */
+  host: ModelHost;
+  /** Stop taking work, let running generations finish within the grace period, abort the rest, free the model. */
   close(): Promise<void>;
 }
 
-/** Load the model, then listen. A taken port is an error, never a silent move to another one. */
+/**
+ * Listen at once and load the model in the background (requests wait for it).
+ * A taken port is an error, never a silent move to another one.
+ */
 export async function startServer(config: ServeConfig): Promise<RunningServer> {
+  await assertGguf(config.modelPath);
   await assertPortFree(config.host, config.port);
-  const runtime = await ModelRuntime.load(config);
+  const lifecycle = new Lifecycle();
+  const host = new ModelHost(config);
+  const app = createApp({ host, keyring: new Keyring(config.apiKeys), lifecycle, timeoutMs: config.timeoutS * 1000 });
   let listener: Listener;
   try {
-    const app = createApp({ runtime, keyring: new Keyring(config.apiKeys) });
     listener = await listen(toNodeHandler(app), {
       hostname: config.host,
       port: config.port === 0 ? 0 : { port: config.port, ports: [], portRange: [config.port, config.port], alternativePortRange: [config.port, config.port], random: false },
@@ -31,26 +38,36 @@ export async function startServer(config: ServeConfig): Promise<RunningServer> {
       autoClose: false,
     });
   } catch (error) {
-    await runtime.dispose();
+    await host.ready.then((runtime) => runtime.dispose(), () => {});
     throw error;
   }
   const port = (listener.server.address() as net.AddressInfo).port;
-  const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
   return {
-    url,
-    runtime,
+    url: `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`,
+    host,
     async close() {
-      await listener.close();
-      await runtime.dispose();
+      const closed = listener.close();
+      listener.server.closeIdleConnections();
+      await lifecycle.drain(config.shutdownGraceS * 1000);
+      await closed;
+      await host.ready.then((runtime) => runtime.dispose(), () => {});
     },
   };
 }
 
-/** Serve until SIGINT or SIGTERM, then close and exit 0. */
+/** Serve until SIGINT or SIGTERM, then shut down gracefully and exit 0. */
 export async function serve(config: ServeConfig): Promise<void> {
   const server = await startServer(config);
-  log.log(`inkpress listening on ${server.url} (model ${server.runtime.name}, ${config.threads} thread${config.threads === 1 ? "" : "s"})`);
+  log.log(`inkpress listening on ${server.url} (${config.threads} thread${config.threads === 1 ? "" : "s"}, ${config.sequences} sequence${config.sequences === 1 ? "" : "s"})`);
+  server.host.ready.then(
+    (runtime) => log.log(`model ${runtime.name} loaded`),
+    (error: Error) => {
+      process.stderr.write(`inkpress: ${error.message}\n`);
+      process.exit(1);
+    },
+  );
   const stop = async () => {
+    log.log("shutting down: finishing running generations");
     await server.close();
     process.exit(0);
   };
@@ -63,7 +80,11 @@ function assertPortFree(host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once("error", (error: NodeJS.ErrnoException) => {
-      reject(error.code === "EADDRINUSE" ? new ConfigError(`port ${port} on ${host} is already in use: choose another with --port or INKPRESS_PORT`) : new ConfigError(`cannot listen on ${host}:${port}: ${error.message}`));
+      reject(
+        error.code === "EADDRINUSE"
+          ? new ConfigError(`port ${port} on ${host} is already in use: choose another with --port or INKPRESS_PORT`)
+          : new ConfigError(`cannot listen on ${host}:${port}: ${error.message}`),
+      );
     });
     probe.listen(port, host, () => probe.close(() => resolve()));
   });

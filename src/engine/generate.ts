@@ -55,6 +55,8 @@ const PARAGRAPH_WORDS = 90;
 const PASSAGE_ATTEMPTS = 8;
 /** Most primary keyword uses per 100 words the model may add on its own (density limit 2.5 %). */
 const PRIMARY_CAP = 0.02;
+/** How much further past its budget than short of it a passage may end. */
+const OVERSHOOT = 1.5;
 /** Share of the requested length the generator aims at. */
 const LENGTH_AIM = 1.02;
 const NO_KEYWORDS: PassageKeywords = { primaryUses: 0, secondary: [] };
@@ -246,8 +248,8 @@ class ArticleGenerator {
   /**
    * Prose of about `brief.words` words, keywords placed, added to the current section
    * sentence by sentence. The model is re-prompted to continue after its last sentence
-   * while it stops short; a sentence is taken only while it brings the passage closer to
-   * its budget, so no passage ever needs trimming. Returns the words written.
+   * while it stops short; a sentence is taken only while it brings the passage about as close
+   * to its budget, so no passage ever needs trimming. Returns the words written.
    */
   private async writePassage(brief: PassageBrief, keywords: PassageKeywords, shape: { list?: boolean; maxSentences?: number } = {}): Promise<number> {
     const { primary } = this.plan;
@@ -288,8 +290,9 @@ class ArticleGenerator {
           const n = countWords(text, this.language);
           before.words += n;
           const budget = brief.words - reserved();
-          // Take a sentence only while it brings the passage closer to its budget.
-          if (Math.abs(passage.words + n - budget) >= Math.abs(passage.words - budget)) {
+          // Take a sentence while it brings the passage closer to its budget, leaning to
+          // overshoot a little: the length rule has room above, "at least 300 words" has none below.
+          if (passage.words + n - budget > OVERSHOOT * (budget - passage.words)) {
             full = true;
             break;
           }

@@ -56,7 +56,8 @@ export function plan(request: GenerateRequest): Plan {
   const headings = request.seo.headingTags;
   const detailed = preset === "detailed";
 
-  const bodyCount = Math.max(1, Math.round(request.length / WORDS_PER_SECTION[preset]) - (detailed ? 2 : 1));
+  const h2Count = Math.max(1, Math.round(request.length / WORDS_PER_SECTION[preset]));
+  const bodyCount = Math.max(1, h2Count - (detailed ? 2 : 1));
   const section = (kind: SectionKind, label: string | null, subsections = 0): PlannedSection => ({
     kind,
     label,
@@ -69,11 +70,12 @@ export function plan(request: GenerateRequest): Plan {
   const sections: PlannedSection[] = [section("introduction", null)];
   if (detailed) sections.push(section("takeaways", labels.keyTakeaways));
   for (let i = 0; i < bodyCount; i++) sections.push(section("body", null, detailed ? 2 : 0));
-  sections.push(section("conclusion", labels.conclusion));
+  // A short article has room for one H2 only: its closing paragraph then goes without a heading.
+  sections.push(section("conclusion", detailed || h2Count > 1 ? labels.conclusion : null));
   const faqQuestions = detailed ? pickFaqQuestions(labels, primary, request.length) : [];
   if (detailed) sections.push(section("faq", labels.faq));
 
-  const keywordHeadings = placeHeadingKeywords(sections, faqQuestions.length, preset !== "paragraphs");
+  const keywordHeadings = placeHeadingKeywords(sections, faqQuestions.length, headings && preset !== "paragraphs");
   placeKeywordUses(sections, primary, secondary, request.length, keywordHeadings + faqQuestions.length);
 
   return {

@@ -3,7 +3,7 @@ import type { H3Event } from "h3";
 import { problem } from "./problem.js";
 
 /** Response formats of the generate endpoint, the default first. */
-export const ARTICLE_FORMATS = ["application/json", "text/markdown", "text/html"] as const;
+export const ARTICLE_FORMATS = ["application/json", "text/markdown", "text/html", "text/event-stream"] as const;
 
 /** One of {@link ARTICLE_FORMATS}. */
 export type ArticleFormat = (typeof ARTICLE_FORMATS)[number];

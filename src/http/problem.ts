@@ -33,9 +33,17 @@ export function problem(status: number, detail: string, options: ProblemOptions 
  * become a plain 500: their message, stack and paths stay in the server log.
  */
 export function toProblemResponse(error: HTTPError, instance: string): Response {
+  const body = problemBody(error, instance);
+  const headers = new Headers(error.unhandled ? undefined : error.headers);
+  headers.set("content-type", "application/problem+json");
+  return new Response(JSON.stringify(body), { status: body.status, headers });
+}
+
+/** The RFC 9457 body of an error (also sent as the `error` event of a stream). */
+export function problemBody(error: HTTPError, instance: string) {
   const status = error.unhandled ? 500 : error.status;
   const known = PROBLEM_TYPES[status as keyof typeof PROBLEM_TYPES];
-  const body = {
+  return {
     type: known ? `/docs#${known}` : "about:blank",
     title: STATUS_CODES[status] ?? "Error",
     status,
@@ -43,9 +51,6 @@ export function toProblemResponse(error: HTTPError, instance: string): Response 
     instance,
     ...(error.unhandled ? {} : error.body),
   };
-  const headers = new Headers(error.unhandled ? undefined : error.headers);
-  headers.set("content-type", "application/problem+json");
-  return new Response(JSON.stringify(body), { status, headers });
 }
 
 function defaultDetail(status: number): string {

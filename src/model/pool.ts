@@ -2,7 +2,7 @@ import type { LlamaContext, LlamaContextSequence } from "node-llama-cpp";
 
 /** The queue is full: the caller should answer 503 with Retry-After. */
 export class QueueFullError extends Error {
-  constructor() {
+  constructor(readonly retryAfterSeconds: number) {
     super("the generation queue is full");
   }
 }
@@ -34,6 +34,9 @@ export class SequencePool {
   private readonly free: LlamaContextSequence[] = [];
   private readonly waiters: Waiter[] = [];
   private readonly size: number;
+  private readonly leasedAt = new Map<LlamaContextSequence, number>();
+  /** Moving average of how long a generation holds a sequence, for Retry-After. */
+  private averageLeaseMs = 10_000;
   private closed = false;
 
   constructor(
@@ -49,13 +52,13 @@ export class SequencePool {
     if (this.closed) return Promise.reject(new PoolClosedError());
     signal?.throwIfAborted();
     const sequence = this.free.pop();
-    if (sequence) return Promise.resolve(sequence);
-    if (this.waiters.length >= this.queueSize) return Promise.reject(new QueueFullError());
+    if (sequence) return Promise.resolve(this.lease(sequence));
+    if (!this.hasRoom()) return Promise.reject(new QueueFullError(this.retryAfterSeconds()));
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         resolve: (s) => {
           signal?.removeEventListener("abort", onAbort);
-          resolve(s);
+          resolve(this.lease(s));
         },
         reject: (e) => {
           signal?.removeEventListener("abort", onAbort);
@@ -71,8 +74,21 @@ export class SequencePool {
     });
   }
 
+  /** Whether a new request would get a sequence or a place in the queue. */
+  hasRoom(): boolean {
+    return this.free.length > 0 || this.waiters.length < this.queueSize;
+  }
+
+  /** Seconds after which a turned-away request may find room: the queue ahead, at the average pace. */
+  retryAfterSeconds(): number {
+    return Math.max(1, Math.ceil(((this.waiters.length + 1) * this.averageLeaseMs) / this.size / 1000));
+  }
+
   /** Give a sequence back; the longest waiter gets it at once. */
   release(sequence: LlamaContextSequence): void {
+    const since = this.leasedAt.get(sequence);
+    this.leasedAt.delete(sequence);
+    if (since !== undefined) this.averageLeaseMs = 0.8 * this.averageLeaseMs + 0.2 * (performance.now() - since);
     const next = this.waiters.shift();
     if (next) next.resolve(sequence);
     else this.free.push(sequence);
@@ -82,6 +98,11 @@ export class SequencePool {
   close(): void {
     this.closed = true;
     for (const waiter of this.waiters.splice(0)) waiter.reject(new PoolClosedError());
+  }
+
+  private lease(sequence: LlamaContextSequence): LlamaContextSequence {
+    this.leasedAt.set(sequence, performance.now());
+    return sequence;
   }
 
   /** Running and waiting generations. */

@@ -108,7 +108,7 @@ export class ModelRuntime {
 }
 
 /** Fail early and plainly on a missing file or one that is not GGUF. */
-async function assertGguf(modelPath: string): Promise<void> {
+export async function assertGguf(modelPath: string): Promise<void> {
   let handle;
   try {
     handle = await open(modelPath, "r");

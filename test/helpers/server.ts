@@ -50,15 +50,16 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-/** Start `inkpress serve` with a model and wait for its "listening on" line. */
-export async function startServer(modelPath: string, env: Record<string, string> = {}): Promise<TestServer> {
-  const child = spawnCli(["serve", "--model", modelPath, "--port", "0", "--threads", "1"], { INKPRESS_API_KEYS: API_KEY, ...env }, ROOT);
+/** Start `inkpress serve` with a model and wait until it listens and (unless told not to) has loaded the model. */
+export async function startServer(modelPath: string, env: Record<string, string> = {}, options: { waitForModel?: boolean; args?: string[] } = {}): Promise<TestServer> {
+  const args = ["serve", "--model", modelPath, "--port", "0", "--threads", "1", ...(options.args ?? [])];
+  const child = spawnCli(args, { INKPRESS_API_KEYS: API_KEY, ...env }, ROOT);
   let output = "";
   const url = await new Promise<string>((resolve, reject) => {
     const onData = (d: Buffer) => {
       output += d;
       const match = output.match(/listening on (http:\/\/\S+)/);
-      if (match) resolve(match[1]!);
+      if (match && (options.waitForModel === false || /model .* loaded/.test(output))) resolve(match[1]!);
     };
     child.stdout!.on("data", onData);
     child.stderr!.on("data", onData);

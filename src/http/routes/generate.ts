@@ -1,16 +1,31 @@
-import { assertBodySize, defineHandler, readValidatedBody, type H3Event } from "h3";
-import { writeArticle } from "../../engine/article.js";
+import { EventStream, HTTPError, assertBodySize, defineHandler, readValidatedBody, type H3Event } from "h3";
+import { writeArticle, type WriteArticleOptions, type WrittenArticle } from "../../engine/article.js";
 import { GenerateRequestSchema } from "../../engine/request.js";
-import type { ModelRuntime } from "../../model/runtime.js";
+import type { Lifecycle } from "../../lifecycle.js";
+import type { ModelHost } from "../../model/host.js";
+import { PoolClosedError, QueueFullError } from "../../model/pool.js";
+import { ModelLoadError } from "../../model/runtime.js";
 import { negotiateFormat } from "../negotiate.js";
-import { problem } from "../problem.js";
+import { problem, problemBody } from "../problem.js";
 import { validationProblem } from "../validation.js";
 
 /** Largest request body accepted, in bytes. */
 export const BODY_LIMIT = 64 * 1024;
+/** Comment lines sent on an idle stream so proxies keep it open. */
+const KEEP_ALIVE_MS = 15_000;
 
-/** `POST /api/v1/generate`: validate, write the article, answer in the negotiated format. */
-export function generateRoute(runtime: ModelRuntime) {
+/** What the generate route serves with. */
+export interface GenerateRouteOptions {
+  host: ModelHost;
+  lifecycle: Lifecycle;
+  /** Per-request deadline. */
+  timeoutMs: number;
+}
+
+type Hooks = Pick<WriteArticleOptions, "onMeta" | "onDelta">;
+
+/** `POST /api/v1/generate`: validate, write the article, answer in the negotiated format or as a stream. */
+export function generateRoute({ host, lifecycle, timeoutMs }: GenerateRouteOptions) {
   return defineHandler(async (event) => {
     if (event.req.method !== "POST") {
       throw problem(405, `${event.req.method} is not allowed here; use POST.`, { headers: { allow: "POST" } });
@@ -18,12 +33,61 @@ export function generateRoute(runtime: ModelRuntime) {
     const format = negotiateFormat(event);
     assertJson(event);
     assertBodySize(event, BODY_LIMIT);
-    const request = await readValidatedBody(event, GenerateRequestSchema, { onError: validationProblem });
-    const { response, document } = await writeArticle(request, { runtime, signal: event.req.signal });
+    const { stream, ...request } = await readValidatedBody(event, GenerateRequestSchema, { onError: validationProblem });
+    if (lifecycle.draining) throw problem(503, "The server is shutting down.", { headers: { "retry-after": "5", connection: "close" } });
+    const runtime = host.runtime;
+    if (runtime && !runtime.pool.hasRoom()) throw queueFull(runtime.pool.retryAfterSeconds());
+
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = AbortSignal.any([event.req.signal, deadline, lifecycle.signal]);
+    const write = (hooks: Hooks): Promise<WrittenArticle> =>
+      lifecycle
+        .track(async () => writeArticle(request, { runtime: await host.get(signal), signal, ...hooks }))
+        .catch((error) => {
+          throw asProblem(error, { deadline, timeoutMs, lifecycle });
+        });
+
+    if (stream || format === "text/event-stream") return eventStream(event, write);
+    const { response, document } = await write({});
     if (format === "text/markdown") return text(response.article.markdown, "text/markdown");
     if (format === "text/html") return text(document, "text/html");
     return response;
   });
+}
+
+/**
+ * Server-Sent Events: `meta` once the outline is written, `delta` Markdown as it is
+ * written, then `done` with the full JSON answer, or `error` with a problem body.
+ */
+function eventStream(event: H3Event, write: (hooks: Hooks) => Promise<WrittenArticle>): EventStream {
+  const stream = new EventStream(event);
+  const send = (name: string, data: unknown) => stream.push({ event: name, data: JSON.stringify(data) });
+  const keepAlive = setInterval(() => stream.pushComment("keep-alive"), KEEP_ALIVE_MS);
+  write({ onMeta: (meta) => send("meta", meta), onDelta: (text) => send("delta", { text }) })
+    .then(({ response }) => send("done", response))
+    .catch((error: unknown) => send("error", problemBody(HTTPError.isError(error) ? error : new HTTPError({ cause: error }), event.url.pathname)))
+    .finally(() => {
+      clearInterval(keepAlive);
+      return stream.close();
+    });
+  return stream;
+}
+
+/** Why a generation did not finish, as the status a client can act on. */
+function asProblem(error: unknown, context: { deadline: AbortSignal; timeoutMs: number; lifecycle: Lifecycle }): unknown {
+  if (error instanceof QueueFullError) return queueFull(error.retryAfterSeconds);
+  if (context.deadline.aborted) {
+    return problem(504, `The article was not finished within the ${context.timeoutMs / 1000} s deadline; generation stopped.`);
+  }
+  if (error instanceof PoolClosedError || context.lifecycle.signal.aborted) {
+    return problem(503, "The server is shutting down.", { headers: { "retry-after": "5" } });
+  }
+  if (error instanceof ModelLoadError) return problem(503, "The model could not be loaded; see the server log.");
+  return error;
+}
+
+function queueFull(retryAfter: number): HTTPError {
+  return problem(503, "All generation slots and the queue are busy; retry later.", { headers: { "retry-after": String(retryAfter) } });
 }
 
 /** The body must be declared as JSON: anything else, or no declaration, is a 415. */
