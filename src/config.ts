@@ -15,6 +15,8 @@ export interface ServeFlags {
   "queue-size"?: string;
   timeout?: string;
   "shutdown-grace"?: string;
+  "keys-file"?: string;
+  "cors-origins"?: string;
 }
 
 /** Everything the server needs to start. */
@@ -29,8 +31,16 @@ export interface ServeConfig {
   timeoutS: number;
   /** Seconds running generations get to finish on SIGTERM. */
   shutdownGraceS: number;
+  /** Keys from INKPRESS_API_KEYS, for quick starts. */
   apiKeys: string[];
+  /** The hashed key store the `keys` commands manage. */
+  keysFile: string;
+  /** Origins allowed by CORS; empty means CORS is off. */
+  corsOrigins: string[];
 }
+
+/** Where the key store lives unless configured. */
+export const DEFAULT_KEYS_FILE = "data/keys.json";
 
 /** Folder searched for a model when none is configured. */
 export const MODELS_DIR = "models";
@@ -55,7 +65,9 @@ export function resolveServeConfig(flags: ServeFlags, env: NodeJS.ProcessEnv = p
     queueSize: integer(pick(flags["queue-size"], "INKPRESS_QUEUE_SIZE") ?? "16", "queue size", 0, 10_000),
     timeoutS: integer(pick(flags.timeout, "INKPRESS_TIMEOUT_S") ?? "600", "timeout", 1, 86_400),
     shutdownGraceS: integer(pick(flags["shutdown-grace"], "INKPRESS_SHUTDOWN_GRACE_S") ?? "30", "shutdown grace", 0, 86_400),
-    apiKeys: apiKeys(env.INKPRESS_API_KEYS),
+    apiKeys: list(env.INKPRESS_API_KEYS),
+    keysFile: keysFile(flags["keys-file"], env, cwd),
+    corsOrigins: list(pick(flags["cors-origins"], "INKPRESS_CORS_ORIGINS")),
   };
 }
 
@@ -67,12 +79,14 @@ function integer(raw: string, what: string, min: number, max: number): number {
   return value;
 }
 
-function apiKeys(raw: string | undefined): string[] {
-  const keys = (raw ?? "").split(",").map((k) => k.trim()).filter(Boolean);
-  if (keys.length === 0) {
-    throw new ConfigError("no API key configured: set INKPRESS_API_KEYS to one or more comma-separated keys");
-  }
-  return keys;
+/** A comma-separated setting as a list. */
+function list(raw: string | undefined): string[] {
+  return (raw ?? "").split(",").map((k) => k.trim()).filter(Boolean);
+}
+
+/** The key file: flag, then INKPRESS_KEYS_FILE, then data/keys.json under the working folder. */
+export function keysFile(flag: string | undefined, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string {
+  return path.resolve(cwd, flag ?? (env.INKPRESS_KEYS_FILE || DEFAULT_KEYS_FILE));
 }
 
 /** The configured model, else the first `.gguf` in `models/`. */

@@ -2,8 +2,12 @@ import net from "node:net";
 import { toNodeHandler } from "h3/node";
 import { listen, type Listener } from "listhen";
 import { ConfigError, type ServeConfig } from "./config.js";
-import { Keyring } from "./http/auth.js";
 import { createApp } from "./http/app.js";
+import { hardenServer } from "./http/client-errors.js";
+import { KeyLimiter } from "./http/keys/limiter.js";
+import { ApiKeys } from "./http/keys/registry.js";
+import { KeyStore, KeyStoreError } from "./http/keys/store.js";
+import { UsageStore, usageFileFor } from "./http/keys/usage.js";
 import { Lifecycle } from "./lifecycle.js";
 import { log } from "./log.js";
 import { ModelHost } from "./model/host.js";
@@ -23,10 +27,19 @@ export interface RunningServer {
  */
 export async function startServer(config: ServeConfig): Promise<RunningServer> {
   await assertGguf(config.modelPath);
+  const keys = await openKeys(config);
   await assertPortFree(config.host, config.port);
+  const usage = await new UsageStore(usageFileFor(config.keysFile)).load();
   const lifecycle = new Lifecycle();
   const host = new ModelHost(config);
-  const app = createApp({ host, keyring: new Keyring(config.apiKeys), lifecycle, timeoutMs: config.timeoutS * 1000 });
+  const app = createApp({
+    host,
+    keys,
+    limiter: new KeyLimiter(usage),
+    lifecycle,
+    timeoutMs: config.timeoutS * 1000,
+    corsOrigins: config.corsOrigins,
+  });
   let listener: Listener;
   try {
     listener = await listen(toNodeHandler(app), {
@@ -41,6 +54,8 @@ export async function startServer(config: ServeConfig): Promise<RunningServer> {
     await host.ready.then((runtime) => runtime.dispose(), () => {});
     throw error;
   }
+  hardenServer(listener.server);
+  keys.watch();
   const port = (listener.server.address() as net.AddressInfo).port;
   return {
     url: `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`,
@@ -50,6 +65,8 @@ export async function startServer(config: ServeConfig): Promise<RunningServer> {
       listener.server.closeIdleConnections();
       await lifecycle.drain(config.shutdownGraceS * 1000);
       await closed;
+      keys.close();
+      await usage.flush();
       await host.ready.then((runtime) => runtime.dispose(), () => {});
     },
   };
@@ -73,6 +90,20 @@ export async function serve(config: ServeConfig): Promise<void> {
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+}
+
+/** The accepted keys; none at all, or a key file that cannot be trusted, is a startup error. */
+async function openKeys(config: ServeConfig): Promise<ApiKeys> {
+  let keys: ApiKeys;
+  try {
+    keys = await ApiKeys.open(config.apiKeys, new KeyStore(config.keysFile));
+  } catch (error) {
+    throw error instanceof KeyStoreError ? new ConfigError(error.message) : error;
+  }
+  if (keys.size === 0) {
+    throw new ConfigError("no API key configured: create one with `inkpress keys create --name NAME`, or set INKPRESS_API_KEYS");
+  }
+  return keys;
 }
 
 function assertPortFree(host: string, port: number): Promise<void> {

@@ -56,7 +56,8 @@ export function plan(request: GenerateRequest): Plan {
   const headings = request.seo.headingTags;
   const detailed = preset === "detailed";
 
-  const h2Count = Math.max(1, Math.round(request.length / WORDS_PER_SECTION[preset]));
+  // From 200 words there is room for a body H2 and the conclusion's, so the keyword can sit in half of them.
+  const h2Count = Math.max(request.length >= 200 ? 2 : 1, Math.round(request.length / WORDS_PER_SECTION[preset]));
   const bodyCount = Math.max(1, h2Count - (detailed ? 2 : 1));
   const section = (kind: SectionKind, label: string | null, subsections = 0): PlannedSection => ({
     kind,
@@ -70,7 +71,7 @@ export function plan(request: GenerateRequest): Plan {
   const sections: PlannedSection[] = [section("introduction", null)];
   if (detailed) sections.push(section("takeaways", labels.keyTakeaways));
   for (let i = 0; i < bodyCount; i++) sections.push(section("body", null, detailed ? 2 : 0));
-  // A short article has room for one H2 only: its closing paragraph then goes without a heading.
+  // A very short article has room for one H2 only: its closing paragraph then goes without a heading.
   sections.push(section("conclusion", detailed || h2Count > 1 ? labels.conclusion : null));
   const faqQuestions = detailed ? pickFaqQuestions(labels, primary, request.length) : [];
   if (detailed) sections.push(section("faq", labels.faq));

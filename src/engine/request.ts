@@ -23,15 +23,30 @@ export const DEFAULTS = {
   headingTags: true,
 } as const;
 
+/**
+ * Text as the engine takes it: well-formed Unicode in NFC, without control characters
+ * (line breaks become spaces), bidirectional overrides or invisible zero-width marks,
+ * which would hide text from a reader or break keyword matching.
+ */
+export function cleanText(text: string): string {
+  return text
+    .toWellFormed()
+    .normalize("NFC")
+    .replace(/[\u0000-\u001f\u007f-\u009f]+/gu, " ")
+    .replace(/[\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/gu, "");
+}
+
+const text = (message: string) => v.pipe(v.string(message), v.transform(cleanText), v.trim());
+
 const trimmed = (max: number, what: string) =>
-  v.pipe(v.string(`${what} must be a string`), v.trim(), v.maxLength(max, `${what} must be at most ${max} characters`));
+  v.pipe(text(`${what} must be a string`), v.maxLength(max, `${what} must be at most ${max} characters`));
 
 const optionalText = (max: number, what: string) =>
   v.optional(v.pipe(trimmed(max, what), v.transform((s) => s || undefined)));
 
 /** Comma-separated keywords: trimmed, empties and case-insensitive duplicates dropped. */
 const Keywords = v.pipe(
-  v.string("keywords must be a comma-separated string"),
+  text("keywords must be a comma-separated string"),
   v.transform((raw) => {
     const seen = new Set<string>();
     const out: string[] = [];
@@ -72,8 +87,7 @@ export const SeoSchema = jsonObject({
 export const GenerateRequestSchema = v.pipe(
   jsonObject({
     topic: v.pipe(
-      v.string("topic is required and must be a string"),
-      v.trim(),
+      text("topic is required and must be a string"),
       v.minLength(1, "topic must not be empty"),
       v.maxLength(LIMITS.topic, `topic must be at most ${LIMITS.topic} characters`),
     ),

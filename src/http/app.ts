@@ -1,34 +1,72 @@
-import { H3, type H3Event } from "h3";
+import { H3, handleCors, type H3Event } from "h3";
 import type { Lifecycle } from "../lifecycle.js";
 import { log } from "../log.js";
 import type { ModelHost } from "../model/host.js";
-import { requireApiKey, type Keyring } from "./auth.js";
-import { toProblemResponse } from "./problem.js";
+import { requireApiKey } from "./auth.js";
+import type { KeyLimiter } from "./keys/limiter.js";
+import type { ApiKeys } from "./keys/registry.js";
+import { problem, toProblemResponse } from "./problem.js";
+import { logRequest, startRequest } from "./request-log.js";
 import { generateRoute } from "./routes/generate.js";
 import { healthRoute } from "./routes/health.js";
 
 /** What the HTTP app serves with. */
 export interface AppOptions {
   host: ModelHost;
-  keyring: Keyring;
+  keys: ApiKeys;
+  limiter: KeyLimiter;
   lifecycle: Lifecycle;
   /** Per-request deadline. */
   timeoutMs: number;
+  /** Origins allowed by CORS; none means CORS is off. */
+  corsOrigins: string[];
 }
 
+/** Most bytes of request headers the app reads (Node's own parser stops at 16 KiB). */
+export const HEADER_LIMIT = 8 * 1024;
+
 /**
- * The HTTP surface: public health route, key-protected `/api/v1/*`, and every error
- * (thrown by us, by h3 or unexpected) answered as problem+json.
+ * The HTTP surface: request ids and logs, CORS when configured, public routes,
+ * key-protected `/api/v1/*`, and every error (thrown by us, by h3 or unexpected)
+ * answered as problem+json.
  */
-export function createApp({ host, keyring, lifecycle, timeoutMs }: AppOptions): H3 {
+export function createApp({ host, keys, limiter, lifecycle, timeoutMs, corsOrigins }: AppOptions): H3 {
   const app = new H3({
+    onRequest(event) {
+      startRequest(event);
+      if (headerBytes(event) > HEADER_LIMIT) throw problem(431, `Request headers are limited to ${HEADER_LIMIT} bytes.`);
+    },
+    onResponse(response, event) {
+      if (!event.context.streaming) logRequest(event, response.status);
+    },
     onError(error, event: H3Event) {
       if (error.unhandled) log.error(error.cause ?? error);
-      return toProblemResponse(error, event.url.pathname);
+      const response = toProblemResponse(error, event.url.pathname);
+      // Headers the app set before the error (request id, CORS, rate limits) stay on the answer.
+      for (const [name, value] of event.res.headers) if (!response.headers.has(name)) response.headers.set(name, value);
+      return response;
     },
   });
-  app.use("/api/v1/**", (event) => requireApiKey(event, keyring));
+  if (corsOrigins.length) {
+    app.use((event) => {
+      const preflight = handleCors(event, {
+        origin: corsOrigins,
+        methods: ["GET", "POST"],
+        allowHeaders: ["content-type", "x-api-key", "x-request-id", "accept"],
+        exposeHeaders: ["x-request-id", "ratelimit", "ratelimit-policy", "retry-after"],
+        maxAge: "600",
+      });
+      if (preflight) return preflight;
+    });
+  }
+  app.use("/api/v1/**", (event) => requireApiKey(event, keys, limiter));
   app.get("/healthz", healthRoute(host));
-  app.all("/api/v1/generate", generateRoute({ host, lifecycle, timeoutMs }));
+  app.all("/api/v1/generate", generateRoute({ host, lifecycle, limiter, timeoutMs }));
   return app;
+}
+
+function headerBytes(event: H3Event): number {
+  let bytes = 0;
+  for (const [name, value] of event.req.headers) bytes += name.length + value.length + 4;
+  return bytes;
 }

@@ -1,4 +1,4 @@
-import type { Heading, Root } from "mdast";
+import type { Heading, Nodes, Root } from "mdast";
 import { toString } from "mdast-util-to-string";
 import remarkParse from "remark-parse";
 import { unified } from "unified";
@@ -23,8 +23,15 @@ export function parseArticle(markdown: string, language = "en"): ParsedArticle {
     .filter((n): n is Heading => n.type === "heading")
     .map((h) => ({ depth: h.depth, text: toString(h) }));
   const paragraphs = tree.children.filter((n) => n.type === "paragraph").map((n) => toString(n));
-  const body = tree.children.filter((n) => !(n.type === "heading" && n.depth === 1));
-  return { tree, headings, paragraphs, bodyWords: body.reduce((sum, n) => sum + words(toString(n), language), 0) };
+  // Count every paragraph and heading on its own: a list's items joined by toString would glue words together.
+  let bodyWords = 0;
+  const count = (node: Nodes): void => {
+    if (node.type === "heading" && node.depth === 1) return;
+    if (node.type === "paragraph" || node.type === "heading") bodyWords += words(toString(node), language);
+    else if ("children" in node) node.children.forEach(count);
+  };
+  count(tree);
+  return { tree, headings, paragraphs, bodyWords };
 }
 
 /** Case-insensitive whole-phrase test, as the SEO report counts. */

@@ -231,7 +231,7 @@ export function checkArticleRules(answer: ArticleAnswer, request: RuleRequest): 
   rule(chars(article.title) <= 60, () => `title-length: the title has ${chars(article.title)} characters (want ≤ 60): “${article.title}”`);
   const meta = article.metaDescription;
   rule(chars(meta) >= 120 && chars(meta) <= 156, () => `meta-description-length: ${chars(meta)} characters (want 120–156): “${meta}”`);
-  rule(!/[\s,;:\-–—(«“‘"']$/u.test(meta) && meta.length > 0, () => `meta-description-whole-word: it ends on “${meta.slice(-12)}”, not on a whole word`);
+  rule(!/(?:[\s,;:\-–—(«“‘]|\s["'])$/u.test(meta) && meta.length > 0, () => `meta-description-whole-word: it ends on “${meta.slice(-12)}”, not on a whole word`);
   rule(/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(article.slug), () => `slug-form: “${article.slug}” is not lower-case ASCII [a-z0-9-]`);
   rule(article.slug.length <= 75, () => `slug-length: the slug has ${article.slug.length} characters (want ≤ 75)`);
 

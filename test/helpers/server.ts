@@ -13,6 +13,9 @@ export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const STORIES_MODEL = path.resolve(ROOT, "../shared/models/stories260K.gguf");
 export const HAS_STORIES_MODEL = existsSync(STORIES_MODEL);
 
+/** A key file that does not exist: tests that want stored keys pass INKPRESS_KEYS_FILE themselves. */
+const NO_KEYS_FILE = path.join(tmpdir(), `inkpress-no-keys-${process.pid}`, "keys.json");
+
 /** The API key every test server accepts. */
 export const API_KEY = "test-key-0123456789";
 
@@ -90,7 +93,8 @@ function spawnCli(args: string[], env: Record<string, string | undefined>, cwd: 
   return spawn(process.execPath, ["--import", tsx, path.join(ROOT, "src/cli/main.ts"), ...args], {
     cwd,
     env: Object.fromEntries(
-      Object.entries({ ...process.env, INKPRESS_API_KEYS: undefined, INKPRESS_MODEL: undefined, ...env, NO_COLOR: "1" })
+      // A key file of its own per run, so keys on the developer's machine never leak into a test.
+      Object.entries({ ...process.env, INKPRESS_API_KEYS: undefined, INKPRESS_MODEL: undefined, INKPRESS_KEYS_FILE: NO_KEYS_FILE, ...env, NO_COLOR: "1" })
         .filter((entry): entry is [string, string] => entry[1] !== undefined),
     ),
     stdio: ["ignore", "pipe", "pipe"],

@@ -63,7 +63,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("engine matrix on stories260K over HTTP", ()
     return JSON.parse(text);
   }
 
-  it.each(CASES)("$name", async (c) => {
+  it.each(CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
     const answer = await generate(requestFor(c));
     expect(answer.request.seed).toBe(c.seed);
     const broken = checkArticleRules(answer, {

@@ -29,8 +29,9 @@ function mentions(text: string, phrase: string): boolean {
 }
 
 const kinds = (p: Plan) => p.sections.map((s) => s.kind);
-/** Sections that show an H2 when headings are on: all but the introduction. */
-const h2Sections = (p: Plan) => p.sections.filter((s) => s.kind !== "introduction");
+/** Whether a section shows an H2 when headings are on: body sections get a written heading, others their label. */
+const showsH2 = (s: PlannedSection) => s.kind === "body" || s.label !== null;
+const h2Sections = (p: Plan) => p.sections.filter(showsH2);
 const proseSections = (p: Plan) => p.sections.filter((s) => ["introduction", "body", "conclusion"].includes(s.kind));
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
@@ -45,14 +46,25 @@ function plannedSubheadings(p: Plan): boolean[] {
   return out;
 }
 
-/** Words each stretch of text between two headings is planned to get. */
+/** Words each stretch of text between two headings is planned to get (headings on). */
 function plannedRuns(p: Plan): number[] {
   const totalShare = sum(p.sections.map((s) => s.share));
-  return p.sections.map((s) => {
+  const runs: number[] = [];
+  for (const s of p.sections) {
     const words = (p.request.length * s.share) / totalShare;
-    const parts = s.kind === "faq" ? p.faqQuestions.length : Math.max(1, s.subsections);
-    return words / parts;
-  });
+    const parts = s.kind === "faq" ? p.faqQuestions.length : s.subsections;
+    const heading = s.kind === "introduction" || showsH2(s);
+    if (parts > 0) {
+      // Text between the H2 and its first H3 is empty; each H3 starts a run.
+      for (let i = 0; i < parts; i++) runs.push(words / parts);
+    } else if (heading || runs.length === 0) {
+      runs.push(words);
+    } else {
+      // A section without a heading continues the run before it.
+      runs[runs.length - 1]! += words;
+    }
+  }
+  return runs;
 }
 
 describe("plan: section counts per preset and length", () => {
@@ -74,7 +86,9 @@ describe("plan: section counts per preset and length", () => {
       expect(k.slice(1, -1).every((kind) => kind === "body")).toBe(true);
       expect(k.filter((kind) => kind === "body").length).toBeGreaterThanOrEqual(1);
       expect(p.sections[0]!.label).toBeNull();
-      expect(p.sections.at(-1)!.label).toBe("Conclusion");
+      // A short article may close without a conclusion heading; a longer one has it.
+      expect([null, "Conclusion"]).toContain(p.sections.at(-1)!.label);
+      if (length >= 500) expect(p.sections.at(-1)!.label).toBe("Conclusion");
       expect(p.sections.every((s) => s.subsections === 0)).toBe(true);
       expect(p.faqQuestions).toEqual([]);
       expect(p.takeaways).toBe(0);
@@ -134,7 +148,8 @@ describe("plan: section counts per preset and length", () => {
     });
   });
 
-  describe.each(PRESETS)("%s", (structure) => {
+  // The paragraphs preset shows no subheadings, so there is nothing to distribute there.
+  describe.each(["sections", "detailed"] as const)("%s", (structure) => {
     it.each(LENGTHS)("%i words: no planned stretch between two headings is over 300 words", (length) => {
       const runs = plannedRuns(keywordPlan(structure, length)).map((w) => Math.round(w));
       expect(Math.max(...runs), `planned runs: ${runs.join(", ")}`).toBeLessThanOrEqual(300);
@@ -150,6 +165,11 @@ describe("plan: keywords", () => {
       const holding = subheadings.filter(Boolean).length;
       const share = holding / subheadings.length;
       const figures = `${holding} of ${subheadings.length} subheadings (${(share * 100).toFixed(1)}%)`;
+      if (subheadings.length === 1) {
+        // One subheading can hold 0 % or 100 %: like Yoast, a single subheading should carry the keyword.
+        expect(holding, figures).toBe(1);
+        return;
+      }
       expect(share, figures).toBeGreaterThanOrEqual(0.3);
       expect(share, figures).toBeLessThanOrEqual(0.75);
       // Only generated (body) headings are marked; fixed labels are never rewritten.

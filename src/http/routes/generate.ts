@@ -1,16 +1,17 @@
-import { EventStream, HTTPError, assertBodySize, defineHandler, readValidatedBody, type H3Event } from "h3";
+import { EventStream, HTTPError, defineHandler, type H3Event } from "h3";
 import { writeArticle, type WriteArticleOptions, type WrittenArticle } from "../../engine/article.js";
 import { GenerateRequestSchema } from "../../engine/request.js";
 import type { Lifecycle } from "../../lifecycle.js";
 import type { ModelHost } from "../../model/host.js";
+import type { KeyLimiter } from "../keys/limiter.js";
+import { logRequest } from "../request-log.js";
 import { PoolClosedError, QueueFullError } from "../../model/pool.js";
 import { ModelLoadError } from "../../model/runtime.js";
+import { readJson } from "../body.js";
 import { negotiateFormat } from "../negotiate.js";
 import { problem, problemBody } from "../problem.js";
 import { validationProblem } from "../validation.js";
 
-/** Largest request body accepted, in bytes. */
-export const BODY_LIMIT = 64 * 1024;
 /** Comment lines sent on an idle stream so proxies keep it open. */
 const KEEP_ALIVE_MS = 15_000;
 
@@ -18,6 +19,7 @@ const KEEP_ALIVE_MS = 15_000;
 export interface GenerateRouteOptions {
   host: ModelHost;
   lifecycle: Lifecycle;
+  limiter: KeyLimiter;
   /** Per-request deadline. */
   timeoutMs: number;
 }
@@ -25,27 +27,35 @@ export interface GenerateRouteOptions {
 type Hooks = Pick<WriteArticleOptions, "onMeta" | "onDelta">;
 
 /** `POST /api/v1/generate`: validate, write the article, answer in the negotiated format or as a stream. */
-export function generateRoute({ host, lifecycle, timeoutMs }: GenerateRouteOptions) {
+export function generateRoute({ host, lifecycle, limiter, timeoutMs }: GenerateRouteOptions) {
   return defineHandler(async (event) => {
     if (event.req.method !== "POST") {
       throw problem(405, `${event.req.method} is not allowed here; use POST.`, { headers: { allow: "POST" } });
     }
     const format = negotiateFormat(event);
     assertJson(event);
-    assertBodySize(event, BODY_LIMIT);
-    const { stream, ...request } = await readValidatedBody(event, GenerateRequestSchema, { onError: validationProblem });
+    const validated = await GenerateRequestSchema["~standard"].validate(await readJson(event));
+    if (validated.issues) throw validationProblem(validated);
+    const { stream, ...request } = validated.value;
     if (lifecycle.draining) throw problem(503, "The server is shutting down.", { headers: { "retry-after": "5", connection: "close" } });
     const runtime = host.runtime;
     if (runtime && !runtime.pool.hasRoom()) throw queueFull(runtime.pool.retryAfterSeconds());
 
+    const generation = limiter.begin(event.context.apiKey!, event.context.rateLimitHeaders ?? {});
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = AbortSignal.any([event.req.signal, deadline, lifecycle.signal]);
     const write = (hooks: Hooks): Promise<WrittenArticle> =>
       lifecycle
         .track(async () => writeArticle(request, { runtime: await host.get(signal), signal, ...hooks }))
+        .then((written) => {
+          const { article, usage } = written.response;
+          event.context.produced = { words: article.wordCount, tokens: usage.promptTokens + usage.completionTokens };
+          return written;
+        })
         .catch((error) => {
           throw asProblem(error, { deadline, timeoutMs, lifecycle });
-        });
+        })
+        .finally(() => generation.end(event.context.produced?.words ?? 0));
 
     if (stream || format === "text/event-stream") return eventStream(event, write);
     const { response, document } = await write({});
@@ -61,13 +71,21 @@ export function generateRoute({ host, lifecycle, timeoutMs }: GenerateRouteOptio
  */
 function eventStream(event: H3Event, write: (hooks: Hooks) => Promise<WrittenArticle>): EventStream {
   const stream = new EventStream(event);
+  event.context.streaming = true;
   const send = (name: string, data: unknown) => stream.push({ event: name, data: JSON.stringify(data) });
   const keepAlive = setInterval(() => stream.pushComment("keep-alive"), KEEP_ALIVE_MS);
+  let status = 200;
   write({ onMeta: (meta) => send("meta", meta), onDelta: (text) => send("delta", { text }) })
     .then(({ response }) => send("done", response))
-    .catch((error: unknown) => send("error", problemBody(HTTPError.isError(error) ? error : new HTTPError({ cause: error }), event.url.pathname)))
+    .catch((error: unknown) => {
+      const body = problemBody(HTTPError.isError(error) ? error : new HTTPError({ cause: error }), event.url.pathname);
+      status = body.status;
+      return send("error", body);
+    })
     .finally(() => {
       clearInterval(keepAlive);
+      // The stream's log line carries how it ended, not the 200 its headers said.
+      logRequest(event, status);
       return stream.close();
     });
   return stream;

@@ -1,0 +1,13 @@
+import { ConfigError } from "../config.js";
+import { KeyStoreError } from "../http/keys/store.js";
+import { ModelLoadError } from "../model/runtime.js";
+
+/** Problems the user can fix: their message is the whole story. */
+const EXPLAINED = [ConfigError, KeyStoreError, ModelLoadError];
+
+/** End a command on a problem: one line on stderr and exit code 1, never a stack trace. */
+export function fail(error: unknown): never {
+  const known = EXPLAINED.some((type) => error instanceof type);
+  process.stderr.write(`inkpress: ${known ? (error as Error).message : `failed: ${(error as Error)?.message ?? String(error)}`}\n`);
+  process.exit(1);
+}

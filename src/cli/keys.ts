@@ -1,0 +1,96 @@
+import { defineCommand } from "citty";
+import { keysFile } from "../config.js";
+import { readUsage, usageFileFor } from "../http/keys/usage.js";
+import { DEFAULT_LIMITS, KeyStore, KeyStoreError, type KeyLimits } from "../http/keys/store.js";
+import { fail } from "./fail.js";
+
+const UNITS: Record<string, number> = { s: 1, sec: 1, second: 1, min: 60, minute: 60, h: 3600, hour: 3600, day: 86_400 };
+
+/** Parse a rate such as `60/min`, `5/s` or `1000/day`. */
+export function parseRate(text: string): KeyLimits["rate"] {
+  const match = /^\s*(\d+)\s*\/\s*([a-z]+)\s*$/i.exec(text);
+  const windowS = match && UNITS[match[2]!.toLowerCase()];
+  const requests = match ? Number(match[1]) : 0;
+  if (!windowS || requests < 1) throw new KeyStoreError(`rate must look like 60/min (units: s, min, hour, day), got "${text}"`);
+  return { requests, windowS };
+}
+
+function positive(text: string | undefined, what: string): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new KeyStoreError(`${what} must be a whole number of at least 1, got "${text}"`);
+  return Number(text);
+}
+
+const fileArg = { "keys-file": { type: "string", description: "The key store (INKPRESS_KEYS_FILE, default data/keys.json)" } } as const;
+
+const create = defineCommand({
+  meta: { name: "create", description: "Create a key; it is printed once and stored only as a SHA-256 digest" },
+  args: {
+    name: { type: "string", description: "A unique name for the key (shown in logs)", required: true },
+    rate: { type: "string", description: "Requests per window, e.g. 60/min (default 60/min)" },
+    concurrency: { type: "string", description: "Generations at once (default 2)" },
+    "daily-words": { type: "string", description: "Words per UTC day (default: no quota)" },
+    ...fileArg,
+  },
+  async run({ args }) {
+    try {
+      const limits: KeyLimits = {
+        rate: args.rate ? parseRate(args.rate) : DEFAULT_LIMITS.rate,
+        concurrency: positive(args.concurrency, "concurrency") ?? DEFAULT_LIMITS.concurrency,
+      };
+      const dailyWords = positive(args["daily-words"], "daily words");
+      if (dailyWords) limits.dailyWords = dailyWords;
+      const { key } = await new KeyStore(keysFile(args["keys-file"])).create(args.name, limits);
+      process.stdout.write(`${key}\n`);
+      process.stderr.write(`key "${args.name}" created; store it now, it cannot be shown again\n`);
+    } catch (error) {
+      fail(error);
+    }
+  },
+});
+
+const list = defineCommand({
+  meta: { name: "list", description: "List keys: name, created, last used and limits (never the key)" },
+  args: fileArg,
+  async run({ args }) {
+    try {
+      const store = new KeyStore(keysFile(args["keys-file"]));
+      const [keys, usage] = await Promise.all([store.read(), readUsage(usageFileFor(store.file))]);
+      if (keys.length === 0) return void process.stdout.write("no keys yet: inkpress keys create --name NAME\n");
+      const rows = keys.map((k) => [
+        k.name,
+        `${k.prefix}…`,
+        k.created.slice(0, 19).replace("T", " "),
+        usage[k.name]?.lastUsed?.slice(0, 19).replace("T", " ") ?? "never",
+        `${k.limits.rate.requests}/${k.limits.rate.windowS}s`,
+        String(k.limits.concurrency),
+        k.limits.dailyWords ? String(k.limits.dailyWords) : "-",
+      ]);
+      const table = [["NAME", "KEY", "CREATED (UTC)", "LAST USED (UTC)", "RATE", "CONCURRENCY", "DAILY WORDS"], ...rows];
+      const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
+      for (const row of table) process.stdout.write(`${row.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd()}\n`);
+    } catch (error) {
+      fail(error);
+    }
+  },
+});
+
+const revoke = defineCommand({
+  meta: { name: "revoke", description: "Revoke a key by name; a running server stops accepting it within a second" },
+  args: { name: { type: "positional", description: "The key's name", required: true }, ...fileArg },
+  async run({ args }) {
+    try {
+      const removed = await new KeyStore(keysFile(args["keys-file"])).revoke(args.name);
+      if (!removed) throw new KeyStoreError(`no key named "${args.name}"`);
+      process.stderr.write(`key "${args.name}" revoked\n`);
+    } catch (error) {
+      fail(error);
+    }
+  },
+});
+
+/** `inkpress keys create | list | revoke`. */
+export const keysCommand = defineCommand({
+  meta: { name: "keys", description: "Manage API keys (stored hashed in the key file)" },
+  subCommands: { create, list, revoke },
+});

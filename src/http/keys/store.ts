@@ -1,0 +1,118 @@
+import { createHash, randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import * as v from "valibot";
+import { writeFileAtomic } from "./atomic.js";
+
+/** Limits of one key; a missing limit means none. */
+export interface KeyLimits {
+  /** Requests per window. */
+  rate: { requests: number; windowS: number };
+  /** Generations running at once. */
+  concurrency: number;
+  /** Words generated per UTC day. */
+  dailyWords?: number;
+}
+
+/** What the store keeps of a key: never the key itself, only its SHA-256 digest. */
+export interface KeyRecord {
+  name: string;
+  /** Hex SHA-256 of the key. */
+  digest: string;
+  /** The key's first characters, to recognise it in a list. */
+  prefix: string;
+  /** ISO 8601. */
+  created: string;
+  limits: KeyLimits;
+}
+
+/** Limits of a key created without any. */
+export const DEFAULT_LIMITS: KeyLimits = { rate: { requests: 60, windowS: 60 }, concurrency: 2 };
+
+/** Limits of INKPRESS_API_KEYS keys: meant for one trusted client, so generous; metered keys come from `keys create`. */
+export const ENV_KEY_LIMITS: KeyLimits = { rate: { requests: 6000, windowS: 60 }, concurrency: 64 };
+
+/** Keys start with this, so a leaked one is recognisable in logs and scanners. */
+export const KEY_PREFIX = "ink_";
+
+/** A key file that cannot be read or trusted: a startup error, never an empty store. */
+export class KeyStoreError extends Error {}
+
+const LimitsSchema = v.object({
+  rate: v.object({ requests: v.pipe(v.number(), v.integer(), v.minValue(1)), windowS: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
+  concurrency: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  dailyWords: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+});
+
+const FileSchema = v.object({
+  version: v.literal(1),
+  keys: v.array(
+    v.object({
+      name: v.pipe(v.string(), v.minLength(1)),
+      digest: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
+      prefix: v.string(),
+      created: v.string(),
+      limits: LimitsSchema,
+    }),
+  ),
+});
+
+/** SHA-256 of a key, hex. */
+export function digestKey(key: string): string {
+  return createHash("sha256").update(key, "utf8").digest("hex");
+}
+
+/** A new random key: the prefix and 192 random bits, base64url. */
+export function newKey(): string {
+  return `${KEY_PREFIX}${randomBytes(24).toString("base64url")}`;
+}
+
+/**
+ * The hashed key file, written by the CLI only (atomically, mode 0600); the server
+ * reads it and follows its changes.
+ */
+export class KeyStore {
+  constructor(readonly file: string) {}
+
+  /** The keys on disk; none when the file does not exist yet. A corrupt file throws. */
+  async read(): Promise<KeyRecord[]> {
+    let text: string;
+    try {
+      text = await readFile(this.file, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw new KeyStoreError(`cannot read the key file ${this.file}: ${(error as Error).message}`);
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      throw new KeyStoreError(`the key file ${this.file} is not valid JSON; restore it or move it away`);
+    }
+    const parsed = v.safeParse(FileSchema, data);
+    if (!parsed.success) throw new KeyStoreError(`the key file ${this.file} is corrupt (${v.summarize(parsed.issues).split("\n")[0]})`);
+    return parsed.output.keys;
+  }
+
+  /** Add a key; returns the key itself, which is shown once and stored nowhere. */
+  async create(name: string, limits: KeyLimits): Promise<{ key: string; record: KeyRecord }> {
+    const keys = await this.read();
+    if (keys.some((k) => k.name === name)) throw new KeyStoreError(`a key named "${name}" exists already`);
+    const key = newKey();
+    const record: KeyRecord = { name, digest: digestKey(key), prefix: key.slice(0, KEY_PREFIX.length + 4), created: new Date().toISOString(), limits };
+    await this.write([...keys, record]);
+    return { key, record };
+  }
+
+  /** Remove a key by name; false when there is none of that name. */
+  async revoke(name: string): Promise<boolean> {
+    const keys = await this.read();
+    const rest = keys.filter((k) => k.name !== name);
+    if (rest.length === keys.length) return false;
+    await this.write(rest);
+    return true;
+  }
+
+  private write(keys: KeyRecord[]): Promise<void> {
+    return writeFileAtomic(this.file, `${JSON.stringify({ version: 1, keys }, null, 2)}\n`);
+  }
+}
