@@ -53,14 +53,22 @@ export function defaultThreads(cores = os.availableParallelism()): number {
   return Math.max(1, Math.floor(cores / 2));
 }
 
+/** The model settings, shared by the server and the one-shot `generate` command. */
+export function resolveModelConfig(flags: Pick<ServeFlags, "model" | "threads">, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()) {
+  const pick = (flag: string | undefined, name: string) => flag ?? (env[name] || undefined);
+  return {
+    modelPath: resolveModel(pick(flags.model, "INKPRESS_MODEL"), cwd),
+    threads: integer(pick(flags.threads, "INKPRESS_THREADS") ?? String(defaultThreads()), "threads", 1, 256),
+  };
+}
+
 /** Resolve flags, environment and defaults into a checked configuration. */
 export function resolveServeConfig(flags: ServeFlags, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServeConfig {
   const pick = (flag: string | undefined, name: string) => flag ?? (env[name] || undefined);
   return {
     host: pick(flags.host, "INKPRESS_HOST") ?? "127.0.0.1",
     port: integer(pick(flags.port, "INKPRESS_PORT") ?? "3000", "port", 0, 65535),
-    modelPath: resolveModel(pick(flags.model, "INKPRESS_MODEL"), cwd),
-    threads: integer(pick(flags.threads, "INKPRESS_THREADS") ?? String(defaultThreads()), "threads", 1, 256),
+    ...resolveModelConfig(flags, env, cwd),
     sequences: integer(pick(flags.sequences, "INKPRESS_SEQUENCES") ?? "2", "sequences", 1, 64),
     queueSize: integer(pick(flags["queue-size"], "INKPRESS_QUEUE_SIZE") ?? "16", "queue size", 0, 10_000),
     timeoutS: integer(pick(flags.timeout, "INKPRESS_TIMEOUT_S") ?? "600", "timeout", 1, 86_400),

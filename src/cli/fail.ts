@@ -2,8 +2,11 @@ import { ConfigError } from "../config.js";
 import { KeyStoreError } from "../http/keys/store.js";
 import { ModelLoadError } from "../model/runtime.js";
 
+/** A command given with wrong arguments; its message says which and why. */
+export class UsageError extends Error {}
+
 /** Problems the user can fix: their message is the whole story. */
-const EXPLAINED = [ConfigError, KeyStoreError, ModelLoadError];
+const EXPLAINED = [ConfigError, KeyStoreError, ModelLoadError, UsageError];
 
 /** End a command on a problem: one line on stderr and exit code 1, never a stack trace. */
 export function fail(error: unknown): never {

@@ -1,0 +1,100 @@
+import { writeFile } from "node:fs/promises";
+import { defineCommand } from "citty";
+import { resolveModelConfig } from "../config.js";
+import { writeArticle } from "../engine/article.js";
+import { GenerateRequestSchema } from "../engine/request.js";
+import { countWords } from "../engine/text.js";
+import { fieldErrors } from "../http/validation.js";
+import { ModelRuntime } from "../model/runtime.js";
+import { UsageError, fail } from "./fail.js";
+
+/** Output formats of `inkpress generate`. */
+const FORMATS = ["md", "html", "json"] as const;
+
+/** `inkpress generate`: one article without a server, through the same validation and engine as the API. */
+export const generateCommand = defineCommand({
+  meta: { name: "generate", description: "Write one article without a server (progress on stderr, the article on stdout or in a file)" },
+  args: {
+    topic: { type: "string", description: "Main topic (required)" },
+    length: { type: "string", description: "Approximate words (default 800)" },
+    tone: { type: "string", description: "Tone (default professional)" },
+    language: { type: "string", description: "ISO 639-1 code (default en)" },
+    structure: { type: "string", description: "paragraphs, sections or detailed, or free words (default sections)" },
+    keywords: { type: "string", description: "Comma-separated keywords; the first is primary" },
+    title: { type: "string", description: "Title to use verbatim" },
+    description: { type: "string", description: "Meta description to use verbatim" },
+    "heading-tags": { type: "boolean", default: true, description: "Headings in the article (--no-heading-tags for none)" },
+    seed: { type: "string", description: "Seed for a reproducible article" },
+    format: { type: "string", default: "md", description: "md, html (a full document) or json (the API's answer)" },
+    output: { type: "string", alias: "o", description: "Write to this file instead of stdout" },
+    model: { type: "string", description: "Path to a .gguf model (INKPRESS_MODEL, default: first file in models/)" },
+    threads: { type: "string", description: "Decode threads (INKPRESS_THREADS, default half the cores)" },
+  },
+  async run({ args }) {
+    try {
+      const format = args.format as (typeof FORMATS)[number];
+      if (!FORMATS.includes(format)) throw new UsageError(`format must be one of ${FORMATS.join(", ")}, got "${args.format}"`);
+      const seo = { keywords: args.keywords, title: args.title, description: args.description, headingTags: args["heading-tags"] };
+      const input = {
+        topic: args.topic,
+        length: numberOrText(args.length),
+        tone: args.tone,
+        language: args.language,
+        structure: args.structure,
+        seed: numberOrText(args.seed),
+        seo: Object.fromEntries(Object.entries(seo).filter(([, value]) => value !== undefined)),
+      };
+      const validated = await GenerateRequestSchema["~standard"].validate(input);
+      if (validated.issues) {
+        // The same words the API answers with in a 422.
+        const errors = fieldErrors(validated).map((e) => `${e.path}: ${e.message}`);
+        throw new UsageError(`invalid request: ${errors.join("; ")}`);
+      }
+      const { stream: _stream, ...request } = validated.value;
+      const runtime = await ModelRuntime.load({ ...resolveModelConfig(args), sequences: 1, queueSize: 0 });
+      try {
+        const progress = new Progress(request.length, request.language);
+        const { response, document } = await writeArticle(request, { runtime, onDelta: (text) => progress.add(text) });
+        progress.done(response.article.wordCount, response.seo.score);
+        const out = format === "json" ? `${JSON.stringify(response, null, 2)}\n` : format === "html" ? document : response.article.markdown;
+        if (args.output) await writeFile(args.output, out);
+        else process.stdout.write(out);
+      } finally {
+        await runtime.dispose();
+      }
+    } catch (error) {
+      fail(error);
+    }
+  },
+});
+
+/** Numbers given on the command line are numbers; anything else stays text, so validation names it. */
+function numberOrText(value: string | undefined): number | string | undefined {
+  if (value === undefined) return undefined;
+  return value.trim() !== "" && Number.isFinite(Number(value)) ? Number(value) : value;
+}
+
+/** Words written so far, on one stderr line that redraws itself on a terminal. */
+class Progress {
+  private words = 0;
+  private readonly started = performance.now();
+  private last = 0;
+
+  constructor(
+    private readonly target: number,
+    private readonly language: string,
+  ) {}
+
+  add(markdown: string): void {
+    this.words += countWords(markdown, this.language);
+    const now = performance.now();
+    if (!process.stderr.isTTY || now - this.last < 100) return;
+    this.last = now;
+    process.stderr.write(`\rwriting… ${Math.min(this.words, this.target)}/${this.target} words`);
+  }
+
+  done(words: number, score: number): void {
+    const seconds = ((performance.now() - this.started) / 1000).toFixed(1);
+    process.stderr.write(`${process.stderr.isTTY ? "\r" : ""}done: ${words} words in ${seconds} s, SEO score ${score}\n`);
+  }
+}
