@@ -19,6 +19,8 @@ export interface Usage {
 
 const SAMPLING = { temperature: 0.8, topK: 40, topP: 0.9, minP: 0.05 } as const;
 const REPEAT_WINDOW = 64;
+/** Preceding tokens the detokenizer sees, enough for any leading-space or merge rule. */
+const CONTEXT_TOKENS = 8;
 
 /**
  * Generates text on one borrowed sequence. Successive prompts that share a prefix
@@ -47,7 +49,8 @@ export class ModelWriter {
     this.usage.promptTokens += input.length;
 
     const generated: Token[] = [];
-    let emitted = "";
+    // Tokens from here on are not out as text yet: a character split over byte tokens waits for its last byte.
+    let flushed = 0;
     const model = this.runtime.model;
     const tokens = this.sequence.evaluate(input, {
       ...SAMPLING,
@@ -59,11 +62,12 @@ export class ModelWriter {
         options.signal?.throwIfAborted();
         generated.push(token);
         this.usage.completionTokens++;
-        // Detokenize the whole answer so multi-byte characters split over tokens come out whole.
-        const text = model.detokenize(generated);
-        if (!text.endsWith("\uFFFD") && text.length > emitted.length) {
-          yield text.slice(emitted.length);
-          emitted = text;
+        // The tokens before give the detokenizer its context (a leading space, for one).
+        const context = generated.slice(Math.max(0, flushed - CONTEXT_TOKENS), flushed);
+        const text = model.detokenize(generated.slice(flushed), false, context);
+        if (!text.endsWith("\uFFFD")) {
+          flushed = generated.length;
+          if (text) yield text;
         }
         if (generated.length >= maxTokens) return;
       }
