@@ -9,6 +9,8 @@ import { problem, toProblemResponse } from "./problem.js";
 import { logRequest, startRequest } from "./request-log.js";
 import { generateRoute } from "./routes/generate.js";
 import { healthRoute } from "./routes/health.js";
+import { isPublicApiRoute, openApiRoute } from "./routes/openapi.js";
+import { docsRoute, playgroundRoute } from "./routes/pages.js";
 
 /** What the HTTP app serves with. */
 export interface AppOptions {
@@ -59,8 +61,11 @@ export function createApp({ host, keys, limiter, lifecycle, timeoutMs, corsOrigi
       if (preflight) return preflight;
     });
   }
-  app.use("/api/v1/**", (event) => requireApiKey(event, keys, limiter));
+  app.use("/api/v1/**", (event) => (isPublicApiRoute(event) ? undefined : requireApiKey(event, keys, limiter)));
   app.get("/healthz", healthRoute(host));
+  app.get("/", playgroundRoute());
+  app.get("/docs", docsRoute());
+  app.get("/api/v1/openapi.json", openApiRoute());
   app.all("/api/v1/generate", generateRoute({ host, lifecycle, limiter, timeoutMs }));
   return app;
 }

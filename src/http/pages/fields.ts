@@ -1,0 +1,94 @@
+/**
+ * Reading the OpenAPI document's schemas for the pages: the request fields (for the
+ * reference table and the playground form) and the rules of each field in words.
+ */
+
+/** A JSON Schema node, as far as the pages read it. */
+export interface SchemaNode {
+  type?: string | string[];
+  description?: string;
+  default?: unknown;
+  const?: unknown;
+  enum?: unknown[];
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  pattern?: string;
+  properties?: Record<string, SchemaNode>;
+  required?: string[];
+  items?: SchemaNode;
+  $ref?: string;
+  [key: string]: unknown;
+}
+
+/** One field of a schema, nested objects flattened to dotted paths. */
+export interface Field {
+  /** Dotted path, such as `seo.keywords`. */
+  path: string;
+  schema: SchemaNode;
+  required: boolean;
+  /** 0 for top-level fields, 1 inside an object, … */
+  depth: number;
+}
+
+/** A schema of `components.schemas` by name. */
+export function componentSchema(doc: Record<string, unknown>, name: string): SchemaNode {
+  const schemas = (doc.components as { schemas?: Record<string, SchemaNode> } | undefined)?.schemas ?? {};
+  const schema = schemas[name];
+  if (!schema) throw new Error(`The OpenAPI document has no schema ${name}.`);
+  return schema;
+}
+
+/** Every field of an object schema, parents before their children, in document order. */
+export function fieldsOf(schema: SchemaNode, prefix = "", depth = 0): Field[] {
+  const fields: Field[] = [];
+  const required = new Set(schema.required ?? []);
+  for (const [name, child] of Object.entries(schema.properties ?? {})) {
+    const path = prefix ? `${prefix}.${name}` : name;
+    fields.push({ path, schema: child, required: required.has(name), depth });
+    if (child.properties) fields.push(...fieldsOf(child, path, depth + 1));
+  }
+  return fields;
+}
+
+/** One field by its dotted path. */
+export function fieldAt(schema: SchemaNode, path: string): SchemaNode {
+  let node: SchemaNode | undefined = schema;
+  for (const key of path.split(".")) node = node?.properties?.[key];
+  if (!node) throw new Error(`The schema has no field ${path}.`);
+  return node;
+}
+
+/** The type of a schema in words. */
+export function typeText(schema: SchemaNode): string {
+  if (schema.$ref) return schema.$ref.split("/").at(-1)!;
+  const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
+  if (types.includes("array") && schema.items) return `array of ${typeText(schema.items)}`;
+  return types.join(" or ") || "any";
+}
+
+/** The rules a schema states, in words (what the keywords say; the description says the rest). */
+export function rulesText(schema: SchemaNode): string[] {
+  const rules: string[] = [];
+  const range = (min: number | undefined, max: number | undefined, unit: string) => {
+    if (min !== undefined && max !== undefined) return `${min}–${max}${unit}`;
+    if (min !== undefined) return `at least ${min}${unit}`;
+    if (max !== undefined) return `at most ${max}${unit}`;
+    return undefined;
+  };
+  const chars = range(schema.minLength, schema.maxLength, " characters");
+  if (chars) rules.push(chars);
+  if (schema.pattern === "\\S") rules.push("not blank");
+  else if (schema.pattern) rules.push(`matches \`${schema.pattern}\``);
+  const values = range(schema.minimum, schema.maximum, "");
+  if (values) rules.push(values);
+  if (schema.enum) rules.push(`one of ${schema.enum.map((v) => `\`${JSON.stringify(v)}\``).join(", ")}`);
+  return rules;
+}
+
+/** The default of a schema as JSON, or undefined. */
+export function defaultText(schema: SchemaNode): string | undefined {
+  if (schema.default === undefined) return undefined;
+  return JSON.stringify(schema.default);
+}

@@ -1,0 +1,287 @@
+/**
+ * The OpenAPI document over real HTTP: it is public, it is OpenAPI 3.1, and its request
+ * schema agrees with the server's validation. A corpus of requests (valid ones and ones
+ * that break each rule) is judged by ajv against the document's schema and by the real
+ * server (200 or 422); a test fails where the two disagree.
+ */
+// The 2020-12 dialect of JSON Schema, which OpenAPI 3.1 uses (named import: ajv is CommonJS).
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULTS, LIMITS } from "../../src/engine/request.js";
+import { PROBLEM_TYPES } from "../../src/http/problem.js";
+import { API_KEY, startServer, testModel, type TestServer } from "../helpers/server.js";
+
+/** Several keys, used in turn, so the corpus stays inside each key's rate limit (60 a minute). */
+const KEYS = [API_KEY, "openapi-test-key-2", "openapi-test-key-3", "openapi-test-key-4"];
+
+type Doc = Record<string, any>;
+
+/** A validator for one schema of the document, its `#/components/schemas/*` refs resolved. */
+function compile(doc: Doc, ref: string): ValidateFunction {
+  const rewritten = JSON.parse(JSON.stringify(doc.components.schemas).replaceAll('"#/components/schemas/', '"#/$defs/'));
+  const ajv = new Ajv2020({ strict: true, allErrors: true });
+  return ajv.compile({ $defs: rewritten, $ref: ref.replace("#/components/schemas/", "#/$defs/") });
+}
+
+const base = { topic: "Home composting", length: 100 };
+const chars = (n: number, c = "a") => c.repeat(n);
+
+/**
+ * The agreement corpus: `[name, body]`. Every valid request is short (`length: 100`, or
+ * larger ones that are cancelled as soon as the server has accepted them).
+ *
+ * Left out on purpose, because they are rules JSON Schema cannot express; the schema
+ * names each of them in the field's `description` (asserted below), and the "known
+ * differences" test pins what each side says:
+ * - `language` must be an ISO 639-1 code (a custom valibot check against the code list);
+ * - `seo.keywords`: at most 20 keywords, each at most 80 characters (checked on the list
+ *   the string is split into, after trimming and dropping duplicates);
+ * - lengths count after the text clean-up and trimming, so padding or control characters
+ *   beyond a maximum, and characters outside the BMP (2 UTF-16 units each), differ.
+ */
+const CORPUS: [string, unknown][] = [
+  // valid
+  ["minimal", base],
+  ["one-character topic", { ...base, topic: "x" }],
+  ["300-character topic", { ...base, topic: chars(LIMITS.topic) }],
+  ["padded topic within the limit", { ...base, topic: "  Home composting  " }],
+  ["non-ASCII topic", { ...base, topic: "Café crème — été à Zürich" }],
+  ["length at its minimum", { ...base, length: LIMITS.lengthMin }],
+  ["length at its maximum", { ...base, length: LIMITS.lengthMax }],
+  ["length omitted (default)", { topic: "Home composting" }],
+  ["length written as 1e3", { ...base, length: 1e3 }],
+  ["empty tone (default)", { ...base, tone: "" }],
+  ["40-character tone", { ...base, tone: chars(LIMITS.word) }],
+  ["language in capitals", { ...base, language: "DE" }],
+  ["language ja", { ...base, language: "ja" }],
+  ["free-text structure", { ...base, structure: "step-by-step guide" }],
+  ["40-character structure", { ...base, structure: chars(LIMITS.word) }],
+  ["seed 0", { ...base, seed: 0 }],
+  ["largest seed", { ...base, seed: 2 ** 32 - 1 }],
+  ["empty seo", { ...base, seo: {} }],
+  ["keywords", { ...base, seo: { keywords: "compost bin, garden waste" } }],
+  ["empty keywords", { ...base, seo: { keywords: "" } }],
+  ["120-character title", { ...base, seo: { title: chars(LIMITS.title) } }],
+  ["empty title", { ...base, seo: { title: "" } }],
+  ["320-character description", { ...base, seo: { description: chars(LIMITS.description) } }],
+  ["headingTags false", { ...base, seo: { headingTags: false } }],
+  ["stream false", { ...base, stream: false }],
+  ["unknown fields are ignored", { ...base, extra: 1, nested: { deep: [1, 2, 3] } }],
+  ["unknown seo fields are ignored", { ...base, seo: { canonical: "https://example.com" } }],
+  ["everything at once", { topic: "Home composting", length: 150, tone: "formal", language: "en", structure: "detailed", seed: 42, seo: { keywords: "compost, soil", title: "Compost", description: "All about compost.", headingTags: true }, stream: false }],
+  // invalid: the body
+  ["array body", [base]],
+  ["null body", null],
+  ["string body", "Home composting"],
+  ["number body", 42],
+  // invalid: topic
+  ["topic missing", { length: 100 }],
+  ["empty topic", { ...base, topic: "" }],
+  ["blank topic", { ...base, topic: "   " }],
+  ["301-character topic", { ...base, topic: chars(LIMITS.topic + 1) }],
+  ["numeric topic", { ...base, topic: 5 }],
+  ["null topic", { ...base, topic: null }],
+  ["array topic", { ...base, topic: ["Home composting"] }],
+  // invalid: length
+  ["length as a string", { ...base, length: "100" }],
+  ["length below the minimum", { ...base, length: LIMITS.lengthMin - 1 }],
+  ["length above the maximum", { ...base, length: LIMITS.lengthMax + 1 }],
+  ["fractional length", { ...base, length: 100.5 }],
+  ["negative length", { ...base, length: -100 }],
+  ["null length", { ...base, length: null }],
+  ["boolean length", { ...base, length: true }],
+  // invalid: tone, language, structure
+  ["41-character tone", { ...base, tone: chars(LIMITS.word + 1) }],
+  ["numeric tone", { ...base, tone: 5 }],
+  ["numeric language", { ...base, language: 5 }],
+  ["null language", { ...base, language: null }],
+  ["array language", { ...base, language: ["en"] }],
+  ["41-character structure", { ...base, structure: chars(LIMITS.word + 1) }],
+  ["object structure", { ...base, structure: { preset: "sections" } }],
+  // invalid: seed
+  ["negative seed", { ...base, seed: -1 }],
+  ["seed of 2^32", { ...base, seed: 2 ** 32 }],
+  ["fractional seed", { ...base, seed: 1.5 }],
+  ["seed as a string", { ...base, seed: "42" }],
+  // invalid: seo
+  ["seo as a string", { ...base, seo: "compost" }],
+  ["seo as an array", { ...base, seo: [] }],
+  ["null seo", { ...base, seo: null }],
+  ["keywords as a list", { ...base, seo: { keywords: ["compost", "soil"] } }],
+  ["numeric keywords", { ...base, seo: { keywords: 5 } }],
+  ["121-character title", { ...base, seo: { title: chars(LIMITS.title + 1) } }],
+  ["numeric title", { ...base, seo: { title: 5 } }],
+  ["321-character description", { ...base, seo: { description: chars(LIMITS.description + 1) } }],
+  ["boolean description", { ...base, seo: { description: true } }],
+  ["headingTags as a string", { ...base, seo: { headingTags: "true" } }],
+  ["headingTags as a number", { ...base, seo: { headingTags: 1 } }],
+  ["stream as a string", { ...base, stream: "yes" }],
+];
+
+/** What the server says of a body: true (200), false (422); anything else fails the test. */
+async function serverVerdict(server: TestServer, body: unknown, key: string): Promise<boolean> {
+  // An event stream answers 200 as soon as the request is accepted; it is cancelled right
+  // away, which stops the generation, so even a 5000-word request is judged quickly.
+  const response = await server.generate(JSON.stringify(body), { accept: "text/event-stream", "x-api-key": key });
+  try {
+    if (response.status === 200) return true;
+    if (response.status === 422) return false;
+    throw new Error(`unexpected ${response.status}: ${await response.text()}`);
+  } finally {
+    await response.body?.cancel().catch(() => {});
+  }
+}
+
+describe("the OpenAPI document", () => {
+  let server: TestServer;
+  let doc: Doc;
+  beforeAll(async () => {
+    server = await startServer(await testModel("plain"), { INKPRESS_API_KEYS: KEYS.join(",") });
+    const response = await fetch(`${server.url}/api/v1/openapi.json`);
+    expect(response.status).toBe(200);
+    doc = await response.json();
+  });
+  afterAll(() => server?.stop());
+
+  it("is OpenAPI 3.1, served without a key, with the paths and the key scheme", async () => {
+    expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(doc.info).toMatchObject({ title: "inkpress", version: expect.any(String) });
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/api/v1/generate", "/healthz", "/api/v1/openapi.json"]));
+    expect(doc.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: "apiKey", in: "header", name: "x-api-key" }));
+    const generate = doc.paths["/api/v1/generate"].post;
+    expect(generate.security).toEqual([{ apiKey: [] }]);
+    expect(doc.paths["/healthz"].get.security).toEqual([]);
+    expect(generate.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/GenerateRequest" });
+    expect(Object.keys(generate.responses["200"].content)).toEqual(["application/json", "text/markdown", "text/html", "text/event-stream"]);
+    for (const status of [400, 401, 404, 405, 406, 413, 415, 422, 503, 504]) {
+      const response = generate.responses[String(status)];
+      expect(response, `response ${status}`).toBeDefined();
+      const resolved = doc.components.responses[response.$ref.split("/").at(-1)];
+      expect(Object.keys(resolved.content)).toEqual(["application/problem+json"]);
+    }
+    expect(doc.components.schemas.Problem.properties).toHaveProperty("errors");
+    // Even a wrong key does not matter; the exemption is this one path only.
+    expect((await fetch(`${server.url}/api/v1/openapi.json`, { headers: { "x-api-key": "wrong" } })).status).toBe(200);
+    expect((await fetch(`${server.url}/api/v1/openapi.jsonx`)).status).toBe(401);
+    expect((await fetch(`${server.url}/api/v1/generate`, { method: "POST" })).status).toBe(401);
+  });
+
+  it("describes the input shape of the valibot schema", () => {
+    const schema = doc.components.schemas.GenerateRequest;
+    expect(schema.type).toBe("object");
+    expect(schema.required).toEqual(["topic"]);
+    expect(schema.additionalProperties).toBeUndefined();
+    const p = schema.properties;
+    expect(p.topic).toMatchObject({ type: "string", minLength: 1, maxLength: LIMITS.topic });
+    expect(p.length).toMatchObject({ type: "integer", minimum: LIMITS.lengthMin, maximum: LIMITS.lengthMax, default: DEFAULTS.length });
+    expect(p.tone).toMatchObject({ type: "string", maxLength: LIMITS.word, default: DEFAULTS.tone });
+    expect(p.language).toMatchObject({ type: "string", default: DEFAULTS.language });
+    expect(p.structure).toMatchObject({ type: "string", maxLength: LIMITS.word, default: DEFAULTS.structure });
+    expect(p.seed).toMatchObject({ type: "integer", minimum: 0, maximum: 2 ** 32 - 1 });
+    expect(p.seed.default).toBeUndefined();
+    expect(p.seo).toMatchObject({ type: "object", default: {} });
+    expect(p.seo.properties.keywords).toMatchObject({ type: "string" });
+    expect(p.seo.properties.title).toMatchObject({ type: "string", maxLength: LIMITS.title });
+    expect(p.seo.properties.description).toMatchObject({ type: "string", maxLength: LIMITS.description });
+    expect(p.seo.properties.headingTags).toMatchObject({ type: "boolean", default: DEFAULTS.headingTags });
+    expect(p.stream).toMatchObject({ type: "boolean", default: false });
+    for (const field of [p.tone, p.language, p.structure, p.seo.properties.keywords]) expect(field.enum).toBeUndefined();
+    // The rules JSON Schema cannot express are written out, in the server's own words.
+    expect(p.language.description).toMatch(/ISO 639-1/);
+    expect(p.seo.properties.keywords.description).toContain(`at most ${LIMITS.keywords} keywords`);
+    expect(p.seo.properties.keywords.description).toContain(`at most ${LIMITS.keyword} characters`);
+    expect(schema.description).toMatch(/UTF-16/);
+  });
+
+  it(`agrees with the server's validation on ${CORPUS.length} requests`, { timeout: 240_000 }, async () => {
+    const validate = compile(doc, doc.paths["/api/v1/generate"].post.requestBody.content["application/json"].schema.$ref);
+    const disagreements: string[] = [];
+    let valid = 0;
+    for (const [i, [name, body]] of CORPUS.entries()) {
+      const schema = validate(body);
+      const served = await serverVerdict(server, body, KEYS[i % KEYS.length]!);
+      if (served) valid++;
+      if (schema !== served) {
+        disagreements.push(`${name}: schema ${schema ? "accepts" : "rejects"}, server ${served ? "accepts" : "rejects"} (${JSON.stringify(validate.errors?.map((e) => `${e.instancePath} ${e.message}`))})`);
+      }
+    }
+    expect(disagreements).toEqual([]);
+    // The corpus really covers both sides.
+    expect(valid).toBeGreaterThan(20);
+    expect(CORPUS.length - valid).toBeGreaterThan(30);
+  });
+
+  it("names exactly the known differences, rules JSON Schema cannot express", async () => {
+    const validate = compile(doc, "#/components/schemas/GenerateRequest");
+    const cases: [string, unknown, { schema: boolean; server: boolean }][] = [
+      ["an unknown language code", { ...base, language: "xx" }, { schema: true, server: false }],
+      ["21 keywords", { ...base, seo: { keywords: Array.from({ length: 21 }, (_, i) => `keyword ${i}`).join(", ") } }, { schema: true, server: false }],
+      ["an 81-character keyword", { ...base, seo: { keywords: chars(81, "k") } }, { schema: true, server: false }],
+      // Stricter on this side: a client that follows the schema never sends what the server refuses.
+      ["padding beyond the topic's maximum", { ...base, topic: `  ${chars(LIMITS.topic)}  ` }, { schema: false, server: true }],
+    ];
+    for (const [name, body, expected] of cases) {
+      expect({ name, schema: validate(body), server: await serverVerdict(server, body, KEYS[0]!) }).toEqual({ name, ...expected });
+    }
+  });
+
+  it("describes the answers the server gives", async () => {
+    const article = compile(doc, "#/components/schemas/ArticleResponse");
+    const response = await server.generate({ ...base, seed: 7, seo: { keywords: "compost bin, garden waste" } }, { "x-api-key": KEYS[1]! });
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(article(body), JSON.stringify(article.errors)).toBe(true);
+
+    const problem = compile(doc, "#/components/schemas/ValidationProblem");
+    const invalid = await server.generate({ topic: "", length: "long" }, { "x-api-key": KEYS[2]! });
+    expect(invalid.status).toBe(422);
+    const problemBody = await invalid.json();
+    expect(problem(problemBody), JSON.stringify(problem.errors)).toBe(true);
+    expect(problemBody.errors.length).toBe(2);
+
+    const health = compile(doc, "#/components/schemas/Health");
+    const healthBody = await (await fetch(`${server.url}/healthz`)).json();
+    expect(health(healthBody), JSON.stringify(health.errors)).toBe(true);
+  });
+});
+
+describe("the reference page", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer(await testModel("plain"), {}, { waitForModel: false });
+  });
+  afterAll(() => server?.stop());
+
+  it("is public HTML with every request field and an anchor for every problem type", async () => {
+    const response = await fetch(`${server.url}/docs`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+    const html = await response.text();
+    const doc = await (await fetch(`${server.url}/api/v1/openapi.json`)).json();
+
+    const fields: string[] = [];
+    const walk = (schema: Doc, prefix: string) => {
+      for (const [name, child] of Object.entries<Doc>(schema.properties ?? {})) {
+        fields.push(`${prefix}${name}`);
+        if (child.properties) walk(child, `${prefix}${name}.`);
+      }
+    };
+    walk(doc.components.schemas.GenerateRequest, "");
+    expect(fields).toEqual(expect.arrayContaining(["topic", "length", "tone", "language", "structure", "seed", "seo", "seo.keywords", "seo.title", "seo.description", "seo.headingTags"]));
+    for (const field of fields) expect(html, field).toContain(`<code>${field}</code>`);
+
+    const ids = new Set([...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]));
+    for (const type of Object.values(PROBLEM_TYPES)) expect(ids.has(type), `#${type}`).toBe(true);
+    // Offline: nothing is loaded from anywhere else.
+    expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)="(https?:)?\/\//i);
+  });
+
+  it("serves the playground without a key", async () => {
+    const response = await fetch(server.url);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-security-policy")).toMatch(/default-src 'none'/);
+    const html = await response.text();
+    expect(html).toContain('id="f-topic"');
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//i);
+  });
+});
