@@ -65,9 +65,10 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
   const articlePlan = plan(request);
   const deltas = new MarkdownDeltas(articlePlan);
   const sequence = await runtime.pool.acquire(signal);
-  const writer = new ModelWriter(runtime, sequence);
+  let writer: ModelWriter;
   let generated;
   try {
+    writer = await ModelWriter.start(runtime, sequence);
     generated = await generate(articlePlan, {
       writer,
       signal,

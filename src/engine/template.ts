@@ -133,7 +133,9 @@ function heading(depth: 1 | 2, text: string): Heading {
 export function articleOutline(plan: Plan, article: GeneratedArticle): OutlineEntry[] {
   const entries: OutlineEntry[] = [];
   for (const section of article.sections) {
-    entries.push({ level: 2, text: section.heading ?? plan.labels.introduction });
+    // Sections shown without a heading (the introduction, a short article's closing) are listed by their label.
+    const label = section.kind === "conclusion" ? plan.labels.conclusion : plan.labels.introduction;
+    entries.push({ level: 2, text: section.heading ?? label });
     for (const node of section.children) {
       if (node.type === "heading") entries.push({ level: 3, text: node.children.map((c) => ("value" in c ? c.value : "")).join("") });
     }

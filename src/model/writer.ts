@@ -23,9 +23,9 @@ const REPEAT_WINDOW = 64;
 const CONTEXT_TOKENS = 8;
 
 /**
- * Generates text on one borrowed sequence. Successive prompts that share a prefix
- * (the same system turn, the same article brief) reuse the evaluated tokens, so only
- * the part that changed is evaluated again.
+ * Generates text on one borrowed sequence. Successive prompts of one article share a
+ * prefix (the same system turn, the same brief): its evaluated tokens are kept, so
+ * only the part that changed is evaluated again.
  */
 export class ModelWriter {
   /** Counted over every call of this writer. */
@@ -33,10 +33,19 @@ export class ModelWriter {
   /** Whether the last call ended because `maxTokens` ran out (its last word may be cut). */
   truncated = false;
 
-  constructor(
+  private constructor(
     private readonly runtime: ModelRuntime,
     private readonly sequence: LlamaContextSequence,
   ) {}
+
+  /**
+   * A writer on a borrowed sequence, emptied first: an article never depends on what
+   * the sequence held before, so the same request gives the same article and usage.
+   */
+  static async start(runtime: ModelRuntime, sequence: LlamaContextSequence): Promise<ModelWriter> {
+    await sequence.clearHistory();
+    return new ModelWriter(runtime, sequence);
+  }
 
   /** Stream the model's answer to a prompt as text pieces, ending at an end-of-generation token or `maxTokens`. */
   async *write(prompt: Prompt, options: WriteOptions): AsyncGenerator<string> {

@@ -4,6 +4,7 @@ import { GenerateRequestSchema } from "../../engine/request.js";
 import type { Lifecycle } from "../../lifecycle.js";
 import type { ModelHost } from "../../model/host.js";
 import type { KeyLimiter } from "../keys/limiter.js";
+import { log } from "../../log.js";
 import { logRequest } from "../request-log.js";
 import { PoolClosedError, QueueFullError } from "../../model/pool.js";
 import { ModelLoadError } from "../../model/runtime.js";
@@ -12,6 +13,8 @@ import { negotiateFormat } from "../negotiate.js";
 import { problem, problemBody } from "../problem.js";
 import { validationProblem } from "../validation.js";
 
+/** The status logged for a request whose client went away (nginx's convention). */
+const CLIENT_CLOSED = 499;
 /** Comment lines sent on an idle stream so proxies keep it open. */
 const KEEP_ALIVE_MS = 15_000;
 
@@ -53,7 +56,7 @@ export function generateRoute({ host, lifecycle, limiter, timeoutMs }: GenerateR
           return written;
         })
         .catch((error) => {
-          throw asProblem(error, { deadline, timeoutMs, lifecycle });
+          throw asProblem(error, { client: event.req.signal, deadline, timeoutMs, lifecycle });
         })
         .finally(() => generation.end(event.context.produced?.words ?? 0));
 
@@ -80,7 +83,8 @@ function eventStream(event: H3Event, write: (hooks: Hooks) => Promise<WrittenArt
     .catch((error: unknown) => {
       const body = problemBody(HTTPError.isError(error) ? error : new HTTPError({ cause: error }), event.url.pathname);
       status = body.status;
-      return send("error", body);
+      if (status === 500) log.error(error);
+      return status === CLIENT_CLOSED ? undefined : send("error", body);
     })
     .finally(() => {
       clearInterval(keepAlive);
@@ -92,8 +96,10 @@ function eventStream(event: H3Event, write: (hooks: Hooks) => Promise<WrittenArt
 }
 
 /** Why a generation did not finish, as the status a client can act on. */
-function asProblem(error: unknown, context: { deadline: AbortSignal; timeoutMs: number; lifecycle: Lifecycle }): unknown {
+function asProblem(error: unknown, context: { client: AbortSignal; deadline: AbortSignal; timeoutMs: number; lifecycle: Lifecycle }): unknown {
   if (error instanceof QueueFullError) return queueFull(error.retryAfterSeconds);
+  // Nobody is left to answer: logged as 499 ("client closed request"), not as a server error.
+  if (context.client.aborted) return problem(CLIENT_CLOSED, "The client closed the request.");
   if (context.deadline.aborted) {
     return problem(504, `The article was not finished within the ${context.timeoutMs / 1000} s deadline; generation stopped.`);
   }
