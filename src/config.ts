@@ -17,6 +17,8 @@ export interface ServeFlags {
   "shutdown-grace"?: string;
   "keys-file"?: string;
   "cors-origins"?: string;
+  "headers-timeout"?: string;
+  "body-timeout"?: string;
 }
 
 /** Everything the server needs to start. */
@@ -37,6 +39,10 @@ export interface ServeConfig {
   keysFile: string;
   /** Origins allowed by CORS; empty means CORS is off. */
   corsOrigins: string[];
+  /** Seconds a client has to send its request headers. */
+  headersTimeoutS: number;
+  /** Seconds a client has to send its request body. */
+  bodyTimeoutS: number;
 }
 
 /** Where the key store lives unless configured. */
@@ -76,6 +82,8 @@ export function resolveServeConfig(flags: ServeFlags, env: NodeJS.ProcessEnv = p
     apiKeys: list(env.INKPRESS_API_KEYS),
     keysFile: keysFile(flags["keys-file"], env, cwd),
     corsOrigins: list(pick(flags["cors-origins"], "INKPRESS_CORS_ORIGINS")),
+    headersTimeoutS: integer(pick(flags["headers-timeout"], "INKPRESS_HEADERS_TIMEOUT_S") ?? "10", "headers timeout", 1, 3600),
+    bodyTimeoutS: integer(pick(flags["body-timeout"], "INKPRESS_BODY_TIMEOUT_S") ?? "30", "body timeout", 1, 3600),
   };
 }
 

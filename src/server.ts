@@ -3,7 +3,7 @@ import { toNodeHandler } from "h3/node";
 import { listen, type Listener } from "listhen";
 import { ConfigError, type ServeConfig } from "./config.js";
 import { createApp } from "./http/app.js";
-import { hardenServer } from "./http/client-errors.js";
+import { hardenServer } from "./http/socket.js";
 import { KeyLimiter } from "./http/keys/limiter.js";
 import { ApiKeys } from "./http/keys/registry.js";
 import { KeyStore, KeyStoreError } from "./http/keys/store.js";
@@ -38,6 +38,7 @@ export async function startServer(config: ServeConfig): Promise<RunningServer> {
     limiter: new KeyLimiter(usage),
     lifecycle,
     timeoutMs: config.timeoutS * 1000,
+    bodyTimeoutMs: config.bodyTimeoutS * 1000,
     corsOrigins: config.corsOrigins,
   });
   let listener: Listener;
@@ -54,7 +55,7 @@ export async function startServer(config: ServeConfig): Promise<RunningServer> {
     await host.ready.then((runtime) => runtime.dispose(), () => {});
     throw error;
   }
-  hardenServer(listener.server);
+  hardenServer(listener.server, config);
   keys.watch();
   const port = (listener.server.address() as net.AddressInfo).port;
   return {

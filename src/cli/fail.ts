@@ -1,6 +1,6 @@
 import { ConfigError } from "../config.js";
 import { KeyStoreError } from "../http/keys/store.js";
-import { ModelLoadError } from "../model/runtime.js";
+import { ModelLoadError } from "../model/errors.js";
 
 /** A command given with wrong arguments; its message says which and why. */
 export class UsageError extends Error {}

@@ -53,6 +53,8 @@ export interface WriteArticleOptions {
   onMeta?: (meta: ArticleMeta) => void;
   /** Markdown as it is written, in document order: the deltas concatenated equal `article.markdown`. */
   onDelta?: (text: string) => void;
+  /** The running total of words written, also when the article is never finished. */
+  onWords?: (words: number) => void;
 }
 
 /**
@@ -60,7 +62,7 @@ export interface WriteArticleOptions {
  * → template → analyse. This is the whole pipeline; each stage is its own module.
  */
 export async function writeArticle(request: GenerateRequest, options: WriteArticleOptions): Promise<WrittenArticle> {
-  const { runtime, signal, onMeta, onDelta } = options;
+  const { runtime, signal, onMeta, onDelta, onWords } = options;
   const started = performance.now();
   const articlePlan = plan(request);
   const deltas = new MarkdownDeltas(articlePlan);
@@ -72,6 +74,7 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
     generated = await generate(articlePlan, {
       writer,
       signal,
+      onWords,
       onOutline: onMeta && ((a) => onMeta({ request, title: a.title, outline: articleOutline(articlePlan, a) })),
       onProgress: onDelta && ((a) => {
         const text = deltas.update(a);

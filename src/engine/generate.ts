@@ -32,6 +32,8 @@ export interface GenerateOptions {
   signal?: AbortSignal;
   /** Called when the title and every heading are known, before any prose. */
   onOutline?: (article: GeneratedArticle) => void;
+  /** Called with the running total of body words whenever a sentence is added. */
+  onWords?: (words: number) => void;
   /**
    * Called after every change to the article: a section started, a sentence added.
    * The article only ever grows at its end, so its serialisation only grows too.
@@ -78,6 +80,7 @@ class ArticleGenerator {
   /** First words of the last two sentences, in document order. */
   private starts: string[] = [];
   private primaryInBody = 0;
+  private wordsWritten = 0;
   private readonly language: string;
   private readonly article: GeneratedArticle = { title: "", metaDescription: "", sections: [] };
   /** The paragraph sentences are added to, until it is full. */
@@ -366,6 +369,8 @@ class ArticleGenerator {
     }
     if (this.openParagraph && this.openParagraph.words >= PARAGRAPH_WORDS) this.openParagraph = undefined;
     this.track(text);
+    this.wordsWritten += words;
+    this.options.onWords?.(this.wordsWritten);
     this.progress();
   }
 

@@ -20,6 +20,8 @@ export interface AppOptions {
   lifecycle: Lifecycle;
   /** Per-request deadline. */
   timeoutMs: number;
+  /** Time a client has to send its body. */
+  bodyTimeoutMs: number;
   /** Origins allowed by CORS; none means CORS is off. */
   corsOrigins: string[];
 }
@@ -32,17 +34,22 @@ export const HEADER_LIMIT = 8 * 1024;
  * key-protected `/api/v1/*`, and every error (thrown by us, by h3 or unexpected)
  * answered as problem+json.
  */
-export function createApp({ host, keys, limiter, lifecycle, timeoutMs, corsOrigins }: AppOptions): H3 {
+export function createApp({ host, keys, limiter, lifecycle, timeoutMs, bodyTimeoutMs, corsOrigins }: AppOptions): H3 {
   const app = new H3({
     onRequest(event) {
       startRequest(event);
       if (headerBytes(event) > HEADER_LIMIT) throw problem(431, `Request headers are limited to ${HEADER_LIMIT} bytes.`);
+      if (!event.req.headers.has("host")) throw problem(400, "The Host header is required.");
     },
     onResponse(response, event) {
       if (!event.context.streaming) logRequest(event, response.status);
     },
     onError(error, event: H3Event) {
       if (error.unhandled) log.error(error.cause ?? error);
+      // Requests h3 refuses before any hook (a malformed path) still get an id.
+      if (!event.context.requestId) startRequest(event);
+      // The unread rest of an over-large body makes the connection unusable: say so.
+      if (error.status === 413) event.res.headers.set("connection", "close");
       const response = toProblemResponse(error, event.url.pathname);
       // Headers the app set before the error (request id, CORS, rate limits) stay on the answer.
       for (const [name, value] of event.res.headers) if (!response.headers.has(name)) response.headers.set(name, value);
@@ -66,7 +73,7 @@ export function createApp({ host, keys, limiter, lifecycle, timeoutMs, corsOrigi
   app.get("/", playgroundRoute());
   app.get("/docs", docsRoute());
   app.get("/api/v1/openapi.json", openApiRoute());
-  app.all("/api/v1/generate", generateRoute({ host, lifecycle, limiter, timeoutMs }));
+  app.all("/api/v1/generate", generateRoute({ host, lifecycle, limiter, timeoutMs, bodyTimeoutMs }));
   return app;
 }
 

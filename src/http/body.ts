@@ -1,5 +1,5 @@
-import { assertBodySize, type H3Event } from "h3";
-import { problem } from "./problem.js";
+import { HTTPError, assertBodySize, type H3Event } from "h3";
+import { CLIENT_CLOSED, problem } from "./problem.js";
 
 /** Largest request body accepted, in bytes. */
 export const BODY_LIMIT = 64 * 1024;
@@ -7,12 +7,13 @@ export const BODY_LIMIT = 64 * 1024;
 export const MAX_JSON_DEPTH = 16;
 
 /**
- * The request body as parsed JSON, within the size and nesting limits: an over-large
- * body is a 413, an empty, malformed or too deeply nested one a 400.
+ * The request body as parsed JSON, within the size, time and nesting limits: an
+ * over-large body is a 413, one not sent within `timeoutMs` a 408, an empty, malformed
+ * or too deeply nested one a 400.
  */
-export async function readJson(event: H3Event): Promise<unknown> {
+export async function readJson(event: H3Event, timeoutMs: number): Promise<unknown> {
   assertBodySize(event, BODY_LIMIT);
-  const text = await event.req.text();
+  const text = await readText(event, timeoutMs);
   if (!text.trim()) throw problem(400, "The request body is empty; send a JSON object.");
   if (jsonDepth(text) > MAX_JSON_DEPTH) throw problem(400, `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
   try {
@@ -37,4 +38,23 @@ export function jsonDepth(text: string): number {
     else if (c === "}" || c === "]") depth--;
   }
   return deepest;
+}
+
+/** The body as text; a sender too slow is cut off, and one that hangs up is no server error. */
+async function readText(event: H3Event, timeoutMs: number): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const tooSlow = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(problem(408, `The request body was not received within ${timeoutMs / 1000} s.`, { headers: { connection: "close" } })),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([event.req.text(), tooSlow]);
+  } catch (error) {
+    if (event.req.signal.aborted && !HTTPError.isError(error)) throw problem(CLIENT_CLOSED, "The client closed the request.");
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -19,6 +19,9 @@ export const PROBLEM_TYPES = {
   504: "timeout",
 } as const satisfies Record<number, string>;
 
+/** Status logged for a request whose client went away before the answer (nginx's convention). */
+export const CLIENT_CLOSED = 499;
+
 /** What a problem may add to the RFC 9457 fields. */
 export interface ProblemOptions {
   /** Extra members, such as `errors` for validation failures. */

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import type { H3Event } from "h3";
-import { log } from "../log.js";
 
 declare module "h3" {
   interface H3EventContext {
@@ -25,10 +24,13 @@ export function startRequest(event: H3Event): void {
   event.res.headers.set("x-request-id", event.context.requestId);
 }
 
-/** The one structured log line of a request: id, key name (never the key), status, duration, words, tokens. */
+/**
+ * The one structured log line of a request: id, key name (never the key), status,
+ * duration, words, tokens. Bare JSON on stdout, whatever the environment.
+ */
 export function logRequest(event: H3Event, status: number): void {
-  log.log(
-    JSON.stringify({
+  process.stdout.write(
+    `${JSON.stringify({
       requestId: event.context.requestId,
       method: event.req.method,
       path: event.url.pathname,
@@ -37,6 +39,6 @@ export function logRequest(event: H3Event, status: number): void {
       durationMs: Math.round(performance.now() - (event.context.startedAt ?? performance.now())),
       words: event.context.produced?.words ?? 0,
       tokens: event.context.produced?.tokens ?? 0,
-    }),
+    })}\n`,
   );
 }

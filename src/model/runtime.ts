@@ -10,6 +10,7 @@ import {
   type LlamaModel,
   type Token,
 } from "node-llama-cpp";
+import { ModelLoadError } from "./errors.js";
 import { SequencePool } from "./pool.js";
 
 /** How to load a model. */
@@ -33,8 +34,7 @@ export interface Prompt {
   completion: string;
 }
 
-/** A startup problem that deserves one clear line, not a stack trace. */
-export class ModelLoadError extends Error {}
+export { ModelLoadError };
 
 const DEFAULT_CONTEXT = 4096;
 

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { mkdir, open, readFile, rm, stat } from "node:fs/promises";
+import path from "node:path";
 import * as v from "valibot";
 import { writeFileAtomic } from "./atomic.js";
 
@@ -95,24 +96,78 @@ export class KeyStore {
 
   /** Add a key; returns the key itself, which is shown once and stored nowhere. */
   async create(name: string, limits: KeyLimits): Promise<{ key: string; record: KeyRecord }> {
-    const keys = await this.read();
-    if (keys.some((k) => k.name === name)) throw new KeyStoreError(`a key named "${name}" exists already`);
     const key = newKey();
     const record: KeyRecord = { name, digest: digestKey(key), prefix: key.slice(0, KEY_PREFIX.length + 4), created: new Date().toISOString(), limits };
-    await this.write([...keys, record]);
+    await this.update((keys) => {
+      if (keys.some((k) => k.name === name)) throw new KeyStoreError(`a key named "${name}" exists already`);
+      return [...keys, record];
+    });
     return { key, record };
   }
 
   /** Remove a key by name; false when there is none of that name. */
   async revoke(name: string): Promise<boolean> {
-    const keys = await this.read();
-    const rest = keys.filter((k) => k.name !== name);
-    if (rest.length === keys.length) return false;
-    await this.write(rest);
-    return true;
+    let found = false;
+    await this.update((keys) => {
+      found = keys.some((k) => k.name === name);
+      return keys.filter((k) => k.name !== name);
+    });
+    return found;
+  }
+
+  /** Read, change and write the file under a lock, so two commands at once cannot undo each other. */
+  private async update(change: (keys: KeyRecord[]) => KeyRecord[]): Promise<void> {
+    const release = await lock(`${this.file}.lock`);
+    try {
+      const keys = await this.read();
+      const next = change(keys);
+      if (next !== keys) await this.write(next);
+    } finally {
+      await release();
+    }
   }
 
   private write(keys: KeyRecord[]): Promise<void> {
     return writeFileAtomic(this.file, `${JSON.stringify({ version: 1, keys }, null, 2)}\n`);
+  }
+}
+
+const LOCK_WAIT_MS = 10_000;
+
+/**
+ * An exclusive lock file holding the owner's pid. A lock whose owner is gone (killed
+ * mid-write) is taken over; a live one is waited for, up to ten seconds.
+ */
+async function lock(file: string): Promise<() => Promise<void>> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      const handle = await open(file, "wx", 0o600);
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      return () => rm(file, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    const owner = Number(await readFile(file, "utf8").catch(() => ""));
+    // A lock just created may not hold its pid yet: only an old one without a pid is stale.
+    const young = Date.now() - ((await stat(file).catch(() => undefined))?.mtimeMs ?? 0) < 2000;
+    if (owner ? !isAlive(owner) : !young) {
+      await rm(file, { force: true });
+      continue;
+    }
+    if (Date.now() > deadline) throw new KeyStoreError(`the key file is locked by process ${owner} (${file})`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }

@@ -7,14 +7,12 @@ import type { KeyLimiter } from "../keys/limiter.js";
 import { log } from "../../log.js";
 import { logRequest } from "../request-log.js";
 import { PoolClosedError, QueueFullError } from "../../model/pool.js";
-import { ModelLoadError } from "../../model/runtime.js";
+import { ModelLoadError } from "../../model/errors.js";
 import { readJson } from "../body.js";
 import { negotiateFormat } from "../negotiate.js";
-import { problem, problemBody } from "../problem.js";
+import { CLIENT_CLOSED, problem, problemBody } from "../problem.js";
 import { validationProblem } from "../validation.js";
 
-/** The status logged for a request whose client went away (nginx's convention). */
-const CLIENT_CLOSED = 499;
 /** Comment lines sent on an idle stream so proxies keep it open. */
 const KEEP_ALIVE_MS = 15_000;
 
@@ -25,19 +23,21 @@ export interface GenerateRouteOptions {
   limiter: KeyLimiter;
   /** Per-request deadline. */
   timeoutMs: number;
+  /** Time a client has to send its body. */
+  bodyTimeoutMs: number;
 }
 
 type Hooks = Pick<WriteArticleOptions, "onMeta" | "onDelta">;
 
 /** `POST /api/v1/generate`: validate, write the article, answer in the negotiated format or as a stream. */
-export function generateRoute({ host, lifecycle, limiter, timeoutMs }: GenerateRouteOptions) {
+export function generateRoute({ host, lifecycle, limiter, timeoutMs, bodyTimeoutMs }: GenerateRouteOptions) {
   return defineHandler(async (event) => {
     if (event.req.method !== "POST") {
       throw problem(405, `${event.req.method} is not allowed here; use POST.`, { headers: { allow: "POST" } });
     }
     const format = negotiateFormat(event);
     assertJson(event);
-    const validated = await GenerateRequestSchema["~standard"].validate(await readJson(event));
+    const validated = await GenerateRequestSchema["~standard"].validate(await readJson(event, bodyTimeoutMs));
     if (validated.issues) throw validationProblem(validated);
     const { stream, ...request } = validated.value;
     if (lifecycle.draining) throw problem(503, "The server is shutting down.", { headers: { "retry-after": "5", connection: "close" } });
@@ -47,9 +47,12 @@ export function generateRoute({ host, lifecycle, limiter, timeoutMs }: GenerateR
     const generation = limiter.begin(event.context.apiKey!, event.context.rateLimitHeaders ?? {});
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = AbortSignal.any([event.req.signal, deadline, lifecycle.signal]);
+    // Words count against the daily quota as they are written: an aborted article still used them.
+    let written = 0;
+    const onWords = (words: number) => (written = words);
     const write = (hooks: Hooks): Promise<WrittenArticle> =>
       lifecycle
-        .track(async () => writeArticle(request, { runtime: await host.get(signal), signal, ...hooks }))
+        .track(async () => writeArticle(request, { runtime: await host.get(signal), signal, onWords, ...hooks }))
         .then((written) => {
           const { article, usage } = written.response;
           event.context.produced = { words: article.wordCount, tokens: usage.promptTokens + usage.completionTokens };
@@ -58,7 +61,7 @@ export function generateRoute({ host, lifecycle, limiter, timeoutMs }: GenerateR
         .catch((error) => {
           throw asProblem(error, { client: event.req.signal, deadline, timeoutMs, lifecycle });
         })
-        .finally(() => generation.end(event.context.produced?.words ?? 0));
+        .finally(() => generation.end(event.context.produced?.words ?? written));
 
     if (stream || format === "text/event-stream") return eventStream(event, write);
     const { response, document } = await write({});

@@ -1,0 +1,34 @@
+import { defineCommand } from "citty";
+import { resolveServeConfig } from "../config.js";
+import { fail } from "./fail.js";
+
+/** Flags of `inkpress serve`; each falls back to its INKPRESS_* variable. */
+export const serveArgs = {
+  host: { type: "string", description: "Address to listen on (INKPRESS_HOST, default 127.0.0.1)" },
+  port: { type: "string", description: "Port to listen on (INKPRESS_PORT, default 3000)" },
+  model: { type: "string", description: "Path to a .gguf model (INKPRESS_MODEL, default: first file in models/)" },
+  threads: { type: "string", description: "Decode threads (INKPRESS_THREADS, default half the cores)" },
+  sequences: { type: "string", description: "Generations at once (INKPRESS_SEQUENCES, default 2)" },
+  "queue-size": { type: "string", description: "Requests that may wait (INKPRESS_QUEUE_SIZE, default 16)" },
+  timeout: { type: "string", description: "Per-request deadline in seconds (INKPRESS_TIMEOUT_S, default 600)" },
+  "shutdown-grace": { type: "string", description: "Seconds to let running generations finish on SIGTERM (INKPRESS_SHUTDOWN_GRACE_S, default 30)" },
+  "keys-file": { type: "string", description: "The hashed key store (INKPRESS_KEYS_FILE, default data/keys.json)" },
+  "cors-origins": { type: "string", description: "Comma-separated origins allowed by CORS (INKPRESS_CORS_ORIGINS; CORS off when unset)" },
+  "headers-timeout": { type: "string", description: "Seconds a client has to send its headers (INKPRESS_HEADERS_TIMEOUT_S, default 10)" },
+  "body-timeout": { type: "string", description: "Seconds a client has to send its body (INKPRESS_BODY_TIMEOUT_S, default 30)" },
+} as const;
+
+/** `inkpress serve`: the HTTP API. */
+export const serveCommand = defineCommand({
+  meta: { name: "serve", description: "Start the HTTP API" },
+  args: serveArgs,
+  async run({ args }) {
+    try {
+      // Loaded on use, so that `inkpress keys …` starts without the model runtime.
+      const { serve } = await import("../server.js");
+      await serve(resolveServeConfig(args));
+    } catch (error) {
+      fail(error);
+    }
+  },
+});
