@@ -5,6 +5,17 @@ import path from "node:path";
 /** A configuration problem, reported as one line before anything starts. */
 export class ConfigError extends Error {}
 
+/** No model configured and none in `models/`: `serve` pulls the default one, other commands stop. */
+export class NoModelError extends ConfigError {
+  constructor(
+    message: string,
+    /** The folder that was searched, where a pulled model goes. */
+    readonly modelsDir: string,
+  ) {
+    super(message);
+  }
+}
+
 /** Settings given on the command line; each falls back to its INKPRESS_* variable, then to a default. */
 export interface ServeFlags {
   host?: string;
@@ -111,7 +122,8 @@ function resolveModel(configured: string | undefined, cwd: string): string {
   const dir = path.join(cwd, MODELS_DIR);
   const found = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".gguf")).sort()[0] : undefined;
   if (found) return path.join(dir, found);
-  throw new ConfigError(
-    `no model configured: copy a .gguf file into ${MODELS_DIR}/ or set INKPRESS_MODEL=/path/to/model.gguf (or --model)`,
+  throw new NoModelError(
+    `no model configured: run "inkpress models pull", copy a .gguf file into ${MODELS_DIR}/, or set INKPRESS_MODEL=/path/to/model.gguf (or --model)`,
+    dir,
   );
 }

@@ -11,6 +11,7 @@ const main = defineCommand({
     serve: serveCommand,
     generate: () => import("./generate.js").then((m) => m.generateCommand),
     keys: () => import("./keys.js").then((m) => m.keysCommand),
+    models: () => import("./models.js").then((m) => m.modelsCommand),
   },
   default: "serve",
 });

@@ -1,5 +1,5 @@
 import { defineCommand } from "citty";
-import { resolveServeConfig } from "../config.js";
+import { NoModelError, resolveModelConfig, resolveServeConfig } from "../config.js";
 import { fail } from "./fail.js";
 
 /** Flags of `inkpress serve`; each falls back to its INKPRESS_* variable. */
@@ -26,9 +26,32 @@ export const serveCommand = defineCommand({
     try {
       // Loaded on use, so that `inkpress keys …` starts without the model runtime.
       const { serve } = await import("../server.js");
-      await serve(resolveServeConfig(args));
+      await serve(resolveServeConfig({ ...args, model: args.model ?? (await firstStartModel()) }));
     } catch (error) {
       fail(error);
     }
   },
 });
+
+/**
+ * With no model configured and none in models/, the first start pulls the default preset
+ * (with progress) before serving; offline that fails with one line naming the pull
+ * command and the air-gapped way. Undefined when a model is configured or present.
+ */
+async function firstStartModel(): Promise<string | undefined> {
+  try {
+    resolveModelConfig({});
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof NoModelError)) return undefined;
+    const [{ ensureModel }, { progressDisplay }] = await Promise.all([import("../model/download.js"), import("./progress.js")]);
+    const display = progressDisplay();
+    const cancel = new AbortController();
+    process.once("SIGINT", () => cancel.abort());
+    try {
+      return await ensureModel(error.modelsDir, { onStart: display.start, onProgress: display.update, signal: cancel.signal });
+    } finally {
+      display.end();
+    }
+  }
+}

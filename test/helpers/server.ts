@@ -54,9 +54,14 @@ export interface TestServer {
 }
 
 /** Start `inkpress serve` with a model and wait until it listens and (unless told not to) has loaded the model. */
-export async function startServer(modelPath: string, env: Record<string, string> = {}, options: { waitForModel?: boolean; args?: string[] } = {}): Promise<TestServer> {
-  const args = ["serve", "--model", modelPath, "--port", "0", "--threads", "1", ...(options.args ?? [])];
-  const child = spawnCli(args, { INKPRESS_API_KEYS: API_KEY, ...env }, ROOT);
+export async function startServer(
+  modelPath: string | undefined,
+  env: Record<string, string | undefined> = {},
+  options: { waitForModel?: boolean; args?: string[]; cwd?: string } = {},
+): Promise<TestServer> {
+  const model = modelPath ? ["--model", modelPath] : [];
+  const args = ["serve", ...model, "--port", "0", "--threads", "1", ...(options.args ?? [])];
+  const child = spawnCli(args, { INKPRESS_API_KEYS: API_KEY, ...env }, options.cwd ?? ROOT);
   let output = "";
   const url = await new Promise<string>((resolve, reject) => {
     const onData = (d: Buffer) => {

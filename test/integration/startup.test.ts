@@ -23,10 +23,11 @@ describe("start-up problems", () => {
   });
   const keys = { INKPRESS_API_KEYS: "k" };
 
-  it("no model configured and models/ empty: says how to get one", async () => {
+  it("no model configured, models/ empty and no hub: says how to get one", async () => {
     await mkdir(path.join(emptyDir, "models"), { recursive: true });
-    const result = await runCli(["serve"], keys, emptyDir);
-    expectOneLineFailure(result, /no model configured.*models\/.*INKPRESS_MODEL/);
+    // A hub that cannot be reached (nothing listens on port 9 here): the first start cannot pull.
+    const result = await runCli(["serve"], { ...keys, HF_ENDPOINT: "http://127.0.0.1:9/", MODEL_ENDPOINT: undefined }, emptyDir);
+    expectOneLineFailure(result, /no model in .*models\/ and the model hub is unreachable.*inkpress models pull.*INKPRESS_MODEL/);
   });
 
   it("a model file that does not exist", async () => {
