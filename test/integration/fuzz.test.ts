@@ -4,6 +4,7 @@ import { unified } from "unified";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { header, problemViolations, rawHttp, rawRequest, requestLogLines, type RawEnding } from "../helpers/http.js";
 import { API_KEY, startServer, testModel, type TestServer } from "../helpers/server.js";
+import { mulberry32 } from "../../scripts/gguf.js";
 
 // Hostile requests, generated from a fixed seed, against the real server over real HTTP.
 // Every answer must be a 4xx problem+json, or a 200 where the input is legal; never a 5xx,
@@ -23,17 +24,6 @@ const MAX_DEPTH = 16;
 
 // ---------------------------------------------------------------------------------------
 // A seeded generator
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const random = mulberry32(SEED);
 const int = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey, exited, keysCli, revokeKey, spawnKeysCli, tempKeysFile } from "../helpers/cli.js";
 import { waitFor } from "../helpers/http.js";
 import { startServer, testModel, type TestServer } from "../helpers/server.js";
+import { mulberry32 } from "../../scripts/gguf.js";
 
 // The key file while the server runs: the CLI is killed in the middle of writing it, and the
 // file must always be a whole, valid key file (the old one or the new one), never half of one.
@@ -13,16 +14,6 @@ const PAUSE_MARKER = "keys: written, not yet renamed";
 /** Seed of the kill delays, printed so a failing run can be repeated (KEYS_KILL_SEED=…). */
 const SEED = Number(process.env.KEYS_KILL_SEED ?? 20261122);
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The key file as the server would accept it; throws with the reason when it is not. */
 function validKeyFile(text: string): string[] {
