@@ -79,6 +79,15 @@ export function resolveModelConfig(flags: Pick<ServeFlags, "model" | "threads">,
   };
 }
 
+/**
+ * Generations at once by default: half the cores, at least one. Sequences of one context
+ * take turns on the same cores, so more of them add latency, not throughput: on 2 cores
+ * one sequence gave the highest aggregate tokens/s at 4 clients (BENCHMARKS.md).
+ */
+export function defaultSequences(cores = os.availableParallelism()): number {
+  return Math.max(1, Math.floor(cores / 2));
+}
+
 /** Resolve flags, environment and defaults into a checked configuration. */
 export function resolveServeConfig(flags: ServeFlags, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServeConfig {
   const pick = (flag: string | undefined, name: string) => flag ?? (env[name] || undefined);
@@ -86,7 +95,7 @@ export function resolveServeConfig(flags: ServeFlags, env: NodeJS.ProcessEnv = p
     host: pick(flags.host, "INKPRESS_HOST") ?? "127.0.0.1",
     port: integer(pick(flags.port, "INKPRESS_PORT") ?? "3000", "port", 0, 65535),
     ...resolveModelConfig(flags, env, cwd),
-    sequences: integer(pick(flags.sequences, "INKPRESS_SEQUENCES") ?? "2", "sequences", 1, 64),
+    sequences: integer(pick(flags.sequences, "INKPRESS_SEQUENCES") ?? String(defaultSequences()), "sequences", 1, 64),
     queueSize: integer(pick(flags["queue-size"], "INKPRESS_QUEUE_SIZE") ?? "16", "queue size", 0, 10_000),
     timeoutS: integer(pick(flags.timeout, "INKPRESS_TIMEOUT_S") ?? "600", "timeout", 1, 86_400),
     shutdownGraceS: integer(pick(flags["shutdown-grace"], "INKPRESS_SHUTDOWN_GRACE_S") ?? "30", "shutdown grace", 0, 86_400),

@@ -8,7 +8,7 @@ export const serveArgs = {
   port: { type: "string", description: "Port to listen on (INKPRESS_PORT, default 3000)" },
   model: { type: "string", description: "Path to a .gguf model (INKPRESS_MODEL, default: first file in models/)" },
   threads: { type: "string", description: "Decode threads (INKPRESS_THREADS, default half the cores)" },
-  sequences: { type: "string", description: "Generations at once (INKPRESS_SEQUENCES, default 2)" },
+  sequences: { type: "string", description: "Generations at once (INKPRESS_SEQUENCES, default half the cores)" },
   "queue-size": { type: "string", description: "Requests that may wait (INKPRESS_QUEUE_SIZE, default 16)" },
   timeout: { type: "string", description: "Per-request deadline in seconds (INKPRESS_TIMEOUT_S, default 600)" },
   "shutdown-grace": { type: "string", description: "Seconds to let running generations finish on SIGTERM (INKPRESS_SHUTDOWN_GRACE_S, default 30)" },
