@@ -108,7 +108,7 @@ function tokenizerMetadata({ tokens, types }: Vocabulary, chat: boolean): Array<
     ["tokenizer.ggml.eos_token_id", gguf.uint32(chat ? tokens.indexOf("<|im_end|>") : 2)],
     ["tokenizer.ggml.add_bos_token", gguf.bool(true)],
     ["tokenizer.ggml.add_eos_token", gguf.bool(false)],
-    ...(chat ? [["tokenizer.chat_template", gguf.string(CHATML_TEMPLATE)] as [string, GgufValue]] : []),
+    ...(chat ? [["tokenizer.chat_template", gguf.string(QWEN25_CHAT_TEMPLATE)] as [string, GgufValue]] : []),
   ];
 }
 
@@ -179,7 +179,7 @@ children food music color garden season summer winter spring ocean forest bird
 `.trim().split(/\s+/);
 
 /** The ChatML template Qwen2.5-Instruct ships in tokenizer_config.json, verbatim. */
-const CHATML_TEMPLATE = String.raw`{%- if tools %}
+export const QWEN25_CHAT_TEMPLATE = String.raw`{%- if tools %}
     {{- '<|im_start|>system\n' }}
     {%- if messages[0]['role'] == 'system' %}
         {{- messages[0]['content'] }}
