@@ -1436,7 +1436,7 @@ function report(results: ModelResult[], bw: Bandwidth, info: ReturnType<typeof m
     ),
     "",
   );
-  out.push("### (5) concurrency (short articles: length 100, title and description given; `--sequences 2` is the default, the `--sequences 1` row is the (2) server)", "");
+  out.push("### (5) concurrency (short articles: length 100, title and description given; `--sequences 1` is the default on 2 cores)", "");
   out.push(
     table(
       ["model", "--sequences", "clients", "requests", "completion tokens", "wall", "aggregate tok/s", "latency p50", "latency p95", "tokens per decode step", "forward pass busy", "of which prompts"],
