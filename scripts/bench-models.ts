@@ -31,7 +31,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { fills, gguf, mulberry32, writeGguf, type GgufTensor, type GgufValue } from "./gguf.js";
-import { QWEN25_CHAT_TEMPLATE } from "./make-test-model.js";
+import { BYTE, CONTROL, NORMAL, QWEN25_CHAT_TEMPLATE, SPACE, UNKNOWN, type Vocabulary } from "./make-test-model.js";
 
 /** The cache folder for the generated models. */
 export const BENCH_DIR = path.join(os.tmpdir(), "inkpress-bench");
@@ -219,20 +219,6 @@ function metadata(spec: ModelSpec): Array<[string, GgufValue]> {
     ["tokenizer.ggml.add_eos_token", gguf.bool(false)],
     ["tokenizer.chat_template", gguf.string(spec.chatTemplate)],
   ];
-}
-
-// llama.cpp token attribute types (llama_token_type).
-const NORMAL = 1;
-const UNKNOWN = 2;
-const CONTROL = 3;
-const BYTE = 6;
-const SPACE = "\u2581";
-
-interface Vocabulary {
-  tokens: string[];
-  types: number[];
-  /** Per token: whether sampling may produce it (words and word-with-punctuation pieces). */
-  emitted: boolean[];
 }
 
 const vocabularies = new Map<number, Vocabulary>();

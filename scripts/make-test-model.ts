@@ -57,15 +57,16 @@ const HEADS = 4;
 const OUTPUT_SCALE = 0.5;
 
 // llama.cpp token attribute types (llama_token_type).
-const NORMAL = 1;
-const UNKNOWN = 2;
-const CONTROL = 3;
-const BYTE = 6;
+export const NORMAL = 1;
+export const UNKNOWN = 2;
+export const CONTROL = 3;
+export const BYTE = 6;
 
 /** SentencePiece's visible space, prefixed to word-initial pieces. */
-const SPACE = "\u2581";
+export const SPACE = "\u2581";
 
-interface Vocabulary {
+/** A SentencePiece-style vocabulary of a test model. */
+export interface Vocabulary {
   tokens: string[];
   types: number[];
   /** Per token: whether generation should produce it (whole words and punctuation). */
