@@ -760,7 +760,7 @@ function summariseCpuProfile(profile: CpuProfile, file: string): CpuSummary {
   const categories = new Map<string, number>();
   let all = 0;
   const category = (url: string) => {
-    if (url.includes("/src/engine/")) return "src/engine (plan, generate, sentences, template, analyse)";
+    if (url.includes("/src/article/")) return "src/engine (plan, generate, sentences, template, analyse)";
     if (url.includes("/src/model/")) return "src/model (writer, runtime, pool)";
     if (url.includes("/src/http/") || url.includes("/src/server")) return "src/http";
     if (url.includes("/scripts/bench")) return "bench probe";

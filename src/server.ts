@@ -11,7 +11,7 @@ import { UsageStore, usageFileFor } from "./http/keys/usage.js";
 import { Lifecycle } from "./lifecycle.js";
 import { log } from "./log.js";
 import { ModelHost } from "./model/host.js";
-import { assertGguf } from "./model/runtime.js";
+import { ModelRuntime, assertGguf } from "./model/runtime.js";
 
 /** A running server. */
 export interface RunningServer {
@@ -31,7 +31,7 @@ export async function startServer(config: ServeConfig): Promise<RunningServer> {
   await assertPortFree(config.host, config.port);
   const usage = await new UsageStore(usageFileFor(config.keysFile)).load();
   const lifecycle = new Lifecycle();
-  const host = new ModelHost(config);
+  const host = new ModelHost(() => ModelRuntime.load(config));
   const app = createApp({
     host,
     keys,
@@ -52,7 +52,7 @@ export async function startServer(config: ServeConfig): Promise<RunningServer> {
       autoClose: false,
     });
   } catch (error) {
-    await host.ready.then((runtime) => runtime.dispose(), () => {});
+    await host.ready.then((backend) => backend.dispose(), () => {});
     throw error;
   }
   hardenServer(listener.server, config);
@@ -68,7 +68,7 @@ export async function startServer(config: ServeConfig): Promise<RunningServer> {
       await closed;
       keys.close();
       await usage.flush();
-      await host.ready.then((runtime) => runtime.dispose(), () => {});
+      await host.ready.then((backend) => backend.dispose(), () => {});
     },
   };
 }
@@ -78,7 +78,7 @@ export async function serve(config: ServeConfig): Promise<void> {
   const server = await startServer(config);
   log.log(`inkpress listening on ${server.url} (${config.threads} thread${config.threads === 1 ? "" : "s"}, ${config.sequences} sequence${config.sequences === 1 ? "" : "s"})`);
   server.host.ready.then(
-    (runtime) => log.log(`model ${runtime.name} loaded`),
+    (backend) => log.log(`model ${backend.name} loaded`),
     (error: Error) => {
       process.stderr.write(`inkpress: ${error.message}\n`);
       process.exit(1);

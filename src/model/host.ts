@@ -1,24 +1,25 @@
-import { ModelRuntime, type RuntimeOptions } from "./runtime.js";
+import type { Backend } from "./backend.js";
 
 /**
- * The model as the server sees it: the server listens at once while the model loads
- * in the background, and requests wait for it within their own deadline.
+ * The backend as the server sees it: the server listens at once while the model loads
+ * (or the inference server is probed) in the background, and requests wait for it
+ * within their own deadline.
  */
 export class ModelHost {
-  /** The runtime once loaded. */
-  runtime: ModelRuntime | undefined;
+  /** The backend once ready. */
+  backend: Backend | undefined;
   /** Settles when loading ends; rejects when it failed. */
-  readonly ready: Promise<ModelRuntime>;
+  readonly ready: Promise<Backend>;
 
-  constructor(options: RuntimeOptions) {
-    this.ready = ModelRuntime.load(options).then((runtime) => (this.runtime = runtime));
+  constructor(load: () => Promise<Backend>) {
+    this.ready = load().then((backend) => (this.backend = backend));
     // A failed load is reported by whoever awaits `ready`; never as an unhandled rejection.
     this.ready.catch(() => {});
   }
 
-  /** The runtime, waiting for it to load unless `signal` aborts first. */
-  async get(signal: AbortSignal): Promise<ModelRuntime> {
-    if (this.runtime) return this.runtime;
+  /** The backend, waiting for it unless `signal` aborts first. */
+  async get(signal: AbortSignal): Promise<Backend> {
+    if (this.backend) return this.backend;
     signal.throwIfAborted();
     return new Promise((resolve, reject) => {
       const onAbort = () => reject(signal.reason);

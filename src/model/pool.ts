@@ -1,5 +1,3 @@
-import type { LlamaContext, LlamaContextSequence } from "node-llama-cpp";
-
 /** The queue is full: the caller should answer 503 with Retry-After. */
 export class QueueFullError extends Error {
   constructor(readonly retryAfterSeconds: number) {
@@ -14,8 +12,8 @@ export class PoolClosedError extends Error {
   }
 }
 
-interface Waiter {
-  resolve: (sequence: LlamaContextSequence) => void;
+interface Waiter<T> {
+  resolve: (slot: T) => void;
   reject: (error: Error) => void;
 }
 
@@ -27,35 +25,35 @@ export interface PoolStatus {
 }
 
 /**
- * The context's sequences, lent out one per generation, with a bounded FIFO queue
- * for requests that arrive while all are busy.
+ * Slots (context sequences, or an inference server's parallel slots), lent out one per
+ * generation, with a bounded FIFO queue for requests that arrive while all are busy.
  */
-export class SequencePool {
-  private readonly free: LlamaContextSequence[] = [];
-  private readonly waiters: Waiter[] = [];
+export class SlotPool<T> {
+  private readonly free: T[];
+  private readonly waiters: Waiter<T>[] = [];
   private readonly size: number;
-  private readonly leasedAt = new Map<LlamaContextSequence, number>();
+  private readonly leasedAt = new Map<T, number>();
   /** Moving average of how long a generation holds a sequence, for Retry-After. */
   private averageLeaseMs = 10_000;
   private closed = false;
 
   constructor(
-    context: LlamaContext,
+    slots: T[],
     private readonly queueSize: number,
   ) {
-    while (context.sequencesLeft > 0) this.free.push(context.getSequence());
-    this.size = this.free.length;
+    this.free = [...slots];
+    this.size = slots.length;
   }
 
-  /** A free sequence, waiting in line for one if needed; `signal` gives up the place in line. */
-  acquire(signal?: AbortSignal): Promise<LlamaContextSequence> {
+  /** A free slot, waiting in line for one if needed; `signal` gives up the place in line. */
+  acquire(signal?: AbortSignal): Promise<T> {
     if (this.closed) return Promise.reject(new PoolClosedError());
     signal?.throwIfAborted();
     const sequence = this.free.pop();
     if (sequence) return Promise.resolve(this.lease(sequence));
     if (!this.hasRoom()) return Promise.reject(new QueueFullError(this.retryAfterSeconds()));
     return new Promise((resolve, reject) => {
-      const waiter: Waiter = {
+      const waiter: Waiter<T> = {
         resolve: (s) => {
           signal?.removeEventListener("abort", onAbort);
           resolve(this.lease(s));
@@ -84,8 +82,8 @@ export class SequencePool {
     return Math.max(1, Math.ceil(((this.waiters.length + 1) * this.averageLeaseMs) / this.size / 1000));
   }
 
-  /** Give a sequence back; the longest waiter gets it at once. */
-  release(sequence: LlamaContextSequence): void {
+  /** Give a slot back; the longest waiter gets it at once. */
+  release(sequence: T): void {
     const since = this.leasedAt.get(sequence);
     this.leasedAt.delete(sequence);
     if (since !== undefined) this.averageLeaseMs = 0.8 * this.averageLeaseMs + 0.2 * (performance.now() - since);
@@ -100,7 +98,7 @@ export class SequencePool {
     for (const waiter of this.waiters.splice(0)) waiter.reject(new PoolClosedError());
   }
 
-  private lease(sequence: LlamaContextSequence): LlamaContextSequence {
+  private lease(sequence: T): T {
     this.leasedAt.set(sequence, performance.now());
     return sequence;
   }

@@ -7,11 +7,14 @@ import {
   type ChatWrapper,
   type Llama,
   type LlamaContext,
+  type LlamaContextSequence,
   type LlamaModel,
   type Token,
 } from "node-llama-cpp";
+import type { Backend, Prompt, Prompting, Writer } from "./backend.js";
 import { ModelLoadError } from "./errors.js";
-import { SequencePool } from "./pool.js";
+import { LlamaWriter } from "./llama-writer.js";
+import { SlotPool, type PoolStatus } from "./pool.js";
 
 /** How to load a model. */
 export interface RuntimeOptions {
@@ -27,43 +30,41 @@ export interface RuntimeOptions {
   contextSize?: number;
 }
 
-/** What to ask the model. Chat models get the system and user turns, plain models the completion text. */
-export interface Prompt {
-  system: string;
-  user: string;
-  completion: string;
-}
-
 export { ModelLoadError };
 
 const DEFAULT_CONTEXT = 4096;
 
 /**
- * The loaded model: one llama.cpp runtime, one model, one context with a pool of
- * sequences. Loaded once per process; `dispose` frees the native memory.
+ * The in-process backend: one llama.cpp runtime, one model, one context whose
+ * sequences are lent out one per article. Loaded once per process; `dispose` frees
+ * the native memory.
  */
-export class ModelRuntime {
-  /** The model's name, from its GGUF metadata or file name. */
+export class ModelRuntime implements Backend {
+  /** The model's name: GGUF `general.name`, else the file name. */
   readonly name: string;
   /** Tokens one sequence can hold. */
   readonly contextSize: number;
+  readonly prompting: Prompting;
   /** Sequences and the queue of requests waiting for one. */
-  readonly pool: SequencePool;
+  private readonly pool: SlotPool<LlamaContextSequence>;
   /** Chat wrapper for models with a chat template; undefined means plain completion. */
-  readonly chatWrapper: ChatWrapper | undefined;
+  private readonly chatWrapper: ChatWrapper | undefined;
 
   private constructor(
     private readonly llama: Llama,
-    readonly model: LlamaModel,
+    private readonly model: LlamaModel,
     private readonly context: LlamaContext,
     options: RuntimeOptions,
   ) {
     const general = model.fileInfo.metadata.general as { name?: string } | undefined;
     this.name = general?.name || path.basename(options.modelPath, ".gguf");
     this.contextSize = context.contextSize;
-    this.pool = new SequencePool(context, options.queueSize);
+    const sequences: LlamaContextSequence[] = [];
+    while (context.sequencesLeft > 0) sequences.push(context.getSequence());
+    this.pool = new SlotPool(sequences, options.queueSize);
     const hasTemplate = Boolean((model.fileInfo.metadata.tokenizer as { chat_template?: string } | undefined)?.chat_template);
     this.chatWrapper = hasTemplate ? resolveChatWrapper(model) : undefined;
+    this.prompting = this.chatWrapper ? "chat-template" : "completion";
   }
 
   /** Load a GGUF file; every failure becomes a {@link ModelLoadError} with a readable message. */
@@ -85,8 +86,31 @@ export class ModelRuntime {
     }
   }
 
-  /** The tokens of a prompt, in the model's chat format when it has one. */
-  tokenize(prompt: Prompt): Token[] {
+  hasRoom(): boolean {
+    return this.pool.hasRoom();
+  }
+
+  retryAfterSeconds(): number {
+    return this.pool.retryAfterSeconds();
+  }
+
+  status(): PoolStatus {
+    return this.pool.status();
+  }
+
+  async writer(signal?: AbortSignal): Promise<Writer> {
+    const sequence = await this.pool.acquire(signal);
+    return new LlamaWriter({
+      llama: this.llama,
+      model: this.model,
+      sequence,
+      tokenizePrompt: (prompt) => this.tokenize(prompt),
+      release: () => this.pool.release(sequence),
+    });
+  }
+
+  /** The tokens of a prompt, in the model's chat format when it has one, with the answer's turn open. */
+  private tokenize(prompt: Prompt): Token[] {
     if (!this.chatWrapper) return this.model.tokenize(prompt.completion, false);
     const { contextText } = this.chatWrapper.generateContextState({
       chatHistory: [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { analyse, scoreChecks, type AnalyseInput, type Analysis, type CheckId } from "../../src/engine/analyse.js";
-import { slugify } from "../../src/engine/slug.js";
-import { splitSentences } from "../../src/engine/text.js";
+import { analyse, scoreChecks, type AnalyseInput, type Analysis, type CheckId } from "../../src/article/analyse.js";
+import { slugify } from "../../src/article/slug.js";
+import { splitSentences } from "../../src/article/text.js";
 
 // ---------------------------------------------------------------------------------------
 // Fixture writer: builds long bodies from distinct, plausible sentences. Slot lengths are

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LABELLED_LANGUAGES, isIso6391, labelsFor, languageName } from "../../src/engine/labels.js";
-import { countWords, splitSentences } from "../../src/engine/text.js";
+import { LABELLED_LANGUAGES, isIso6391, labelsFor, languageName } from "../../src/article/labels.js";
+import { countWords, splitSentences } from "../../src/article/text.js";
 
 /** Languages written without spaces, where "first word" needs another rule. */
 const UNSPACED = new Set(["ja", "zh"]);

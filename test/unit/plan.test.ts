@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { plan, type Plan, type PlannedSection } from "../../src/engine/plan.js";
-import { GenerateRequestSchema, type GenerateRequestInput, type Preset } from "../../src/engine/request.js";
+import { plan, type Plan, type PlannedSection } from "../../src/article/plan.js";
+import { GenerateRequestSchema, type GenerateRequestInput, type Preset } from "../../src/article/request.js";
 
 // `plan()` decides everything code owns before the model writes a word. These tests read
 // the plan as a contract: they compute the figures the issue asks for (H2s per requested

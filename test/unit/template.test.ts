@@ -4,10 +4,10 @@ import remarkParse from "remark-parse";
 import { unified } from "unified";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import type { GeneratedArticle, GeneratedSection } from "../../src/engine/generate.js";
-import { plan, type Plan } from "../../src/engine/plan.js";
-import { GenerateRequestSchema, type Preset } from "../../src/engine/request.js";
-import { htmlDocument, template } from "../../src/engine/template.js";
+import type { GeneratedArticle, GeneratedSection } from "../../src/article/generate.js";
+import { plan, type Plan } from "../../src/article/plan.js";
+import { GenerateRequestSchema, type Preset } from "../../src/article/request.js";
+import { htmlDocument, template } from "../../src/article/template.js";
 
 // The template stage on hand-built model output: no model, every byte predictable.
 

@@ -1,6 +1,6 @@
 import { EventStream, HTTPError, defineHandler, type H3Event } from "h3";
-import { writeArticle, type WriteArticleOptions, type WrittenArticle } from "../../engine/article.js";
-import { GenerateRequestSchema } from "../../engine/request.js";
+import { writeArticle, type WriteArticleOptions, type WrittenArticle } from "../../article/article.js";
+import { GenerateRequestSchema } from "../../article/request.js";
 import type { Lifecycle } from "../../lifecycle.js";
 import type { ModelHost } from "../../model/host.js";
 import type { KeyLimiter } from "../keys/limiter.js";
@@ -27,7 +27,7 @@ export interface GenerateRouteOptions {
   bodyTimeoutMs: number;
 }
 
-type Hooks = Pick<WriteArticleOptions, "onMeta" | "onDelta">;
+type Hooks = Pick<WriteArticleOptions, "onMeta" | "onOutline" | "onDelta">;
 
 /** `POST /api/v1/generate`: validate, write the article, answer in the negotiated format or as a stream. */
 export function generateRoute({ host, lifecycle, limiter, timeoutMs, bodyTimeoutMs }: GenerateRouteOptions) {
@@ -41,8 +41,8 @@ export function generateRoute({ host, lifecycle, limiter, timeoutMs, bodyTimeout
     if (validated.issues) throw validationProblem(validated);
     const { stream, ...request } = validated.value;
     if (lifecycle.draining) throw problem(503, "The server is shutting down.", { headers: { "retry-after": "5", connection: "close" } });
-    const runtime = host.runtime;
-    if (runtime && !runtime.pool.hasRoom()) throw queueFull(runtime.pool.retryAfterSeconds());
+    const backend = host.backend;
+    if (backend && !backend.hasRoom()) throw queueFull(backend.retryAfterSeconds());
 
     const generation = limiter.begin(event.context.apiKey!, event.context.rateLimitHeaders ?? {});
     const deadline = AbortSignal.timeout(timeoutMs);
@@ -52,7 +52,7 @@ export function generateRoute({ host, lifecycle, limiter, timeoutMs, bodyTimeout
     const onWords = (words: number) => (written = words);
     const write = (hooks: Hooks): Promise<WrittenArticle> =>
       lifecycle
-        .track(async () => writeArticle(request, { runtime: await host.get(signal), signal, onWords, ...hooks }))
+        .track(async () => writeArticle(request, { backend: await host.get(signal), signal, onWords, ...hooks }))
         .then((written) => {
           const { article, usage } = written.response;
           event.context.produced = { words: article.wordCount, tokens: usage.promptTokens + usage.completionTokens };
@@ -72,8 +72,9 @@ export function generateRoute({ host, lifecycle, limiter, timeoutMs, bodyTimeout
 }
 
 /**
- * Server-Sent Events: `meta` once the outline is written, `delta` Markdown as it is
- * written, then `done` with the full JSON answer, or `error` with a problem body.
+ * Server-Sent Events: `meta` as soon as the request is accepted, `outline` once planned,
+ * `delta` Markdown as it is written, then `done` with the full JSON answer, or `error`
+ * with a problem body.
  */
 function eventStream(event: H3Event, write: (hooks: Hooks) => Promise<WrittenArticle>): EventStream {
   const stream = new EventStream(event);
@@ -81,7 +82,7 @@ function eventStream(event: H3Event, write: (hooks: Hooks) => Promise<WrittenArt
   const send = (name: string, data: unknown) => stream.push({ event: name, data: JSON.stringify(data) });
   const keepAlive = setInterval(() => stream.pushComment("keep-alive"), KEEP_ALIVE_MS);
   let status = 200;
-  write({ onMeta: (meta) => send("meta", meta), onDelta: (text) => send("delta", { text }) })
+  write({ onMeta: (meta) => send("meta", meta), onOutline: (outline) => send("outline", outline), onDelta: (text) => send("delta", { text }) })
     .then(({ response }) => send("done", response))
     .catch((error: unknown) => {
       const body = problemBody(HTTPError.isError(error) ? error : new HTTPError({ cause: error }), event.url.pathname);

@@ -7,16 +7,16 @@ import type { ModelHost } from "../../model/host.js";
  */
 export function healthRoute(host: ModelHost) {
   return defineHandler((event) => {
-    const runtime = host.runtime;
-    if (!runtime) {
+    const backend = host.backend;
+    if (!backend) {
       event.res.status = 503;
       return { status: "loading" };
     }
     return {
       status: "ok",
-      model: runtime.name,
-      prompting: runtime.chatWrapper ? "chat-template" : "completion",
-      queue: runtime.pool.status(),
+      model: backend.name,
+      prompting: backend.prompting,
+      queue: backend.status(),
     };
   });
 }

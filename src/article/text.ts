@@ -128,3 +128,11 @@ export function lowerFirst(text: string, language: string): string {
   const head = String.fromCodePoint(text.codePointAt(0)!);
   return head.toLocaleLowerCase(language) + text.slice(head.length);
 }
+
+/**
+ * A sentence as the uniqueness rule compares it: without case, punctuation or spacing
+ * ("Once upon a time there was…" and "Once upon a time, there was…" are the same).
+ */
+export function normaliseSentence(text: string, language: string): string {
+  return text.toLocaleLowerCase(language).replace(/[\p{P}\p{S}]+/gu, " ").replace(/\s+/gu, " ").trim();
+}

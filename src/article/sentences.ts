@@ -3,7 +3,7 @@ import { capitalise, countWords, endsSentence, splitSentences, wordSpans } from 
 /** Longest sentence we let through; longer model sentences are split (readability rule: prefer ≤ 20 words). */
 export const MAX_SENTENCE_WORDS = 20;
 /** Shortest run of words we accept as a sentence. */
-const MIN_SENTENCE_WORDS = 3;
+export const MIN_SENTENCE_WORDS = 3;
 
 /** The sentence terminator of a language. */
 export function terminator(language: string): string {

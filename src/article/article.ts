@@ -1,0 +1,100 @@
+import { randomUUID } from "node:crypto";
+import type { Backend } from "../model/backend.js";
+import { analyse } from "./analyse.js";
+import { ArticleDocument } from "./document.js";
+import { writeOutline } from "./outline.js";
+import { plan } from "./plan.js";
+import { articlePrompt } from "./prompts.js";
+import { articleOutline, articleSlug, renderHtml, renderHtmlDocument } from "./render.js";
+import type { GenerateRequest } from "./request.js";
+import type { ArticleResponse, StreamMeta, StreamOutline } from "./response.js";
+import { writeBody } from "./write.js";
+
+/** A written article in every form the API serves. */
+export interface WrittenArticle {
+  response: ArticleResponse;
+  /** The full HTML document, for `Accept: text/html`. */
+  document: string;
+}
+
+/** What writing one article needs besides the request. */
+export interface WriteArticleOptions {
+  backend: Backend;
+  /** Aborts the generation (client gone, deadline passed). */
+  signal?: AbortSignal;
+  /** The id, model and request, as soon as the request is accepted and before any model call. */
+  onMeta?: (meta: StreamMeta) => void;
+  /** The title and outline, once planned. */
+  onOutline?: (outline: StreamOutline) => void;
+  /** Markdown as it is written, in document order: the deltas concatenated equal `article.markdown`. */
+  onDelta?: (text: string) => void;
+  /** The running total of body words, also when the article is never finished. */
+  onWords?: (words: number) => void;
+}
+
+/**
+ * One request, start to finish: plan (pure) → outline (one grammar-constrained answer)
+ * → body (one continuing, steered generation appending to the document) → render and
+ * analyse (both read the document). Every stage talks to the model through one writer,
+ * on one slot of the backend.
+ */
+export async function writeArticle(request: GenerateRequest, options: WriteArticleOptions): Promise<WrittenArticle> {
+  const { backend, signal, onDelta, onWords } = options;
+  const started = performance.now();
+  const id = `art_${randomUUID().replaceAll("-", "")}`;
+  options.onMeta?.({ id, model: backend.name, request });
+
+  const articlePlan = plan(request);
+  const keywords = [articlePlan.primary, ...articlePlan.secondary];
+  const document = new ArticleDocument(request.language, keywords, onDelta);
+  const writer = await backend.writer(signal);
+  let outline;
+  try {
+    const format = backend.prompting === "chat-template" ? "json" : "lines";
+    await writer.begin(articlePrompt(articlePlan, format));
+    outline = await writeOutline(articlePlan, writer, format, request.seed);
+    options.onOutline?.({ title: outline.title, outline: articleOutline(articlePlan, outline) });
+    writer.append("\n\n");
+    writer.pin();
+    await writeBody(articlePlan, outline, { writer, document, seed: request.seed, signal, onWords });
+  } finally {
+    await writer.dispose();
+  }
+
+  const slug = articleSlug(outline.title, articlePlan.primary);
+  const report = analyse({
+    blocks: document.blocks,
+    hasTitle: document.hasTitle,
+    title: outline.title,
+    metaDescription: outline.metaDescription,
+    slug,
+    keywords,
+    language: request.language,
+    headingTags: request.seo.headingTags,
+    preset: articlePlan.preset,
+    targetLength: request.length,
+  });
+  const response: ArticleResponse = {
+    id,
+    object: "article",
+    created: Math.floor(Date.now() / 1000),
+    model: backend.name,
+    request,
+    article: {
+      title: outline.title,
+      slug,
+      metaDescription: outline.metaDescription,
+      language: request.language,
+      keywords,
+      markdown: document.markdown(),
+      html: renderHtml(document.tree),
+      outline: articleOutline(articlePlan, outline),
+      wordCount: report.wordCount,
+      readingTimeMinutes: report.readingTimeMinutes,
+    },
+    seo: { score: report.score, checks: report.checks, keywordDensity: report.keywordDensity },
+    usage: { ...writer.usage, durationMs: Math.round(performance.now() - started) },
+  };
+  const html = renderHtmlDocument(document.tree, { title: outline.title, metaDescription: outline.metaDescription, language: request.language });
+  return { response, document: html };
+}

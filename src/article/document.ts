@@ -1,0 +1,158 @@
+import type { Heading, List, Paragraph, Root, RootContent } from "mdast";
+import remarkStringify, { type Options as StringifyOptions } from "remark-stringify";
+import { unified } from "unified";
+import { countPhrase, countWords, splitSentences } from "./text.js";
+
+/** A block of the article body as the analyser reads it. */
+export type Block =
+  | { kind: "heading"; depth: number; text: string; words: number }
+  | { kind: "prose"; text: string; words: number; sentences: string[] };
+
+/** One entry of the article's logical outline (listed even when headings are off). */
+export interface OutlineEntry {
+  level: 2 | 3;
+  text: string;
+}
+
+/** Fixed serialiser options: the same node always gives the same bytes. */
+const MARKDOWN: StringifyOptions = {
+  bullet: "-",
+  emphasis: "_",
+  strong: "*",
+  fence: "`",
+  rule: "-",
+  listItemIndent: "one",
+  setext: false,
+};
+const toMarkdown = unified().use(remarkStringify, MARKDOWN);
+
+/** A node's Markdown, escaped as remark escapes it, without the final newline. */
+function markdownOf(node: RootContent): string {
+  return toMarkdown.stringify({ type: "root", children: [node] }).replace(/\n$/, "");
+}
+
+const text = (value: string) => ({ type: "text" as const, value });
+
+/**
+ * The article as it is written: an mdast tree that only ever grows at its end, with its
+ * own counts (body words, keyword occurrences) and its Markdown, produced piece by piece
+ * as nodes are appended. Nothing is serialised or counted twice: the Markdown is the
+ * pieces joined, the SSE deltas are the pieces, and the analyser reads the blocks.
+ */
+export class ArticleDocument {
+  readonly tree: Root = { type: "root", children: [] };
+  /** Body blocks in document order (the H1 title is not part of the body). */
+  readonly blocks: Block[] = [];
+  /** Words of the body (everything but the H1). */
+  wordCount = 0;
+  /** Whether the tree starts with the H1 title. */
+  hasTitle = false;
+  private readonly pieces: string[] = [];
+  private readonly keywordCounts: Map<string, number>;
+  private openParagraph: { node: Paragraph; block: Extract<Block, { kind: "prose" }> } | undefined;
+  private openList: List | undefined;
+
+  constructor(
+    private readonly language: string,
+    private readonly keywords: readonly string[],
+    /** Receives each Markdown piece as it is appended. */
+    private readonly onPiece?: (markdown: string) => void,
+  ) {
+    this.keywordCounts = new Map(keywords.map((k) => [k, 0]));
+  }
+
+  /** Occurrences of a keyword in the body so far. */
+  occurrences(keyword: string): number {
+    return this.keywordCounts.get(keyword) ?? 0;
+  }
+
+  /** The H1 title: the first node, not part of the body. */
+  addTitle(title: string): void {
+    this.hasTitle = true;
+    this.push({ type: "heading", depth: 1, children: [text(title)] });
+  }
+
+  addHeading(depth: 2 | 3, value: string): void {
+    this.close();
+    this.count(value);
+    this.blocks.push({ kind: "heading", depth, text: value, words: countWords(value, this.language) });
+    this.push({ type: "heading", depth, children: [text(value)] } satisfies Heading);
+  }
+
+  /** A sentence at the end of the open paragraph, or opening a new one. */
+  addSentence(sentence: string, newParagraph: boolean): void {
+    const words = this.count(sentence);
+    this.openList = undefined;
+    if (!this.openParagraph || newParagraph) {
+      const node: Paragraph = { type: "paragraph", children: [text(sentence)] };
+      const block = { kind: "prose" as const, text: sentence, words, sentences: [sentence] };
+      this.blocks.push(block);
+      this.push(node);
+      this.openParagraph = { node, block };
+      return;
+    }
+    const { node, block } = this.openParagraph;
+    (node.children[0] as { value: string }).value += ` ${sentence}`;
+    block.text += ` ${sentence}`;
+    block.words += words;
+    block.sentences.push(sentence);
+    // Escaped as a paragraph of its own: the safe side, whatever came before it on the line.
+    this.piece(` ${markdownOf({ type: "paragraph", children: [text(sentence)] })}`);
+  }
+
+  /** A bullet of the open list, or of a new one. */
+  addListItem(item: string): void {
+    const words = this.count(item);
+    this.openParagraph = undefined;
+    const paragraph: Paragraph = { type: "paragraph", children: [text(item)] };
+    this.blocks.push({ kind: "prose", text: item, words, sentences: splitSentences(item, this.language) });
+    if (this.openList) {
+      this.openList.children.push({ type: "listItem", spread: false, children: [paragraph] });
+      this.piece(`\n${markdownOf({ type: "list", ordered: false, spread: false, children: [{ type: "listItem", spread: false, children: [paragraph] }] })}`);
+      return;
+    }
+    const list: List = { type: "list", ordered: false, spread: false, children: [{ type: "listItem", spread: false, children: [paragraph] }] };
+    this.push(list);
+    this.openList = list;
+  }
+
+  /** The next sentence starts a new paragraph. */
+  close(): void {
+    this.openParagraph = undefined;
+    this.openList = undefined;
+  }
+
+  /** Words in the open paragraph. */
+  get paragraphWords(): number {
+    return this.openParagraph?.block.words ?? 0;
+  }
+
+  /** The last piece: the final newline of the Markdown. */
+  finish(): void {
+    this.close();
+    if (this.pieces.length) this.piece("\n");
+  }
+
+  /** The Markdown of everything appended. */
+  markdown(): string {
+    return this.pieces.join("");
+  }
+
+  private count(value: string): number {
+    const words = countWords(value, this.language);
+    this.wordCount += words;
+    for (const keyword of this.keywords) this.keywordCounts.set(keyword, this.occurrences(keyword) + countPhrase(value, keyword, this.language));
+    return words;
+  }
+
+  /** A new top-level node, separated from the one before by a blank line. */
+  private push(node: RootContent): void {
+    this.tree.children.push(node);
+    this.piece(`${this.pieces.length ? "\n\n" : ""}${markdownOf(node)}`);
+  }
+
+  private piece(markdown: string): void {
+    this.pieces.push(markdown);
+    this.onPiece?.(markdown);
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * GBNF grammars (llama.cpp syntax) that steer what the model writes: the outline's
+ * structure, each field's length in words, where the keyword stands, and that a
+ * heading ends on a whole word. The model still chooses every word.
+ */
+
+/** One field's shape. */
+export interface FieldShape {
+  /** Words the field may have, keyword included. */
+  words: readonly [number, number];
+  /** A phrase the field must hold, within its first words. */
+  keyword?: string;
+  /** Words allowed before the keyword. @default 2 */
+  before?: number;
+  /** Closing punctuation ("?" for questions, "." for a description). @default none */
+  end?: string;
+}
+
+/** A piece of a structured answer: text forced by the grammar, or a field the model writes. */
+export type Item = { literal: string } | { field: FieldShape };
+
+/** Escape text for a GBNF string literal. */
+export function literal(text: string): string {
+  return `"${text.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\n/g, "\\n").replace(/\t/g, "\\t").replace(/\r/g, "\\r")}"`;
+}
+
+/** A keyword as a GBNF expression; its first letter may be upper- or lower-case (sentence start or mid-phrase). */
+function keywordRule(keyword: string): string {
+  const first = String.fromCodePoint(keyword.codePointAt(0)!);
+  const rest = keyword.slice(first.length);
+  const upper = first.toLocaleUpperCase();
+  const lower = first.toLocaleLowerCase();
+  const head = upper === lower ? literal(first) : `(${literal(upper)} | ${literal(lower)})`;
+  return rest ? `${head} ${literal(rest)}` : head;
+}
+
+const SHARED_RULES = [
+  // A word starts with a letter or digit: no stray punctuation, no Markdown, no quotes.
+  'ws ::= [^ \\t\\n\\r"\\\\.,;:!?()\\[\\]{}<>*#_`~|/\'-]',
+  'w ::= ws [^ \\t\\n\\r"\\\\]{0,17}',
+  // The last word of a field carries no punctuation, so a field ends on a whole word.
+  'wl ::= ws [^ \\t\\n\\r"\\\\.,;:!?()]{0,17}',
+  // Scripts without spaces: characters instead of words.
+  'c ::= [^ \\t\\n\\r"\\\\#*<>|]',
+];
+
+/** Builds one grammar for a sequence of literals and fields. */
+export class GrammarBuilder {
+  private readonly rules: string[] = [];
+  private readonly parts: string[] = [];
+
+  /** `spaced`: words are separated by spaces (false for Japanese, Chinese, Thai…). */
+  constructor(private readonly spaced: boolean) {}
+
+  /** Add items in order. */
+  add(items: readonly Item[]): this {
+    for (const item of items) this.parts.push("literal" in item ? literal(item.literal) : this.fieldRule(item.field));
+    return this;
+  }
+
+  /** The GBNF text. */
+  build(): string {
+    return [`root ::= ${this.parts.join(" ") || '""'}`, ...this.rules, ...SHARED_RULES].join("\n");
+  }
+
+  private fieldRule(shape: FieldShape): string {
+    const name = `f${this.rules.length}`;
+    this.rules.push(`${name} ::= ${this.spaced ? spacedField(shape) : unspacedField(shape)}`);
+    return name;
+  }
+}
+
+const repeat = (rule: string, min: number, max: number) => (max <= 0 ? "" : `${rule}{${Math.max(0, min)},${max}}`);
+
+function spacedField(shape: FieldShape): string {
+  const [min, max] = shape.words;
+  const end = shape.end ? ` ${literal(shape.end)}` : "";
+  if (!shape.keyword) return `w ${repeat('(" " w)', min - 2, max - 2)} " " wl${end}`.replace("  ", " ");
+  const keywordWords = shape.keyword.split(/\s+/).length;
+  const before = shape.before ?? 2;
+  const after = Math.max(1, max - keywordWords);
+  const afterMin = Math.max(0, min - keywordWords - before);
+  // The words after the keyword end on a clean last word; with none after, the keyword closes the field.
+  const tail = `(${repeat('(" " w)', afterMin - 1, after - 1)} " " wl)`;
+  const optionalTail = afterMin > 0 ? tail : `${tail}?`;
+  return `${repeat('(w " ")', 0, before)} ${keywordRule(shape.keyword)} ${optionalTail}${end}`.replace(/\s+/g, " ").trim();
+}
+
+function unspacedField(shape: FieldShape): string {
+  const [min, max] = shape.words;
+  const end = shape.end ? ` ${literal(shape.end)}` : "";
+  // About two characters a word in these scripts.
+  if (!shape.keyword) return `c{${min * 2},${max * 2}}${end}`;
+  return `c{0,${(shape.before ?? 2) * 2}} ${keywordRule(shape.keyword)} c{${Math.max(0, min * 2 - 8)},${max * 2}}${end}`;
+}

@@ -1,0 +1,84 @@
+import * as v from "valibot";
+import { CHECK_WEIGHTS } from "./analyse.js";
+import { PRESETS } from "./presets.js";
+
+/**
+ * The shapes the API answers with, as valibot schemas: they type the engine's output and
+ * are converted into the OpenAPI document, so the documented answer cannot drift from
+ * the one served.
+ */
+
+const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
+const count = (text?: string) => (text ? described(v.pipe(v.number(), v.integer(), v.minValue(0)), text) : v.pipe(v.number(), v.integer(), v.minValue(0)));
+
+/** One entry of the logical outline; listed even when headings are off. */
+export const OutlineEntrySchema = v.object({ level: v.picklist([2, 3]), text: v.string() });
+
+/** The normalised request, echoed in answers: defaults filled, keywords split, structure mapped. */
+export const NormalisedRequestSchema = v.object({
+  topic: v.string(),
+  length: count(),
+  tone: v.string(),
+  language: described(v.string(), "ISO 639-1, lower-case."),
+  structure: described(v.picklist(PRESETS), "The preset the structure maps to."),
+  structureRequested: described(v.string(), "The structure as requested."),
+  seed: count("The seed used: the one given, or the random one drawn."),
+  seo: v.object({
+    keywords: described(v.array(v.string()), "Normalised keywords; the first is the primary keyword."),
+    title: v.optional(v.string()),
+    description: v.optional(v.string()),
+    headingTags: v.boolean(),
+  }),
+});
+
+/** One measurement of the SEO report. */
+export const SeoCheckSchema = v.object({
+  id: v.picklist(Object.keys(CHECK_WEIGHTS) as [keyof typeof CHECK_WEIGHTS, ...(keyof typeof CHECK_WEIGHTS)[]]),
+  passed: described(v.nullable(v.boolean()), "`null`: the check does not apply to this article."),
+  message: described(v.string(), "What was measured, in words."),
+});
+
+/** The JSON answer of `POST /api/v1/generate` (and the `done` event of a stream). */
+export const ArticleResponseSchema = v.object({
+  id: v.pipe(v.string(), v.regex(/^art_[0-9a-f]{32}$/)),
+  object: v.literal("article"),
+  created: count("Unix time in seconds."),
+  model: described(v.string(), "Name of the model that wrote the article."),
+  request: NormalisedRequestSchema,
+  article: v.object({
+    title: v.string(),
+    slug: v.pipe(v.string(), v.regex(/^[a-z0-9]+(-[a-z0-9]+)*$/), v.maxLength(75)),
+    metaDescription: v.string(),
+    language: v.string(),
+    keywords: v.array(v.string()),
+    markdown: described(v.string(), "The article as Markdown; it starts with `# Title` when headingTags is true."),
+    html: described(v.string(), "The article body as an HTML fragment."),
+    outline: v.array(OutlineEntrySchema),
+    wordCount: count("Body words (the title not counted), by Intl.Segmenter in the article's language."),
+    readingTimeMinutes: count("At 200 words a minute."),
+  }),
+  seo: v.object({
+    score: described(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100)), "Weighted share of passed checks."),
+    checks: v.array(SeoCheckSchema),
+    keywordDensity: described(v.record(v.string(), v.pipe(v.number(), v.minValue(0))), "Per keyword, occurrences ÷ body words × 100."),
+  }),
+  usage: v.object({
+    promptTokens: count("Tokens the model evaluated: the prompt, forced text and re-synced tokens; reused cache is not counted."),
+    completionTokens: count("Tokens the model generated."),
+    durationMs: count(),
+  }),
+});
+
+/** First event of a stream, before any model call. */
+export const StreamMetaSchema = v.object({ id: v.string(), model: v.string(), request: NormalisedRequestSchema });
+
+/** Second event of a stream: the planned title and outline. */
+export const StreamOutlineSchema = v.object({ title: v.string(), outline: v.array(OutlineEntrySchema) });
+
+/** A piece of Markdown; the pieces concatenated equal `article.markdown`. */
+export const StreamDeltaSchema = v.object({ text: v.string() });
+
+export type ArticleResponse = v.InferOutput<typeof ArticleResponseSchema>;
+export type StreamMeta = v.InferOutput<typeof StreamMetaSchema>;
+export type StreamOutline = v.InferOutput<typeof StreamOutlineSchema>;
+export type SeoCheck = v.InferOutput<typeof SeoCheckSchema>;

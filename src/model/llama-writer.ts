@@ -1,0 +1,184 @@
+import { LlamaGrammarEvaluationState, type Llama, type LlamaContextSequence, type LlamaModel, type Token } from "node-llama-cpp";
+import type { GenerateOptions, Prompt, StopReason, Usage, Writer } from "./backend.js";
+
+const SAMPLING = { temperature: 0.8, topK: 40, topP: 0.9, minP: 0.05 } as const;
+const REPEAT_WINDOW = 64;
+/** Preceding tokens the detokenizer sees, enough for any leading-space or merge rule. */
+const CONTEXT_TOKENS = 8;
+
+/** What the in-process writer needs from the loaded model. */
+export interface LlamaWriterOptions {
+  llama: Llama;
+  model: LlamaModel;
+  sequence: LlamaContextSequence;
+  /** Formats the instructions in the model's chat format, or as plain completion text. */
+  tokenizePrompt: (prompt: Prompt) => Token[];
+  /** Gives the sequence back to the pool. */
+  release: () => void;
+}
+
+/**
+ * A {@link Writer} on one context sequence. It keeps the tokens the model should see
+ * (instructions, then the answer) and, before each step, evaluates only what the
+ * sequence does not hold yet: forced text, or the last token after a cut. An answer
+ * longer than the context drops its oldest unpinned tokens from the sequence (the KV
+ * cache is shifted, not re-evaluated), so instructions and outline always stay in view.
+ */
+export class LlamaWriter implements Writer {
+  readonly usage: Usage = { promptTokens: 0, completionTokens: 0 };
+  stopReason: StopReason = "end";
+  text = "";
+  private prompt: Token[] = [];
+  /** The answer's tokens, and the length of `text` after each of them. */
+  private tokens: Token[] = [];
+  private ends: number[] = [];
+  /** Answer tokens [pinned, droppedTo) are out of the model's view after a context shift. */
+  private pinned = 0;
+  private droppedTo = 0;
+  /** Index of a sampled token the sequence has not evaluated yet (evaluating it is generation, not prompt). */
+  private unevaluated = -1;
+  private readonly contextSize: number;
+
+  constructor(private readonly options: LlamaWriterOptions) {
+    this.contextSize = options.sequence.contextSize;
+  }
+
+  async begin(prompt: Prompt): Promise<void> {
+    // An article never depends on what the sequence held before: same request, same article and usage.
+    await this.options.sequence.clearHistory();
+    this.prompt = this.options.tokenizePrompt(prompt);
+  }
+
+  append(text: string): void {
+    if (!text) return;
+    this.text += text;
+    // A piece that does not start with a space must not get the tokenizer's leading space.
+    const tokens = this.options.model.tokenize(text, false, /^\s/u.test(text) ? undefined : "trimLeadingSpace");
+    // Every token of a forced piece ends with the piece: a cut inside it re-tokenizes what is kept.
+    for (const token of tokens) {
+      this.tokens.push(token);
+      this.ends.push(this.text.length);
+    }
+  }
+
+  truncate(length: number): void {
+    if (length >= this.text.length) return;
+    let keep = this.ends.length;
+    while (keep > 0 && this.ends[keep - 1]! > length) keep--;
+    const keptEnd = keep > 0 ? this.ends[keep - 1]! : 0;
+    const rest = this.text.slice(keptEnd, length);
+    this.tokens.length = keep;
+    this.ends.length = keep;
+    this.text = this.text.slice(0, keptEnd);
+    this.droppedTo = Math.min(this.droppedTo, keep);
+    this.pinned = Math.min(this.pinned, keep);
+    if (this.unevaluated >= keep) this.unevaluated = -1;
+    this.append(rest);
+  }
+
+  pin(): void {
+    this.pinned = this.droppedTo = this.tokens.length;
+  }
+
+  async *generate(options: GenerateOptions): AsyncGenerator<string, void, undefined> {
+    const { model, llama, sequence } = this.options;
+    const grammarEvaluationState = options.grammar
+      ? new LlamaGrammarEvaluationState({ model, grammar: await llama.createGrammar({ grammar: options.grammar }) })
+      : undefined;
+    const generated: Token[] = [];
+    let produced = 0;
+    while (produced < options.maxTokens) {
+      await this.makeRoom();
+      const input = await this.sync();
+      const iterator = sequence.evaluate(input, {
+        ...SAMPLING,
+        seed: (options.seed + produced) >>> 0,
+        grammarEvaluationState,
+        repeatPenalty: { punishTokens: () => generated.slice(-REPEAT_WINDOW), penalty: 1.15 },
+      });
+      let flushed = this.tokens.length;
+      // "caller" unless the loop below ends by itself: the consumer may stop iterating at any yield.
+      let outcome: StopReason | "room" = "caller";
+      try {
+        for await (const token of iterator) {
+          options.signal?.throwIfAborted();
+          generated.push(token);
+          this.tokens.push(token);
+          this.ends.push(this.text.length);
+          this.unevaluated = this.tokens.length - 1;
+          this.usage.completionTokens++;
+          produced++;
+          const text = model.detokenize(this.tokens.slice(flushed), false, this.tokens.slice(Math.max(0, flushed - CONTEXT_TOKENS), flushed));
+          // A character split over byte tokens waits for its last byte.
+          if (!text.endsWith("\uFFFD")) {
+            this.text += text;
+            for (let i = flushed; i < this.tokens.length; i++) this.ends[i] = this.text.length;
+            flushed = this.tokens.length;
+            if (text) yield text;
+          }
+          if (produced >= options.maxTokens) {
+            outcome = "length";
+            break;
+          }
+          if (this.viewLength() >= this.contextSize - 1) {
+            outcome = "room";
+            break;
+          }
+        }
+        if (outcome === "caller") outcome = "end";
+      } finally {
+        this.stopReason = outcome === "room" ? "length" : outcome;
+        // Tokens whose bytes never made a whole character are not part of the answer.
+        this.tokens.length = Math.min(this.tokens.length, flushed);
+        this.ends.length = this.tokens.length;
+        if (this.unevaluated >= this.tokens.length) this.unevaluated = -1;
+        await iterator.return(undefined);
+      }
+      if (outcome !== "room") return;
+    }
+  }
+
+  async dispose(): Promise<void> {
+    this.options.release();
+  }
+
+  private view(): Token[] {
+    return [...this.prompt, ...this.tokens.slice(0, this.pinned), ...this.tokens.slice(this.droppedTo)];
+  }
+
+  private viewLength(): number {
+    return this.prompt.length + this.pinned + this.tokens.length - this.droppedTo;
+  }
+
+  /**
+   * Erase what the sequence holds beyond the common prefix with the view, and return the
+   * tokens still to evaluate: at least one, since the next token needs fresh logits.
+   */
+  private async sync(): Promise<Token[]> {
+    const { sequence } = this.options;
+    const want = this.view();
+    const held = sequence.contextTokens;
+    let common = 0;
+    while (common < held.length && common < want.length - 1 && held[common] === want[common]) common++;
+    if (common < sequence.nextTokenIndex) await sequence.eraseContextTokenRanges([{ start: common, end: sequence.nextTokenIndex }]);
+    const input = want.slice(common);
+    const answerStart = common - this.prompt.length - this.pinned + this.droppedTo;
+    const sampledFirst = this.unevaluated >= 0 && answerStart === this.unevaluated;
+    this.usage.promptTokens += input.length - (sampledFirst ? 1 : 0);
+    this.unevaluated = -1;
+    return input;
+  }
+
+  /** Shift the context when the view is about to fill it: the oldest unpinned half of the answer goes. */
+  private async makeRoom(): Promise<void> {
+    const margin = Math.max(16, Math.floor(this.contextSize / 16));
+    if (this.viewLength() + margin < this.contextSize) return;
+    const { sequence } = this.options;
+    const unpinned = this.tokens.length - this.droppedTo;
+    const drop = Math.max(1, Math.floor(unpinned / 2));
+    const start = this.prompt.length + this.pinned;
+    const held = Math.max(0, Math.min(sequence.nextTokenIndex, start + drop) - start);
+    if (held > 0) await sequence.eraseContextTokenRanges([{ start, end: start + held }]);
+    this.droppedTo += drop;
+  }
+}
