@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { cliCommand } from "./invocation.js";
 
 /** A configuration problem, reported as one line before anything starts. */
 export class ConfigError extends Error {}
@@ -132,7 +133,7 @@ function resolveModel(configured: string | undefined, cwd: string): string {
   const found = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".gguf")).sort()[0] : undefined;
   if (found) return path.join(dir, found);
   throw new NoModelError(
-    `no model configured: run "inkpress models pull", copy a .gguf file into ${MODELS_DIR}/, or set INKPRESS_MODEL=/path/to/model.gguf (or --model)`,
+    `no model configured: run "${cliCommand("models pull")}", copy a .gguf file into ${MODELS_DIR}/, or set INKPRESS_MODEL=/path/to/model.gguf (or --model)`,
     dir,
   );
 }

@@ -1,12 +1,12 @@
 import { writeFile } from "node:fs/promises";
 import { defineCommand } from "citty";
 import { resolveModelConfig } from "../config.js";
-import { writeArticle } from "../engine/article.js";
-import { GenerateRequestSchema } from "../engine/request.js";
-import { countWords } from "../engine/text.js";
+import { writeArticle } from "../article/article.js";
+import { GenerateRequestSchema } from "../article/request.js";
 import { fieldErrors } from "../http/validation.js";
 import { ModelRuntime } from "../model/runtime.js";
 import { UsageError, fail } from "./fail.js";
+import { GenerateProgress } from "./generate-progress.js";
 
 /** Output formats of `inkpress generate`. */
 const FORMATS = ["md", "html", "json"] as const;
@@ -23,7 +23,12 @@ export const generateCommand = defineCommand({
     keywords: { type: "string", description: "Comma-separated keywords; the first is primary" },
     title: { type: "string", description: "Title to use verbatim" },
     description: { type: "string", description: "Meta description to use verbatim" },
-    "heading-tags": { type: "boolean", default: true, description: "Headings in the article (--no-heading-tags for none)" },
+    "heading-tags": {
+      type: "boolean",
+      default: true,
+      description: "Headings in the article: one H1, then H2 and H3",
+      negativeDescription: "No headings at all (the title is still in --format json and the HTML <title>)",
+    },
     seed: { type: "string", description: "Seed for a reproducible article" },
     format: { type: "string", default: "md", description: "md, html (a full document) or json (the API's answer)" },
     output: { type: "string", alias: "o", description: "Write to this file instead of stdout" },
@@ -51,16 +56,27 @@ export const generateCommand = defineCommand({
         throw new UsageError(`invalid request: ${errors.join("; ")}`);
       }
       const { stream: _stream, ...request } = validated.value;
-      const runtime = await ModelRuntime.load({ ...resolveModelConfig(args), sequences: 1, queueSize: 0 });
+      const model = resolveModelConfig(args);
+      const progress = new GenerateProgress(request.length);
       try {
-        const progress = new Progress(request.length, request.language);
-        const { response, document } = await writeArticle(request, { runtime, onDelta: (text) => progress.add(text) });
-        progress.done(response.article.wordCount, response.seo.score);
-        const out = format === "json" ? `${JSON.stringify(response, null, 2)}\n` : format === "html" ? document : response.article.markdown;
-        if (args.output) await writeFile(args.output, out);
-        else process.stdout.write(out);
+        progress.loading(model.modelPath);
+        const backend = await ModelRuntime.load({ ...model, sequences: 1, queueSize: 0 });
+        try {
+          progress.planning();
+          const { response, document } = await writeArticle(request, {
+            backend,
+            onOutline: (outline) => progress.outline(outline),
+            onWords: (words) => progress.wordsWritten(words),
+          });
+          progress.done(response.article.wordCount, response.seo.score);
+          const out = format === "json" ? `${JSON.stringify(response, null, 2)}\n` : format === "html" ? document : response.article.markdown;
+          if (args.output) await writeFile(args.output, out);
+          else process.stdout.write(out);
+        } finally {
+          await backend.dispose();
+        }
       } finally {
-        await runtime.dispose();
+        progress.stop();
       }
     } catch (error) {
       fail(error);
@@ -74,27 +90,3 @@ function numberOrText(value: string | undefined): number | string | undefined {
   return value.trim() !== "" && Number.isFinite(Number(value)) ? Number(value) : value;
 }
 
-/** Words written so far, on one stderr line that redraws itself on a terminal. */
-class Progress {
-  private words = 0;
-  private readonly started = performance.now();
-  private last = 0;
-
-  constructor(
-    private readonly target: number,
-    private readonly language: string,
-  ) {}
-
-  add(markdown: string): void {
-    this.words += countWords(markdown, this.language);
-    const now = performance.now();
-    if (!process.stderr.isTTY || now - this.last < 100) return;
-    this.last = now;
-    process.stderr.write(`\rwriting… ${Math.min(this.words, this.target)}/${this.target} words`);
-  }
-
-  done(words: number, score: number): void {
-    const seconds = ((performance.now() - this.started) / 1000).toFixed(1);
-    process.stderr.write(`${process.stderr.isTTY ? "\r" : ""}done: ${words} words in ${seconds} s, SEO score ${score}\n`);
-  }
-}

@@ -1,5 +1,7 @@
+import { existsSync } from "node:fs";
 import { defineCommand } from "citty";
 import { keysFile } from "../config.js";
+import { cliCommand } from "../invocation.js";
 import { readUsage, usageFileFor } from "../http/keys/usage.js";
 import { DEFAULT_LIMITS, KeyStore, KeyStoreError, type KeyLimits } from "../http/keys/store.js";
 import { fail } from "./fail.js";
@@ -56,7 +58,11 @@ const list = defineCommand({
     try {
       const store = new KeyStore(keysFile(args["keys-file"]));
       const [keys, usage] = await Promise.all([store.read(), readUsage(usageFileFor(store.file))]);
-      if (keys.length === 0) return void process.stdout.write("no keys yet: inkpress keys create --name NAME\n");
+      if (keys.length === 0) {
+        // Revoking removes a key from the file, so a file without keys means all were revoked.
+        const state = existsSync(store.file) ? "no active keys: every key was revoked" : "no keys yet";
+        return void process.stdout.write(`${state}; create one with ${cliCommand("keys create --name NAME")}\n`);
+      }
       const rows = keys.map((k) => [
         k.name,
         `${k.prefix}…`,

@@ -1,9 +1,17 @@
 #!/usr/bin/env node
+import { createRequire } from "node:module";
 import { defineCommand, runMain } from "citty";
+import { cliName } from "../invocation.js";
+import { checkArgs } from "./check-args.js";
+import { fail } from "./fail.js";
 import { serveArgs, serveCommand } from "./serve.js";
+import { showUsage } from "./usage.js";
+
+// The same relative path from src/cli/ and from dist/cli/.
+const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
 const main = defineCommand({
-  meta: { name: "inkpress", description: "Self-hosted API that writes SEO-optimised articles with a local GGUF model" },
+  meta: { name: cliName(), version, description: "Self-hosted API that writes SEO-optimised articles with a local GGUF model" },
   // The serve flags are known here too, so `inkpress --port 4000` parses as `inkpress serve --port 4000`.
   args: serveArgs,
   // Loaded on use: each command pulls in only what it needs.
@@ -14,6 +22,9 @@ const main = defineCommand({
     models: () => import("./models.js").then((m) => m.modelsCommand),
   },
   default: "serve",
+  async setup({ rawArgs }) {
+    await checkArgs(main, rawArgs).catch(fail);
+  },
 });
 
-runMain(main);
+runMain(main, { showUsage });

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { defineCommand } from "citty";
 import { MODELS_DIR } from "../config.js";
+import { cliCommand } from "../invocation.js";
 import { ModelPullError, listModels, megabytes, pullModel } from "../model/download.js";
 import { DEFAULT_PRESET, PRESETS } from "../model/presets.js";
 import { progressDisplay } from "./progress.js";
@@ -93,8 +94,8 @@ const listCommand = defineCommand({
       if (models.length === 0) {
         const preset = PRESETS[DEFAULT_PRESET];
         process.stderr.write(
-          `no models in ${shown(dir)}/: run "inkpress models pull" to download ${preset.file} (${approximately(preset.bytes)}), ` +
-            `"inkpress models pull small" for slow machines, or copy a .gguf file into ${shown(dir)}/\n`,
+          `no models in ${shown(dir)}/: run "${cliCommand("models pull")}" to download ${preset.file} (${approximately(preset.bytes)}), ` +
+            `"${cliCommand("models pull small")}" for slow machines, or copy a .gguf file into ${shown(dir)}/\n`,
         );
         return;
       }

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { megabytes, type PullProgress, type PullStart } from "../model/download.js";
+import { duration, statusLine } from "./status-line.js";
 
 /** A download progress display on stderr: a live bar on a terminal, a line per 10 % otherwise (logs, pipes). */
 export interface ProgressDisplay {
@@ -10,12 +11,9 @@ export interface ProgressDisplay {
 }
 
 export function progressDisplay(stream: NodeJS.WriteStream = process.stderr): ProgressDisplay {
-  const live = Boolean(stream.isTTY) && !process.env.CI;
+  const line = statusLine(stream);
   let name = "model";
-  let lastDraw = 0;
   let lastStep = -1;
-  let drawn = false;
-  let lastLine = "";
   // Speed over a sliding window of (time, bytes) samples.
   const samples: Array<[number, number]> = [];
 
@@ -31,22 +29,16 @@ export function progressDisplay(stream: NodeJS.WriteStream = process.stderr): Pr
       name = path.basename(files[0] ?? name) + (files.length > 1 ? ` (+${files.length - 1} more part${files.length > 2 ? "s" : ""})` : "");
       const size = totalBytes > 0 ? megabytes(totalBytes) : "size unknown";
       const resumed = resumedBytes > 0 ? `; resuming at ${percent(resumedBytes, totalBytes)}, ${megabytes(resumedBytes)} already here` : "";
-      stream.write(`downloading ${name} (${size}${resumed})\n`);
+      line.print(`downloading ${name} (${size}${resumed})`);
       lastStep = totalBytes > 0 ? Math.floor((resumedBytes / totalBytes) * 10) : -1;
     },
     update({ downloadedBytes, totalBytes }) {
       const now = Date.now();
       samples.push([now, downloadedBytes]);
       while (samples.length > 2 && now - samples[0]![0] > 5_000) samples.shift();
-      const done = totalBytes > 0 && downloadedBytes >= totalBytes;
-      if (live) {
-        if (!done && now - lastDraw < 100) return;
-        lastDraw = now;
-        const line = `${bar(downloadedBytes, totalBytes)} ${rate(speed(), downloadedBytes, totalBytes)}`.trimEnd();
-        if (done && line === lastLine) return;
-        lastLine = line;
-        stream.write(`\r\x1b[K${line}`);
-        drawn = true;
+      if (line.live) {
+        const done = totalBytes > 0 && downloadedBytes >= totalBytes;
+        line.draw(`${bar(downloadedBytes, totalBytes)} ${rate(speed(), downloadedBytes, totalBytes)}`.trimEnd(), done);
         return;
       }
       // Plain output: one line per 10 % (per 100 MB when the size is unknown).
@@ -54,12 +46,9 @@ export function progressDisplay(stream: NodeJS.WriteStream = process.stderr): Pr
       if (step <= lastStep) return;
       lastStep = step;
       const amount = totalBytes > 0 ? `${percent(downloadedBytes, totalBytes)} (${megabytes(downloadedBytes)} of ${megabytes(totalBytes)})` : megabytes(downloadedBytes);
-      stream.write(`downloading ${name}: ${amount}\n`);
+      line.print(`downloading ${name}: ${amount}`);
     },
-    end() {
-      if (drawn) stream.write("\n");
-      drawn = false;
-    },
+    end: () => line.end(),
   };
 }
 
@@ -77,13 +66,7 @@ function bar(done: number, total: number): string {
 function rate(bytesPerSecond: number, done: number, total: number): string {
   if (!(bytesPerSecond > 0)) return "";
   const left = total > 0 ? (total - done) / bytesPerSecond : NaN;
-  const eta = Number.isFinite(left) && left > 0 ? `, ${duration(left)} left` : "";
+  const eta = Number.isFinite(left) && left > 0 ? `, ${duration(left * 1000)} left` : "";
   return `${(bytesPerSecond / 1_000_000).toFixed(1)} MB/s${eta}`;
 }
 
-function duration(totalSeconds: number): string {
-  const s = Math.round(totalSeconds);
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
-  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
-}

@@ -6,7 +6,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { ROOT, runCli, type CliResult } from "./server.js";
+import { CLEAN_ENV, ROOT, runCli, type CliResult } from "./server.js";
 
 /** A fresh folder and the key file path inside it (the file is not created). */
 export async function tempKeysFile(): Promise<string> {
@@ -41,15 +41,39 @@ export function spawnKeysCli(keysFile: string, args: string[], env: Record<strin
 
 /** Spawn the CLI with the same environment hygiene as the server helper (no keys or model of the developer's). */
 export function spawnInkpress(args: string[], env: Record<string, string | undefined> = {}): ChildProcess {
-  const tsx = pathToFileURL(path.join(ROOT, "node_modules/tsx/dist/loader.mjs")).href;
-  return spawn(process.execPath, ["--import", tsx, path.join(ROOT, "src/cli/main.ts"), ...args], {
+  return spawn(process.execPath, cliCommandLine(args), { cwd: ROOT, env: cliEnvironment(env), stdio: ["ignore", "pipe", "pipe"] });
+}
+
+/**
+ * Run the CLI to completion on a pseudo-terminal (util-linux `script`), as a person at a
+ * terminal runs it: stdout and stderr are a TTY, and `output` is what the screen received
+ * from both, escape sequences included.
+ */
+export async function runInTerminal(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number | null; output: string }> {
+  const quote = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;
+  const command = [process.execPath, ...cliCommandLine(args)].map(quote).join(" ");
+  const child = spawn("script", ["--quiet", "--return", "--flush", "--command", command, "/dev/null"], {
     cwd: ROOT,
-    env: Object.fromEntries(
-      Object.entries({ ...process.env, INKPRESS_API_KEYS: undefined, INKPRESS_MODEL: undefined, INKPRESS_KEYS_FILE: undefined, ...env, NO_COLOR: "1" })
-        .filter((entry): entry is [string, string] => entry[1] !== undefined),
-    ),
+    env: cliEnvironment({ TERM: "xterm-256color", ...env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
+  let output = "";
+  child.stdout!.on("data", (d) => (output += d));
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  return { code, output };
+}
+
+function cliCommandLine(args: string[]): string[] {
+  const tsx = pathToFileURL(path.join(ROOT, "node_modules/tsx/dist/loader.mjs")).href;
+  return ["--import", tsx, path.join(ROOT, "src/cli/main.ts"), ...args];
+}
+
+function cliEnvironment(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries<string | undefined>({ ...process.env, ...CLEAN_ENV, INKPRESS_KEYS_FILE: undefined, ...env }).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
+  );
 }
 
 /** Run the CLI to completion, or kill it after `timeoutMs` (for commands that should fail but might serve instead). */

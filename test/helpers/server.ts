@@ -16,6 +16,13 @@ export const HAS_STORIES_MODEL = existsSync(STORIES_MODEL);
 /** A key file that does not exist: tests that want stored keys pass INKPRESS_KEYS_FILE themselves. */
 const NO_KEYS_FILE = path.join(tmpdir(), `inkpress-no-keys-${process.pid}`, "keys.json");
 
+/**
+ * What every CLI run in a test starts without: the developer's keys and model, colour, and
+ * npm's name for the running script (vitest under `npx` would make hints say `npx inkpress`).
+ * A test may set any of them again.
+ */
+export const CLEAN_ENV: Record<string, string | undefined> = { INKPRESS_API_KEYS: undefined, INKPRESS_MODEL: undefined, NO_COLOR: "1", npm_lifecycle_event: undefined };
+
 /** The API key every test server accepts. */
 export const API_KEY = "test-key-0123456789";
 
@@ -99,7 +106,7 @@ function spawnCli(args: string[], env: Record<string, string | undefined>, cwd: 
     cwd,
     env: Object.fromEntries(
       // A key file of its own per run, so keys on the developer's machine never leak into a test.
-      Object.entries({ ...process.env, INKPRESS_API_KEYS: undefined, INKPRESS_MODEL: undefined, INKPRESS_KEYS_FILE: NO_KEYS_FILE, ...env, NO_COLOR: "1" })
+      Object.entries({ ...process.env, ...CLEAN_ENV, INKPRESS_KEYS_FILE: NO_KEYS_FILE, ...env })
         .filter((entry): entry is [string, string] => entry[1] !== undefined),
     ),
     stdio: ["ignore", "pipe", "pipe"],

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectArticleBasics, parseArticle } from "../helpers/article.js";
+import { runInTerminal } from "../helpers/cli.js";
 import { runCli, startServer, testModel, type TestServer } from "../helpers/server.js";
 
 describe("inkpress generate (no server)", () => {
@@ -16,13 +17,39 @@ describe("inkpress generate (no server)", () => {
 
   const base = (...extra: string[]) => ["generate", "--model", model, "--threads", "1", "--topic", "Urban beekeeping", "--length", "200", ...extra];
 
-  it("writes Markdown to stdout and progress to stderr", async () => {
+  it("writes Markdown to stdout and says what it is doing on stderr, phase by phase", async () => {
     const result = await runCli(base("--keywords", "beehive, honey", "--seed", "9"));
     expect(result.code).toBe(0);
     const article = parseArticle(result.stdout);
     expect(article.headings[0]?.depth).toBe(1);
-    expect(result.stderr).toMatch(/done: \d+ words in [\d.]+ s, SEO score \d+/);
-    expect(result.stdout).not.toMatch(/done:/);
+    expect(result.stdout).not.toMatch(/done:|loading/);
+    // Not a terminal: whole lines, nothing redrawn.
+    expect(result.stderr).not.toMatch(/\r|\x1b/);
+    const phases = result.stderr.split("\n").filter((line) => !/^(loading model|planning outline|writing): /.test(line));
+    expect(phases).toEqual([
+      expect.stringMatching(/^loading model tiny-plain\.gguf … [\d.]+ [kM]B$/),
+      "planning outline",
+      expect.stringMatching(/^writing ".+": \d+ headings?, about 200 words$/),
+      expect.stringMatching(/^done: \d+ words in [\d.]+ s, SEO score \d+$/),
+      "",
+    ]);
+  });
+
+  it("on a terminal, redraws the words written with their rate and the time left", async () => {
+    const result = await runInTerminal(base("--seed", "9", "-o", path.join(await mkdtemp(path.join(tmpdir(), "inkpress-cli-")), "a.md")));
+    expect(result.code).toBe(0);
+    expect(result.output).toMatch(/\r\x1b\[Kwriting: \d+\/200 words, [\d.]+ words\/s, (about \S+ left|finishing)/);
+    expect(result.output).toMatch(/\r\x1b\[Kdone: \d+ words in [\d.]+ s, SEO score \d+\r?\n/);
+  });
+
+  it("elsewhere, repeats the state every few seconds while it works", async () => {
+    const result = await runCli(base("--length", "1500", "--seed", "3"));
+    expect(result.code).toBe(0);
+    const seconds = Number(/done: \d+ words in ([\d.]+) s/.exec(result.stderr)?.[1]);
+    const states = result.stderr.split("\n").filter((line) => /^(loading model|planning outline|writing): /.test(line));
+    for (const state of states) expect(state).toMatch(/^(loading model: \S+|planning outline: \S+|writing: \d+\/1500 words(, [\d.]+ words\/s, (about \S+ left|finishing))?)$/);
+    // The first repeat comes 5 s after the start: a run that took longer shows at least one.
+    if (seconds >= 6) expect(states.length).toBeGreaterThan(0);
   });
 
   it("writes the same article as the API for the same seeded request", async () => {

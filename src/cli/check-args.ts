@@ -1,0 +1,58 @@
+import type { ArgsDef, CommandDef, Resolvable } from "citty";
+import { closest, distance } from "fastest-levenshtein";
+import { cliCommand } from "../invocation.js";
+import { UsageError } from "./fail.js";
+
+const resolve = <T>(value: Resolvable<T>): Promise<T> => Promise.resolve(typeof value === "function" ? (value as () => T)() : value);
+
+/**
+ * Refuse unknown flags and commands before anything runs, naming the nearest valid one:
+ * citty parses leniently, so a typo such as `--lenght` would otherwise be ignored in silence.
+ * Walks the command tree the way citty picks subcommands (the first word that is not a
+ * flag or a flag's value).
+ */
+// `any` as in citty's own type for subcommands.
+export async function checkArgs(command: CommandDef<any>, rawArgs: string[], path: string[] = []): Promise<void> {
+  const args = await resolve(command.args ?? {});
+  const subCommands = await resolve(command.subCommands);
+  const flags = flagsOf(args);
+  for (let i = 0; i < rawArgs.length; i++) {
+    const token = rawArgs[i]!;
+    if (token === "--") return;
+    if (token.startsWith("-") && token !== "-") {
+      const name = token.split("=", 1)[0]!;
+      const takesValue = flags.get(name);
+      // Flags of a command that runs a default subcommand are that one's (`inkpress --port 1` serves).
+      if (takesValue === undefined) throw unknown("flag", name, [...flags.keys()], path.length || !command.default ? path : [await resolve(command.default)]);
+      if (takesValue && !token.includes("=")) i++;
+      continue;
+    }
+    if (!subCommands) continue; // a positional argument
+    const sub = subCommands[token];
+    if (!sub) throw unknown("command", token, Object.keys(subCommands), path);
+    return checkArgs(await resolve(sub), rawArgs.slice(i + 1), [...path, token]);
+  }
+}
+
+/** Every spelling a command accepts, and whether it takes the next word as its value. */
+function flagsOf(args: ArgsDef): Map<string, boolean> {
+  const flags = new Map<string, boolean>([["--help", false], ["-h", false]]);
+  for (const [name, def] of Object.entries(args)) {
+    if (def.type === "positional") continue;
+    const takesValue = def.type !== "boolean";
+    flags.set(`--${name}`, takesValue);
+    for (const alias of ["alias" in def ? (def.alias ?? []) : []].flat()) flags.set(alias.length === 1 ? `-${alias}` : `--${alias}`, takesValue);
+    if (def.type === "boolean") flags.set(`--no-${name}`, false);
+  }
+  return flags;
+}
+
+/** "unknown flag --lenght for generate; did you mean --length?", or where to find the valid ones. */
+function unknown(kind: "flag" | "command", given: string, valid: string[], path: string[]): UsageError {
+  const here = path.length ? ` for ${path.join(" ")}` : "";
+  const nearest = closest(given, valid);
+  // Close enough to be a typo: up to a third of the word, and at least two edits.
+  const typo = distance(given, nearest) <= Math.max(2, Math.floor(given.length / 3));
+  const hint = typo ? `did you mean ${nearest}?` : `see ${cliCommand([...path, "--help"].join(" "))}`;
+  return new UsageError(`unknown ${kind} ${given}${here}; ${hint}`);
+}

@@ -1,0 +1,23 @@
+/**
+ * How the user runs the CLI, for hints that name a command: `npx inkpress …` through npx,
+ * `npm run cli -- …` from a checkout (also under `npm start`, whose script only serves),
+ * plain `inkpress …` otherwise. npm names the running script in npm_lifecycle_event, and
+ * what npx runs in npm_lifecycle_script (quoted).
+ */
+export function cliName(): string {
+  const env = process.env;
+  switch (env.npm_lifecycle_event) {
+    case "npx":
+      return /^'?inkpress\b/.test(env.npm_lifecycle_script ?? "") ? "npx inkpress" : "inkpress";
+    case "cli":
+    case "start":
+      return "npm run cli --";
+    default:
+      return "inkpress";
+  }
+}
+
+/** A command line to suggest, e.g. `cliCommand("keys create --name NAME")`. */
+export function cliCommand(rest: string): string {
+  return `${cliName()} ${rest}`;
+}
