@@ -1,0 +1,117 @@
+import path from "node:path";
+import * as v from "valibot";
+import type { Prompt } from "../backend.js";
+import { UpstreamError } from "./errors.js";
+import { SAMPLING } from "./sampling.js";
+import type { Complete, RemoteServer } from "./server.js";
+import type { Upstream } from "./upstream.js";
+
+const Props = v.object({
+  total_slots: v.optional(v.number()),
+  model_alias: v.optional(v.string()),
+  model_path: v.optional(v.string()),
+  chat_template: v.optional(v.string()),
+  default_generation_settings: v.object({ n_ctx: v.number() }),
+});
+
+/** One event of a `/completion` stream (every field optional: progress events and errors carry others). */
+const Chunk = v.object({
+  content: v.optional(v.string()),
+  stop: v.optional(v.boolean()),
+  stop_type: v.optional(v.string()),
+  tokens_predicted: v.optional(v.number()),
+  tokens_evaluated: v.optional(v.number()),
+  timings: v.optional(v.object({ prompt_n: v.optional(v.number()) })),
+  error: v.optional(v.object({ message: v.optional(v.string()) })),
+});
+
+/**
+ * What llama-server reports as the chat template of a model that has none (common/chat.cpp,
+ * CHATML_TEMPLATE_SRC). Such a model is a plain completion model: ChatML would only confuse it.
+ */
+const FALLBACK_TEMPLATE =
+  "{%- for message in messages -%}\n" +
+  "  {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' -}}\n" +
+  "{%- endfor -%}\n" +
+  "{%- if add_generation_prompt -%}\n" +
+  "  {{- '<|im_start|>assistant\n' -}}\n" +
+  "{%- endif -%}";
+
+/**
+ * llama.cpp's llama-server, from its `/props`; undefined when the server is another kind
+ * (no `/props`). Steps go to its native `/completion` endpoint.
+ */
+export async function llamaServer(upstream: Upstream): Promise<RemoteServer | undefined> {
+  let answer: unknown;
+  try {
+    answer = await upstream.json("/props");
+  } catch (error) {
+    if (error instanceof UpstreamError && error.answered === 404) return undefined;
+    throw error;
+  }
+  const parsed = v.safeParse(Props, answer);
+  if (!parsed.success) return undefined;
+  const props = parsed.output;
+  const template = props.chat_template ?? "";
+  const prompting = template === "" || template === FALLBACK_TEMPLATE ? "completion" : "chat-template";
+  return {
+    // The alias defaults to the model's path: its file name is name enough.
+    name: props.model_alias && props.model_alias !== props.model_path ? props.model_alias : path.basename(props.model_path ?? "llama-server"),
+    prompting,
+    contextSize: props.default_generation_settings.n_ctx,
+    slots: props.total_slots,
+    pinsSlots: true,
+    promptPrefix: async (prompt: Prompt, signal?: AbortSignal) => {
+      if (prompting === "completion") return prompt.completion;
+      const messages = [
+        { role: "system", content: prompt.system },
+        { role: "user", content: prompt.user },
+      ];
+      return v.parse(v.object({ prompt: v.string() }), await upstream.json("/apply-template", { messages }, signal)).prompt;
+    },
+    countTokens: async (text: string, signal?: AbortSignal) =>
+      // The same tokens `/completion` makes of a prompt: with BOS, special tokens parsed.
+      v.parse(v.object({ tokens: v.array(v.unknown()) }), await upstream.json("/tokenize", { content: text, add_special: true }, signal)).tokens
+        .length,
+    complete: nativeComplete(upstream),
+  };
+}
+
+/** Steps on llama-server's `/completion`: pinned to a slot, prompt cache on, usage from its timings. */
+function nativeComplete(upstream: Upstream): Complete {
+  return async function* (step, report) {
+    const body = {
+      prompt: step.prompt,
+      n_predict: step.maxTokens,
+      seed: step.seed,
+      ...(step.grammar === undefined ? {} : { grammar: step.grammar }),
+      id_slot: step.slot,
+      cache_prompt: !step.fresh,
+      stream: true,
+      // Progress events keep a long prompt's stream alive; per-token timings count an aborted step.
+      return_progress: true,
+      timings_per_token: true,
+      // The final event would echo the prompt and settings; only these are read.
+      response_fields: ["content", "stop", "stop_type", "tokens_predicted", "tokens_evaluated", "timings"],
+      temperature: SAMPLING.temperature,
+      top_k: SAMPLING.topK,
+      top_p: SAMPLING.topP,
+      min_p: SAMPLING.minP,
+      repeat_penalty: SAMPLING.repeatPenalty,
+      repeat_last_n: SAMPLING.repeatLastN,
+    };
+    for await (const event of upstream.events("/completion", body, step.signal)) {
+      const chunk = upstream.parseEvent(Chunk, event.data);
+      if (chunk.error) throw new UpstreamError(502, `${upstream.base.origin} failed mid-answer: ${chunk.error.message ?? "unknown error"}`);
+      if (chunk.timings?.prompt_n !== undefined) report.promptTokens = chunk.timings.prompt_n;
+      if (chunk.tokens_predicted !== undefined) report.completionTokens = chunk.tokens_predicted;
+      if (chunk.content) yield chunk.content;
+      if (chunk.stop) {
+        report.stopReason = chunk.stop_type === "eos" || chunk.stop_type === "word" ? "end" : "length";
+        report.promptTotal = chunk.tokens_evaluated;
+        return;
+      }
+    }
+    if (!step.signal?.aborted) throw new UpstreamError(502, `${upstream.base.origin} ended the stream mid-answer`);
+  };
+}

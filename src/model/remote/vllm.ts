@@ -1,0 +1,72 @@
+import * as v from "valibot";
+import type { Prompt } from "../backend.js";
+import { ModelLoadError } from "../errors.js";
+import { UpstreamError } from "./errors.js";
+import type { Extras } from "./openai.js";
+import { SAMPLING } from "./sampling.js";
+import type { RemoteServer } from "./server.js";
+import type { Upstream } from "./upstream.js";
+
+const Models = v.object({ data: v.array(v.object({ id: v.string(), max_model_len: v.optional(v.number()) })) });
+const Tokenized = v.object({ count: v.number(), tokens: v.array(v.number()) });
+
+/**
+ * A vLLM-compatible server, from `/v1/models` (the model, its context) and vLLM's `/tokenize` and
+ * `/detokenize` (token counts, and the model's own chat template applied server-side). Servers
+ * without them (Ollama, LM Studio) fail here with one line naming what is missing.
+ */
+export async function vllmServer(upstream: Upstream): Promise<{ facts: Omit<RemoteServer, "complete">; extras: Extras }> {
+  const origin = upstream.base.origin;
+  const models = v.safeParse(Models, await upstream.json("/v1/models"));
+  const model = models.success ? models.output.data[0] : undefined;
+  if (!model) throw new ModelLoadError(`${origin} lists no model at /v1/models`);
+  const missing: string[] = [];
+  if (!model.max_model_len) missing.push("the model's context size (max_model_len in /v1/models)");
+  const tokenize = (body: object, signal?: AbortSignal) =>
+    upstream.json("/tokenize", { model: model.id, ...body }, signal).then((answer) => v.parse(Tokenized, answer));
+  if (!(await answers(tokenize({ prompt: "a" })))) missing.push("token counts (/tokenize)");
+  if (missing.length > 0) throw new ModelLoadError(`${origin} is neither llama-server nor vLLM-compatible: it does not report ${missing.join(", nor ")}`);
+
+  const chat = (prompt: Pick<Prompt, "system" | "user">, signal?: AbortSignal) =>
+    tokenize(
+      {
+        messages: [
+          { role: "system", content: prompt.system },
+          { role: "user", content: prompt.user },
+        ],
+        add_generation_prompt: true,
+      },
+      signal,
+    );
+  // A model without a chat template is a completion model; vLLM refuses to apply the template it lacks.
+  const prompting = (await answers(chat({ system: "", user: "a" }))) ? "chat-template" : "completion";
+  // A chat template writes its own BOS where the model wants one; plain prompts get it from the tokenizer.
+  const addSpecial = prompting === "completion";
+  return {
+    facts: {
+      name: model.id,
+      prompting,
+      contextSize: model.max_model_len!,
+      slots: undefined,
+      pinsSlots: false,
+      promptPrefix: async (prompt, signal) => {
+        if (prompting === "completion") return prompt.completion;
+        const { tokens } = await chat(prompt, signal);
+        return v.parse(v.object({ prompt: v.string() }), await upstream.json("/detokenize", { model: model.id, tokens }, signal)).prompt;
+      },
+      countTokens: async (text, signal) => (await tokenize({ prompt: text, add_special_tokens: addSpecial }, signal)).count,
+    },
+    extras: { add_special_tokens: addSpecial, repetition_penalty: SAMPLING.repeatPenalty },
+  };
+}
+
+/** Whether the request succeeds; a refusal (4xx, or an answer of another shape) is a no. */
+async function answers(request: Promise<unknown>): Promise<boolean> {
+  try {
+    await request;
+    return true;
+  } catch (error) {
+    if (error instanceof v.ValiError || (error instanceof UpstreamError && error.answered !== undefined && error.answered < 500)) return false;
+    throw error;
+  }
+}
