@@ -1,4 +1,4 @@
-/** The in-process writer's sampling (src/model/writer.ts), so a remote backend keeps the articles' character. */
+/** The in-process writer's sampling (src/model/llama-writer.ts), so a remote backend keeps the articles' character. */
 export const SAMPLING = {
   temperature: 0.8,
   topK: 40,
