@@ -1,8 +1,10 @@
 /**
  * The playground (`GET /`) in a real headless Chromium against a real server with a
  * random-weight test model: a person fills in a key and a topic, presses Generate and
- * watches the article stream in, rendered, then sees the SEO report. Model text (and a
- * hostile topic) must only ever become text. Needs /usr/bin/chromium (.ci/run installs it).
+ * watches the article stream in, rendered, then reads the SEO report: beside the article
+ * and in view while scrolling on a wide screen, summarised above it with the form folded
+ * away on a phone. Model text (and a hostile topic) must only ever become text. Needs
+ * /usr/bin/chromium (.ci/run installs it). Screenshots go to test-artifacts/.
  */
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
@@ -10,14 +12,17 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHECK_LABELS } from "../../src/http/pages/check-labels.js";
 import { API_KEY, ROOT, startServer, testModel, type TestServer } from "../helpers/server.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const HAS_CHROMIUM = existsSync(CHROMIUM);
-const SCREENSHOT = path.join(ROOT, "test-artifacts/playground.png");
+const ARTIFACTS = path.join(ROOT, "test-artifacts");
 /** A topic that would run script if any model or request text reached the page as markup. */
 const HOSTILE = "<img src=x onerror=window.__pwned=1>";
 const TOPIC = `Composting ${HOSTILE} <script>window.__pwned=2</script>`;
+const WIDE = { width: 1366, height: 900 };
+const PHONE = { width: 390, height: 844 };
 
 if (!HAS_CHROMIUM) console.warn(`playground browser test skipped: ${CHROMIUM} is missing (apt-get install -y chromium; .ci/run does it).`);
 
@@ -36,8 +41,9 @@ describe.skipIf(!HAS_CHROMIUM)("the playground in headless Chromium", () => {
       executablePath: CHROMIUM,
       headless: true,
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-      viewport: { width: 1360, height: 900 },
+      viewport: WIDE,
     });
+    await mkdir(ARTIFACTS, { recursive: true });
   });
 
   afterAll(async () => {
@@ -46,8 +52,9 @@ describe.skipIf(!HAS_CHROMIUM)("the playground in headless Chromium", () => {
     if (profile) await rm(profile, { recursive: true, force: true });
   });
 
-  async function openPlayground(): Promise<Page> {
+  async function openPlayground(viewport = WIDE): Promise<Page> {
     const page = await context.newPage();
+    await page.setViewportSize(viewport);
     page.on("pageerror", (error) => pageErrors.push(`pageerror: ${error.message}`));
     page.on("console", (message) => {
       if (message.type() === "error") pageErrors.push(`console: ${message.text()}`);
@@ -57,8 +64,8 @@ describe.skipIf(!HAS_CHROMIUM)("the playground in headless Chromium", () => {
     return page;
   }
 
-  it("streams an article in, rendered as text, then shows the SEO report", async () => {
-    const page = await openPlayground();
+  /** Fill in the form, press Generate and wait until the article is done and the form usable again. */
+  async function generate(page: Page, fields: Record<string, string>): Promise<void> {
     // Record the status line as it changes, to see the article arrive while it is written.
     await page.evaluate(() => {
       const status = document.getElementById("status")!;
@@ -66,15 +73,19 @@ describe.skipIf(!HAS_CHROMIUM)("the playground in headless Chromium", () => {
       new MutationObserver(() => seen.push(status.textContent ?? "")).observe(status, { childList: true, characterData: true, subtree: true });
     });
     await page.fill("#f-key", API_KEY);
-    await page.fill("#f-topic", TOPIC);
-    await page.fill("#f-length", "150");
-    await page.fill("#f-structure", "detailed");
-    // No keywords: the topic is the primary keyword, so the hostile text is in the article.
+    for (const [id, value] of Object.entries(fields)) await page.fill(`[id="${id}"]`, value);
     await page.click("#generate");
-
     await page.locator("#article h1").first().waitFor({ timeout: 90_000 });
     await page.locator("#checks li").first().waitFor({ timeout: 90_000 });
     await expect.poll(() => page.locator("#generate").isEnabled()).toBe(true);
+  }
+
+  const box = async (page: Page, selector: string) => (await page.locator(selector).boundingBox())!;
+
+  it("streams an article in, rendered as text, with the SEO report beside it in view while scrolling (1366 px)", async () => {
+    const page = await openPlayground(WIDE);
+    // No keywords: the topic is the primary keyword, so the hostile text is in the article.
+    await generate(page, { "f-topic": TOPIC, "f-length": "600", "f-structure": "detailed" });
 
     // The article: a title, headings and paragraphs, all from the Markdown.
     const h1 = await page.locator("#article h1").allTextContents();
@@ -87,40 +98,96 @@ describe.skipIf(!HAS_CHROMIUM)("the playground in headless Chromium", () => {
     const headingLines = markdown.split("\n").filter((line) => /^#{1,6} /.test(line)).length;
     expect(await page.locator("#article :is(h1, h2, h3, h4, h5, h6)").count()).toBe(headingLines);
 
-    // The hostile topic is shown as the text it is, never as markup, and nothing ran.
+    // The hostile topic (as much of it as the keyword keeps) is shown as the text it is, never as markup, and nothing ran.
     const text = (await page.locator("#article").textContent()) ?? "";
-    expect(text).toContain(HOSTILE);
+    expect(text).toContain("<img src=x");
     expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
     expect(await page.locator("#article img, #article script").count()).toBe(0);
     expect(await page.locator("img").count()).toBe(0);
-    expect(markdown).not.toContain(HOSTILE); // escaped in the Markdown; the renderer undid the escapes as text
+    expect(markdown).not.toMatch(/(?<!\\)<img/); // escaped in the Markdown; the renderer undid the escapes as text
 
-    // It was streamed: the status said it was writing before it said done.
+    // It was streamed: accepted, outlined, written, then done, with the score on the done line.
     const statuses: string[] = await page.evaluate(() => (window as any).__statuses);
+    const planning = statuses.indexOf("Planning the outline…");
     const writing = statuses.findIndex((s) => s.startsWith("Writing"));
     const done = statuses.findIndex((s) => s.startsWith("Done"));
-    expect(writing).toBeGreaterThanOrEqual(0);
+    expect(planning).toBeGreaterThanOrEqual(0);
+    expect(writing).toBeGreaterThan(planning);
     expect(done).toBeGreaterThan(writing);
-
-    // The SEO report: each check passed, failed or not applicable, with its message; score and word count.
-    const checks = page.locator("#checks li");
-    const count = await checks.count();
-    expect(count).toBeGreaterThan(5);
-    for (let i = 0; i < count; i++) {
-      const item = checks.nth(i);
-      expect(["pass", "fail", "na"]).toContain(await item.getAttribute("class"));
-      expect(((await item.locator(".msg").textContent()) ?? "").length).toBeGreaterThan(0);
-    }
     const score = Number(await page.locator("#score-value").textContent());
     expect(score).toBeGreaterThanOrEqual(0);
     expect(score).toBeLessThanOrEqual(100);
-    expect(await page.locator("#checks-summary").textContent()).toMatch(/\d+ passed · \d+ failed · \d+ not applicable/);
-    expect(await page.locator("#stats").textContent()).toMatch(/Words\d+ of 150/);
-    expect(await page.locator("#status").textContent()).toMatch(/^Done: \d+ words/);
+    expect(await page.locator("#status").textContent()).toMatch(new RegExp(`^Done: \\d+ words in [\\d.]+ s, SEO score ${score}\\.$`));
+
+    // The report: passed and failed checks, named in words, each with its message; the
+    // checks that do not apply folded away below them.
+    const checks = page.locator("#checks li");
+    expect(await checks.count()).toBeGreaterThan(5);
+    for (const item of await checks.all()) {
+      expect(["pass", "fail"]).toContain(await item.getAttribute("class"));
+      const id = (await item.getAttribute("data-check")) as keyof typeof CHECK_LABELS;
+      expect(await item.locator(".name").evaluate((node) => node.firstChild?.textContent)).toBe(CHECK_LABELS[id]);
+      expect(((await item.locator(".msg").textContent()) ?? "").length).toBeGreaterThan(0);
+    }
+    const notApplicable = page.locator("#na-list li");
+    expect(await notApplicable.count()).toBeGreaterThan(0); // no secondary keywords were given
+    expect(await page.locator("#na-checks").evaluate((node) => (node as HTMLDetailsElement).open)).toBe(false);
+    expect(await notApplicable.first().isVisible()).toBe(false);
+    for (const item of await notApplicable.all()) expect(await item.getAttribute("class")).toBe("na");
+    expect(await page.locator("#na-summary").textContent()).toMatch(/^\d+ checks? do(es)? not apply to this article$/);
+    expect(await page.locator("#checks-summary").textContent()).toMatch(/^\d+ passed · \d+ failed$/);
+    expect(await page.locator("#stats").textContent()).toMatch(/Words\d+ of 600/);
     expect(await page.locator("#error").isHidden()).toBe(true);
 
-    await mkdir(path.dirname(SCREENSHOT), { recursive: true });
-    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    // Beside the article, not below it; the summary bar is for narrow screens only.
+    const article = await box(page, "#article");
+    const report = await box(page, "#report");
+    expect(report.x).toBeGreaterThanOrEqual(article.x + article.width);
+    expect(report.y).toBeLessThan(article.y + article.height);
+    expect(await page.locator("#summary").isVisible()).toBe(false);
+    // Scrolled to the end of a long article, the report is still in view.
+    expect(await page.evaluate(() => document.documentElement.scrollHeight > window.innerHeight)).toBe(true);
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    const scrolled = await box(page, "#report");
+    expect(scrolled.y).toBeGreaterThanOrEqual(0);
+    expect(scrolled.y).toBeLessThan(WIDE.height / 2);
+
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(ARTIFACTS, "playground-1366.png"), fullPage: true });
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+
+  it("on a 390 px phone, folds the form once the article streams and summarises the report above the article", async () => {
+    const page = await openPlayground(PHONE);
+    // The form fills more than the screen: without folding, the article would be far below.
+    expect((await box(page, "#article")).y).toBeGreaterThan(PHONE.height);
+    await generate(page, { "f-topic": "Composting at home", "f-length": "150" });
+
+    expect(await page.locator("#fields").isVisible()).toBe(false);
+    expect(await page.locator("#form-summary").textContent()).toBe("Composting at home · 150 words");
+    expect(await page.locator("#stop").isVisible()).toBe(true);
+    const article = await box(page, "#article");
+    expect(article.y).toBeLessThan(PHONE.height);
+    expect(article.y + article.height).toBeGreaterThan(0);
+
+    // The summary: score, words and time, with a link to the full report below the article.
+    const summary = page.locator("#summary");
+    expect(await summary.isVisible()).toBe(true);
+    expect((await box(page, "#summary")).y).toBeLessThan(article.y);
+    const score = await page.locator("#score-value").textContent();
+    expect(await page.locator("#summary-score").textContent()).toBe(score);
+    expect(await page.locator("#summary-words").textContent()).toMatch(/^\d+ words$/);
+    expect(await page.locator("#summary-time").textContent()).toMatch(/^[\d.]+ s$/);
+    expect(await summary.locator("a").getAttribute("href")).toBe("#report");
+    expect((await box(page, "#report")).y).toBeGreaterThan(article.y + article.height);
+    // Nothing wider than the screen.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+
+    await page.screenshot({ path: path.join(ARTIFACTS, "playground-390.png"), fullPage: true });
+    // The form opens again to change the request.
+    await page.click("#unfold");
+    expect(await page.locator("#fields").isVisible()).toBe(true);
     expect(pageErrors).toEqual([]);
     await page.close();
   });

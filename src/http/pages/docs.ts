@@ -50,6 +50,12 @@ interface Operation {
   security?: unknown[];
 }
 
+/**
+ * Stands for the origin the page is requested from, filled in per request by the route:
+ * the examples then work as pasted, whatever host and port the reader used.
+ */
+export const ORIGIN = "__INKPRESS_ORIGIN__";
+
 /** The reference page, from the OpenAPI document. */
 export function docsPage(doc: Record<string, unknown>): Page {
   const info = doc.info as { title: string; version: string; description?: string };
@@ -98,7 +104,7 @@ function endpoints(doc: Record<string, unknown>): string {
 </div>`);
     }
   }
-  const example = `curl -N http://127.0.0.1:3000/api/v1/generate \\
+  const example = `curl -N ${ORIGIN}/api/v1/generate \\
   -H 'x-api-key: YOUR-KEY' -H 'content-type: application/json' \\
   -H 'accept: text/event-stream' \\
   -d '{"topic": "Home composting for beginners", "length": 800, "seo": {"keywords": "compost bin, garden waste"}}'`;

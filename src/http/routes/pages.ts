@@ -1,12 +1,15 @@
-import { defineHandler } from "h3";
+import { defineHandler, type H3Event } from "h3";
 import { openApiDocument } from "../openapi.js";
-import { docsPage } from "../pages/docs.js";
-import type { Page } from "../pages/html.js";
+import { ORIGIN, docsPage } from "../pages/docs.js";
+import { escapeHtml, type Page } from "../pages/html.js";
 import { playgroundPage } from "../pages/playground.js";
 
-/** `GET /docs`: the API reference, rendered from the OpenAPI document. No key needed. */
+/** `GET /docs`: the API reference, rendered from the OpenAPI document, its examples aimed at this origin. No key needed. */
 export function docsRoute() {
-  return pageRoute(() => docsPage(openApiDocument()));
+  return pageRoute(
+    () => docsPage(openApiDocument()),
+    (markup, event) => markup.replaceAll(ORIGIN, escapeHtml(event.url.origin)),
+  );
 }
 
 /** `GET /`: the playground. No key needed (the person using it enters one). */
@@ -14,11 +17,11 @@ export function playgroundRoute() {
   return pageRoute(() => playgroundPage(openApiDocument()));
 }
 
-/** A page rendered on first use, then served from memory. */
-function pageRoute(render: () => Page) {
+/** A page rendered on first use, then served from memory, with what depends on the request filled in. */
+function pageRoute(render: () => Page, personalise: (markup: string, event: H3Event) => string = (markup) => markup) {
   let page: Page | undefined;
-  return defineHandler(() => {
+  return defineHandler((event) => {
     page ??= render();
-    return new Response(page.markup, { headers: page.headers });
+    return new Response(personalise(page.markup, event), { headers: page.headers });
   });
 }
