@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { analyse, scoreChecks, type AnalyseInput, type Analysis, type CheckId } from "../../src/article/analyse.js";
 import { slugify } from "../../src/article/slug.js";
 import { splitSentences } from "../../src/article/text.js";
+import { blocksOf } from "../helpers/blocks.js";
 
 // ---------------------------------------------------------------------------------------
 // Fixture writer: builds long bodies from distinct, plausible sentences. Slot lengths are
@@ -77,6 +78,12 @@ const lengthen = (sentence: string) => sentence.replace(/\.$/, ", while the soil
 
 const markdown = (parts: Record<string, string>) => Object.values(parts).join("\n\n");
 
+/** The analyser's input from Markdown, read by remark (test/helpers/blocks.ts), not by the engine's document. */
+function body(source: string, language = "en"): Pick<AnalyseInput, "blocks" | "hasTitle"> {
+  const { blocks, hasTitle } = blocksOf(source, language);
+  return { blocks, hasTitle };
+}
+
 const failing = (a: Analysis) => a.checks.filter((c) => c.passed === false).map((c) => c.id);
 const notApplicable = (a: Analysis) => a.checks.filter((c) => c.passed === null).map((c) => c.id);
 const check = (a: Analysis, id: CheckId) => a.checks.find((c) => c.id === id)!;
@@ -109,7 +116,7 @@ function sectionParts(w = writer(ENGLISH)) {
 
 function sectionsInput(parts: Record<string, string> = sectionParts(), overrides: Partial<AnalyseInput> = {}): AnalyseInput {
   return {
-    markdown: markdown(parts),
+    ...body(markdown(parts)),
     title: TITLE,
     metaDescription: META,
     slug: "compost-bins-small-gardens",
@@ -161,7 +168,7 @@ function germanInput(): AnalyseInput {
     end: w.para(6, "Gründüngung"),
   };
   return {
-    markdown: markdown(parts),
+    ...body(markdown(parts), "de"),
     title: "Gründüngung im Gemüsegarten: so gelingt es",
     metaDescription:
       "Gründüngung verbessert schwere Böden, schützt vor Erosion und fördert das Bodenleben. So wählen Sie die passenden Pflanzen und den richtigen Zeitpunkt.",
@@ -174,7 +181,7 @@ function germanInput(): AnalyseInput {
   };
 }
 
-function japaneseInput(): AnalyseInput {
+function japaneseMarkdown(): string {
   const w = writer(JAPANESE);
   const parts = {
     title: "# 堆肥箱の使い方：小さな庭のための実践ガイド",
@@ -188,8 +195,12 @@ function japaneseInput(): AnalyseInput {
     endHeading: "## まとめ",
     end: w.para(4, "堆肥箱"),
   };
+  return markdown(parts);
+}
+
+function japaneseInput(): AnalyseInput {
   return {
-    markdown: markdown(parts),
+    ...body(japaneseMarkdown(), "ja"),
     title: "堆肥箱の使い方：小さな庭のための実践ガイド",
     metaDescription:
       "堆肥箱を使えば、台所の生ごみや落ち葉を栄養たっぷりの土に変えられます。この記事では、小さな庭やベランダでも無理なく続けられる堆肥箱の選び方、置き場所、材料の混ぜ方、季節ごとの手入れのコツを順番に分かりやすく解説します。初めての方でも今日から始められるように、よくある失敗とその対策も紹介します。",
@@ -220,7 +231,7 @@ describe("analyse: good articles", () => {
   it("passes a paragraphs article, where subheading checks do not apply", () => {
     const a = analyse(paragraphsInput());
     expect(failing(a)).toEqual([]);
-    expect(notApplicable(a)).toEqual(["keyword-in-subheadings", "no-headings", "subheading-distribution"]);
+    expect(notApplicable(a)).toEqual(["keyword-in-subheadings", "no-headings", "distinct-headings", "subheading-distribution"]);
     expect(a.score).toBe(100);
     expect(a.wordCount).toBe(380);
   });
@@ -228,7 +239,7 @@ describe("analyse: good articles", () => {
   it("passes an article written with heading tags off, where heading checks do not apply", () => {
     const a = analyse(plainInput());
     expect(failing(a)).toEqual([]);
-    expect(notApplicable(a)).toEqual(["keyword-in-subheadings", "single-h1", "heading-hierarchy", "subheading-distribution"]);
+    expect(notApplicable(a)).toEqual(["keyword-in-subheadings", "single-h1", "heading-hierarchy", "distinct-headings", "subheading-distribution"]);
     expect(check(a, "no-headings").passed).toBe(true);
     expect(a.score).toBe(100);
   });
@@ -244,11 +255,10 @@ describe("analyse: good articles", () => {
   });
 
   it("counts Japanese words by segmentation, not by spaces", () => {
-    const input = japaneseInput();
-    const a = analyse(input);
+    const a = analyse(japaneseInput());
     expect(failing(a)).toEqual([]);
     expect(a.score).toBe(100);
-    const spaces = input.markdown.split(" ").length - 1;
+    const spaces = japaneseMarkdown().split(" ").length - 1;
     expect(a.wordCount).toBeGreaterThan(spaces * 20);
     expect(a.wordCount).toBeGreaterThan(300);
   });
@@ -256,7 +266,7 @@ describe("analyse: good articles", () => {
   it("counts list items, subheadings and FAQ answers but not the H1", () => {
     const a = analyse({
       ...sectionsInput(),
-      markdown: [
+      ...body([
         "# Title words here",
         "One two three.",
         "- Four five.\n- Six seven.",
@@ -264,7 +274,7 @@ describe("analyse: good articles", () => {
         "### Is eight nine?",
         "Ten eleven  \ntwelve thirteen.",
         "```\nnot prose at all\n```",
-      ].join("\n\n"),
+      ].join("\n\n")),
     });
     expect(a.wordCount).toBe(3 + 2 + 2 + 1 + 3 + 4);
     expect(a.readingTimeMinutes).toBe(1);
@@ -278,6 +288,8 @@ interface BadCase {
   id: CheckId;
   input: () => AnalyseInput;
   figure: string;
+  /** Checks that cannot pass while this one fails (text-length implies length-target). */
+  alsoFailing?: CheckId[];
 }
 
 /** Edit the good sections article with the same writer, so new sentences stay distinct. */
@@ -357,9 +369,11 @@ const badCases: BadCase[] = [
     figure: "73 characters",
   },
   {
+    // 90 % of the request is also the floor of length-target, so text-length never fails alone.
     id: "text-length",
-    input: () => paragraphsInput(paragraphParts(3), { targetLength: 220 }),
+    input: () => paragraphsInput(paragraphParts(3), { targetLength: 400 }),
     figure: "220 words (target at least 300)",
+    alsoFailing: ["length-target"],
   },
   {
     id: "length-target",
@@ -384,6 +398,14 @@ const badCases: BadCase[] = [
       parts.shadeHeading = "#### Shade and drainage";
     }),
     figure: "H4 “Shade and drainage” after H2",
+  },
+  {
+    id: "distinct-headings",
+    // Compared without case or punctuation, like sentences.
+    input: editSections((parts) => {
+      parts.shadeHeading = "### Choosing a SITE!";
+    }),
+    figure: "Found 1 subheading repeating an earlier one (first: “Choosing a SITE!”)",
   },
   {
     id: "subheading-distribution",
@@ -438,17 +460,77 @@ const badCases: BadCase[] = [
   },
 ];
 
+/** More ways to break one check. */
+const moreBadCases: BadCase[] = [
+  {
+    id: "duplicate-sentences",
+    // Without case or punctuation, the two sentences are the same.
+    input: editSections((parts) => {
+      parts.shade += " Once upon a time there was a cat.";
+      parts.conclusion += " Once upon a time, there was a cat";
+    }),
+    figure: "Found 1 sentence repeating an earlier one (first: “Once upon a time, there was a cat”)",
+  },
+  {
+    id: "single-h1",
+    // One H1, but not the title at the top.
+    input: () => {
+      const { title: _, ...rest } = sectionParts();
+      return sectionsInput({ ...rest, conclusionHeading: "# Conclusion" });
+    },
+    figure: "The H1 is not the title at the top of the article.",
+  },
+  {
+    id: "single-h1",
+    input: () => {
+      const { title: _, ...rest } = sectionParts();
+      return sectionsInput(rest);
+    },
+    figure: "0 H1 headings",
+  },
+];
+
 describe("analyse: bad articles fail exactly one check", () => {
   it("has a bad case for every check", () => {
     const ids = analyse(sectionsInput()).checks.map((c) => c.id);
     expect(badCases.map((c) => c.id).sort()).toEqual([...ids].sort());
   });
 
-  it.each(badCases)("$id", ({ id, input, figure }) => {
+  it.each(badCases)("$id", ({ id, input, figure, alsoFailing = [] }) => {
+    const a = analyse(input());
+    expect(failing(a).sort()).toEqual([id, ...alsoFailing].sort());
+    expect(check(a, id).message).toContain(figure);
+    expect(a.score).toBeLessThan(100);
+  });
+
+  it.each(moreBadCases)("$id: $figure", ({ id, input, figure }) => {
     const a = analyse(input());
     expect(failing(a)).toEqual([id]);
     expect(check(a, id).message).toContain(figure);
-    expect(a.score).toBeLessThan(100);
+  });
+});
+
+describe("analyse: length is measured against the request", () => {
+  it("does not fail a short request for being under 300 words", () => {
+    // 220 words for 220 requested: the text-length floor is 90 % of the request, 198.
+    const a = analyse(paragraphsInput(paragraphParts(3), { targetLength: 220 }));
+    expect(check(a, "text-length")).toMatchObject({ passed: true, message: "The body has 220 words (target at least 198)." });
+    expect(check(a, "length-target").passed).toBe(true);
+  });
+
+  it("asks at most 300 words of a long request", () => {
+    const a = analyse(paragraphsInput(paragraphParts(5), { targetLength: 5000 }));
+    expect(check(a, "text-length").message).toBe("The body has 380 words (target at least 300).");
+    expect(check(a, "text-length").passed).toBe(true);
+    expect(check(a, "length-target").passed).toBe(false);
+  });
+
+  it("fails 10 % over the request, passes within it", () => {
+    expect(check(analyse(paragraphsInput(paragraphParts(5), { targetLength: 350 })), "length-target").passed).toBe(true);
+    expect(check(analyse(paragraphsInput(paragraphParts(5), { targetLength: 340 })), "length-target")).toMatchObject({
+      passed: false,
+      message: "The body has 380 words, 11.8% over the 340 requested (target ±10%).",
+    });
   });
 });
 

@@ -1,49 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { LABELLED_LANGUAGES, isIso6391, labelsFor, languageName } from "../../src/article/labels.js";
-import { countWords, splitSentences } from "../../src/article/text.js";
 
-/** Languages written without spaces, where "first word" needs another rule. */
-const UNSPACED = new Set(["ja", "zh"]);
+// The labels of the structural sections are the only fixed strings an article may hold.
 
-/** A two-word noun phrase per language ("garden soil"), put in for `{k}` to count a lead-in as the engine will. */
-const SAMPLE_KEYWORD: Record<string, string> = {
-  en: "garden soil", de: "gesunde Ernährung", fr: "terre végétale", es: "tierra fértil", it: "terriccio universale",
-  pt: "solo fértil", nl: "goede tuinaarde", pl: "ziemia ogrodowa", sv: "god trädgårdsjord", da: "god havejord",
-  no: "god hagejord", fi: "puutarhan multa", cs: "zahradní zemina", tr: "bahçe toprağı", ru: "садовая земля",
-  uk: "садова земля", ja: "園芸用土", zh: "花园土壤", ko: "정원 흙", ar: "تربة الحديقة", hi: "जैविक खाद",
-  id: "tanah kebun",
-};
-
-function sentenceEnd(language: string): string {
-  if (UNSPACED.has(language)) return "。";
-  return language === "hi" ? "।" : ".";
-}
-
-function questionMark(language: string): string {
-  if (UNSPACED.has(language)) return "？";
-  return language === "ar" ? "؟" : "?";
-}
-
-/** The opening words of a template, compared case-insensitively; two characters count as a word in ja/zh. */
-function openingWords(template: string, language: string, n: number): string {
-  if (UNSPACED.has(language)) return template.slice(0, 2 * n);
-  return template
-    .split(/\s+/u)
-    .map((w) => w.replace(/[\p{P}]+$/u, "").toLowerCase())
-    .filter((w) => w !== "")
-    .slice(0, n)
-    .join(" ");
-}
-
-const firstWord = (template: string, language: string) => openingWords(template, language, 1);
-
-/** Words with the keyword counted as one, as a reader would count the template. */
-function wordCount(template: string, language: string): number {
-  const segmenter = new Intl.Segmenter(language, { granularity: "word" });
-  return [...segmenter.segment(template.replace("{k}", "X"))].filter((s) => s.isWordLike).length;
-}
-
-const occurrences = (text: string, part: string) => text.split(part).length - 1;
+const KEYS = ["introduction", "conclusion", "faq", "keyTakeaways"] as const;
 
 describe("labels", () => {
   it("covers every language the brief names", () => {
@@ -52,59 +12,41 @@ describe("labels", () => {
     );
   });
 
+  it("English labels", () => {
+    expect(labelsFor("en")).toEqual({
+      introduction: "Introduction",
+      conclusion: "Conclusion",
+      faq: "Frequently asked questions",
+      keyTakeaways: "Key takeaways",
+    });
+  });
+
   describe.each([...LABELLED_LANGUAGES])("%s", (language) => {
     const labels = labelsFor(language);
 
-    it("has every fixed string and its language name", () => {
-      for (const key of ["introduction", "conclusion", "faq", "keyTakeaways"] as const) {
-        expect(labels[key].trim()).not.toBe("");
+    it("has exactly the four section labels, each a short trimmed phrase", () => {
+      expect(Object.keys(labels).sort()).toEqual([...KEYS].sort());
+      for (const key of KEYS) {
+        const label = labels[key];
+        expect(label, key).toBe(label.trim());
+        expect(label, key).not.toBe("");
+        expect([...label].length, key).toBeLessThanOrEqual(40);
+        // A heading, not a sentence and not Markdown.
+        expect(label, key).not.toMatch(/[.!?:#*_`[\]<>]$|^[#>*-]/u);
       }
-      expect(labels.languageName).toBe(languageName(language));
+      expect(new Set(KEYS.map((k) => labels[k].toLocaleLowerCase(language))).size).toBe(KEYS.length);
     });
 
-    it("has at least 24 one-sentence lead-ins of 6–16 words, one keyword each", () => {
-      expect(labels.leadIns.length).toBeGreaterThanOrEqual(24);
-      expect(new Set(labels.leadIns).size).toBe(labels.leadIns.length);
-      const keyword = SAMPLE_KEYWORD[language]!;
-      expect(countWords(keyword, language)).toBe(2);
-      for (const leadIn of labels.leadIns) {
-        expect(occurrences(leadIn, "{k}"), leadIn).toBe(1);
-        expect(leadIn.endsWith(sentenceEnd(language)), leadIn).toBe(true);
-        if (!UNSPACED.has(language)) {
-          expect(wordCount(leadIn, language), leadIn).toBeGreaterThanOrEqual(6);
-          expect(wordCount(leadIn, language), leadIn).toBeLessThanOrEqual(16);
-        }
-        const text = leadIn.replace("{k}", keyword);
-        expect(splitSentences(text, language), text).toHaveLength(1);
-        expect(countWords(text, language), text).toBeGreaterThanOrEqual(6);
-        expect(countWords(text, language), text).toBeLessThanOrEqual(16);
-      }
+    it("is in its own language: only English shares the English labels", () => {
+      if (language === "en") return;
+      const english = labelsFor("en");
+      // French "Introduction"/"Conclusion" are the same words as in English; the FAQ label never is.
+      expect(labels.faq).not.toBe(english.faq);
+      expect(labels.keyTakeaways).not.toBe(english.keyTakeaways);
     });
 
-    it("varies how lead-ins open, and neighbours never open alike", () => {
-      const firsts = labels.leadIns.map((l) => firstWord(l, language));
-      expect(new Set(firsts).size).toBeGreaterThanOrEqual(12);
-      const pairs = labels.leadIns.map((l) => openingWords(l, language, 2));
-      expect(pairs.filter((p, i) => pairs.indexOf(p) !== i)).toEqual([]);
-      const clashes = firsts.flatMap((w, i) => (i > 0 && w === firsts[i - 1] ? [labels.leadIns[i]] : []));
-      expect(clashes).toEqual([]);
-    });
-
-    it("has at least 8 FAQ questions about the keyword", () => {
-      expect(labels.faqQuestions.length).toBeGreaterThanOrEqual(8);
-      expect(new Set(labels.faqQuestions).size).toBe(labels.faqQuestions.length);
-      for (const question of labels.faqQuestions) {
-        expect(occurrences(question, "{k}")).toBe(1);
-        expect(question.endsWith(questionMark(language))).toBe(true);
-      }
-    });
-
-    it("has at least 3 heading patterns with the heading and the keyword", () => {
-      expect(labels.headingWithKeyword.length).toBeGreaterThanOrEqual(3);
-      for (const pattern of labels.headingWithKeyword) {
-        expect(occurrences(pattern, "{h}")).toBe(1);
-        expect(occurrences(pattern, "{k}")).toBe(1);
-      }
+    it("has an English language name for the prompts", () => {
+      expect(languageName(language)).toMatch(/^[A-Z][a-zA-Z ]+$/);
     });
   });
 
@@ -116,34 +58,53 @@ describe("labels", () => {
 
   it("gives Bokmål the Norwegian labels", () => {
     expect(labelsFor("nb")).toBe(labelsFor("no"));
-  });
-
-  it("returns labels no caller can change", () => {
-    expect(() => labelsFor("en").leadIns.push("x")).toThrow();
+    expect(labelsFor("NB")).toBe(labelsFor("no"));
   });
 });
 
 describe("ISO 639-1", () => {
   it("accepts valid codes in any case and nothing else", () => {
     expect(isIso6391("EN")).toBe(true);
+    expect(isIso6391("en")).toBe(true);
     expect(isIso6391("no")).toBe(true);
     expect(isIso6391("nb")).toBe(true);
     expect(isIso6391("nn")).toBe(true);
     expect(isIso6391("xx")).toBe(false);
     expect(isIso6391("eng")).toBe(false);
+    expect(isIso6391("en-US")).toBe(false);
+    expect(isIso6391(" en")).toBe(false);
     expect(isIso6391("")).toBe(false);
-  });
-
-  it("names languages in English", () => {
-    expect(languageName("sw")).toBe("Swahili");
-    expect(languageName("DE")).toBe("German");
-    expect(languageName("xx")).toBeUndefined();
   });
 
   it("has exactly 184 codes, each with a name", () => {
     const letters = "abcdefghijklmnopqrstuvwxyz";
     const codes = [...letters].flatMap((a) => [...letters].map((b) => a + b)).filter(isIso6391);
     expect(codes).toHaveLength(184);
-    for (const code of codes) expect(languageName(code)).toMatch(/\S/u);
+    for (const code of codes) expect(languageName(code), code).toMatch(/\S/u);
+  });
+});
+
+describe("languageName", () => {
+  const displayNames = new Intl.DisplayNames(["en"], { type: "language" });
+
+  it("names languages in English through Intl.DisplayNames", () => {
+    expect(languageName("sw")).toBe("Swahili");
+    expect(languageName("DE")).toBe("German");
+    expect(languageName("ja")).toBe("Japanese");
+    expect(languageName("zh")).toBe("Chinese");
+    expect(languageName("nb")).toBe("Norwegian Bokmål");
+  });
+
+  it("agrees with Intl.DisplayNames for every labelled language", () => {
+    for (const code of LABELLED_LANGUAGES) expect(languageName(code), code).toBe(displayNames.of(code));
+  });
+
+  it("is undefined for anything that is not an ISO 639-1 code, even when Intl knows it", () => {
+    expect(languageName("xx")).toBeUndefined();
+    expect(languageName("eng")).toBeUndefined();
+    // A valid BCP 47 tag, but not a two-letter code.
+    expect(languageName("haw")).toBeUndefined();
+    expect(languageName("en-GB")).toBeUndefined();
+    expect(languageName("")).toBeUndefined();
   });
 });

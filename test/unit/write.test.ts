@@ -1,0 +1,560 @@
+import * as v from "valibot";
+import { describe, expect, it } from "vitest";
+import { analyse, type CheckId } from "../../src/article/analyse.js";
+import { ArticleDocument } from "../../src/article/document.js";
+import { DESCRIPTION, TITLE_MAX, writeOutline, type Outline } from "../../src/article/outline.js";
+import { plan, type Plan } from "../../src/article/plan.js";
+import { GenerateRequestSchema, type GenerateRequestInput, type Preset } from "../../src/article/request.js";
+import { capitalise, countPhrase, endsSentence, normaliseSentence, splitSentences, wordSpans } from "../../src/article/text.js";
+import { writeBody } from "../../src/article/write.js";
+import {
+  FakeWriter,
+  continuations,
+  distinctSentences,
+  proseModel,
+  rootItems,
+  tokens,
+  type ProseItem,
+  type Script,
+} from "../helpers/fake-writer.js";
+
+// The generator's logic on a scripted fake model: the document, plan and text helpers are
+// the real ones; only the model is a script. Every test reads what the article holds (the
+// document) and what the model was shown (the writer's text and events).
+
+const PRIMARY = "compost bins";
+const TITLE = "Compost bins for small gardens and balconies";
+
+function planFor(input: Partial<GenerateRequestInput> & { seo?: GenerateRequestInput["seo"] } = {}): Plan {
+  return plan(v.parse(GenerateRequestSchema, { topic: "Composting at home", seed: 1, length: 600, seo: { keywords: PRIMARY }, ...input }));
+}
+
+/** The outline as the model might have planned it: distinct headings, the keyword where the plan marks it. */
+function outlineFor(p: Plan): Outline {
+  const keyword = capitalise(p.primary, p.request.language);
+  return {
+    title: TITLE,
+    metaDescription: "Compost bins turn kitchen scraps into rich soil.",
+    sections: p.sections.map((s, i) => ({
+      heading: s.heading ? (s.heading.keyword ? `${keyword} in part ${i}` : `Part ${i} of the guide`) : null,
+      subheadings: s.subheadings.map((sub, j) =>
+        s.kind === "faq" ? `Question ${j} about ${sub.keyword ? p.primary : "the heap"}?` : `${sub.keyword ? keyword : "Detail"} ${i}.${j}`,
+      ),
+    })),
+  };
+}
+
+/** Run the body pass on a fake model; the document is the real one. */
+async function writeWith(p: Plan, script: Script, options: { outline?: Outline; maxSteps?: number; signal?: AbortSignal } = {}) {
+  const writer = new FakeWriter(script);
+  writer.maxSteps = options.maxSteps ?? 2000;
+  const document = new ArticleDocument(p.request.language, [p.primary, ...p.secondary]);
+  const words: number[] = [];
+  const outline = options.outline ?? outlineFor(p);
+  await writeBody(p, outline, { writer, document, seed: 7, signal: options.signal, onWords: (n) => words.push(n) });
+  return { writer, document, outline, words };
+}
+
+/** A model that writes endless distinct sentences, with `items` put in front of them. */
+function endless(...items: ProseItem[]): Script {
+  return proseModel(chain(items, distinctSentences()), continuations());
+}
+
+function* chain<T>(...sources: Iterable<T>[]): Generator<T> {
+  for (const source of sources) yield* source;
+}
+
+/** Every sentence of the article's prose, in order. */
+const sentencesOf = (doc: ArticleDocument) => doc.blocks.flatMap((b) => (b.kind === "prose" ? b.sentences : []));
+
+/** How often a sentence occurs in a text, compared as the uniqueness rule compares. */
+function occurrences(text: string, sentence: string): number {
+  const haystack = ` ${normaliseSentence(text, "en")} `;
+  const needle = ` ${normaliseSentence(sentence, "en")} `;
+  return haystack.split(needle).length - 1;
+}
+
+const firstWord = (s: string) => wordSpans(s, "en")[0]?.word.toLowerCase();
+
+/** The longest run of sentences opening with the same word. */
+function longestRun(sentences: string[]): number {
+  let best = 0;
+  let run = 0;
+  sentences.forEach((s, i) => {
+    run = i > 0 && firstWord(s) === firstWord(sentences[i - 1]!) ? run + 1 : 1;
+    best = Math.max(best, run);
+  });
+  return best;
+}
+
+/** The prose the model was shown, sentence by sentence: the writer's text without the title, headings and bullets. */
+function proseShown(text: string): string[] {
+  return text
+    .split("\n")
+    .filter((line) => line.trim() !== "" && !line.startsWith("#"))
+    .flatMap((line) => splitSentences(line.replace(/^- /, ""), "en"));
+}
+
+const checksOf = (doc: ArticleDocument, p: Plan, outline: Outline) =>
+  analyse({
+    blocks: doc.blocks,
+    hasTitle: doc.hasTitle,
+    title: outline.title,
+    metaDescription: outline.metaDescription,
+    slug: "compost-bins",
+    keywords: [p.primary, ...p.secondary],
+    language: p.request.language,
+    headingTags: p.headings,
+    preset: p.preset,
+    targetLength: p.request.length,
+  }).checks;
+
+describe("writeBody: length and shape", () => {
+  const PRESETS: Preset[] = ["paragraphs", "sections", "detailed", "listicle", "how-to"];
+
+  describe.each(PRESETS)("%s", (structure) => {
+    it.each([300, 800, 1500])("%i words: a model that writes endless distinct sentences lands within ±10 %", async (length) => {
+      const p = planFor({ structure, length, seo: { keywords: "compost bins, kitchen scraps" } });
+      const { document, outline } = await writeWith(p, endless());
+      expect(Math.abs(document.wordCount - length) / length, `${document.wordCount} words for ${length}`).toBeLessThanOrEqual(0.1);
+      const checks = checksOf(document, p, outline);
+      const wanted: CheckId[] = [
+        "length-target",
+        "text-length",
+        "keyword-in-introduction",
+        "keyword-once-per-sentence",
+        "duplicate-sentences",
+        "consecutive-sentence-starts",
+        "paragraph-length",
+        "sentence-length",
+        "single-h1",
+        "heading-hierarchy",
+        "distinct-headings",
+        "keyword-density",
+        "secondary-keywords",
+        "keyword-in-subheadings",
+        "subheading-distribution",
+      ];
+      const failed = checks.filter((c) => wanted.includes(c.id) && c.passed === false);
+      expect(failed).toEqual([]);
+    });
+  });
+
+  it("writes every sentence whole, with a terminator", async () => {
+    const p = planFor({ structure: "detailed", length: 800 });
+    const { document } = await writeWith(p, endless());
+    const sentences = sentencesOf(document);
+    expect(sentences.length).toBeGreaterThan(30);
+    for (const s of sentences) expect(endsSentence(s), s).toBe(true);
+  });
+
+  it("reports the running word count after every sentence, ending with the document's", async () => {
+    const { document, words } = await writeWith(planFor(), endless());
+    expect(words.length).toBeGreaterThan(10);
+    expect(words.every((n, i) => i === 0 || n > words[i - 1]!)).toBe(true);
+    expect(words.at(-1)).toBe(document.wordCount);
+  });
+
+  it.each([
+    ["sections", 10],
+    ["sections", 19],
+    ["detailed", 10],
+    ["listicle", 14],
+  ] as const)("%s, sentences of %i words: shows the model exactly the prose the article holds", async (structure, words) => {
+    const p = planFor({ structure, length: 800 });
+    const padding = " and the soil below stays loose and dark for weeks".split(" ").slice(0, words - 9).join(" ");
+    const longer = (function* () {
+      for (const s of distinctSentences()) yield s.replace(/\.$/, `${padding}.`);
+    })();
+    const { writer, document } = await writeWith(p, proseModel(longer, continuations()));
+    expect(proseShown(writer.text.slice(writer.text.indexOf("\n\n") + 2))).toEqual(sentencesOf(document));
+  });
+});
+
+describe("writeBody: structure is code's", () => {
+  it("prefills the primary keyword at the start of the introduction", async () => {
+    const p = planFor();
+    const { writer, document } = await writeWith(p, endless());
+    const appended = writer.appended();
+    expect(appended[0]).toBe(`# ${TITLE}\n\n`);
+    expect(appended[1]).toBe("Compost bins");
+    expect(writer.text.startsWith(`# ${TITLE}\n\nCompost bins `)).toBe(true);
+    expect(sentencesOf(document)[0]!.startsWith("Compost bins ")).toBe(true);
+  });
+
+  it("appends the title and every section heading as forced text, in plan order", async () => {
+    const p = planFor({ structure: "detailed", length: 1200 });
+    const { writer, document, outline } = await writeWith(p, endless());
+    const forced = writer.appended().filter((t) => t.includes("#"));
+    const expected = [`# ${TITLE}\n\n`];
+    p.sections.forEach((s, i) => {
+      const heading = s.label ?? outline.sections[i]!.heading;
+      if (heading) expected.push(`\n\n## ${heading}\n\n`);
+      for (const sub of outline.sections[i]!.subheadings) expected.push(`\n\n### ${sub}\n\n`);
+    });
+    expect(forced).toEqual(expected);
+    // The model never wrote a heading.
+    const generated = writer.events.flatMap((e) => (e.type === "piece" ? [e.text] : []));
+    expect(generated.join("")).not.toContain("#");
+    // The document holds the same headings.
+    const headings = document.blocks.flatMap((b) => (b.kind === "heading" ? [`${"#".repeat(b.depth)} ${b.text}`] : []));
+    expect(headings).toEqual(expected.slice(1).map((h) => h.trim()));
+  });
+
+  it.each(["listicle", "how-to"] as const)("%s: numbers the item headings", async (structure) => {
+    const p = planFor({ structure, length: 800 });
+    const { writer, outline } = await writeWith(p, endless());
+    const numbered = writer.appended().filter((t) => /^\n\n## \d+\. /.test(t));
+    const bodies = p.sections.flatMap((s, i) => (s.number !== null ? [`\n\n## ${s.number}. ${outline.sections[i]!.heading}\n\n`] : []));
+    expect(bodies.length).toBeGreaterThanOrEqual(3);
+    expect(numbered).toEqual(bodies);
+  });
+
+  it("writes the key takeaways as list items, as many as planned", async () => {
+    const p = planFor({ structure: "detailed", length: 1500 });
+    const { document, writer } = await writeWith(p, endless());
+    const planned = p.sections.find((s) => s.kind === "takeaways")!.items;
+    const markdown = document.markdown();
+    const items = markdown.split("\n").filter((l) => l.startsWith("- "));
+    expect(items).toHaveLength(planned);
+    expect(writer.appended()).toContain("- ");
+  });
+
+  it("with headings off, adds no heading to the document but keeps FAQ questions as paragraphs", async () => {
+    const p = planFor({ structure: "detailed", length: 800, seo: { keywords: PRIMARY, headingTags: false } });
+    const { document, outline } = await writeWith(p, endless());
+    expect(document.hasTitle).toBe(false);
+    expect(document.blocks.filter((b) => b.kind === "heading")).toEqual([]);
+    const questions = outline.sections.find((_, i) => p.sections[i]!.kind === "faq")!.subheadings;
+    const paragraphs = document.blocks.flatMap((b) => (b.kind === "prose" ? [b.text] : []));
+    for (const q of questions) expect(paragraphs).toContain(q);
+    expect(document.markdown()).not.toMatch(/^#/m);
+  });
+});
+
+describe("writeBody: sentences the article does not keep", () => {
+  it("rejects a repeated sentence (without case or punctuation), cuts it and asks the model again", async () => {
+    const sentences = [...take(distinctSentences(100), 5)];
+    // The same words, in other case and without the comma.
+    const repeat = sentences[2]!.replace(",", "").replace(/ \w+ \w+ /, (m) => m.toUpperCase());
+    const { writer, document } = await writeWith(planFor(), endless(...sentences, { insist: repeat }));
+    expect(sentencesOf(document).filter((s) => normaliseSentence(s, "en") === normaliseSentence(repeat, "en"))).toHaveLength(1);
+    // The repeat was written, cut again, and never shown to the model afterwards.
+    const cut = writer.events.findIndex((e) => e.type === "truncate" && e.removed.includes(repeat));
+    expect(cut).toBeGreaterThan(0);
+    const later = writer.events.slice(cut).flatMap((e) => (e.type === "generate" ? [e.text] : []));
+    expect(later.length).toBeGreaterThan(0);
+    for (const text of later) expect(occurrences(text, repeat)).toBe(1);
+    expect(occurrences(writer.text, repeat)).toBe(1);
+  });
+
+  it("rejects a sentence holding a keyword twice, from the model or after a prefilled keyword", async () => {
+    const stuffed = "Small compost bins often beat large compost bins in tight corners.";
+    let first = true;
+    const continuation = continuations();
+    const script = proseModel(chain<ProseItem>([{ insist: stuffed }], distinctSentences()), () => {
+      if (!first) return continuation();
+      first = false;
+      return "and more compost bins help every garden.";
+    });
+    const { writer, document } = await writeWith(planFor(), script);
+    for (const s of sentencesOf(document)) expect(countPhrase(s, PRIMARY, "en"), s).toBeLessThanOrEqual(1);
+    expect(writer.text).not.toContain(stuffed);
+    expect(writer.removed().some((r) => r.includes(stuffed))).toBe(true);
+    expect(writer.text).not.toContain("and more compost bins");
+    expect(writer.removed().join("")).toContain("and more compost bins");
+    // The introduction still opens with the keyword: the prefill was tried again.
+    expect(sentencesOf(document)[0]).toMatch(/^Compost bins /);
+  });
+
+  it("never lets three sentences in a row open with the same word", async () => {
+    const worms = [
+      "Worms break down soft scraps within a few warm weeks.",
+      "Worms avoid citrus peel and strong onion skins.",
+      "Worms multiply quickly when their bedding stays damp.",
+      "Worms need a dark and quiet place to work.",
+    ];
+    // In the introduction, where no keyword is due after its first sentence.
+    const p = planFor({ structure: "paragraphs", length: 300 });
+    const { writer, document } = await writeWith(p, endless(...take<ProseItem>(distinctSentences(50), 2), ...worms.map((insist) => ({ insist }))));
+    const sentences = sentencesOf(document);
+    expect(longestRun(sentences)).toBeLessThan(3);
+    expect(sentences).toContain(worms[0]);
+    expect(sentences).toContain(worms[1]);
+    expect(sentences).not.toContain(worms[2]);
+    expect(writer.removed().some((r) => r.includes(worms[2]!))).toBe(true);
+    expect(writer.text).not.toContain(worms[2]);
+  });
+
+  it("does not stall when a due keyword would be the third opening alike", async () => {
+    // The model opens two sentences with the keyword's first word; then code wants the keyword.
+    const compost = ["Compost heaps need air and water every week.", "Compost piles warm up fast in the summer sun."];
+    const p = planFor({ structure: "paragraphs", length: 800 });
+    const source = function* (): Generator<ProseItem> {
+      const distinct = distinctSentences(200);
+      // Never three alike of its own: another opening, then two with "Compost", again and again.
+      for (let n = 0; ; n++) {
+        yield { insist: distinct.next().value };
+        for (const s of compost) yield { insist: s.replace("every week", `for week ${n}`).replace("summer sun", `sun of day ${n}`) };
+      }
+    };
+    const { writer, document } = await writeWith(p, proseModel(source(), continuations()));
+    expect(longestRun(sentencesOf(document))).toBeLessThan(3);
+    // A prefilled keyword that the opening rule rejects is not tried again and again…
+    const prefills = writer.events.filter((e) => e.type === "append" && e.text.trim() === "Compost bins").length;
+    const uses = sentencesOf(document).filter((s) => s.startsWith("Compost bins")).length;
+    // …and the passage still reaches its budget.
+    expect(document.wordCount, `${document.wordCount} words for 800; ${prefills} prefills for ${uses} sentences opening with the keyword`).toBeGreaterThanOrEqual(720);
+    expect(prefills - uses, `${prefills} prefills for ${uses} sentences opening with the keyword`).toBeLessThanOrEqual(3);
+  });
+
+  it("never puts a heading the model writes into the document", async () => {
+    // The model writes a heading line whenever it may, in the middle of its prose.
+    const made = "\n\n## Something the model made up\n\n";
+    const source = function* (): Generator<ProseItem> {
+      for (const sentence of distinctSentences(300)) {
+        yield sentence;
+        yield { raw: made };
+      }
+    };
+    const p = planFor();
+    const { writer, document } = await writeWith(p, proseModel(source(), continuations()));
+    expect(document.blocks.some((b) => b.text.includes("Something"))).toBe(false);
+    expect(document.markdown()).not.toContain("Something");
+    expect(writer.text).not.toContain("Something");
+    // Code read the heading's first token and cut it at once, many times over.
+    const cut = writer.removed().filter((r) => r.includes("\n##"));
+    expect(cut.length).toBeGreaterThan(5);
+    // Only the planned headings are in the document; the prose still reaches its length.
+    expect(document.blocks.filter((b) => b.kind === "heading").length).toBe(p.sections.filter((s) => s.heading || s.label).length);
+    expect(Math.abs(document.wordCount - 600) / 600).toBeLessThanOrEqual(0.1);
+  });
+
+  it("keeps whole sentences only: a fragment left when the tokens run out is dropped", async () => {
+    const fragment = " And then the careful gardener slowly";
+    const { writer, document } = await writeWith(planFor(), endless(...take(distinctSentences(400), 3), { raw: fragment, stop: "length" }));
+    expect(writer.events.some((e) => e.type === "stop" && e.reason === "length" && e.text.endsWith(fragment))).toBe(true);
+    expect(writer.text).not.toContain("careful gardener slowly");
+    expect(document.markdown()).not.toContain("careful gardener");
+    for (const s of sentencesOf(document)) expect(endsSentence(s), s).toBe(true);
+  });
+
+  it("continues a model that keeps ending its answer early, up to the budget", async () => {
+    // One sentence per step, then the model ends (EOS).
+    const source = function* (): Generator<ProseItem> {
+      for (const sentence of distinctSentences(500)) {
+        yield sentence;
+        yield { raw: "", stop: "end" };
+      }
+    };
+    const p = planFor({ structure: "sections", length: 800 });
+    const { writer, document } = await writeWith(p, proseModel(source(), continuations()));
+    expect(writer.events.filter((e) => e.type === "stop" && e.reason === "end").length).toBeGreaterThan(20);
+    expect(Math.abs(document.wordCount - 800) / 800).toBeLessThanOrEqual(0.1);
+  });
+
+  it("gives a model that ends without writing a new paragraph to continue in", async () => {
+    const ends: ProseItem[] = [{ raw: "", stop: "end" }, { raw: "", stop: "end" }, { raw: "", stop: "end" }];
+    const { writer, document } = await writeWith(planFor(), endless(...take(distinctSentences(600), 3), ...ends));
+    expect(writer.appended().filter((t) => t === "\n\n").length).toBeGreaterThanOrEqual(1);
+    expect(Math.abs(document.wordCount - 600) / 600).toBeLessThanOrEqual(0.1);
+  });
+
+  it("stops between two tokens when the signal aborts, keeping whole sentences", async () => {
+    const controller = new AbortController();
+    let pieces = 0;
+    const inner = endless();
+    const script: Script = (step) => {
+      const s = inner(step);
+      return {
+        get stop() {
+          return s.stop;
+        },
+        pieces: (function* () {
+          for (const piece of s.pieces) {
+            if (++pieces === 200) controller.abort();
+            yield piece;
+          }
+        })(),
+      };
+    };
+    const writer = new FakeWriter(script);
+    const document = new ArticleDocument("en", [PRIMARY]);
+    await expect(writeBody(planFor(), outlineFor(planFor()), { writer, document, seed: 1, signal: controller.signal })).rejects.toThrow();
+    expect(document.wordCount).toBeGreaterThan(0);
+    expect(document.wordCount).toBeLessThan(300);
+    for (const s of sentencesOf(document)) expect(endsSentence(s), s).toBe(true);
+  });
+});
+
+function* take<T>(source: Iterator<T>, n: number): Generator<T> {
+  for (let i = 0; i < n; i++) {
+    const next = source.next();
+    if (next.done) return;
+    yield next.value;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// The outline
+
+/**
+ * A model that follows the outline grammar: it writes the literals the grammar's root
+ * forces and, for field k, the next of `values[k]` (the last one again once they run out).
+ * `cut(step)` makes a step run out of tokens after that many characters.
+ */
+function outlineModel(values: string[][], cut: (step: number) => number | undefined = () => undefined): Script {
+  let total: number | undefined;
+  const tries = new Map<number, number>();
+  return ({ index, options }) => {
+    const items = rootItems(options.grammar ?? "");
+    const fields = items.filter((item) => "field" in item).length;
+    total ??= fields;
+    let k = total - fields;
+    let text = "";
+    for (const item of items) {
+      if ("literal" in item) {
+        text += item.literal;
+        continue;
+      }
+      const n = tries.get(k) ?? 0;
+      tries.set(k, n + 1);
+      const list = values[k]!;
+      text += list[Math.min(n, list.length - 1)];
+      k++;
+    }
+    const at = cut(index);
+    return at === undefined ? { pieces: tokens(text) } : { pieces: tokens(text.slice(0, at)), stop: "length" };
+  };
+}
+
+const GOOD_DESCRIPTION = "Compost bins turn kitchen scraps into rich, dark soil, and this guide shows how to choose, place and fill them in any small garden.";
+const LONG_DESCRIPTION = `${GOOD_DESCRIPTION.slice(0, -1)} and a lot more besides, every single week of the year, in any weather at all.`;
+
+async function outlineWith(p: Plan, format: "json" | "lines", script: Script, maxSteps = 50) {
+  const writer = new FakeWriter(script);
+  writer.maxSteps = maxSteps;
+  writer.append("Article prompt answer starts here.\n");
+  const start = writer.text;
+  const outline = await writeOutline(p, writer, format, 1);
+  return { writer, outline, start };
+}
+
+describe("writeOutline", () => {
+  // sections, 800 words: three written H2s and a labelled conclusion.
+  const p = planFor({ structure: "sections", length: 800 });
+  const headings = ["Why compost bins matter", "Choosing compost bins", "Filling the heap well"];
+
+  it("the fixtures are the shape the rules ask for", () => {
+    expect(p.sections.filter((s) => s.heading).length).toBe(3);
+    expect(TITLE.length).toBeLessThanOrEqual(TITLE_MAX);
+    expect(GOOD_DESCRIPTION.length).toBeGreaterThanOrEqual(DESCRIPTION.min);
+    expect(GOOD_DESCRIPTION.length).toBeLessThanOrEqual(DESCRIPTION.max);
+    expect(LONG_DESCRIPTION.length).toBeGreaterThan(DESCRIPTION.max);
+  });
+
+  it.each(["lines", "json"] as const)("%s: reads the title, description and headings of one answer", async (format) => {
+    const { writer, outline, start } = await outlineWith(p, format, outlineModel([[TITLE], [GOOD_DESCRIPTION], ...headings.map((h) => [h])]));
+    expect(writer.steps).toBe(1);
+    expect(outline.title).toBe(TITLE);
+    expect(outline.metaDescription).toBe(GOOD_DESCRIPTION);
+    expect(outline.sections.map((s) => s.heading)).toEqual([null, ...headings, null]);
+    const answer = writer.text.slice(start.length);
+    if (format === "json") {
+      expect(JSON.parse(answer)).toEqual({ title: TITLE, description: GOOD_DESCRIPTION, sections: headings.map((heading) => ({ heading })) });
+    } else {
+      expect(answer).toBe(`Title: ${TITLE}\nDescription: ${GOOD_DESCRIPTION}\n1. ${headings[0]}\n2. ${headings[1]}\n3. ${headings[2]}\n`);
+    }
+  });
+
+  it.each(["lines", "json"] as const)("%s: rewrites a repeated heading from where it starts", async (format) => {
+    // The second heading repeats the first (in other case); its second try is new.
+    const script = outlineModel([[TITLE], [GOOD_DESCRIPTION], [headings[0]!], ["why COMPOST bins matter", headings[1]!], [headings[2]!]]);
+    const { writer, outline } = await outlineWith(p, format, script);
+    expect(writer.steps).toBe(2);
+    expect(outline.sections.map((s) => s.heading)).toEqual([null, ...headings, null]);
+    // The answer was cut back to the start of the repeated heading, the rest written again.
+    const [, second] = writer.textsAtSteps();
+    expect(second!.endsWith(format === "json" ? '}, {"heading": "' : "\n2. ")).toBe(true);
+    expect(second).not.toContain("why COMPOST");
+    expect(writer.text).not.toContain("why COMPOST");
+  });
+
+  it.each(["lines", "json"] as const)("%s: rewrites a description that is too long", async (format) => {
+    const { writer, outline } = await outlineWith(p, format, outlineModel([[TITLE], [LONG_DESCRIPTION, GOOD_DESCRIPTION], ...headings.map((h) => [h])]));
+    expect(writer.steps).toBe(2);
+    expect(outline.metaDescription).toBe(GOOD_DESCRIPTION);
+    expect(writer.text).not.toContain("every single week");
+    expect(outline.sections.map((s) => s.heading)).toEqual([null, ...headings, null]);
+  });
+
+  it("rewrites a title without the keyword in its first half", async () => {
+    const late = "A practical and friendly guide to compost bins";
+    const { outline } = await outlineWith(p, "lines", outlineModel([[late, TITLE], [GOOD_DESCRIPTION], ...headings.map((h) => [h])]));
+    expect(outline.title).toBe(TITLE);
+  });
+
+  it("keeps a field that still breaks its rule after a few rewrites, and stops", async () => {
+    const { writer, outline } = await outlineWith(p, "lines", outlineModel([[TITLE], [LONG_DESCRIPTION], ...headings.map((h) => [h])]));
+    expect(writer.steps).toBeGreaterThan(1);
+    expect(writer.steps).toBeLessThanOrEqual(8);
+    expect(outline.metaDescription).toBe(LONG_DESCRIPTION);
+    expect(outline.sections.map((s) => s.heading)).toEqual([null, ...headings, null]);
+  });
+
+  it("uses the title and description given in the request as written", async () => {
+    const given = planFor({ structure: "sections", length: 800, seo: { keywords: PRIMARY, title: 'My "own" title', description: "My own description." } });
+    const { writer, outline } = await outlineWith(given, "json", outlineModel(headings.map((h) => [h])));
+    expect(outline.title).toBe('My "own" title');
+    expect(outline.metaDescription).toBe("My own description.");
+    expect(outline.sections.map((s) => s.heading)).toEqual([null, ...headings, null]);
+    expect(JSON.parse(writer.text.slice(writer.text.indexOf("{")))).toMatchObject({ title: 'My "own" title' });
+  });
+
+  it("reads subsections and FAQ questions of a detailed plan (JSON)", async () => {
+    const d = planFor({ structure: "detailed", length: 1200 });
+    const fields: string[][] = [[TITLE], [GOOD_DESCRIPTION]];
+    const expected = d.sections.map((s, i) => ({
+      heading: s.heading ? `Heading for part ${i}` : null,
+      subheadings: s.subheadings.map((_, j) => (s.kind === "faq" ? `What is question ${j}?` : `Sub ${j} of part ${i}`)),
+    }));
+    // Fields in answer order: each body's heading then its H3s, then the FAQ questions.
+    for (const s of expected) if (s.heading) fields.push([s.heading], ...s.subheadings.map((h) => [h]));
+    const faq = expected.find((_, i) => d.sections[i]!.kind === "faq")!;
+    fields.push(...faq.subheadings.map((q) => [q]));
+    const { writer, outline } = await outlineWith(d, "json", outlineModel(fields));
+    expect(outline.sections).toEqual(expected);
+    const json = JSON.parse(writer.text.slice(writer.text.indexOf("{")));
+    expect(json.faq).toEqual(faq.subheadings);
+    expect(json.sections[0].subsections).toEqual(expected.find((s) => s.heading)!.subheadings);
+  });
+
+  it("a model that runs out of tokens inside a field is asked again from that field", async () => {
+    const full = `Title: ${TITLE}\nDescription: ${GOOD_DESCRIPTION}`;
+    // The first answer stops in the middle of the description.
+    const { writer, outline } = await outlineWith(p, "lines", outlineModel([[TITLE], [GOOD_DESCRIPTION], ...headings.map((h) => [h])], (step) => (step === 0 ? full.length - 20 : undefined)));
+    expect(writer.steps).toBe(2);
+    expect(outline.metaDescription).toBe(GOOD_DESCRIPTION);
+    expect(outline.sections.map((s) => s.heading)).toEqual([null, ...headings, null]);
+  });
+
+  it("a model that runs out of tokens inside the outline's punctuation is asked again, and the outline is whole", async () => {
+    // The first answer stops inside the literal "\nDescription: ".
+    const { writer, outline } = await outlineWith(
+      p,
+      "lines",
+      outlineModel([[TITLE], [GOOD_DESCRIPTION], ...headings.map((h) => [h])], (step) => (step === 0 ? `Title: ${TITLE}\nDescr`.length : undefined)),
+    );
+    expect(writer.steps).toBeLessThanOrEqual(3);
+    expect(outline.title).toBe(TITLE);
+    expect(outline.metaDescription).toBe(GOOD_DESCRIPTION);
+    expect(outline.sections.map((s) => s.heading)).toEqual([null, ...headings, null]);
+  });
+
+  it("a model that never finishes the outline does not keep the request forever", async () => {
+    // Every answer runs out of tokens inside the title.
+    const script = outlineModel([[TITLE], [GOOD_DESCRIPTION], ...headings.map((h) => [h])], () => "Title: Compost".length);
+    const { writer } = await outlineWith(p, "lines", script, 50);
+    expect(writer.steps).toBeLessThanOrEqual(10);
+  });
+});
