@@ -27,9 +27,9 @@ describe("unknown flags and commands", () => {
   });
 
   it("refuse a flag that is nothing like a valid one, pointing at the command's help", async () => {
-    const result = await runCli(["generate", "--gpu", "--topic", "Urban beekeeping"]);
+    const result = await runCli(["generate", "--turbo", "--topic", "Urban beekeeping"]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe("inkpress: unknown flag --gpu for generate; see inkpress generate --help\n");
+    expect(result.stderr).toBe("inkpress: unknown flag --turbo for generate; see inkpress generate --help\n");
   });
 
   it("check the flags of nested commands, and write nothing when one is wrong", async () => {
@@ -114,7 +114,7 @@ describe("hints", () => {
   });
 
   it("name the help the same way in a typo's error", async () => {
-    const result = await runCli(["models", "list", "--gpu"], { npm_lifecycle_event: "cli" });
-    expect(result.stderr).toBe("inkpress: unknown flag --gpu for models list; see npm run cli -- models list --help\n");
+    const result = await runCli(["models", "list", "--turbo"], { npm_lifecycle_event: "cli" });
+    expect(result.stderr).toBe("inkpress: unknown flag --turbo for models list; see npm run cli -- models list --help\n");
   });
 });
