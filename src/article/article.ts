@@ -28,8 +28,8 @@ export interface WriteArticleOptions {
   onOutline?: (outline: StreamOutline) => void;
   /** Markdown as it is written, in document order: the deltas concatenated equal `article.markdown`. */
   onDelta?: (text: string) => void;
-  /** The running total of body words, also when the article is never finished. */
-  onWords?: (words: number) => void;
+  /** The running totals of body words and tokens, after every sentence, also when the article is never finished. */
+  onWords?: (words: number, tokens: number) => void;
 }
 
 /**

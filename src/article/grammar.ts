@@ -35,13 +35,14 @@ function keywordRule(keyword: string): string {
 }
 
 const SHARED_RULES = [
-  // A word starts with a letter or digit: no stray punctuation, no Markdown, no quotes.
-  'ws ::= [^ \\t\\n\\r"\\\\.,;:!?()\\[\\]{}<>*#_`~|/\'-]',
-  'w ::= ws [^ \\t\\n\\r"\\\\]{0,17}',
+  // A letter or digit: anything but ASCII punctuation, symbols, spaces and control characters.
+  "l ::= [^\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f]",
+  // A word: letters, perhaps joined by an apostrophe or hyphen, perhaps followed by a comma.
+  "w ::= l{1,12} ([-'\u2019] l{1,10})? \",\"?",
   // The last word of a field carries no punctuation, so a field ends on a whole word.
-  'wl ::= ws [^ \\t\\n\\r"\\\\.,;:!?()]{0,17}',
-  // Scripts without spaces: characters instead of words.
-  'c ::= [^ \\t\\n\\r"\\\\#*<>|]',
+  "wl ::= l{1,12} ([-'\u2019] l{1,10})?",
+  // Scripts without spaces: characters instead of words (CJK punctuation allowed inside).
+  "c ::= [^\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f] | [、，]",
 ];
 
 /** Builds one grammar for a sequence of literals and fields. */
@@ -75,15 +76,20 @@ const repeat = (rule: string, min: number, max: number) => (max <= 0 ? "" : `${r
 function spacedField(shape: FieldShape): string {
   const [min, max] = shape.words;
   const end = shape.end ? ` ${literal(shape.end)}` : "";
-  if (!shape.keyword) return `w ${repeat('(" " w)', min - 2, max - 2)} " " wl${end}`.replace("  ", " ");
+  if (!shape.keyword) return `w ${repeat('(" " w)', min - 2, max - 2)} " " wl${end}`.replace(/\s+/g, " ");
   const keywordWords = shape.keyword.split(/\s+/).length;
-  const before = shape.before ?? 2;
-  const after = Math.max(1, max - keywordWords);
-  const afterMin = Math.max(0, min - keywordWords - before);
-  // The words after the keyword end on a clean last word; with none after, the keyword closes the field.
-  const tail = `(${repeat('(" " w)', afterMin - 1, after - 1)} " " wl)`;
-  const optionalTail = afterMin > 0 ? tail : `${tail}?`;
-  return `${repeat('(w " ")', 0, before)} ${keywordRule(shape.keyword)} ${optionalTail}${end}`.replace(/\s+/g, " ").trim();
+  // One alternative per number of words before the keyword, so the whole field keeps its word range.
+  const alternatives: string[] = [];
+  for (let before = 0; before <= (shape.before ?? 2); before++) {
+    const most = max - keywordWords - before;
+    if (most < 0) break;
+    const least = Math.max(0, min - keywordWords - before);
+    const tail = most === 0 ? "" : `(${repeat('(" " w)', least - 1, most - 1)} " " wl)${least === 0 ? "?" : ""}`;
+    alternatives.push(`${before ? `(w " "){${before}}` : ""} ${keywordRule(shape.keyword)} ${tail}`.replace(/\s+/g, " ").trim());
+  }
+  // A keyword longer than the field stands alone.
+  if (!alternatives.length) alternatives.push(keywordRule(shape.keyword));
+  return `(${alternatives.join(" | ")})${end}`;
 }
 
 function unspacedField(shape: FieldShape): string {

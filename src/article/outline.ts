@@ -22,8 +22,10 @@ type OutlineItem = { literal: string } | { field: FieldShape; role: Role };
 
 export const TITLE_MAX = 60;
 export const DESCRIPTION = { min: 120, max: 156 } as const;
-/** Outline fields the model may rewrite when one breaks a rule (too long, a repeated heading). */
-const REWRITES = 6;
+/** Times the model may rewrite one field that breaks a rule (too long, a repeated heading). */
+const REWRITES = 3;
+/** Generation steps one outline may take in all, rewrites and resumptions after a cut-off answer included. */
+const STEPS = 16;
 
 /**
  * One grammar-constrained answer plans the whole outline: the title (keyword in its first
@@ -34,11 +36,13 @@ const REWRITES = 6;
  * again, up to a few times; what still fails is reported by the analyser, never patched.
  */
 export async function writeOutline(plan: Plan, writer: Writer, format: "json" | "lines", seed: number): Promise<Outline> {
-  const items = outlineItems(plan, format);
+  const sizes: Sizes = { title: [3, 8], description: [16, 28] };
+  let items = outlineItems(plan, format, sizes);
   const start = writer.text.length;
   let from = 0;
   let values = new Map<number, string>();
-  for (let attempt = 0; ; attempt++) {
+  const rewrites = new Map<number, number>();
+  for (let attempt = 0; attempt < STEPS; attempt++) {
     const rest = items.slice(from);
     const maxTokens = 32 + rest.reduce((n, item) => n + ("field" in item ? item.field.words[1] * 6 : item.literal.length), 0);
     for await (const _ of writer.generate({ grammar: new GrammarBuilder(plan.spaced).add(rest).build(), maxTokens, seed: (seed + attempt * 7919) >>> 0 })) {
@@ -46,16 +50,45 @@ export async function writeOutline(plan: Plan, writer: Writer, format: "json" | 
     }
     const parsed = parseOutline(items, writer.text.slice(start));
     values = parsed.values;
-    const failing = firstFailing(plan, items, values, parsed.complete);
-    if (failing === undefined || attempt === REWRITES) break;
+    // A field that keeps breaking its rule after its rewrites stays as written: the report says so.
+    const failing = firstFailing(plan, items, values, (i) => (rewrites.get(i) ?? 0) >= REWRITES);
+    if (failing === undefined) {
+      if (parsed.broken === undefined) break;
+      // The answer stopped short (out of tokens): it goes on from the first piece not written whole.
+      from = parsed.broken;
+      writer.truncate(start + parsed.offsets.get(from)!);
+      continue;
+    }
+    rewrites.set(failing, (rewrites.get(failing) ?? 0) + 1);
+    // A title or description of the wrong length is asked again in as many words as fit, at the model's own word length.
+    const item = items[failing] as { role: Role };
+    const value = values.get(failing);
+    if (value && (item.role.kind === "title" || item.role.kind === "description")) {
+      resize(sizes, item.role.kind, value, plan.request.language);
+      items = outlineItems(plan, format, sizes);
+    }
     from = failing;
     writer.truncate(start + parsed.offsets.get(failing)!);
   }
   return outlineFrom(plan, items, values);
 }
 
+/** Words the title and the description may have. */
+interface Sizes {
+  title: [number, number];
+  description: [number, number];
+}
+
+/** Fit a field's word range to the characters it may have, at the average word length the model just wrote. */
+function resize(sizes: Sizes, field: keyof Sizes, value: string, language: string): void {
+  const perWord = (value.length + 1) / Math.max(1, wordSpans(value, language).length);
+  const [min, max] = field === "title" ? [10, TITLE_MAX] : [DESCRIPTION.min, DESCRIPTION.max];
+  const most = Math.max(3, Math.floor((max + 1) / perWord));
+  sizes[field] = [Math.min(most, Math.max(3, Math.ceil((min + 1) / perWord))), most];
+}
+
 /** The items of the answer: fixed punctuation and the fields the model writes. */
-function outlineItems(plan: Plan, format: "json" | "lines"): OutlineItem[] {
+function outlineItems(plan: Plan, format: "json" | "lines", sizes: Sizes): OutlineItem[] {
   const { request, primary } = plan;
   const json = format === "json";
   const items: OutlineItem[] = [];
@@ -69,10 +102,10 @@ function outlineItems(plan: Plan, format: "json" | "lines"): OutlineItem[] {
 
   lit(json ? '{"title": "' : "Title: ");
   if (request.seo.title) lit(given(request.seo.title));
-  else field({ words: [3, 9], keyword: primary, before: 2 }, { kind: "title" });
+  else field({ words: sizes.title, keyword: primary, before: 2 }, { kind: "title" });
   lit(json ? '", "description": "' : "\nDescription: ");
   if (request.seo.description) lit(given(request.seo.description));
-  else field({ words: [16, 28], keyword: primary, before: 3, end: "." }, { kind: "description" });
+  else field({ words: sizes.description, keyword: primary, before: 3, end: "." }, { kind: "description" });
   lit(json ? '"' : "");
 
   const heading = (keyword: boolean): FieldShape => (keyword ? { words: [2, 8], keyword: primary, before: 2 } : { words: [2, 8] });
@@ -105,44 +138,46 @@ function outlineItems(plan: Plan, format: "json" | "lines"): OutlineItem[] {
   return items;
 }
 
-/** Field values by item index, where each field starts, and whether the answer is whole. */
+/** Field values by item index, where each item starts, and the first item not written whole (none when the answer is complete). */
 function parseOutline(items: readonly OutlineItem[], text: string) {
   const values = new Map<number, string>();
   const offsets = new Map<number, number>();
   let at = 0;
   for (const [i, item] of items.entries()) {
+    offsets.set(i, at);
     if ("literal" in item) {
-      if (!text.startsWith(item.literal, at)) return { values, offsets, complete: false };
+      if (!text.startsWith(item.literal, at)) return { values, offsets, broken: i };
       at += item.literal.length;
       continue;
     }
-    offsets.set(i, at);
     // A field's characters never include the first character of the literal after it.
     const next = items[i + 1] as { literal: string };
     const end = text.indexOf(next.literal[0]!, at);
-    if (end < 0) return { values, offsets, complete: false };
+    if (end < 0) return { values, offsets, broken: i };
     values.set(i, text.slice(at, end));
     at = end;
   }
-  return { values, offsets, complete: true };
+  return { values, offsets, broken: undefined };
 }
 
-/** The first field that breaks a rule or is missing, to be written again. */
-function firstFailing(plan: Plan, items: readonly OutlineItem[], values: Map<number, string>, complete: boolean): number | undefined {
+/** The first written field that breaks a rule and may still be rewritten. */
+function firstFailing(plan: Plan, items: readonly OutlineItem[], values: Map<number, string>, settled: (index: number) => boolean): number | undefined {
   const language = plan.request.language;
   const seen = new Set<string>();
   for (const [i, item] of items.entries()) {
     if (!("field" in item)) continue;
     const value = values.get(i);
-    if (value === undefined) return complete ? undefined : i;
+    if (value === undefined) return undefined;
     const role = item.role;
-    if (role.kind === "title" && !titleFits(value, plan.primary, language)) return i;
-    if (role.kind === "description" && (value.length < DESCRIPTION.min || value.length > DESCRIPTION.max)) return i;
+    let fits = true;
+    if (role.kind === "title") fits = titleFits(value, plan.primary, language);
+    if (role.kind === "description") fits = value.length >= DESCRIPTION.min && value.length <= DESCRIPTION.max;
     if (role.kind === "heading" || role.kind === "subheading") {
       const key = normaliseSentence(value, language);
-      if (seen.has(key)) return i;
+      fits = !seen.has(key);
       seen.add(key);
     }
+    if (!fits && !settled(i)) return i;
   }
   return undefined;
 }
@@ -168,7 +203,10 @@ function outlineFrom(plan: Plan, items: readonly OutlineItem[], values: Map<numb
   };
   for (const [i, item] of items.entries()) {
     if (!("field" in item)) continue;
-    const value = capitalise((values.get(i) ?? "").trim(), language);
+    const written = values.get(i)?.trim();
+    // A field the model never finished (it ran out of steps) stays empty: a heading is then left out.
+    if (!written) continue;
+    const value = capitalise(written, language);
     const role = item.role;
     if (role.kind === "title") outline.title = value;
     else if (role.kind === "description") outline.metaDescription = value;

@@ -103,14 +103,15 @@ export function plan(request: GenerateRequest): Plan {
     }
     case "listicle":
     case "how-to": {
-      const count = preset === "listicle" ? clamp(parts, 3, 15) : clamp(parts, 3, 12);
+      // Enough items that none runs past the 300 words a subheading may cover, even at 5000 words.
+      const count = preset === "listicle" ? clamp(parts, 3, 40) : clamp(parts, 3, 30);
       for (let i = 0; i < count; i++) sections.push(section("body", { heading: written(), number: i + 1 }));
       sections.push(section("conclusion", { label: labels.conclusion }));
       break;
     }
   }
 
-  const keywordHeadings = markKeywordHeadings(sections, headings && preset !== "paragraphs");
+  const keywordHeadings = markKeywordHeadings(sections, headings && preset !== "paragraphs", request.length);
   placeKeywordUses(sections, secondary, request.length, keywordHeadings);
   return {
     request,
@@ -149,18 +150,19 @@ export function focusKeyword(topic: string, language: string): string {
 /** Words a focus keyword should neither start nor end with (question words, articles, prepositions). */
 const SMALL_WORDS: Record<string, Set<string>> = {
   en: new Set(
-    "a an the and or but of in on at to for with by from about into over how what why when where which who whose is are was were do does did can could should would will i you we my your our it its this that these those best top ultimate guide".split(" "),
+    "a an the and or but of in on at to for with by from about into over under than how what why when where which who whose is are was were do does did can could should would will i you we my your our it its this that these those best top ultimate guide small big".split(" "),
   ),
   de: new Set("der die das ein eine und oder von in im am an auf zu für mit wie was warum wann wo ist sind ich du wir".split(" ")),
-  fr: new Set("le la les un une des et ou de du en au aux à pour avec comment quoi pourquoi quand est sont je vous nous".split(" ")),
+  fr: new Set("le la les un une des et ou de du en au aux à pour avec sur sous dans par comment quoi pourquoi quand est sont je vous nous".split(" ")),
   es: new Set("el la los las un una y o de del en a al para con cómo qué por es son yo".split(" ")),
 };
 
 /**
  * Mark the model-written headings that hold the keyword, spread evenly, so that about
- * half of all visible subheadings (fixed labels included) do. Returns how many.
+ * half of all visible subheadings (fixed labels included) do. A very short article with
+ * many headings gets fewer: density wins, and the report says the share is low. Returns how many.
  */
-function markKeywordHeadings(sections: PlannedSection[], visible: boolean): number {
+function markKeywordHeadings(sections: PlannedSection[], visible: boolean, length: number): number {
   if (!visible) {
     // Questions stay visible as paragraphs without headings; one in two holds the keyword, like with headings.
     const questions = sections.flatMap((s) => (s.kind === "faq" ? s.subheadings : []));
@@ -169,7 +171,9 @@ function markKeywordHeadings(sections: PlannedSection[], visible: boolean): numb
   }
   const writable = sections.flatMap((s) => [...(s.heading ? [s.heading] : []), ...s.subheadings]);
   const total = writable.length + sections.filter((s) => s.label !== null).length;
-  const wanted = Math.min(writable.length, Math.max(1, Math.round(total * HEADING_KEYWORD_SHARE)));
+  // Never so many that the headings alone (and the introduction's one use) pass the 2.5 % density limit.
+  const room = Math.max(1, Math.floor(length * 0.025) - 1);
+  const wanted = Math.min(writable.length, room, Math.max(1, Math.round(total * HEADING_KEYWORD_SHARE)));
   for (let i = 0; i < wanted; i++) writable[Math.floor((i * writable.length) / wanted)]!.keyword = true;
   return wanted;
 }

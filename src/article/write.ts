@@ -11,8 +11,8 @@ export interface WriteBodyOptions {
   document: ArticleDocument;
   seed: number;
   signal?: AbortSignal;
-  /** The running total of body words, after every sentence. */
-  onWords?: (words: number) => void;
+  /** The running totals of body words and tokens, after every sentence. */
+  onWords?: (words: number, tokens: number) => void;
 }
 
 /** Share of the requested length the pass aims at: the ±10 % rule has room above, "at least N words" none below. */
@@ -163,10 +163,11 @@ class BodyPass {
 
     while (idle < IDLE_STEPS) {
       if (passage.items !== undefined ? sentences >= passage.items : words >= budget - 2) return words;
-      // The sentence to come opens with a keyword when one is due.
-      const due = primaryLeft > 0 && words >= every * (passage.primaryUses - primaryLeft)
+      // The sentence to come opens with a keyword when one is due, unless it would be a third opening alike.
+      const wanted = primaryLeft > 0 && words >= every * (passage.primaryUses - primaryLeft)
         ? plan.primary
         : secondaryLeft.length && sentences >= 1 ? secondaryLeft[0] : undefined;
+      const due = wanted !== undefined && !this.thirdAlike(wanted) ? wanted : undefined;
       const mark = writer.text.length;
       const sentencesAtMark = sentences;
       if (due !== undefined) {
@@ -180,7 +181,7 @@ class BodyPass {
       const maxTokens = Math.max(24, Math.ceil(left * this.tokensPerWord * 1.3) + 16);
       const result = await this.sentences(mark, maxTokens, (sentence, breakBefore) => {
         const n = countWords(sentence, this.language);
-        if (passage.items === undefined && words > 0 && words + n - budget > OVERSHOOT * (budget - words)) return "full";
+        if (passage.items === undefined && words > 0 && words + n - budget > OVERSHOOT * (budget - words)) return "stop";
         const opensWithKeyword = due !== undefined && sentences === sentencesAtMark;
         if (!this.acceptable(sentence, !opensWithKeyword)) return "reject";
         if (opensWithKeyword && (n < KEYWORD_SENTENCE_WORDS || !hasPhrase(sentence, due, this.language))) return "reject";
@@ -196,7 +197,7 @@ class BodyPass {
         sentences++;
         if (hasPhrase(sentence, plan.primary, this.language)) primaryLeft--;
         secondaryLeft = secondaryLeft.filter((k) => !hasPhrase(sentence, k, this.language));
-        this.options.onWords?.(doc.wordCount);
+        this.options.onWords?.(doc.wordCount, writer.usage.promptTokens + writer.usage.completionTokens);
         if (passage.items !== undefined) return sentences >= passage.items ? "full" : "item";
         if (words >= budget - 2) return "full";
         if (doc.paragraphWords >= PARAGRAPH_WORDS) return "paragraph";
@@ -228,7 +229,7 @@ class BodyPass {
   private async sentences(
     mark: number,
     maxTokens: number,
-    take: (sentence: string, breakBefore: boolean) => "reject" | "full" | "paragraph" | "item" | "keyword" | "more",
+    take: (sentence: string, breakBefore: boolean) => "reject" | "stop" | "full" | "paragraph" | "item" | "keyword" | "more",
   ): Promise<{ outcome: "full" | "paragraph" | "item" | "keyword" | "ended" | "rejected" | "length"; accepted: number; tokens: number; words: number }> {
     const { writer } = this;
     const tokensBefore = writer.usage.completionTokens;
@@ -254,6 +255,11 @@ class BodyPass {
           const verdict = take(part, breakBefore);
           if (verdict === "reject") {
             outcome = "rejected";
+            return;
+          }
+          // Past the budget: the passage ends before this sentence, which the answer then loses too.
+          if (verdict === "stop") {
+            outcome = "full";
             return;
           }
           accepted++;
@@ -287,9 +293,14 @@ class BodyPass {
     const { primary, secondary, request } = this.plan;
     if (this.seen.has(normaliseSentence(text, this.language))) return false;
     if ([primary, ...secondary].some((k) => countPhrase(text, k, this.language) > 1)) return false;
-    const [a, b] = this.starts;
-    if (a !== undefined && a === b && b === firstWord(text, this.language)) return false;
+    if (this.thirdAlike(text)) return false;
     return !(fromModel && hasPhrase(text, primary, this.language) && this.doc.occurrences(primary) + 1 > request.length * PRIMARY_CAP);
+  }
+
+  /** Whether a sentence opening like `text` would be the third in a row to open with the same word. */
+  private thirdAlike(text: string): boolean {
+    const [a, b] = this.starts;
+    return a !== undefined && a !== "" && a === b && b === firstWord(text, this.language);
   }
 
   /** Add a sentence that code did not generate in this pass (a question shown as a paragraph) and track it. */
@@ -329,7 +340,7 @@ function nextUnit(pending: string, language: string, final: boolean):
     if (first !== undefined && countWords(first, language) > 30) {
       const clean = cleanProse(first);
       const head = splitLongSentence(clean, language)[0]!;
-      return { kind: "sentence", text: head, length: lead + rawLengthOf(first, firstWords(first, countWords(head, language), language)) };
+      return { kind: "sentence", text: finishSentence(head, language), length: lead + rawLengthOf(first, firstWords(first, countWords(head, language), language)) };
     }
     return undefined;
   }

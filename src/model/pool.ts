@@ -49,8 +49,8 @@ export class SlotPool<T> {
   acquire(signal?: AbortSignal): Promise<T> {
     if (this.closed) return Promise.reject(new PoolClosedError());
     signal?.throwIfAborted();
-    const sequence = this.free.pop();
-    if (sequence) return Promise.resolve(this.lease(sequence));
+    // A slot may be any value, 0 included: only an empty pool gives undefined.
+    if (this.free.length > 0) return Promise.resolve(this.lease(this.free.pop()!));
     if (!this.hasRoom()) return Promise.reject(new QueueFullError(this.retryAfterSeconds()));
     return new Promise((resolve, reject) => {
       const waiter: Waiter<T> = {

@@ -12,7 +12,7 @@ import { toString } from "mdast-util-to-string";
 import remarkParse from "remark-parse";
 import { unified } from "unified";
 
-export type Structure = "paragraphs" | "sections" | "detailed";
+export type Structure = "paragraphs" | "sections" | "detailed" | "listicle" | "how-to";
 
 /** What the test asked for. */
 export interface RuleRequest {
@@ -84,6 +84,9 @@ export function slugForm(text: string): string {
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");
 }
+
+/** A sentence or heading as the uniqueness rules compare it: no case, punctuation or spacing. */
+const normalised = (text: string, language: string) => text.toLocaleLowerCase(language).replace(/[\p{P}\p{S}\s]+/gu, " ").trim();
 
 /** Length as a reader counts characters: code points. */
 const chars = (text: string) => [...text].length;
@@ -197,6 +200,14 @@ export function checkArticleRules(answer: ArticleAnswer, request: RuleRequest): 
     rule(h2s.length >= low && h2s.length <= high, () => `sections-h2-count: ${h2s.length} H2 sections for ${length} words (want ${low}–${high}, one per 150–300 words)`);
   }
   if (request.structure === "detailed") broken.push(...detailedStructure(a, request, h2s));
+  if ((request.structure === "listicle" || request.structure === "how-to") && request.headingTags) {
+    // Numbered items (or steps) as H2s, 1, 2, 3… in order, then the conclusion.
+    const numbers = h2s.map((h) => /^(\d+)\. \S/.exec(toString(h))?.[1]).filter((n) => n !== undefined).map(Number);
+    rule(numbers.length >= 3 && numbers.every((n, i) => n === i + 1), () => `numbered-items: H2 numbers [${numbers.join(",")}] (want 1, 2, 3… at least 3)`);
+    rule(numbers.length === h2s.length - 1, () => `numbered-items-all: ${numbers.length} of ${h2s.length} H2s are numbered (want all but the conclusion)`);
+  }
+  const distinct = new Set(subheadings.map((h) => normalised(h.text, language)));
+  rule(distinct.size === subheadings.length, () => `distinct-headings: ${subheadings.length - distinct.size} subheadings repeat another`);
 
   // The primary keyword.
   const [primary, ...secondary] = request.keywords;
@@ -244,7 +255,7 @@ export function checkArticleRules(answer: ArticleAnswer, request: RuleRequest): 
   rule(longShare <= 25, () => `sentence-length: ${long} of ${a.sentences.length} sentences over 20 words (${pct(longShare)}; want ≤ 25%)`);
   const seen = new Set<string>();
   const repeated = a.sentences.filter((s) => {
-    const key = s.toLocaleLowerCase(language).replace(/\s+/g, " ").trim();
+    const key = normalised(s, language);
     if (seen.has(key)) return true;
     seen.add(key);
     return false;
@@ -304,12 +315,11 @@ function detailedStructure(a: Parsed, request: RuleRequest, h2s: Heading[]): str
     if (unanswered.length) broken.push(`detailed-faq-answers: ${unanswered.length} FAQ questions have no answer paragraph (first: “${unanswered[0]}”)`);
     if (notQuestions.length) broken.push(`detailed-faq-questions: ${notQuestions.length} FAQ H3s are not questions (first: “${notQuestions[0]}”)`);
   } else {
-    // Without headings the FAQ questions stay as paragraphs of their own: one sentence asking about the keyword.
-    const primary = request.keywords[0];
+    // Without headings the FAQ questions stay as paragraphs of their own: one sentence, a question.
     const isQuestion = (n: RootContent) => {
       if (n.type !== "paragraph") return false;
       const text = clean(toString(n));
-      return /[?？؟]$/u.test(text) && sentences(text, request.language).length === 1 && (primary === undefined || occurrences(text, primary) > 0);
+      return /[?？؟]$/u.test(text) && sentences(text, request.language).length === 1;
     };
     const at = body.map((n, i) => (isQuestion(n) ? i : -1)).filter((i) => i >= 0);
     if (at.length < 3 || at.length > 5) broken.push(`detailed-faq: ${at.length} FAQ question paragraphs (want 3–5)`);

@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkArticleRules, type ArticleAnswer, type Structure } from "../helpers/rules.js";
-import { HAS_STORIES_MODEL, STORIES_MODEL, startServer, type TestServer } from "../helpers/server.js";
+import { HAS_STORIES_MODEL, STORIES_MODEL, startServer, testModel, type TestServer } from "../helpers/server.js";
 
-// Every structure × headingTags × length on the real pretrained stories260K model, over real
-// HTTP, each article checked against every rule by the independent checker in
-// test/helpers/rules.ts (not the engine's own analyser). A failure lists every broken rule.
+// Every structure × headingTags × length, over real HTTP, on the real pretrained stories260K
+// model (plain completion: the outline as grammar-constrained lines) and on the project's
+// ChatML test model (chat template: the outline as a grammar-constrained JSON object). Each
+// article is checked against every rule by the independent checker in test/helpers/rules.ts
+// (not the engine's own analyser). A failure lists every broken rule.
 
 if (!HAS_STORIES_MODEL) {
-  console.warn(`SKIPPED: the engine matrix needs ${STORIES_MODEL}, which is not there.`);
+  console.warn(`SKIPPED: the stories260K engine matrix needs ${STORIES_MODEL}, which is not there.`);
 }
 
 const TOPIC = "Caring for indoor plants";
@@ -22,7 +24,7 @@ interface Case {
   seed: number;
 }
 
-const STRUCTURES: Structure[] = ["paragraphs", "sections", "detailed"];
+const STRUCTURES: Structure[] = ["paragraphs", "sections", "detailed", "listicle", "how-to"];
 const CASES: Case[] = STRUCTURES.flatMap((structure, s) =>
   [true, false].flatMap((headingTags, h) =>
     [300, 800, 2000].map((length, l) => ({
@@ -48,10 +50,15 @@ function requestFor(c: Pick<Case, "structure" | "headingTags" | "length" | "seed
   };
 }
 
-describe.skipIf(!HAS_STORIES_MODEL)("engine matrix on stories260K over HTTP", () => {
+const MODELS = [
+  { name: "stories260K (completion)", path: async () => STORIES_MODEL, skip: !HAS_STORIES_MODEL },
+  { name: "ChatML test model (chat template)", path: () => testModel("chat"), skip: false },
+];
+
+describe.each(MODELS)("engine matrix on $name over HTTP", ({ path, skip }) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startServer(STORIES_MODEL);
+    if (!skip) server = await startServer(await path());
   });
   afterAll(() => server?.stop());
 
@@ -63,7 +70,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("engine matrix on stories260K over HTTP", ()
     return JSON.parse(text);
   }
 
-  it.each(CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
+  it.skipIf(skip).each(CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
     const answer = await generate(requestFor(c));
     expect(answer.request.seed).toBe(c.seed);
     const broken = checkArticleRules(answer, {
@@ -77,7 +84,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("engine matrix on stories260K over HTTP", ()
     expect(broken, `${c.name} (seed ${c.seed}) breaks ${broken.length} rules:\n  ${broken.join("\n  ")}`).toEqual([]);
   });
 
-  describe("seed", () => {
+  describe.skipIf(skip)("seed", () => {
     const base = { structure: "sections", headingTags: true, length: 300 } as const;
 
     it("the same request with the same seed gives the identical article", async () => {

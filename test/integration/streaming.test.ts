@@ -79,19 +79,21 @@ function rssKb(pid: number): number {
   return Number(match[1]);
 }
 
-/** The parts of an event stream, checked to be meta → delta* → done. */
+/** The parts of an event stream, checked to be meta → outline → delta* → done. */
 interface ParsedStream {
   meta: any;
+  outline: any;
   deltas: string[];
   done: any;
   events: SseEvent[];
 }
 
 function parseArticleStream(events: SseEvent[]): ParsedStream {
-  expect(events.length).toBeGreaterThanOrEqual(3);
+  expect(events.length).toBeGreaterThanOrEqual(4);
   expect(events[0]!.event).toBe("meta");
+  expect(events[1]!.event).toBe("outline");
   expect(events.at(-1)!.event).toBe("done");
-  const middle = events.slice(1, -1);
+  const middle = events.slice(2, -1);
   expect(middle.map((e) => e.event)).toEqual(middle.map(() => "delta"));
   const deltas = middle.map((e) => {
     const data = JSON.parse(e.data);
@@ -100,7 +102,7 @@ function parseArticleStream(events: SseEvent[]): ParsedStream {
     expect(data.text.length).toBeGreaterThan(0);
     return data.text as string;
   });
-  return { meta: JSON.parse(events[0]!.data), deltas, done: JSON.parse(events.at(-1)!.data), events };
+  return { meta: JSON.parse(events[0]!.data), outline: JSON.parse(events[1]!.data), deltas, done: JSON.parse(events.at(-1)!.data), events };
 }
 
 /** A response without what differs between two runs of the same seeded request. */
@@ -259,7 +261,7 @@ const STREAM_CASES: StreamCase[] = [
 
 /**
  * The same seeded request three ways: `Accept: text/event-stream`, `"stream": true`, and
- * plain JSON. Both streams are meta → delta* → done, the deltas concatenate to the
+ * plain JSON. Both streams are meta → outline → delta* → done, the deltas concatenate to the
  * Markdown byte for byte, and done is the JSON answer.
  */
 async function expectStreamMatchesJson(server: TestServer, c: StreamCase): Promise<void> {
@@ -280,7 +282,9 @@ async function expectStreamMatchesJson(server: TestServer, c: StreamCase): Promi
     const parsed = parseArticleStream(await collectSse(events));
     streams.push(parsed);
 
-    expect(parsed.meta).toEqual({ request: answer.request, title: answer.article.title, outline: answer.article.outline });
+    // meta is sent before any model call: the id and model the answer will carry, and the request.
+    expect(parsed.meta).toEqual({ id: parsed.done.id, model: answer.model, request: answer.request });
+    expect(parsed.outline).toEqual({ title: answer.article.title, outline: answer.article.outline });
     expect(parsed.deltas.join("")).toBe(parsed.done.article.markdown);
     expect(comparable(parsed.done)).toEqual(comparable(answer));
     expect(parsed.done.id).not.toBe(answer.id);
@@ -639,7 +643,7 @@ describe.skipIf(!existsSync("/proc/self/status"))("leak check: 500 streams opene
       statuses.set(stream.response.status, (statuses.get(stream.response.status) ?? 0) + 1);
       if (stream.response.status === 200) {
         for await (const event of stream.events) {
-          if (event.event === "meta" || event.event === "delta") break;
+          if (event.event === "delta") break;
         }
       }
       stream.abort();
@@ -692,7 +696,7 @@ describe("deadline: --timeout 1", () => {
     const all = await collectSse(events);
     expect(all[0]?.event).toBe("meta");
     expect(all.at(-1)?.event).toBe("error");
-    expect(all.slice(1, -1).every((e) => e.event === "delta")).toBe(true);
+    expect(all.slice(1, -1).every((e) => e.event === "delta" || e.event === "outline")).toBe(true);
     expect(JSON.parse(all.at(-1)!.data)).toMatchObject({ status: 504, type: "/docs#timeout", title: "Gateway Timeout" });
     await waitForHealth(server, queueIs(0, 0), "an idle pool after the deadline", 5_000);
   });

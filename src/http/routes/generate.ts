@@ -47,9 +47,9 @@ export function generateRoute({ host, lifecycle, limiter, timeoutMs, bodyTimeout
     const generation = limiter.begin(event.context.apiKey!, event.context.rateLimitHeaders ?? {});
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = AbortSignal.any([event.req.signal, deadline, lifecycle.signal]);
-    // Words count against the daily quota as they are written: an aborted article still used them.
-    let written = 0;
-    const onWords = (words: number) => (written = words);
+    // Words count against the daily quota as they are written, and the log line records them:
+    // an aborted article still used them.
+    const onWords = (words: number, tokens: number) => (event.context.produced = { words, tokens });
     const write = (hooks: Hooks): Promise<WrittenArticle> =>
       lifecycle
         .track(async () => writeArticle(request, { backend: await host.get(signal), signal, onWords, ...hooks }))
@@ -61,7 +61,7 @@ export function generateRoute({ host, lifecycle, limiter, timeoutMs, bodyTimeout
         .catch((error) => {
           throw asProblem(error, { client: event.req.signal, deadline, timeoutMs, lifecycle });
         })
-        .finally(() => generation.end(event.context.produced?.words ?? written));
+        .finally(() => generation.end(event.context.produced?.words ?? 0));
 
     if (stream || format === "text/event-stream") return eventStream(event, write);
     const { response, document } = await write({});
