@@ -3,6 +3,9 @@ import { closest, distance } from "fastest-levenshtein";
 import { cliCommand } from "../invocation.js";
 import { UsageError } from "./fail.js";
 
+/** A command of any arguments, as citty types subcommands. */
+export type AnyCommand = CommandDef<any>;
+
 const resolve = <T>(value: Resolvable<T>): Promise<T> => Promise.resolve(typeof value === "function" ? (value as () => T)() : value);
 
 /**
@@ -11,8 +14,7 @@ const resolve = <T>(value: Resolvable<T>): Promise<T> => Promise.resolve(typeof 
  * Walks the command tree the way citty picks subcommands (the first word that is not a
  * flag or a flag's value).
  */
-// `any` as in citty's own type for subcommands.
-export async function checkArgs(command: CommandDef<any>, rawArgs: string[], path: string[] = []): Promise<void> {
+export async function checkArgs(command: AnyCommand, rawArgs: string[], path: string[] = []): Promise<void> {
   const args = await resolve(command.args ?? {});
   const subCommands = await resolve(command.subCommands);
   const flags = flagsOf(args);

@@ -1,6 +1,7 @@
 import { stripVTControlCharacters } from "node:util";
-import { renderUsage, type CommandDef } from "citty";
+import { renderUsage } from "citty";
 import { cliCommand, cliName } from "../invocation.js";
+import type { AnyCommand } from "./check-args.js";
 
 /**
  * Whether to colour what goes to this stream: only a terminal that has colours, which
@@ -15,8 +16,7 @@ export function colourful(stream: NodeJS.WriteStream = process.stdout): boolean 
  * `--help`: citty's usage, coloured only where {@link colourful}. The top level lists the
  * commands; the serve flags it also accepts (`inkpress --port 4000`) are shown by `serve --help`.
  */
-// `any` as in citty's own types.
-export async function showUsage(command: CommandDef<any>, parent?: CommandDef<any>): Promise<void> {
+export async function showUsage(command: AnyCommand, parent?: AnyCommand): Promise<void> {
   const top = !parent;
   let text = await renderUsage(top ? { ...command, args: {} } : command, parent);
   if (top) text += `\nWithout a command, ${cliName()} runs serve; its flags: ${cliCommand("serve --help")}.`;
