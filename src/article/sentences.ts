@@ -1,4 +1,4 @@
-import { capitalise, countWords, endsSentence, splitSentences, wordSpans } from "./text.js";
+import { capitalise, endsSentence, wordSpans } from "./text.js";
 
 /** Longest sentence we let through; longer model sentences are split (readability rule: prefer ≤ 20 words). */
 export const MAX_SENTENCE_WORDS = 20;
@@ -22,7 +22,9 @@ export function cleanProse(text: string): string {
     .replace(/^\s*(?:#{1,6}\s|[-*+>]\s|\d+[.)]\s)/, "")
     .replace(/[*_`#|<>[\]{}\\]/g, "")
     .replace(/\s+/g, " ")
-    .trim();
+    .trim()
+    // A sentence never opens with the punctuation of the one before (". , he said").
+    .replace(/^[,;:.!?)\]}…–—-]+\s*/u, "");
 }
 
 /** Split a sentence longer than {@link MAX_SENTENCE_WORDS} into whole sentences, at commas where it can. */
@@ -47,58 +49,8 @@ export function splitLongSentence(sentence: string, language: string): string[] 
   return [...splitLongSentence(head, language), ...splitLongSentence(tail, language)];
 }
 
-/**
- * Turns a stream of model text into whole sentences. Text is buffered until a sentence
- * ends; a line break also ends one (a short line without a terminator is a stray
- * heading and is dropped). Whatever is left when the stream ends is never a whole
- * sentence, so it is discarded: no sentence is ever cut in half.
- */
-export class SentenceChunker {
-  private pending = "";
-
-  constructor(private readonly language: string) {}
-
-  /** Feed model text; returns the sentences it completed. */
-  push(text: string): string[] {
-    const lines = (this.pending + text).split(/\n+/);
-    this.pending = lines.pop() ?? "";
-    const out = lines.flatMap((line) => this.closeLine(line));
-    for (;;) {
-      const parts = splitSentences(this.pending, this.language);
-      const first = parts[0];
-      if (first === undefined) break;
-      if (parts.length > 1) {
-        // The segmenter's last segment may still grow; the ones before it are final.
-        out.push(...this.accept(first));
-        this.pending = this.pending.slice(this.pending.indexOf(first) + first.length);
-      } else if (this.isRunaway(first)) {
-        const pieces = splitLongSentence(cleanProse(first), this.language);
-        this.pending = pieces.pop() ?? "";
-        out.push(...pieces.map((s) => this.finish(s)));
-      } else break;
-    }
-    return out.filter((s) => countWords(s, this.language) >= MIN_SENTENCE_WORDS);
-  }
-
-  /** A sentence without a terminator that is already too long to be one: models without punctuation. */
-  private isRunaway(text: string): boolean {
-    return !endsSentence(text) && countWords(text, this.language) > MAX_SENTENCE_WORDS + 10;
-  }
-
-  private closeLine(line: string): string[] {
-    const clean = cleanProse(line);
-    if (!endsSentence(clean) && countWords(clean, this.language) < 6) return [];
-    return splitSentences(clean, this.language).flatMap((s) => this.accept(s));
-  }
-
-  private accept(sentence: string): string[] {
-    const clean = cleanProse(sentence);
-    if (!clean) return [];
-    return splitLongSentence(clean, this.language).map((s) => this.finish(s));
-  }
-
-  private finish(sentence: string): string {
-    const s = capitalise(sentence.trim(), this.language);
-    return endsSentence(s) ? s : s.replace(/[\s,;:–—-]+$/u, "") + terminator(this.language);
-  }
+/** A whole sentence: capitalised, ending with a terminator of its language. */
+export function finishSentence(sentence: string, language: string): string {
+  const s = capitalise(sentence.trim(), language);
+  return endsSentence(s) ? s : `${s.replace(/[\s,;:–—-]+$/u, "")}${terminator(language)}`;
 }

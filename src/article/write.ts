@@ -2,7 +2,7 @@ import type { Writer } from "../model/backend.js";
 import type { ArticleDocument } from "./document.js";
 import type { Outline } from "./outline.js";
 import type { Plan, PlannedSection } from "./plan.js";
-import { MIN_SENTENCE_WORDS, cleanProse, splitLongSentence } from "./sentences.js";
+import { MIN_SENTENCE_WORDS, cleanProse, finishSentence, splitLongSentence } from "./sentences.js";
 import { capitalise, countPhrase, countWords, endsSentence, firstWords, hasPhrase, normaliseSentence, splitSentences } from "./text.js";
 
 /** What the body pass needs besides the plan and the outline. */
@@ -370,12 +370,6 @@ function splitSentencesRaw(line: string, language: string): string[] {
 function rawLengthOf(raw: string, head: string): number {
   const at = raw.indexOf(head);
   return at < 0 ? raw.length : at + head.length;
-}
-
-/** A whole sentence, capitalised and ending with a terminator. */
-function finishSentence(sentence: string, language: string): string {
-  const s = capitalise(sentence.trim(), language);
-  return endsSentence(s) ? s : `${s.replace(/[\s,;:–—-]+$/u, "")}${language === "ja" || language === "zh" ? "。" : "."}`;
 }
 
 function firstWord(text: string, language: string): string {
