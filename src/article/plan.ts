@@ -133,18 +133,18 @@ export function plan(request: GenerateRequest): Plan {
  * "start composting at home").
  */
 export function focusKeyword(topic: string, language: string): string {
-  const text = topic.replace(/[.!?。！？]+$/u, "").trim();
+  // The first run of words not broken by punctuation ("Home composting <img …>" → "Home composting").
+  const text = topic.split(/[^\p{L}\p{N}\p{M}\s'’-]+/u).map((part) => part.trim()).find((part) => wordSpans(part, language).length > 0) ?? topic.trim();
   const spans = wordSpans(text, language);
+  if (spans.length === 0) return lowerFirst(text, language);
   const small = SMALL_WORDS[language] ?? new Set<string>();
   const isSmall = (i: number) => small.has(spans[i]!.word.toLocaleLowerCase(language));
   let start = 0;
   while (start < spans.length - 1 && spans.length - start > FOCUS_WORDS && isSmall(start)) start++;
   let end = Math.min(spans.length, start + FOCUS_WORDS);
   while (end - start > 1 && isSmall(end - 1)) end--;
-  if (spans.length === 0) return lowerFirst(text, language);
-  const from = spans[start]!.index;
   const last = spans[end - 1]!;
-  return lowerFirst(text.slice(from, last.index + last.word.length), language);
+  return lowerFirst(text.slice(spans[start]!.index, last.index + last.word.length), language);
 }
 
 /** Words a focus keyword should neither start nor end with (question words, articles, prepositions). */
