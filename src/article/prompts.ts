@@ -3,11 +3,11 @@ import type { Plan } from "./plan.js";
 import type { Preset } from "./presets.js";
 
 const FORMS: Record<Preset, string> = {
-  paragraphs: "flowing paragraphs without subheadings",
-  sections: "an introduction, sections with headings and a conclusion",
-  detailed: "an in-depth guide: key takeaways, sections with subsections, a conclusion and an FAQ",
-  listicle: "a numbered list article: each item is a section with its own heading",
-  "how-to": "a step-by-step how-to: each step is a section, in order, its heading starting with a verb",
+  paragraphs: "paragraphs, no subheadings",
+  sections: "introduction, sections, conclusion",
+  detailed: "in-depth guide: takeaways, sections with subsections, conclusion, FAQ",
+  listicle: "numbered list, one section per item",
+  "how-to": "step-by-step how-to, one section per step, headings start with a verb",
 };
 
 /**
@@ -20,14 +20,13 @@ export function articlePrompt(plan: Plan, format: "json" | "lines"): Prompt {
   const r = plan.request;
   const keywords = [plan.primary, ...plan.secondary].map((k) => `"${k}"`).join(", ");
   const form = r.structureRequested !== r.structure ? `${FORMS[plan.preset]} ("${r.structureRequested}")` : FORMS[plan.preset];
-  const outline = format === "json" ? "one JSON object" : "lines";
+  const outline = format === "json" ? "JSON" : "lines";
+  // Short on purpose: every prompt token is evaluated before the first word.
   return {
-    system: `You are an expert writer of ${plan.languageName} articles for the web. Write in ${plan.languageName}, in a ${r.tone} tone.`,
+    system: `You write ${plan.languageName} web articles in a ${r.tone} tone.`,
     user:
-      `Write an article about: ${r.topic}\n` +
-      `Keywords: ${keywords} (the first is the focus keyword).\n` +
-      `Form: ${form}, about ${r.length} words.\n` +
-      `First give the outline as ${outline}: title, meta description and headings. Then write the article in Markdown, following the outline.`,
+      `Article: ${r.topic}\nKeywords: ${keywords} (focus: the first)\nForm: ${form}; about ${r.length} words\n` +
+      `Answer with the outline as ${outline} (title, description, headings), then the article in Markdown.`,
     completion: `${r.topic}. Keywords: ${keywords}.\n\n`,
   };
 }
