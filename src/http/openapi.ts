@@ -4,17 +4,18 @@
  * cannot drift apart.
  *
  * The request body schema is not written by hand: it is converted from the valibot
- * `GenerateRequestSchema` (src/engine/request.ts, the one source of truth) by
+ * `GenerateRequestSchema` (src/article/request.ts, the one source of truth) by
  * `@valibot/to-json-schema`. What JSON Schema cannot express (custom checks, rules
  * on the value after a type-changing transform) is named in the field's `description`,
- * generated from the valibot messages themselves. The response schemas describe output,
- * not validated input, and are written by hand, here and nowhere else.
+ * generated from the valibot messages themselves. The answer's schemas are converted from
+ * the valibot schemas that type the engine's output (src/article/response.ts); only the
+ * HTTP layer's own shapes (problems, health) are written here.
  */
 import { readFileSync } from "node:fs";
 import { STATUS_CODES } from "node:http";
 import { toJsonSchema, type JsonSchema, type OverrideActionContext } from "@valibot/to-json-schema";
-import { CHECK_WEIGHTS } from "../engine/analyse.js";
-import { GenerateRequestSchema } from "../engine/request.js";
+import { GenerateRequestSchema } from "../article/request.js";
+import { ArticleResponseSchema, NormalisedRequestSchema, StreamDeltaSchema, StreamMetaSchema, StreamOutlineSchema } from "../article/response.js";
 import { ARTICLE_FORMATS, type ArticleFormat } from "./negotiate.js";
 import { PROBLEM_TYPES } from "./problem.js";
 
@@ -131,7 +132,7 @@ const FIELD_NOTES: Record<string, string> = {
   tone: "Free-text tone of voice, passed to the model, such as `conversational` or `formal`.",
   language: "ISO 639-1 code of the article's language, any case; answered lower-case.",
   structure:
-    "`paragraphs`, `sections` or `detailed`, or free words mapped to the nearest of them (`essay`, `story` → paragraphs; `guide`, `faq`, `how-to` → detailed; anything else → sections).",
+    "`paragraphs`, `sections`, `detailed`, `listicle` or `how-to`, or free words mapped to the nearest of them (`steps`, `tutorial` → how-to; `list`, `top 10`, `tips` → listicle; `essay`, `story` → paragraphs; `guide`, `faq` → detailed; anything else → sections).",
   seed: "Seed of the sampler: the same request with the same seed gives the same article on the same model. Random when absent; echoed in `request.seed`.",
   seo: "Search-engine settings.",
   "seo.keywords": "Comma-separated keywords; the first is the primary keyword. Each is trimmed; empties and case-insensitive duplicates are dropped.",
@@ -195,60 +196,18 @@ const object = (properties: Record<string, unknown>, optional: string[] = []) =>
   required: Object.keys(properties).filter((key) => !optional.includes(key)),
 });
 
-const OUTLINE = { type: "array", items: object({ level: { type: "integer", enum: [2, 3] }, text: string() }) };
-
-/** The normalised request, echoed in answers (not the input shape: defaults filled, keywords split, structure mapped). */
-const NORMALISED_REQUEST = object({
-  topic: string(),
-  length: integer(),
-  tone: string(),
-  language: string("ISO 639-1, lower-case."),
-  structure: { type: "string", enum: ["paragraphs", "sections", "detailed"], description: "The preset the structure maps to." },
-  structureRequested: string("The structure as requested."),
-  seed: integer("The seed used: the one given, or the random one drawn.", 0),
-  seo: object(
-    {
-      keywords: { type: "array", items: string(), description: "Normalised keywords; the first is the primary keyword." },
-      title: string(),
-      description: string(),
-      headingTags: { type: "boolean" },
-    },
-    ["title", "description"],
-  ),
-});
-
-const ARTICLE_RESPONSE = object({
-  id: { type: "string", pattern: "^art_[0-9a-f]{32}$" },
-  object: { const: "article" },
-  created: integer("Unix time in seconds.", 0),
-  model: string("Name of the model that wrote the article."),
-  request: ref("NormalisedRequest"),
-  article: object({
-    title: string(),
-    slug: { type: "string", pattern: "^[a-z0-9]+(-[a-z0-9]+)*$", maxLength: 75 },
-    metaDescription: string(),
-    language: string(),
-    keywords: { type: "array", items: string() },
-    markdown: string("The article as Markdown; it starts with `# Title` when headingTags is true."),
-    html: string("The article body as an HTML fragment."),
-    outline: OUTLINE,
-    wordCount: integer("Body words (the title not counted), by Intl.Segmenter in the article's language.", 0),
-    readingTimeMinutes: integer("At 200 words a minute.", 0),
-  }),
-  seo: object({
-    score: { type: "integer", minimum: 0, maximum: 100, description: "Weighted share of passed checks." },
-    checks: {
-      type: "array",
-      items: object({
-        id: { type: "string", enum: Object.keys(CHECK_WEIGHTS) },
-        passed: { type: ["boolean", "null"], description: "`null`: the check does not apply to this article." },
-        message: string("What was measured, in words."),
-      }),
-    },
-    keywordDensity: { type: "object", additionalProperties: { type: "number", minimum: 0 }, description: "Per keyword, occurrences ÷ body words × 100." },
-  }),
-  usage: object({ promptTokens: integer(undefined, 0), completionTokens: integer(undefined, 0), durationMs: integer(undefined, 0) }),
-});
+/** An output schema converted from valibot; the normalised request is referenced, not repeated. */
+function outputSchema(schema: Parameters<typeof toJsonSchema>[0]): Json {
+  const shared = schema === NormalisedRequestSchema ? undefined : { NormalisedRequest: NormalisedRequestSchema };
+  const { $schema: _dialect, $defs: _shared, ...converted } = toJsonSchema(schema, {
+    target: "draft-2020-12",
+    typeMode: "output",
+    errorMode: "throw",
+    definitions: shared,
+  }) as Json;
+  // The converter points at its own $defs; the document keeps the shared schema in components.
+  return JSON.parse(JSON.stringify(converted).replaceAll('"#/$defs/NormalisedRequest"', '"#/components/schemas/NormalisedRequest"'));
+}
 
 const FIELD_ERROR = object({
   path: string("Dotted path of the field, such as `seo.keywords`; `body` for the request as a whole."),
@@ -294,10 +253,11 @@ export const FORMATS: Record<ArticleFormat, string> = {
 
 /** The events of a stream, in the order they come. */
 export const STREAM_EVENTS = [
-  { event: "meta", schema: "StreamMeta", data: "`{ request, title, outline }`, as soon as the title and headings are written." },
+  { event: "meta", schema: "StreamMeta", data: "`{ id, model, request }`, as soon as the request is accepted, before any model call." },
+  { event: "outline", schema: "StreamOutline", data: "`{ title, outline }`, once the outline is planned." },
   { event: "delta", schema: "StreamDelta", data: "`{ \"text\": \"…\" }`: Markdown in document order; the deltas concatenated equal the final `article.markdown`." },
   { event: "done", schema: "ArticleResponse", data: "The full JSON answer, exactly as the non-streaming call returns it." },
-  { event: "error", schema: "Problem", data: "A problem+json body, when generation fails after the stream started (504 past the deadline, 503 on shutdown)." },
+  { event: "error", schema: "Problem", data: "A problem+json body, when generation fails after the stream started (504 past the deadline, 503 on shutdown, 502 when the inference server fails)." },
 ] as const;
 
 /** When each problem type happens. */
@@ -314,12 +274,13 @@ export const PROBLEM_NOTES: Record<keyof typeof PROBLEM_TYPES, string> = {
   429: "The key's rate limit, concurrency limit or daily word quota is spent (with `Retry-After` and `RateLimit` headers).",
   431: "The request headers are too large.",
   500: "An unexpected failure; it is logged on the server and the answer carries no detail.",
-  503: "Every generation slot busy and the queue full, or the server shutting down (with `Retry-After`), or the model failed to load.",
-  504: "The article was not finished within the deadline; the generation stopped.",
+  502: "With `--backend`: the inference server could not be reached, answered with an error, or cut the answer off; `detail` says which.",
+  503: "Every generation slot busy and the queue full, or the server shutting down (with `Retry-After`), or the model failed to load, or the inference server busy.",
+  504: "The article was not finished within the deadline, or the inference server stayed silent too long; the generation stopped.",
 };
 
 /** The problem statuses the generate operation can answer with. */
-const GENERATE_PROBLEMS = [400, 401, 404, 405, 406, 413, 415, 422, 429, 500, 503, 504] as const;
+const GENERATE_PROBLEMS = [400, 401, 404, 405, 406, 413, 415, 422, 429, 500, 502, 503, 504] as const;
 
 const PROBLEM_HEADERS: Partial<Record<number, Record<string, unknown>>> = {
   401: { "WWW-Authenticate": { schema: { type: "string", const: 'ApiKey header="x-api-key"' } } },
@@ -426,10 +387,11 @@ function buildDocument(): Json {
       },
       schemas: {
         GenerateRequest: requestBodySchema(),
-        NormalisedRequest: NORMALISED_REQUEST,
-        ArticleResponse: ARTICLE_RESPONSE,
-        StreamMeta: object({ request: ref("NormalisedRequest"), title: string(), outline: OUTLINE }),
-        StreamDelta: object({ text: string("Markdown, in document order.") }),
+        NormalisedRequest: outputSchema(NormalisedRequestSchema),
+        ArticleResponse: outputSchema(ArticleResponseSchema),
+        StreamMeta: outputSchema(StreamMetaSchema),
+        StreamOutline: outputSchema(StreamOutlineSchema),
+        StreamDelta: outputSchema(StreamDeltaSchema),
         Problem: PROBLEM,
         ValidationProblem: { allOf: [ref("Problem")], type: "object", properties: { errors: { type: "array", minItems: 1 } }, required: ["errors"] },
         FieldError: FIELD_ERROR,
