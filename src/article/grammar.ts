@@ -75,7 +75,9 @@ const repeat = (rule: string, min: number, max: number) => (max <= 0 ? "" : `${r
 
 function spacedField(shape: FieldShape): string {
   const [min, max] = shape.words;
-  const end = shape.end ? ` ${literal(shape.end)}` : "";
+  // Without a required ending the model may still close the field with a stop of its own,
+  // which callers drop: a model that wants to end there is not pushed into gluing letters on.
+  const end = shape.end ? ` ${literal(shape.end)}` : ' [.!]?';
   if (!shape.keyword) return `w ${repeat('(" " w)', min - 2, max - 2)} " " wl${end}`.replace(/\s+/g, " ");
   const keywordWords = shape.keyword.split(/\s+/).length;
   // One alternative per number of words before the keyword, so the whole field keeps its word range.

@@ -170,7 +170,7 @@ function firstFailing(plan: Plan, items: readonly OutlineItem[], values: Map<num
     if (value === undefined) return undefined;
     const role = item.role;
     let fits = true;
-    if (role.kind === "title") fits = titleFits(value, plan.primary, language);
+    if (role.kind === "title") fits = titleFits(value.replace(/\.$/u, ""), plan.primary, language);
     if (role.kind === "description") fits = value.length >= DESCRIPTION.min && value.length <= DESCRIPTION.max;
     if (role.kind === "heading" || role.kind === "subheading") {
       const key = normaliseSentence(value, language);
@@ -203,11 +203,12 @@ function outlineFrom(plan: Plan, items: readonly OutlineItem[], values: Map<numb
   };
   for (const [i, item] of items.entries()) {
     if (!("field" in item)) continue;
-    const written = values.get(i)?.trim();
+    const role = item.role;
+    // A heading or title keeps a "?" or "!" of its own, never a closing full stop; the description ends a sentence.
+    const written = role.kind === "description" ? values.get(i)?.trim() : values.get(i)?.trim().replace(/\.$/u, "");
     // A field the model never finished (it ran out of steps) stays empty: a heading is then left out.
     if (!written) continue;
     const value = capitalise(written, language);
-    const role = item.role;
     if (role.kind === "title") outline.title = value;
     else if (role.kind === "description") outline.metaDescription = value;
     else if (role.kind === "heading") outline.sections[role.section]!.heading = value;

@@ -21,6 +21,8 @@ const LENGTH_AIM = 1.02;
 const PARAGRAPH_WORDS = 90;
 /** A paragraph break the model writes is kept once the paragraph has this many words. */
 const MODEL_BREAK_WORDS = 25;
+/** Most words of prose between two visible headings (the report's limit is 300). */
+const RUN_WORDS = 270;
 /** How much further past its budget than short of it a passage may end. */
 const OVERSHOOT = 1.5;
 /** Steps in a row that add no sentence before a passage gives up (the report then shows the shortfall). */
@@ -152,7 +154,7 @@ class BodyPass {
    */
   private async passage(passage: Passage): Promise<number> {
     const { plan, writer, doc } = this;
-    const { budget } = passage;
+    const budget = this.visible ? Math.min(RUN_WORDS, passage.budget) : passage.budget;
     let words = 0;
     let sentences = 0;
     let primaryLeft = passage.primaryUses;

@@ -137,8 +137,8 @@ describe("GrammarBuilder in llama.cpp", () => {
       ["Small gardens need good soil", false],
       // Only its first letter may change case.
       ["Compost Bins for small gardens", false],
-      // A field ends on a whole word, without punctuation.
-      ["Compost bins for small gardens.", false],
+      // A field ends on a whole word; a closing stop of its own is allowed (code drops it).
+      ["Compost bins for small gardens.", true],
       // No Markdown, no quotes, no line breaks.
       ["*Compost bins* for small gardens", false],
       ['Compost bins for "small" gardens', false],
