@@ -264,6 +264,30 @@ describe("sockets, CORS, request ids and logs", () => {
       ]);
     });
 
+    it("logs an aborted stream with the words and tokens it really wrote", async () => {
+      const stream = await fetchSse(`${plain.url}/api/v1/generate`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": API_KEY, accept: "text/event-stream", "x-request-id": "log-aborted" },
+        body: JSON.stringify({ topic: "Streams cut short", length: 3000 }),
+      });
+      let text = "";
+      for await (const event of stream.events) {
+        if (event.event === "delta") text += JSON.parse(event.data).text;
+        // Leave once a few paragraphs are out.
+        if (text.split("\n\n").length > 4) break;
+      }
+      stream.abort();
+      await stream.response.body?.cancel().catch(() => {});
+      await waitFor(() => (lines(plain, "log-aborted").length ? true : undefined), "the aborted stream's log line");
+      const [line] = lines(plain, "log-aborted");
+      expect(line).toMatchObject({ status: 499 });
+      // At least what the client received (the title is not a body word), and tokens to match.
+      const received = text.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length;
+      expect(Number(line!.words)).toBeGreaterThanOrEqual(received - 30);
+      expect(Number(line!.words)).toBeGreaterThan(0);
+      expect(Number(line!.tokens)).toBeGreaterThan(Number(line!.words));
+    });
+
     it("writes each line as bare JSON, machine-readable as it is", () => {
       const raw = plain.output().split("\n").filter((line) => line.includes('"requestId":"log-200"'));
       expect(raw).toHaveLength(1);

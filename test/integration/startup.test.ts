@@ -3,7 +3,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runCli, testModel, type CliResult } from "../helpers/server.js";
+import { HAS_STORIES_MODEL, STORIES_MODEL, runCli, startServer, testModel, type CliResult } from "../helpers/server.js";
 
 /** A start-up failure is one clear line and a non-zero exit, never a stack trace. */
 function expectOneLineFailure(result: CliResult, pattern: RegExp) {
@@ -67,5 +67,27 @@ describe("start-up problems", () => {
     // It picked models/fake.gguf: the failure names that file.
     const result = await runCli(["serve"], keys, dir);
     expectOneLineFailure(result, /models\/fake\.gguf/);
+  });
+});
+
+describe("the model's name", () => {
+  it("is the GGUF general.name, in the start-up line and /healthz", async () => {
+    const server = await startServer(await testModel("plain"));
+    try {
+      expect(server.output()).toMatch(/model inkpress-test-tiny loaded/);
+      expect(await (await fetch(`${server.url}/healthz`)).json()).toMatchObject({ model: "inkpress-test-tiny" });
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it.skipIf(!HAS_STORIES_MODEL)("is the file name when the GGUF has no general.name, never the architecture", async () => {
+    const server = await startServer(STORIES_MODEL);
+    try {
+      expect(server.output()).toMatch(/model stories260K loaded/);
+      expect(await (await fetch(`${server.url}/healthz`)).json()).toMatchObject({ model: "stories260K" });
+    } finally {
+      await server.stop();
+    }
   });
 });
