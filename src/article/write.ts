@@ -59,6 +59,8 @@ export async function writeBody(plan: Plan, outline: Outline, options: WriteBody
 
 class BodyPass {
   private step = 0;
+  /** Keyword uses a passage could not place: the next prose passage takes them over. */
+  private owed = { primary: 0, secondary: [] as string[] };
   private tokensPerWord = 2;
   private readonly seen = new Set<string>();
   /** First words of the last two sentences, in document order. */
@@ -157,19 +159,24 @@ class BodyPass {
     const budget = this.visible ? Math.min(RUN_WORDS, passage.budget) : passage.budget;
     let words = 0;
     let sentences = 0;
-    let primaryLeft = passage.primaryUses;
-    let secondaryLeft = [...passage.secondary];
-    const every = budget / Math.max(1, passage.primaryUses);
+    const prose = passage.items === undefined;
+    const uses = passage.primaryUses + (prose ? this.owed.primary : 0);
+    let primaryLeft = uses;
+    let secondaryLeft = prose ? [...this.owed.secondary, ...passage.secondary] : [];
+    if (prose) this.owed = { primary: 0, secondary: [] };
+    const every = budget / Math.max(1, uses);
     let newParagraph = true;
     let idle = 0;
+    /** After a keyword opening the model could not complete, one free sentence comes first. */
+    let rest = false;
 
     while (idle < IDLE_STEPS) {
-      if (passage.items !== undefined ? sentences >= passage.items : words >= budget - 2) return words;
+      if (prose ? words >= budget - 2 : sentences >= passage.items!) break;
       // The sentence to come opens with a keyword when one is due, unless it would be a third opening alike.
-      const wanted = primaryLeft > 0 && words >= every * (passage.primaryUses - primaryLeft)
+      const wanted = primaryLeft > 0 && words >= every * (uses - primaryLeft)
         ? plan.primary
         : secondaryLeft.length && sentences >= 1 ? secondaryLeft[0] : undefined;
-      const due = wanted !== undefined && !this.thirdAlike(wanted) ? wanted : undefined;
+      const due: string | undefined = wanted !== undefined && !rest && !this.thirdAlike(wanted) ? wanted : undefined;
       const mark = writer.text.length;
       const sentencesAtMark = sentences;
       if (due !== undefined) {
@@ -203,12 +210,13 @@ class BodyPass {
         if (passage.items !== undefined) return sentences >= passage.items ? "full" : "item";
         if (words >= budget - 2) return "full";
         if (doc.paragraphWords >= PARAGRAPH_WORDS) return "paragraph";
-        const next = primaryLeft > 0 && words >= every * (passage.primaryUses - primaryLeft);
+        const next = primaryLeft > 0 && words >= every * (uses - primaryLeft);
         return next || (secondaryLeft.length > 0 && sentences >= 1) ? "keyword" : "more";
       });
       if (result.tokens > 0 && result.words > 0) this.tokensPerWord = Math.min(6, Math.max(1, result.tokens / result.words));
       idle = result.accepted > 0 ? 0 : idle + 1;
-      if (result.outcome === "full") return words;
+      rest = due !== undefined && result.accepted === 0;
+      if (result.outcome === "full") break;
       if (result.outcome === "paragraph") {
         writer.append("\n\n");
         newParagraph = true;
@@ -220,6 +228,7 @@ class BodyPass {
         newParagraph = true;
       }
     }
+    if (prose) this.owed = { primary: Math.max(0, primaryLeft), secondary: secondaryLeft };
     return words;
   }
 
