@@ -34,6 +34,11 @@ const KEYWORD_SENTENCE_WORDS = 6;
 /** After a prefilled keyword the model's next token must not glue onto it ("coffeewith"). */
 const BOUNDARY = "root ::= [ ,.;:!?'\u2019)] [^\\n]*";
 
+/** What `take` says of a sentence: refuse it, end before it, or keep it and say what comes next. */
+type Verdict = "reject" | "stop" | "full" | "paragraph" | "item" | "keyword" | "more";
+/** Why a generation step ended. */
+type Outcome = "full" | "paragraph" | "item" | "keyword" | "ended" | "rejected" | "length";
+
 /** One passage of prose: its budget and the keywords it owes. */
 interface Passage {
   budget: number;
@@ -240,8 +245,8 @@ class BodyPass {
   private async sentences(
     mark: number,
     maxTokens: number,
-    take: (sentence: string, breakBefore: boolean) => "reject" | "stop" | "full" | "paragraph" | "item" | "keyword" | "more",
-  ): Promise<{ outcome: "full" | "paragraph" | "item" | "keyword" | "ended" | "rejected" | "length"; accepted: number; tokens: number; words: number }> {
+    take: (sentence: string, breakBefore: boolean) => Verdict,
+  ): Promise<{ outcome: Outcome; accepted: number; tokens: number; words: number }> {
     const { writer } = this;
     const tokensBefore = writer.usage.completionTokens;
     /** Answer offset up to which the text is consumed: the end of the last sentence taken (or skipped). */
@@ -249,7 +254,7 @@ class BodyPass {
     let kept = mark;
     let accepted = 0;
     let words = 0;
-    let outcome: "full" | "paragraph" | "item" | "keyword" | "ended" | "rejected" | "length" | undefined;
+    let outcome: Outcome | undefined;
     const consume = (final: boolean): void => {
       while (outcome === undefined) {
         const pending = writer.text.slice(cursor);
@@ -314,7 +319,7 @@ class BodyPass {
     return a !== undefined && a !== "" && a === b && b === firstWord(text, this.language);
   }
 
-  /** Add a sentence that code did not generate in this pass (a question shown as a paragraph) and track it. */
+  /** Add an outline question shown as a paragraph of its own (headings off), tracked like any sentence. */
   private keep(sentence: string, newParagraph: boolean): void {
     this.doc.addSentence(sentence, newParagraph);
     this.track(sentence);
