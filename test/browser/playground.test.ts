@@ -85,7 +85,8 @@ describe.skipIf(!HAS_CHROMIUM)("the playground in headless Chromium", () => {
   it("streams an article in, rendered as text, with the SEO report beside it in view while scrolling (1366 px)", async () => {
     const page = await openPlayground(WIDE);
     // No keywords: the topic is the primary keyword, so the hostile text is in the article.
-    await generate(page, { "f-topic": TOPIC, "f-length": "600", "f-structure": "detailed" });
+    // A given title is used verbatim: the one place request text reaches the article as is.
+    await generate(page, { "f-topic": TOPIC, "f-seo.title": `Composting ${HOSTILE}`, "f-length": "600", "f-structure": "detailed" });
 
     // The article: a title, headings and paragraphs, all from the Markdown.
     const h1 = await page.locator("#article h1").allTextContents();
@@ -98,7 +99,7 @@ describe.skipIf(!HAS_CHROMIUM)("the playground in headless Chromium", () => {
     const headingLines = markdown.split("\n").filter((line) => /^#{1,6} /.test(line)).length;
     expect(await page.locator("#article :is(h1, h2, h3, h4, h5, h6)").count()).toBe(headingLines);
 
-    // The hostile topic (as much of it as the keyword keeps) is shown as the text it is, never as markup, and nothing ran.
+    // The hostile title is shown as the text it is, never as markup, and nothing ran.
     const text = (await page.locator("#article").textContent()) ?? "";
     expect(text).toContain("<img src=x");
     expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();

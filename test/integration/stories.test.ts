@@ -20,7 +20,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("POST /api/v1/generate on stories260K", () =
     expect(response.status).toBe(200);
     const body = await response.json();
     expectArticleShape(body);
-    expect(body.model).toBe("llama");
+    expect(body.model).toBe("stories260K");
     expectArticleBasics(body, "backyard chickens", true);
     expect(Math.abs(body.article.wordCount - 800)).toBeLessThanOrEqual(80);
   });
