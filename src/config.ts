@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { cliCommand } from "./invocation.js";
+import { GPU_CHOICES, type GpuChoice, type GpuLayers } from "./model/gpu.js";
 
 /** A configuration problem, reported as one line before anything starts. */
 export class ConfigError extends Error {}
@@ -31,15 +32,43 @@ export interface ServeFlags {
   "cors-origins"?: string;
   "headers-timeout"?: string;
   "body-timeout"?: string;
+  gpu?: string;
+  "gpu-layers"?: string;
+  backend?: string;
+}
+
+/** A GGUF model loaded in-process. */
+export interface ModelConfig {
+  modelPath: string;
+  threads: number;
+  /** Where the model runs. */
+  gpu: GpuChoice;
+  /** Layers to offload to the GPU. */
+  gpuLayers: GpuLayers;
+}
+
+/** What writes the articles: a local model, with its sequences. */
+export interface ModelSource extends ModelConfig {
+  kind: "model";
+  sequences: number;
+}
+
+/** What writes the articles: an inference server (llama-server, vLLM) instead of a local model. */
+export interface BackendSource {
+  kind: "backend";
+  url: string;
+  /** Sent as a Bearer token. */
+  key: string | undefined;
+  /** Articles in flight upstream; undefined: the server's slot count. */
+  sequences: number | undefined;
 }
 
 /** Everything the server needs to start. */
 export interface ServeConfig {
   host: string;
   port: number;
-  modelPath: string;
-  threads: number;
-  sequences: number;
+  /** What writes the articles. */
+  source: ModelSource | BackendSource;
   queueSize: number;
   /** Per-request deadline, in seconds. */
   timeoutS: number;
@@ -72,11 +101,17 @@ export function defaultThreads(cores = os.availableParallelism()): number {
 }
 
 /** The model settings, shared by the server and the one-shot `generate` command. */
-export function resolveModelConfig(flags: Pick<ServeFlags, "model" | "threads">, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()) {
+export function resolveModelConfig(
+  flags: Pick<ServeFlags, "model" | "threads" | "gpu" | "gpu-layers">,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): ModelConfig {
   const pick = (flag: string | undefined, name: string) => flag ?? (env[name] || undefined);
   return {
     modelPath: resolveModel(pick(flags.model, "INKPRESS_MODEL"), cwd),
     threads: integer(pick(flags.threads, "INKPRESS_THREADS") ?? String(defaultThreads()), "threads", 1, 256),
+    gpu: oneOf(pick(flags.gpu, "INKPRESS_GPU") ?? "auto", "gpu", GPU_CHOICES),
+    gpuLayers: gpuLayers(pick(flags["gpu-layers"], "INKPRESS_GPU_LAYERS") ?? "auto"),
   };
 }
 
@@ -95,8 +130,7 @@ export function resolveServeConfig(flags: ServeFlags, env: NodeJS.ProcessEnv = p
   return {
     host: pick(flags.host, "INKPRESS_HOST") ?? "127.0.0.1",
     port: integer(pick(flags.port, "INKPRESS_PORT") ?? "3000", "port", 0, 65535),
-    ...resolveModelConfig(flags, env, cwd),
-    sequences: integer(pick(flags.sequences, "INKPRESS_SEQUENCES") ?? String(defaultSequences()), "sequences", 1, 64),
+    source: resolveSource(flags, env, cwd),
     queueSize: integer(pick(flags["queue-size"], "INKPRESS_QUEUE_SIZE") ?? "16", "queue size", 0, 10_000),
     timeoutS: integer(pick(flags.timeout, "INKPRESS_TIMEOUT_S") ?? "600", "timeout", 1, 86_400),
     shutdownGraceS: integer(pick(flags["shutdown-grace"], "INKPRESS_SHUTDOWN_GRACE_S") ?? "30", "shutdown grace", 0, 86_400),
@@ -106,6 +140,36 @@ export function resolveServeConfig(flags: ServeFlags, env: NodeJS.ProcessEnv = p
     headersTimeoutS: integer(pick(flags["headers-timeout"], "INKPRESS_HEADERS_TIMEOUT_S") ?? "10", "headers timeout", 1, 3600),
     bodyTimeoutS: integer(pick(flags["body-timeout"], "INKPRESS_BODY_TIMEOUT_S") ?? "30", "body timeout", 1, 3600),
   };
+}
+
+/**
+ * A local model, or the inference server of `--backend`. Flags win over the environment; a
+ * model and a backend named at the same level are a contradiction, not a silent choice.
+ */
+function resolveSource(flags: ServeFlags, env: NodeJS.ProcessEnv, cwd: string): ModelSource | BackendSource {
+  const pick = (flag: string | undefined, name: string) => flag ?? (env[name] || undefined);
+  const sequences = pick(flags.sequences, "INKPRESS_SEQUENCES");
+  const count = (raw: string) => integer(raw, "sequences", 1, 64);
+  // --model beats INKPRESS_BACKEND, and --backend beats INKPRESS_MODEL.
+  const url = flags.backend ?? (flags.model === undefined ? env.INKPRESS_BACKEND || undefined : undefined);
+  if (url === undefined) return { kind: "model", ...resolveModelConfig(flags, env, cwd), sequences: count(sequences ?? String(defaultSequences())) };
+  const modelBeside = flags.backend !== undefined ? flags.model : env.INKPRESS_MODEL || undefined;
+  if (modelBeside !== undefined) {
+    throw new ConfigError("a model and a backend are both configured: write with a local model (--model, INKPRESS_MODEL) or an inference server (--backend, INKPRESS_BACKEND), not both");
+  }
+  if (!/^https?:\/\/[^/]/i.test(url) || !URL.canParse(url)) throw new ConfigError(`backend must be an http:// or https:// URL, got "${url}"`);
+  return { kind: "backend", url, key: env.INKPRESS_BACKEND_KEY || undefined, sequences: sequences === undefined ? undefined : count(sequences) };
+}
+
+function gpuLayers(raw: string): GpuLayers {
+  if (raw === "auto") return raw;
+  if (/^\d+$/.test(raw.trim()) && Number(raw) <= 10_000) return Number(raw);
+  throw new ConfigError(`gpu layers must be "auto" or a whole number from 0 to 10000, got "${raw}"`);
+}
+
+function oneOf<const T extends string>(raw: string, what: string, choices: readonly T[]): T {
+  if (!(choices as readonly string[]).includes(raw)) throw new ConfigError(`${what} must be one of ${choices.join(", ")}, got "${raw}"`);
+  return raw as T;
 }
 
 function integer(raw: string, what: string, min: number, max: number): number {

@@ -1,7 +1,7 @@
 import net from "node:net";
 import { toNodeHandler } from "h3/node";
 import { listen, type Listener } from "listhen";
-import { ConfigError, type ServeConfig } from "./config.js";
+import { ConfigError, type BackendSource, type ModelSource, type ServeConfig } from "./config.js";
 import { createApp } from "./http/app.js";
 import { hardenServer } from "./http/socket.js";
 import { KeyLimiter } from "./http/keys/limiter.js";
@@ -10,28 +10,36 @@ import { KeyStore, KeyStoreError } from "./http/keys/store.js";
 import { UsageStore, usageFileFor } from "./http/keys/usage.js";
 import { Lifecycle } from "./lifecycle.js";
 import { log } from "./log.js";
+import { GPU_NAMES, assertGpu } from "./model/gpu.js";
 import { ModelHost } from "./model/host.js";
+import { connectBackend } from "./model/remote/connect.js";
+import type { BackendReport, ReportingBackend } from "./model/report.js";
 import { ModelRuntime, assertGguf } from "./model/runtime.js";
 
 /** A running server. */
 export interface RunningServer {
   url: string;
-  host: ModelHost;
+  host: ModelHost<ReportingBackend>;
   /** Stop taking work, let running generations finish within the grace period, abort the rest, free the model. */
   close(): Promise<void>;
 }
 
 /**
- * Listen at once and load the model in the background (requests wait for it).
- * A taken port is an error, never a silent move to another one.
+ * Listen at once and load the model (or reach the inference server) in the background;
+ * requests wait for it. A taken port is an error, never a silent move to another one.
  */
 export async function startServer(config: ServeConfig): Promise<RunningServer> {
-  await assertGguf(config.modelPath);
+  const { source } = config;
+  if (source.kind === "model") await Promise.all([assertGguf(source.modelPath), assertGpu(source.gpu)]);
   const keys = await openKeys(config);
   await assertPortFree(config.host, config.port);
   const usage = await new UsageStore(usageFileFor(config.keysFile)).load();
   const lifecycle = new Lifecycle();
-  const host = new ModelHost(() => ModelRuntime.load(config));
+  const host = new ModelHost<ReportingBackend>(() =>
+    source.kind === "model"
+      ? ModelRuntime.load({ ...source, queueSize: config.queueSize })
+      : connectBackend(source.url, { key: source.key, sequences: source.sequences, queueSize: config.queueSize }),
+  );
   const app = createApp({
     host,
     keys,
@@ -76,9 +84,13 @@ export async function startServer(config: ServeConfig): Promise<RunningServer> {
 /** Serve until SIGINT or SIGTERM, then shut down gracefully and exit 0. */
 export async function serve(config: ServeConfig): Promise<void> {
   const server = await startServer(config);
-  log.log(`inkpress listening on ${server.url} (${config.threads} thread${config.threads === 1 ? "" : "s"}, ${config.sequences} sequence${config.sequences === 1 ? "" : "s"})`);
+  log.log(`inkpress listening on ${server.url} (${writing(config.source)})`);
   server.host.ready.then(
-    (backend) => log.log(`model ${backend.name} loaded`),
+    async (backend) => {
+      const report = await backend.report();
+      if (report.kind === "in-process" && report.fallback) log.log(`--gpu auto: ${report.fallback}; running on the CPU`);
+      log.log(`model ${backend.name} loaded ${where(report, backend.status().capacity - config.queueSize)}`);
+    },
     (error: Error) => {
       process.stderr.write(`inkpress: ${error.message}\n`);
       process.exit(1);
@@ -92,6 +104,21 @@ export async function serve(config: ServeConfig): Promise<void> {
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
 }
+
+/** What writes the articles, for the listening line. */
+function writing(source: ModelSource | BackendSource): string {
+  if (source.kind === "backend") return `writing with the inference server at ${new URL(source.url).origin}`;
+  return `${plural(source.threads, "thread")}, ${plural(source.sequences, "sequence")}`;
+}
+
+/** Where the model runs, for the loaded line; an inference server's sequences are news (its slot count by default). */
+function where(report: BackendReport, sequences: number): string {
+  if (report.kind !== "in-process") return `on ${report.kind} at ${report.url} (${plural(sequences, "sequence")})`;
+  if (report.gpu === "cpu") return "on the CPU";
+  return `on ${GPU_NAMES[report.gpu]} (${report.gpuLayers} of ${report.layers} layers offloaded)`;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** The accepted keys; none at all, or a key file that cannot be trusted, is a startup error. */
 async function openKeys(config: ServeConfig): Promise<ApiKeys> {

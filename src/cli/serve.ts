@@ -1,5 +1,5 @@
 import { defineCommand } from "citty";
-import { NoModelError, resolveModelConfig, resolveServeConfig } from "../config.js";
+import { NoModelError, resolveServeConfig, type ServeFlags } from "../config.js";
 import { fail } from "./fail.js";
 
 /** Flags of `inkpress serve`; each falls back to its INKPRESS_* variable. */
@@ -16,6 +16,9 @@ export const serveArgs = {
   "cors-origins": { type: "string", description: "Comma-separated origins allowed by CORS (INKPRESS_CORS_ORIGINS; CORS off when unset)" },
   "headers-timeout": { type: "string", description: "Seconds a client has to send its headers (INKPRESS_HEADERS_TIMEOUT_S, default 10)" },
   "body-timeout": { type: "string", description: "Seconds a client has to send its body (INKPRESS_BODY_TIMEOUT_S, default 30)" },
+  gpu: { type: "string", description: "Where the model runs: auto, cuda, vulkan, metal or off (INKPRESS_GPU, default auto: the best GPU that works, else the CPU)" },
+  "gpu-layers": { type: "string", description: "Model layers to offload to the GPU (INKPRESS_GPU_LAYERS, default auto: as many as fit)" },
+  backend: { type: "string", description: "URL of an inference server (llama-server, vLLM) to write with instead of a local model (INKPRESS_BACKEND; INKPRESS_BACKEND_KEY is sent as its Bearer token)" },
 } as const;
 
 /** `inkpress serve`: the HTTP API. */
@@ -26,7 +29,7 @@ export const serveCommand = defineCommand({
     try {
       // Loaded on use, so that `inkpress keys …` starts without the model runtime.
       const { serve } = await import("../server.js");
-      await serve(resolveServeConfig({ ...args, model: args.model ?? (await firstStartModel()) }));
+      await serve(resolveServeConfig({ ...args, model: args.model ?? (await firstStartModel(args)) }));
     } catch (error) {
       fail(error);
     }
@@ -34,13 +37,13 @@ export const serveCommand = defineCommand({
 });
 
 /**
- * With no model configured and none in models/, the first start pulls the default preset
- * (with progress) before serving; offline that fails with one line naming the pull
- * command and the air-gapped way. Undefined when a model is configured or present.
+ * With no model configured, none in models/ and no backend, the first start pulls the default
+ * preset (with progress) before serving; offline that fails with one line naming the pull
+ * command and the air-gapped way. Undefined when a model is configured or present, or a backend writes.
  */
-async function firstStartModel(): Promise<string | undefined> {
+async function firstStartModel(flags: ServeFlags): Promise<string | undefined> {
   try {
-    resolveModelConfig({});
+    resolveServeConfig(flags);
     return undefined;
   } catch (error) {
     if (!(error instanceof NoModelError)) return undefined;

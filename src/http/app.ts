@@ -2,19 +2,22 @@ import { H3, handleCors, type H3Event } from "h3";
 import type { Lifecycle } from "../lifecycle.js";
 import { log } from "../log.js";
 import type { ModelHost } from "../model/host.js";
+import type { ReportingBackend } from "../model/report.js";
 import { requireApiKey } from "./auth.js";
 import type { KeyLimiter } from "./keys/limiter.js";
 import type { ApiKeys } from "./keys/registry.js";
+import { Metrics } from "./metrics.js";
 import { problem, toProblemResponse } from "./problem.js";
 import { logRequest, startRequest } from "./request-log.js";
 import { generateRoute } from "./routes/generate.js";
 import { healthRoute } from "./routes/health.js";
+import { metricsRoute } from "./routes/metrics.js";
 import { isPublicApiRoute, openApiRoute } from "./routes/openapi.js";
 import { docsRoute, playgroundRoute } from "./routes/pages.js";
 
 /** What the HTTP app serves with. */
 export interface AppOptions {
-  host: ModelHost;
+  host: ModelHost<ReportingBackend>;
   keys: ApiKeys;
   limiter: KeyLimiter;
   lifecycle: Lifecycle;
@@ -35,6 +38,7 @@ export const HEADER_LIMIT = 8 * 1024;
  * answered as problem+json.
  */
 export function createApp({ host, keys, limiter, lifecycle, timeoutMs, bodyTimeoutMs, corsOrigins }: AppOptions): H3 {
+  const metrics = new Metrics(host);
   const app = new H3({
     onRequest(event) {
       startRequest(event);
@@ -42,7 +46,9 @@ export function createApp({ host, keys, limiter, lifecycle, timeoutMs, bodyTimeo
       if (!event.req.headers.has("host")) throw problem(400, "The Host header is required.");
     },
     onResponse(response, event) {
-      if (!event.context.streaming) logRequest(event, response.status);
+      if (event.context.streaming) return;
+      logRequest(event, response.status);
+      metrics.request(event, response.status);
     },
     onError(error, event: H3Event) {
       if (error.unhandled) log.error(error.cause ?? error);
@@ -70,10 +76,11 @@ export function createApp({ host, keys, limiter, lifecycle, timeoutMs, bodyTimeo
   }
   app.use("/api/v1/**", (event) => (isPublicApiRoute(event) ? undefined : requireApiKey(event, keys, limiter)));
   app.get("/healthz", healthRoute(host));
+  app.get("/metrics", metricsRoute(metrics));
   app.get("/", playgroundRoute());
   app.get("/docs", docsRoute());
   app.get("/api/v1/openapi.json", openApiRoute());
-  app.all("/api/v1/generate", generateRoute({ host, lifecycle, limiter, timeoutMs, bodyTimeoutMs }));
+  app.all("/api/v1/generate", generateRoute({ host, lifecycle, limiter, timeoutMs, bodyTimeoutMs, metrics }));
   return app;
 }
 

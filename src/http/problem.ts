@@ -15,6 +15,7 @@ export const PROBLEM_TYPES = {
   429: "rate-limited",
   431: "headers-too-large",
   500: "internal-error",
+  502: "upstream-failed",
   503: "unavailable",
   504: "timeout",
 } as const satisfies Record<number, string>;

@@ -5,20 +5,20 @@ import type { Backend } from "./backend.js";
  * (or the inference server is probed) in the background, and requests wait for it
  * within their own deadline.
  */
-export class ModelHost {
+export class ModelHost<B extends Backend = Backend> {
   /** The backend once ready. */
-  backend: Backend | undefined;
+  backend: B | undefined;
   /** Settles when loading ends; rejects when it failed. */
-  readonly ready: Promise<Backend>;
+  readonly ready: Promise<B>;
 
-  constructor(load: () => Promise<Backend>) {
+  constructor(load: () => Promise<B>) {
     this.ready = load().then((backend) => (this.backend = backend));
     // A failed load is reported by whoever awaits `ready`; never as an unhandled rejection.
     this.ready.catch(() => {});
   }
 
   /** The backend, waiting for it unless `signal` aborts first. */
-  async get(signal: AbortSignal): Promise<Backend> {
+  async get(signal: AbortSignal): Promise<B> {
     if (this.backend) return this.backend;
     signal.throwIfAborted();
     return new Promise((resolve, reject) => {

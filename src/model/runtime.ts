@@ -1,9 +1,7 @@
 import { open } from "node:fs/promises";
 import path from "node:path";
 import {
-  getLlama,
   resolveChatWrapper,
-  LlamaLogLevel,
   type ChatWrapper,
   type Llama,
   type LlamaContext,
@@ -11,10 +9,12 @@ import {
   type LlamaModel,
   type Token,
 } from "node-llama-cpp";
-import type { Backend, Prompt, Prompting, Writer } from "./backend.js";
+import type { Prompt, Prompting, Writer } from "./backend.js";
 import { ModelLoadError } from "./errors.js";
+import { openLlama, type Compute, type GpuChoice, type GpuLayers } from "./gpu.js";
 import { LlamaWriter } from "./llama-writer.js";
 import { SlotPool, type PoolStatus } from "./pool.js";
+import type { BackendReport, ReportingBackend } from "./report.js";
 
 /** How to load a model. */
 export interface RuntimeOptions {
@@ -28,6 +28,16 @@ export interface RuntimeOptions {
   queueSize: number;
   /** Tokens per sequence; capped by what the model was trained on. */
   contextSize?: number;
+  /**
+   * Where the model runs: the best GPU that works (else the CPU), a named one, or the CPU.
+   * @default "auto"
+   */
+  gpu?: GpuChoice;
+  /**
+   * Layers to offload to the GPU.
+   * @default "auto" (as many as fit)
+   */
+  gpuLayers?: GpuLayers;
 }
 
 export { ModelLoadError };
@@ -39,12 +49,14 @@ const DEFAULT_CONTEXT = 4096;
  * sequences are lent out one per article. Loaded once per process; `dispose` frees
  * the native memory.
  */
-export class ModelRuntime implements Backend {
-  /** The model's name: GGUF `general.name`, else the file name. */
+export class ModelRuntime implements ReportingBackend {
+  /** The model's name: GGUF `general.name`, else (also when it only repeats the architecture) the file name. */
   readonly name: string;
   /** Tokens one sequence can hold. */
   readonly contextSize: number;
   readonly prompting: Prompting;
+  /** The compute backend in use and the layers offloaded to it. */
+  readonly compute: Compute;
   /** Sequences and the queue of requests waiting for one. */
   private readonly pool: SlotPool<LlamaContextSequence>;
   /** Chat wrapper for models with a chat template; undefined means plain completion. */
@@ -55,10 +67,14 @@ export class ModelRuntime implements Backend {
     private readonly model: LlamaModel,
     private readonly context: LlamaContext,
     options: RuntimeOptions,
+    fallback: string | undefined,
   ) {
-    const general = model.fileInfo.metadata.general as { name?: string } | undefined;
-    this.name = general?.name || path.basename(options.modelPath, ".gguf");
+    // Converters write the architecture ("llama") when they know no name: that names no model.
+    const general = model.fileInfo.metadata.general as { name?: string; architecture?: string } | undefined;
+    const named = general?.name && general.name !== general.architecture ? general.name : undefined;
+    this.name = named ?? path.basename(options.modelPath, ".gguf");
     this.contextSize = context.contextSize;
+    this.compute = { gpu: llama.gpu || "cpu", gpuLayers: model.gpuLayers, layers: model.fileInsights.totalLayers, fallback };
     const sequences: LlamaContextSequence[] = [];
     while (context.sequencesLeft > 0) sequences.push(context.getSequence());
     this.pool = new SlotPool(sequences, options.queueSize);
@@ -70,16 +86,16 @@ export class ModelRuntime implements Backend {
   /** Load a GGUF file; every failure becomes a {@link ModelLoadError} with a readable message. */
   static async load(options: RuntimeOptions): Promise<ModelRuntime> {
     await assertGguf(options.modelPath);
-    const llama = await getLlama({ gpu: false, build: "never", logLevel: LlamaLogLevel.error, logger: () => {} });
+    const { llama, fallback } = await openLlama(options.gpu ?? "auto");
     try {
-      const model = await llama.loadModel({ modelPath: options.modelPath });
+      const model = await llama.loadModel({ modelPath: options.modelPath, gpuLayers: options.gpuLayers ?? "auto" });
       const contextSize = Math.min(options.contextSize ?? DEFAULT_CONTEXT, model.trainContextSize);
       const context = await model.createContext({
         contextSize,
         sequences: options.sequences,
         threads: { ideal: options.threads, min: options.threads },
       });
-      return new ModelRuntime(llama, model, context, options);
+      return new ModelRuntime(llama, model, context, options, fallback);
     } catch (error) {
       await llama.dispose();
       throw new ModelLoadError(`cannot load model ${options.modelPath}: ${(error as Error).message}`);
@@ -96,6 +112,11 @@ export class ModelRuntime implements Backend {
 
   status(): PoolStatus {
     return this.pool.status();
+  }
+
+  /** The compute backend in use and the layers offloaded to it. */
+  async report(): Promise<BackendReport> {
+    return { kind: "in-process", ...this.compute };
   }
 
   async writer(signal?: AbortSignal): Promise<Writer> {

@@ -8,6 +8,8 @@ import { log } from "../../log.js";
 import { logRequest } from "../request-log.js";
 import { PoolClosedError, QueueFullError } from "../../model/pool.js";
 import { ModelLoadError } from "../../model/errors.js";
+import { UpstreamError } from "../../model/remote/errors.js";
+import type { Metrics } from "../metrics.js";
 import { readJson } from "../body.js";
 import { negotiateFormat } from "../negotiate.js";
 import { CLIENT_CLOSED, problem, problemBody } from "../problem.js";
@@ -25,12 +27,13 @@ export interface GenerateRouteOptions {
   timeoutMs: number;
   /** Time a client has to send its body. */
   bodyTimeoutMs: number;
+  metrics: Metrics;
 }
 
 type Hooks = Pick<WriteArticleOptions, "onMeta" | "onOutline" | "onDelta">;
 
 /** `POST /api/v1/generate`: validate, write the article, answer in the negotiated format or as a stream. */
-export function generateRoute({ host, lifecycle, limiter, timeoutMs, bodyTimeoutMs }: GenerateRouteOptions) {
+export function generateRoute({ host, lifecycle, limiter, timeoutMs, bodyTimeoutMs, metrics }: GenerateRouteOptions) {
   return defineHandler(async (event) => {
     if (event.req.method !== "POST") {
       throw problem(405, `${event.req.method} is not allowed here; use POST.`, { headers: { allow: "POST" } });
@@ -50,11 +53,21 @@ export function generateRoute({ host, lifecycle, limiter, timeoutMs, bodyTimeout
     // Words count against the daily quota as they are written, and the log line records them:
     // an aborted article still used them.
     const onWords = (words: number, tokens: number) => (event.context.produced = { words, tokens });
+    const timer = metrics.article();
     const write = (hooks: Hooks): Promise<WrittenArticle> =>
       lifecycle
-        .track(async () => writeArticle(request, { backend: await host.get(signal), signal, onWords, ...hooks }))
+        .track(async () =>
+          writeArticle(request, {
+            backend: timer.backend(await host.get(signal)),
+            signal,
+            onWords,
+            ...hooks,
+            onDelta: (text) => (timer.delta(), hooks.onDelta?.(text)),
+          }),
+        )
         .then((written) => {
           const { article, usage } = written.response;
+          timer.finished(usage);
           event.context.produced = { words: article.wordCount, tokens: usage.promptTokens + usage.completionTokens };
           return written;
         })
@@ -63,7 +76,7 @@ export function generateRoute({ host, lifecycle, limiter, timeoutMs, bodyTimeout
         })
         .finally(() => generation.end(event.context.produced?.words ?? 0));
 
-    if (stream || format === "text/event-stream") return eventStream(event, write);
+    if (stream || format === "text/event-stream") return eventStream(event, write, metrics);
     const { response, document } = await write({});
     if (format === "text/markdown") return text(response.article.markdown, "text/markdown");
     if (format === "text/html") return text(document, "text/html");
@@ -76,7 +89,7 @@ export function generateRoute({ host, lifecycle, limiter, timeoutMs, bodyTimeout
  * `delta` Markdown as it is written, then `done` with the full JSON answer, or `error`
  * with a problem body.
  */
-function eventStream(event: H3Event, write: (hooks: Hooks) => Promise<WrittenArticle>): EventStream {
+function eventStream(event: H3Event, write: (hooks: Hooks) => Promise<WrittenArticle>, metrics: Metrics): EventStream {
   const stream = new EventStream(event);
   event.context.streaming = true;
   const send = (name: string, data: unknown) => stream.push({ event: name, data: JSON.stringify(data) });
@@ -94,6 +107,7 @@ function eventStream(event: H3Event, write: (hooks: Hooks) => Promise<WrittenArt
       clearInterval(keepAlive);
       // The stream's log line carries how it ended, not the 200 its headers said.
       logRequest(event, status);
+      metrics.request(event, status);
       return stream.close();
     });
   return stream;
@@ -111,6 +125,8 @@ function asProblem(error: unknown, context: { client: AbortSignal; deadline: Abo
     return problem(503, "The server is shutting down.", { headers: { "retry-after": "5" } });
   }
   if (error instanceof ModelLoadError) return problem(503, "The model could not be loaded; see the server log.");
+  // The inference server failed the article: unreachable or cut off (502), busy (503), silent (504).
+  if (error instanceof UpstreamError) return problem(error.status, error.message, error.status === 503 ? { headers: { "retry-after": "5" } } : {});
   return error;
 }
 

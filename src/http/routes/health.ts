@@ -1,12 +1,15 @@
 import { defineHandler } from "h3";
 import type { ModelHost } from "../../model/host.js";
+import type { ReportingBackend } from "../../model/report.js";
 
 /**
  * `GET /healthz`, no key needed: 200 with the model, how it is prompted (through its
- * own chat template, or as plain completion) and how busy it is; 503 while the model loads.
+ * own chat template, or as plain completion), where it runs (the compute backend and the
+ * layers offloaded, or the inference server and how it answers) and how busy it is;
+ * 503 while the model loads or the inference server is first reached.
  */
-export function healthRoute(host: ModelHost) {
-  return defineHandler((event) => {
+export function healthRoute(host: ModelHost<ReportingBackend>) {
+  return defineHandler(async (event) => {
     const backend = host.backend;
     if (!backend) {
       event.res.status = 503;
@@ -16,6 +19,7 @@ export function healthRoute(host: ModelHost) {
       status: "ok",
       model: backend.name,
       prompting: backend.prompting,
+      backend: await backend.report(),
       queue: backend.status(),
     };
   });

@@ -1,5 +1,7 @@
-import type { Backend, Prompting, Writer } from "../backend.js";
+import type { Prompting, Writer } from "../backend.js";
 import { PoolClosedError, SlotPool, type PoolStatus } from "../pool.js";
+import type { BackendReport, ReportingBackend } from "../report.js";
+import type { UpstreamHealth } from "./health.js";
 import type { RemoteServer } from "./server.js";
 import { RemoteWriter } from "./writer.js";
 
@@ -9,7 +11,7 @@ interface Slot {
 }
 
 /** Articles written by an inference server: at most `sequences` in flight upstream, the rest queued. */
-export class RemoteBackend implements Backend {
+export class RemoteBackend implements ReportingBackend {
   readonly name: string;
   readonly prompting: Prompting;
   readonly contextSize: number;
@@ -20,6 +22,9 @@ export class RemoteBackend implements Backend {
     private readonly server: RemoteServer,
     sequences: number,
     queueSize: number,
+    /** The server's origin, for reports. */
+    private readonly url: string,
+    private readonly health: UpstreamHealth,
   ) {
     this.name = server.name;
     this.prompting = server.prompting;
@@ -42,11 +47,18 @@ export class RemoteBackend implements Backend {
     return this.pool.status();
   }
 
+  /** The server's kind, its origin and how it answers its health check. */
+  async report(): Promise<BackendReport> {
+    return { kind: this.server.kind, url: this.url, state: await this.health.state() };
+  }
+
   async writer(signal?: AbortSignal): Promise<Writer> {
     const slot = await this.pool.acquire(signal);
     // Past the server's own slots an article runs wherever the server puts it (and may evict another's cache).
     const pinned = this.server.pinsSlots && slot.index < (this.server.slots ?? 0);
-    return new RemoteWriter(this.server, pinned ? slot.index : -1, () => this.pool.release(slot), this.shutdown.signal);
+    // The request's signal ends every step, those started without a signal of their own too: a stalled server never outlives its request.
+    const ended = signal ? AbortSignal.any([this.shutdown.signal, signal]) : this.shutdown.signal;
+    return new RemoteWriter(this.server, pinned ? slot.index : -1, () => this.pool.release(slot), ended);
   }
 
   /** Turn away waiters and abort every step in flight (the server frees their slots). */

@@ -1,7 +1,7 @@
-import type { Backend } from "../backend.js";
 import { ModelLoadError } from "../errors.js";
 import { RemoteBackend } from "./backend.js";
 import { UpstreamError } from "./errors.js";
+import { UpstreamHealth } from "./health.js";
 import { llamaServer } from "./llama-server.js";
 import { openaiServer } from "./openai.js";
 import { SAMPLING } from "./sampling.js";
@@ -35,7 +35,7 @@ export interface ConnectOptions extends UpstreamOptions {
  * grammars, usage) and fails with a one-line {@link ModelLoadError} when something is missing
  * or the server cannot be reached, so a server that would write worse articles is never used.
  */
-export async function connectBackend(url: string, options: ConnectOptions = {}): Promise<Backend> {
+export async function connectBackend(url: string, options: ConnectOptions = {}): Promise<RemoteBackend> {
   let base: URL;
   try {
     // Both "http://host:8000" and "http://host:8000/v1" name the server.
@@ -45,7 +45,8 @@ export async function connectBackend(url: string, options: ConnectOptions = {}):
   }
   try {
     const server = await discover(new Upstream(base, options), options.api);
-    return new RemoteBackend(server, options.sequences ?? server.slots ?? 1, options.queueSize ?? 16);
+    const health = new UpstreamHealth(base, { key: options.key });
+    return new RemoteBackend(server, options.sequences ?? server.slots ?? 1, options.queueSize ?? 16, base.origin, health);
   } catch (error) {
     if (error instanceof ModelLoadError) throw error;
     if (error instanceof UpstreamError) throw new ModelLoadError(`cannot use the backend: ${error.message}`);

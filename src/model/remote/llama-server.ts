@@ -55,6 +55,7 @@ export async function llamaServer(upstream: Upstream): Promise<RemoteServer | un
   const template = props.chat_template ?? "";
   const prompting = template === "" || template === FALLBACK_TEMPLATE ? "completion" : "chat-template";
   return {
+    kind: "llama-server",
     // The alias defaults to the model's path: its file name is name enough.
     name: props.model_alias && props.model_alias !== props.model_path ? props.model_alias : path.basename(props.model_path ?? "llama-server"),
     prompting,

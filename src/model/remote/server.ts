@@ -35,6 +35,8 @@ export type Complete = (step: CompletionStep, report: StepReport) => AsyncGenera
 
 /** What the writers need from one inference server, found when connecting. */
 export interface RemoteServer {
+  /** Which server this is, for `/healthz`. */
+  readonly kind: "llama-server" | "vllm";
   /** The model's name. */
   readonly name: string;
   readonly prompting: Prompting;

@@ -44,6 +44,7 @@ export async function vllmServer(upstream: Upstream): Promise<{ facts: Omit<Remo
   const addSpecial = prompting === "completion";
   return {
     facts: {
+      kind: "vllm",
       name: model.id,
       prompting,
       contextSize: model.max_model_len!,

@@ -27,8 +27,8 @@ export class RemoteWriter implements Writer {
     /** The server slot this writer runs on; -1 for any. */
     private readonly slot: number,
     private readonly release: () => void,
-    /** Aborts every step when the backend shuts down. */
-    private readonly shutdown: AbortSignal,
+    /** Aborts every step: the backend shuts down, or the request holding the writer ends. */
+    private readonly ended: AbortSignal,
   ) {}
 
   get text(): string {
@@ -37,7 +37,7 @@ export class RemoteWriter implements Writer {
 
   async begin(prompt: Prompt): Promise<void> {
     this.fresh = true;
-    this.prefix = await this.server.promptPrefix(prompt, this.shutdown);
+    this.prefix = await this.server.promptPrefix(prompt, this.ended);
     this.transcript.truncate(0);
     this.measured = { tokens: 0, bytesSince: Buffer.byteLength(this.prefix) };
   }
@@ -55,9 +55,9 @@ export class RemoteWriter implements Writer {
     this.transcript.pin();
   }
 
-  /** As in-process: an abort (the caller's, or the backend's shutdown) ends the step with its reason thrown, the text so far kept. */
+  /** As in-process: an abort (the step's, the request's, or the backend's shutdown) ends the step with its reason thrown, the text so far kept. */
   async *generate(options: GenerateOptions): AsyncGenerator<string, void, undefined> {
-    const signal = options.signal ? AbortSignal.any([options.signal, this.shutdown]) : this.shutdown;
+    const signal = options.signal ? AbortSignal.any([options.signal, this.ended]) : this.ended;
     const report: StepReport = { promptTokens: 0, completionTokens: 0 };
     // "caller" unless the server ends the step: the consumer may also stop iterating at any yield.
     this.stopReason = "caller";

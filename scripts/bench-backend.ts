@@ -1,0 +1,258 @@
+/**
+ * `npm run bench:backend`: inkpress writing with an inference server (`serve --backend`) on a
+ * real llama-server (built by scripts/build-llama-server.sh), on the random-weight model with
+ * SmolLM2-135M-Instruct's exact shapes (scripts/bench-models.ts). Writes BENCHMARKS-backend.md.
+ *
+ *  (1) Overhead: a 300-word article through inkpress → llama-server (1 slot), against
+ *      llama-server alone generating the same number of tokens after the same prompt
+ *      (`/completion`, `ignore_eos`): what the engine's steps, re-sent prompts and HTTP cost.
+ *  (2) Throughput: articles per hour with 1, 2 and 4 concurrent clients on a 4-slot
+ *      llama-server (inkpress takes the server's 4 slots as its sequences).
+ *
+ * Both processes share this machine's cores, as they would on one host. Threads: the
+ * in-process default (src/config.ts) for llama-server's decoding. Keeps under about
+ * 8 minutes on 2 cores. Env: BENCH_QUICK=1 (short counts, writes to the temp folder),
+ * BENCH_OUT=path.
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { plan } from "../src/article/plan.js";
+import { articlePrompt } from "../src/article/prompts.js";
+import { GenerateRequestSchema } from "../src/article/request.js";
+import { defaultThreads } from "../src/config.js";
+import { SAMPLING } from "../src/model/remote/sampling.js";
+import { collectSse, fetchSse } from "../test/helpers/sse.js";
+import { BENCH_DIR, SMOLLM2_135M, ensureBenchModel } from "./bench-models.js";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const QUICK = process.env.BENCH_QUICK === "1";
+const OUT = process.env.BENCH_OUT ?? (QUICK ? path.join(BENCH_DIR, "BENCHMARKS-backend.quick.md") : path.join(ROOT, "BENCHMARKS-backend.md"));
+const API_KEY = "bench-key-0123456789";
+const THREADS = defaultThreads();
+/** Tokens per slot, as the in-process runtime gives a sequence. */
+const SLOT_CONTEXT = 4096;
+/** Article lengths in words; the throughput rows write `articles` at each concurrency, shared out among the clients. */
+const S = QUICK ? { length: 150, throughputLength: 100, overheadRuns: 1, articles: 4 } : { length: 300, throughputLength: 150, overheadRuns: 2, articles: 4 };
+
+const article = (seed: number, length = S.length) => ({
+  topic: "Home composting for beginners",
+  length,
+  tone: "conversational",
+  language: "en",
+  structure: "sections",
+  seed,
+  seo: { keywords: "compost bin, garden waste" },
+});
+
+const log = (line: string) => process.stderr.write(`bench:backend: ${line}\n`);
+/** The middle value (the mean of the two middle ones for an even count). */
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length / 2;
+  return Number.isInteger(mid) ? (sorted[mid - 1]! + sorted[mid]!) / 2 : sorted[Math.floor(mid)]!;
+};
+const fixed = (n: number, digits = 1) => n.toFixed(digits);
+
+// --- processes ----------------------------------------------------------------------------
+
+interface Process {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+function stopper(child: ChildProcess): () => Promise<void> {
+  return () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill("SIGTERM");
+    });
+}
+
+async function startLlamaServer(model: string, slots: number): Promise<Process> {
+  const binary = execFileSync(path.join(ROOT, "scripts/build-llama-server.sh"), { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
+    .trim()
+    .split("\n")
+    .at(-1)!;
+  const port = 18_000 + Math.floor(Math.random() * 2000);
+  const args = ["-m", model, "--host", "127.0.0.1", "--port", String(port), "--parallel", String(slots), "-c", String(SLOT_CONTEXT * slots), "-t", String(THREADS)];
+  const child = spawn(binary, args, { stdio: "ignore" });
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`llama-server exited with ${child.exitCode}`);
+    if (await fetch(`${url}/health`).then((r) => r.ok, () => false)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { url, child, stop: stopper(child) };
+}
+
+async function startInkpress(backend: string): Promise<Process> {
+  const tsx = pathToFileURL(path.join(ROOT, "node_modules/tsx/dist/loader.mjs")).href;
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("INKPRESS_")));
+  const child = spawn(process.execPath, ["--import", tsx, path.join(ROOT, "src/cli/main.ts"), "serve", "--backend", backend, "--port", "0"], {
+    cwd: ROOT,
+    env: { ...env, INKPRESS_API_KEYS: API_KEY, INKPRESS_KEYS_FILE: path.join(BENCH_DIR, `keys-${process.pid}`, "keys.json"), NO_COLOR: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (d: Buffer) => {
+      output += d;
+      const match = output.match(/listening on (http:\/\/\S+)/);
+      if (match && /model .* loaded/.test(output)) resolve(match[1]!);
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`inkpress exited with ${code}: ${output}`)));
+  });
+  child.stdout!.resume();
+  return { url, child, stop: stopper(child) };
+}
+
+// --- measurements -------------------------------------------------------------------------
+
+interface Written {
+  wallMs: number;
+  firstDeltaMs: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** One article over SSE: wall to `done`, time to the first delta, usage. */
+async function write(inkpress: string, body: unknown): Promise<Written> {
+  const started = performance.now();
+  const { response, events } = await fetchSse(`${inkpress}/api/v1/generate`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": API_KEY, accept: "text/event-stream" },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 200) throw new Error(`inkpress answered ${response.status}: ${await response.text()}`);
+  const all = await collectSse(events);
+  const done = all.at(-1)!;
+  if (done.event !== "done") throw new Error(`the stream ended with ${done.event}: ${done.data}`);
+  const { usage } = JSON.parse(done.data) as { usage: { promptTokens: number; completionTokens: number } };
+  const firstDelta = all.find((e) => e.event === "delta")!;
+  return { wallMs: done.receivedAt - started, firstDeltaMs: firstDelta.receivedAt - started, ...usage };
+}
+
+/** llama-server alone: the article's prompt (its chat template applied), then exactly `tokens` tokens with the service's sampling. */
+async function raw(llama: string, seed: number, tokens: number): Promise<{ wallMs: number; promptTokens: number; promptMs: number; decodeMs: number }> {
+  const request = GenerateRequestSchema["~standard"].validate(article(seed));
+  if (request instanceof Promise || request.issues) throw new Error("the bench article is not a valid request");
+  const { system, user } = articlePrompt(plan(request.value), "json");
+  const post = async (route: string, body: unknown) =>
+    (await fetch(`${llama}${route}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).json() as Promise<any>;
+  const { prompt } = await post("/apply-template", { messages: [{ role: "system", content: system }, { role: "user", content: user }] });
+  const started = performance.now();
+  const answer = await post("/completion", {
+    prompt,
+    n_predict: tokens,
+    ignore_eos: true,
+    cache_prompt: false,
+    seed,
+    temperature: SAMPLING.temperature,
+    top_k: SAMPLING.topK,
+    top_p: SAMPLING.topP,
+    min_p: SAMPLING.minP,
+    repeat_penalty: SAMPLING.repeatPenalty,
+    repeat_last_n: SAMPLING.repeatLastN,
+  });
+  if (answer.tokens_predicted !== tokens) throw new Error(`llama-server generated ${answer.tokens_predicted} tokens, not ${tokens}`);
+  return { wallMs: performance.now() - started, promptTokens: answer.timings.prompt_n, promptMs: answer.timings.prompt_ms, decodeMs: answer.timings.predicted_ms };
+}
+
+async function overhead(model: string): Promise<string[]> {
+  const llama = await startLlamaServer(model, 1);
+  const inkpress = await startInkpress(llama.url);
+  try {
+    await write(inkpress.url, { ...article(1), length: 100 }); // warm-up
+    const rows: { served: Written; alone: Awaited<ReturnType<typeof raw>> }[] = [];
+    for (let run = 0; run < S.overheadRuns; run++) {
+      const seed = 42 + run;
+      const served = await write(inkpress.url, article(seed));
+      const alone = await raw(llama.url, seed, served.completionTokens);
+      log(`overhead run ${run + 1}: ${served.completionTokens} tokens, inkpress ${fixed(served.wallMs / 1000, 2)} s, llama-server alone ${fixed(alone.wallMs / 1000, 2)} s`);
+      rows.push({ served, alone });
+    }
+    const tokens = Math.round(median(rows.map((r) => r.served.completionTokens)));
+    const servedS = median(rows.map((r) => r.served.wallMs)) / 1000;
+    const aloneS = median(rows.map((r) => r.alone.wallMs)) / 1000;
+    return [
+      `### Overhead: one ${S.length}-word article, inkpress → llama-server against llama-server alone`,
+      "",
+      `Median of ${rows.length} article${rows.length === 1 ? "" : "s"} (seeds 42…${41 + rows.length}), 1 slot, after a warm-up article. "Alone" is one \`/completion\` call with the same prompt (the chat template applied by llama-server) and \`n_predict\` set to the article's completion tokens, \`ignore_eos\`, the service's sampling.`,
+      "",
+      "| | wall | completion tokens | tokens/s | prompt tokens evaluated | first Markdown |",
+      "|---|---|---|---|---|---|",
+      `| inkpress → llama-server | ${fixed(servedS, 2)} s | ${tokens} | ${fixed(tokens / servedS)} | ${median(rows.map((r) => r.served.promptTokens))} | ${fixed(median(rows.map((r) => r.served.firstDeltaMs)) / 1000, 2)} s |`,
+      `| llama-server alone | ${fixed(aloneS, 2)} s | ${tokens} | ${fixed(tokens / aloneS)} | ${median(rows.map((r) => r.alone.promptTokens))} (the prompt once) | — |`,
+      "",
+      `inkpress takes **${fixed(median(rows.map((r) => r.served.wallMs / r.alone.wallMs)), 2)}×** the time of llama-server alone for the same tokens (median of the runs' ratios). ` +
+        `llama-server's own decode rate in the alone run: ${fixed(median(rows.map((r) => (tokens / r.alone.decodeMs) * 1000)))} tokens/s; its prompt took ${fixed(median(rows.map((r) => r.alone.promptMs)), 0)} ms.`,
+      "",
+    ];
+  } finally {
+    await inkpress.stop();
+    await llama.stop();
+  }
+}
+
+async function throughput(model: string): Promise<string[]> {
+  const llama = await startLlamaServer(model, 4);
+  const inkpress = await startInkpress(llama.url);
+  const lines = [
+    `### Throughput: ${S.throughputLength}-word articles, 1, 2 and 4 concurrent clients, 4-slot llama-server`,
+    "",
+    `${S.articles} articles at each concurrency (different seeds), shared out among the clients, each client writing its share one after the other; inkpress runs with the server's 4 slots as its sequences. Articles per hour = articles ÷ wall.`,
+    "",
+    "| clients | articles | wall | articles/hour | completion tokens/s (all clients) | first Markdown (median) |",
+    "|---|---|---|---|---|---|",
+  ];
+  try {
+    await write(inkpress.url, { ...article(1), length: 100 }); // warm-up
+    for (const clients of [1, 2, 4]) {
+      const started = performance.now();
+      const results = (
+        await Promise.all(
+          Array.from({ length: clients }, async (_, client) => {
+            const done: Written[] = [];
+            for (let i = 0; i < S.articles / clients; i++) done.push(await write(inkpress.url, article(1000 + client * 10 + i, S.throughputLength)));
+            return done;
+          }),
+        )
+      ).flat();
+      const wallS = (performance.now() - started) / 1000;
+      const tokens = results.reduce((sum, r) => sum + r.completionTokens, 0);
+      log(`${clients} client(s): ${results.length} articles in ${fixed(wallS)} s`);
+      lines.push(
+        `| ${clients} | ${results.length} | ${fixed(wallS)} s | ${fixed((results.length / wallS) * 3600, 0)} | ${fixed(tokens / wallS)} | ${fixed(median(results.map((r) => r.firstDeltaMs)) / 1000, 2)} s |`,
+      );
+    }
+    return [...lines, ""];
+  } finally {
+    await inkpress.stop();
+    await llama.stop();
+  }
+}
+
+const started = performance.now();
+const loadBefore = os.loadavg()[0]!;
+const model = await ensureBenchModel(SMOLLM2_135M, BENCH_DIR, log);
+const sections = [...(await overhead(model.path)), ...(await throughput(model.path))];
+const report = [
+  "## Inference server backend (`inkpress serve --backend`)",
+  "",
+  `\`npm run bench:backend\` (scripts/bench-backend.ts), ${new Date().toISOString().slice(0, 10)}: ${os.cpus()[0]?.model.trim() ?? "CPU"}, ${os.availableParallelism()} cores, Node ${process.version}; ` +
+    `llama-server built from node-llama-cpp's llama.cpp source (scripts/build-llama-server.sh), \`-t ${THREADS}\`, ${SLOT_CONTEXT} tokens per slot; ` +
+    `model: ${model.label} (random weights with the real model's shapes, ${fixed(model.bytes / 2 ** 20, 0)} MiB). inkpress and llama-server share the cores.${QUICK ? " **BENCH_QUICK run: short counts.**" : ""}`,
+  "",
+  ...sections,
+  `Run time: ${fixed((performance.now() - started) / 60_000)} min; 1-minute load average ${fixed(loadBefore, 2)} at the start and ${fixed(os.loadavg()[0]!, 2)} at the end (above ${os.availableParallelism()}, other work shared the cores and the figures are slower than an idle machine's).`,
+  "",
+].join("\n");
+await writeFile(OUT, report);
+log(`wrote ${OUT}`);
