@@ -52,7 +52,7 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
   try {
     const format = backend.prompting === "chat-template" ? "json" : "lines";
     await writer.begin(articlePrompt(articlePlan, format));
-    outline = await writeOutline(articlePlan, writer, format, request.seed);
+    outline = await writeOutline(articlePlan, writer, format, request.seed, signal);
     options.onOutline?.({ title: outline.title, outline: articleOutline(articlePlan, outline) });
     writer.append("\n\n");
     writer.pin();

@@ -35,7 +35,7 @@ const STEPS = 16;
  * heading, a description out of 120–156 characters) is cut and the model writes the rest
  * again, up to a few times; what still fails is reported by the analyser, never patched.
  */
-export async function writeOutline(plan: Plan, writer: Writer, format: "json" | "lines", seed: number): Promise<Outline> {
+export async function writeOutline(plan: Plan, writer: Writer, format: "json" | "lines", seed: number, signal?: AbortSignal): Promise<Outline> {
   const sizes: Sizes = { title: [3, 8], description: [16, 28] };
   let items = outlineItems(plan, format, sizes);
   const start = writer.text.length;
@@ -45,7 +45,8 @@ export async function writeOutline(plan: Plan, writer: Writer, format: "json" | 
   for (let attempt = 0; attempt < STEPS; attempt++) {
     const rest = items.slice(from);
     const maxTokens = 32 + rest.reduce((n, item) => n + ("field" in item ? item.field.words[1] * 6 : item.literal.length), 0);
-    for await (const _ of writer.generate({ grammar: new GrammarBuilder(plan.spaced).add(rest).build(), maxTokens, seed: (seed + attempt * 7919) >>> 0 })) {
+    const grammar = new GrammarBuilder(plan.spaced).add(rest).build();
+    for await (const _ of writer.generate({ grammar, maxTokens, seed: (seed + attempt * 7919) >>> 0, signal })) {
       // The outline is read once complete.
     }
     const parsed = parseOutline(items, writer.text.slice(start));

@@ -185,9 +185,9 @@ class BodyPass {
       const mark = writer.text.length;
       const sentencesAtMark = sentences;
       if (due !== undefined) {
-        const atStart = /(^|\n)(- )?$/.test(writer.text);
+        const atStart = /(^|\n)(- )?$/.test(writer.text.slice(-3));
         writer.append(`${atStart ? "" : " "}${capitalise(due, this.language)}`);
-        for await (const _ of writer.generate({ grammar: BOUNDARY, maxTokens: 1, seed: this.seed() })) {
+        for await (const _ of writer.generate({ grammar: BOUNDARY, maxTokens: 1, seed: this.seed(), signal: this.options.signal })) {
           // One token that starts a new word.
         }
       }
@@ -249,18 +249,20 @@ class BodyPass {
   ): Promise<{ outcome: Outcome; accepted: number; tokens: number; words: number }> {
     const { writer } = this;
     const tokensBefore = writer.usage.completionTokens;
-    /** Answer offset up to which the text is consumed: the end of the last sentence taken (or skipped). */
-    let cursor = mark;
-    let kept = mark;
+    // The text since `mark`, kept here: reading the whole answer per token would cost more as it grows.
+    let text = writer.text.slice(mark);
+    /** Offset in `text` up to which it is consumed: the end of the last sentence taken (or skipped). */
+    let cursor = 0;
+    let kept = 0;
     let accepted = 0;
     let words = 0;
     let outcome: Outcome | undefined;
     const consume = (final: boolean): void => {
       while (outcome === undefined) {
-        const pending = writer.text.slice(cursor);
+        const pending = text.slice(cursor);
         const unit = nextUnit(pending, this.language, final);
         if (!unit) return;
-        const breakBefore = /\n\s*$/.test(writer.text.slice(kept, cursor)) || /^\s*\n/.test(pending);
+        const breakBefore = /\n\s*$/.test(text.slice(kept, cursor)) || /^\s*\n/.test(pending);
         if (unit.kind === "heading") {
           // The model tries to start a section of its own: the passage goes on from the last sentence.
           outcome = "rejected";
@@ -287,7 +289,8 @@ class BodyPass {
         if (parts.length) kept = cursor;
       }
     };
-    for await (const _ of writer.generate({ maxTokens, seed: this.seed(), signal: this.options.signal })) {
+    for await (const piece of writer.generate({ maxTokens, seed: this.seed(), signal: this.options.signal })) {
+      text += piece;
       consume(false);
       if (outcome) break;
     }
@@ -296,7 +299,7 @@ class BodyPass {
       consume(writer.stopReason === "end");
       outcome ??= writer.stopReason === "end" ? "ended" : "length";
     }
-    writer.truncate(kept);
+    writer.truncate(mark + kept);
     return { outcome, accepted, tokens: writer.usage.completionTokens - tokensBefore, words };
   }
 

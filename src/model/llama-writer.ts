@@ -1,10 +1,26 @@
-import { LlamaGrammarEvaluationState, type Llama, type LlamaContextSequence, type LlamaModel, type Token } from "node-llama-cpp";
+import { LlamaGrammarEvaluationState, type Llama, type LlamaContextSequence, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
 import type { GenerateOptions, Prompt, StopReason, Usage, Writer } from "./backend.js";
 
 const SAMPLING = { temperature: 0.8, topK: 40, topP: 0.9, minP: 0.05 } as const;
 const REPEAT_WINDOW = 64;
 /** Preceding tokens the detokenizer sees, enough for any leading-space or merge rule. */
 const CONTEXT_TOKENS = 8;
+
+/** Grammars most recently used, per runtime: the same grammar text (a keyword boundary) is compiled once. */
+const grammars = new WeakMap<Llama, Map<string, Promise<LlamaGrammar>>>();
+const GRAMMAR_CACHE = 32;
+
+function grammarFor(llama: Llama, text: string): Promise<LlamaGrammar> {
+  let cache = grammars.get(llama);
+  if (!cache) grammars.set(llama, (cache = new Map()));
+  let grammar = cache.get(text);
+  if (grammar) cache.delete(text);
+  else grammar = llama.createGrammar({ grammar: text });
+  // Re-inserted last: the map's first entry is the one used longest ago.
+  cache.set(text, grammar);
+  if (cache.size > GRAMMAR_CACHE) cache.delete(cache.keys().next().value!);
+  return grammar;
+}
 
 /** What the in-process writer needs from the loaded model. */
 export interface LlamaWriterOptions {
@@ -83,7 +99,7 @@ export class LlamaWriter implements Writer {
   async *generate(options: GenerateOptions): AsyncGenerator<string, void, undefined> {
     const { model, llama, sequence } = this.options;
     const grammarEvaluationState = options.grammar
-      ? new LlamaGrammarEvaluationState({ model, grammar: await llama.createGrammar({ grammar: options.grammar }) })
+      ? new LlamaGrammarEvaluationState({ model, grammar: await grammarFor(llama, options.grammar) })
       : undefined;
     const generated: Token[] = [];
     let produced = 0;
