@@ -251,7 +251,7 @@ const report = [
     `model: ${model.label} (random weights with the real model's shapes, ${fixed(model.bytes / 2 ** 20, 0)} MiB). inkpress and llama-server share the cores.${QUICK ? " **BENCH_QUICK run: short counts.**" : ""}`,
   "",
   ...sections,
-  `Run time: ${fixed((performance.now() - started) / 60_000)} min; 1-minute load average ${fixed(loadBefore, 2)} at the start and ${fixed(os.loadavg()[0]!, 2)} at the end (above ${os.availableParallelism()}, other work shared the cores and the figures are slower than an idle machine's).`,
+  `Run time: ${fixed((performance.now() - started) / 60_000)} min; 1-minute load average ${fixed(loadBefore, 2)} at the start and ${fixed(os.loadavg()[0]!, 2)} at the end.`,
   "",
 ].join("\n");
 await writeFile(OUT, report);

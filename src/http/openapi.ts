@@ -235,6 +235,22 @@ const HEALTH = {
       status: { const: "ok" },
       model: string(),
       prompting: { type: "string", enum: ["chat-template", "completion"] },
+      backend: {
+        description: "Where the model runs: in-process (the compute backend and the layers offloaded), or an inference server (its state from its last health check, cached a few seconds).",
+        oneOf: [
+          object(
+            {
+              kind: { const: "in-process" },
+              gpu: { type: "string", enum: ["cpu", "cuda", "vulkan", "metal"] },
+              gpuLayers: integer("Layers offloaded to the GPU.", 0),
+              layers: integer("Layers of the model.", 0),
+              fallback: string("Why `--gpu auto` runs on the CPU."),
+            },
+            ["fallback"],
+          ),
+          object({ kind: { type: "string", enum: ["llama-server", "vllm"] }, url: string(), state: { type: "string", enum: ["ok", "unavailable", "unreachable"] } }),
+        ],
+      },
       queue: object({ running: integer(undefined, 0), waiting: integer(undefined, 0), capacity: integer(undefined, 0) }),
     }),
     object({ status: { const: "loading" } }),
@@ -362,12 +378,23 @@ function buildDocument(): Json {
           operationId: "health",
           tags: ["service"],
           summary: "Health and load",
-          description: "No key needed. 200 once the model is loaded, with its name, how it is prompted and how busy the queue is.",
+          description: "No key needed. 200 once the model is loaded (or the inference server reached), with its name, how it is prompted, where it runs and how busy the queue is.",
           security: [],
           responses: {
             200: { description: "Ready.", content: { "application/json": { schema: ref("Health") } } },
             503: { description: "The model is still loading.", content: { "application/json": { schema: ref("Health") } } },
           },
+        },
+      },
+      "/metrics": {
+        get: {
+          operationId: "metrics",
+          tags: ["service"],
+          summary: "Prometheus metrics",
+          description:
+            "No key needed; no secrets. Requests by route and status, articles, tokens, queue depth, time to first token and decode rate, in the Prometheus text format.",
+          security: [],
+          responses: { 200: { description: "The metrics.", content: { "text/plain": { schema: { type: "string" } } } } },
         },
       },
       [OPENAPI_PATH]: {
