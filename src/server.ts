@@ -89,7 +89,7 @@ export async function serve(config: ServeConfig): Promise<void> {
     async (backend) => {
       const report = await backend.report();
       if (report.kind === "in-process" && report.fallback) log.log(`--gpu auto: ${report.fallback}; running on the CPU`);
-      log.log(`model ${backend.name} loaded ${where(report, backend.status().capacity - config.queueSize)}`);
+      log.log(`model ${backend.name} loaded ${where(report, backend.slots.status().capacity - config.queueSize)}`);
     },
     (error: Error) => {
       process.stderr.write(`inkpress: ${error.message}\n`);

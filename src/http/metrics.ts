@@ -45,7 +45,7 @@ export class Metrics {
   });
 
   constructor(host: ModelHost) {
-    const status = () => host.backend?.status() ?? { running: 0, waiting: 0, capacity: 0 };
+    const status = () => host.backend?.slots.status() ?? { running: 0, waiting: 0, capacity: 0 };
     new Gauge({
       name: "inkpress_queue_depth",
       help: "Requests waiting for a free generation slot.",

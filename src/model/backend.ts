@@ -1,4 +1,4 @@
-import type { PoolStatus } from "./pool.js";
+import type { SlotQueue } from "./pool.js";
 
 /** Tokens evaluated and generated, as reported in `usage`. */
 export interface Usage {
@@ -78,12 +78,8 @@ export interface Backend {
   readonly prompting: Prompting;
   /** Tokens one article's answer may hold before the context shifts. */
   readonly contextSize: number;
-  /** Whether a new request would get a slot or a place in the queue. */
-  hasRoom(): boolean;
-  /** Seconds after which a turned-away request may find room. */
-  retryAfterSeconds(): number;
-  /** Running and waiting generations. */
-  status(): PoolStatus;
+  /** The slots articles are written on, and the queue of requests waiting for one. */
+  readonly slots: SlotQueue;
   /** A writer on a free slot, waiting in the queue for one; `signal` gives up the place in line. Dispose the writer to free the slot. */
   writer(signal?: AbortSignal): Promise<Writer>;
   /** Refuse new work, turn away waiters, free everything. */

@@ -17,6 +17,9 @@ interface Waiter<T> {
   reject: (error: Error) => void;
 }
 
+/** What callers outside the model layer may ask of a pool: whether there is room, and how busy it is. */
+export type SlotQueue = Pick<SlotPool<unknown>, "hasRoom" | "retryAfterSeconds" | "status">;
+
 /** How busy the pool is, for health checks. */
 export interface PoolStatus {
   running: number;

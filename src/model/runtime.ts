@@ -13,7 +13,7 @@ import type { Prompt, Prompting, Writer } from "./backend.js";
 import { ModelLoadError } from "./errors.js";
 import { openLlama, type Compute, type GpuChoice, type GpuLayers } from "./gpu.js";
 import { LlamaWriter } from "./llama-writer.js";
-import { SlotPool, type PoolStatus } from "./pool.js";
+import { SlotPool} from "./pool.js";
 import type { BackendReport, ReportingBackend } from "./report.js";
 
 /** How to load a model. */
@@ -58,7 +58,7 @@ export class ModelRuntime implements ReportingBackend {
   /** The compute backend in use and the layers offloaded to it. */
   readonly compute: Compute;
   /** Sequences and the queue of requests waiting for one. */
-  private readonly pool: SlotPool<LlamaContextSequence>;
+  readonly slots: SlotPool<LlamaContextSequence>;
   /** Chat wrapper for models with a chat template; undefined means plain completion. */
   private readonly chatWrapper: ChatWrapper | undefined;
 
@@ -77,7 +77,7 @@ export class ModelRuntime implements ReportingBackend {
     this.compute = { gpu: llama.gpu || "cpu", gpuLayers: model.gpuLayers, layers: model.fileInsights.totalLayers, fallback };
     const sequences: LlamaContextSequence[] = [];
     while (context.sequencesLeft > 0) sequences.push(context.getSequence());
-    this.pool = new SlotPool(sequences, options.queueSize);
+    this.slots = new SlotPool(sequences, options.queueSize);
     const hasTemplate = Boolean((model.fileInfo.metadata.tokenizer as { chat_template?: string } | undefined)?.chat_template);
     this.chatWrapper = hasTemplate ? resolveChatWrapper(model) : undefined;
     this.prompting = this.chatWrapper ? "chat-template" : "completion";
@@ -102,31 +102,19 @@ export class ModelRuntime implements ReportingBackend {
     }
   }
 
-  hasRoom(): boolean {
-    return this.pool.hasRoom();
-  }
-
-  retryAfterSeconds(): number {
-    return this.pool.retryAfterSeconds();
-  }
-
-  status(): PoolStatus {
-    return this.pool.status();
-  }
-
   /** The compute backend in use and the layers offloaded to it. */
   async report(): Promise<BackendReport> {
     return { kind: "in-process", ...this.compute };
   }
 
   async writer(signal?: AbortSignal): Promise<Writer> {
-    const sequence = await this.pool.acquire(signal);
+    const sequence = await this.slots.acquire(signal);
     return new LlamaWriter({
       llama: this.llama,
       model: this.model,
       sequence,
       tokenizePrompt: (prompt) => this.tokenize(prompt),
-      release: () => this.pool.release(sequence),
+      release: () => this.slots.release(sequence),
     });
   }
 
@@ -145,7 +133,7 @@ export class ModelRuntime implements ReportingBackend {
 
   /** Free the context, the model and the native runtime. */
   async dispose(): Promise<void> {
-    this.pool.close();
+    this.slots.close();
     await this.context.dispose();
     await this.model.dispose();
     await this.llama.dispose();

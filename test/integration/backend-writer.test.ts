@@ -42,7 +42,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("remote backend on llama-server (stories260K
     // llama-server reports ChatML for a model without a template; inkpress prompts it as plain completion.
     expect(backend.prompting).toBe("completion");
     expect(backend.contextSize).toBeGreaterThan(0);
-    expect(backend.status()).toEqual({ running: 0, waiting: 0, capacity: 2 + 16 });
+    expect(backend.slots.status()).toEqual({ running: 0, waiting: 0, capacity: 2 + 16 });
     await backend.dispose();
   });
 
@@ -130,7 +130,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("remote backend on llama-server (stories260K
   it("writes as many articles at once as the server has slots", async () => {
     const backend = await connectBackend(server.url);
     const writers = await Promise.all([opened(backend), opened(backend)]);
-    expect(backend.status().running).toBe(2);
+    expect(backend.slots.status().running).toBe(2);
     await Promise.all(writers.map((writer, i) => step(writer, { maxTokens: 20, seed: i })));
     for (const writer of writers) expect(writer.text.length).toBeGreaterThan(OPENING.length);
     await Promise.all(writers.map((writer) => writer.dispose()));
@@ -141,11 +141,11 @@ describe.skipIf(!HAS_STORIES_MODEL)("remote backend on llama-server (stories260K
     const backend = await connectBackend(server.url, { sequences: 1, queueSize: 1 });
     const first = await backend.writer();
     const waiting = backend.writer();
-    expect(backend.status()).toEqual({ running: 1, waiting: 1, capacity: 2 });
-    expect(backend.hasRoom()).toBe(false);
+    expect(backend.slots.status()).toEqual({ running: 1, waiting: 1, capacity: 2 });
+    expect(backend.slots.hasRoom()).toBe(false);
     await first.dispose();
     const second = await waiting;
-    expect(backend.status()).toEqual({ running: 1, waiting: 0, capacity: 2 });
+    expect(backend.slots.status()).toEqual({ running: 1, waiting: 0, capacity: 2 });
     await second.dispose();
     await backend.dispose();
   });

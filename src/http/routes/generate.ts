@@ -45,7 +45,7 @@ export function generateRoute({ host, lifecycle, limiter, timeoutMs, bodyTimeout
     const { stream, ...request } = validated.value;
     if (lifecycle.draining) throw problem(503, "The server is shutting down.", { headers: { "retry-after": "5", connection: "close" } });
     const backend = host.backend;
-    if (backend && !backend.hasRoom()) throw queueFull(backend.retryAfterSeconds());
+    if (backend && !backend.slots.hasRoom()) throw queueFull(backend.slots.retryAfterSeconds());
 
     const generation = limiter.begin(event.context.apiKey!, event.context.rateLimitHeaders ?? {});
     const deadline = AbortSignal.timeout(timeoutMs);

@@ -20,7 +20,7 @@ export function healthRoute(host: ModelHost<ReportingBackend>) {
       model: backend.name,
       prompting: backend.prompting,
       backend: await backend.report(),
-      queue: backend.status(),
+      queue: backend.slots.status(),
     };
   });
 }

@@ -1,5 +1,5 @@
 import type { Prompting, Writer } from "../backend.js";
-import { PoolClosedError, SlotPool, type PoolStatus } from "../pool.js";
+import { PoolClosedError, SlotPool} from "../pool.js";
 import type { BackendReport, ReportingBackend } from "../report.js";
 import type { UpstreamHealth } from "./health.js";
 import type { RemoteServer } from "./server.js";
@@ -15,7 +15,7 @@ export class RemoteBackend implements ReportingBackend {
   readonly name: string;
   readonly prompting: Prompting;
   readonly contextSize: number;
-  private readonly pool: SlotPool<Slot>;
+  readonly slots: SlotPool<Slot>;
   private readonly shutdown = new AbortController();
 
   constructor(
@@ -29,22 +29,10 @@ export class RemoteBackend implements ReportingBackend {
     this.name = server.name;
     this.prompting = server.prompting;
     this.contextSize = server.contextSize;
-    this.pool = new SlotPool(
+    this.slots = new SlotPool(
       Array.from({ length: sequences }, (_, index) => ({ index })),
       queueSize,
     );
-  }
-
-  hasRoom(): boolean {
-    return this.pool.hasRoom();
-  }
-
-  retryAfterSeconds(): number {
-    return this.pool.retryAfterSeconds();
-  }
-
-  status(): PoolStatus {
-    return this.pool.status();
   }
 
   /** The server's kind, its origin and how it answers its health check. */
@@ -53,17 +41,17 @@ export class RemoteBackend implements ReportingBackend {
   }
 
   async writer(signal?: AbortSignal): Promise<Writer> {
-    const slot = await this.pool.acquire(signal);
+    const slot = await this.slots.acquire(signal);
     // Past the server's own slots an article runs wherever the server puts it (and may evict another's cache).
     const pinned = this.server.pinsSlots && slot.index < (this.server.slots ?? 0);
     // The request's signal ends every step, those started without a signal of their own too: a stalled server never outlives its request.
     const ended = signal ? AbortSignal.any([this.shutdown.signal, signal]) : this.shutdown.signal;
-    return new RemoteWriter(this.server, pinned ? slot.index : -1, () => this.pool.release(slot), ended);
+    return new RemoteWriter(this.server, pinned ? slot.index : -1, () => this.slots.release(slot), ended);
   }
 
   /** Turn away waiters and abort every step in flight (the server frees their slots). */
   async dispose(): Promise<void> {
-    this.pool.close();
+    this.slots.close();
     this.shutdown.abort(new PoolClosedError());
   }
 }
