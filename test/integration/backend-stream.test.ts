@@ -78,8 +78,8 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress → llama-server: streaming, cance
   it("a client that disconnects mid-article frees its llama-server slot within 1 s", async () => {
     const { response, events, abort } = await open(server, { ...BODY, length: 3000, seed: 8 });
     expect(response.status).toBe(200);
-    let deltas = 0;
-    for await (const event of events) if (event.event === "delta" && ++deltas === 5) break;
+    // Read on without leaving the loop (leaving it would already close the connection).
+    for (let deltas = 0; deltas < 5; ) if ((await events.next()).value?.event === "delta") deltas++;
     await waitFor(async () => ((await llama.processing()).includes(true) ? true : undefined), "a llama-server slot busy with the article", 5_000, 10);
     abort();
     await waitFor(async () => ((await llama.processing()).includes(true) ? undefined : true), "every llama-server slot idle after the client left", 1_000, 25);
