@@ -29,17 +29,32 @@ export function hardenServer(server: Server, limits: SocketLimits): void {
   const arm = (socket: Duplex) => {
     clearTimeout(deadlines.get(socket));
     const timeout = `The request headers were not received within ${limits.headersTimeoutS} s.`;
-    deadlines.set(socket, setTimeout(() => refuse(socket, 408, timeout), headersMs));
+    const readBefore = bytesRead(socket);
+    const expire = () => {
+      // A kept-alive socket that sent nothing since its last answer is idle, not slow: it is
+      // closed quietly, as Node closes idle sockets (a client may still be reading the answer).
+      if (bytesRead(socket) === readBefore && readBefore > 0) socket.end();
+      else refuse(socket, 408, timeout);
+    };
+    deadlines.set(socket, setTimeout(expire, headersMs));
   };
   server.on("connection", (socket: Duplex) => {
     arm(socket);
     socket.on("close", () => clearTimeout(deadlines.get(socket)));
   });
+  // Requests in progress per socket: a response's "finish" can come after the next request on
+  // the same kept-alive socket has begun, and must not arm a deadline against that request.
+  const active = new WeakMap<Duplex, number>();
   server.prependListener("request", (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
     clearTimeout(deadlines.get(socket));
+    active.set(socket, (active.get(socket) ?? 0) + 1);
     // The next request on a kept-alive socket gets its own headers deadline.
-    res.on("finish", () => arm(socket));
+    res.on("finish", () => {
+      const left = (active.get(socket) ?? 1) - 1;
+      active.set(socket, left);
+      if (left === 0) arm(socket);
+    });
   });
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
@@ -55,6 +70,8 @@ export function hardenServer(server: Server, limits: SocketLimits): void {
     });
   }
 }
+
+const bytesRead = (socket: Duplex) => (socket as Duplex & { bytesRead?: number }).bytesRead ?? 0;
 
 /** Answer on the raw socket with a problem+json and close it. */
 function refuse(socket: Duplex, status: number, detail: string): void {

@@ -389,10 +389,16 @@ describe("concurrency: --sequences 2 --queue-size 2", () => {
     let responses: Response[];
     let bodies: string[];
     try {
-      responses = await Promise.all(
-        Array.from({ length: 5 }, (_, i) => server.generate({ topic: `Request number ${i}`, length: 1500, seed: 100 + i })),
+      // Each body is read as soon as it comes, as a client does: an unread answer left for
+      // longer than the server's keep-alive timeout would be cut off by the client library.
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, async (_, i) => {
+          const response = await server.generate({ topic: `Request number ${i}`, length: 1500, seed: 100 + i });
+          return { response, body: await response.text() };
+        }),
       );
-      bodies = await Promise.all(responses.map((r) => r.text()));
+      responses = answers.map((a) => a.response);
+      bodies = answers.map((a) => a.body);
     } finally {
       polling = false;
     }
