@@ -88,7 +88,7 @@ ${sections.map(([id, title, html]) => `<section id="${id}" aria-labelledby="${id
 function authentication(): string {
   return `<p>Every route under <code>/api/v1/</code> except <code>/api/v1/openapi.json</code> needs an API key in the
 <code>x-api-key</code> header; keys in the query string are never read. <code>GET /</code>, <code>GET /docs</code>,
-<code>GET /api/v1/openapi.json</code> and <code>GET /healthz</code> are public. A missing, unknown or doubled key is a
+<code>GET /api/v1/openapi.json</code>, <code>GET /healthz</code> and <code>GET /metrics</code> are public. A missing, unknown or doubled key is a
 <a href="#unauthorized">401</a>.</p>`;
 }
 
@@ -109,8 +109,10 @@ function endpoints(doc: Record<string, unknown>): string {
   -H 'accept: text/event-stream' \\
   -d '{"topic": "Home composting for beginners", "length": 800, "seo": {"keywords": "compost bin, garden waste"}}'`;
   return `${items.join("\n")}
-<p><code>GET /healthz</code> answers <code>200 {"status":"ok","model":…,"prompting":"chat-template"|"completion","queue":{"running","waiting","capacity"}}</code>,
-or <code>503 {"status":"loading"}</code> while the model loads.</p>
+<p><code>GET /healthz</code> answers <code>200 {"status":"ok","model":…,"prompting":"chat-template"|"completion","queue":{"running","waiting","capacity"},"backend":{…}}</code>
+(the backend: in-process with its GPU and offloaded layers, or the inference server's URL and state),
+or <code>503 {"status":"loading"}</code> while the model loads. <code>GET /metrics</code> is Prometheus text: requests by status,
+articles, tokens, queue depth, time to first token and decode rate.</p>
 <h3>Example</h3>
 <pre><code>${escapeHtml(example)}</code></pre>`;
 }
