@@ -32,6 +32,16 @@ export interface CallRecord {
   consumerMs: number;
   startedAt: number;
   endedAt: number;
+  /** Whether the call was grammar-constrained. */
+  grammar: boolean;
+  /**
+   * Native forward-pass and sampling time while the call ran (the process-wide counters'
+   * growth between its start and end): exact when one call runs at a time.
+   */
+  nativeDecodeMs: number;
+  nativeSampleMs: number;
+  /** Token ids the call yielded. */
+  generated: Token[];
 }
 
 /** A duration counter. */
@@ -62,6 +72,25 @@ export interface Profile {
 
 const profile: Profile = emptyProfile();
 let installed = false;
+/** Whether calls keep a copy of their full prompt (costs a copy of the context per call). */
+let capturePrompts = true;
+
+/** Turn the copy of each call's full prompt on or off (off for long runs whose engine time is measured). */
+export function setCapturePrompts(on: boolean): void {
+  capturePrompts = on;
+}
+
+/** Time spent awaiting node-llama-cpp's token generators (`next()` of `sequence.evaluate`), process-wide, never reset. */
+let generatorMs = 0;
+
+/**
+ * The running totals, cheap to read between tokens (no copy): native forward passes and
+ * sampling, 1-token passes, erases, and the time spent inside node-llama-cpp's generators
+ * (native work plus node-llama-cpp's own JS per token; not reset by `resetProfile`).
+ */
+export function nativeTotals(): { decodeMs: number; sampleMs: number; steps: number; eraseMs: number; generatorMs: number } {
+  return { decodeMs: profile.decodeBatch.ms, sampleMs: profile.sampleToken.ms, steps: profile.batches["1"]?.calls ?? 0, eraseMs: profile.erase.ms, generatorMs };
+}
 
 function emptyProfile(): Profile {
   return {
@@ -177,13 +206,17 @@ export async function installProbe(): Promise<void> {
     const record: CallRecord = {
       held,
       input: tokens.length,
-      prompt: [...this.contextTokens.slice(0, held), ...tokens],
+      prompt: capturePrompts ? [...this.contextTokens.slice(0, held), ...tokens] : [],
       tokens: 0,
       firstMs: 0,
       decodeMs: 0,
       consumerMs: 0,
       startedAt: performance.now(),
       endedAt: 0,
+      grammar: options?.grammarEvaluationState != null,
+      nativeDecodeMs: -profile.decodeBatch.ms,
+      nativeSampleMs: -profile.sampleToken.ms,
+      generated: [],
     };
     profile.calls.push(record);
     const inner = evaluate.call(this, tokens, options);
@@ -191,7 +224,11 @@ export async function installProbe(): Promise<void> {
     const release = (at: number) => {
       if (lastYield !== undefined) record.consumerMs += at - lastYield;
       lastYield = undefined;
-      if (!record.endedAt) record.endedAt = at;
+      if (!record.endedAt) {
+        record.endedAt = at;
+        record.nativeDecodeMs += profile.decodeBatch.ms;
+        record.nativeSampleMs += profile.sampleToken.ms;
+      }
     };
     const wrapped: AsyncGenerator<Token, void, void | Token | Token[]> = {
       async next(...args: [] | [void | Token | Token[]]) {
@@ -200,11 +237,13 @@ export async function installProbe(): Promise<void> {
         lastYield = undefined;
         const result = await inner.next(...args);
         const t1 = performance.now();
+        generatorMs += t1 - t0;
         if (record.tokens === 0) record.firstMs += t1 - t0;
         else record.decodeMs += t1 - t0;
         if (result.done) release(t1);
         else {
           record.tokens++;
+          if (capturePrompts) record.generated.push(result.value as Token);
           lastYield = t1;
         }
         return result;
