@@ -43,7 +43,13 @@ export async function writeOutline(plan: Plan, writer: Writer, format: "json" | 
   let values = new Map<number, string>();
   const rewrites = new Map<number, number>();
   for (let attempt = 0; attempt < STEPS; attempt++) {
-    const rest = items.slice(from);
+    let rest = items.slice(from);
+    // Fixed text before the first field to write (the opening, a given title) is forced, not sampled under the grammar.
+    while (rest[0] && "literal" in rest[0]) {
+      writer.append(rest[0].literal);
+      rest = rest.slice(1);
+    }
+    if (!rest.length) break;
     const maxTokens = 32 + rest.reduce((n, item) => n + ("field" in item ? item.field.words[1] * 6 : item.literal.length), 0);
     const grammar = new GrammarBuilder(plan.spaced).add(rest).build();
     for await (const _ of writer.generate({ grammar, maxTokens, seed: (seed + attempt * 7919) >>> 0, signal })) {

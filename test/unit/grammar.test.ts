@@ -49,15 +49,22 @@ function accepts(grammar: LlamaGrammar, text: string): boolean {
 }
 
 /** The grammars writeOutline asks for, captured from its first step. */
-async function outlineGrammar(input: Partial<GenerateRequestInput> & { seo?: GenerateRequestInput["seo"] }, format: "json" | "lines"): Promise<string> {
+/** The outline's first step: the text forced before it (the opening, a given title) and its grammar. */
+async function outlineStep(input: Partial<GenerateRequestInput> & { seo?: GenerateRequestInput["seo"] }, format: "json" | "lines") {
   const p = plan(v.parse(GenerateRequestSchema, { topic: "Composting at home", seed: 1, ...input }));
   let grammar: string | undefined;
+  let forced = "";
   const writer = new FakeWriter(({ options }) => {
     grammar = options.grammar;
+    forced = writer.text;
     throw new Error("captured");
   });
   await expect(writeOutline(p, writer, format, 1)).rejects.toThrow("captured");
-  return grammar!;
+  return { grammar: grammar!, forced };
+}
+
+async function outlineGrammar(input: Parameters<typeof outlineStep>[0], format: "json" | "lines"): Promise<string> {
+  return (await outlineStep(input, format)).grammar;
 }
 
 describe("GrammarBuilder in llama.cpp", () => {
@@ -101,9 +108,11 @@ describe("GrammarBuilder in llama.cpp", () => {
     });
 
     it("parses with a given title and description holding quotes and backslashes", async () => {
-      const grammar = await outlineGrammar({ structure: "detailed", seo: { keywords: QUOTED, title: 'A "title" \\ here', description: 'A "description" \\ here.' } }, format);
+      const { grammar, forced } = await outlineStep({ structure: "detailed", seo: { keywords: QUOTED, title: 'A "title" \\ here', description: 'A "description" \\ here.' } }, format);
       const parsed = await llama.createGrammar({ grammar });
-      expect(grammar).toContain(format === "json" ? '\\"A \\\\\\"title\\\\\\" \\\\\\\\ here' : 'A \\"title\\" \\\\ here');
+      // Given text is forced before the grammar, not sampled under it: escaped as JSON in the JSON answer.
+      expect(forced).toContain(format === "json" ? 'A \\"title\\" \\\\ here' : 'A "title" \\ here');
+      expect(grammar).not.toContain("title");
       expect(parsed).toBeDefined();
     });
   });
@@ -113,13 +122,17 @@ describe("GrammarBuilder in llama.cpp", () => {
     const title = "Compost bins for small gardens";
     const description = "Compost bins turn kitchen scraps into rich, dark soil, and this guide shows how to choose, place and fill them in any small garden.";
     const input = { structure: "sections", length: 800, seo: { keywords: "compost bins" } };
-    const lines = await llama.createGrammar({ grammar: await outlineGrammar(input, "lines") });
-    const json = await llama.createGrammar({ grammar: await outlineGrammar(input, "json") });
-    expect(accepts(lines, `Title: ${title}\nDescription: ${description}\n${headings.map((h, i) => `${i + 1}. ${h}`).join("\n")}\n`)).toBe(true);
+    const linesStep = await outlineStep(input, "lines");
+    const jsonStep = await outlineStep(input, "json");
+    const lines = await llama.createGrammar({ grammar: linesStep.grammar });
+    const json = await llama.createGrammar({ grammar: jsonStep.grammar });
+    // The grammar takes over after the forced opening.
+    const after = (forced: string, text: string) => (expect(text.startsWith(forced)).toBe(true), text.slice(forced.length));
+    expect(accepts(lines, after(linesStep.forced, `Title: ${title}\nDescription: ${description}\n${headings.map((h, i) => `${i + 1}. ${h}`).join("\n")}\n`))).toBe(true);
     const sections = headings.map((h) => `{"heading": "${h}"}`).join(", ");
-    expect(accepts(json, `{"title": "${title}", "description": "${description}", "sections": [${sections}]}`)).toBe(true);
+    expect(accepts(json, after(jsonStep.forced, `{"title": "${title}", "description": "${description}", "sections": [${sections}]}`))).toBe(true);
     // A heading the grammar does not allow: Markdown in a field.
-    expect(accepts(lines, `Title: ${title}\nDescription: ${description}\n1. ## ${headings[0]}\n2. ${headings[1]}\n3. ${headings[2]}\n`)).toBe(false);
+    expect(accepts(lines, after(linesStep.forced, `Title: ${title}\nDescription: ${description}\n1. ## ${headings[0]}\n2. ${headings[1]}\n3. ${headings[2]}\n`))).toBe(false);
   });
 
   describe("what a field accepts", () => {
