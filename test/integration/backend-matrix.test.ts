@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILD_TIMEOUT_MS, startLlamaServer, type RunningLlamaServer } from "../helpers/llama-server.js";
-import { checkArticleRules, type ArticleAnswer, type Structure } from "../helpers/rules.js";
-import { HAS_STORIES_MODEL, STORIES_MODEL, startServer, testModel, type TestServer } from "../helpers/server.js";
+import { MATRIX_CASES, MATRIX_MODELS, matrixRequest, matrixRules } from "../helpers/matrix.js";
+import { checkArticleRules, type ArticleAnswer } from "../helpers/rules.js";
+import { HAS_STORIES_MODEL, STORIES_MODEL, startServer, type TestServer } from "../helpers/server.js";
 
 // The engine matrix through `inkpress serve --backend` → a real llama-server (both real processes,
 // no mock), on stories260K (plain completion) and on the ChatML test model (chat template, applied
@@ -16,49 +17,11 @@ if (!HAS_STORIES_MODEL) {
   console.warn(`SKIPPED: the stories260K cases of the backend matrix need ${STORIES_MODEL}, which is not there.`);
 }
 
-const TOPIC = "Caring for indoor plants";
-const KEYWORDS = "indoor plants, watering schedule, potting soil";
-const LANGUAGE = "en";
+/** One case per preset, together covering headings on and off and every length; the in-process matrix's seeds. */
+const CASES = ["paragraphs, headings on, 300 words", "sections, headings off, 800 words", "detailed, headings on, 2000 words", "listicle, headings off, 300 words", "how-to, headings on, 800 words"]
+  .map((name) => MATRIX_CASES.find((c) => c.name === name)!);
 
-interface Case {
-  structure: Structure;
-  headingTags: boolean;
-  length: number;
-  seed: number;
-}
-
-const STRUCTURES: Structure[] = ["paragraphs", "sections", "detailed", "listicle", "how-to"];
-/** Each case is the request of the in-process matrix of the same name, its seed included. */
-const CASES: Case[] = ([
-  { structure: "paragraphs", headingTags: true, length: 300 },
-  { structure: "sections", headingTags: false, length: 800 },
-  { structure: "detailed", headingTags: true, length: 2000 },
-  { structure: "listicle", headingTags: false, length: 300 },
-  { structure: "how-to", headingTags: true, length: 800 },
-] satisfies Omit<Case, "seed">[]).map((c) => ({
-  ...c,
-  seed: 1000 + STRUCTURES.indexOf(c.structure) * 100 + (c.headingTags ? 0 : 10) + [300, 800, 2000].indexOf(c.length),
-}));
-const named = (c: Case) => `${c.structure}, headings ${c.headingTags ? "on" : "off"}, ${c.length} words`;
-
-function requestFor(c: Case) {
-  return {
-    topic: TOPIC,
-    length: c.length,
-    tone: "friendly",
-    language: LANGUAGE,
-    structure: c.structure,
-    seed: c.seed,
-    seo: { keywords: KEYWORDS, headingTags: c.headingTags },
-  };
-}
-
-const MODELS = [
-  { name: "stories260K (completion)", path: async () => STORIES_MODEL, skip: !HAS_STORIES_MODEL },
-  { name: "ChatML test model (chat template)", path: () => testModel("chat"), skip: false },
-];
-
-describe.each(MODELS)("engine matrix through inkpress → llama-server on $name", ({ path, skip }) => {
+describe.each(MATRIX_MODELS)("engine matrix through inkpress → llama-server on $name", ({ path, skip }) => {
   let llama: RunningLlamaServer;
   let server: TestServer;
   beforeAll(async () => {
@@ -79,19 +42,12 @@ describe.each(MODELS)("engine matrix through inkpress → llama-server on $name"
     return JSON.parse(text);
   }
 
-  it.skipIf(skip).each(CASES.map((c) => [named(c), c] as const))("%s", async (name, c) => {
-    const answer = await generate(requestFor(c));
+  it.skipIf(skip).each(CASES.map((c) => [c.name, c] as const))("%s", async (name, c) => {
+    const answer = await generate(matrixRequest(c));
     expect(answer.request.seed).toBe(c.seed);
     expect(answer.usage.promptTokens).toBeGreaterThan(0);
     expect(answer.usage.completionTokens).toBeGreaterThan(0);
-    const broken = checkArticleRules(answer, {
-      length: c.length,
-      structure: c.structure,
-      headingTags: c.headingTags,
-      keywords: KEYWORDS.split(",").map((k) => k.trim()),
-      language: LANGUAGE,
-      titleGenerated: true,
-    });
+    const broken = checkArticleRules(answer, matrixRules(c));
     expect(broken, `${name} (seed ${c.seed}) breaks ${broken.length} rules:\n  ${broken.join("\n  ")}`).toEqual([]);
   });
 
@@ -99,8 +55,8 @@ describe.each(MODELS)("engine matrix through inkpress → llama-server on $name"
     const base = { structure: "sections", headingTags: true, length: 300 } as const;
 
     it("the same request with the same seed gives the identical article (run one after the other)", async () => {
-      const first = await generate(requestFor({ ...base, seed: 42 }));
-      const second = await generate(requestFor({ ...base, seed: 42 }));
+      const first = await generate(matrixRequest({ ...base, seed: 42 }));
+      const second = await generate(matrixRequest({ ...base, seed: 42 }));
       expect(second.article.markdown).toBe(first.article.markdown);
       expect(second.article.title).toBe(first.article.title);
       expect(second.article.metaDescription).toBe(first.article.metaDescription);
@@ -108,8 +64,8 @@ describe.each(MODELS)("engine matrix through inkpress → llama-server on $name"
     });
 
     it("a different seed gives a different article", async () => {
-      const first = await generate(requestFor({ ...base, seed: 42 }));
-      const other = await generate(requestFor({ ...base, seed: 43 }));
+      const first = await generate(matrixRequest({ ...base, seed: 42 }));
+      const other = await generate(matrixRequest({ ...base, seed: 43 }));
       expect(other.article.markdown).not.toBe(first.article.markdown);
     });
   });
