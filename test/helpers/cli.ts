@@ -54,7 +54,8 @@ export async function runInTerminal(args: string[], env: Record<string, string |
   const command = [process.execPath, ...cliCommandLine(args)].map(quote).join(" ");
   const child = spawn("script", ["--quiet", "--return", "--flush", "--command", command, "/dev/null"], {
     cwd: ROOT,
-    env: cliEnvironment({ TERM: "xterm-256color", ...env }),
+    // A person's terminal: not a CI job (where the CLI keeps to plain lines even on a TTY).
+    env: cliEnvironment({ TERM: "xterm-256color", CI: undefined, ...env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
