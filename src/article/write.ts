@@ -46,6 +46,8 @@ interface Passage {
   secondary: string[];
   /** List items instead of paragraph sentences (key takeaways), at most this many. */
   items?: number;
+  /** The article's first passage: its first sentence must open with the keyword, however often the model fails it. */
+  opening?: boolean;
 }
 
 /**
@@ -131,7 +133,7 @@ class BodyPass {
       this.writer.append("- ");
       return this.passage({ budget, primaryUses: 0, secondary: [], items: section.items });
     }
-    if (written.subheadings.length === 0) return this.passage({ budget, ...keywords });
+    if (written.subheadings.length === 0) return this.passage({ budget, ...keywords, opening: section.kind === "introduction" });
     // Subsections (or questions) share the budget; the first carries the section's keywords.
     let used = 0;
     for (const [j, sub] of written.subheadings.entries()) {
@@ -181,7 +183,8 @@ class BodyPass {
       const wanted = primaryLeft > 0 && words >= every * (uses - primaryLeft)
         ? plan.primary
         : secondaryLeft.length && sentences >= 1 ? secondaryLeft[0] : undefined;
-      const due: string | undefined = wanted !== undefined && !rest && !this.thirdAlike(wanted) ? wanted : undefined;
+      const insist = passage.opening === true && sentences === 0;
+      const due: string | undefined = wanted !== undefined && (insist || (!rest && !this.thirdAlike(wanted))) ? wanted : undefined;
       const mark = writer.text.length;
       const sentencesAtMark = sentences;
       if (due !== undefined) {
