@@ -7,19 +7,12 @@ import { HAS_STORIES_MODEL, STORIES_MODEL, startServer, type TestServer } from "
 // The engine matrix through `inkpress serve --backend` → a real llama-server (both real processes,
 // no mock), on stories260K (plain completion) and on the ChatML test model (chat template, applied
 // by llama-server). Each article is checked by the independent rule checker, as in
-// engine-matrix.test.ts.
-//
-// A reduced matrix, to stay within a few minutes on 2 cores: five cases per model that together
-// cover every preset (paragraphs, sections, detailed, listicle, how-to), headings on and off, and
-// 300, 800 and 2000 words. The full 30-case matrix runs in-process in engine-matrix.test.ts.
+// engine-matrix.test.ts: the same 30 cases (every preset × headings on/off × 300/800/2000 words)
+// with the same seeds.
 
 if (!HAS_STORIES_MODEL) {
   console.warn(`SKIPPED: the stories260K cases of the backend matrix need ${STORIES_MODEL}, which is not there.`);
 }
-
-/** One case per preset, together covering headings on and off and every length; the in-process matrix's seeds. */
-const CASES = ["paragraphs, headings on, 300 words", "sections, headings off, 800 words", "detailed, headings on, 2000 words", "listicle, headings off, 300 words", "how-to, headings on, 800 words"]
-  .map((name) => MATRIX_CASES.find((c) => c.name === name)!);
 
 describe.each(MATRIX_MODELS)("engine matrix through inkpress → llama-server on $name", ({ path, skip }) => {
   let llama: RunningLlamaServer;
@@ -42,7 +35,7 @@ describe.each(MATRIX_MODELS)("engine matrix through inkpress → llama-server on
     return JSON.parse(text);
   }
 
-  it.skipIf(skip).each(CASES.map((c) => [c.name, c] as const))("%s", async (name, c) => {
+  it.skipIf(skip).each(MATRIX_CASES.map((c) => [c.name, c] as const))("%s", async (name, c) => {
     const answer = await generate(matrixRequest(c));
     expect(answer.request.seed).toBe(c.seed);
     expect(answer.usage.promptTokens).toBeGreaterThan(0);
