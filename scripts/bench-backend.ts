@@ -23,7 +23,7 @@ import { plan } from "../src/article/plan.js";
 import { articlePrompt } from "../src/article/prompts.js";
 import { GenerateRequestSchema } from "../src/article/request.js";
 import { defaultThreads } from "../src/config.js";
-import { SAMPLING } from "../src/model/remote/sampling.js";
+import { LLAMA_SERVER_SAMPLING } from "../src/model/sampling.js";
 import { collectSse, fetchSse } from "../test/helpers/sse.js";
 import { BENCH_DIR, SMOLLM2_135M, ensureBenchModel } from "./bench-models.js";
 
@@ -154,12 +154,7 @@ async function raw(llama: string, seed: number, tokens: number): Promise<{ wallM
     ignore_eos: true,
     cache_prompt: false,
     seed,
-    temperature: SAMPLING.temperature,
-    top_k: SAMPLING.topK,
-    top_p: SAMPLING.topP,
-    min_p: SAMPLING.minP,
-    repeat_penalty: SAMPLING.repeatPenalty,
-    repeat_last_n: SAMPLING.repeatLastN,
+    ...LLAMA_SERVER_SAMPLING,
   });
   if (answer.tokens_predicted !== tokens) throw new Error(`llama-server generated ${answer.tokens_predicted} tokens, not ${tokens}`);
   return { wallMs: performance.now() - started, promptTokens: answer.timings.prompt_n, promptMs: answer.timings.prompt_ms, decodeMs: answer.timings.predicted_ms };

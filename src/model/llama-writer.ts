@@ -1,8 +1,7 @@
 import { LlamaGrammarEvaluationState, type Llama, type LlamaContextSequence, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
 import type { GenerateOptions, Prompt, StopReason, Usage, Writer } from "./backend.js";
+import { SAMPLING } from "./sampling.js";
 
-const SAMPLING = { temperature: 0.8, topK: 40, topP: 0.9, minP: 0.05 } as const;
-const REPEAT_WINDOW = 64;
 /** Preceding tokens the detokenizer sees, enough for any leading-space or merge rule. */
 const CONTEXT_TOKENS = 8;
 
@@ -107,10 +106,13 @@ export class LlamaWriter implements Writer {
       await this.makeRoom();
       const input = await this.sync();
       const iterator = sequence.evaluate(input, {
-        ...SAMPLING,
+        temperature: SAMPLING.temperature,
+        topK: SAMPLING.topK,
+        topP: SAMPLING.topP,
+        minP: SAMPLING.minP,
         seed: (options.seed + produced) >>> 0,
         grammarEvaluationState,
-        repeatPenalty: { punishTokens: () => generated.slice(-REPEAT_WINDOW), penalty: 1.15 },
+        repeatPenalty: { punishTokens: () => generated.slice(-SAMPLING.repeatLastN), penalty: SAMPLING.repeatPenalty },
       });
       let flushed = this.tokens.length;
       // "caller" unless the loop below ends by itself: the consumer may stop iterating at any yield.

@@ -4,7 +4,7 @@ import { UpstreamError } from "./errors.js";
 import { UpstreamHealth } from "./health.js";
 import { llamaServer } from "./llama-server.js";
 import { openaiServer } from "./openai.js";
-import { SAMPLING } from "./sampling.js";
+import { SAMPLING } from "../sampling.js";
 import type { RemoteServer } from "./server.js";
 import { Upstream, type UpstreamOptions } from "./upstream.js";
 import { vllmServer } from "./vllm.js";

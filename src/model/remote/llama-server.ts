@@ -2,7 +2,7 @@ import path from "node:path";
 import * as v from "valibot";
 import type { Prompt } from "../backend.js";
 import { UpstreamError } from "./errors.js";
-import { SAMPLING } from "./sampling.js";
+import { LLAMA_SERVER_SAMPLING } from "../sampling.js";
 import type { Complete, RemoteServer } from "./server.js";
 import type { Upstream } from "./upstream.js";
 
@@ -94,12 +94,7 @@ function nativeComplete(upstream: Upstream): Complete {
       timings_per_token: true,
       // The final event would echo the prompt and settings; only these are read.
       response_fields: ["content", "stop", "stop_type", "tokens_predicted", "tokens_evaluated", "timings"],
-      temperature: SAMPLING.temperature,
-      top_k: SAMPLING.topK,
-      top_p: SAMPLING.topP,
-      min_p: SAMPLING.minP,
-      repeat_penalty: SAMPLING.repeatPenalty,
-      repeat_last_n: SAMPLING.repeatLastN,
+      ...LLAMA_SERVER_SAMPLING,
     };
     for await (const event of upstream.events("/completion", body, step.signal)) {
       const chunk = upstream.parseEvent(Chunk, event.data);

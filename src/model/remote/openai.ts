@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { ModelLoadError } from "../errors.js";
 import { UpstreamError } from "./errors.js";
-import { SAMPLING } from "./sampling.js";
+import { SAMPLING } from "../sampling.js";
 import type { Complete, RemoteServer, StepReport } from "./server.js";
 import type { Upstream } from "./upstream.js";
 

@@ -3,7 +3,7 @@ import type { Prompt } from "../backend.js";
 import { ModelLoadError } from "../errors.js";
 import { UpstreamError } from "./errors.js";
 import type { Extras } from "./openai.js";
-import { SAMPLING } from "./sampling.js";
+import { SAMPLING } from "../sampling.js";
 import type { RemoteServer } from "./server.js";
 import type { Upstream } from "./upstream.js";
 
