@@ -35,6 +35,12 @@ export interface ServeFlags {
   gpu?: string;
   "gpu-layers"?: string;
   backend?: string;
+  "data-dir"?: string;
+  redis?: string;
+  "webhook-allow"?: string;
+  "jobs-queue-size"?: string;
+  "jobs-retention"?: string;
+  "jobs-page-size"?: string;
 }
 
 /** A GGUF model loaded in-process. */
@@ -84,7 +90,27 @@ export interface ServeConfig {
   headersTimeoutS: number;
   /** Seconds a client has to send its request body. */
   bodyTimeoutS: number;
+  /** Where jobs, results, usage and idempotency records live without Redis. */
+  dataDir: string;
+  /** Redis shared by every replica: jobs, limits, quotas, idempotency records. Undefined: this process alone, under dataDir. */
+  redisUrl: string | undefined;
+  /** Hosts and CIDR ranges webhooks may reach although they are private. */
+  webhookAllow: string[];
+  jobs: JobsConfig;
 }
+
+/** Bounds of the jobs API. */
+export interface JobsConfig {
+  /** Jobs that may wait (queued) at once, across all keys. */
+  queueSize: number;
+  /** Seconds a finished job and its result are kept before they are purged. */
+  retentionS: number;
+  /** Most jobs one page of `GET /api/v1/jobs` lists. */
+  pageSize: number;
+}
+
+/** Where jobs, usage and the key store live unless configured. */
+export const DEFAULT_DATA_DIR = "data";
 
 /** Where the key store lives unless configured. */
 export const DEFAULT_KEYS_FILE = "data/keys.json";
@@ -139,7 +165,30 @@ export function resolveServeConfig(flags: ServeFlags, env: NodeJS.ProcessEnv = p
     corsOrigins: list(pick(flags["cors-origins"], "INKPRESS_CORS_ORIGINS")),
     headersTimeoutS: integer(pick(flags["headers-timeout"], "INKPRESS_HEADERS_TIMEOUT_S") ?? "10", "headers timeout", 1, 3600),
     bodyTimeoutS: integer(pick(flags["body-timeout"], "INKPRESS_BODY_TIMEOUT_S") ?? "30", "body timeout", 1, 3600),
+    dataDir: path.resolve(cwd, pick(flags["data-dir"], "INKPRESS_DATA_DIR") ?? DEFAULT_DATA_DIR),
+    redisUrl: redisUrl(pick(flags.redis, "INKPRESS_REDIS_URL")),
+    webhookAllow: list(pick(flags["webhook-allow"], "INKPRESS_WEBHOOK_ALLOW")),
+    jobs: {
+      queueSize: integer(pick(flags["jobs-queue-size"], "INKPRESS_JOBS_QUEUE_SIZE") ?? "1000", "jobs queue size", 1, 1_000_000),
+      retentionS: duration(pick(flags["jobs-retention"], "INKPRESS_JOBS_RETENTION") ?? "7d", "jobs retention"),
+      pageSize: integer(pick(flags["jobs-page-size"], "INKPRESS_JOBS_PAGE_SIZE") ?? "100", "jobs page size", 1, 1000),
+    },
   };
+}
+
+function redisUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^rediss?:\/\/./i.test(raw) || !URL.canParse(raw)) throw new ConfigError(`redis must be a redis:// or rediss:// URL, got "${raw}"`);
+  return raw;
+}
+
+const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** A duration such as `90s`, `30m`, `12h` or `7d`, in seconds. */
+function duration(raw: string, what: string): number {
+  const match = /^(\d+)\s*([smhd])$/.exec(raw.trim());
+  if (!match || Number(match[1]) < 1) throw new ConfigError(`${what} must be a duration such as 90s, 30m, 12h or 7d, got "${raw}"`);
+  return Number(match[1]) * DURATION_UNITS[match[2]!]!;
 }
 
 /**

@@ -1,12 +1,13 @@
 import { ConfigError } from "../config.js";
-import { KeyStoreError } from "../http/keys/store.js";
+import { InkpressError } from "../errors.js";
+import { KeyStoreError } from "../keys/store.js";
 import { ModelLoadError, ModelPullError } from "../model/errors.js";
 
 /** A command given with wrong arguments; its message says which and why. */
 export class UsageError extends Error {}
 
 /** Problems the user can fix: their message is the whole story. */
-const EXPLAINED = [ConfigError, KeyStoreError, ModelLoadError, ModelPullError, UsageError];
+const EXPLAINED = [InkpressError, ConfigError, KeyStoreError, ModelLoadError, ModelPullError, UsageError];
 
 /** End a command on a problem: one line on stderr and exit code 1, never a stack trace. */
 export function fail(error: unknown): never {

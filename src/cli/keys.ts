@@ -2,8 +2,8 @@ import { existsSync } from "node:fs";
 import { defineCommand } from "citty";
 import { keysFile } from "../config.js";
 import { cliCommand } from "../invocation.js";
-import { readUsage, usageFileFor } from "../http/keys/usage.js";
-import { DEFAULT_LIMITS, KeyStore, KeyStoreError, type KeyLimits } from "../http/keys/store.js";
+import { readUsage, usageFileFor } from "../keys/usage.js";
+import { DEFAULT_LIMITS, KeyStore, KeyStoreError, type KeyLimits } from "../keys/store.js";
 import { fail } from "./fail.js";
 
 const UNITS: Record<string, number> = { s: 1, sec: 1, second: 1, min: 60, minute: 60, h: 3600, hour: 3600, day: 86_400 };

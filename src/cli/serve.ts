@@ -19,6 +19,12 @@ export const serveArgs = {
   gpu: { type: "string", description: "Where the model runs: auto, cuda, vulkan, metal or off (INKPRESS_GPU, default auto: the best GPU that works, else the CPU)" },
   "gpu-layers": { type: "string", description: "Model layers to offload to the GPU (INKPRESS_GPU_LAYERS, default auto: as many as fit)" },
   backend: { type: "string", description: "URL of an inference server (llama-server, vLLM) to write with instead of a local model (INKPRESS_BACKEND; INKPRESS_BACKEND_KEY is sent as its Bearer token)" },
+  "data-dir": { type: "string", description: "Where jobs, results, usage and idempotency records live without Redis (INKPRESS_DATA_DIR, default data)" },
+  redis: { type: "string", description: "Redis URL shared by every replica: jobs, limits, quotas, idempotency records (INKPRESS_REDIS_URL; unset: this process alone)" },
+  "webhook-allow": { type: "string", description: "Comma-separated hosts or CIDR ranges webhooks may reach although private, e.g. 127.0.0.1,10.0.0.0/8 (INKPRESS_WEBHOOK_ALLOW)" },
+  "jobs-queue-size": { type: "string", description: "Jobs that may wait at once (INKPRESS_JOBS_QUEUE_SIZE, default 1000)" },
+  "jobs-retention": { type: "string", description: "How long finished jobs and their results are kept, e.g. 12h or 7d (INKPRESS_JOBS_RETENTION, default 7d)" },
+  "jobs-page-size": { type: "string", description: "Most jobs one page of GET /api/v1/jobs lists (INKPRESS_JOBS_PAGE_SIZE, default 100)" },
 } as const;
 
 /** `inkpress serve`: the HTTP API. */

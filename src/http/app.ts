@@ -4,10 +4,10 @@ import { log } from "../log.js";
 import type { ModelHost } from "../model/host.js";
 import type { ReportingBackend } from "../model/report.js";
 import { requireApiKey } from "./auth.js";
-import type { KeyLimiter } from "./keys/limiter.js";
-import type { ApiKeys } from "./keys/registry.js";
+import type { KeyLimiter } from "../keys/limiter.js";
+import type { ApiKeys } from "../keys/registry.js";
 import { Metrics } from "./metrics.js";
-import { problem, toProblemResponse } from "./problem.js";
+import { asHttpError, problem, toProblemResponse } from "./problem.js";
 import { logRequest, startRequest } from "./request-log.js";
 import { generateRoute } from "./routes/generate.js";
 import { healthRoute } from "./routes/health.js";
@@ -50,7 +50,8 @@ export function createApp({ host, keys, limiter, lifecycle, timeoutMs, bodyTimeo
       logRequest(event, response.status);
       metrics.request(event, response.status);
     },
-    onError(error, event: H3Event) {
+    onError(thrown, event: H3Event) {
+      const error = asHttpError(thrown);
       if (error.unhandled) log.error(error.cause ?? error);
       // Requests h3 refuses before any hook (a malformed path) still get an id.
       if (!event.context.requestId) startRequest(event);

@@ -1,6 +1,6 @@
 import type { H3Event } from "h3";
-import type { KeyLimiter } from "./keys/limiter.js";
-import type { ApiKey, ApiKeys } from "./keys/registry.js";
+import type { KeyLimiter } from "../keys/limiter.js";
+import type { ApiKey, ApiKeys } from "../keys/registry.js";
 import { problem } from "./problem.js";
 
 declare module "h3" {

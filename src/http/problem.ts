@@ -1,5 +1,6 @@
 import { HTTPError } from "h3";
 import { STATUS_CODES } from "node:http";
+import { InkpressError } from "../errors.js";
 
 /** Named problem types; each `type` URI points at its entry in the API reference. */
 export const PROBLEM_TYPES = {
@@ -10,6 +11,7 @@ export const PROBLEM_TYPES = {
   406: "not-acceptable",
   408: "request-timeout",
   413: "payload-too-large",
+  409: "conflict",
   415: "unsupported-media-type",
   422: "invalid-request",
   429: "rate-limited",
@@ -33,6 +35,13 @@ export interface ProblemOptions {
 /** An error that answers as `application/problem+json` with the given status and detail. */
 export function problem(status: number, detail: string, options: ProblemOptions = {}): HTTPError {
   return new HTTPError({ status, message: detail, body: options.extensions, headers: options.headers });
+}
+
+/** Any error as an HTTPError: an {@link InkpressError} (thrown, or wrapped by h3) keeps its status, message and headers. */
+export function asHttpError(error: unknown): HTTPError {
+  const own = error instanceof InkpressError ? error : HTTPError.isError(error) && error.cause instanceof InkpressError ? error.cause : undefined;
+  if (own) return problem(own.status, own.message, { headers: own.headers, extensions: own.extensions });
+  return HTTPError.isError(error) ? error : new HTTPError({ cause: error });
 }
 
 /**

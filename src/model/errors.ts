@@ -1,5 +1,11 @@
-/** A model problem that deserves one clear line, not a stack trace (missing file, not GGUF, failed load). */
-export class ModelLoadError extends Error {}
+import { InkpressError } from "../errors.js";
+
+/** A model problem that deserves one clear line, not a stack trace (missing file, not GGUF, failed load); a 503 to HTTP clients. */
+export class ModelLoadError extends InkpressError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { status: 503, cause: options.cause });
+  }
+}
 
 /** What went wrong, for callers that react differently (e.g. offline at first start). */
 export type PullErrorCode =

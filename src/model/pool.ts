@@ -1,14 +1,16 @@
-/** The queue is full: the caller should answer 503 with Retry-After. */
-export class QueueFullError extends Error {
+import { InkpressError } from "../errors.js";
+
+/** The queue is full: a 503 with Retry-After. */
+export class QueueFullError extends InkpressError {
   constructor(readonly retryAfterSeconds: number) {
-    super("the generation queue is full");
+    super("All generation slots and the queue are busy; retry later.", { status: 503, headers: { "retry-after": String(retryAfterSeconds) } });
   }
 }
 
 /** The pool was closed while the request waited (the server is shutting down). */
-export class PoolClosedError extends Error {
+export class PoolClosedError extends InkpressError {
   constructor() {
-    super("the model is shutting down");
+    super("The server is shutting down.", { status: 503, headers: { "retry-after": "5" } });
   }
 }
 

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -105,8 +105,8 @@ function spawnCli(args: string[], env: Record<string, string | undefined>, cwd: 
   return spawn(process.execPath, ["--import", tsx, path.join(ROOT, "src/cli/main.ts"), ...args], {
     cwd,
     env: Object.fromEntries(
-      // A key file of its own per run, so keys on the developer's machine never leak into a test.
-      Object.entries({ ...process.env, ...CLEAN_ENV, INKPRESS_KEYS_FILE: NO_KEYS_FILE, ...env })
+      // A key file and a data folder of its own per run, so the developer's keys and jobs never leak into a test.
+      Object.entries({ ...process.env, ...CLEAN_ENV, INKPRESS_KEYS_FILE: NO_KEYS_FILE, INKPRESS_DATA_DIR: mkdtempSync(path.join(tmpdir(), "inkpress-data-")), ...env })
         .filter((entry): entry is [string, string] => entry[1] !== undefined),
     ),
     stdio: ["ignore", "pipe", "pipe"],

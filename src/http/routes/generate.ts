@@ -3,16 +3,14 @@ import { writeArticle, type WriteArticleOptions, type WrittenArticle } from "../
 import { GenerateRequestSchema } from "../../article/request.js";
 import type { Lifecycle } from "../../lifecycle.js";
 import type { ModelHost } from "../../model/host.js";
-import type { KeyLimiter } from "../keys/limiter.js";
+import type { KeyLimiter } from "../../keys/limiter.js";
 import { log } from "../../log.js";
 import { logRequest } from "../request-log.js";
 import { PoolClosedError, QueueFullError } from "../../model/pool.js";
-import { ModelLoadError } from "../../model/errors.js";
-import { UpstreamError } from "../../model/remote/errors.js";
 import type { Metrics } from "../metrics.js";
 import { readJson } from "../body.js";
 import { negotiateFormat } from "../negotiate.js";
-import { CLIENT_CLOSED, problem, problemBody } from "../problem.js";
+import { CLIENT_CLOSED, asHttpError, problem, problemBody } from "../problem.js";
 import { validationProblem } from "../validation.js";
 
 /** Comment lines sent on an idle stream so proxies keep it open. */
@@ -45,7 +43,7 @@ export function generateRoute({ host, lifecycle, limiter, timeoutMs, bodyTimeout
     const { stream, ...request } = validated.value;
     if (lifecycle.draining) throw problem(503, "The server is shutting down.", { headers: { "retry-after": "5", connection: "close" } });
     const backend = host.backend;
-    if (backend && !backend.slots.hasRoom()) throw queueFull(backend.slots.retryAfterSeconds());
+    if (backend && !backend.slots.hasRoom()) throw new QueueFullError(backend.slots.retryAfterSeconds());
 
     const generation = limiter.begin(event.context.apiKey!, event.context.rateLimitHeaders ?? {});
     const deadline = AbortSignal.timeout(timeoutMs);
@@ -98,7 +96,7 @@ function eventStream(event: H3Event, write: (hooks: Hooks) => Promise<WrittenArt
   write({ onMeta: (meta) => send("meta", meta), onOutline: (outline) => send("outline", outline), onDelta: (text) => send("delta", { text }) })
     .then(({ response }) => send("done", response))
     .catch((error: unknown) => {
-      const body = problemBody(HTTPError.isError(error) ? error : new HTTPError({ cause: error }), event.url.pathname);
+      const body = problemBody(asHttpError(error), event.url.pathname);
       status = body.status;
       if (status === 500) log.error(error);
       return status === CLIENT_CLOSED ? undefined : send("error", body);
@@ -113,25 +111,19 @@ function eventStream(event: H3Event, write: (hooks: Hooks) => Promise<WrittenArt
   return stream;
 }
 
-/** Why a generation did not finish, as the status a client can act on. */
+/**
+ * Why a generation did not finish, as the status a client can act on. Errors of our own
+ * (a full queue, a failed model load, the inference server) carry their status already.
+ */
 function asProblem(error: unknown, context: { client: AbortSignal; deadline: AbortSignal; timeoutMs: number; lifecycle: Lifecycle }): unknown {
-  if (error instanceof QueueFullError) return queueFull(error.retryAfterSeconds);
+  if (error instanceof QueueFullError) return error;
   // Nobody is left to answer: logged as 499 ("client closed request"), not as a server error.
   if (context.client.aborted) return problem(CLIENT_CLOSED, "The client closed the request.");
   if (context.deadline.aborted) {
     return problem(504, `The article was not finished within the ${context.timeoutMs / 1000} s deadline; generation stopped.`);
   }
-  if (error instanceof PoolClosedError || context.lifecycle.signal.aborted) {
-    return problem(503, "The server is shutting down.", { headers: { "retry-after": "5" } });
-  }
-  if (error instanceof ModelLoadError) return problem(503, "The model could not be loaded; see the server log.");
-  // The inference server failed the article: unreachable or cut off (502), busy (503), silent (504).
-  if (error instanceof UpstreamError) return problem(error.status, error.message, error.status === 503 ? { headers: { "retry-after": "5" } } : {});
+  if (context.lifecycle.signal.aborted) return new PoolClosedError();
   return error;
-}
-
-function queueFull(retryAfter: number): HTTPError {
-  return problem(503, "All generation slots and the queue are busy; retry later.", { headers: { "retry-after": String(retryAfter) } });
 }
 
 /** The body must be declared as JSON: anything else, or no declaration, is a 415. */

@@ -1,5 +1,4 @@
-import type { HTTPError } from "h3";
-import { problem } from "../problem.js";
+import { InkpressError } from "../errors.js";
 import type { ApiKey } from "./registry.js";
 import type { UsageStore } from "./usage.js";
 
@@ -78,8 +77,15 @@ export class KeyLimiter {
   }
 }
 
-function tooMany(detail: string, retryAfter: number, headers: Record<string, string>): HTTPError {
-  return problem(429, detail, { headers: { ...headers, "retry-after": String(retryAfter) } });
+/** A key's limit is reached: a 429 with the rate-limit headers and when to retry. */
+export class LimitError extends InkpressError {
+  constructor(detail: string, retryAfter: number, headers: Record<string, string>) {
+    super(detail, { status: 429, headers: { ...headers, "retry-after": String(retryAfter) } });
+  }
+}
+
+function tooMany(detail: string, retryAfter: number, headers: Record<string, string>): LimitError {
+  return new LimitError(detail, retryAfter, headers);
 }
 
 function secondsToUtcMidnight(now = new Date()): number {

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { unwatchFile, watchFile } from "node:fs";
-import { log } from "../../log.js";
+import { log } from "../log.js";
 import { ENV_KEY_LIMITS, KeyStore, digestKey, type KeyLimits } from "./store.js";
 
 /** An authenticated caller: the key's name and limits, never the key. */
