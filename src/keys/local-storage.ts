@@ -1,0 +1,82 @@
+import { randomUUID } from "node:crypto";
+import { IdempotencyFiles } from "./idempotency-files.js";
+import type { IdempotencyRecord, KeyActivity, KeyStorage } from "./storage.js";
+import { UsageStore } from "./usage.js";
+
+/** Where a process without Redis keeps what must outlive it. */
+export interface LocalKeyStorageOptions {
+  /** The data folder; idempotency records live under `idempotency/` in it. */
+  dataDir: string;
+  /** The usage file (beside the key file, where `inkpress keys list` reads last use). */
+  usageFile: string;
+}
+
+/**
+ * The state of one process alone: request windows and concurrency leases in memory (they
+ * last seconds to minutes, so a restart losing them is harmless), last use and daily words
+ * in the usage file, idempotency records as files under the data folder.
+ */
+export class LocalKeyStorage implements KeyStorage {
+  private readonly windows = new Map<string, { start: number; windowMs: number; count: number }>();
+  private readonly leases = new Map<string, Map<string, number>>();
+
+  private constructor(
+    private readonly usage: UsageStore,
+    private readonly idempotency: IdempotencyFiles,
+  ) {}
+
+  static async open({ dataDir, usageFile }: LocalKeyStorageOptions): Promise<LocalKeyStorage> {
+    const [usage, idempotency] = await Promise.all([new UsageStore(usageFile).load(), IdempotencyFiles.open(dataDir)]);
+    return new LocalKeyStorage(usage, idempotency);
+  }
+
+  async countRequest(name: string, windowStart: number, windowMs: number): Promise<number> {
+    let window = this.windows.get(name);
+    if (!window || window.start !== windowStart || window.windowMs !== windowMs) {
+      window = { start: windowStart, windowMs, count: 0 };
+      this.windows.set(name, window);
+    }
+    return ++window.count;
+  }
+
+  async acquireLease(name: string, limit: number, ttlMs: number): Promise<string | undefined> {
+    const now = Date.now();
+    const held = this.leases.get(name) ?? new Map<string, number>();
+    for (const [lease, expiresAt] of held) if (expiresAt <= now) held.delete(lease);
+    if (held.size >= limit) return undefined;
+    const lease = randomUUID();
+    held.set(lease, now + ttlMs);
+    this.leases.set(name, held);
+    return lease;
+  }
+
+  async releaseLease(name: string, lease: string): Promise<void> {
+    this.leases.get(name)?.delete(lease);
+  }
+
+  async recordUse(name: string, words: number): Promise<void> {
+    this.usage.record(name, words);
+  }
+
+  async activity(name: string): Promise<KeyActivity> {
+    const { lastUsed } = this.usage.get(name);
+    return { ...(lastUsed && { lastUsed }), wordsToday: this.usage.wordsToday(name) };
+  }
+
+  claimIdempotency(id: string, fingerprint: string, ttlMs: number): Promise<IdempotencyRecord | undefined> {
+    return this.idempotency.claim(id, fingerprint, ttlMs);
+  }
+
+  completeIdempotency(id: string, fingerprint: string, value: string, ttlMs: number): Promise<void> {
+    return this.idempotency.complete(id, fingerprint, value, ttlMs);
+  }
+
+  releaseIdempotency(id: string): Promise<void> {
+    return this.idempotency.release(id);
+  }
+
+  async close(): Promise<void> {
+    this.idempotency.close();
+    await this.usage.flush();
+  }
+}

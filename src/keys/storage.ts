@@ -1,0 +1,62 @@
+/**
+ * An idempotency record: the request it belongs to (its fingerprint, so the same key reused
+ * for another request can be told apart) and, once the request finished, its stored answer.
+ */
+export type IdempotencyRecord = { fingerprint: string; state: "pending" } | { fingerprint: string; state: "done"; value: string };
+
+/** What `keys list` and the daily quota need to know of a key's use. */
+export interface KeyActivity {
+  /** ISO 8601; undefined when the key was never used. */
+  lastUsed?: string;
+  /** Words written today (UTC). */
+  wordsToday: number;
+}
+
+/**
+ * The per-key state that limits and idempotency depend on. It sits behind one interface so
+ * that one process keeps it locally (memory and files under the data folder) and any number
+ * of replicas share it through Redis, with the same limiter and routes on top. Keys are
+ * identified by name, never by the key itself.
+ *
+ * Every method may throw `StateUnavailableError` (a 503 to retry) when shared state is
+ * unreachable; none of them hangs waiting for it.
+ */
+export interface KeyStorage {
+  /**
+   * Count one request of a key in the fixed window that starts at `windowStart` (epoch ms)
+   * and lasts `windowMs`; returns the count including this request. The caller picks the
+   * window, so every replica agrees on its bounds.
+   */
+  countRequest(name: string, windowStart: number, windowMs: number): Promise<number>;
+
+  /**
+   * Take one of a key's `limit` concurrency slots; returns a lease id, or undefined when all
+   * are held. A lease ends by itself after `ttlMs`, so a replica that died mid-generation
+   * cannot hold a slot forever.
+   */
+  acquireLease(name: string, limit: number, ttlMs: number): Promise<string | undefined>;
+
+  /** Give a slot back before its lease runs out. Releasing an expired lease does nothing. */
+  releaseLease(name: string, lease: string): Promise<void>;
+
+  /** Note that a key was used now, and add the words it wrote to today's (UTC) count. */
+  recordUse(name: string, words: number): Promise<void>;
+
+  /** Last use and today's words of a key. */
+  activity(name: string): Promise<KeyActivity>;
+
+  /**
+   * Claim an idempotency id for a request: undefined when the id was free (its record is now
+   * pending, for `ttlMs`), otherwise the record already there, pending or done.
+   */
+  claimIdempotency(id: string, fingerprint: string, ttlMs: number): Promise<IdempotencyRecord | undefined>;
+
+  /** Store the answer of a claimed request, kept for `ttlMs`, so a retry gets it again. */
+  completeIdempotency(id: string, fingerprint: string, value: string, ttlMs: number): Promise<void>;
+
+  /** Forget a claim (the request failed in a way worth retrying), so the id is free again. */
+  releaseIdempotency(id: string): Promise<void>;
+
+  /** Save what is pending and let go of connections and timers. */
+  close(): Promise<void>;
+}
