@@ -1,3 +1,5 @@
+import { STATUS_CODES } from "node:http";
+
 /** What an {@link InkpressError} adds to its message. */
 export interface InkpressErrorOptions {
   /**
@@ -29,4 +31,44 @@ export class InkpressError extends Error {
     this.headers = options.headers ?? {};
     this.extensions = options.extensions;
   }
+}
+
+/** Named problem types; each `type` URI points at its entry in the API reference. */
+export const PROBLEM_TYPES = {
+  400: "malformed-request",
+  401: "unauthorized",
+  404: "not-found",
+  405: "method-not-allowed",
+  406: "not-acceptable",
+  408: "request-timeout",
+  413: "payload-too-large",
+  409: "conflict",
+  415: "unsupported-media-type",
+  422: "invalid-request",
+  429: "rate-limited",
+  431: "headers-too-large",
+  500: "internal-error",
+  502: "upstream-failed",
+  503: "unavailable",
+  504: "timeout",
+} as const satisfies Record<number, string>;
+
+/** The members of a problem+json body (RFC 9457) besides `instance`. */
+export interface ProblemDetails {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+}
+
+/** A problem of a status; without a detail of our own, the status's name says it (a 500 never shows its cause). */
+export function problemDetails(status: number, detail?: string): ProblemDetails {
+  const known = PROBLEM_TYPES[status as keyof typeof PROBLEM_TYPES];
+  const fallback = status === 500 ? "An internal error stopped the request. It has been logged." : (STATUS_CODES[status] ?? "Error");
+  return { type: known ? `/docs#${known}` : "about:blank", title: STATUS_CODES[status] ?? "Error", status, detail: detail || fallback };
+}
+
+/** The problem of any error: ours keep their status and message; anything else is a 500 whose cause stays in the log. */
+export function problemOf(error: unknown): ProblemDetails {
+  return error instanceof InkpressError ? problemDetails(error.status, error.message) : problemDetails(500);
 }

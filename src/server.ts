@@ -4,10 +4,16 @@ import { listen, type Listener } from "listhen";
 import { ConfigError, type BackendSource, type ModelSource, type ServeConfig } from "./config.js";
 import { createApp } from "./http/app.js";
 import { hardenServer } from "./http/socket.js";
+import { Jobs } from "./jobs/jobs.js";
+import { LocalJobStore } from "./jobs/local-store.js";
+import { RedisJobStore } from "./jobs/redis-store.js";
+import { WebhookAddressGuard } from "./jobs/webhook/address-guard.js";
 import { KeyLimiter } from "./keys/limiter.js";
+import { LocalKeyStorage } from "./keys/local-storage.js";
+import { RedisKeyStorage } from "./keys/redis-storage.js";
 import { ApiKeys } from "./keys/registry.js";
 import { KeyStore, KeyStoreError } from "./keys/store.js";
-import { UsageStore, usageFileFor } from "./keys/usage.js";
+import { usageFileFor } from "./keys/usage.js";
 import { Lifecycle } from "./lifecycle.js";
 import { log } from "./log.js";
 import { GPU_NAMES, assertGpu } from "./model/gpu.js";
@@ -33,17 +39,36 @@ export async function startServer(config: ServeConfig): Promise<RunningServer> {
   if (source.kind === "model") await Promise.all([assertGguf(source.modelPath), assertGpu(source.gpu)]);
   const keys = await openKeys(config);
   await assertPortFree(config.host, config.port);
-  const usage = await new UsageStore(usageFileFor(config.keysFile)).load();
+  // With Redis, limits and idempotency are shared by every replica; without, this process keeps them.
+  const storage = config.redisUrl
+    ? RedisKeyStorage.connect(config.redisUrl)
+    : await LocalKeyStorage.open({ dataDir: config.dataDir, usageFile: usageFileFor(config.keysFile) });
   const lifecycle = new Lifecycle();
+  const limiter = new KeyLimiter(storage, { generationMs: config.timeoutS * 1000 });
+  const jobStore = config.redisUrl ? new RedisJobStore(config.redisUrl) : await LocalJobStore.open(config.dataDir);
   const host = new ModelHost<ReportingBackend>(() =>
     source.kind === "model"
       ? ModelRuntime.load({ ...source, queueSize: config.queueSize })
       : connectBackend(source.url, { key: source.key, sequences: source.sequences, queueSize: config.queueSize }),
   );
+  const jobs = new Jobs({
+    store: jobStore,
+    backend: (signal) => host.get(signal),
+    limiter,
+    keyNamed: (name) => keys.named(name),
+    guard: new WebhookAddressGuard({ allow: config.webhookAllow }),
+    queueSize: config.jobs.queueSize,
+    retentionS: config.jobs.retentionS,
+    timeoutMs: config.timeoutS * 1000,
+    shutdown: lifecycle.signal,
+  });
   const app = createApp({
     host,
     keys,
-    limiter: new KeyLimiter(usage),
+    limiter,
+    storage,
+    jobs,
+    jobsConfig: config.jobs,
     lifecycle,
     timeoutMs: config.timeoutS * 1000,
     bodyTimeoutMs: config.bodyTimeoutS * 1000,
@@ -61,9 +86,12 @@ export async function startServer(config: ServeConfig): Promise<RunningServer> {
     });
   } catch (error) {
     await host.ready.then((backend) => backend.dispose(), () => {});
+    await Promise.all([storage.close(), jobStore.close()]);
     throw error;
   }
   hardenServer(listener.server, config);
+  // Jobs run once the model is ready, as many at once as it has sequences.
+  host.ready.then((backend) => jobs.start(Math.max(1, backend.slots.status().capacity - config.queueSize)), () => {});
   keys.watch();
   const port = (listener.server.address() as net.AddressInfo).port;
   return {
@@ -75,7 +103,8 @@ export async function startServer(config: ServeConfig): Promise<RunningServer> {
       await lifecycle.drain(config.shutdownGraceS * 1000);
       await closed;
       keys.close();
-      await usage.flush();
+      await jobStore.close();
+      await storage.close();
       await host.ready.then((backend) => backend.dispose(), () => {});
     },
   };

@@ -1,4 +1,7 @@
 import { H3, handleCors, type H3Event } from "h3";
+import type { JobsConfig } from "../config.js";
+import type { Jobs } from "../jobs/jobs.js";
+import type { KeyStorage } from "../keys/storage.js";
 import type { Lifecycle } from "../lifecycle.js";
 import { log } from "../log.js";
 import type { ModelHost } from "../model/host.js";
@@ -10,6 +13,7 @@ import { Metrics } from "./metrics.js";
 import { asHttpError, problem, toProblemResponse } from "./problem.js";
 import { logRequest, startRequest } from "./request-log.js";
 import { generateRoute } from "./routes/generate.js";
+import { cancelJobRoute, getJobRoute, listJobsRoute, submitJobRoute } from "./routes/jobs.js";
 import { healthRoute } from "./routes/health.js";
 import { metricsRoute } from "./routes/metrics.js";
 import { isPublicApiRoute, openApiRoute } from "./routes/openapi.js";
@@ -27,6 +31,10 @@ export interface AppOptions {
   bodyTimeoutMs: number;
   /** Origins allowed by CORS; none means CORS is off. */
   corsOrigins: string[];
+  /** Per-key state: limits and idempotency records. */
+  storage: KeyStorage;
+  jobs: Jobs;
+  jobsConfig: JobsConfig;
 }
 
 /** Most bytes of request headers the app reads (Node's own parser stops at 16 KiB). */
@@ -37,7 +45,7 @@ export const HEADER_LIMIT = 8 * 1024;
  * key-protected `/api/v1/*`, and every error (thrown by us, by h3 or unexpected)
  * answered as problem+json.
  */
-export function createApp({ host, keys, limiter, lifecycle, timeoutMs, bodyTimeoutMs, corsOrigins }: AppOptions): H3 {
+export function createApp({ host, keys, limiter, lifecycle, timeoutMs, bodyTimeoutMs, corsOrigins, storage, jobs, jobsConfig }: AppOptions): H3 {
   const metrics = new Metrics(host);
   const app = new H3({
     onRequest(event) {
@@ -67,9 +75,9 @@ export function createApp({ host, keys, limiter, lifecycle, timeoutMs, bodyTimeo
     app.use((event) => {
       const preflight = handleCors(event, {
         origin: corsOrigins,
-        methods: ["GET", "POST"],
-        allowHeaders: ["content-type", "x-api-key", "x-request-id", "accept"],
-        exposeHeaders: ["x-request-id", "ratelimit", "ratelimit-policy", "retry-after"],
+        methods: ["GET", "POST", "DELETE"],
+        allowHeaders: ["content-type", "x-api-key", "x-request-id", "accept", "idempotency-key"],
+        exposeHeaders: ["x-request-id", "ratelimit", "ratelimit-policy", "retry-after", "location", "idempotent-replayed"],
         maxAge: "600",
       });
       if (preflight) return preflight;
@@ -81,7 +89,12 @@ export function createApp({ host, keys, limiter, lifecycle, timeoutMs, bodyTimeo
   app.get("/", playgroundRoute());
   app.get("/docs", docsRoute());
   app.get("/api/v1/openapi.json", openApiRoute());
-  app.all("/api/v1/generate", generateRoute({ host, lifecycle, limiter, timeoutMs, bodyTimeoutMs, metrics }));
+  app.all("/api/v1/generate", generateRoute({ host, lifecycle, limiter, storage, timeoutMs, bodyTimeoutMs, metrics }));
+  const jobRoutes = { jobs, storage, bodyTimeoutMs, pageSize: jobsConfig.pageSize, retentionMs: jobsConfig.retentionS * 1000 };
+  app.post("/api/v1/jobs", submitJobRoute(jobRoutes));
+  app.get("/api/v1/jobs", listJobsRoute(jobRoutes));
+  app.get("/api/v1/jobs/:id", getJobRoute(jobRoutes));
+  app.delete("/api/v1/jobs/:id", cancelJobRoute(jobRoutes));
   return app;
 }
 

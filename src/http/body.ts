@@ -58,3 +58,13 @@ async function readText(event: H3Event, timeoutMs: number): Promise<string> {
     clearTimeout(timer);
   }
 }
+
+/** The body must be declared as JSON: anything else, or no declaration, is a 415. */
+export function assertJson(event: H3Event): void {
+  const type = (event.req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/json") {
+    throw problem(415, `Send the request body as application/json${type ? `, not ${type}` : ""}.`, {
+      headers: { "accept-post": "application/json" },
+    });
+  }
+}

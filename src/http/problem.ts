@@ -1,26 +1,7 @@
 import { HTTPError } from "h3";
-import { STATUS_CODES } from "node:http";
-import { InkpressError } from "../errors.js";
+import { InkpressError, problemDetails } from "../errors.js";
 
-/** Named problem types; each `type` URI points at its entry in the API reference. */
-export const PROBLEM_TYPES = {
-  400: "malformed-request",
-  401: "unauthorized",
-  404: "not-found",
-  405: "method-not-allowed",
-  406: "not-acceptable",
-  408: "request-timeout",
-  413: "payload-too-large",
-  409: "conflict",
-  415: "unsupported-media-type",
-  422: "invalid-request",
-  429: "rate-limited",
-  431: "headers-too-large",
-  500: "internal-error",
-  502: "upstream-failed",
-  503: "unavailable",
-  504: "timeout",
-} as const satisfies Record<number, string>;
+export { PROBLEM_TYPES } from "../errors.js";
 
 /** Status logged for a request whose client went away before the answer (nginx's convention). */
 export const CLIENT_CLOSED = 499;
@@ -58,18 +39,6 @@ export function toProblemResponse(error: HTTPError, instance: string): Response 
 /** The RFC 9457 body of an error (also sent as the `error` event of a stream). */
 export function problemBody(error: HTTPError, instance: string) {
   const status = error.unhandled ? 500 : error.status;
-  const known = PROBLEM_TYPES[status as keyof typeof PROBLEM_TYPES];
-  return {
-    type: known ? `/docs#${known}` : "about:blank",
-    title: STATUS_CODES[status] ?? "Error",
-    status,
-    detail: error.unhandled || !error.message ? defaultDetail(status) : error.message,
-    instance,
-    ...(error.unhandled ? {} : error.body),
-  };
+  return { ...problemDetails(status, error.unhandled || !error.message ? undefined : error.message), instance, ...(error.unhandled ? {} : error.body) };
 }
 
-function defaultDetail(status: number): string {
-  if (status === 500) return "An internal error stopped the request. It has been logged.";
-  return STATUS_CODES[status] ?? "Error";
-}

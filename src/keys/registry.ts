@@ -7,6 +7,8 @@ import { ENV_KEY_LIMITS, KeyStore, digestKey, type KeyLimits } from "./store.js"
 export interface ApiKey {
   name: string;
   limits: KeyLimits;
+  /** Signs its webhooks; none for INKPRESS_API_KEYS keys and keys created before webhooks. */
+  webhookSecret?: string;
 }
 
 interface Entry extends ApiKey {
@@ -46,7 +48,17 @@ export class ApiKeys {
     const digest = Buffer.from(digestKey(presented), "hex");
     let found: Entry | undefined;
     for (const entry of this.entries) if (timingSafeEqual(digest, entry.digest)) found = entry;
-    return found && { name: found.name, limits: found.limits };
+    if (!found) return undefined;
+    const { digest: _, ...key } = found;
+    return key;
+  }
+
+  /** The key of a name (a job's owner), for its limits and webhook secret; undefined once revoked. */
+  named(name: string): ApiKey | undefined {
+    const found = this.entries.find((entry) => entry.name === name);
+    if (!found) return undefined;
+    const { digest: _, ...key } = found;
+    return key;
   }
 
   /** Follow the key file; a change that cannot be read keeps the keys in force and is logged. */
@@ -65,7 +77,7 @@ export class ApiKeys {
     const stored = await this.store.read();
     this.entries = [
       ...this.envKeys.map((key, i) => ({ name: `env-${i + 1}`, limits: ENV_KEY_LIMITS, digest: Buffer.from(digestKey(key), "hex") })),
-      ...stored.map((r) => ({ name: r.name, limits: r.limits, digest: Buffer.from(r.digest, "hex") })),
+      ...stored.map((r) => ({ name: r.name, limits: r.limits, ...(r.webhookSecret && { webhookSecret: r.webhookSecret }), digest: Buffer.from(r.digest, "hex") })),
     ];
   }
 }

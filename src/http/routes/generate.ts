@@ -4,12 +4,14 @@ import { GenerateRequestSchema } from "../../article/request.js";
 import type { Lifecycle } from "../../lifecycle.js";
 import type { ModelHost } from "../../model/host.js";
 import type { KeyLimiter } from "../../keys/limiter.js";
+import type { KeyStorage } from "../../keys/storage.js";
 import { log } from "../../log.js";
 import { logRequest } from "../request-log.js";
 import { PoolClosedError, QueueFullError } from "../../model/pool.js";
 import type { Metrics } from "../metrics.js";
-import { readJson } from "../body.js";
-import { negotiateFormat } from "../negotiate.js";
+import { assertJson, readJson } from "../body.js";
+import { idempotency } from "../idempotency.js";
+import { negotiateFormat, type ArticleFormat } from "../negotiate.js";
 import { CLIENT_CLOSED, asHttpError, problem, problemBody } from "../problem.js";
 import { validationProblem } from "../validation.js";
 
@@ -21,6 +23,8 @@ export interface GenerateRouteOptions {
   host: ModelHost;
   lifecycle: Lifecycle;
   limiter: KeyLimiter;
+  /** Where Idempotency-Key records live. */
+  storage: KeyStorage;
   /** Per-request deadline. */
   timeoutMs: number;
   /** Time a client has to send its body. */
@@ -31,21 +35,26 @@ export interface GenerateRouteOptions {
 type Hooks = Pick<WriteArticleOptions, "onMeta" | "onOutline" | "onDelta">;
 
 /** `POST /api/v1/generate`: validate, write the article, answer in the negotiated format or as a stream. */
-export function generateRoute({ host, lifecycle, limiter, timeoutMs, bodyTimeoutMs, metrics }: GenerateRouteOptions) {
+export function generateRoute({ host, lifecycle, limiter, storage, timeoutMs, bodyTimeoutMs, metrics }: GenerateRouteOptions) {
   return defineHandler(async (event) => {
     if (event.req.method !== "POST") {
       throw problem(405, `${event.req.method} is not allowed here; use POST.`, { headers: { allow: "POST" } });
     }
     const format = negotiateFormat(event);
     assertJson(event);
-    const validated = await GenerateRequestSchema["~standard"].validate(await readJson(event, bodyTimeoutMs));
+    const body = await readJson(event, bodyTimeoutMs);
+    const validated = await GenerateRequestSchema["~standard"].validate(body);
     if (validated.issues) throw validationProblem(validated);
     const { stream, ...request } = validated.value;
+    const streamed = stream || format === "text/event-stream";
+    const name = `${event.context.apiKey!.name}:generate`;
+    const once = await idempotency(event, { storage, name, body, keepMs: IDEMPOTENCY_KEEP_MS, pendingMs: timeoutMs + 60_000 });
+    if (once && "replay" in once) return answer(event, replayed(JSON.parse(once.replay) as WrittenArticle), format, streamed, metrics);
     if (lifecycle.draining) throw problem(503, "The server is shutting down.", { headers: { "retry-after": "5", connection: "close" } });
     const backend = host.backend;
     if (backend && !backend.slots.hasRoom()) throw new QueueFullError(backend.slots.retryAfterSeconds());
 
-    const generation = limiter.begin(event.context.apiKey!, event.context.rateLimitHeaders ?? {});
+    const generation = await limiter.begin(event.context.apiKey!, event.context.rateLimitHeaders ?? {});
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = AbortSignal.any([event.req.signal, deadline, lifecycle.signal]);
     // Words count against the daily quota as they are written, and the log line records them:
@@ -63,23 +72,43 @@ export function generateRoute({ host, lifecycle, limiter, timeoutMs, bodyTimeout
             onDelta: (text) => (timer.delta(), hooks.onDelta?.(text)),
           }),
         )
-        .then((written) => {
+        .then(async (written) => {
           const { article, usage } = written.response;
           timer.finished(usage);
           event.context.produced = { words: article.wordCount, tokens: usage.promptTokens + usage.completionTokens };
+          await once?.claim.complete(JSON.stringify(written));
           return written;
         })
-        .catch((error) => {
+        .catch(async (error) => {
+          await once?.claim.release().catch(() => {});
           throw asProblem(error, { client: event.req.signal, deadline, timeoutMs, lifecycle });
         })
         .finally(() => generation.end(event.context.produced?.words ?? 0));
-
-    if (stream || format === "text/event-stream") return eventStream(event, write, metrics);
-    const { response, document } = await write({});
-    if (format === "text/markdown") return text(response.article.markdown, "text/markdown");
-    if (format === "text/html") return text(document, "text/html");
-    return response;
+    return answer(event, write, format, streamed, metrics);
   });
+}
+
+/** How long an answer given under an Idempotency-Key is replayed. */
+const IDEMPOTENCY_KEEP_MS = 24 * 3600_000;
+
+/** The article in the negotiated format, or as a stream. */
+async function answer(event: H3Event, write: (hooks: Hooks) => Promise<WrittenArticle>, format: ArticleFormat, streamed: boolean, metrics: Metrics) {
+  if (streamed) return eventStream(event, write, metrics);
+  const { response, document } = await write({});
+  if (format === "text/markdown") return text(response.article.markdown, "text/markdown");
+  if (format === "text/html") return text(document, "text/html");
+  return response;
+}
+
+/** A recorded answer told again through the same hooks: a replayed stream has its events, the Markdown in one delta. */
+function replayed(written: WrittenArticle): (hooks: Hooks) => Promise<WrittenArticle> {
+  return async ({ onMeta, onOutline, onDelta }) => {
+    const { id, model, request, article } = written.response;
+    onMeta?.({ id, model, request });
+    onOutline?.({ title: article.title, outline: article.outline });
+    onDelta?.(article.markdown);
+    return written;
+  };
 }
 
 /**
@@ -124,16 +153,6 @@ function asProblem(error: unknown, context: { client: AbortSignal; deadline: Abo
   }
   if (context.lifecycle.signal.aborted) return new PoolClosedError();
   return error;
-}
-
-/** The body must be declared as JSON: anything else, or no declaration, is a 415. */
-function assertJson(event: H3Event): void {
-  const type = (event.req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-  if (type !== "application/json") {
-    throw problem(415, `Send the request body as application/json${type ? `, not ${type}` : ""}.`, {
-      headers: { "accept-post": "application/json" },
-    });
-  }
 }
 
 function text(body: string, type: string): Response {

@@ -1,0 +1,96 @@
+import { defineHandler, getQuery, getRouterParam, type H3Event } from "h3";
+import * as v from "valibot";
+import { GenerateRequestSchema } from "../../article/request.js";
+import { JOB_STATUSES, JobExtrasSchema, type Job } from "../../jobs/job.js";
+import type { Jobs } from "../../jobs/jobs.js";
+import { readCursor } from "../../jobs/store.js";
+import type { KeyStorage } from "../../keys/storage.js";
+import { assertJson, readJson } from "../body.js";
+import { idempotency } from "../idempotency.js";
+import { problem } from "../problem.js";
+import { validationProblem } from "../validation.js";
+
+/** What the jobs routes serve with. */
+export interface JobsRouteOptions {
+  jobs: Jobs;
+  storage: KeyStorage;
+  /** Time a client has to send its body. */
+  bodyTimeoutMs: number;
+  /** Most jobs one page lists. */
+  pageSize: number;
+  /** How long a job's Idempotency-Key is remembered: as long as the job is kept. */
+  retentionMs: number;
+}
+
+/** Jobs one page lists unless `limit` says otherwise. */
+const DEFAULT_PAGE = 20;
+
+const location = (job: Job) => `/api/v1/jobs/${job.id}`;
+
+/** `POST /api/v1/jobs`: validate like generate (plus `webhook`), queue, answer 202 with the job and its Location. */
+export function submitJobRoute({ jobs, storage, bodyTimeoutMs, retentionMs }: JobsRouteOptions) {
+  return defineHandler(async (event) => {
+    assertJson(event);
+    const body = await readJson(event, bodyTimeoutMs);
+    const [request, extras] = await Promise.all([GenerateRequestSchema["~standard"].validate(body), JobExtrasSchema["~standard"].validate(body)]);
+    if (request.issues || extras.issues) throw validationProblem({ issues: [...(request.issues ?? []), ...(extras.issues ?? [])] });
+    const key = event.context.apiKey!;
+    const once = await idempotency(event, { storage, name: `${key.name}:jobs`, body, keepMs: retentionMs, pendingMs: 60_000 });
+    const { stream: _transport, ...normalised } = request.value;
+    let job: Job;
+    if (once && "replay" in once) {
+      job = await jobs.get(key.name, once.replay);
+    } else {
+      try {
+        job = await jobs.submit({ owner: key.name, request: normalised, webhook: extras.value.webhook }, key);
+      } catch (error) {
+        await once?.claim.release();
+        throw error;
+      }
+      await once?.claim.complete(job.id);
+    }
+    event.res.status = 202;
+    event.res.headers.set("location", location(job));
+    return job;
+  });
+}
+
+/** `GET /api/v1/jobs/{id}`: the job with its progress, and its result or problem once it ended. */
+export function getJobRoute({ jobs }: JobsRouteOptions) {
+  return defineHandler((event) => jobs.get(event.context.apiKey!.name, jobId(event)));
+}
+
+/** `DELETE /api/v1/jobs/{id}`: cancel a queued or running job. */
+export function cancelJobRoute({ jobs }: JobsRouteOptions) {
+  return defineHandler((event) => jobs.cancel(event.context.apiKey!.name, jobId(event)));
+}
+
+/** `GET /api/v1/jobs?status=&limit=&cursor=`: the caller's jobs, newest first. */
+export function listJobsRoute({ jobs, pageSize }: JobsRouteOptions) {
+  const QuerySchema = v.object({
+    status: v.optional(v.picklist(JOB_STATUSES, `status must be one of ${JOB_STATUSES.join(", ")}`)),
+    limit: v.optional(
+      v.pipe(
+        v.string(),
+        v.regex(/^\d+$/, "limit must be a whole number"),
+        v.transform(Number),
+        v.minValue(1, "limit must be at least 1"),
+        v.maxValue(pageSize, `limit must be at most ${pageSize}`),
+      ),
+      String(Math.min(DEFAULT_PAGE, pageSize)),
+    ),
+    cursor: v.optional(v.pipe(v.string(), v.check((c) => readCursor(c) !== undefined, "cursor must be a nextCursor this API gave"))),
+  });
+  return defineHandler(async (event) => {
+    const query = await QuerySchema["~standard"].validate(getQuery(event));
+    if (query.issues) throw validationProblem(query);
+    const { jobs: data, nextCursor } = await jobs.list(event.context.apiKey!.name, query.value);
+    return { object: "list", data, nextCursor };
+  });
+}
+
+function jobId(event: H3Event): string {
+  const id = getRouterParam(event, "id");
+  if (!id) throw problem(404, "No such job.");
+  return id;
+}

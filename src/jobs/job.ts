@@ -1,0 +1,101 @@
+import * as v from "valibot";
+import type { GenerateRequest } from "../article/request.js";
+import { ArticleResponseSchema, NormalisedRequestSchema } from "../article/response.js";
+
+/**
+ * The shapes of the jobs API as valibot schemas: they validate the request, type the
+ * records and generate the OpenAPI document.
+ */
+
+const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+const isObject = (input: unknown) => typeof input === "object" && input !== null && !Array.isArray(input);
+
+/** Where a job's end is announced. */
+export const WebhookRequestSchema = v.pipe(
+  v.custom<Record<string, unknown>>(isObject, "webhook must be an object"),
+  v.object(
+    {
+      url: v.pipe(
+        v.string("webhook.url must be a string"),
+        v.trim(),
+        v.maxLength(2048, "webhook.url must be at most 2048 characters"),
+        v.check((url) => /^https?:\/\//i.test(url) && URL.canParse(url), "webhook.url must be an http:// or https:// URL"),
+      ),
+    },
+    "webhook must be an object",
+  ),
+);
+
+/** What `POST /api/v1/jobs` takes besides the generate request's fields (validated by `GenerateRequestSchema`). */
+export const JobExtrasSchema = v.object({ webhook: v.optional(WebhookRequestSchema) });
+
+/** A job's states; the last three are final. */
+export const JOB_STATUSES = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+export const FINAL_STATUSES: readonly JobStatus[] = ["succeeded", "failed", "cancelled"];
+
+/** One try to deliver a webhook. */
+export const DeliveryAttemptSchema = v.object({
+  attempt: described(count, "1 for the first try."),
+  at: described(v.string(), "ISO 8601."),
+  ok: described(v.boolean(), "The receiver answered 2xx."),
+  status: v.optional(described(count, "The receiver's HTTP status, when it answered.")),
+  error: v.optional(described(v.string(), "Why the attempt failed, when it did.")),
+  durationMs: count,
+});
+
+/** A problem+json body (RFC 9457), as a failed job keeps it. */
+export const JobProblemSchema = v.object({ type: v.string(), title: v.string(), status: count, detail: v.string() });
+
+/** A job as the API shows it. */
+export const JobSchema = v.object({
+  id: v.pipe(v.string(), v.regex(/^job_[0-9a-f]{32}$/)),
+  object: v.literal("job"),
+  status: v.picklist(JOB_STATUSES),
+  createdAt: described(v.string(), "ISO 8601."),
+  startedAt: v.optional(described(v.string(), "ISO 8601; when the latest run began.")),
+  finishedAt: v.optional(described(v.string(), "ISO 8601.")),
+  expiresAt: v.optional(described(v.string(), "ISO 8601; when the finished job and its result are purged.")),
+  runs: described(count, "How often it started: more than 1 when a server stopped mid-run and another run took over."),
+  progress: v.object({ words: described(count, "Body words written so far by the current run.") }),
+  request: NormalisedRequestSchema,
+  webhook: v.optional(
+    v.object({
+      url: v.string(),
+      deliveries: described(v.array(DeliveryAttemptSchema), "Every attempt, oldest first."),
+      nextAttemptAt: v.optional(described(v.string(), "ISO 8601; when the next retry is due.")),
+    }),
+  ),
+  result: v.optional(described(ArticleResponseSchema, "The generate answer, once the job succeeded.")),
+  error: v.optional(described(JobProblemSchema, "Why the job failed, once it failed.")),
+});
+
+/** One page of `GET /api/v1/jobs`. */
+export const JobListSchema = v.object({
+  object: v.literal("list"),
+  data: described(v.array(JobSchema), "Newest first; without `result` (read a job for it)."),
+  nextCursor: described(v.nullable(v.string()), "Pass as `cursor` for the next page; null on the last."),
+});
+
+export type Job = v.InferOutput<typeof JobSchema>;
+export type DeliveryAttempt = v.InferOutput<typeof DeliveryAttemptSchema>;
+export type JobProblem = v.InferOutput<typeof JobProblemSchema>;
+
+/** A job as it is stored: the public view plus the key it belongs to. */
+export interface JobRecord extends Job {
+  /** The name of the key that created it; other keys cannot see it. */
+  owner: string;
+}
+
+/** What a new job starts from. */
+export interface NewJob {
+  owner: string;
+  request: GenerateRequest;
+  webhook?: { url: string };
+}
+
+/** The public view of a record. */
+export function publicJob({ owner: _owner, ...job }: JobRecord): Job {
+  return job;
+}

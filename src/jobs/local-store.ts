@@ -1,0 +1,179 @@
+import { mkdir, readFile, readdir, rm } from "node:fs/promises";
+import path from "node:path";
+import { writeFileAtomic } from "../keys/atomic.js";
+import { log } from "../log.js";
+import type { JobRecord, JobStatus } from "./job.js";
+import { RetryLater, cursorAfter, newerFirst, readCursor, type JobPage, type JobQuery, type JobRunner, type JobStore } from "./store.js";
+
+/** How often finished jobs past their retention are deleted when nobody reads (reads purge first, so none is ever shown late). */
+const PURGE_EVERY_MS = 60_000;
+
+/**
+ * Jobs of one process, each a JSON file under `<dataDir>/jobs/` written atomically on every
+ * change, with the index in memory. On start, jobs a stopped process left queued or running
+ * are queued again in the order they came, and due webhook deliveries are rescheduled.
+ */
+export class LocalJobStore implements JobStore {
+  private readonly jobs = new Map<string, JobRecord>();
+  private readonly queue: string[] = [];
+  private readonly running = new Map<string, AbortController>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  /** Writes of one job in order: a later change never lands before an earlier one. */
+  private readonly writes = new Map<string, Promise<void>>();
+  private run: JobRunner | undefined;
+  private concurrency = 0;
+  private deliver: ((id: string) => Promise<void>) | undefined;
+  private pendingDeliveries: { id: string; at: number }[] = [];
+  private closed = false;
+
+  private constructor(private readonly dir: string) {}
+
+  /** Load the jobs under `dataDir`; an unreadable job file is logged and left alone. */
+  static async open(dataDir: string): Promise<LocalJobStore> {
+    const store = new LocalJobStore(path.join(dataDir, "jobs"));
+    await mkdir(store.dir, { recursive: true });
+    for (const name of (await readdir(store.dir)).filter((n) => /^job_[0-9a-f]{32}\.json$/.test(n))) {
+      try {
+        const job = JSON.parse(await readFile(path.join(store.dir, name), "utf8")) as JobRecord;
+        store.jobs.set(job.id, job);
+      } catch (error) {
+        log.error(`job file ${name} cannot be read, skipped: ${(error as Error).message}`);
+      }
+    }
+    const unfinished = [...store.jobs.values()].filter((j) => j.status === "queued" || j.status === "running");
+    unfinished.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+    store.queue.push(...unfinished.map((j) => j.id));
+    for (const job of store.jobs.values()) {
+      if (job.webhook?.nextAttemptAt) store.pendingDeliveries.push({ id: job.id, at: Date.parse(job.webhook.nextAttemptAt) });
+    }
+    store.purge();
+    store.every(PURGE_EVERY_MS, () => store.purge());
+    return store;
+  }
+
+  async add(job: JobRecord): Promise<void> {
+    this.jobs.set(job.id, job);
+    await this.save(job);
+    this.queue.push(job.id);
+    this.pump();
+  }
+
+  async get(id: string): Promise<JobRecord | undefined> {
+    this.purge();
+    return this.jobs.get(id);
+  }
+
+  async update(id: string, change: Partial<JobRecord>, from?: readonly JobStatus[]): Promise<JobRecord | undefined> {
+    const job = this.jobs.get(id);
+    if (!job || (from && !from.includes(job.status))) return undefined;
+    const next = { ...job, ...change };
+    for (const [field, value] of Object.entries(change)) if (value === undefined) delete next[field as keyof JobRecord];
+    this.jobs.set(id, next);
+    const queued = this.queue.indexOf(id);
+    if (change.status === "cancelled" && queued >= 0) this.queue.splice(queued, 1);
+    await this.save(next);
+    return next;
+  }
+
+  async list(owner: string, { status, cursor, limit }: JobQuery): Promise<JobPage> {
+    this.purge();
+    const after = cursor ? readCursor(cursor) : undefined;
+    const position = (j: JobRecord) => ({ time: Date.parse(j.createdAt), id: j.id });
+    const mine = [...this.jobs.values()]
+      .filter((j) => j.owner === owner && (!status || j.status === status) && (!after || newerFirst(after, position(j)) < 0))
+      .sort((a, b) => newerFirst(position(a), position(b)));
+    const jobs = mine.slice(0, limit);
+    return { jobs, nextCursor: mine.length > limit ? cursorAfter(jobs.at(-1)!) : null };
+  }
+
+  async waiting(): Promise<number> {
+    return this.queue.length;
+  }
+
+  process(run: JobRunner, concurrency: number): void {
+    this.run = run;
+    this.concurrency = concurrency;
+    this.pump();
+  }
+
+  async abort(id: string): Promise<void> {
+    this.running.get(id)?.abort(new Error("the job was cancelled"));
+  }
+
+  async deliverLater(id: string, delayMs: number): Promise<void> {
+    this.after(delayMs, () => this.deliver?.(id));
+  }
+
+  processDeliveries(deliver: (id: string) => Promise<void>): void {
+    this.deliver = deliver;
+    for (const { id, at } of this.pendingDeliveries) this.after(Math.max(0, at - Date.now()), () => deliver(id));
+    this.pendingDeliveries = [];
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    for (const controller of this.running.values()) controller.abort(new Error("the server is shutting down"));
+    await Promise.all(this.writes.values());
+  }
+
+  /** Start queued jobs while there is room. */
+  private pump(): void {
+    while (this.run && !this.closed && this.running.size < this.concurrency && this.queue.length) {
+      const id = this.queue.shift()!;
+      const controller = new AbortController();
+      this.running.set(id, controller);
+      this.run(id, controller.signal)
+        .catch((error: unknown) => {
+          if (error instanceof RetryLater) return this.after(error.delayMs, () => (this.queue.unshift(id), this.pump()));
+          log.error(error);
+        })
+        .finally(() => {
+          this.running.delete(id);
+          this.pump();
+        });
+    }
+  }
+
+  /** Delete finished jobs whose retention is over. */
+  private purge(): void {
+    const now = Date.now();
+    for (const job of this.jobs.values()) {
+      if (job.expiresAt && Date.parse(job.expiresAt) <= now) {
+        this.jobs.delete(job.id);
+        this.chain(job.id, () => rm(this.file(job.id), { force: true }));
+      }
+    }
+  }
+
+  private save(job: JobRecord): Promise<void> {
+    return this.chain(job.id, () => writeFileAtomic(this.file(job.id), JSON.stringify(job)));
+  }
+
+  private chain(id: string, write: () => Promise<void>): Promise<void> {
+    const next = (this.writes.get(id) ?? Promise.resolve()).then(write);
+    const settled = next.catch((error: Error) => log.error(`job ${id} not saved: ${error.message}`));
+    this.writes.set(id, settled);
+    void settled.then(() => this.writes.get(id) === settled && this.writes.delete(id));
+    return next;
+  }
+
+  private file(id: string): string {
+    return path.join(this.dir, `${id}.json`);
+  }
+
+  private after(ms: number, then: () => unknown): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (!this.closed) void then();
+    }, ms);
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  private every(ms: number, then: () => void): void {
+    const timer = setInterval(then, ms);
+    timer.unref();
+    this.timers.add(timer as unknown as NodeJS.Timeout);
+  }
+}

@@ -1,0 +1,181 @@
+import { DelayedError, Queue, Worker, type Job as QueuedJob } from "bullmq";
+import { Redis } from "ioredis";
+import { log } from "../log.js";
+import { REDIS_PREFIX, connectRedis, shared } from "../redis.js";
+import type { JobRecord, JobStatus } from "./job.js";
+import { RetryLater, cursorAfter, newerFirst, readCursor, type JobPage, type JobQuery, type JobRunner, type JobStore } from "./store.js";
+
+/**
+ * How long a replica's claim on a running job lasts unless renewed (BullMQ renews it at half
+ * this while the replica lives), and how often replicas look for claims that lapsed: a
+ * replica that dies mid-article has its job taken over within about twice this.
+ */
+const LOCK_MS = 15_000;
+
+/** Change a job's fields only if its status is one of ARGV[1] (comma-separated; empty: any). ARGV[2]: purge time in ms or empty. Then field/value pairs; an empty value removes the field. */
+const UPDATE_SCRIPT = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return nil end
+if ARGV[1] ~= '' then
+  local status = cjson.decode(redis.call('HGET', KEYS[1], 'status'))
+  local allowed = false
+  for s in string.gmatch(ARGV[1], '[^,]+') do if s == status then allowed = true end end
+  if not allowed then return nil end
+end
+for i = 3, #ARGV, 2 do
+  if ARGV[i + 1] == '' then redis.call('HDEL', KEYS[1], ARGV[i]) else redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+end
+if ARGV[2] ~= '' then redis.call('PEXPIREAT', KEYS[1], ARGV[2]) end
+return redis.call('HGETALL', KEYS[1])
+`;
+
+const jobKey = (id: string) => `${REDIS_PREFIX}job:${id}`;
+const ownerKey = (owner: string) => `${REDIS_PREFIX}jobs:${owner}`;
+const ABORT_CHANNEL = `${REDIS_PREFIX}jobs:abort`;
+/** BullMQ's own keys live under this prefix. */
+const QUEUE_PREFIX = `${REDIS_PREFIX}bull`;
+
+type Updatable = Redis & { updateJob(key: string, ...args: string[]): Promise<string[] | null> };
+
+/**
+ * Jobs shared by every replica on one Redis. Each job is a hash (one JSON value a field, so a
+ * status can be compared and set atomically) indexed per key in a sorted set; BullMQ moves
+ * jobs to workers, takes over the jobs of replicas that died, and delays retries and webhook
+ * deliveries.
+ */
+export class RedisJobStore implements JobStore {
+  private readonly redis: Updatable;
+  private readonly subscriber: Redis;
+  private readonly queue: Queue;
+  private readonly deliveries: Queue;
+  private readonly workers: Worker[] = [];
+
+  constructor(private readonly url: string) {
+    this.redis = connectRedis(url, "jobs") as Updatable;
+    this.redis.defineCommand("updateJob", { numberOfKeys: 1, lua: UPDATE_SCRIPT });
+    const connection = connectRedis(url, "queue");
+    this.queue = new Queue("jobs", { connection, prefix: QUEUE_PREFIX });
+    this.deliveries = new Queue("webhooks", { connection, prefix: QUEUE_PREFIX });
+    this.queue.on("error", () => {});
+    this.deliveries.on("error", () => {});
+    this.subscriber = connectRedis(url, "abort");
+  }
+
+  async add(job: JobRecord): Promise<void> {
+    await shared(
+      this.redis
+        .multi()
+        .hset(jobKey(job.id), encode(job))
+        .zadd(ownerKey(job.owner), Date.parse(job.createdAt), job.id)
+        .exec(),
+    );
+    await shared(this.queue.add("run", {}, { jobId: job.id, removeOnComplete: true, removeOnFail: true }));
+  }
+
+  async get(id: string): Promise<JobRecord | undefined> {
+    return decode(await shared(this.redis.hgetall(jobKey(id))));
+  }
+
+  async update(id: string, change: Partial<JobRecord>, from?: readonly JobStatus[]): Promise<JobRecord | undefined> {
+    const fields = Object.entries(change).flatMap(([field, value]) => [field, value === undefined ? "" : JSON.stringify(value)]);
+    const purgeAt = change.expiresAt ? String(Date.parse(change.expiresAt)) : "";
+    const pairs = await shared(this.redis.updateJob(jobKey(id), (from ?? []).join(","), purgeAt, ...fields));
+    if (!pairs) return undefined;
+    if (change.status === "cancelled") await shared(this.queue.remove(id)).catch(() => {});
+    return decode(Object.fromEntries(pairs.flatMap((_, i) => (i % 2 ? [] : [[pairs[i], pairs[i + 1]]]))));
+  }
+
+  async list(owner: string, { status, cursor, limit }: JobQuery): Promise<JobPage> {
+    const after = cursor ? readCursor(cursor) : undefined;
+    const found: JobRecord[] = [];
+    const batch = 100;
+    for (let offset = 0; found.length <= limit; offset += batch) {
+      const max = after ? String(after.time) : "+inf";
+      const ids = await shared(this.redis.zrevrangebyscore(ownerKey(owner), max, "-inf", "LIMIT", offset, batch));
+      if (!ids.length) break;
+      const pipeline = this.redis.pipeline();
+      for (const id of ids) pipeline.hgetall(jobKey(id));
+      const hashes = (await shared(pipeline.exec())) ?? [];
+      const gone: string[] = [];
+      ids.forEach((id, i) => {
+        const job = decode(hashes[i]?.[1] as Record<string, string>);
+        if (!job) return void gone.push(id);
+        if (status && job.status !== status) return;
+        if (after && newerFirst(after, { time: Date.parse(job.createdAt), id }) >= 0) return;
+        found.push(job);
+      });
+      // Purged jobs leave their index entry behind; tidy it on the way.
+      if (gone.length) await shared(this.redis.zrem(ownerKey(owner), ...gone));
+    }
+    found.sort((a, b) => newerFirst({ time: Date.parse(a.createdAt), id: a.id }, { time: Date.parse(b.createdAt), id: b.id }));
+    const jobs = found.slice(0, limit);
+    return { jobs, nextCursor: found.length > limit ? cursorAfter(jobs.at(-1)!) : null };
+  }
+
+  async waiting(): Promise<number> {
+    return shared(this.queue.getJobCountByTypes("waiting", "delayed", "prioritized"));
+  }
+
+  process(run: JobRunner, concurrency: number): void {
+    const worker = this.worker("jobs", async (job, token, signal) => {
+      try {
+        await run(job.id!, signal ?? new AbortController().signal);
+      } catch (error) {
+        if (!(error instanceof RetryLater)) throw error;
+        await job.moveToDelayed(Date.now() + error.delayMs, token);
+        throw new DelayedError();
+      }
+    }, concurrency);
+    // A cancel reaches every replica; only the one running the job has it to abort.
+    void this.subscriber.subscribe(ABORT_CHANNEL).catch(() => {});
+    this.subscriber.on("message", (_channel, id: string) => worker.cancelJob(id, "cancelled"));
+  }
+
+  async abort(id: string): Promise<void> {
+    await shared(this.redis.publish(ABORT_CHANNEL, id));
+  }
+
+  async deliverLater(id: string, delayMs: number): Promise<void> {
+    // One scheduled delivery per job and due time: a retried add cannot send twice.
+    await shared(this.deliveries.add("deliver", { id }, { delay: delayMs, jobId: `${id}-${Date.now() + delayMs}`, removeOnComplete: true, removeOnFail: true }));
+  }
+
+  processDeliveries(deliver: (id: string) => Promise<void>): void {
+    this.worker("webhooks", (job) => deliver((job.data as { id: string }).id), 4);
+  }
+
+  async close(): Promise<void> {
+    for (const worker of this.workers) worker.cancelAllJobs("the server is shutting down");
+    await Promise.all(this.workers.map((w) => w.close()));
+    await Promise.all([this.queue.close(), this.deliveries.close()]);
+    this.subscriber.disconnect();
+    this.redis.disconnect();
+  }
+
+  private worker(name: string, processor: (job: QueuedJob, token?: string, signal?: AbortSignal) => Promise<void>, concurrency: number): Worker {
+    const worker = new Worker(name, processor, {
+      connection: new Redis(this.url, { maxRetriesPerRequest: null }),
+      prefix: QUEUE_PREFIX,
+      concurrency,
+      lockDuration: LOCK_MS,
+      stalledInterval: LOCK_MS,
+      maxStalledCount: 10,
+    });
+    let reported = false;
+    worker.on("error", (error) => {
+      if (!reported) log.error(`job worker (${name}): ${error.message}`);
+      reported = true;
+    });
+    worker.on("ready", () => (reported = false));
+    this.workers.push(worker);
+    return worker;
+  }
+}
+
+function encode(job: JobRecord): Record<string, string> {
+  return Object.fromEntries(Object.entries(job).filter(([, value]) => value !== undefined).map(([field, value]) => [field, JSON.stringify(value)]));
+}
+
+function decode(hash: Record<string, string> | undefined): JobRecord | undefined {
+  if (!hash || !hash.id) return undefined;
+  return Object.fromEntries(Object.entries(hash).map(([field, value]) => [field, JSON.parse(value)])) as JobRecord;
+}
