@@ -17,7 +17,7 @@ declare module "h3" {
  * Missing, empty, unknown, revoked, malformed and doubled keys (joined with a comma by
  * the HTTP parser) all get one and the same 401. Keys are never read from the query.
  */
-export function requireApiKey(event: H3Event, keys: ApiKeys, limiter: KeyLimiter): void {
+export async function requireApiKey(event: H3Event, keys: ApiKeys, limiter: KeyLimiter): Promise<void> {
   const presented = event.req.headers.get("x-api-key") ?? "";
   const key = presented && !presented.includes(",") ? keys.verify(presented) : undefined;
   if (!key) {
@@ -26,7 +26,7 @@ export function requireApiKey(event: H3Event, keys: ApiKeys, limiter: KeyLimiter
     });
   }
   event.context.apiKey = key;
-  const headers = limiter.admit(key);
+  const headers = await limiter.admit(key);
   event.context.rateLimitHeaders = headers;
   for (const [name, value] of Object.entries(headers)) event.res.headers.set(name, value);
 }

@@ -1,42 +1,50 @@
 import { InkpressError } from "../errors.js";
+import { log } from "../log.js";
 import type { ApiKey } from "./registry.js";
-import type { UsageStore } from "./usage.js";
+import type { KeyStorage } from "./storage.js";
 
-interface Window {
-  start: number;
-  count: number;
+/** How the limiter holds concurrency slots. */
+export interface KeyLimiterOptions {
+  /**
+   * The longest a generation may run (the request deadline). A slot's lease lasts this plus
+   * a minute: long enough for any live generation, short enough that a replica that died
+   * mid-generation frees its slots soon.
+   */
+  generationMs: number;
 }
+
+const LEASE_MARGIN_MS = 60_000;
 
 /**
  * Per-key limits: requests per fixed window, generations at once, and words per UTC
  * day. Their state is announced on every authenticated response with the IETF draft
  * `RateLimit-Policy` and `RateLimit` headers (draft-ietf-httpapi-ratelimit-headers).
+ * The counts live in a {@link KeyStorage}: this process's, or Redis shared by replicas.
  */
 export class KeyLimiter {
-  private readonly windows = new Map<string, Window>();
-  private readonly running = new Map<string, number>();
+  private readonly leaseMs: number;
 
-  constructor(private readonly usage: UsageStore) {}
+  constructor(
+    private readonly storage: KeyStorage,
+    options: KeyLimiterOptions,
+  ) {
+    this.leaseMs = options.generationMs + LEASE_MARGIN_MS;
+  }
 
   /**
    * Count one request of a key. Returns the rate-limit headers for the response;
    * throws a 429 (with the same headers and Retry-After) when the window is spent.
    */
-  admit(key: ApiKey, now = Date.now()): Record<string, string> {
+  async admit(key: ApiKey): Promise<Record<string, string>> {
     const { requests, windowS } = key.limits.rate;
+    const now = Date.now();
     const windowMs = windowS * 1000;
     const start = Math.floor(now / windowMs) * windowMs;
-    let window = this.windows.get(key.name);
-    if (!window || window.start !== start) {
-      window = { start, count: 0 };
-      this.windows.set(key.name, window);
-    }
+    const [count, wordsToday] = await Promise.all([this.storage.countRequest(key.name, start, windowMs), this.wordsToday(key)]);
     const reset = Math.max(1, Math.ceil((start + windowMs - now) / 1000));
-    const over = window.count >= requests;
-    if (!over) window.count++;
-    const headers = this.headers(key, requests - window.count, reset);
-    if (over) throw tooMany(`The rate limit of ${requests} requests per ${windowS} s is reached.`, reset, headers);
-    this.usage.record(key.name);
+    const headers = this.headers(key, requests - count, reset, wordsToday);
+    if (count > requests) throw new LimitError("rate", `The rate limit of ${requests} requests per ${windowS} s is reached.`, reset, headers);
+    await this.storage.recordUse(key.name, 0);
     return headers;
   }
 
@@ -44,48 +52,62 @@ export class KeyLimiter {
    * Start a generation for a key: throws a 429 when the key already runs its maximum
    * or its daily words are spent. Call `end` with the words written when it settles.
    */
-  begin(key: ApiKey, headers: Record<string, string>): { end(words: number): void } {
+  async begin(key: ApiKey, headers: Record<string, string>): Promise<{ end(words: number): Promise<void> }> {
     const { concurrency, dailyWords } = key.limits;
-    if (dailyWords !== undefined && this.usage.wordsToday(key.name) >= dailyWords) {
-      throw tooMany(`The daily quota of ${dailyWords} words is spent; it renews at 00:00 UTC.`, secondsToUtcMidnight(), headers);
+    if (dailyWords !== undefined && (await this.wordsToday(key)) >= dailyWords) {
+      throw new LimitError("daily-words", `The daily quota of ${dailyWords} words is spent; it renews at 00:00 UTC.`, secondsToUtcMidnight(), headers);
     }
-    const running = this.running.get(key.name) ?? 0;
-    if (running >= concurrency) {
-      throw tooMany(`This key already runs ${concurrency} generation${concurrency === 1 ? "" : "s"} at once, its limit.`, 1, headers);
+    const lease = await this.storage.acquireLease(key.name, concurrency, this.leaseMs);
+    if (lease === undefined) {
+      throw new LimitError("concurrency", `This key already runs ${concurrency} generation${concurrency === 1 ? "" : "s"} at once, its limit.`, 1, headers);
     }
-    this.running.set(key.name, running + 1);
     let ended = false;
     return {
-      end: (words) => {
+      // The article is written by now: state that cannot be reached must not fail it. The
+      // lease then runs out by itself; the words are logged, not counted.
+      end: async (words) => {
         if (ended) return;
         ended = true;
-        this.running.set(key.name, (this.running.get(key.name) ?? 1) - 1);
-        if (words > 0) this.usage.record(key.name, words);
+        await Promise.all([this.storage.releaseLease(key.name, lease), words > 0 && this.storage.recordUse(key.name, words)]).catch((error: Error) =>
+          log.error(`key "${key.name}": the end of a generation (${words} words) was not recorded, its slot frees itself later: ${error.message}`),
+        );
       },
     };
   }
 
-  private headers(key: ApiKey, remaining: number, reset: number): Record<string, string> {
+  /** Words the key wrote today; not read when it has no daily quota. */
+  private async wordsToday(key: ApiKey): Promise<number> {
+    return key.limits.dailyWords === undefined ? 0 : (await this.storage.activity(key.name)).wordsToday;
+  }
+
+  private headers(key: ApiKey, remaining: number, reset: number, wordsToday: number): Record<string, string> {
     const { rate, concurrency, dailyWords } = key.limits;
     const policies = [`"requests";q=${rate.requests};w=${rate.windowS}`, `"concurrency";q=${concurrency};qu="concurrent-requests"`];
     const states = [`"requests";r=${Math.max(0, remaining)};t=${reset}`];
     if (dailyWords !== undefined) {
       policies.push(`"daily-words";q=${dailyWords};w=86400;qu="words"`);
-      states.push(`"daily-words";r=${Math.max(0, dailyWords - this.usage.wordsToday(key.name))};t=${secondsToUtcMidnight()}`);
+      states.push(`"daily-words";r=${Math.max(0, dailyWords - wordsToday)};t=${secondsToUtcMidnight()}`);
     }
     return { "ratelimit-policy": policies.join(", "), ratelimit: states.join(", ") };
   }
 }
 
-/** A key's limit is reached: a 429 with the rate-limit headers and when to retry. */
+/** Which of a key's limits is reached. */
+export type LimitReason = "rate" | "concurrency" | "daily-words";
+
+/**
+ * A key's limit is reached: a 429 with the rate-limit headers and when to retry. The reason
+ * lets a queued job tell a busy key (retry soon) from a spent one.
+ */
 export class LimitError extends InkpressError {
-  constructor(detail: string, retryAfter: number, headers: Record<string, string>) {
+  constructor(
+    readonly reason: LimitReason,
+    detail: string,
+    retryAfter: number,
+    headers: Record<string, string>,
+  ) {
     super(detail, { status: 429, headers: { ...headers, "retry-after": String(retryAfter) } });
   }
-}
-
-function tooMany(detail: string, retryAfter: number, headers: Record<string, string>): LimitError {
-  return new LimitError(detail, retryAfter, headers);
 }
 
 function secondsToUtcMidnight(now = new Date()): number {
