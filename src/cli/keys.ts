@@ -2,8 +2,8 @@ import { existsSync } from "node:fs";
 import { defineCommand } from "citty";
 import { keysFile } from "../config.js";
 import { cliCommand } from "../invocation.js";
+import { DEFAULT_LIMITS, KeyStore, KeyStoreError, type KeyLimits, type KeyRecord } from "../keys/store.js";
 import { readUsage, usageFileFor } from "../keys/usage.js";
-import { DEFAULT_LIMITS, KeyStore, KeyStoreError, type KeyLimits } from "../keys/store.js";
 import { fail } from "./fail.js";
 
 const UNITS: Record<string, number> = { s: 1, sec: 1, second: 1, min: 60, minute: 60, h: 3600, hour: 3600, day: 86_400 };
@@ -26,7 +26,7 @@ function positive(text: string | undefined, what: string): number | undefined {
 const fileArg = { "keys-file": { type: "string", description: "The key store (INKPRESS_KEYS_FILE, default data/keys.json)" } } as const;
 
 const create = defineCommand({
-  meta: { name: "create", description: "Create a key; it is printed once and stored only as a SHA-256 digest" },
+  meta: { name: "create", description: "Create a key and its webhook secret; both are printed once, the key is stored only as a SHA-256 digest" },
   args: {
     name: { type: "string", description: "A unique name for the key (shown in logs)", required: true },
     rate: { type: "string", description: "Requests per window, e.g. 60/min (default 60/min)" },
@@ -42,9 +42,11 @@ const create = defineCommand({
       };
       const dailyWords = positive(args["daily-words"], "daily words");
       if (dailyWords) limits.dailyWords = dailyWords;
-      const { key } = await new KeyStore(keysFile(args["keys-file"])).create(args.name, limits);
-      process.stdout.write(`${key}\n`);
-      process.stderr.write(`key "${args.name}" created; store it now, it cannot be shown again\n`);
+      const { key, record } = await new KeyStore(keysFile(args["keys-file"])).create(args.name, limits);
+      process.stdout.write(`${key}\n${record.webhookSecret}\n`);
+      process.stderr.write(
+        `key "${args.name}" created: the first line is the API key, the second its webhook signing secret; store both now, neither is shown again\n`,
+      );
     } catch (error) {
       fail(error);
     }
@@ -57,17 +59,18 @@ const list = defineCommand({
   async run({ args }) {
     try {
       const store = new KeyStore(keysFile(args["keys-file"]));
-      const [keys, usage] = await Promise.all([store.read(), readUsage(usageFileFor(store.file))]);
+      const keys = await store.read();
       if (keys.length === 0) {
         // Revoking removes a key from the file, so a file without keys means all were revoked.
         const state = existsSync(store.file) ? "no active keys: every key was revoked" : "no keys yet";
         return void process.stdout.write(`${state}; create one with ${cliCommand("keys create --name NAME")}\n`);
       }
+      const lastUsed = await lastUses(store.file, keys);
       const rows = keys.map((k) => [
         k.name,
         `${k.prefix}…`,
         k.created.slice(0, 19).replace("T", " "),
-        usage[k.name]?.lastUsed?.slice(0, 19).replace("T", " ") ?? "never",
+        lastUsed[k.name]?.slice(0, 19).replace("T", " ") ?? "never",
         `${k.limits.rate.requests}/${k.limits.rate.windowS}s`,
         String(k.limits.concurrency),
         k.limits.dailyWords ? String(k.limits.dailyWords) : "-",
@@ -95,8 +98,42 @@ const revoke = defineCommand({
   },
 });
 
-/** `inkpress keys create | list | revoke`. */
+const rotateSecret = defineCommand({
+  meta: { name: "rotate-secret", description: "Give a key a new webhook signing secret, printed once; the old one stops signing within a second" },
+  args: { name: { type: "positional", description: "The key's name", required: true }, ...fileArg },
+  async run({ args }) {
+    try {
+      const secret = await new KeyStore(keysFile(args["keys-file"])).rotateSecret(args.name);
+      process.stdout.write(`${secret}\n`);
+      process.stderr.write(`webhook secret of "${args.name}" rotated; store it now, it is not shown again\n`);
+    } catch (error) {
+      fail(error);
+    }
+  },
+});
+
+/**
+ * When each key was last used: from Redis when INKPRESS_REDIS_URL is set (the replicas
+ * record it there), else from the usage file the server keeps beside the key file.
+ */
+async function lastUses(file: string, keys: KeyRecord[]): Promise<Record<string, string | undefined>> {
+  const url = process.env.INKPRESS_REDIS_URL;
+  if (!url) {
+    const usage = await readUsage(usageFileFor(file));
+    return Object.fromEntries(keys.map((k) => [k.name, usage[k.name]?.lastUsed]));
+  }
+  // Loaded only here, so the other commands start without the Redis client.
+  const { RedisKeyStorage } = await import("../keys/redis-storage.js");
+  const storage = await RedisKeyStorage.connectOnce(url);
+  try {
+    return Object.fromEntries(await Promise.all(keys.map(async (k) => [k.name, (await storage.activity(k.name)).lastUsed] as const)));
+  } finally {
+    await storage.close();
+  }
+}
+
+/** `inkpress keys create | list | revoke | rotate-secret`. */
 export const keysCommand = defineCommand({
-  meta: { name: "keys", description: "Manage API keys (stored hashed in the key file)" },
-  subCommands: { create, list, revoke },
+  meta: { name: "keys", description: "Manage API keys (stored hashed in the key file) and their webhook secrets" },
+  subCommands: { create, list, revoke, "rotate-secret": rotateSecret },
 });

@@ -24,6 +24,12 @@ export interface KeyRecord {
   /** ISO 8601. */
   created: string;
   limits: KeyLimits;
+  /**
+   * Signs this key's webhooks (Standard Webhooks, HMAC-SHA256). Kept in clear, unlike the
+   * key, because the server must sign with it. Absent in key files older than webhooks:
+   * such a key cannot use webhooks until `keys rotate-secret` gives it one.
+   */
+  webhookSecret?: string;
 }
 
 /** Limits of a key created without any. */
@@ -34,6 +40,9 @@ export const ENV_KEY_LIMITS: KeyLimits = { rate: { requests: 6000, windowS: 60 }
 
 /** Keys start with this, so a leaked one is recognisable in logs and scanners. */
 export const KEY_PREFIX = "ink_";
+
+/** Webhook secrets start with this, as the Standard Webhooks libraries expect. */
+export const WEBHOOK_SECRET_PREFIX = "whsec_";
 
 /** A key file that cannot be read or trusted: a startup error, never an empty store. */
 export class KeyStoreError extends Error {}
@@ -53,6 +62,7 @@ const FileSchema = v.object({
       prefix: v.string(),
       created: v.string(),
       limits: LimitsSchema,
+      webhookSecret: v.optional(v.pipe(v.string(), v.regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/))),
     }),
   ),
 });
@@ -65,6 +75,11 @@ export function digestKey(key: string): string {
 /** A new random key: the prefix and 192 random bits, base64url. */
 export function newKey(): string {
   return `${KEY_PREFIX}${randomBytes(24).toString("base64url")}`;
+}
+
+/** A new webhook signing secret: the prefix and 192 random bits, base64. */
+export function newWebhookSecret(): string {
+  return `${WEBHOOK_SECRET_PREFIX}${randomBytes(24).toString("base64")}`;
 }
 
 /**
@@ -94,10 +109,17 @@ export class KeyStore {
     return parsed.output.keys;
   }
 
-  /** Add a key; returns the key itself, which is shown once and stored nowhere. */
+  /** Add a key with a webhook secret; returns the key itself, which is shown once and stored nowhere. */
   async create(name: string, limits: KeyLimits): Promise<{ key: string; record: KeyRecord }> {
     const key = newKey();
-    const record: KeyRecord = { name, digest: digestKey(key), prefix: key.slice(0, KEY_PREFIX.length + 4), created: new Date().toISOString(), limits };
+    const record: KeyRecord = {
+      name,
+      digest: digestKey(key),
+      prefix: key.slice(0, KEY_PREFIX.length + 4),
+      created: new Date().toISOString(),
+      limits,
+      webhookSecret: newWebhookSecret(),
+    };
     await this.update((keys) => {
       if (keys.some((k) => k.name === name)) throw new KeyStoreError(`a key named "${name}" exists already`);
       return [...keys, record];
@@ -113,6 +135,16 @@ export class KeyStore {
       return keys.filter((k) => k.name !== name);
     });
     return found;
+  }
+
+  /** Give a key a new webhook secret, replacing its old one; returns the new secret. */
+  async rotateSecret(name: string): Promise<string> {
+    const secret = newWebhookSecret();
+    await this.update((keys) => {
+      if (!keys.some((k) => k.name === name)) throw new KeyStoreError(`no key named "${name}"`);
+      return keys.map((k) => (k.name === name ? { ...k, webhookSecret: secret } : k));
+    });
+    return secret;
   }
 
   /** Read, change and write the file under a lock, so two commands at once cannot undo each other. */

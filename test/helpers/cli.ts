@@ -21,11 +21,18 @@ export function keysCli(keysFile: string, args: string[], env: Record<string, st
 
 /** Create a key with the CLI; returns the key it printed. Fails loudly when the CLI does. */
 export async function createKey(keysFile: string, name: string, flags: string[] = []): Promise<string> {
+  return (await createKeyWithSecret(keysFile, name, flags)).key;
+}
+
+/** Create a key with the CLI; returns the two lines it printed: the key and its webhook secret. */
+export async function createKeyWithSecret(keysFile: string, name: string, flags: string[] = []): Promise<{ key: string; secret: string }> {
   const result = await keysCli(keysFile, ["create", "--name", name, ...flags]);
   if (result.code !== 0) throw new Error(`keys create ${name} failed (${result.code}): ${result.stderr}`);
-  const key = result.stdout.trim();
-  if (!/^ink_[A-Za-z0-9_-]{32}$/.test(key)) throw new Error(`keys create printed ${JSON.stringify(result.stdout)}, not a key`);
-  return key;
+  const [key = "", secret = ""] = result.stdout.trimEnd().split("\n");
+  if (!/^ink_[A-Za-z0-9_-]{32}$/.test(key) || !/^whsec_[A-Za-z0-9+/]{32}$/.test(secret)) {
+    throw new Error(`keys create printed ${JSON.stringify(result.stdout)}, not a key and a webhook secret`);
+  }
+  return { key, secret };
 }
 
 /** Revoke a key with the CLI. */

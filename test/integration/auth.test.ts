@@ -4,7 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKey, keysCli, revokeKey, runInkpress, tempKeysFile } from "../helpers/cli.js";
+import { createKey, createKeyWithSecret, keysCli, revokeKey, runInkpress, tempKeysFile } from "../helpers/cli.js";
 import { header, problemViolations, rawHttp, rawRequest, requestLogLines, waitFor } from "../helpers/http.js";
 import { API_KEY, startServer, testModel, type TestServer } from "../helpers/server.js";
 
@@ -35,6 +35,7 @@ describe("API keys", () => {
   let usageFile: string;
   let alphaKey: string;
   let betaKey = "";
+  let betaSecret = "";
   /** The 401 body every refused key must get, byte for byte. */
   let reference: string;
   let betaUsedAt = 0;
@@ -201,7 +202,7 @@ describe("API keys", () => {
   });
 
   it("accepts a key created with the CLI while the server runs, without a restart", async () => {
-    betaKey = await createKey(keysFile, "beta", ["--rate", "30/min", "--concurrency", "3", "--daily-words", "5000"]);
+    ({ key: betaKey, secret: betaSecret } = await createKeyWithSecret(keysFile, "beta", ["--rate", "30/min", "--concurrency", "3", "--daily-words", "5000"]));
     const createdAt = performance.now();
     const answer = await waitFor(async () => {
       const a = await probe({ "x-api-key": betaKey });
@@ -246,23 +247,25 @@ describe("API keys", () => {
         // Beyond the 4 characters the list shows, no part of a stored key's secret either.
         if (name !== "env") expect(text.includes(key.slice(8)), `${name}'s secret part appears in ${where}`).toBe(false);
       }
+      if (where !== "the key file") expect(text.includes(betaSecret), `beta's webhook secret appears in ${where}`).toBe(false);
     }
   });
 
-  it("keeps the key file private (0600) with only digests in it", async () => {
+  it("keeps the key file private (0600) with only digests of keys in it, and the webhook secret the server signs with", async () => {
     expect((await stat(keysFile)).mode & 0o777).toBe(0o600);
     expect((await stat(usageFile)).mode & 0o777).toBe(0o600);
     const file = JSON.parse(await readFile(keysFile, "utf8"));
     expect(file.version).toBe(1);
     expect(file.keys).toHaveLength(1);
     const [record] = file.keys;
-    expect(Object.keys(record).sort()).toEqual(["created", "digest", "limits", "name", "prefix"]);
+    expect(Object.keys(record).sort()).toEqual(["created", "digest", "limits", "name", "prefix", "webhookSecret"]);
     expect(record).toEqual({
       name: "beta",
       digest: sha256(betaKey),
       prefix: betaKey.slice(0, 8),
       created: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/),
       limits: { rate: { requests: 30, windowS: 60 }, concurrency: 3, dailyWords: 5000 },
+      webhookSecret: betaSecret,
     });
   });
 

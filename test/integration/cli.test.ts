@@ -69,7 +69,7 @@ describe("help", () => {
     expect(section(serve.stdout, "OPTIONS").join("\n")).toMatch(/--port=<port>\s+Port to listen on/);
   });
 
-  it.each(["serve", "generate", "keys create", "keys list", "keys revoke", "models pull", "models list"])(
+  it.each(["serve", "generate", "keys create", "keys list", "keys revoke", "keys rotate-secret", "models pull", "models list"])(
     "describes every option of %s",
     async (command) => {
       const result = await runCli([...command.split(" "), "--help"]);

@@ -1,5 +1,6 @@
 import { watch } from "node:fs";
-import { readFile, readdir, stat } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { readFile, readdir, rename, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey, exited, keysCli, revokeKey, spawnKeysCli, tempKeysFile } from "../helpers/cli.js";
@@ -120,13 +121,14 @@ describe("the key file", () => {
       }
       const added = after.length === before.length + 1;
       expect(after, `round ${i}: the old keys, or the old keys and ${name}`).toEqual(added ? [...before, name] : before);
+      const [printed = ""] = stdout.split("\n");
       if (code === 0) {
         expect(added, `round ${i}: the CLI finished, so its key is there`).toBe(true);
-        keys[name] = stdout.trim();
+        keys[name] = printed;
       } else if (added) {
         // Killed after the rename: the key is stored but was never handed out.
-        expect(stdout.trim(), `round ${i}`).toMatch(/^(ink_\S+)?$/);
-        if (stdout.trim()) keys[name] = stdout.trim();
+        expect(printed, `round ${i}`).toMatch(/^(ink_\S+)?$/);
+        if (printed) keys[name] = printed;
       }
       outcomes.push(`${name}: kill after ${delay} ms → ${signal ?? `exit ${code}`}, key ${added ? "stored" : "not stored"}`);
     }
@@ -161,5 +163,57 @@ describe("the key file", () => {
       file: { late: true, other: true, second: false },
       server: { other: 422, second: 401 },
     });
+  });
+
+  it("holds each key's webhook secret: printed once by `keys create`, replaced by `keys rotate-secret`, never listed", async () => {
+    const records = async () => JSON.parse(await readFile(keysFile, "utf8")).keys as { name: string; webhookSecret?: string }[];
+    const created = await keysCli(keysFile, ["create", "--name", "hooks"]);
+    expect(created.code, created.stderr).toBe(0);
+    const [key, secret, ...rest] = created.stdout.split("\n");
+    expect(key).toMatch(/^ink_[A-Za-z0-9_-]{32}$/);
+    expect(secret, "24 random bytes, base64, as Standard Webhooks expects").toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    expect(Buffer.from(secret!.slice(6), "base64")).toHaveLength(24);
+    expect(rest).toEqual([""]);
+    expect(created.stderr).toMatch(/first line is the API key, the second its webhook signing secret/);
+    keys.hooks = key!;
+    expect((await records()).find((r) => r.name === "hooks")?.webhookSecret).toBe(secret);
+    expect((await stat(keysFile)).mode & 0o777).toBe(0o600);
+
+    const others = (await records()).filter((r) => r.name !== "hooks");
+    const rotated = await keysCli(keysFile, ["rotate-secret", "hooks"]);
+    expect(rotated.code, rotated.stderr).toBe(0);
+    const fresh = rotated.stdout.trimEnd();
+    expect(fresh).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    expect(fresh).not.toBe(secret);
+    expect(rotated.stderr).toBe('webhook secret of "hooks" rotated; store it now, it is not shown again\n');
+    expect((await records()).find((r) => r.name === "hooks")?.webhookSecret).toBe(fresh);
+    expect((await records()).filter((r) => r.name !== "hooks"), "the other keys are untouched").toEqual(others);
+
+    const unknown = await keysCli(keysFile, ["rotate-secret", "nobody"]);
+    expect(unknown).toMatchObject({ code: 1, stdout: "", stderr: 'inkpress: no key named "nobody"\n' });
+    const list = await keysCli(keysFile, ["list"]);
+    expect(list.code).toBe(0);
+    expect(list.stdout).not.toContain("whsec_");
+    await waitFor(async () => ((await accepted(keys.hooks!)) ? true : undefined), "the new key accepted", 3_000, 50);
+  });
+
+  it("still loads a key file written before webhook secrets, and `keys rotate-secret` gives such a key one", async () => {
+    // The server's own file, rewritten as an older inkpress wrote it: no webhookSecret anywhere.
+    const data = JSON.parse(await readFile(keysFile, "utf8"));
+    for (const record of data.keys) delete record.webhookSecret;
+    const old = path.join(dir, "old-format.json");
+    await writeFile(old, JSON.stringify(data, null, 2), { mode: 0o600 });
+    await rename(old, keysFile);
+    await new Promise((resolve) => setTimeout(resolve, 1_200)); // the server's reload
+    expect(reloadErrors()).toEqual([]);
+    const stored: string[] = data.keys.map((r: { name: string }) => r.name);
+    for (const name of stored.filter((n) => keys[n])) expect(await accepted(keys[name]!), name).toBe(true);
+    expect((await keysCli(keysFile, ["list"])).code).toBe(0);
+
+    const rotated = await keysCli(keysFile, ["rotate-secret", "first"]);
+    expect(rotated.code, rotated.stderr).toBe(0);
+    const first = JSON.parse(await readFile(keysFile, "utf8")).keys.find((r: { name: string }) => r.name === "first");
+    expect(first.webhookSecret).toBe(rotated.stdout.trimEnd());
+    expect(first.digest).toBe(createHash("sha256").update(keys.first!).digest("hex"));
   });
 });
