@@ -9,6 +9,7 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULTS, LIMITS } from "../../src/article/request.js";
 import { PROBLEM_TYPES } from "../../src/http/problem.js";
+import { jobsApi } from "../helpers/jobs.js";
 import { API_KEY, startServer, testModel, type TestServer } from "../helpers/server.js";
 
 /** Several keys, used in turn, so the corpus stays inside each key's rate limit (60 a minute). */
@@ -242,6 +243,24 @@ describe("the OpenAPI document", () => {
     const health = compile(doc, "#/components/schemas/Health");
     const healthBody = await (await fetch(`${server.url}/healthz`)).json();
     expect(health(healthBody), JSON.stringify(health.errors)).toBe(true);
+  });
+
+  it("describes the jobs API's answers: a queued job, a succeeded one with its result, a page of jobs", async () => {
+    const api = jobsApi(server.url, KEYS[1]!);
+    const job = compile(doc, "#/components/schemas/Job");
+    const queued = await api.create({ ...base, seed: 9 });
+    expect(job(queued), JSON.stringify(job.errors)).toBe(true);
+    const done = await api.waitFor(queued.id);
+    expect(done.status).toBe("succeeded");
+    expect(job(done), JSON.stringify(job.errors)).toBe(true);
+    const list = compile(doc, "#/components/schemas/JobList");
+    const page = await (await api.list("limit=5")).json();
+    expect(list(page), JSON.stringify(list.errors)).toBe(true);
+    const body = compile(doc, "#/components/schemas/JobExtras");
+    expect(body({ webhook: { url: "https://example.com/hook" } })).toBe(true);
+    expect(body({ webhook: { link: "x" } })).toBe(false);
+    expect(doc.paths["/api/v1/jobs/{id}"].delete.responses[409]).toBeDefined();
+    expect(doc.webhooks.jobEnded.post.parameters.map((p: { name: string }) => p.name)).toEqual(["webhook-id", "webhook-timestamp", "webhook-signature"]);
   });
 });
 
