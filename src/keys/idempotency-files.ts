@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, readFile, readdir, rm } from "node:fs/promises";
 import path from "node:path";
+import { log } from "../log.js";
 import { writeFileAtomic } from "./atomic.js";
 import type { IdempotencyRecord } from "./storage.js";
 
@@ -20,7 +21,7 @@ export class IdempotencyFiles {
   private readonly timer: NodeJS.Timeout;
 
   private constructor(private readonly dir: string) {
-    this.timer = setInterval(() => void this.purge(), PURGE_INTERVAL_MS).unref();
+    this.timer = setInterval(() => this.purge().catch((error: Error) => log.error(`idempotency records not purged: ${error.message}`)), PURGE_INTERVAL_MS).unref();
   }
 
   /** Open the folder (created when missing) and delete the records that expired while the server was down. */

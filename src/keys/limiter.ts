@@ -13,6 +13,7 @@ export interface KeyLimiterOptions {
   generationMs: number;
 }
 
+/** What a lease lasts beyond the request deadline: the generation's end being recorded, clocks a little apart. */
 const LEASE_MARGIN_MS = 60_000;
 
 /**
