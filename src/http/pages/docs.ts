@@ -68,6 +68,7 @@ export function docsPage(doc: Record<string, unknown>): Page {
     ["formats", "Response formats", formats(doc)],
     ["response", "Response fields", responseSection(response)],
     ["streaming", "Streaming", streaming()],
+    ["jobs", "Jobs and webhooks", jobs(doc)],
     ["errors", "Errors", errors()],
   ];
   const body = `
@@ -181,6 +182,26 @@ Every event's data is one JSON object. Browsers' <code>EventSource</code> cannot
 <div class="table-wrap"><table><thead><tr><th>Event</th><th>Schema</th><th>Data</th></tr></thead><tbody>${rows.join("")}</tbody></table></div>
 <p>Comment lines (<code>: keep-alive</code>) every 15 s keep idle proxies from closing the stream. A client that disconnects stops its generation and frees its slot.</p>
 <pre><code>${escapeHtml(wire)}</code></pre>`;
+}
+
+function jobs(doc: Record<string, unknown>): string {
+  const webhook = (doc.webhooks as Record<string, { post: Operation & { parameters: { name: string; description: string }[] } }>).jobEnded!.post;
+  const example = `curl -i ${ORIGIN}/api/v1/jobs \\
+  -H 'x-api-key: YOUR-KEY' -H 'content-type: application/json' \\
+  -H 'idempotency-key: calendar-2026-w48-row-3' \\
+  -d '{"topic": "Home composting for beginners", "length": 2000, "webhook": {"url": "https://cms.example.com/hooks/inkpress"}}'
+# 202, location: /api/v1/jobs/job_…  then poll, or wait for the webhook:
+curl ${ORIGIN}/api/v1/jobs/job_… -H 'x-api-key: YOUR-KEY'`;
+  const headers = webhook.parameters.map((p) => `<li><code>${escapeHtml(p.name)}</code>: ${prose(p.description)}</li>`).join("");
+  return `<p>A long article on a CPU takes minutes, longer than most proxies wait. <code>POST /api/v1/jobs</code> takes the same body as generate (plus an optional
+<code>webhook: {"url": …}</code>), answers <code>202</code> at once, and writes the article in the background. <code>GET /api/v1/jobs/{id}</code> shows
+<code>queued</code>, <code>running</code> (with the words written so far), <code>succeeded</code> (with <code>result</code>, the generate answer),
+<code>failed</code> (with <code>error</code>, a problem) or <code>cancelled</code>. A job belongs to the key that created it; to any other key it is a 404.
+Jobs survive a restart; finished ones are purged after the server's retention (default 7 days, <code>expiresAt</code>).</p>
+<p><code>Idempotency-Key</code> works on <code>POST /api/v1/jobs</code> and <code>POST /api/v1/generate</code>: the same key with the same body gives the same job or answer (<code>Idempotent-Replayed: true</code>), with another body a <a href="#invalid-request">422</a>.</p>
+<p><strong>Webhooks.</strong> ${prose(webhook.description ?? "")}</p>
+<ul>${headers}</ul>
+<pre><code>${escapeHtml(example)}</code></pre>`;
 }
 
 function errors(): string {
