@@ -17,6 +17,7 @@ import { toJsonSchema, type JsonSchema, type OverrideActionContext } from "@vali
 import { GenerateRequestSchema } from "../article/request.js";
 import { ArticleResponseSchema, NormalisedRequestSchema, StreamDeltaSchema, StreamMetaSchema, StreamOutlineSchema } from "../article/response.js";
 import { ARTICLE_FORMATS, type ArticleFormat } from "./negotiate.js";
+import { IDEMPOTENCY_KEY, jobPaths, jobSchemas, jobWebhooks, type OpenApiParts } from "./openapi-jobs.js";
 import { PROBLEM_TYPES } from "./problem.js";
 
 /** Where the document is served; public, like `/docs` and `/`. */
@@ -140,6 +141,8 @@ const FIELD_NOTES: Record<string, string> = {
   "seo.description": "Meta description used verbatim instead of a generated one. Empty means generated.",
   "seo.headingTags": "`false`: no heading nodes at all; the title stays `article.title` and the HTML `<title>`.",
   stream: "Answer with Server-Sent Events, like `Accept: text/event-stream`.",
+  webhook: "Jobs only: where the job's end is announced, signed with the key's webhook secret.",
+  "webhook.url": "Checked when the job is submitted and before every attempt: an address that is loopback, private, link-local or a metadata service is refused unless the server's `--webhook-allow` lists it.",
 };
 
 /** Turn the conversion state into descriptions, add the prose, and drop the symbols (a JSON round trip). */
@@ -160,15 +163,16 @@ function finishField(schema: Stateful, path: string): Json {
   return out;
 }
 
+/** The JSON Schema (2020-12) of a request body, converted from its valibot schema. */
+function inputSchema(valibot: Parameters<typeof toJsonSchema>[0]): Json {
+  const converted = toJsonSchema(valibot, { target: "draft-2020-12", typeMode: "output", errorMode: "throw", overrideAction });
+  const { $schema: _dialect, ...schema } = finishField(converted, "");
+  return schema;
+}
+
 /** The JSON Schema (2020-12) of the request body, converted from `GenerateRequestSchema`. */
 export function requestBodySchema(): Json {
-  const converted = toJsonSchema(GenerateRequestSchema, {
-    target: "draft-2020-12",
-    typeMode: "output",
-    errorMode: "throw",
-    overrideAction,
-  });
-  const { $schema: _dialect, ...schema } = finishField(converted, "");
+  const schema = inputSchema(GenerateRequestSchema);
   return {
     title: "GenerateRequest",
     ...schema,
@@ -196,17 +200,22 @@ const object = (properties: Record<string, unknown>, optional: string[] = []) =>
   required: Object.keys(properties).filter((key) => !optional.includes(key)),
 });
 
-/** An output schema converted from valibot; the normalised request is referenced, not repeated. */
+/** Schemas other schemas hold, kept once in components and referenced. */
+const SHARED = { NormalisedRequest: NormalisedRequestSchema, ArticleResponse: ArticleResponseSchema };
+
+/** An output schema converted from valibot; the shared schemas it holds are referenced, not repeated. */
 function outputSchema(schema: Parameters<typeof toJsonSchema>[0]): Json {
-  const shared = schema === NormalisedRequestSchema ? undefined : { NormalisedRequest: NormalisedRequestSchema };
+  const shared = Object.fromEntries(Object.entries(SHARED).filter(([, held]) => held !== schema));
   const { $schema: _dialect, $defs: _shared, ...converted } = toJsonSchema(schema, {
     target: "draft-2020-12",
     typeMode: "output",
     errorMode: "throw",
     definitions: shared,
   }) as Json;
-  // The converter points at its own $defs; the document keeps the shared schema in components.
-  return JSON.parse(JSON.stringify(converted).replaceAll('"#/$defs/NormalisedRequest"', '"#/components/schemas/NormalisedRequest"'));
+  // The converter points at its own $defs; the document keeps the shared schemas in components.
+  let text = JSON.stringify(converted);
+  for (const name of Object.keys(shared)) text = text.replaceAll(`"#/$defs/${name}"`, `"#/components/schemas/${name}"`);
+  return JSON.parse(text);
 }
 
 const FIELD_ERROR = object({
@@ -263,7 +272,7 @@ const HEALTH = {
 export const FORMATS: Record<ArticleFormat, string> = {
   "application/json": "The article with its metadata, SEO report and usage (the default).",
   "text/markdown": "The Markdown of the article alone.",
-  "text/html": "A full HTML document with `<html lang>`, `<title>` and `<meta name=\"description\">`.",
+  "text/html": "A full HTML document with `<html lang>`, `<title>`, `<meta name=\"description\">` and the structured data of `article.jsonLd` in a `<script type=\"application/ld+json\">`.",
   "text/event-stream": "Server-Sent Events as the article is written (also with `\"stream\": true` in the body).",
 };
 
@@ -297,7 +306,7 @@ export const PROBLEM_NOTES: Record<keyof typeof PROBLEM_TYPES, string> = {
 };
 
 /** The problem statuses the generate operation can answer with. */
-const GENERATE_PROBLEMS = [400, 401, 404, 405, 406, 413, 415, 422, 429, 500, 502, 503, 504] as const;
+const GENERATE_PROBLEMS = [400, 401, 404, 405, 406, 409, 413, 415, 422, 429, 500, 502, 503, 504] as const;
 
 const PROBLEM_HEADERS: Partial<Record<number, Record<string, unknown>>> = {
   401: { "WWW-Authenticate": { schema: { type: "string", const: 'ApiKey header="x-api-key"' } } },
@@ -335,6 +344,7 @@ const EXAMPLE_REQUEST = {
 };
 
 function buildDocument(): Json {
+  const parts: OpenApiParts = { ref, outputSchema, inputSchema };
   const formatContent = Object.fromEntries(
     ARTICLE_FORMATS.map((format) => {
       if (format === "application/json") return [format, { schema: ref("ArticleResponse") }];
@@ -355,7 +365,8 @@ function buildDocument(): Json {
       license: { name: "MIT", identifier: "MIT" },
     },
     servers: [{ url: "/" }],
-    tags: [{ name: "articles" }, { name: "service" }],
+    tags: [{ name: "articles" }, { name: "jobs" }, { name: "service" }],
+    webhooks: jobWebhooks(parts),
     paths: {
       "/api/v1/generate": {
         post: {
@@ -364,6 +375,7 @@ function buildDocument(): Json {
           summary: "Write an article",
           description: "Plans, writes and measures one article. The format follows `Accept`; `text/event-stream` (or `\"stream\": true`) streams it as it is written.",
           security: [{ apiKey: [] }],
+          parameters: [IDEMPOTENCY_KEY],
           requestBody: {
             required: true,
             content: { "application/json": { schema: ref("GenerateRequest"), example: EXAMPLE_REQUEST } },
@@ -374,6 +386,7 @@ function buildDocument(): Json {
           },
         },
       },
+      ...jobPaths(parts),
       "/healthz": {
         get: {
           operationId: "health",
@@ -424,6 +437,7 @@ function buildDocument(): Json {
         ValidationProblem: { allOf: [ref("Problem")], type: "object", properties: { errors: { type: "array", minItems: 1 } }, required: ["errors"] },
         FieldError: FIELD_ERROR,
         Health: HEALTH,
+        ...jobSchemas(parts),
       },
       responses: Object.fromEntries(
         (Object.keys(PROBLEM_TYPES).map(Number) as (keyof typeof PROBLEM_TYPES)[]).map((status) => [PROBLEM_TYPES[status], problemResponse(status)]),
