@@ -2,6 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { defineCommand } from "citty";
 import { resolveModelConfig } from "../config.js";
 import { writeArticle } from "../article/article.js";
+import { requestFromFields } from "../article/fields.js";
 import { GenerateRequestSchema } from "../article/request.js";
 import { fieldErrors } from "../http/validation.js";
 import { ModelRuntime } from "../model/runtime.js";
@@ -39,16 +40,7 @@ export const generateCommand = defineCommand({
     try {
       const format = args.format as (typeof FORMATS)[number];
       if (!FORMATS.includes(format)) throw new UsageError(`format must be one of ${FORMATS.join(", ")}, got "${args.format}"`);
-      const seo = { keywords: args.keywords, title: args.title, description: args.description, headingTags: args["heading-tags"] };
-      const input = {
-        topic: args.topic,
-        length: numberOrText(args.length),
-        tone: args.tone,
-        language: args.language,
-        structure: args.structure,
-        seed: numberOrText(args.seed),
-        seo: Object.fromEntries(Object.entries(seo).filter(([, value]) => value !== undefined)),
-      };
+      const input = requestFromFields({ ...args, headingTags: args["heading-tags"] });
       const validated = await GenerateRequestSchema["~standard"].validate(input);
       if (validated.issues) {
         // The same words the API answers with in a 422.
@@ -83,10 +75,3 @@ export const generateCommand = defineCommand({
     }
   },
 });
-
-/** Numbers given on the command line are numbers; anything else stays text, so validation names it. */
-function numberOrText(value: string | undefined): number | string | undefined {
-  if (value === undefined) return undefined;
-  return value.trim() !== "" && Number.isFinite(Number(value)) ? Number(value) : value;
-}
-
