@@ -1,0 +1,93 @@
+import { existsSync } from "node:fs";
+import { readFile, rm } from "node:fs/promises";
+import path from "node:path";
+import { writeFileAtomic } from "../keys/atomic.js";
+import { BatchError } from "./errors.js";
+
+/** The manifest's file name in the output folder. */
+export const MANIFEST_FILE = ".inkpress-batch.json";
+
+/** One row's record: the file name it claimed, and whether both its files are complete. */
+interface Entry {
+  line: number;
+  name: string;
+  done: boolean;
+}
+
+/**
+ * What a batch has written into its folder, by row key, so that a second run skips those
+ * rows. A row claims its file name before writing and is marked done after; each change
+* is saved atomically at once, so a run killed at any moment loses only the rows in flight,
+ * and redoes an interrupted row under the name it claimed instead of leaving a stray file.
+ */
+export class Manifest {
+  private saving: Promise<void> = Promise.resolve();
+
+  private constructor(
+    private readonly dir: string,
+    private readonly entries: Record<string, Entry>,
+  ) {}
+
+  /** The manifest of `dir` (created, with the folder, on the first change). */
+  static async open(dir: string): Promise<Manifest> {
+    const file = path.join(dir, MANIFEST_FILE);
+    let text;
+    try {
+      text = await readFile(file, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return new Manifest(dir, {});
+      throw new BatchError(`cannot read ${file}: ${(error as Error).message}`, { cause: error });
+    }
+    let rows: unknown;
+    try {
+      rows = (JSON.parse(text) as { rows?: unknown } | null)?.rows;
+    } catch {
+      // Not JSON: said below.
+    }
+    if (typeof rows !== "object" || rows === null) throw new BatchError(`${file} is not an inkpress batch manifest: move it away to start over`);
+    return new Manifest(dir, rows as Record<string, Entry>);
+  }
+
+  /** Whether an earlier run wrote this row completely, and its files are still there. */
+  isDone(key: string): boolean {
+    const entry = this.entries[key];
+    return Boolean(entry?.done) && this.files(entry!.name).every((file) => existsSync(file));
+  }
+
+  /**
+   * A file name (without extension) for the row, unique in the folder: `slug`, else `slug-2`,
+   * `slug-3`… Never a name another row holds or a file the batch did not write.
+   */
+  async claim(key: string, line: number, slug: string): Promise<string> {
+    const previous = this.entries[key]?.name;
+    const taken = new Set(Object.entries(this.entries).filter(([other]) => other !== key).map(([, entry]) => entry.name));
+    const free = (name: string) => !taken.has(name) && (name === previous || this.files(name).every((file) => !existsSync(file)));
+    let name = slug;
+    for (let n = 2; !free(name); n++) name = `${slug}-${n}`;
+    this.entries[key] = { line, name, done: false };
+    // An interrupted write of this row under another slug (its seed was drawn anew) leaves nothing behind.
+    if (previous !== undefined && previous !== name) await Promise.all(this.files(previous).map((file) => rm(file, { force: true })));
+    await this.save();
+    return name;
+  }
+
+  /** Both files of the row are written. */
+  async finish(key: string): Promise<void> {
+    this.entries[key]!.done = true;
+    await this.save();
+  }
+
+  /** The Markdown and JSON files of a name. */
+  files(name: string): [string, string] {
+    return [path.join(this.dir, `${name}.md`), path.join(this.dir, `${name}.json`)];
+  }
+
+  /** Saves run one after another, each writing the state as it is by then. */
+  private save(): Promise<void> {
+    const file = path.join(this.dir, MANIFEST_FILE);
+    this.saving = this.saving
+      .catch(() => {})
+      .then(() => writeFileAtomic(file, `${JSON.stringify({ version: 1, rows: this.entries }, null, 1)}\n`));
+    return this.saving;
+  }
+}

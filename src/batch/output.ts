@@ -1,0 +1,30 @@
+import { writeFile } from "node:fs/promises";
+import { stringify } from "yaml";
+import type { ArticleResponse } from "../article/response.js";
+
+/** What the files of a row are made from: the generate JSON answer, of the local model or a server. */
+export type Article = Pick<ArticleResponse, "created"> & { article: Pick<ArticleResponse["article"], "title" | "metaDescription" | "keywords" | "language" | "markdown"> };
+
+/**
+ * The article as Markdown with YAML front matter, the fields Hugo, Astro, Jekyll and
+ * Eleventy read. Written as YAML 1.1, which those readers speak: a language such as `no`
+ * or a keyword such as `on` is quoted (YAML 1.1 reads them as booleans), and the date is
+ * a timestamp. `slug` is the file's name, unique in the folder, so two pages never share a URL.
+ */
+export function markdownWithFrontMatter({ created, article }: Article, slug: string): string {
+  const data = {
+    title: article.title,
+    description: article.metaDescription,
+    slug,
+    keywords: article.keywords,
+    language: article.language,
+    date: new Date(created * 1000),
+  };
+  return `---\n${stringify(data, { version: "1.1", lineWidth: 0 })}---\n\n${article.markdown}`;
+}
+
+/** Write a row's Markdown and its full JSON answer. */
+export async function writeArticleFiles([markdownFile, jsonFile]: [string, string], response: Article, slug: string): Promise<void> {
+  await writeFile(jsonFile, `${JSON.stringify(response, null, 2)}\n`);
+  await writeFile(markdownFile, markdownWithFrontMatter(response, slug));
+}

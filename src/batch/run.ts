@@ -1,0 +1,73 @@
+import { BatchError } from "./errors.js";
+import { writeArticleFiles, type Article } from "./output.js";
+import type { BatchPlan } from "./plan.js";
+import type { BadRow, BatchRow } from "./row.js";
+
+/** The generate JSON answer for one row, from the local model or a server. */
+export type WriteRow = (row: BatchRow, signal: AbortSignal) => Promise<Article & { article: { slug: string } }>;
+
+export interface BatchOptions {
+  /** Rows written at once. */
+  concurrency: number;
+  write: WriteRow;
+  /** Stops the run: rows in flight are dropped, finished ones are kept. */
+  signal?: AbortSignal;
+  /** A row's two files are written (`file`: its Markdown). */
+  onWritten?(row: BatchRow, file: string): void;
+  /** A row could not be written, and why. */
+  onFailed?(row: BadRow): void;
+}
+
+export interface BatchSummary {
+  written: number;
+  /** Rows an earlier run already wrote. */
+  skipped: number;
+  /** The plan's bad rows and the rows that failed to write, in line order. */
+  failed: BadRow[];
+  /** Whether `signal` stopped the run before every row was tried. */
+  interrupted: boolean;
+}
+
+/**
+ * Write the plan's pending rows, `concurrency` at a time, each recorded in the manifest as
+ * soon as its files are complete. A row that fails is reported and the others go on; a
+ * {@link BatchError} (a key the server refuses) stops them all, as every row would fail the same way.
+ */
+export async function runBatch(plan: BatchPlan, options: BatchOptions): Promise<BatchSummary> {
+  const { manifest } = plan;
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+  const failed = [...plan.failed];
+  let written = 0;
+  let fatal: unknown;
+  const next = plan.pending.values();
+  const worker = async () => {
+    for (const row of next) {
+      if (signal.aborted) return;
+      try {
+        const response = await options.write(row, signal);
+        // Once written, the article is kept even when the run is being stopped.
+        const name = await manifest.claim(row.key, row.line, response.article.slug);
+        const files = manifest.files(name);
+        await writeArticleFiles(files, response, name);
+        await manifest.finish(row.key);
+        written++;
+        options.onWritten?.(row, files[0]);
+      } catch (error) {
+        if (signal.aborted) return;
+        if (error instanceof BatchError) {
+          fatal = error;
+          stop.abort();
+          return;
+        }
+        const bad = { line: row.line, error: (error as Error).message };
+        failed.push(bad);
+        options.onFailed?.(bad);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.concurrency, plan.pending.length) }, worker));
+  if (fatal) throw fatal;
+  failed.sort((a, b) => a.line - b.line);
+  return { written, skipped: plan.skipped, failed, interrupted: Boolean(options.signal?.aborted) };
+}
