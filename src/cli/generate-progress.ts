@@ -34,7 +34,7 @@ export class GenerateProgress {
 
   /** Before the model is loaded: its file and size, as a download would name them. */
   loading(modelPath: string): void {
-    this.enter("loading", `loading model ${path.basename(modelPath)} … ${size(modelPath)}`);
+    this.enter("loading", loadingModel(modelPath));
   }
 
   /** Before the article is started: the model plans title and headings first. */
@@ -90,6 +90,11 @@ export class GenerateProgress {
     const eta = left > 0 ? `about ${duration((left / rate) * 1000)} left` : "finishing";
     return `${progress}, ${rate.toFixed(rate < 10 ? 1 : 0)} words/s, ${eta}`;
   }
+}
+
+/** "loading model qwen2.5-1.5b-instruct-q4_k_m.gguf … 1.1 GB": also the first line of `inkpress batch`. */
+export function loadingModel(modelPath: string): string {
+  return `loading model ${path.basename(modelPath)} … ${size(modelPath)}`;
 }
 
 /** "1.1 GB": the model file's size, or nothing when it cannot be read (loading then says why). */

@@ -18,6 +18,7 @@ const main = defineCommand({
   subCommands: {
     serve: serveCommand,
     generate: () => import("./generate.js").then((m) => m.generateCommand),
+    batch: () => import("./batch.js").then((m) => m.batchCommand),
     keys: () => import("./keys.js").then((m) => m.keysCommand),
     models: () => import("./models.js").then((m) => m.modelsCommand),
   },

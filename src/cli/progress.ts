@@ -1,6 +1,6 @@
 import path from "node:path";
 import { megabytes, type PullProgress, type PullStart } from "../model/download.js";
-import { duration, statusLine } from "./status-line.js";
+import { bar, duration, statusLine } from "./status-line.js";
 
 /** A download progress display on stderr: a live bar on a terminal, a line per 10 % otherwise (logs, pipes). */
 export interface ProgressDisplay {
@@ -38,7 +38,7 @@ export function progressDisplay(stream: NodeJS.WriteStream = process.stderr): Pr
       while (samples.length > 2 && now - samples[0]![0] > 5_000) samples.shift();
       if (line.live) {
         const done = totalBytes > 0 && downloadedBytes >= totalBytes;
-        line.draw(`${bar(downloadedBytes, totalBytes)} ${rate(speed(), downloadedBytes, totalBytes)}`.trimEnd(), done);
+        line.draw(`${downloadBar(downloadedBytes, totalBytes)} ${rate(speed(), downloadedBytes, totalBytes)}`.trimEnd(), done);
         return;
       }
       // Plain output: one line per 10 % (per 100 MB when the size is unknown).
@@ -56,11 +56,9 @@ function percent(done: number, total: number): string {
   return total > 0 ? `${Math.min(100, Math.floor((done / total) * 100))}%` : "?%";
 }
 
-function bar(done: number, total: number): string {
-  const width = 24;
+function downloadBar(done: number, total: number): string {
   if (!(total > 0)) return `${megabytes(done)}`;
-  const filled = Math.min(width, Math.round((done / total) * width));
-  return `[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${percent(done, total).padStart(4)} ${megabytes(done)} / ${megabytes(total)}`;
+  return `${bar(done, total)} ${percent(done, total).padStart(4)} ${megabytes(done)} / ${megabytes(total)}`;
 }
 
 function rate(bytesPerSecond: number, done: number, total: number): string {

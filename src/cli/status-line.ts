@@ -44,3 +44,9 @@ export function statusLine(stream: NodeJS.WriteStream = process.stderr): StatusL
 export function duration(ms: number): string {
   return prettyMilliseconds(Math.max(1000, Math.round(ms / 1000) * 1000));
 }
+
+/** "[#########---------------]": how much of `total` is done, `width` characters inside the brackets. */
+export function bar(done: number, total: number, width = 24): string {
+  const filled = Math.min(width, Math.round((done / total) * width));
+  return `[${"#".repeat(filled)}${"-".repeat(width - filled)}]`;
+}

@@ -1,0 +1,96 @@
+import path from "node:path";
+import type { BatchPlan } from "../batch/plan.js";
+import type { BadRow, BatchRow } from "../batch/row.js";
+import type { BatchSummary } from "../batch/run.js";
+import { loadingModel } from "./generate-progress.js";
+import { bar, duration, statusLine, type StatusLine } from "./status-line.js";
+
+/** How often the state is repeated: redrawn on a terminal, a line of its own elsewhere. */
+const TICK_MS = { live: 1000, plain: 5000 };
+
+/**
+ * What `inkpress batch` is doing, on stderr: a line per row written or failed, and the state
+ * of the whole input (a bar on a terminal, rows done of all, rows a minute, time left),
+ * redrawn in place on a terminal and repeated every few seconds elsewhere.
+ */
+export class BatchProgress {
+  private readonly line: StatusLine;
+  private timer: NodeJS.Timeout | undefined;
+  private started = 0;
+  private total = 0;
+  /** Rows done, skipped and failed included. */
+  private done = 0;
+  /** Rows this run wrote or failed to write, which the rate counts. */
+  private tried = 0;
+
+  constructor(stream: NodeJS.WriteStream = process.stderr) {
+    this.line = statusLine(stream);
+  }
+
+  /** What the input holds and what is left of it; each bad row with its line. */
+  plan({ total, pending, skipped, failed }: BatchPlan): void {
+    this.total = total;
+    this.done = skipped + failed.length;
+    const bad = failed.length ? `, ${failed.length} that cannot be written` : "";
+    this.line.print(`${total} row${total === 1 ? "" : "s"}: ${pending.length} to write, ${skipped} already written${bad}`);
+    for (const row of failed) this.line.print(`line ${row.line}: ${row.error}`);
+  }
+
+  /** Before the model is loaded. */
+  loading(modelPath: string): void {
+    this.line.print(loadingModel(modelPath));
+  }
+
+  /** The first article is started: the rate and time left count from here. */
+  start(): void {
+    this.started = performance.now();
+    this.timer = setInterval(() => this.tick(), this.line.live ? TICK_MS.live : TICK_MS.plain);
+    this.timer.unref();
+  }
+
+  written(row: BatchRow, file: string): void {
+    this.line.print(`line ${row.line}: wrote ${path.basename(file)}`);
+    this.advance();
+  }
+
+  failed(row: BadRow): void {
+    this.line.print(`line ${row.line}: ${row.error}`);
+    this.advance();
+  }
+
+  /** The last line: rows written, skipped and failed (by line), or how to go on after an interruption. */
+  summary({ written, skipped, failed, interrupted }: BatchSummary): void {
+    this.stop();
+    const lines = failed.length ? ` (line${failed.length === 1 ? "" : "s"} ${failed.map((row) => row.line).join(", ")})` : "";
+    const counts = `${written} written, ${skipped} skipped (already written), ${failed.length} failed${lines}`;
+    const took = this.started ? ` in ${duration(performance.now() - this.started)}` : "";
+    this.line.print(interrupted ? `interrupted: ${counts}; run the same command again to write the rest` : `done: ${counts}${took}`);
+  }
+
+  /** No more output (also on failure, so the line does not outlive the command). */
+  stop(): void {
+    clearInterval(this.timer);
+    this.line.end();
+  }
+
+  private advance(): void {
+    this.done++;
+    this.tried++;
+    this.line.draw(this.state());
+  }
+
+  private tick(): void {
+    if (this.line.live) this.line.draw(this.state(), true);
+    else this.line.print(this.state());
+  }
+
+  /** "[######------] 12/50 rows, 3.1 rows/min, about 12m left" (the bar on a terminal only). */
+  private state(): string {
+    const progress = `${this.line.live ? `${bar(this.done, this.total)} ` : "writing: "}${this.done}/${this.total} rows`;
+    const perMinute = this.tried / ((performance.now() - this.started) / 60_000);
+    if (!(perMinute > 0) || !Number.isFinite(perMinute)) return progress;
+    const left = this.total - this.done;
+    const eta = left > 0 ? `, about ${duration((left / perMinute) * 60_000)} left` : "";
+    return `${progress}, ${perMinute.toFixed(perMinute < 10 ? 1 : 0)} rows/min${eta}`;
+  }
+}

@@ -1,0 +1,86 @@
+import { defineCommand } from "citty";
+import { localWriter } from "../batch/local.js";
+import { planBatch } from "../batch/plan.js";
+import { runBatch, type BatchSummary } from "../batch/run.js";
+import { serverWriter } from "../batch/server.js";
+import { resolveModelConfig } from "../config.js";
+import { ModelRuntime } from "../model/runtime.js";
+import { BatchProgress } from "./batch-progress.js";
+import { UsageError, fail } from "./fail.js";
+
+/** Most articles at once: each is a model sequence or a job in flight. */
+const MAX_CONCURRENCY = 64;
+
+/** `inkpress batch`: one article per row of a CSV or JSONL file, resumable, on the local model or a server. */
+export const batchCommand = defineCommand({
+  meta: { name: "batch", description: "Write one article per row of a CSV or JSONL file into a folder; run again to resume" },
+  args: {
+    input: { type: "positional", required: true, description: "CSV file (header row: the request fields) or JSONL file (one request per line)" },
+    out: { type: "string", alias: "o", required: true, description: "Folder for the articles: <slug>.md (YAML front matter) and <slug>.json per row" },
+    concurrency: { type: "string", default: "1", description: `Articles written at once, up to ${MAX_CONCURRENCY} (model sequences, or jobs in flight on the server)` },
+    server: { type: "string", description: "URL of an inkpress server that writes the articles through its jobs API, instead of a local model" },
+    key: { type: "string", description: "API key for --server (INKPRESS_API_KEY)" },
+    model: { type: "string", description: "Path to a .gguf model (INKPRESS_MODEL, default: first file in models/)" },
+    threads: { type: "string", description: "Decode threads (INKPRESS_THREADS, default half the cores)" },
+  },
+  async run({ args }) {
+    try {
+      const concurrency = Number(args.concurrency);
+      if (!/^\d+$/.test(args.concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+        throw new UsageError(`concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${args.concurrency}"`);
+      }
+      const server = serverOf(args);
+      const model = server ? undefined : resolveModelConfig(args);
+
+      const plan = await planBatch(args.input, args.out);
+      const progress = new BatchProgress();
+      progress.plan(plan);
+      if (plan.pending.length === 0) return finish(progress, { written: 0, skipped: plan.skipped, failed: plan.failed, interrupted: false });
+
+      // Ctrl-C stops cleanly: finished rows are kept and recorded, the rows in flight are dropped.
+      const stop = new AbortController();
+      for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
+      let runtime: ModelRuntime | undefined;
+      try {
+        if (model) {
+          progress.loading(model.modelPath);
+          runtime = await ModelRuntime.load({ ...model, sequences: concurrency, queueSize: 0 });
+        }
+        const write = runtime ? localWriter(runtime) : serverWriter(server!);
+        progress.start();
+        const summary = await runBatch(plan, {
+          concurrency,
+          write,
+          signal: stop.signal,
+          onWritten: (row, file) => progress.written(row, file),
+          onFailed: (row) => progress.failed(row),
+        });
+        finish(progress, summary);
+      } finally {
+        progress.stop();
+        await runtime?.dispose();
+      }
+    } catch (error) {
+      fail(error);
+    }
+  },
+});
+
+/** The server of `--server`, with its key; undefined for the local model. */
+function serverOf(args: { server?: string; key?: string; model?: string }): { url: string; key: string } | undefined {
+  if (args.server === undefined) {
+    if (args.key !== undefined) throw new UsageError("--key is for --server");
+    return undefined;
+  }
+  if (args.model !== undefined) throw new UsageError("--model and --server exclude each other: the server writes with its own model");
+  if (!/^https?:\/\/[^/]/i.test(args.server) || !URL.canParse(args.server)) throw new UsageError(`server must be an http:// or https:// URL, got "${args.server}"`);
+  const key = args.key ?? (process.env.INKPRESS_API_KEY || undefined);
+  if (!key) throw new UsageError("--server needs an API key: --key KEY or INKPRESS_API_KEY");
+  return { url: args.server, key };
+}
+
+/** The summary, and the exit code: 130 when interrupted, 1 when a row failed. */
+function finish(progress: BatchProgress, summary: BatchSummary): void {
+  progress.summary(summary);
+  process.exitCode = summary.interrupted ? 130 : summary.failed.length ? 1 : 0;
+}
