@@ -1,0 +1,231 @@
+import type { ChildProcess } from "node:child_process";
+import { mkdtemp, readFile, readdir, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parse } from "yaml";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { exited, spawnInkpress } from "../helpers/cli.js";
+import { API_KEY, HAS_STORIES_MODEL, ROOT, STORIES_MODEL, runCli, startServer, type TestServer } from "../helpers/server.js";
+
+const TOPICS = path.join(ROOT, "test/fixtures/batch/topics.csv");
+
+const batchArgs = (input: string, out: string, ...extra: string[]) => ["batch", input, "--out", out, "--model", STORIES_MODEL, "--threads", "1", ...extra];
+
+/** A running `inkpress batch`: its stderr so far, and the Markdown files it said it wrote. */
+function startBatch(args: string[]): { child: ChildProcess; stderr: () => string; written: () => string[] } {
+  const child = spawnInkpress(args);
+  let stderr = "";
+  child.stderr!.on("data", (d) => (stderr += d));
+  return { child, stderr: () => stderr, written: () => [...stderr.matchAll(/^line \d+: wrote (\S+\.md)$/gm)].map((m) => m[1]!) };
+}
+
+/** Resolves once the batch has said it wrote `count` rows (or has exited). */
+async function untilWritten(batch: ReturnType<typeof startBatch>, count: number): Promise<void> {
+  while (batch.written().length < count && batch.child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+async function files(dir: string, extension: string): Promise<string[]> {
+  return (await readdir(dir)).filter((name) => name.endsWith(extension) && !name.startsWith(".")).sort();
+}
+
+/** The YAML front matter of a Markdown file, read as YAML 1.1 (as Jekyll and Hugo read it), and the body after it. */
+function frontMatter(text: string): { data: Record<string, unknown>; body: string } {
+  const match = /^---\n([\s\S]*?)\n---\n\n([\s\S]*)$/.exec(text);
+  expect(match, text.slice(0, 200)).not.toBeNull();
+  return { data: parse(match![1]!, { version: "1.1" }), body: match![2]! };
+}
+
+describe.skipIf(!HAS_STORIES_MODEL)("inkpress batch on stories260K", () => {
+  it(
+    "writes a 50-row CSV; interrupted (Ctrl-C, then a kill) and run again, it finishes without redoing finished rows",
+    async () => {
+      const out = await mkdtemp(path.join(tmpdir(), "inkpress-batch-"));
+      const started = performance.now();
+
+      // Ctrl-C: the rows in flight are dropped, the finished ones kept, and it says how to go on.
+      const first = startBatch(batchArgs(TOPICS, out));
+      await untilWritten(first, 12);
+      first.child.kill("SIGINT");
+      expect((await exited(first.child)).code).toBe(130);
+      expect(first.stderr()).toMatch(/^50 rows: 50 to write, 0 already written$/m);
+      expect(first.stderr()).toMatch(/^interrupted: \d+ written, 0 skipped \(already written\), 0 failed; run the same command again to write the rest$/m);
+
+      // A kill, two rows at a time: at most the rows in flight are lost.
+      const second = startBatch(batchArgs(TOPICS, out, "--concurrency", "2"));
+      await untilWritten(second, 13);
+      second.child.kill("SIGKILL");
+      await exited(second.child);
+      const before = [...first.written(), ...second.written()];
+      expect(before.length).toBeGreaterThanOrEqual(25);
+      expect(second.stderr()).toMatch(new RegExp(`^50 rows: ${50 - first.written().length} to write, ${first.written().length} already written$`, "m"));
+      const mtimes = new Map<string, number>();
+      for (const md of before) for (const file of [md, md.replace(/\.md$/, ".json")]) mtimes.set(file, (await stat(path.join(out, file))).mtimeMs);
+
+      const third = await runCli(batchArgs(TOPICS, out));
+      const seconds = (performance.now() - started) / 1000;
+      console.log(`50 rows on stories260K, interrupted twice: ${seconds.toFixed(0)} s in all`);
+      expect(third.code, third.stderr).toBe(0);
+      expect(third.stderr).toMatch(new RegExp(`^50 rows: ${50 - before.length} to write, ${before.length} already written$`, "m"));
+      expect(third.stderr).toMatch(new RegExp(`^done: ${50 - before.length} written, ${before.length} skipped \\(already written\\), 0 failed in \\S+$`, "m"));
+      // Finished rows were not redone: their files are untouched.
+      for (const [file, mtime] of mtimes) expect((await stat(path.join(out, file))).mtimeMs, file).toBe(mtime);
+
+      const markdown = await files(out, ".md");
+      expect(markdown).toHaveLength(50);
+      expect(await files(out, ".json")).toEqual(markdown.map((md) => md.replace(/\.md$/, ".json")));
+      const topics = (await readFile(TOPICS, "utf8")).trim().split("\n").slice(1).map((line) => line.split(",")[0]);
+      const written: string[] = [];
+      for (const md of markdown) {
+        const text = await readFile(path.join(out, md), "utf8");
+        const { data, body } = frontMatter(text);
+        const answer = JSON.parse(await readFile(path.join(out, md.replace(/\.md$/, ".json")), "utf8"));
+        expect(data).toEqual({
+          title: answer.article.title,
+          description: answer.article.metaDescription,
+          slug: md.replace(/\.md$/, ""),
+          keywords: answer.article.keywords,
+          language: answer.request.language,
+          date: new Date(answer.created * 1000),
+        });
+        expect(body).toBe(answer.article.markdown);
+        expect(answer.object).toBe("article");
+        written.push(answer.request.topic);
+        // YAML 1.1 reads a bare `no` as false: the Norwegian row's language is quoted.
+        if (answer.request.language === "no") expect(text).toMatch(/^language: "no"$/m);
+      }
+      // One article per row: none lost, none written twice.
+      expect(written.sort()).toEqual([...topics].sort());
+    },
+    900_000,
+  );
+
+  it("reports a bad row with its line number, and the other rows are written", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "inkpress-batch-"));
+    const input = path.join(dir, "topics.csv");
+    await writeFile(input, 'topic,length,keywords,headingTags\nHome composting,100,"compost, garden",\nRain barrels,abc,,\n,100,,\n"Balcony\ntomatoes",100,,false\nBalcony tomatoes,100,,FALSE\n');
+    const result = await runCli(batchArgs(input, path.join(dir, "out")));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^5 rows: 2 to write, 0 already written, 3 that cannot be written$/m);
+    expect(result.stderr).toMatch(/^line 3: length: length must be a number$/m);
+    // A missing topic is named (in the words of the API's 422).
+    expect(result.stderr).toMatch(/^line 4: topic: .+$/m);
+    // A quoted cell across two lines: the row starts on line 5, and the same request (after normalisation) follows on line 7.
+    expect(result.stderr).toMatch(/^line 7: the same request as line 5 \(give them different seeds to write both\)$/m);
+    expect(result.stderr).toMatch(/^done: 2 written, 0 skipped \(already written\), 3 failed \(lines 3, 4, 7\) in \S+$/m);
+    const markdown = await files(path.join(dir, "out"), ".md");
+    expect(markdown).toHaveLength(2);
+    const balcony = await readFile(path.join(dir, "out", markdown.find((md) => md.includes("balcony"))!), "utf8");
+    // headingTags false: no heading in the body, the title only in the front matter.
+    expect(frontMatter(balcony).body).not.toMatch(/^#/m);
+  });
+
+  it("reads JSON Lines, flat or with the API's seo object, and names a line that is not JSON", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "inkpress-batch-"));
+    const input = path.join(dir, "topics.jsonl");
+    const lines = [
+      JSON.stringify({ topic: "Home composting", length: 100, keywords: "compost, garden", seed: 4 }),
+      "",
+      JSON.stringify({ topic: "Home composting", length: 100, seed: 5, seo: { keywords: "compost", title: "Composting at home" } }),
+      "{not json",
+    ];
+    await writeFile(input, `${lines.join("\n")}\n`);
+    const result = await runCli(batchArgs(input, path.join(dir, "out")));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^line 4: not valid JSON: .+$/m);
+    const markdown = await files(path.join(dir, "out"), ".md");
+    expect(markdown).toHaveLength(2);
+    const titled = await Promise.all(markdown.map(async (md) => frontMatter(await readFile(path.join(dir, "out", md), "utf8")).data));
+    expect(titled.map((data) => data.title)).toContain("Composting at home");
+  });
+
+  it("gives two rows with the same slug two file names", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "inkpress-batch-"));
+    const input = path.join(dir, "topics.csv");
+    await writeFile(input, "topic,length,title,seed\nHome composting,100,Composting at home,1\nHome composting,100,Composting at home,2\n");
+    const result = await runCli(batchArgs(input, path.join(dir, "out")));
+    expect(result.code, result.stderr).toBe(0);
+    const markdown = await files(path.join(dir, "out"), ".md");
+    expect(markdown).toHaveLength(2);
+    const slugs = await Promise.all(markdown.map(async (md) => frontMatter(await readFile(path.join(dir, "out", md), "utf8")).data.slug));
+    expect(new Set(slugs).size).toBe(2);
+    expect(slugs.map((slug) => `${slug}.md`).sort()).toEqual(markdown);
+  });
+});
+
+describe.skipIf(!HAS_STORIES_MODEL)("inkpress batch --server (the jobs API)", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer(STORIES_MODEL);
+  });
+  afterAll(() => server?.stop());
+
+  const serverArgs = (input: string, out: string, ...extra: string[]) => ["batch", input, "--out", out, "--server", server.url, ...extra];
+
+  it("writes every row through jobs, and a run that lost its manifest gets the same jobs back instead of new ones", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "inkpress-batch-"));
+    const input = path.join(dir, "topics.csv");
+    await writeFile(input, 'topic,length,keywords,seed\nHome composting,100,"compost, garden",1\nRain barrels,100,,\nBalcony tomatoes,abc,,\n');
+    const out = path.join(dir, "out");
+    const first = await runCli(serverArgs(input, out, "--concurrency", "2"), { INKPRESS_API_KEY: API_KEY });
+    expect(first.code).toBe(1);
+    expect(first.stderr).toMatch(/^line 4: length: length must be a number$/m);
+    expect(first.stderr).toMatch(/^done: 2 written, 0 skipped \(already written\), 1 failed \(line 4\) in \S+$/m);
+    const markdown = await files(out, ".md");
+    expect(markdown).toHaveLength(2);
+    const answers = await Promise.all(markdown.map(async (md) => JSON.parse(await readFile(path.join(out, md.replace(/\.md$/, ".json")), "utf8"))));
+    for (const [i, md] of markdown.entries()) {
+      const { data, body } = frontMatter(await readFile(path.join(out, md), "utf8"));
+      expect(data.slug).toBe(md.replace(/\.md$/, ""));
+      expect(body).toBe(answers[i].article.markdown);
+      expect(answers[i].object).toBe("article");
+    }
+
+    // Run again: done rows are skipped without asking the server.
+    const again = await runCli(serverArgs(input, out, "--key", API_KEY));
+    expect(again.stderr).toMatch(/^3 rows: 0 to write, 2 already written, 1 that cannot be written$/m);
+
+    // As after a crash between submitting and recording: the Idempotency-Key gives the same jobs, finished.
+    const lost = path.join(dir, "lost");
+    const replay = await runCli(serverArgs(input, lost, "--key", API_KEY));
+    expect(replay.stderr).toMatch(/^done: 2 written, 0 skipped/m);
+    const replayed = await Promise.all((await files(lost, ".json")).map(async (file) => JSON.parse(await readFile(path.join(lost, file), "utf8")).id));
+    expect(replayed.sort()).toEqual(answers.map((answer) => answer.id).sort());
+    const listed = await (await fetch(`${server.url}/api/v1/jobs?limit=20`, { headers: { "x-api-key": API_KEY } })).json();
+    expect(listed.data).toHaveLength(2);
+  });
+
+  it("stops at once when the server refuses the key", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "inkpress-batch-"));
+    const result = await runCli(serverArgs(TOPICS, path.join(dir, "out"), "--key", "not-a-key"));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^inkpress: the server refused the key: 401 .+$/m);
+    expect(result.stderr).not.toMatch(/wrote/);
+  });
+});
+
+describe("inkpress batch arguments", () => {
+  it("--help lists the flags", async () => {
+    const result = await runCli(["batch", "--help"]);
+    expect(result.code).toBe(0);
+    for (const flag of ["--out", "--concurrency", "--server", "--key", "--model", "--threads"]) expect(result.stdout).toContain(flag);
+  });
+
+  it("refuses an unknown column before anything runs, naming the fields", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "inkpress-batch-"));
+    const input = path.join(dir, "topics.csv");
+    await writeFile(input, "topic,lenght\nHome composting,100\n");
+    const result = await runCli(["batch", input, "--out", path.join(dir, "out"), "--model", "/nonexistent.gguf"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^inkpress: line 1: lenght: unknown field \(the fields are topic, length, .+\)$/m);
+    await expect(readdir(path.join(dir, "out"))).rejects.toThrow();
+  });
+
+  it("refuses --server without a key, and --model with --server", async () => {
+    const noKey = await runCli(["batch", TOPICS, "--out", "x", "--server", "http://127.0.0.1:9"], { INKPRESS_API_KEY: undefined });
+    expect(noKey.code).toBe(1);
+    expect(noKey.stderr).toMatch(/--server needs an API key/);
+    const both = await runCli(["batch", TOPICS, "--out", "x", "--server", "http://127.0.0.1:9", "--key", "k", "--model", STORIES_MODEL]);
+    expect(both.code).toBe(1);
+    expect(both.stderr).toMatch(/--model and --server exclude each other/);
+  });
+});
