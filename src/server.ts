@@ -61,6 +61,7 @@ export async function startServer(config: ServeConfig): Promise<RunningServer> {
     retentionS: config.jobs.retentionS,
     timeoutMs: config.timeoutS * 1000,
     shutdown: lifecycle.signal,
+    track: (work) => lifecycle.track(work),
   });
   const app = createApp({
     host,

@@ -5,6 +5,7 @@ import { LimitError, type KeyLimiter } from "../keys/limiter.js";
 import type { ApiKey } from "../keys/registry.js";
 import type { Backend } from "../model/backend.js";
 import { QueueFullError } from "../model/pool.js";
+import { StateUnavailableError } from "../redis.js";
 import { FINAL_STATUSES, publicJob, type Job, type JobRecord, type JobStatus, type NewJob } from "./job.js";
 import { RetryLater, type JobPage, type JobStore } from "./store.js";
 import type { WebhookAddressGuard } from "./webhook/address-guard.js";
@@ -28,12 +29,30 @@ export interface JobsOptions {
   timeoutMs: number;
   /** Aborted when the server stops: running jobs go back to the queue. */
   shutdown: AbortSignal;
+  /** Counts a run among the server's generations, so a shutdown gives it the same grace period. */
+  track: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 /** Not found, or another key's job: the same answer, so ids of other keys cannot be probed. */
 export class JobNotFoundError extends InkpressError {
   constructor(id: string) {
     super(`No job ${id} for this key.`, { status: 404 });
+  }
+}
+
+/** How long the end of a written article is retried while the shared state is away, so the article is not lost. */
+const OUTLAST_MS = 120_000;
+
+/** Run `save` until it works or the shared state has been away for {@link OUTLAST_MS}. */
+async function outlast<T>(save: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + OUTLAST_MS;
+  for (;;) {
+    try {
+      return await save();
+    } catch (error) {
+      if (!(error instanceof StateUnavailableError) || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
   }
 }
 
@@ -116,6 +135,7 @@ export class Jobs {
       generation = await limiter.begin(key, {});
     } catch (error) {
       if (error instanceof LimitError && error.reason === "concurrency") throw new RetryLater(BUSY_KEY_RETRY_MS);
+      if (error instanceof StateUnavailableError) throw new RetryLater(BUSY_KEY_RETRY_MS);
       return void (await this.fail(id, error));
     }
     const job = await store.update(id, { status: "running", startedAt: new Date().toISOString(), runs: queued.runs + 1, progress: { words: 0 } }, ["queued", "running"]);
@@ -125,7 +145,7 @@ export class Jobs {
     let words = 0;
     let saved = Date.now();
     try {
-      const { response } = await writeArticle(job.request, {
+      const { response } = await this.options.track(async () => writeArticle(job.request, {
         backend: await this.options.backend(signal),
         signal,
         onWords: (written) => {
@@ -134,16 +154,16 @@ export class Jobs {
           saved = Date.now();
           void store.update(id, { progress: { words } }, ["running"]).catch(() => {});
         },
-      });
+      }));
       words = response.article.wordCount;
-      await this.finish(id, { status: "succeeded", result: response, progress: { words } }, ["running"]);
+      await outlast(() => this.finish(id, { status: "succeeded", result: response, progress: { words } }, ["running"]));
     } catch (error) {
       if (cancel.aborted) return;
       // Stopping or busy is not the job's fault: it waits for the next run, here or on another replica.
       if (shutdown.aborted) throw new RetryLater(0);
       if (error instanceof QueueFullError) throw new RetryLater(error.retryAfterSeconds * 1000);
       const reason = deadline.aborted ? new InkpressError(`The article was not finished within the ${this.options.timeoutMs / 1000} s deadline; generation stopped.`, { status: 504 }) : error;
-      await this.fail(id, reason);
+      await outlast(() => this.fail(id, reason));
     } finally {
       await generation.end(words);
     }
