@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
+import { freePort } from "./redis.js";
 import path from "node:path";
 import { promisify } from "node:util";
 import { ROOT } from "./server.js";
@@ -85,16 +85,4 @@ export async function startLlamaServer(options: LlamaServerOptions): Promise<Run
     processing: async () => ((await (await fetch(`${url}/slots`)).json()) as { is_processing: boolean }[]).map((s) => s.is_processing),
     stop,
   };
-}
-
-/** A port nothing listens on now (the OS picks it; llama-server binds it a moment later). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }

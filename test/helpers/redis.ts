@@ -11,7 +11,7 @@ export interface TestRedis {
   stop(): Promise<void>;
 }
 
-/** A free loopback port. */
+/** A port nothing listens on now (the OS picks it; the server started next binds it a moment later). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
