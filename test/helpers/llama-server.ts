@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { freePort } from "./redis.js";
+import { freePort } from "./port.js";
 import path from "node:path";
 import { promisify } from "node:util";
 import { ROOT } from "./server.js";

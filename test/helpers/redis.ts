@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
+import { freePort } from "./port.js";
 
 /** A real redis-server on a loopback port, persistence off, owned by one test file. */
 export interface TestRedis {
@@ -11,17 +11,6 @@ export interface TestRedis {
   stop(): Promise<void>;
 }
 
-/** A port nothing listens on now (the OS picks it; the server started next binds it a moment later). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Start Debian's redis-server (installed by .ci/run) on a free loopback port. */
 export async function startRedis(): Promise<TestRedis> {
