@@ -11,6 +11,7 @@ import { RetryLater, type JobPage, type JobStore } from "./store.js";
 import type { WebhookAddressGuard } from "./webhook/address-guard.js";
 import { retryDelayMs } from "./webhook/backoff.js";
 import { deliverWebhook } from "./webhook/deliver.js";
+import { webhookMessageId } from "./webhook/sign.js";
 
 /** The bounds and parts jobs run with. */
 export interface JobsOptions {
@@ -198,7 +199,7 @@ export class Jobs {
     const secret = this.options.keyNamed(job.owner)?.webhookSecret;
     const payload = JSON.stringify({ type: `job.${job.status}`, timestamp: new Date().toISOString(), data: publicJob(job) });
     const result = secret
-      ? await deliverWebhook({ url: job.webhook.url, secret, id: `msg_${job.id.slice(4)}`, payload, guard })
+      ? await deliverWebhook({ url: job.webhook.url, secret, id: webhookMessageId(job.id), payload, guard })
       : { at: new Date().toISOString(), ok: false, error: "the key that created this job was revoked or has no webhook secret", durationMs: 0 };
     const delay = result.ok ? undefined : retryDelayMs(attempt);
     const nextAttemptAt = delay === undefined ? undefined : new Date(Date.now() + delay).toISOString();

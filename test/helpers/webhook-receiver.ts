@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { newWebhookSecret } from "../../src/jobs/webhook/sign.js";
+import { newWebhookSecret } from "../../src/keys/store.js";
 
 /**
  * How the receiver answers the next request:

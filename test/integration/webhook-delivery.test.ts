@@ -1,10 +1,11 @@
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { InkpressError } from "../../src/errors.js";
 import { WebhookAddressGuard, type HostResolver } from "../../src/jobs/webhook/address-guard.js";
 import { deliverWebhook, type DeliverWebhookOptions } from "../../src/jobs/webhook/deliver.js";
-import { newWebhookMessageId, newWebhookSecret } from "../../src/jobs/webhook/sign.js";
+import { newWebhookSecret } from "../../src/keys/store.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.js";
 
 // One delivery attempt against a real receiver on 127.0.0.1, let through by the allow list as
@@ -27,7 +28,7 @@ afterEach(() => {
 });
 
 function deliver(overrides: Partial<DeliverWebhookOptions> = {}) {
-  return deliverWebhook({ url: receiver.url, secret: receiver.secret, id: newWebhookMessageId(), payload: EVENT, guard: allowLoopback, ...overrides });
+  return deliverWebhook({ url: receiver.url, secret: receiver.secret, id: `msg_${randomUUID()}`, payload: EVENT, guard: allowLoopback, ...overrides });
 }
 
 /** Give a wrongly followed redirect or retry time to show up. */
@@ -35,7 +36,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 200));
 
 describe("webhook delivery", () => {
   it("POSTs the event signed as Standard Webhooks says, and the receiver verifies it", async () => {
-    const id = newWebhookMessageId();
+    const id = `msg_${randomUUID()}`;
     const before = Math.floor(Date.now() / 1000);
     const attempt = await deliver({ id, attempt: 1 });
     expect(attempt).toMatchObject({ attempt: 1, ok: true, status: 204 });

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 
 /** The Standard Webhooks headers of one delivery attempt. */
@@ -44,12 +43,7 @@ export function signWebhook(options: SignWebhookOptions): WebhookHeaders {
   };
 }
 
-/** A new message id, `msg_` and 128 random bits, unique per event (not per attempt). */
-export function newWebhookMessageId(): string {
-  return `msg_${randomBytes(16).toString("base64url")}`;
-}
-
-/** A new signing secret, `whsec_` and 32 random bytes in base64, the form Standard Webhooks libraries read. */
-export function newWebhookSecret(): string {
-  return `whsec_${randomBytes(32).toString("base64")}`;
+/** The message id of a job's end: the same on every attempt, so receivers can deduplicate by it. */
+export function webhookMessageId(jobId: string): string {
+  return `msg_${jobId.replace(/^job_/, "")}`;
 }
