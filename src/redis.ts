@@ -14,7 +14,7 @@ export const REDIS_PREFIX = "inkpress:";
 
 /**
  * A connection for request-time commands: while Redis is away they fail at once (no offline
- * queue, one try) so that the request answers 503 instead of hanging; the connection keeps
+ * queue, one try, a short command time-out) so that the request answers 503 instead of hanging; the connection keeps
  * reconnecting in the background and work resumes once Redis is back.
  */
 export function connectRedis(url: string, name: string): Redis {
@@ -23,6 +23,8 @@ export function connectRedis(url: string, name: string): Redis {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
+    // A Redis that hangs (paused, partitioned) must not hang the request either.
+    commandTimeout: 3000,
     retryStrategy: (times) => Math.min(times * 200, 2000),
   });
   let down = false;

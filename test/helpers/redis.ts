@@ -8,6 +8,10 @@ export interface TestRedis {
   /** Stop it (SIGKILL: "Redis going away"); `start` brings it back on the same port, empty. */
   kill(): Promise<void>;
   start(): Promise<void>;
+  /** Freeze it (SIGSTOP): connections stay open but nothing answers, as in a network partition; data is kept. */
+  pause(): void;
+  /** Let it answer again (SIGCONT). */
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -39,5 +43,5 @@ export async function startRedis(): Promise<TestRedis> {
     });
   };
   await start();
-  return { url: `redis://127.0.0.1:${port}`, port, kill, start, stop: kill };
+  return { url: `redis://127.0.0.1:${port}`, port, kill, start, pause: () => child?.kill("SIGSTOP"), resume: () => child?.kill("SIGCONT"), stop: kill };
 }

@@ -85,6 +85,27 @@ describe("jobs shared by two replicas on one Redis", () => {
     await b.stop();
   }, 400_000);
 
+  it("answers 503 while Redis does not answer, and finishes the running job once it answers again", async () => {
+    const server = await replica();
+    const api = jobsApi(server.url, key);
+    const job = await api.create({ ...LONG, length: 600, seed: 3 });
+    await api.waitFor(job.id, (j) => j.status === "running" && j.progress.words > 0);
+    redis.pause();
+    try {
+      const response = await api.get(job.id);
+      expect(response.status).toBe(503);
+      expect((await response.json()).detail).toMatch(/Redis/);
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+      expect(server.process.exitCode).toBeNull();
+    } finally {
+      redis.resume();
+    }
+    const done = await api.waitFor(job.id, undefined, 180_000);
+    expect(done.status).toBe("succeeded");
+    expect(done.result?.request.seed).toBe(3);
+    await server.stop();
+  }, 300_000);
+
   it("answers 503 while Redis is away, without crashing, and works again once it is back", async () => {
     const server = await replica();
     const api = jobsApi(server.url, key);
