@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Backend } from "../model/backend.js";
 import { analyse } from "./analyse.js";
 import { ArticleDocument } from "./document.js";
+import { articleJsonLd } from "./jsonld.js";
 import { writeOutline } from "./outline.js";
 import { plan } from "./plan.js";
 import { articlePrompt } from "./prompts.js";
@@ -74,10 +75,23 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
     preset: articlePlan.preset,
     targetLength: request.length,
   });
+  const created = Math.floor(Date.now() / 1000);
+  const jsonLd = articleJsonLd({
+    plan: articlePlan,
+    outline,
+    blocks: document.blocks,
+    title: outline.title,
+    metaDescription: outline.metaDescription,
+    language: request.language,
+    keywords,
+    wordCount: report.wordCount,
+    readingTimeMinutes: report.readingTimeMinutes,
+    created,
+  });
   const response: ArticleResponse = {
     id,
     object: "article",
-    created: Math.floor(Date.now() / 1000),
+    created,
     model: backend.name,
     request,
     article: {
@@ -91,10 +105,11 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
       outline: articleOutline(articlePlan, outline),
       wordCount: report.wordCount,
       readingTimeMinutes: report.readingTimeMinutes,
+      jsonLd,
     },
     seo: { score: report.score, checks: report.checks, keywordDensity: report.keywordDensity },
     usage: { ...writer.usage, durationMs: Math.round(performance.now() - started) },
   };
-  const html = renderHtmlDocument(document.tree, { title: outline.title, metaDescription: outline.metaDescription, language: request.language });
+  const html = renderHtmlDocument(document.tree, { title: outline.title, metaDescription: outline.metaDescription, language: request.language, jsonLd });
   return { response, document: html };
 }

@@ -1,9 +1,11 @@
+import type { Element, Root as HastRoot } from "hast";
 import type { Root } from "mdast";
 import rehypeDocument from "rehype-document";
 import rehypeStringify from "rehype-stringify";
 import remarkRehype from "remark-rehype";
 import { unified } from "unified";
 import type { OutlineEntry } from "./document.js";
+import { serialiseJsonLd, type JsonLd } from "./jsonld.js";
 import type { Outline } from "./outline.js";
 import type { Plan } from "./plan.js";
 import { cutSlug, slugify } from "./slug.js";
@@ -17,8 +19,11 @@ export function renderHtml(tree: Root): string {
   return String(toHtml.stringify(toHtml.runSync(structuredClone(tree)))).trim();
 }
 
-/** A full HTML document for `Accept: text/html`: title, description and language in the head. */
-export function renderHtmlDocument(tree: Root, meta: { title: string; metaDescription: string; language: string }): string {
+/**
+ * A full HTML document for `Accept: text/html`: title, description, language and the
+ * JSON-LD structured data in the head.
+ */
+export function renderHtmlDocument(tree: Root, meta: { title: string; metaDescription: string; language: string; jsonLd: JsonLd }): string {
   const processor = unified()
     .use(remarkRehype)
     .use(rehypeDocument, {
@@ -27,8 +32,25 @@ export function renderHtmlDocument(tree: Root, meta: { title: string; metaDescri
       dir: RTL.has(meta.language) ? "rtl" : "ltr",
       meta: [{ name: "description", content: meta.metaDescription }],
     })
+    .use(headScript, serialiseJsonLd(meta.jsonLd))
     .use(rehypeStringify);
   return String(processor.stringify(processor.runSync(structuredClone(tree))));
+}
+
+/**
+ * Append `<script type="application/ld+json">` to the head. Its text is written raw (as
+ * the text of any script), so it must be the escaped serialisation, which holds no `<`.
+ */
+function headScript(json: string) {
+  return (tree: HastRoot) => {
+    const html = tree.children.find((n): n is Element => n.type === "element" && n.tagName === "html");
+    const head = html?.children.find((n): n is Element => n.type === "element" && n.tagName === "head");
+    if (!head) throw new Error("The HTML document has no head.");
+    const script: Element = { type: "element", tagName: "script", properties: { type: "application/ld+json" }, children: [{ type: "text", value: json }] };
+    const last = head.children.at(-1);
+    const trailing = last?.type === "text" && last.value.trim() === "" ? 1 : 0;
+    head.children.splice(head.children.length - trailing, 0, { type: "text", value: "\n" }, script);
+  };
 }
 
 /** The slug starts with the primary keyword, then the rest of the title. */

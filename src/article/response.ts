@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { CHECK_WEIGHTS } from "./analyse.js";
+import { JsonLdSchema } from "./jsonld.js";
 import { PRESETS } from "./presets.js";
 
 /**
@@ -56,6 +57,7 @@ export const ArticleResponseSchema = v.object({
     outline: v.array(OutlineEntrySchema),
     wordCount: count("Body words (the title not counted), by Intl.Segmenter in the article's language."),
     readingTimeMinutes: count("At 200 words a minute."),
+    jsonLd: JsonLdSchema,
   }),
   seo: v.object({
     score: described(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100)), "Weighted share of passed checks."),

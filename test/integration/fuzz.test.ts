@@ -3,6 +3,7 @@ import remarkParse from "remark-parse";
 import { unified } from "unified";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { header, problemViolations, rawHttp, rawRequest, requestLogLines, type RawEnding } from "../helpers/http.js";
+import { scriptsOf } from "../helpers/jsonld.js";
 import { API_KEY, startServer, testModel, type TestServer } from "../helpers/server.js";
 import { mulberry32 } from "../../scripts/gguf.js";
 
@@ -566,6 +567,33 @@ const DANGEROUS_TAGS = new Set(["script", "img", "iframe", "svg", "math", "objec
 const DANGEROUS_ATTRIBUTES = new Set(["src", "href", "srcdoc", "style", "formaction", "action", "http-equiv", "xlink:href", "background", "poster"]);
 
 /**
+ * The one script an HTML document may have, its JSON-LD: exactly one, holding none of the
+ * characters that could end it early or open a comment in it, and parsing as JSON. Returns
+ * the document without it, for {@link htmlViolations} to judge the rest (any other script stays in).
+ */
+function withoutJsonLd(html: string): { rest: string; problems: string[] } {
+  let scripts;
+  try {
+    scripts = scriptsOf(html).filter((s) => s.tag === '<script type="application/ld+json">');
+  } catch (error) {
+    return { rest: html, problems: [`unreadable: ${(error as Error).message}`] };
+  }
+  const problems: string[] = [];
+  if (scripts.length !== 1) problems.push(`${scripts.length} JSON-LD scripts`);
+  let rest = html;
+  for (const script of scripts.toReversed()) {
+    if (/[<>&\u2028\u2029]/u.test(script.text)) problems.push(`unescaped characters in the JSON-LD: ${JSON.stringify(script.text.slice(0, 120))}`);
+    try {
+      JSON.parse(script.text);
+    } catch {
+      problems.push(`JSON-LD that does not parse: ${JSON.stringify(script.text.slice(0, 120))}`);
+    }
+    rest = rest.slice(0, script.start) + rest.slice(script.end);
+  }
+  return { rest, problems };
+}
+
+/**
  * Elements and attributes in an HTML text that input could have smuggled in. Tags are
  * tokenised with their attributes (quoted values skipped), so text escaped into an
  * attribute value, such as a meta description holding "<script>", is not mistaken for markup.
@@ -665,7 +693,8 @@ function judge(c: Case, answer: Answer): string[] {
   } else if (c.legal === "html") {
     if (answer.contentType !== "text/html; charset=utf-8") problems.push(`content-type ${answer.contentType}`);
     if (!/^<!doctype html>/i.test(answer.body)) problems.push("not an HTML document");
-    problems.push(...htmlViolations(answer.body).map((p) => `HTML document: ${p}`));
+    const { rest, problems: jsonLd } = withoutJsonLd(answer.body);
+    problems.push(...jsonLd.map((p) => `HTML document: ${p}`), ...htmlViolations(rest).map((p) => `HTML document: ${p}`));
   } else {
     if (answer.contentType !== "text/markdown; charset=utf-8") problems.push(`content-type ${answer.contentType}`);
     problems.push(...markdownViolations(answer.body).map((p) => `Markdown: ${p}`));

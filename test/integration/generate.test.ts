@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectArticleBasics, expectArticleShape, mentions, parseArticle } from "../helpers/article.js";
+import { jsonLdOf } from "../helpers/jsonld.js";
 import { startServer, testModel, type TestServer } from "../helpers/server.js";
 
 // Both of the project's random-weight models: the plain one takes the completion path
@@ -114,8 +115,10 @@ describe.each(["plain", "chat"] as const)("POST /api/v1/generate on the %s test 
     const document = await (
       await server.generate({ topic: `${hostile} tips`, length: 150, seo: { keywords: "tips", title: `${hostile} title`, description: hostile } }, { accept: "text/html" })
     ).text();
-    // Inside a quoted attribute value "<" is plain text; everywhere else it must be escaped.
-    expect(document.replace(/="[^"]*"/g, '=""')).not.toMatch(/<script|<img/i);
+    // The one script is the JSON-LD: the hostile title is in it, escaped, and parses back whole.
+    expect((jsonLdOf(document) as any)["@graph"][0].headline).toBe(`${hostile} title`);
+    // Inside a quoted attribute value "<" is plain text; everywhere else (that script's own tags aside) it must be escaped.
+    expect(document.replace(/="[^"]*"/g, '=""').replace(/<script type="">[^<]*<\/script>/, "")).not.toMatch(/<script|<img/i);
     expect(document).toContain("&#x3C;script>");
     // The Markdown escapes it too, so a Markdown renderer shows text, not markup.
     expect(parseArticle(body.article.markdown).tree.children.some((n) => n.type === "html")).toBe(false);

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectArticleBasics, expectArticleShape } from "../helpers/article.js";
+import { timeless } from "../helpers/jsonld.js";
 import { API_KEY, HAS_STORIES_MODEL, STORIES_MODEL, startServer, testModel, type TestServer } from "../helpers/server.js";
 import { collectSse, fetchSse, readSse, type SseEvent, type SseResponse } from "../helpers/sse.js";
 
@@ -112,7 +113,9 @@ function comparable(answer: any) {
   expect(created).toEqual(expect.any(Number));
   const { durationMs, ...tokens } = usage;
   expect(durationMs).toEqual(expect.any(Number));
-  return { ...rest, usage: tokens };
+  // The JSON-LD dates come from `created`.
+  expect(rest.article.jsonLd["@graph"][0].datePublished).toBe(new Date(created * 1000).toISOString());
+  return { ...rest, article: timeless(rest.article), usage: tokens };
 }
 
 async function expectProblem(response: Response, status: number): Promise<any> {
