@@ -50,7 +50,7 @@ export function serverWriter({ url, key, pollMs = 1000 }: ServerOptions): WriteR
   const base = url.replace(/\/+$/, "");
   return async (row, signal) => {
     const submitted = await call(`${base}/api/v1/jobs`, key, signal, { body: row.body, idempotencyKey: `inkpress-batch-${row.key}` });
-    let job = v.parse(JobSchema, submitted.body);
+    let job = jobOf(submitted.body, url);
     const location = new URL(submitted.location ?? `/api/v1/jobs/${encodeURIComponent(job.id)}`, `${base}/`).href;
     for (;;) {
       if (job.status === "succeeded") {
@@ -61,7 +61,7 @@ export function serverWriter({ url, key, pollMs = 1000 }: ServerOptions): WriteR
       if (job.status === "failed") throw new Error(job.error?.detail ?? job.error?.title ?? `job ${job.id} failed`);
       if (job.status === "cancelled") throw new Error(`job ${job.id} was cancelled on the server`);
       await sleep(pollMs, undefined, { signal });
-      job = v.parse(JobSchema, (await call(location, key, signal)).body);
+      job = jobOf((await call(location, key, signal)).body, url);
     }
   };
 }
@@ -101,9 +101,17 @@ async function call(
     const problem = body as { title?: string; detail?: string } | undefined;
     const words = `${response.status} ${problem?.detail ?? problem?.title ?? response.statusText}`;
     if (response.status === 401 || response.status === 403) throw new BatchError(`the server refused the key: ${words}`);
+    if (response.status === 404 && post) throw new BatchError(`${url}: no jobs API there (${words}); is it an inkpress server?`);
     if (![409, 429, 502, 503, 504].includes(response.status) || attempt >= ATTEMPTS) throw new Error(words);
     await sleep(retryAfter(response.headers.get("retry-after")) ?? backoff(attempt), undefined, { signal });
   }
+}
+
+/** A job as the API shows it; anything else means the URL is not an inkpress server, for every row alike. */
+function jobOf(body: unknown, server: string): v.InferOutput<typeof JobSchema> {
+  const job = v.safeParse(JobSchema, body);
+  if (!job.success) throw new BatchError(`${server} did not answer with a job; is it an inkpress server?`);
+  return job.output;
 }
 
 /** 0.5 s, 1 s, 2 s… up to 30 s. */
