@@ -1,22 +1,25 @@
 import type { ChildProcess } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { mkdtemp, readFile, readdir, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exited, spawnInkpress } from "../helpers/cli.js";
+import { spawnInkpress } from "../helpers/cli.js";
 import { API_KEY, HAS_STORIES_MODEL, ROOT, STORIES_MODEL, runCli, startServer, type TestServer } from "../helpers/server.js";
 
 const TOPICS = path.join(ROOT, "test/fixtures/batch/topics.csv");
 
 const batchArgs = (input: string, out: string, ...extra: string[]) => ["batch", input, "--out", out, "--model", STORIES_MODEL, "--threads", "1", ...extra];
 
-/** A running `inkpress batch`: its stderr so far, and the Markdown files it said it wrote. */
-function startBatch(args: string[]): { child: ChildProcess; stderr: () => string; written: () => string[] } {
+/** A running `inkpress batch`: its stderr so far, the Markdown files it said it wrote, and its exit code once its output is all read. */
+function startBatch(args: string[]): { child: ChildProcess; stderr: () => string; written: () => string[]; closed: Promise<number | null> } {
   const child = spawnInkpress(args);
   let stderr = "";
   child.stderr!.on("data", (d) => (stderr += d));
-  return { child, stderr: () => stderr, written: () => [...stderr.matchAll(/^line \d+: wrote (\S+\.md)$/gm)].map((m) => m[1]!) };
+  const closed = new Promise<number | null>((resolve) => child.once("close", resolve));
+  return { child, stderr: () => stderr, written: () => [...stderr.matchAll(/^line \d+: wrote (\S+\.md)$/gm)].map((m) => m[1]!), closed };
 }
 
 /** Resolves once the batch has said it wrote `count` rows (or has exited). */
@@ -46,7 +49,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress batch on stories260K", () => {
       const first = startBatch(batchArgs(TOPICS, out));
       await untilWritten(first, 12);
       first.child.kill("SIGINT");
-      expect((await exited(first.child)).code).toBe(130);
+      expect(await first.closed).toBe(130);
       expect(first.stderr()).toMatch(/^50 rows: 50 to write, 0 already written$/m);
       expect(first.stderr()).toMatch(/^interrupted: \d+ written, 0 skipped \(already written\), 0 failed; run the same command again to write the rest$/m);
 
@@ -54,7 +57,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress batch on stories260K", () => {
       const second = startBatch(batchArgs(TOPICS, out, "--concurrency", "2"));
       await untilWritten(second, 13);
       second.child.kill("SIGKILL");
-      await exited(second.child);
+      await second.closed;
       const before = [...first.written(), ...second.written()];
       expect(before.length).toBeGreaterThanOrEqual(25);
       expect(second.stderr()).toMatch(new RegExp(`^50 rows: ${50 - first.written().length} to write, ${first.written().length} already written$`, "m"));
@@ -65,8 +68,11 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress batch on stories260K", () => {
       const seconds = (performance.now() - started) / 1000;
       console.log(`50 rows on stories260K, interrupted twice: ${seconds.toFixed(0)} s in all`);
       expect(third.code, third.stderr).toBe(0);
-      expect(third.stderr).toMatch(new RegExp(`^50 rows: ${50 - before.length} to write, ${before.length} already written$`, "m"));
-      expect(third.stderr).toMatch(new RegExp(`^done: ${50 - before.length} written, ${before.length} skipped \\(already written\\), 0 failed in \\S+$`, "m"));
+      // A row recorded just before the kill may not have been announced yet: at most the two in flight.
+      const skipped = Number(/^50 rows: \d+ to write, (\d+) already written$/m.exec(third.stderr)?.[1]);
+      expect(skipped).toBeGreaterThanOrEqual(before.length);
+      expect(skipped).toBeLessThanOrEqual(before.length + 2);
+      expect(third.stderr).toMatch(new RegExp(`^done: ${50 - skipped} written, ${skipped} skipped \\(already written\\), 0 failed in .+$`, "m"));
       // Finished rows were not redone: their files are untouched.
       for (const [file, mtime] of mtimes) expect((await stat(path.join(out, file))).mtimeMs, file).toBe(mtime);
 
@@ -111,7 +117,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress batch on stories260K", () => {
     expect(result.stderr).toMatch(/^line 4: topic: .+$/m);
     // A quoted cell across two lines: the row starts on line 5, and the same request (after normalisation) follows on line 7.
     expect(result.stderr).toMatch(/^line 7: the same request as line 5 \(give them different seeds to write both\)$/m);
-    expect(result.stderr).toMatch(/^done: 2 written, 0 skipped \(already written\), 3 failed \(lines 3, 4, 7\) in \S+$/m);
+    expect(result.stderr).toMatch(/^done: 2 written, 0 skipped \(already written\), 3 failed \(lines 3, 4, 7\) in .+$/m);
     const markdown = await files(path.join(dir, "out"), ".md");
     expect(markdown).toHaveLength(2);
     const balcony = await readFile(path.join(dir, "out", markdown.find((md) => md.includes("balcony"))!), "utf8");
@@ -166,10 +172,10 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress batch --server (the jobs API)", ()
     const input = path.join(dir, "topics.csv");
     await writeFile(input, 'topic,length,keywords,seed\nHome composting,100,"compost, garden",1\nRain barrels,100,,\nBalcony tomatoes,abc,,\n');
     const out = path.join(dir, "out");
-    const first = await runCli(serverArgs(input, out, "--concurrency", "2"), { INKPRESS_API_KEY: API_KEY });
+    const first = await runCli(serverArgs(input, out), { INKPRESS_API_KEY: API_KEY });
     expect(first.code).toBe(1);
     expect(first.stderr).toMatch(/^line 4: length: length must be a number$/m);
-    expect(first.stderr).toMatch(/^done: 2 written, 0 skipped \(already written\), 1 failed \(line 4\) in \S+$/m);
+    expect(first.stderr).toMatch(/^done: 2 written, 0 skipped \(already written\), 1 failed \(line 4\) in .+$/m);
     const markdown = await files(out, ".md");
     expect(markdown).toHaveLength(2);
     const answers = await Promise.all(markdown.map(async (md) => JSON.parse(await readFile(path.join(out, md.replace(/\.md$/, ".json")), "utf8"))));
@@ -203,7 +209,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress batch --server (the jobs API)", ()
   });
 });
 
-describe("inkpress batch arguments", () => {
+describe("inkpress batch: arguments, and servers that refuse or are not inkpress", () => {
   it("--help lists the flags", async () => {
     const result = await runCli(["batch", "--help"]);
     expect(result.code).toBe(0);
@@ -218,6 +224,52 @@ describe("inkpress batch arguments", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^inkpress: line 1: lenght: unknown field \(the fields are topic, length, .+\)$/m);
     await expect(readdir(path.join(dir, "out"))).rejects.toThrow();
+  });
+
+  it("waits as long as a 429's Retry-After says, and submits again with the same Idempotency-Key", async () => {
+    const posts: Array<{ at: number; key: string | undefined; apiKey: string | undefined }> = [];
+    const article = { created: 1_750_000_000, article: { title: "Fake", slug: "fake-article", metaDescription: "A fake.", keywords: ["fake"], language: "en", markdown: "# Fake\n" } };
+    // A stand-in for the jobs API, to answer a rate limit on demand.
+    const jobs = http.createServer((req, res) => {
+      const json = (status: number, body: unknown, headers: Record<string, string> = {}) => res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
+      if (req.method === "POST") {
+        posts.push({ at: performance.now(), key: req.headers["idempotency-key"] as string, apiKey: req.headers["x-api-key"] as string });
+        if (posts.length === 1) return json(429, { type: "about:blank", title: "Too Many Requests", status: 429, detail: "slow down" }, { "retry-after": "2" });
+        return json(202, { id: "job_1", status: "queued" }, { location: "/api/v1/jobs/job_1" });
+      }
+      json(200, { id: "job_1", status: "succeeded", result: article });
+    });
+    await new Promise<void>((resolve) => jobs.listen(0, "127.0.0.1", resolve));
+    try {
+      const dir = await mkdtemp(path.join(tmpdir(), "inkpress-batch-"));
+      const input = path.join(dir, "topics.jsonl");
+      await writeFile(input, `${JSON.stringify({ topic: "Wild swimming", length: 100 })}\n`);
+      const url = `http://127.0.0.1:${(jobs.address() as AddressInfo).port}`;
+      const result = await runCli(["batch", input, "--out", path.join(dir, "out"), "--server", url, "--key", "k-1"]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(posts).toHaveLength(2);
+      expect(posts[1]!.at - posts[0]!.at).toBeGreaterThan(1900);
+      expect(posts[0]!.key).toMatch(/^inkpress-batch-[0-9a-f]{32}$/);
+      expect(posts[1]!.key).toBe(posts[0]!.key);
+      expect(posts.map((post) => post.apiKey)).toEqual(["k-1", "k-1"]);
+      expect(JSON.parse(await readFile(path.join(dir, "out", "fake-article.json"), "utf8"))).toEqual(article);
+    } finally {
+      jobs.close();
+    }
+  });
+
+  it("stops at once when --server is not an inkpress server", async () => {
+    const other = http.createServer((_req, res) => res.writeHead(404, { "content-type": "text/html" }).end("<h1>Not here</h1>"));
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+      const result = await runCli(["batch", TOPICS, "--out", path.join(await mkdtemp(path.join(tmpdir(), "inkpress-batch-")), "out"), "--server", url, "--key", "k", "--concurrency", "4"]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/^inkpress: .+: no jobs API there \(404 Not Found\); is it an inkpress server\?$/m);
+      expect(result.stderr).not.toMatch(/^line \d+:/m);
+    } finally {
+      other.close();
+    }
   });
 
   it("refuses --server without a key, and --model with --server", async () => {
