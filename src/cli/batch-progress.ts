@@ -60,6 +60,8 @@ export class BatchProgress {
 
   /** The last line: rows written, skipped and failed (by line), or how to go on after an interruption. */
   summary({ written, skipped, failed, interrupted }: BatchSummary): void {
+    // The final state stays on a terminal, above the summary.
+    if (this.started) this.line.draw(this.state(), true);
     this.stop();
     const lines = failed.length ? ` (line${failed.length === 1 ? "" : "s"} ${failed.map((row) => row.line).join(", ")})` : "";
     const counts = `${written} written, ${skipped} skipped (already written), ${failed.length} failed${lines}`;

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawnInkpress } from "../helpers/cli.js";
+import { runInTerminal, spawnInkpress } from "../helpers/cli.js";
 import { API_KEY, HAS_STORIES_MODEL, ROOT, STORIES_MODEL, runCli, startServer, type TestServer } from "../helpers/server.js";
 
 const TOPICS = path.join(ROOT, "test/fixtures/batch/topics.csv");
@@ -123,6 +123,17 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress batch on stories260K", () => {
     const balcony = await readFile(path.join(dir, "out", markdown.find((md) => md.includes("balcony"))!), "utf8");
     // headingTags false: no heading in the body, the title only in the front matter.
     expect(frontMatter(balcony).body).not.toMatch(/^#/m);
+  });
+
+  it("on a terminal, redraws a bar with the rows done, their rate and the time left", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "inkpress-batch-"));
+    const input = path.join(dir, "topics.csv");
+    await writeFile(input, "topic,length\nWild swimming,100\nDrying herbs,100\nMending clothes,100\n");
+    const result = await runInTerminal(batchArgs(input, path.join(dir, "out")));
+    expect(result.code).toBe(0);
+    expect(result.output).toMatch(/\r\x1b\[K\[#+-+\] [12]\/3 rows, [\d.]+ rows\/min, about \S+ left/);
+    // The full bar stays, the summary below it.
+    expect(result.output).toMatch(/\r\x1b\[K\[#{24}\] 3\/3 rows, [\d.]+ rows\/min\r?\ndone: 3 written, 0 skipped \(already written\), 0 failed in .+\r?\n/);
   });
 
   it("reads JSON Lines, flat or with the API's seo object, and names a line that is not JSON", async () => {
