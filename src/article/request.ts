@@ -69,7 +69,9 @@ const Keywords = v.pipe(
 /** A JSON object: valibot's `object` alone would also take an array (whose `length` then looks like a field). */
 function jsonObject<const TEntries extends v.ObjectEntries>(entries: TEntries, message: string) {
   const isObject = (input: unknown) => typeof input === "object" && input !== null && !Array.isArray(input);
-  return v.pipe(v.custom<Record<string, unknown>>(isObject, message), v.object(entries, message));
+  // The guard says "not an object"; what `object` itself reports is a missing required key.
+  const missing = (issue: v.ObjectIssue) => `${String(issue.path?.at(-1)?.key ?? "a field")} is required`;
+  return v.pipe(v.custom<Record<string, unknown>>(isObject, message), v.object(entries, missing));
 }
 
 /** The `seo` object of a request. */
