@@ -61,7 +61,7 @@ describe("help", () => {
     const result = await runCli(["--help"]);
     expect(result.code).toBe(0);
     const commands = section(result.stdout, "COMMANDS").map((line) => line.trim().split(/\s{2,}/));
-    expect(commands.map(([name]) => name)).toEqual(["serve", "generate", "keys", "models"]);
+    expect(commands.map(([name]) => name)).toEqual(["serve", "generate", "batch", "keys", "models"]);
     for (const [, description] of commands) expect(description?.length).toBeGreaterThan(10);
     expect(result.stdout).not.toMatch(/--port/);
     expect(result.stdout).toMatch(/Without a command, inkpress runs serve; its flags: inkpress serve --help\./);
@@ -69,7 +69,7 @@ describe("help", () => {
     expect(section(serve.stdout, "OPTIONS").join("\n")).toMatch(/--port=<port>\s+Port to listen on/);
   });
 
-  it.each(["serve", "generate", "keys create", "keys list", "keys revoke", "keys rotate-secret", "models pull", "models list"])(
+  it.each(["serve", "generate", "batch", "keys create", "keys list", "keys revoke", "keys rotate-secret", "models pull", "models list"])(
     "describes every option of %s",
     async (command) => {
       const result = await runCli([...command.split(" "), "--help"]);
