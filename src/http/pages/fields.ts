@@ -65,6 +65,10 @@ export function typeText(schema: SchemaNode): string {
   if (schema.$ref) return schema.$ref.split("/").at(-1)!;
   const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
   if (types.includes("array") && schema.items) return `array of ${typeText(schema.items)}`;
+  if (schema.const !== undefined && !types.length) return typeof schema.const;
+  // A variant (oneOf / anyOf): the kinds it may be, each once.
+  const options = (schema.oneOf ?? schema.anyOf) as SchemaNode[] | undefined;
+  if (options && !types.length) return [...new Set(options.map(typeText))].join(" or ");
   return types.join(" or ") || "any";
 }
 
