@@ -1,9 +1,17 @@
 import { mkdir, readFile, readdir, rm } from "node:fs/promises";
 import path from "node:path";
+import lockfile from "proper-lockfile";
+import { InkpressError } from "../errors.js";
 import { writeFileAtomic } from "../keys/atomic.js";
 import { log } from "../log.js";
 import type { JobRecord, JobStatus } from "./job.js";
 import { RetryLater, cursorAfter, newerFirst, readCursor, type JobPage, type JobQuery, type JobRunner, type JobStore } from "./store.js";
+
+/**
+ * The data folder belongs to one process, or its jobs would run twice. A lock left by a
+ * process that died goes stale after this long and is taken over; a start waits that long.
+ */
+const LOCK_STALE_MS = 10_000;
 
 /** How often finished jobs past their retention are deleted when nobody reads (reads purge first, so none is ever shown late). */
 const PURGE_EVERY_MS = 60_000;
@@ -25,6 +33,7 @@ export class LocalJobStore implements JobStore {
   private deliver: ((id: string) => Promise<void>) | undefined;
   private pendingDeliveries: { id: string; at: number }[] = [];
   private closed = false;
+  private unlock: () => Promise<void> = async () => {};
 
   private constructor(private readonly dir: string) {}
 
@@ -32,6 +41,15 @@ export class LocalJobStore implements JobStore {
   static async open(dataDir: string): Promise<LocalJobStore> {
     const store = new LocalJobStore(path.join(dataDir, "jobs"));
     await mkdir(store.dir, { recursive: true });
+    store.unlock = await lockfile
+      .lock(store.dir, {
+        stale: LOCK_STALE_MS,
+        retries: { retries: LOCK_STALE_MS / 1000 + 2, minTimeout: 1000, maxTimeout: 1000 },
+        onCompromised: (error) => log.error(`the lock on ${store.dir} was lost: ${error.message}`),
+      })
+      .catch(() => {
+        throw new InkpressError(`another inkpress process uses the data folder ${dataDir}, and its jobs would run twice: give each server its own --data-dir, or share jobs through --redis`);
+      });
     for (const name of (await readdir(store.dir)).filter((n) => /^job_[0-9a-f]{32}\.json$/.test(n))) {
       try {
         const job = JSON.parse(await readFile(path.join(store.dir, name), "utf8")) as JobRecord;
@@ -115,6 +133,7 @@ export class LocalJobStore implements JobStore {
     for (const timer of this.timers) clearTimeout(timer);
     for (const controller of this.running.values()) controller.abort(new Error("the server is shutting down"));
     await Promise.all(this.writes.values());
+    await this.unlock().catch(() => {});
   }
 
   /** Start queued jobs while there is room. */

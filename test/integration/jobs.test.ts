@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobsApi } from "../helpers/jobs.js";
-import { API_KEY, HAS_STORIES_MODEL, STORIES_MODEL, startServer, testModel, type TestServer } from "../helpers/server.js";
+import { API_KEY, HAS_STORIES_MODEL, STORIES_MODEL, runCli, startServer, testModel, type TestServer } from "../helpers/server.js";
 
 const OTHER_KEY = "other-key-0123456789";
 const keys = `${API_KEY},${OTHER_KEY}`;
@@ -130,6 +130,14 @@ describe("jobs API, embedded store under the data folder", () => {
     await mine().waitFor(first.id);
     await jobsApi(server.url, OTHER_KEY).waitFor(other.id);
   }, 120_000);
+
+  it("refuses a second server on the same data folder, in one line, since its jobs would run twice", async () => {
+    const second = await runCli(["serve", "--model", model, "--port", "0", "--threads", "1"], { INKPRESS_API_KEYS: keys, INKPRESS_DATA_DIR: dataDir });
+    expect(second.code).toBe(1);
+    expect(second.stderr.trim()).toBe(
+      `inkpress: another inkpress process uses the data folder ${dataDir}, and its jobs would run twice: give each server its own --data-dir, or share jobs through --redis`,
+    );
+  }, 60_000);
 
   it("runs a job again after the process died mid-run, without losing it", async () => {
     const job = await mine().create({ ...LONG, seed: 11 });
