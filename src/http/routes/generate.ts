@@ -10,7 +10,7 @@ import { logRequest } from "../request-log.js";
 import { PoolClosedError, QueueFullError } from "../../model/pool.js";
 import type { Metrics } from "../metrics.js";
 import { assertJson, readJson } from "../body.js";
-import { idempotency } from "../idempotency.js";
+import { idempotency, type IdempotencyOutcome } from "../idempotency.js";
 import { negotiateFormat, type ArticleFormat } from "../negotiate.js";
 import { CLIENT_CLOSED, asHttpError, problem, problemBody } from "../problem.js";
 import { validationProblem } from "../validation.js";
@@ -50,11 +50,12 @@ export function generateRoute({ host, lifecycle, limiter, storage, timeoutMs, bo
     const name = `${event.context.apiKey!.name}:generate`;
     const once = await idempotency(event, { storage, name, body, keepMs: IDEMPOTENCY_KEEP_MS, pendingMs: timeoutMs + 60_000 });
     if (once && "replay" in once) return answer(event, replayed(JSON.parse(once.replay) as WrittenArticle), format, streamed, metrics);
-    if (lifecycle.draining) throw problem(503, "The server is shutting down.", { headers: { "retry-after": "5", connection: "close" } });
-    const backend = host.backend;
-    if (backend && !backend.slots.hasRoom()) throw new QueueFullError(backend.slots.retryAfterSeconds());
-
-    const generation = await limiter.begin(event.context.apiKey!, event.context.rateLimitHeaders ?? {});
+    const generation = await admit(() => {
+      if (lifecycle.draining) throw problem(503, "The server is shutting down.", { headers: { "retry-after": "5", connection: "close" } });
+      const backend = host.backend;
+      if (backend && !backend.slots.hasRoom()) throw new QueueFullError(backend.slots.retryAfterSeconds());
+      return limiter.begin(event.context.apiKey!, event.context.rateLimitHeaders ?? {});
+    }, once);
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = AbortSignal.any([event.req.signal, deadline, lifecycle.signal]);
     // Words count against the daily quota as they are written, and the log line records them:
@@ -86,6 +87,16 @@ export function generateRoute({ host, lifecycle, limiter, storage, timeoutMs, bo
         .finally(() => generation.end(event.context.produced?.words ?? 0));
     return answer(event, write, format, streamed, metrics);
   });
+}
+
+/** Start a generation; when it is refused (busy, shutting down, over a limit), the Idempotency-Key is free again for the retry. */
+async function admit<T>(start: () => Promise<T>, once: IdempotencyOutcome): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    if (once && "claim" in once) await once.claim.release().catch(() => {});
+    throw error;
+  }
 }
 
 /** How long an answer given under an Idempotency-Key is replayed. */
