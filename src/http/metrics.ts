@@ -4,7 +4,6 @@ import type { Backend, Usage } from "../model/backend.js";
 import type { ModelHost } from "../model/host.js";
 
 /** Paths counted under their own name; any other counts as "other", so random paths cannot grow the label set. */
-const ROUTES = new Set(["/", "/docs", "/healthz", "/metrics", "/api/v1/openapi.json", "/api/v1/generate"]);
 
 /**
  * The Prometheus metrics of one server, for both backends: requests by status, articles,
@@ -66,8 +65,8 @@ export class Metrics {
 
   /** Count a request once its final status is known. */
   request(event: H3Event, status: number): void {
-    const path = event.url.pathname;
-    this.requests.inc({ route: ROUTES.has(path) ? path : "other", status: String(status) });
+    // The route's pattern (`/api/v1/jobs/:id`), so job ids and unknown paths cannot grow the label set.
+    this.requests.inc({ route: event.context.matchedRoute?.route ?? "other", status: String(status) });
   }
 
   /** Start timing one accepted article. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_KEY, startServer, testModel, type TestServer } from "../helpers/server.js";
+import { jobsApi } from "../helpers/jobs.js";
 import { collectSse, fetchSse } from "../helpers/sse.js";
 
 // /metrics on the in-process backend (the inference-server side is in backend-stream.test.ts).
@@ -34,12 +35,16 @@ describe("/metrics (in-process model)", () => {
     const streamed = JSON.parse((await collectSse(events)).at(-1)!.data);
     expect((await server.generate({ topic: "" })).status).toBe(422);
     expect((await fetch(`${server.url}/no/such/path`)).status).toBe(404);
+    const job = await jobsApi(server.url, API_KEY).create({ topic: "Home composting", length: 100, seed: 3 });
+    expect((await jobsApi(server.url, API_KEY).get(job.id)).status).toBe(200);
 
     const after = await metrics();
     expect(after('inkpress_requests_total{route="/api/v1/generate",status="200"}')).toBe(2);
     expect(after('inkpress_requests_total{route="/api/v1/generate",status="422"}')).toBe(1);
     expect(after('inkpress_requests_total{route="other",status="404"}')).toBe(1);
     expect(after('inkpress_requests_total{route="/metrics",status="200"}')).toBe(1);
+    expect(after('inkpress_requests_total{route="/api/v1/jobs",status="202"}')).toBe(1);
+    expect(after('inkpress_requests_total{route="/api/v1/jobs/:id",status="200"}')).toBe(1);
     expect(after("inkpress_articles_total")).toBe(2);
     expect(after('inkpress_tokens_total{kind="prompt"}')).toBe(json.usage.promptTokens + streamed.usage.promptTokens);
     expect(after('inkpress_tokens_total{kind="completion"}')).toBe(json.usage.completionTokens + streamed.usage.completionTokens);
