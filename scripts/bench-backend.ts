@@ -25,7 +25,7 @@ import { GenerateRequestSchema } from "../src/article/request.js";
 import { defaultThreads } from "../src/config.js";
 import { LLAMA_SERVER_SAMPLING } from "../src/model/sampling.js";
 import { collectSse, fetchSse } from "../test/helpers/sse.js";
-import { BENCH_DIR, SMOLLM2_135M, ensureBenchModel } from "./bench-models.js";
+import { BENCH_DIR, SMOLLM2_135M, benchArticle, ensureBenchModel } from "./bench-models.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const QUICK = process.env.BENCH_QUICK === "1";
@@ -37,15 +37,7 @@ const SLOT_CONTEXT = 4096;
 /** Article lengths in words; the throughput rows write `articles` at each concurrency, shared out among the clients. */
 const S = QUICK ? { length: 150, throughputLength: 100, overheadRuns: 1, articles: 4 } : { length: 300, throughputLength: 150, overheadRuns: 2, articles: 4 };
 
-const article = (seed: number, length = S.length) => ({
-  topic: "Home composting for beginners",
-  length,
-  tone: "conversational",
-  language: "en",
-  structure: "sections",
-  seed,
-  seo: { keywords: "compost bin, garden waste" },
-});
+const article = (seed: number, length = S.length) => benchArticle(seed, length);
 
 const log = (line: string) => process.stderr.write(`bench:backend: ${line}\n`);
 /** The middle value (the mean of the two middle ones for an even count). */

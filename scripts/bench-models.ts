@@ -318,3 +318,16 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.reso
     console.log(`${model.path}\t${(model.bytes / 1e6).toFixed(1)} MB`);
   }
 }
+
+/** The article both benches write: one request shape, so their figures compare. */
+export function benchArticle(seed: number, length: number) {
+  return {
+    topic: "Home composting for beginners",
+    length,
+    tone: "conversational",
+    language: "en",
+    structure: "sections",
+    seed,
+    seo: { keywords: "compost bin, garden waste" },
+  };
+}

@@ -51,8 +51,9 @@ import { countWords, splitSentences } from "../src/article/text.js";
 import { defaultThreads } from "../src/config.js";
 import { LlamaWriter } from "../src/model/llama-writer.js";
 import { ModelRuntime } from "../src/model/runtime.js";
+import { SAMPLING } from "../src/model/sampling.js";
 import { fetchSse } from "../test/helpers/sse.js";
-import { BENCH_DIR, BENCH_SPECS, ensureBenchModel, type BenchModel } from "./bench-models.js";
+import { BENCH_DIR, BENCH_SPECS, benchArticle, ensureBenchModel, type BenchModel } from "./bench-models.js";
 import { installProbe, nativeTotals, readProfile, resetProfile, setCapturePrompts, type CallRecord, type Profile } from "./bench-probe.js";
 
 // --- settings -----------------------------------------------------------------------------
@@ -92,20 +93,13 @@ const CORE_RESERVE_MS: Array<[RegExp, number]> = [
 const loadFactor = () => Math.max(1, os.loadavg()[0]! / os.availableParallelism());
 const coreReserve = (label: string) => (CORE_RESERVE_MS.find(([re]) => re.test(label))?.[1] ?? 60_000) * loadFactor();
 
-/** The service's sampler (src/model/llama-writer.ts SAMPLING), for the raw run. */
-const SAMPLING = { temperature: 0.8, topK: 40, topP: 0.9, minP: 0.05 } as const;
+/** The service's sampler (src/model/sampling.ts) for the raw run, without the repeat penalty, which needs the generated tokens. */
+const { temperature, topK, topP, minP } = SAMPLING;
+const RAW_SAMPLING = { temperature, topK, topP, minP } as const;
 const SEED = 42;
 
 /** The (2) article: a few hundred completion tokens. */
-const article = (seed: number, length = S.articleLength) => ({
-  topic: "Home composting for beginners",
-  length,
-  tone: "conversational",
-  language: "en",
-  structure: "sections",
-  seed,
-  seo: { keywords: "compost bin, garden waste" },
-});
+const article = (seed: number, length = S.articleLength) => benchArticle(seed, length);
 
 /** A short article for warm-up, concurrency and the RSS loop: the shortest length, title and description given. */
 const shortArticle = (seed: number) => ({
@@ -592,7 +586,7 @@ async function rawDecode(sequence: LlamaContextSequence, prompt: Token[], n: num
     const want = Math.min(n - produced, sequence.contextSize - prompt.length - 2);
     const ts = now();
     let got = 0;
-    for await (const _ of sequence.evaluate(prompt, { ...SAMPLING, seed: SEED + segments, yieldEogToken: true })) {
+    for await (const _ of sequence.evaluate(prompt, { ...RAW_SAMPLING, seed: SEED + segments, yieldEogToken: true })) {
       if (got === 0) prefillMs += now() - ts;
       if (++got >= want) break;
     }
@@ -950,7 +944,7 @@ async function benchModel(model: BenchModel, later: BenchModel[]): Promise<Model
     const sequence = context.getSequence();
     const prompt = calls[0]!.prompt;
     let warmup = 0;
-    for await (const _ of sequence.evaluate(prompt, { ...SAMPLING, seed: 1, yieldEogToken: true })) if (++warmup >= 16) break;
+    for await (const _ of sequence.evaluate(prompt, { ...RAW_SAMPLING, seed: 1, yieldEogToken: true })) if (++warmup >= 16) break;
     const raws: RawRun[] = [];
     for (let i = 0; i < runs.length; i++) raws.push(await rawDecode(sequence, prompt, n));
     raw = raws.reduce((a, b) => (b.totalMs < a.totalMs ? b : a));
