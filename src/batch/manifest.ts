@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
-import { writeFileAtomic } from "../keys/atomic.js";
+import { writeFileAtomic } from "../atomic.js";
 import { BatchError } from "./errors.js";
 
 /** The manifest's file name in the output folder. */

@@ -2,7 +2,7 @@ import { mkdir, readFile, readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import lockfile from "proper-lockfile";
 import { InkpressError } from "../errors.js";
-import { writeFileAtomic } from "../keys/atomic.js";
+import { writeFileAtomic } from "../atomic.js";
 import { log } from "../log.js";
 import type { JobRecord, JobStatus } from "./job.js";
 import { RetryLater, cursorAfter, newerFirst, readCursor, type JobPage, type JobQuery, type JobRunner, type JobStore } from "./store.js";

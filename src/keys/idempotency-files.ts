@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdir, readFile, readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { log } from "../log.js";
-import { writeFileAtomic } from "./atomic.js";
+import { writeFileAtomic } from "../atomic.js";
 import type { IdempotencyRecord } from "./storage.js";
 
 type Stored = IdempotencyRecord & { expiresAt: number };

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import * as v from "valibot";
-import { writeFileAtomic } from "./atomic.js";
+import { writeFileAtomic } from "../atomic.js";
 
 /** Limits of one key; a missing limit means none. */
 export interface KeyLimits {

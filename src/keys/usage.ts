@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { writeFileAtomic } from "./atomic.js";
+import { writeFileAtomic } from "../atomic.js";
 
 /** What the server records of a key's use. */
 export interface KeyUsage {

@@ -5,7 +5,7 @@ import path from "node:path";
 /**
  * Write a file so that a crash at any moment leaves either the old content or the new,
  * never half of one: a temporary file in the same folder, synced, renamed over the
- * target, and the folder synced. Mode 0600: these files describe API keys.
+ * target, and the folder synced. Mode 0600: key files, jobs and results are private.
  */
 export async function writeFileAtomic(file: string, text: string): Promise<void> {
   const dir = path.dirname(file);
