@@ -3,6 +3,7 @@ import { toNodeHandler } from "h3/node";
 import { listen, type Listener } from "listhen";
 import { ConfigError, type BackendSource, type ModelSource, type ServeConfig } from "./config.js";
 import { createApp } from "./http/app.js";
+import { Metrics } from "./http/metrics.js";
 import { hardenServer } from "./http/socket.js";
 import { Jobs } from "./jobs/jobs.js";
 import { LocalJobStore } from "./jobs/local-store.js";
@@ -51,6 +52,7 @@ export async function startServer(config: ServeConfig): Promise<RunningServer> {
       ? ModelRuntime.load({ ...source, queueSize: config.queueSize })
       : connectBackend(source.url, { key: source.key, sequences: source.sequences, queueSize: config.queueSize }),
   );
+  const metrics = new Metrics(host);
   const jobs = new Jobs({
     store: jobStore,
     backend: (signal) => host.get(signal),
@@ -62,9 +64,11 @@ export async function startServer(config: ServeConfig): Promise<RunningServer> {
     timeoutMs: config.timeoutS * 1000,
     shutdown: lifecycle.signal,
     track: (work) => lifecycle.track(work),
+    meter: () => metrics.article(),
   });
   const app = createApp({
     host,
+    metrics,
     keys,
     limiter,
     storage,

@@ -9,7 +9,7 @@ import type { ReportingBackend } from "../model/report.js";
 import { requireApiKey } from "./auth.js";
 import type { KeyLimiter } from "../keys/limiter.js";
 import type { ApiKeys } from "../keys/registry.js";
-import { Metrics } from "./metrics.js";
+import type { Metrics } from "./metrics.js";
 import { asHttpError, problem, toProblemResponse } from "./problem.js";
 import { logRequest, startRequest } from "./request-log.js";
 import { generateRoute } from "./routes/generate.js";
@@ -22,6 +22,8 @@ import { docsRoute, playgroundRoute } from "./routes/pages.js";
 /** What the HTTP app serves with. */
 export interface AppOptions {
   host: ModelHost<ReportingBackend>;
+  /** The server's metrics, shared with the jobs that write articles outside any request. */
+  metrics: Metrics;
   keys: ApiKeys;
   limiter: KeyLimiter;
   lifecycle: Lifecycle;
@@ -45,8 +47,7 @@ export const HEADER_LIMIT = 8 * 1024;
  * key-protected `/api/v1/*`, and every error (thrown by us, by h3 or unexpected)
  * answered as problem+json.
  */
-export function createApp({ host, keys, limiter, lifecycle, timeoutMs, bodyTimeoutMs, corsOrigins, storage, jobs, jobsConfig }: AppOptions): H3 {
-  const metrics = new Metrics(host);
+export function createApp({ host, metrics, keys, limiter, lifecycle, timeoutMs, bodyTimeoutMs, corsOrigins, storage, jobs, jobsConfig }: AppOptions): H3 {
   const app = new H3({
     onRequest(event) {
       startRequest(event);

@@ -21,7 +21,7 @@ export class Metrics {
   });
   private readonly articles = new Counter({
     name: "inkpress_articles_total",
-    help: "Articles written to the end.",
+    help: "Articles written to the end, by generate requests and by jobs.",
     registers: [this.registry],
   });
   private readonly tokens = new Counter({
@@ -32,7 +32,7 @@ export class Metrics {
   });
   private readonly firstToken = new Histogram({
     name: "inkpress_time_to_first_token_seconds",
-    help: "Seconds from accepting a generate request to its first Markdown text (queue wait and outline included).",
+    help: "Seconds from accepting a generate request (or starting a job) to its first Markdown text (queue wait and outline included).",
     buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120],
     registers: [this.registry],
   });

@@ -3,7 +3,7 @@ import { writeArticle } from "../article/article.js";
 import { InkpressError, problemOf } from "../errors.js";
 import { LimitError, type KeyLimiter } from "../keys/limiter.js";
 import type { ApiKey } from "../keys/registry.js";
-import type { Backend } from "../model/backend.js";
+import type { Backend, Usage } from "../model/backend.js";
 import { QueueFullError } from "../model/pool.js";
 import { StateUnavailableError } from "../redis.js";
 import { FINAL_STATUSES, publicJob, type Job, type JobRecord, type JobStatus, type NewJob } from "./job.js";
@@ -32,6 +32,18 @@ export interface JobsOptions {
   shutdown: AbortSignal;
   /** Counts a run among the server's generations, so a shutdown gives it the same grace period. */
   track: <T>(work: () => Promise<T>) => Promise<T>;
+  /** Measures each article a job writes (the server's metrics), as it measures direct ones. */
+  meter?: () => ArticleMeter;
+}
+
+/** What a job run reports to the server's metrics. */
+export interface ArticleMeter {
+  /** The backend as the article uses it, noting when it gets a slot. */
+  backend(backend: Backend): Backend;
+  /** Markdown was written. */
+  delta(): void;
+  /** The article was written to the end. */
+  finished(usage: Usage): void;
 }
 
 /** Not found, or another key's job: the same answer, so ids of other keys cannot be probed. */
@@ -145,10 +157,12 @@ export class Jobs {
     const signal = AbortSignal.any([cancel, shutdown, deadline]);
     let words = 0;
     let saved = Date.now();
+    const meter = this.options.meter?.();
     try {
       const { response } = await this.options.track(async () => writeArticle(job.request, {
-        backend: await this.options.backend(signal),
+        backend: await this.options.backend(signal).then((backend) => meter?.backend(backend) ?? backend),
         signal,
+        onDelta: () => meter?.delta(),
         onWords: (written) => {
           words = written;
           if (Date.now() - saved < PROGRESS_EVERY_MS) return;
@@ -157,6 +171,7 @@ export class Jobs {
         },
       }));
       words = response.article.wordCount;
+      meter?.finished(response.usage);
       await outlast(() => this.finish(id, { status: "succeeded", result: response, progress: { words } }, ["running"]));
     } catch (error) {
       if (cancel.aborted) return;
