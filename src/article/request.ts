@@ -12,6 +12,9 @@ export const LIMITS = {
   keyword: 80,
   title: 120,
   description: 320,
+  avoid: 100,
+  avoidPhrase: 60,
+  voice: 500,
 } as const;
 
 /** The defaults the spec leaves open, filled into every normalised request. */
@@ -82,6 +85,47 @@ export const SeoSchema = jsonObject({
   headingTags: v.optional(v.boolean("headingTags must be true or false"), DEFAULTS.headingTags),
 }, "seo must be an object");
 
+/** Phrases to avoid: trimmed, empties and case-insensitive duplicates dropped. */
+const AvoidList = v.pipe(
+  v.array(trimmed(LIMITS.avoidPhrase, "each avoid phrase"), "avoid must be an array of strings"),
+  v.maxLength(LIMITS.avoid, `avoid holds at most ${LIMITS.avoid} phrases`),
+  v.transform((phrases) => {
+    const seen = new Set<string>();
+    return phrases.map((p) => p.replace(/\s+/g, " ")).filter((p) => {
+      const key = p.toLocaleLowerCase();
+      if (!p || seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }),
+);
+
+/**
+ * The `style` object of a request (or a key's default style): phrases the article never
+ * contains, a voice note for the prompt, and whether the built-in AI clichés are avoided.
+ */
+export const StyleSchema = jsonObject({
+  avoid: v.optional(AvoidList),
+  voice: optionalText(LIMITS.voice, "voice"),
+  cliches: v.optional(v.boolean("cliches must be true or false")),
+}, "style must be an object");
+
+/** A style as given: every field optional, so a request's style can override a key's default field by field. */
+export type Style = v.InferOutput<typeof StyleSchema>;
+
+/**
+ * The style an article is written in: the request's fields over the key's default ones.
+ * `cliches` defaults to true (the built-in list is avoided).
+ */
+export function resolveStyle(request: Style | undefined, keyDefault?: Style): { avoid: string[]; voice?: string; cliches: boolean } {
+  const voice = request?.voice ?? keyDefault?.voice;
+  return {
+    avoid: request?.avoid ?? keyDefault?.avoid ?? [],
+    ...(voice ? { voice } : {}),
+    cliches: request?.cliches ?? keyDefault?.cliches ?? true,
+  };
+}
+
 /**
  * The generation request (spec part 2) as valibot validates it: the one source of truth
  * for validation, the engine's input type and the OpenAPI document. Unknown fields are ignored.
@@ -122,6 +166,7 @@ export const GenerateRequestSchema = v.pipe(
       ),
     ),
     seo: v.optional(SeoSchema, {}),
+    style: v.optional(StyleSchema),
     /** Answer with Server-Sent Events, like `Accept: text/event-stream`; a transport choice, so not echoed. */
     stream: v.optional(v.boolean("stream must be true or false"), false),
   }, "the request body must be a JSON object"),
