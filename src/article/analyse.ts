@@ -330,7 +330,7 @@ function withKeyword(check: (article: Article, primary: string) => Verdict): Mea
   return (a) => (a.primary === undefined ? na("No keywords were given, so this check does not apply.") : check(a, a.primary));
 }
 
-/** Heading checks do not apply when heading tags are off (CONVENTIONS.md). */
+/** Heading checks do not apply when heading tags are off: reported as not applicable, never as passed or failed. */
 function withHeadings(check: Measure): Measure {
   return (a) => (a.input.headingTags ? check(a) : na("Heading tags are off, so this check does not apply."));
 }

@@ -17,7 +17,7 @@ export const LIMITS = {
   voice: 500,
 } as const;
 
-/** The defaults the spec leaves open, filled into every normalised request. */
+/** The defaults a request may leave open, filled into every normalised request. */
 export const DEFAULTS = {
   length: 800,
   tone: "professional",

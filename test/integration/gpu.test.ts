@@ -2,8 +2,8 @@ import { getLlamaGpuTypes } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, startServer, testModel, type CliResult, type TestServer } from "../helpers/server.js";
 
-// `--gpu` on the machine the suite runs on, through the real CLI. On a machine without a GPU
-// (the development machines), `auto` runs on the CPU and says why, and a named GPU type is a
+// `--gpu` on the machine the suite runs on, through the real CLI. On a machine without a GPU,
+// `auto` runs on the CPU and says why, and a named GPU type is a
 // one-line start-up error; where the GPU exists, those cases are skipped.
 
 const supported = await getLlamaGpuTypes("supported");
