@@ -17,7 +17,7 @@ import { cancelJobRoute, getJobRoute, listJobsRoute, submitJobRoute } from "./ro
 import { healthRoute } from "./routes/health.js";
 import { metricsRoute } from "./routes/metrics.js";
 import { isPublicApiRoute, openApiRoute } from "./routes/openapi.js";
-import { docsRoute, playgroundRoute } from "./routes/pages.js";
+import { assetRoute, docsRoute, playgroundRoute } from "./routes/pages.js";
 
 /** What the HTTP app serves with. */
 export interface AppOptions {
@@ -89,6 +89,7 @@ export function createApp({ host, metrics, keys, limiter, lifecycle, timeoutMs, 
   app.get("/metrics", metricsRoute(metrics));
   app.get("/", playgroundRoute());
   app.get("/docs", docsRoute());
+  app.get("/assets/:file", assetRoute());
   app.get("/api/v1/openapi.json", openApiRoute());
   app.all("/api/v1/generate", generateRoute({ host, lifecycle, limiter, storage, timeoutMs, bodyTimeoutMs, metrics }));
   const jobRoutes = { jobs, storage, bodyTimeoutMs, pageSize: jobsConfig.pageSize, retentionMs: jobsConfig.retentionS * 1000 };

@@ -1,10 +1,12 @@
 /**
  * Shared pieces of the server-rendered pages (`/docs`, `/`): escaping, the page shell and
  * a response with a strict Content-Security-Policy. The pages are self-contained: one
- * inline stylesheet and at most one inline script, both allowed by their SHA-256 hash,
- * nothing else (the machines they run on are offline, and nothing else may run).
+ * inline stylesheet, allowed by its SHA-256 hash, and at most one script, a module served
+ * by this server (`/assets/…`); nothing inline runs, and nothing comes from elsewhere (the
+ * machines they run on are offline).
  */
 import { createHash } from "node:crypto";
+import { scriptUrl, type ScriptName } from "./assets.js";
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
@@ -70,8 +72,8 @@ export interface PageParts {
   style: string;
   /** The body's HTML, below the top bar. */
   body: string;
-  /** One inline script, if any. */
-  script?: string;
+  /** The page's script, a module under `/assets/`, if any. */
+  script?: ScriptName;
 }
 
 /** A rendered page: its markup and the headers to answer it with. */
@@ -80,7 +82,7 @@ export interface Page {
   headers: Record<string, string>;
 }
 
-/** A complete HTML page, with a CSP that allows only its own inline style and script. */
+/** A complete HTML page, with a CSP that allows only its own inline style and this origin's scripts. */
 export function renderPage(parts: PageParts): Page {
   const style = BASE_STYLE + parts.style;
   const link = (href: string, label: string) =>
@@ -101,14 +103,14 @@ export function renderPage(parts: PageParts): Page {
 <nav aria-label="Site">${link("/", "Playground")}${link("/docs", "API reference")}<a href="/api/v1/openapi.json">OpenAPI</a></nav>
 </header>
 ${parts.body}
-${parts.script ? `<script>${parts.script}</script>` : ""}
+${parts.script ? `<script type="module" src="${scriptUrl(parts.script)}"></script>` : ""}
 </body>
 </html>
 `;
   const csp = [
     "default-src 'none'",
     `style-src ${hash(style)}`,
-    `script-src ${parts.script ? hash(parts.script) : "'none'"}`,
+    `script-src ${parts.script ? "'self'" : "'none'"}`,
     "connect-src 'self'",
     "img-src data:",
     "base-uri 'none'",

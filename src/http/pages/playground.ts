@@ -6,13 +6,13 @@
  * above it and the form folded away once an article streams.
  *
  * The form's limits (lengths, ranges, defaults) are read from the OpenAPI request schema,
- * like the reference table. The page's script is in playground-client.ts.
+ * like the reference table. The page's script is client/playground.ts, served at
+ * `/assets/playground.js`; it reads the request from the form's named controls.
  */
 import { LABELLED_LANGUAGES, languageName } from "../../article/labels.js";
 import { CHECK_LABELS } from "./check-labels.js";
 import { componentSchema, fieldAt, type SchemaNode } from "./fields.js";
 import { escapeHtml, renderPage, type Page } from "./html.js";
-import { CLIENT } from "./playground-client.js";
 
 const STYLE = `
 .wrap { display: grid; grid-template-columns: minmax(320px, 380px) minmax(0, 1fr); gap: 24px; max-width: 1600px; margin: 0 auto; padding: 24px; align-items: start; }
@@ -158,7 +158,7 @@ export function playgroundPage(doc: Record<string, unknown>): Page {
 <fieldset>
 <legend>Access</legend>
 <label class="field"><span>API key</span>
-<input type="password" id="f-key" name="key" required autocomplete="off" spellcheck="false" placeholder="x-api-key">
+<input type="password" id="f-key" required autocomplete="off" spellcheck="false" placeholder="x-api-key">
 <small>Sent only in the <code>x-api-key</code> header; kept in this tab only.</small></label>
 </fieldset>
 <fieldset>
@@ -229,6 +229,6 @@ export function playgroundPage(doc: Record<string, unknown>): Page {
     current: "/",
     style: STYLE,
     body,
-    script: CLIENT,
+    script: "playground",
   });
 }
