@@ -33,6 +33,9 @@ export class InkpressError extends Error {
   }
 }
 
+/** A configuration problem (a bad flag or variable, no key, a taken port): one line before anything starts. */
+export class ConfigError extends InkpressError {}
+
 /** Named problem types; each `type` URI points at its entry in the API reference. */
 export const PROBLEM_TYPES = {
   400: "malformed-request",

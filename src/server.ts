@@ -1,7 +1,8 @@
 import net from "node:net";
 import { toNodeHandler } from "h3/node";
 import { listen, type Listener } from "listhen";
-import { ConfigError, type BackendSource, type ModelSource, type ServeConfig } from "./config.js";
+import type { BackendSource, ModelSource, ServeConfig } from "./config.js";
+import { ConfigError } from "./errors.js";
 import { createApp } from "./http/app.js";
 import { Metrics } from "./http/metrics.js";
 import { hardenServer } from "./http/socket.js";

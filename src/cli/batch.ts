@@ -7,6 +7,7 @@ import { resolveModelConfig } from "../config.js";
 import { ModelRuntime } from "../model/runtime.js";
 import { BatchProgress } from "./batch-progress.js";
 import { UsageError, fail } from "./fail.js";
+import { settingArgs } from "../settings.js";
 
 /** Most articles at once: each is a model sequence or a job in flight. */
 const MAX_CONCURRENCY = 64;
@@ -20,8 +21,7 @@ export const batchCommand = defineCommand({
     concurrency: { type: "string", default: "1", description: `Articles written at once, up to ${MAX_CONCURRENCY} (model sequences, or jobs in flight on the server)` },
     server: { type: "string", description: "URL of an inkpress server that writes the articles through its jobs API, instead of a local model" },
     key: { type: "string", description: "API key for --server (INKPRESS_API_KEY)" },
-    model: { type: "string", description: "Path to a .gguf model (INKPRESS_MODEL, default: first file in models/)" },
-    threads: { type: "string", description: "Decode threads (INKPRESS_THREADS, default half the cores)" },
+    ...settingArgs("model", "threads", "gpu", "gpuLayers"),
   },
   async run({ args }) {
     try {
@@ -30,7 +30,7 @@ export const batchCommand = defineCommand({
         throw new UsageError(`concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${args.concurrency}"`);
       }
       const server = serverOf(args);
-      const model = server ? undefined : resolveModelConfig(args);
+      const model = server ? undefined : resolveModelConfig({ flags: args });
 
       const plan = await planBatch(args.input, args.out);
       const progress = new BatchProgress();

@@ -1,17 +1,18 @@
-import { ConfigError } from "../config.js";
 import { InkpressError } from "../errors.js";
-import { KeyStoreError } from "../keys/store.js";
-import { ModelLoadError, ModelPullError } from "../model/errors.js";
 
 /** A command given with wrong arguments; its message says which and why. */
-export class UsageError extends Error {}
+export class UsageError extends InkpressError {
+  constructor(message: string) {
+    super(message, { status: 400 });
+  }
+}
 
-/** Problems the user can fix: their message is the whole story. */
-const EXPLAINED = [InkpressError, ConfigError, KeyStoreError, ModelLoadError, ModelPullError, UsageError];
-
-/** End a command on a problem: one line on stderr and exit code 1, never a stack trace. */
+/**
+ * End a command on a problem: one line on stderr and exit code 1, never a stack trace. An
+ * {@link InkpressError}'s message is the whole story; anything else was not expected, so it says "failed".
+ */
 export function fail(error: unknown): never {
-  const known = EXPLAINED.some((type) => error instanceof type);
-  process.stderr.write(`inkpress: ${known ? (error as Error).message : `failed: ${(error as Error)?.message ?? String(error)}`}\n`);
+  const message = error instanceof InkpressError ? error.message : `failed: ${(error as Error)?.message ?? String(error)}`;
+  process.stderr.write(`inkpress: ${message.replace(/\s*\n\s*/g, " ")}\n`);
   process.exit(1);
 }

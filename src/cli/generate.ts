@@ -8,6 +8,7 @@ import { fieldErrors } from "../http/validation.js";
 import { ModelRuntime } from "../model/runtime.js";
 import { UsageError, fail } from "./fail.js";
 import { GenerateProgress } from "./generate-progress.js";
+import { settingArgs } from "../settings.js";
 
 /** Output formats of `inkpress generate`. */
 const FORMATS = ["md", "html", "json"] as const;
@@ -33,8 +34,7 @@ export const generateCommand = defineCommand({
     seed: { type: "string", description: "Seed for a reproducible article" },
     format: { type: "string", default: "md", description: "md, html (a full document) or json (the API's answer)" },
     output: { type: "string", alias: "o", description: "Write to this file instead of stdout" },
-    model: { type: "string", description: "Path to a .gguf model (INKPRESS_MODEL, default: first file in models/)" },
-    threads: { type: "string", description: "Decode threads (INKPRESS_THREADS, default half the cores)" },
+    ...settingArgs("model", "threads", "gpu", "gpuLayers"),
   },
   async run({ args }) {
     try {
@@ -48,7 +48,7 @@ export const generateCommand = defineCommand({
         throw new UsageError(`invalid request: ${errors.join("; ")}`);
       }
       const { stream: _stream, ...request } = validated.value;
-      const model = resolveModelConfig(args);
+      const model = resolveModelConfig({ flags: args });
       const progress = new GenerateProgress(request.length);
       try {
         progress.loading(model.modelPath);

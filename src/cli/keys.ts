@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import { defineCommand } from "citty";
-import { keysFile } from "../config.js";
 import { cliCommand } from "../invocation.js";
 import { DEFAULT_LIMITS, KeyStore, KeyStoreError, type KeyLimits, type KeyRecord } from "../keys/store.js";
 import { readUsage, usageFileFor } from "../keys/usage.js";
+import { readSetting, settingArgs } from "../settings.js";
 import { fail } from "./fail.js";
 
 const UNITS: Record<string, number> = { s: 1, sec: 1, second: 1, min: 60, minute: 60, h: 3600, hour: 3600, day: 86_400 };
@@ -23,7 +23,7 @@ function positive(text: string | undefined, what: string): number | undefined {
   return Number(text);
 }
 
-const fileArg = { "keys-file": { type: "string", description: "The key store (INKPRESS_KEYS_FILE, default data/keys.json)" } } as const;
+const fileArg = settingArgs("keysFile");
 
 const create = defineCommand({
   meta: { name: "create", description: "Create a key and its webhook secret; both are printed once, the key is stored only as a SHA-256 digest" },
@@ -42,7 +42,7 @@ const create = defineCommand({
       };
       const dailyWords = positive(args["daily-words"], "daily words");
       if (dailyWords) limits.dailyWords = dailyWords;
-      const { key, record } = await new KeyStore(keysFile(args["keys-file"])).create(args.name, limits);
+      const { key, record } = await new KeyStore(readSetting("keysFile", { flags: args })).create(args.name, limits);
       process.stdout.write(`${key}\n${record.webhookSecret}\n`);
       process.stderr.write(
         `key "${args.name}" created: the first line is the API key, the second its webhook signing secret; store both now, neither is shown again\n`,
@@ -58,7 +58,7 @@ const list = defineCommand({
   args: fileArg,
   async run({ args }) {
     try {
-      const store = new KeyStore(keysFile(args["keys-file"]));
+      const store = new KeyStore(readSetting("keysFile", { flags: args }));
       const keys = await store.read();
       if (keys.length === 0) {
         // Revoking removes a key from the file, so a file without keys means all were revoked.
@@ -89,7 +89,7 @@ const revoke = defineCommand({
   args: { name: { type: "positional", description: "The key's name", required: true }, ...fileArg },
   async run({ args }) {
     try {
-      const removed = await new KeyStore(keysFile(args["keys-file"])).revoke(args.name);
+      const removed = await new KeyStore(readSetting("keysFile", { flags: args })).revoke(args.name);
       if (!removed) throw new KeyStoreError(`no key named "${args.name}"`);
       process.stderr.write(`key "${args.name}" revoked\n`);
     } catch (error) {
@@ -103,7 +103,7 @@ const rotateSecret = defineCommand({
   args: { name: { type: "positional", description: "The key's name", required: true }, ...fileArg },
   async run({ args }) {
     try {
-      const secret = await new KeyStore(keysFile(args["keys-file"])).rotateSecret(args.name);
+      const secret = await new KeyStore(readSetting("keysFile", { flags: args })).rotateSecret(args.name);
       process.stdout.write(`${secret}\n`);
       process.stderr.write(`webhook secret of "${args.name}" rotated; store it now, it is not shown again\n`);
     } catch (error) {

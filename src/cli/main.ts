@@ -2,6 +2,8 @@
 import { createRequire } from "node:module";
 import { defineCommand, runMain } from "citty";
 import { cliName } from "../invocation.js";
+import { log } from "../log.js";
+import { readSetting } from "../settings.js";
 import { checkArgs } from "./check-args.js";
 import { fail } from "./fail.js";
 import { serveArgs, serveCommand } from "./serve.js";
@@ -25,6 +27,11 @@ const main = defineCommand({
   default: "serve",
   async setup({ rawArgs }) {
     await checkArgs(main, rawArgs).catch(fail);
+    try {
+      log.level = readSetting("logLevel");
+    } catch (error) {
+      fail(error);
+    }
   },
 });
 

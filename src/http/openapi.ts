@@ -257,7 +257,7 @@ const HEALTH = {
             },
             ["fallback"],
           ),
-          object({ kind: { type: "string", enum: ["llama-server", "vllm"] }, url: string(), state: { type: "string", enum: ["ok", "unavailable", "unreachable"] } }),
+          object({ kind: { type: "string", enum: ["llama-server", "vllm"] }, url: string(), state: { type: "string", enum: ["ok", "unavailable", "unreachable"] }, prompts: { type: "string", enum: ["token-ids", "text"] } }),
         ],
       },
       queue: object({ running: integer(undefined, 0), waiting: integer(undefined, 0), capacity: integer(undefined, 0) }),

@@ -37,7 +37,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress → llama-server: streaming, cance
   let server: TestServer;
 
   beforeAll(async () => {
-    llama = await startLlamaServer({ model: STORIES_MODEL, parallel: 2 });
+    llama = await startLlamaServer({ model: STORIES_MODEL, parallel: 2, args: ["--metrics"] });
     server = await startServer(undefined, {}, { args: ["--backend", llama.url] });
   }, BUILD_TIMEOUT_MS);
   afterAll(async () => {
@@ -53,7 +53,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress → llama-server: streaming, cance
       status: "ok",
       model: "stories260K.gguf",
       prompting: "completion",
-      backend: { kind: "llama-server", url: llama.url, state: "ok" },
+      backend: { kind: "llama-server", url: llama.url, state: "ok", prompts: "token-ids" },
       queue: { running: 0, waiting: 0, capacity: 2 + 16 },
     });
   });
@@ -110,5 +110,17 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress → llama-server: streaming, cance
     expect(value("inkpress_queue_depth")).toBe(0);
     expect(value("inkpress_generations_running")).toBe(0);
     expect(text).not.toContain(API_KEY);
+  });
+
+  // Last: it writes one more article than the /metrics test counts.
+  it("llama-server evaluates the prompt tokens inkpress counts for an article (within 10%): the answer goes as token ids, so its cache always matches", async () => {
+    const evaluated = async () => Number(/^llamacpp:prompt_tokens_total (\S+)$/m.exec(await (await fetch(`${llama.url}/metrics`)).text())?.[1]);
+    const before = await evaluated();
+    const response = await server.generate({ ...BODY, length: 300, seed: 11 });
+    expect(response.status).toBe(200);
+    const { usage } = (await response.json()) as { usage: { promptTokens: number; completionTokens: number } };
+    const byServer = (await evaluated()) - before;
+    console.log("prompt tokens", { byServer, usage });
+    expect(Math.abs(byServer - usage.promptTokens)).toBeLessThanOrEqual(0.1 * usage.promptTokens);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend, Prompt, Writer } from "../../src/model/backend.js";
 import { PoolClosedError } from "../../src/model/pool.js";
+import type { RemoteBackend } from "../../src/model/remote/backend.js";
 import { connectBackend } from "../../src/model/remote/connect.js";
 import { BUILD_TIMEOUT_MS, startLlamaServer, type RunningLlamaServer } from "../helpers/llama-server.js";
 import { HAS_STORIES_MODEL, STORIES_MODEL } from "../helpers/server.js";
@@ -47,11 +48,15 @@ describe.skipIf(!HAS_STORIES_MODEL)("remote backend on llama-server (stories260K
   });
 
   describe.each(["native", "openai"] as const)("through the %s completion endpoint", (api) => {
-    let backend: Backend;
+    let backend: RemoteBackend;
     beforeAll(async () => {
       backend = await connectBackend(server.url, { api });
     });
     afterAll(() => backend?.dispose());
+
+    it("sends prompts as token ids, and says so in its report", async () => {
+      expect(await backend.report()).toMatchObject({ kind: "llama-server", prompts: "token-ids" });
+    });
 
     it("continues the forced text; each step grows the text by the pieces it yields", async () => {
       const writer = await opened(backend);
@@ -110,6 +115,26 @@ describe.skipIf(!HAS_STORIES_MODEL)("remote backend on llama-server (stories260K
       expect(writer.usage.completionTokens).toBe(40);
       // The cache holds the prompt and the first step's answer: only its last token or so is new.
       expect(writer.usage.promptTokens - firstPrompt).toBeLessThanOrEqual(4);
+      await writer.dispose();
+    });
+
+    it("the server's cache matches the answer through forced text and cuts: a step evaluates only what follows what it holds", async () => {
+      const writer = await opened(backend);
+      const evaluated = async (options: Parameters<Writer["generate"]>[0]) => {
+        const before = writer.usage.promptTokens;
+        await step(writer, options);
+        return writer.usage.promptTokens - before;
+      };
+      await step(writer, { maxTokens: 20, seed: 11 });
+      // The last token sampled is all that is new: the answer went back as the ids the server generated.
+      expect(await evaluated({ maxTokens: 20, seed: 12 })).toBe(1);
+      const forced = " and then";
+      const { tokens } = (await (await fetch(`${server.url}/tokenize`, { method: "POST", body: JSON.stringify({ content: forced }) })).json()) as { tokens: number[] };
+      writer.append(forced);
+      expect(await evaluated({ maxTokens: 20, seed: 13 })).toBe(1 + tokens.length);
+      // A cut inside generated text keeps the tokens before it: only the cut token's kept part is new.
+      writer.truncate(writer.text.length - 3);
+      expect(await evaluated({ maxTokens: 20, seed: 14 })).toBeLessThanOrEqual(3);
       await writer.dispose();
     });
   });

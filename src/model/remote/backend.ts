@@ -35,9 +35,9 @@ export class RemoteBackend implements ReportingBackend {
     );
   }
 
-  /** The server's kind, its origin and how it answers its health check. */
+  /** The server's kind, its origin, how it answers its health check, and whether prompts go as token ids. */
   async report(): Promise<BackendReport> {
-    return { kind: this.server.kind, url: this.url, state: await this.health.state() };
+    return { kind: this.server.kind, url: this.url, state: await this.health.state(), prompts: this.server.prompts };
   }
 
   async writer(signal?: AbortSignal): Promise<Writer> {

@@ -58,7 +58,8 @@ async function discover(upstream: Upstream, api: ConnectOptions["api"]): Promise
   const llama = await llamaServer(upstream);
   if (llama && api !== "openai") return llama;
   if (api === "native") throw new ModelLoadError(`${upstream.base.origin} is not llama-server (no /props), so it has no native /completion`);
-  if (llama) return openaiServer(upstream, llama, { repeat_penalty: SAMPLING.repeatPenalty, repeat_last_n: SAMPLING.repeatLastN });
+  // `verbose` adds llama-server's native event to each OpenAI one: the generated token ids are read from it.
+  if (llama) return openaiServer(upstream, llama, { repeat_penalty: SAMPLING.repeatPenalty, repeat_last_n: SAMPLING.repeatLastN, verbose: true });
   const { facts, extras } = await vllmServer(upstream);
   return openaiServer(upstream, facts, extras);
 }

@@ -4,6 +4,7 @@ import type { Prompt } from "../backend.js";
 import { UpstreamError } from "./errors.js";
 import { LLAMA_SERVER_SAMPLING } from "../sampling.js";
 import type { Complete, RemoteServer } from "./server.js";
+import { GeneratedTokens, pieceTokenizer } from "./tokens.js";
 import type { Upstream } from "./upstream.js";
 
 const Props = v.object({
@@ -17,6 +18,10 @@ const Props = v.object({
 /** One event of a `/completion` stream (every field optional: progress events and errors carry others). */
 const Chunk = v.object({
   content: v.optional(v.string()),
+  /** The token ids behind `content` (llama-server sends the last of a character split over several). */
+  tokens: v.optional(v.array(v.number())),
+  /** Prompt progress events carry a placeholder token, not a generated one. */
+  prompt_progress: v.optional(v.unknown()),
   stop: v.optional(v.boolean()),
   stop_type: v.optional(v.string()),
   tokens_predicted: v.optional(v.number()),
@@ -54,6 +59,12 @@ export async function llamaServer(upstream: Upstream): Promise<RemoteServer | un
   const props = parsed.output;
   const template = props.chat_template ?? "";
   const prompting = template === "" || template === FALLBACK_TEMPLATE ? "completion" : "chat-template";
+  const Tokens = v.object({ tokens: v.array(v.number()) });
+  // What `/completion` makes of a text prompt: BOS where the model wants one, special tokens parsed.
+  const promptTokens = async (content: string, signal?: AbortSignal) =>
+    v.parse(Tokens, await upstream.json("/tokenize", { content, add_special: true, parse_special: true }, signal)).tokens;
+  const raw = async (content: string, signal?: AbortSignal) =>
+    v.parse(Tokens, await upstream.json("/tokenize", { content, add_special: false, parse_special: false }, signal)).tokens;
   return {
     kind: "llama-server",
     // The alias defaults to the model's path: its file name is name enough.
@@ -62,18 +73,19 @@ export async function llamaServer(upstream: Upstream): Promise<RemoteServer | un
     contextSize: props.default_generation_settings.n_ctx,
     slots: props.total_slots,
     pinsSlots: true,
+    prompts: "token-ids",
     promptPrefix: async (prompt: Prompt, signal?: AbortSignal) => {
-      if (prompting === "completion") return prompt.completion;
-      const messages = [
-        { role: "system", content: prompt.system },
-        { role: "user", content: prompt.user },
-      ];
-      return v.parse(v.object({ prompt: v.string() }), await upstream.json("/apply-template", { messages }, signal)).prompt;
+      let text = prompt.completion;
+      if (prompting === "chat-template") {
+        const messages = [
+          { role: "system", content: prompt.system },
+          { role: "user", content: prompt.user },
+        ];
+        text = v.parse(v.object({ prompt: v.string() }), await upstream.json("/apply-template", { messages }, signal)).prompt;
+      }
+      return { text, tokens: await promptTokens(text, signal) };
     },
-    countTokens: async (text: string, signal?: AbortSignal) =>
-      // The same tokens `/completion` makes of a prompt: with BOS, special tokens parsed.
-      v.parse(v.object({ tokens: v.array(v.unknown()) }), await upstream.json("/tokenize", { content: text, add_special: true }, signal)).tokens
-        .length,
+    tokenize: pieceTokenizer(raw),
     complete: nativeComplete(upstream),
   };
 }
@@ -92,18 +104,23 @@ function nativeComplete(upstream: Upstream): Complete {
       // Progress events keep a long prompt's stream alive; per-token timings count an aborted step.
       return_progress: true,
       timings_per_token: true,
+      // Each event carries its token's id: the answer is kept as those ids.
+      return_tokens: true,
       // The final event would echo the prompt and settings; only these are read.
       response_fields: ["content", "stop", "stop_type", "tokens_predicted", "tokens_evaluated", "timings"],
       ...LLAMA_SERVER_SAMPLING,
     };
+    const tokens = new GeneratedTokens();
     for await (const event of upstream.events("/completion", body, step.signal)) {
       const chunk = upstream.parseEvent(Chunk, event.data);
       if (chunk.error) throw new UpstreamError(502, `${upstream.base.origin} failed mid-answer: ${chunk.error.message ?? "unknown error"}`);
       if (chunk.timings?.prompt_n !== undefined) report.promptTokens = chunk.timings.prompt_n;
       if (chunk.tokens_predicted !== undefined) report.completionTokens = chunk.tokens_predicted;
-      if (chunk.content) yield chunk.content;
+      if (chunk.prompt_progress === undefined && !chunk.stop) yield* tokens.take(chunk.content ?? "", chunk.tokens, chunk.tokens_predicted);
       if (chunk.stop) {
-        report.stopReason = chunk.stop_type === "eos" || chunk.stop_type === "word" ? "end" : "length";
+        const ended = chunk.stop_type === "eos" || chunk.stop_type === "word";
+        yield* tokens.finish(ended);
+        report.stopReason = ended ? "end" : "length";
         report.promptTotal = chunk.tokens_evaluated;
         return;
       }

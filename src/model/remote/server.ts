@@ -1,10 +1,13 @@
 import type { Prompt, Prompting } from "../backend.js";
 import type { UpstreamError } from "./errors.js";
 
+/** How prompts travel: as the server's token ids (its cache then always matches), or as text the server tokenizes again. */
+export type PromptForm = "token-ids" | "text";
+
 /** One generation step sent upstream: the whole prompt, the server's cache keeps what it has already read. */
 export interface CompletionStep {
-  /** The instructions in the model's format, then the visible answer. */
-  prompt: string;
+  /** The instructions in the model's format, then the visible answer: token ids, or text where the server takes no ids. */
+  prompt: number[] | string;
   maxTokens: number;
   seed: number;
   /** GBNF, root rule `root`. */
@@ -27,11 +30,23 @@ export interface StepReport {
   completionTokens: number;
 }
 
+/** Generated text and the token ids it came from; `ids` is undefined where the server did not say them. */
+export interface Generated {
+  text: string;
+  ids: number[] | undefined;
+}
+
 /**
- * A completion endpoint: yields the text pieces of one step and fills in `report`. Ends
- * quietly when the step's signal aborts; throws {@link UpstreamError} when the server fails.
+ * A completion endpoint: yields what one step generates and fills in `report`. Ends quietly when
+ * the step's signal aborts; throws {@link UpstreamError} when the server fails.
  */
-export type Complete = (step: CompletionStep, report: StepReport) => AsyncGenerator<string, void, undefined>;
+export type Complete = (step: CompletionStep, report: StepReport) => AsyncGenerator<Generated, void, undefined>;
+
+/** The instructions before the answer, as token ids (with BOS where the model wants one) and as text. */
+export interface PromptPrefix {
+  tokens: number[];
+  text: string;
+}
 
 /** What the writers need from one inference server, found when connecting. */
 export interface RemoteServer {
@@ -46,9 +61,11 @@ export interface RemoteServer {
   readonly slots: number | undefined;
   /** Whether steps run on a chosen slot, so each article keeps its own cache. */
   readonly pinsSlots: boolean;
+  /** How `complete` takes its prompt. */
+  readonly prompts: PromptForm;
   /** The text before the answer: the chat template applied to the system and user turns, or the completion prompt. */
-  promptPrefix(prompt: Prompt, signal?: AbortSignal): Promise<string>;
-  /** Tokens the server makes of this prompt text. */
-  countTokens(text: string, signal?: AbortSignal): Promise<number>;
+  promptPrefix(prompt: Prompt, signal?: AbortSignal): Promise<PromptPrefix>;
+  /** The token ids of forced text inside the answer (no BOS, no special tokens parsed, no leading space added). */
+  tokenize(text: string, signal?: AbortSignal): Promise<number[]>;
   complete: Complete;
 }

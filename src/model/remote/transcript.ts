@@ -1,72 +1,143 @@
-/** A span of the answer, in UTF-16 code units: `[start, end)`. */
+/** A span of the answer's pieces, by index: `[start, end)`. */
 interface Range {
   start: number;
   end: number;
 }
 
+/** One piece of the answer: a generated token (or tokens), or forced text whose tokens are not known yet. */
+interface Piece {
+  /** Its token ids; undefined until the writer has tokenized forced text. */
+  ids: number[] | undefined;
+  /** Length of the whole text after this piece, in UTF-16 code units. */
+  end: number;
+}
+
+/** A piece whose tokens the writer still has to ask for. */
+export interface Unresolved {
+  index: number;
+  text: string;
+}
+
 /**
- * The assistant answer of one article as text, with what the model no longer sees. An article
- * longer than the context drops its oldest prose after the pinned part: `text` stays whole
- * (it is the article), `visible()` is what is sent upstream.
+ * The assistant answer of one article as the server's tokens: generated token ids exactly as the
+ * server sampled them, and forced text tokenized on its own, so the server's prompt cache always
+ * matches what it holds. An article longer than the context drops its oldest prose after the
+ * pinned part: `text` stays whole (it is the article), `visibleTokens()` is what is sent upstream.
  */
 export class Transcript {
   /** The whole answer: forced and generated text. */
   text = "";
-  /** Everything before this stays visible whatever the context. */
+  private pieces: Piece[] = [];
+  /** Pieces before this index stay visible whatever the context. */
   private pinned = 0;
-  /** Dropped ranges, sorted and disjoint. */
+  /** Dropped pieces, sorted and disjoint ranges. */
   private dropped: Range[] = [];
 
+  /** Forced text: its tokens are asked for before the next step ({@link resolve}). */
   append(text: string): void {
+    if (!text) return;
     this.text += text;
+    this.pieces.push({ ids: undefined, end: this.text.length });
   }
 
-  /** Cut back to the first `length` characters (never grows). */
+  /** Generated tokens and their text (which may be empty: a byte of a character, or a control token). */
+  add(ids: number[], text: string): void {
+    this.text += text;
+    this.pieces.push({ ids, end: this.text.length });
+  }
+
+  /**
+   * Cut back to the first `length` characters (never grows). The tokens wholly before the cut
+   * stay as they are; the part of a piece before the cut becomes forced text of its own.
+   */
   truncate(length: number): void {
     if (length >= this.text.length) return;
-    this.text = this.text.slice(0, Math.max(0, length));
-    this.pinned = Math.min(this.pinned, this.text.length);
-    this.dropped = this.dropped.filter((r) => r.start < this.text.length).map((r) => ({ start: r.start, end: Math.min(r.end, this.text.length) }));
+    let keep = this.pieces.length;
+    while (keep > 0 && this.pieces[keep - 1]!.end > length) keep--;
+    const keptEnd = keep > 0 ? this.pieces[keep - 1]!.end : 0;
+    const rest = this.text.slice(keptEnd, Math.max(0, length));
+    this.pieces.length = keep;
+    this.text = this.text.slice(0, keptEnd);
+    this.pinned = Math.min(this.pinned, keep);
+    this.dropped = this.dropped.filter((r) => r.start < keep).map((r) => ({ start: r.start, end: Math.min(r.end, keep) }));
+    this.append(rest);
   }
 
   /** Keep everything so far visible whenever prose must be dropped. */
   pin(): void {
-    this.pinned = this.text.length;
+    this.pinned = this.pieces.length;
   }
 
-  /** The answer as the model sees it: the text without the dropped ranges. */
-  visible(): string {
-    let out = "";
-    let at = 0;
-    for (const r of this.dropped) {
-      out += this.text.slice(at, r.start);
-      at = r.end;
-    }
-    return out + this.text.slice(at);
+  /** The forced pieces whose tokens are not known yet, with their text. */
+  unresolved(): Unresolved[] {
+    const out: Unresolved[] = [];
+    this.pieces.forEach((piece, index) => {
+      if (!piece.ids) out.push({ index, text: this.text.slice(this.start(index), piece.end) });
+    });
+    return out;
+  }
+
+  /** Give a forced piece its tokens. */
+  resolve(index: number, ids: number[]): void {
+    this.pieces[index]!.ids = ids;
+  }
+
+  /** The answer's tokens as the model sees them (dropped pieces left out); an unresolved piece counts as none. */
+  visibleTokens(): number[] {
+    return this.visible().flatMap((index) => this.pieces[index]!.ids ?? []);
+  }
+
+  /** The answer's text as the model sees it. */
+  visibleText(): string {
+    return this.visible()
+      .map((index) => this.text.slice(this.start(index), this.pieces[index]!.end))
+      .join("");
+  }
+
+  /** How many tokens `visibleTokens()` holds. */
+  visibleCount(): number {
+    return this.visible().reduce((sum, index) => sum + (this.pieces[index]!.ids?.length ?? 0), 0);
   }
 
   /**
-   * Drop about `length` more characters of the oldest visible prose after the pinned part,
-   * ending after whitespace so the model sees whole words. Returns the characters
-   * dropped (0 when nothing is left to drop).
+   * Drop at least `tokens` more tokens of the oldest visible prose after the pinned part, ending
+   * at a word's end so the model sees whole words. Returns the tokens dropped (0 when nothing is
+   * left to drop).
    */
-  drop(length: number): number {
+  drop(tokens: number): number {
     let start = this.pinned;
     for (const r of this.dropped) if (r.start <= start && start < r.end) start = r.end;
-    if (start >= this.text.length) return 0;
-    const end = boundary(this.text, start + Math.max(1, length));
+    let end = start;
+    let count = 0;
+    while (end < this.pieces.length && (count < tokens || !this.wordEnds(end))) count += this.pieces[end++]!.ids?.length ?? 0;
+    if (end === start) return 0;
     this.dropped = merge([...this.dropped, { start, end }]);
-    return end - start;
+    return count;
+  }
+
+  /** Whether a word ends before piece `index`: the text before it ends in whitespace, or its own starts with some. */
+  private wordEnds(index: number): boolean {
+    const at = this.start(index);
+    return /\s/u.test(this.text.charAt(at - 1)) || /\s/u.test(this.text.charAt(at));
+  }
+
+  private start(index: number): number {
+    return index > 0 ? this.pieces[index - 1]!.end : 0;
+  }
+
+  /** Indexes of the pieces the model sees. */
+  private visible(): number[] {
+    const out: number[] = [];
+    let at = 0;
+    for (const r of [...this.dropped, { start: this.pieces.length, end: this.pieces.length }]) {
+      for (let i = at; i < r.start; i++) out.push(i);
+      at = r.end;
+    }
+    return out;
   }
 }
 
-/** The first position at or after `at` that follows whitespace (a word's end), else the end. */
-function boundary(text: string, at: number): number {
-  const space = text.slice(at).search(/\s/);
-  return space === -1 ? text.length : at + space + 1;
-}
-
-/** Sorted, disjoint ranges covering the same characters. */
+/** Sorted, disjoint ranges covering the same pieces. */
 function merge(ranges: Range[]): Range[] {
   const out: Range[] = [];
   for (const r of ranges.toSorted((a, b) => a.start - b.start)) {

@@ -5,6 +5,7 @@ import { UpstreamError } from "./errors.js";
 import type { Extras } from "./openai.js";
 import { SAMPLING } from "../sampling.js";
 import type { RemoteServer } from "./server.js";
+import { pieceTokenizer } from "./tokens.js";
 import type { Upstream } from "./upstream.js";
 
 const Models = v.object({ data: v.array(v.object({ id: v.string(), max_model_len: v.optional(v.number()) })) });
@@ -15,7 +16,7 @@ const Tokenized = v.object({ count: v.number(), tokens: v.array(v.number()) });
  * `/detokenize` (token counts, and the model's own chat template applied server-side). Servers
  * without them (Ollama, LM Studio) fail here with one line naming what is missing.
  */
-export async function vllmServer(upstream: Upstream): Promise<{ facts: Omit<RemoteServer, "complete">; extras: Extras }> {
+export async function vllmServer(upstream: Upstream): Promise<{ facts: Omit<RemoteServer, "complete" | "prompts">; extras: Extras }> {
   const origin = upstream.base.origin;
   const models = v.safeParse(Models, await upstream.json("/v1/models"));
   const model = models.success ? models.output.data[0] : undefined;
@@ -51,13 +52,16 @@ export async function vllmServer(upstream: Upstream): Promise<{ facts: Omit<Remo
       slots: undefined,
       pinsSlots: false,
       promptPrefix: async (prompt, signal) => {
-        if (prompting === "completion") return prompt.completion;
+        if (prompting === "completion") return { text: prompt.completion, tokens: (await tokenize({ prompt: prompt.completion, add_special_tokens: true }, signal)).tokens };
         const { tokens } = await chat(prompt, signal);
-        return v.parse(v.object({ prompt: v.string() }), await upstream.json("/detokenize", { model: model.id, tokens }, signal)).prompt;
+        // The text is sent only to a server that takes no token ids.
+        const { prompt: text } = v.parse(v.object({ prompt: v.string() }), await upstream.json("/detokenize", { model: model.id, tokens }, signal));
+        return { text, tokens };
       },
-      countTokens: async (text, signal) => (await tokenize({ prompt: text, add_special_tokens: addSpecial }, signal)).count,
+      tokenize: pieceTokenizer(async (text, signal) => (await tokenize({ prompt: text, add_special_tokens: false }, signal)).tokens),
     },
-    extras: { add_special_tokens: addSpecial, repetition_penalty: SAMPLING.repeatPenalty },
+    // Generated ids come back with each event (vLLM 0.10.2 and later; older ones send text, tokenized again).
+    extras: { add_special_tokens: addSpecial, repetition_penalty: SAMPLING.repeatPenalty, return_token_ids: true },
   };
 }
 

@@ -1,25 +1,26 @@
 import type { GenerateOptions, Prompt, StopReason, Usage, Writer } from "../backend.js";
-import type { RemoteServer, StepReport } from "./server.js";
+import type { PromptPrefix, RemoteServer, StepReport } from "./server.js";
 import { Transcript } from "./transcript.js";
 
-/** Tokens of slack when estimating a prompt's size from its bytes (re-tokenized text may merge differently). */
-const MARGIN = 16;
+/** Tokens of slack for a server that takes text: it tokenizes the whole prompt at once, which may merge pieces differently. */
+const TEXT_MARGIN = 16;
 
 /**
- * One article on an inference server. Each step sends the whole prompt, instructions then
- * the visible answer; the server's prompt cache (on the article's own slot) keeps what it has
- * read, so only new text is evaluated. Past the context, the oldest unpinned prose is dropped
- * from what is sent, never from `text`.
+ * One article on an inference server. The answer is kept as the server's token ids: generated ids
+ * as it sampled them, forced text tokenized on its own before the step that reads it. Each step
+ * sends the whole prompt, instructions then the visible answer, as those ids, so the server's
+ * prompt cache (on the article's own slot) always matches and only new tokens are evaluated. Past
+ * the context, the oldest unpinned prose is dropped from what is sent, never from `text`.
  */
 export class RemoteWriter implements Writer {
   readonly usage: Usage = { promptTokens: 0, completionTokens: 0 };
   stopReason: StopReason = "end";
-  private prefix = "";
+  private prefix: PromptPrefix = { tokens: [], text: "" };
   private readonly transcript = new Transcript();
-  /** Tokens of the last prompt (and answer) whose size the server told, and UTF-8 bytes added since: a token holds at least one byte. */
-  private measured = { tokens: 0, bytesSince: 0 };
   /** Until the first step, the slot's cache holds another article. */
   private fresh = true;
+  /** The tokens the article's slot holds after the last step, where the writer knows them (a pinned slot, a step that ended by itself). */
+  private held: number[] | undefined;
   private released = false;
 
   constructor(
@@ -37,14 +38,13 @@ export class RemoteWriter implements Writer {
 
   async begin(prompt: Prompt): Promise<void> {
     this.fresh = true;
+    this.held = undefined;
     this.prefix = await this.server.promptPrefix(prompt, this.ended);
     this.transcript.truncate(0);
-    this.measured = { tokens: 0, bytesSince: Buffer.byteLength(this.prefix) };
   }
 
   append(text: string): void {
     this.transcript.append(text);
-    this.measured.bytesSince += Buffer.byteLength(text);
   }
 
   truncate(length: number): void {
@@ -59,27 +59,39 @@ export class RemoteWriter implements Writer {
   async *generate(options: GenerateOptions): AsyncGenerator<string, void, undefined> {
     const signal = options.signal ? AbortSignal.any([options.signal, this.ended]) : this.ended;
     const report: StepReport = { promptTokens: 0, completionTokens: 0 };
+    let own: number | undefined;
     // "caller" unless the server ends the step: the consumer may also stop iterating at any yield.
     this.stopReason = "caller";
     try {
       signal.throwIfAborted();
-      const maxTokens = await this.fit(options.maxTokens, signal);
+      await this.resolve(signal);
+      const maxTokens = this.fit(options.maxTokens);
       if (maxTokens <= 0) {
         this.stopReason = "length";
         return;
       }
-      const step = { prompt: this.prefix + this.transcript.visible(), maxTokens, seed: options.seed, grammar: options.grammar, slot: this.slot, fresh: this.fresh, signal };
+      const prompt = this.server.prompts === "token-ids" ? [...this.prefix.tokens, ...this.transcript.visibleTokens()] : this.prefix.text + this.transcript.visibleText();
+      const step = { prompt, maxTokens, seed: options.seed, grammar: options.grammar, slot: this.slot, fresh: this.fresh, signal };
       this.fresh = false;
+      own = this.evaluates(prompt);
+      this.held = undefined;
+      const generated: number[] = [];
+      let known = true;
       for await (const piece of this.server.complete(step, report)) {
-        this.append(piece);
-        yield piece;
+        known &&= piece.ids !== undefined;
+        if (piece.ids) {
+          this.transcript.add(piece.ids, piece.text);
+          if (known) generated.push(...piece.ids);
+        } else this.transcript.append(piece.text);
+        if (piece.text) yield piece.text;
       }
       // The endpoint ends an aborted step quietly (a cut stream throws).
       signal.throwIfAborted();
       this.stopReason = report.stopReason ?? "caller";
-      if (report.promptTotal !== undefined) this.measured = { tokens: report.promptTotal + report.completionTokens, bytesSince: 0 };
+      // The last token sampled is not evaluated, unless it was the end of generation (never part of the answer).
+      if (known && typeof prompt !== "string") this.held = [...prompt, ...(this.stopReason === "end" ? generated : generated.slice(0, -1))];
     } finally {
-      this.usage.promptTokens += report.promptTokens;
+      this.usage.promptTokens += own ?? report.promptTokens;
       this.usage.completionTokens += report.completionTokens;
     }
   }
@@ -90,22 +102,34 @@ export class RemoteWriter implements Writer {
     this.release();
   }
 
+  /**
+   * The prompt tokens of a step that the server evaluates, counted by inkpress: those after what
+   * the article's slot holds, at least one (the last is evaluated again for its logits). Undefined
+   * where the writer does not know what the slot holds: the server's own count is used.
+   */
+  private evaluates(prompt: number[] | string): number | undefined {
+    const held = this.server.pinsSlots && this.slot >= 0 && typeof prompt !== "string" ? this.held : undefined;
+    if (!held) return undefined;
+    let common = 0;
+    while (common < held.length && common < prompt.length && held[common] === prompt[common]) common++;
+    return Math.max(1, prompt.length - common);
+  }
+
+  /** Tokenize the forced text appended since the last step (and any generated text the server sent without ids), each piece on its own. */
+  private async resolve(signal: AbortSignal): Promise<void> {
+    const pending = this.transcript.unresolved();
+    const tokens = await Promise.all(pending.map((piece) => this.server.tokenize(piece.text, signal)));
+    pending.forEach((piece, i) => this.transcript.resolve(piece.index, tokens[i]!));
+  }
+
   /** Make room for `maxTokens` after the prompt, dropping old prose if needed; returns the tokens that fit. */
-  private async fit(maxTokens: number, signal: AbortSignal): Promise<number> {
+  private fit(maxTokens: number): number {
     const { contextSize } = this.server;
+    const margin = this.server.prompts === "text" ? TEXT_MARGIN : 0;
+    const size = () => this.prefix.tokens.length + this.transcript.visibleCount() + margin;
     const budget = contextSize - maxTokens - 1;
-    if (this.measured.tokens + this.measured.bytesSince + MARGIN <= budget) return maxTokens;
-    let prompt = this.prefix + this.transcript.visible();
-    let tokens = await this.server.countTokens(prompt, signal);
     // Everything after a cut is evaluated again, so drop a quarter of the context more than needed: shifts stay rare.
-    const target = budget - Math.floor(contextSize / 4);
-    while (tokens > budget) {
-      const dropped = this.transcript.drop(Math.ceil(((tokens - target) * prompt.length) / tokens));
-      if (!dropped) break;
-      prompt = this.prefix + this.transcript.visible();
-      tokens = await this.server.countTokens(prompt, signal);
-    }
-    this.measured = { tokens, bytesSince: 0 };
-    return Math.min(maxTokens, contextSize - tokens - 1);
+    if (size() > budget) this.transcript.drop(size() - (budget - Math.floor(contextSize / 4)));
+    return Math.min(maxTokens, contextSize - size() - 1);
   }
 }

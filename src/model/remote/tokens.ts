@@ -1,0 +1,75 @@
+import type { Generated } from "./server.js";
+
+/** The server's raw tokenizer: no BOS, special tokens kept as text. */
+export type RawTokenize = (text: string, signal?: AbortSignal) => Promise<number[]>;
+
+/** Forced pieces remembered per server: headings, JSON punctuation and paragraph breaks come back in every article. */
+const CACHE_SIZE = 512;
+
+/**
+ * Forced text as the in-process writer tokenizes it: on its own, and without the leading space
+ * a SentencePiece tokenizer puts before a text (the piece continues the answer, it does not start
+ * it). The space is kept off as node-llama-cpp does: tokenize "\n" + text and drop the newline's
+ * tokens. Answers are cached per server, so a piece seen before costs no request.
+ */
+export function pieceTokenizer(raw: RawTokenize): RawTokenize {
+  const cache = new Map<string, number[]>();
+  let newline: Promise<number[]> | undefined;
+  const uncached = async (text: string, signal?: AbortSignal): Promise<number[]> => {
+    if (/^\s/u.test(text)) return raw(text, signal);
+    newline ??= raw("\n", signal).catch((error: unknown) => {
+      newline = undefined;
+      throw error;
+    });
+    const [lead, tokens] = await Promise.all([newline, raw(`\n${text}`, signal)]);
+    if (lead.length > 0 && lead.every((id, i) => tokens[i] === id)) return tokens.slice(lead.length);
+    return raw(text, signal);
+  };
+  return async (text, signal) => {
+    let tokens = cache.get(text);
+    if (tokens) cache.delete(text);
+    else tokens = await uncached(text, signal);
+    // Re-inserted last: the map's first entry is the one used longest ago.
+    cache.set(text, tokens);
+    if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    return tokens;
+  };
+}
+
+/**
+ * Turns a stream's chunks into {@link Generated} pieces. A token with no text is held back until
+ * text follows, so the end-of-generation token that closes a step never joins the answer. Where the
+ * server's count of generated tokens runs ahead of the ids it sent (llama-server sends only the
+ * last token of a character split over several), the chunk's text goes without ids and is
+ * tokenized again before the next step.
+ */
+export class GeneratedTokens {
+  private held: number[] = [];
+  private predicted = 0;
+
+  /** One chunk: its text, the ids it carries (if the server sends ids), and the tokens generated so far (if it says). */
+  take(text: string, ids: number[] | undefined, predicted?: number): Generated[] {
+    const gap = ids === undefined || (text !== "" && ids.length === 0) || (predicted !== undefined && predicted - this.predicted > ids.length);
+    if (predicted !== undefined) this.predicted = predicted;
+    if (gap) {
+      const out = this.release();
+      if (text) out.push({ text, ids: undefined });
+      return out;
+    }
+    this.held.push(...ids);
+    return text ? this.release(text) : [];
+  }
+
+  /** The step is over: held tokens join the answer unless the server ended on them (`ended`: end of generation). */
+  finish(ended: boolean): Generated[] {
+    if (ended) this.held = [];
+    return this.release();
+  }
+
+  private release(text = ""): Generated[] {
+    if (this.held.length === 0 && !text) return [];
+    const out = [{ text, ids: this.held }];
+    this.held = [];
+    return out;
+  }
+}

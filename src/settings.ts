@@ -1,0 +1,436 @@
+import { existsSync, readdirSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ConfigError } from "./errors.js";
+import { cliCommand } from "./invocation.js";
+import { GPU_CHOICES, type GpuLayers } from "./model/gpu.js";
+
+/**
+ * The settings of the server, each described once: its flag, its environment variable, its
+ * default, its parser and what it means. The CLI flags, the configuration (config.ts), `serve
+ * --help` and the README's configuration table all come from {@link SETTINGS}; a unit test
+ * holds the README to it (`npx tsx scripts/readme-settings.ts` rewrites the README's table).
+ */
+
+/** What every setting says of itself. */
+interface SettingBase {
+  /** The flag, without its dashes; none for a setting only the environment gives (a secret, say). */
+  readonly flag?: string;
+  /** Its INKPRESS_* environment variable. */
+  readonly env: string;
+  /** The default in words (Markdown): after the default's text, or alone for a default that is computed. */
+  readonly defaultNote?: string;
+  /** What it sets, in a few plain words: `--help` and the README's table show it. */
+  readonly description: string;
+  /** What more the README's table says (Markdown): consequences, formats, links. */
+  readonly details?: string;
+}
+
+/**
+ * One setting: how it is given, what it is when not given, how its text is read. Its parser
+ * turns the text into the value, and bad text into a {@link ConfigError} naming the setting.
+ */
+export type Setting<T> = SettingBase &
+  (
+    | {
+        /** The text used when neither the flag nor the variable gives one. */
+        readonly default: string;
+        readonly parse: (raw: string, cwd: string) => T;
+      }
+    | {
+        /** No default text: the parser gets undefined when the setting is not given. */
+        readonly default?: undefined;
+        readonly parse: (raw: string | undefined, cwd: string) => T;
+      }
+  );
+
+/** Folder searched for a model when none is configured, where `models pull` puts one. */
+export const MODELS_DIR = "models";
+
+/** No model configured and none in `models/`: `serve` pulls the default one, other commands stop. */
+export class NoModelError extends ConfigError {
+  constructor(
+    message: string,
+    /** The folder that was searched, where a pulled model goes. */
+    readonly modelsDir: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Decode threads by default: half the cores, at least one. Token generation is bound by
+ * memory bandwidth, and on a 2-core machine one thread measured fastest.
+ */
+export function defaultThreads(cores = os.availableParallelism()): number {
+  return Math.max(1, Math.floor(cores / 2));
+}
+
+/**
+ * Generations at once by default: half the cores, at least one. Sequences of one context
+ * take turns on the same cores, so more of them add latency, not throughput: on 2 cores
+ * one sequence gave the highest aggregate tokens/s at 4 clients (BENCHMARKS.md).
+ */
+export function defaultSequences(cores = os.availableParallelism()): number {
+  return Math.max(1, Math.floor(cores / 2));
+}
+
+/** Every setting, in the order `--help` and the README list them. */
+export const SETTINGS = {
+  host: {
+    flag: "host",
+    env: "INKPRESS_HOST",
+    default: "127.0.0.1",
+    description: "address to listen on",
+    parse: (raw: string) => raw,
+  },
+  port: {
+    flag: "port",
+    env: "INKPRESS_PORT",
+    default: "3000",
+    description: "port to listen on",
+    details: "a taken port is an error, never a silent move to another one (`0` picks a free port)",
+    parse: integer("port", 0, 65_535),
+  },
+  model: {
+    flag: "model",
+    env: "INKPRESS_MODEL",
+    defaultNote: `first \`.gguf\` in \`${MODELS_DIR}/\``,
+    description: "path to a `.gguf` model file",
+    parse: modelPath,
+  },
+  backend: {
+    flag: "backend",
+    env: "INKPRESS_BACKEND",
+    defaultNote: "none: a local model writes",
+    description: "URL of an inference server (llama-server, vLLM) that writes instead of a local model",
+    details: "no model is loaded then, and `--model`, `--threads` and `--gpu` do not apply ([inference servers](#inference-servers))",
+    parse: optional(url("backend", /^https?:\/\/[^/]/i, "an http:// or https:// URL")),
+  },
+  backendKey: {
+    env: "INKPRESS_BACKEND_KEY",
+    defaultNote: "none",
+    description: "token for the inference server of `--backend`",
+    details: "sent as `Authorization: Bearer …`",
+    parse: optional((raw) => raw),
+  },
+  gpu: {
+    flag: "gpu",
+    env: "INKPRESS_GPU",
+    default: "auto",
+    description: `where a local model runs: ${GPU_CHOICES.map((choice) => `\`${choice}\``).join(", ")}`,
+    details: "`auto` is the best GPU that works, else the CPU (saying why in one log line); a named GPU that is not there is a start-up error; `off` is the CPU",
+    parse: oneOf("gpu", GPU_CHOICES),
+  },
+  gpuLayers: {
+    flag: "gpu-layers",
+    env: "INKPRESS_GPU_LAYERS",
+    default: "auto",
+    defaultNote: "as many as fit",
+    description: "model layers to offload to the GPU",
+    details: "ignored on the CPU",
+    parse: gpuLayers,
+  },
+  threads: {
+    flag: "threads",
+    env: "INKPRESS_THREADS",
+    defaultNote: "half the cores, at least 1",
+    description: "decode threads",
+    details: "token generation reads the whole model per token and is bound by memory bandwidth: on 2 cores, 1 thread measured fastest",
+    parse: (raw: string | undefined) => (raw === undefined ? defaultThreads() : integer("threads", 1, 256)(raw)),
+  },
+  apiKeys: {
+    env: "INKPRESS_API_KEYS",
+    defaultNote: "none",
+    description: "comma-separated API keys for quick starts",
+    details: "named `env-1`, `env-2`… in logs, with generous limits (6000 requests a minute, 64 at once)",
+    parse: list,
+  },
+  keysFile: {
+    flag: "keys-file",
+    env: "INKPRESS_KEYS_FILE",
+    default: "./data/keys.json",
+    description: "the hashed key store that `inkpress keys` manages",
+    details: "the server follows it while it runs",
+    parse: (raw: string, cwd: string) => path.resolve(cwd, raw),
+  },
+  sequences: {
+    flag: "sequences",
+    env: "INKPRESS_SEQUENCES",
+    defaultNote: "half the cores, at least 1; with `--backend`, the server's slots",
+    description: "generations that run at once",
+    details:
+      "sequences of one shared context take turns on the same cores, so on 2 cores one measured best for aggregate throughput; with `--backend`, articles in flight upstream",
+    parse: optional(integer("sequences", 1, 64)),
+  },
+  queueSize: {
+    flag: "queue-size",
+    env: "INKPRESS_QUEUE_SIZE",
+    default: "16",
+    description: "requests that may wait for a free sequence",
+    details: "beyond that: 503 with `Retry-After`",
+    parse: integer("queue size", 0, 10_000),
+  },
+  timeout: {
+    flag: "timeout",
+    env: "INKPRESS_TIMEOUT_S",
+    default: "600",
+    description: "per-request deadline in seconds",
+    details: "past it: 504, and the generation stops",
+    parse: integer("timeout", 1, 86_400),
+  },
+  shutdownGrace: {
+    flag: "shutdown-grace",
+    env: "INKPRESS_SHUTDOWN_GRACE_S",
+    default: "30",
+    description: "seconds running generations get to finish on SIGTERM or SIGINT",
+    details: "then they are aborted",
+    parse: integer("shutdown grace", 0, 86_400),
+  },
+  corsOrigins: {
+    flag: "cors-origins",
+    env: "INKPRESS_CORS_ORIGINS",
+    defaultNote: "none: CORS is off",
+    description: "comma-separated origins allowed to call the API from a browser (CORS)",
+    parse: list,
+  },
+  headersTimeout: {
+    flag: "headers-timeout",
+    env: "INKPRESS_HEADERS_TIMEOUT_S",
+    default: "10",
+    description: "seconds a client has to send its request headers",
+    details: "past it: 408 (against slowloris)",
+    parse: integer("headers timeout", 1, 3600),
+  },
+  bodyTimeout: {
+    flag: "body-timeout",
+    env: "INKPRESS_BODY_TIMEOUT_S",
+    default: "30",
+    description: "seconds a client has to send its request body",
+    details: "past it: 408",
+    parse: integer("body timeout", 1, 3600),
+  },
+  dataDir: {
+    flag: "data-dir",
+    env: "INKPRESS_DATA_DIR",
+    default: "./data",
+    description: "where jobs, results, usage and idempotency records live without Redis",
+    details: "jobs in `jobs/`, one JSON file each; one server per data folder",
+    parse: (raw: string, cwd: string) => path.resolve(cwd, raw),
+  },
+  redis: {
+    flag: "redis",
+    env: "INKPRESS_REDIS_URL",
+    defaultNote: "none: this process alone",
+    description: "`redis://` URL shared by every replica",
+    details:
+      "it holds the job queue and records, rate-limit windows, concurrency counts, daily word quotas and idempotency records ([more than one machine](#more-than-one-machine))",
+    parse: optional(url("redis", /^rediss?:\/\/./i, "a redis:// or rediss:// URL")),
+  },
+  webhookAllow: {
+    flag: "webhook-allow",
+    env: "INKPRESS_WEBHOOK_ALLOW",
+    defaultNote: "none",
+    description: "comma-separated hosts, addresses or CIDR ranges that webhooks may reach although loopback or private, e.g. `127.0.0.1,10.0.0.0/8`",
+    parse: list,
+  },
+  authFailures: {
+    flag: "auth-failures",
+    env: "INKPRESS_AUTH_FAILURES",
+    default: "20",
+    description: "failed authentications one client address may make in 10 seconds",
+    details: "beyond that: 429 with `Retry-After` until the 10 seconds pass; valid keys from that address are unaffected",
+    parse: integer("auth failures", 1, 1_000_000),
+  },
+  jobsQueueSize: {
+    flag: "jobs-queue-size",
+    env: "INKPRESS_JOBS_QUEUE_SIZE",
+    default: "1000",
+    description: "jobs that may wait at once, across all keys",
+    details: "beyond that `POST /api/v1/jobs` is a 503 with `Retry-After`",
+    parse: integer("jobs queue size", 1, 1_000_000),
+  },
+  jobsRetention: {
+    flag: "jobs-retention",
+    env: "INKPRESS_JOBS_RETENTION",
+    default: "7d",
+    description: "how long a finished job and its result are kept: `90s`, `30m`, `12h`, `7d`…",
+    details: "then purged (`expiresAt` on the job)",
+    parse: duration("jobs retention"),
+  },
+  jobsPageSize: {
+    flag: "jobs-page-size",
+    env: "INKPRESS_JOBS_PAGE_SIZE",
+    default: "100",
+    description: "most jobs one page of `GET /api/v1/jobs` lists",
+    details: "a request's `limit` (default 20) goes up to it",
+    parse: integer("jobs page size", 1, 1000),
+  },
+  logLevel: {
+    env: "INKPRESS_LOG_LEVEL",
+    default: "3",
+    description: "consola log level of the server's own messages",
+    details: "0 silent … 5 verbose",
+    parse: integer("log level", 0, 5),
+  },
+} as const satisfies Record<string, Setting<unknown>>;
+
+/** A setting's name in {@link SETTINGS}. */
+export type SettingName = keyof typeof SETTINGS;
+
+/** The value a setting resolves to. */
+export type SettingValue<N extends SettingName> = ReturnType<(typeof SETTINGS)[N]["parse"]>;
+
+/** The flags of the settings that have one, such as `"gpu-layers"`. */
+export type SettingFlag = { [N in SettingName]: (typeof SETTINGS)[N] extends { flag: infer F extends string } ? F : never }[SettingName];
+
+/** Settings given on the command line, by flag, as citty parses them. */
+export type SettingFlags = { [F in SettingFlag]?: string };
+
+/** Where settings are read from. */
+export interface SettingSources {
+  /**
+   * Flags as citty parsed them.
+   * @default {}
+   */
+  flags?: SettingFlags;
+  /**
+   * The environment.
+   * @default process.env
+   */
+  env?: NodeJS.ProcessEnv;
+  /**
+   * What relative paths are resolved against.
+   * @default process.cwd()
+   */
+  cwd?: string;
+}
+
+/** Which level gave a setting: a flag wins over its variable, which wins over the default. */
+export type SettingLevel = "flag" | "env" | "default";
+
+/** A setting's text as given, and which level gave it (an empty variable counts as unset). */
+export function settingText(name: SettingName, sources: SettingSources = {}): { text: string | undefined; level: SettingLevel } {
+  const setting: Setting<unknown> = SETTINGS[name];
+  const flag = setting.flag === undefined ? undefined : sources.flags?.[setting.flag as SettingFlag];
+  if (flag !== undefined) return { text: flag, level: "flag" };
+  const env = (sources.env ?? process.env)[setting.env];
+  return env ? { text: env, level: "env" } : { text: setting.default, level: "default" };
+}
+
+/** A setting's value: its flag, else its variable, else its default, parsed and checked. */
+export function readSetting<N extends SettingName>(name: N, sources: SettingSources = {}): SettingValue<N> {
+  const setting: Setting<unknown> = SETTINGS[name];
+  const { text } = settingText(name, sources);
+  const cwd = sources.cwd ?? process.cwd();
+  return (setting.default === undefined ? setting.parse(text, cwd) : setting.parse(text ?? setting.default, cwd)) as SettingValue<N>;
+}
+
+/** The default as the README shows it (Markdown). */
+export function defaultShown(setting: Setting<unknown>): string {
+  if (setting.default === undefined) return setting.defaultNote ?? "none";
+  return `\`${setting.default}\`${setting.defaultNote ? ` (${setting.defaultNote})` : ""}`;
+}
+
+/** citty's definition of a flag from the table: the description, its variable and its default. */
+type SettingArg = { type: "string"; description: string };
+
+/**
+ * citty arguments for these settings (all of them when none are named), each described with
+ * its variable and default. No citty default: an absent flag must leave the variable its turn.
+ */
+export function settingArgs<const N extends SettingName>(...names: N[]): { [K in N as (typeof SETTINGS)[K] extends { flag: infer F extends string } ? F : never]: SettingArg } {
+  const chosen: SettingName[] = names.length ? names : (Object.keys(SETTINGS) as SettingName[]);
+  const args: Record<string, SettingArg> = {};
+  for (const name of chosen) {
+    const setting: Setting<unknown> = SETTINGS[name];
+    if (setting.flag === undefined) continue;
+    const description = setting.description[0]!.toUpperCase() + setting.description.slice(1);
+    args[setting.flag] = { type: "string", description: plain(`${description} (${setting.env}, default ${defaultShown(setting)})`) };
+  }
+  return args as never;
+}
+
+/** The README's configuration table, one row per setting. */
+export function settingsTable(): string {
+  const rows = Object.values(SETTINGS).map((setting: Setting<unknown>) => {
+    const meaning = setting.details ? `${setting.description}; ${setting.details}` : setting.description;
+    const flag = setting.flag ? `\`--${setting.flag}\`` : " ";
+    return `| \`${setting.env}\` |${flag === " " ? flag : ` ${flag} `}| ${defaultShown(setting)} | ${meaning} |`;
+  });
+  return ["| env | flag | default | meaning |", "|---|---|---|---|", ...rows].join("\n");
+}
+
+/** The configuration table of a README's text (the table under "## Configuration"), as written; undefined without one. */
+export function readmeSettingsTable(readme: string): string | undefined {
+  const section = readme.split(/^## /m).find((part) => part.startsWith("Configuration\n"));
+  return section && /^\| env \|.*(?:\n\|.*)*/m.exec(section)?.[0];
+}
+
+/** Markdown as plain text for a terminal: code spans and links lose their marks. */
+function plain(markdown: string): string {
+  return markdown.replace(/`/g, "").replace(/\[([^\]]*)\]\([^)]*\)/g, "$1");
+}
+
+/** A parser for a setting that may stay unset: undefined then. */
+function optional<T>(parse: (raw: string) => T): (raw: string | undefined) => T | undefined {
+  return (raw) => (raw === undefined ? undefined : parse(raw));
+}
+
+function integer(what: string, min: number, max: number): (raw: string) => number {
+  return (raw) => {
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw.trim()) || value < min || value > max) {
+      throw new ConfigError(`${what} must be a whole number from ${min} to ${max}, got "${raw}"`);
+    }
+    return value;
+  };
+}
+
+function oneOf<const T extends string>(what: string, choices: readonly T[]): (raw: string) => T {
+  return (raw) => {
+    if (!(choices as readonly string[]).includes(raw)) throw new ConfigError(`${what} must be one of ${choices.join(", ")}, got "${raw}"`);
+    return raw as T;
+  };
+}
+
+function url(what: string, scheme: RegExp, shape: string): (raw: string) => string {
+  return (raw) => {
+    if (!scheme.test(raw) || !URL.canParse(raw)) throw new ConfigError(`${what} must be ${shape}, got "${raw}"`);
+    return raw;
+  };
+}
+
+const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** A duration such as `90s`, `30m`, `12h` or `7d`, in seconds. */
+function duration(what: string): (raw: string) => number {
+  return (raw) => {
+    const match = /^(\d+)\s*([smhd])$/.exec(raw.trim());
+    if (!match || Number(match[1]) < 1) throw new ConfigError(`${what} must be a duration such as 90s, 30m, 12h or 7d, got "${raw}"`);
+    return Number(match[1]) * DURATION_UNITS[match[2]!]!;
+  };
+}
+
+function gpuLayers(raw: string): GpuLayers {
+  if (raw === "auto") return raw;
+  if (/^\d+$/.test(raw.trim()) && Number(raw) <= 10_000) return Number(raw);
+  throw new ConfigError(`gpu layers must be "auto" or a whole number from 0 to 10000, got "${raw}"`);
+}
+
+/** A comma-separated setting as a list; unset is empty. */
+function list(raw: string | undefined): string[] {
+  return (raw ?? "").split(",").map((item) => item.trim()).filter(Boolean);
+}
+
+/** The configured model, else the first `.gguf` in `models/`. */
+function modelPath(configured: string | undefined, cwd: string): string {
+  if (configured) return path.resolve(cwd, configured);
+  const dir = path.join(cwd, MODELS_DIR);
+  const found = existsSync(dir) ? readdirSync(dir).filter((file) => file.endsWith(".gguf")).sort()[0] : undefined;
+  if (found) return path.join(dir, found);
+  throw new NoModelError(
+    `no model configured: run "${cliCommand("models pull")}", copy a .gguf file into ${MODELS_DIR}/, or set INKPRESS_MODEL=/path/to/model.gguf (or --model)`,
+    dir,
+  );
+}
