@@ -1,8 +1,8 @@
 import net from "node:net";
+import type { H3 } from "h3";
 import { toNodeHandler } from "h3/node";
 import { listen, type Listener } from "listhen";
-import type { BackendSource, ModelSource, ServeConfig } from "./config.js";
-import { ConfigError } from "./errors.js";
+import { ConfigError, type BackendSource, type ModelSource, type ServeConfig } from "./config.js";
 import { createApp } from "./http/app.js";
 import { Metrics } from "./http/metrics.js";
 import { hardenServer } from "./http/socket.js";
@@ -39,8 +39,63 @@ export interface RunningServer {
 export async function startServer(config: ServeConfig): Promise<RunningServer> {
   const { source } = config;
   if (source.kind === "model") await Promise.all([assertGguf(source.modelPath), assertGpu(source.gpu)]);
-  const keys = await openKeys(config);
   await assertPortFree(config.host, config.port);
+  const { app, host, start, drain, close } = await composeServer(config);
+  let listener: Listener;
+  try {
+    listener = await listen(toNodeHandler(app), {
+      hostname: config.host,
+      port: config.port === 0 ? 0 : { port: config.port, ports: [], portRange: [config.port, config.port], alternativePortRange: [config.port, config.port], random: false },
+      public: false,
+      qr: false,
+      showURL: false,
+      autoClose: false,
+    });
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  hardenServer(listener.server, config);
+  start();
+  const port = (listener.server.address() as net.AddressInfo).port;
+  return {
+    url: `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`,
+    host,
+    async close() {
+      const closed = listener.close();
+      listener.server.closeIdleConnections();
+      await drain(config.shutdownGraceS * 1000);
+      await closed;
+      await close();
+    },
+  };
+}
+
+/** The server's parts, composed but not listening. */
+export interface ComposedServer {
+  app: H3;
+  host: ModelHost<ReportingBackend>;
+  /** Start the work outside requests: jobs once the model is ready, and watching the key file. */
+  start(): void;
+  /** Stop taking work, let running generations finish within `graceMs`, abort the rest. */
+  drain(graceMs: number): Promise<void>;
+  /** Close the key file, the stores and the model. */
+  close(): Promise<void>;
+}
+
+/** What {@link composeServer} may replace. */
+export interface ComposeOptions {
+  /** Loads what writes the articles. @default the model or inference server `config.source` names */
+  load?: () => Promise<ReportingBackend>;
+}
+
+/**
+ * Open the keys and stores and build the app on them without listening: {@link startServer}
+ * serves it over HTTP, and tests call it in-process with `app.request()`.
+ */
+export async function composeServer(config: ServeConfig, options: ComposeOptions = {}): Promise<ComposedServer> {
+  const { source } = config;
+  const keys = await openKeys(config);
   // With Redis, limits and idempotency are shared by every replica; without, this process keeps them.
   const storage = config.redisUrl
     ? RedisKeyStorage.connect(config.redisUrl)
@@ -48,10 +103,12 @@ export async function startServer(config: ServeConfig): Promise<RunningServer> {
   const lifecycle = new Lifecycle();
   const limiter = new KeyLimiter(storage, { generationMs: config.timeoutS * 1000 });
   const jobStore = config.redisUrl ? new RedisJobStore(config.redisUrl) : await LocalJobStore.open(config.dataDir);
-  const host = new ModelHost<ReportingBackend>(() =>
-    source.kind === "model"
-      ? ModelRuntime.load({ ...source, queueSize: config.queueSize })
-      : connectBackend(source.url, { key: source.key, sequences: source.sequences, queueSize: config.queueSize }),
+  const host = new ModelHost<ReportingBackend>(
+    options.load ??
+      (() =>
+        source.kind === "model"
+          ? ModelRuntime.load({ ...source, queueSize: config.queueSize })
+          : connectBackend(source.url, { key: source.key, sequences: source.sequences, queueSize: config.queueSize })),
   );
   const metrics = new Metrics(host);
   const jobs = new Jobs({
@@ -80,34 +137,16 @@ export async function startServer(config: ServeConfig): Promise<RunningServer> {
     bodyTimeoutMs: config.bodyTimeoutS * 1000,
     corsOrigins: config.corsOrigins,
   });
-  let listener: Listener;
-  try {
-    listener = await listen(toNodeHandler(app), {
-      hostname: config.host,
-      port: config.port === 0 ? 0 : { port: config.port, ports: [], portRange: [config.port, config.port], alternativePortRange: [config.port, config.port], random: false },
-      public: false,
-      qr: false,
-      showURL: false,
-      autoClose: false,
-    });
-  } catch (error) {
-    await host.ready.then((backend) => backend.dispose(), () => {});
-    await Promise.all([storage.close(), jobStore.close()]);
-    throw error;
-  }
-  hardenServer(listener.server, config);
-  // Jobs run once the model is ready, as many at once as it has sequences.
-  host.ready.then((backend) => jobs.start(Math.max(1, backend.slots.status().capacity - config.queueSize)), () => {});
-  keys.watch();
-  const port = (listener.server.address() as net.AddressInfo).port;
   return {
-    url: `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`,
+    app,
     host,
+    start() {
+      // Jobs run once the model is ready, as many at once as it has sequences.
+      host.ready.then((backend) => jobs.start(Math.max(1, backend.slots.status().capacity - config.queueSize)), () => {});
+      keys.watch();
+    },
+    drain: (graceMs) => lifecycle.drain(graceMs),
     async close() {
-      const closed = listener.close();
-      listener.server.closeIdleConnections();
-      await lifecycle.drain(config.shutdownGraceS * 1000);
-      await closed;
       keys.close();
       await jobStore.close();
       await storage.close();
