@@ -22,7 +22,7 @@ import { pathToFileURL } from "node:url";
 import { plan } from "../src/article/plan.js";
 import { articlePrompt } from "../src/article/prompts.js";
 import { GenerateRequestSchema } from "../src/article/request.js";
-import { defaultThreads } from "../src/settings.js";
+import { defaultThreads } from "../src/setting-parsers.js";
 import { LLAMA_SERVER_SAMPLING } from "../src/model/sampling.js";
 import { collectSse, fetchSse } from "../test/helpers/sse.js";
 import { BENCH_DIR, SMOLLM2_135M, benchArticle, ensureBenchModel } from "./bench-models.js";

@@ -48,7 +48,7 @@ import { plan } from "../src/article/plan.js";
 import { articlePrompt } from "../src/article/prompts.js";
 import { GenerateRequestSchema, type GenerateRequest } from "../src/article/request.js";
 import { countWords, splitSentences } from "../src/article/text.js";
-import { defaultThreads } from "../src/settings.js";
+import { defaultThreads } from "../src/setting-parsers.js";
 import { LlamaWriter } from "../src/model/llama-writer.js";
 import { ModelRuntime } from "../src/model/runtime.js";
 import { SAMPLING } from "../src/model/sampling.js";

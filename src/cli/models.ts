@@ -1,6 +1,6 @@
 import path from "node:path";
 import { defineCommand } from "citty";
-import { MODELS_DIR } from "../settings.js";
+import { MODELS_DIR } from "../setting-parsers.js";
 import { cliCommand } from "../invocation.js";
 import { ModelPullError, listModels, megabytes, pullModel } from "../model/download.js";
 import { DEFAULT_PRESET, PRESETS } from "../model/presets.js";

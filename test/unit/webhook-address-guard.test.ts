@@ -1,9 +1,10 @@
+import dgram from "node:dgram";
 import { describe, expect, it } from "vitest";
 import { InkpressError } from "../../src/errors.js";
-import { WebhookAddressGuard, type HostResolver } from "../../src/jobs/webhook/address-guard.js";
+import { WebhookAddressGuard, dnsResolver, type HostResolver } from "../../src/jobs/webhook/address-guard.js";
 
 // The SSRF guard of webhook URLs. Nothing here connects anywhere: IP literals need no DNS,
-// `localhost` comes from the hosts file, and other names go to a made-up resolver.
+// `localhost` is loopback by definition (RFC 6761), and other names go to a made-up resolver.
 
 /** A resolver answering from a table, as DNS would; unknown names fail as ENOTFOUND. */
 function table(entries: Record<string, string[]>): HostResolver & { calls: string[] } {
@@ -161,5 +162,51 @@ describe("webhook address guard", () => {
     it("ignores surrounding spaces", () => {
       expect(() => new WebhookAddressGuard({ allow: [" 127.0.0.1 ", " 10.0.0.0/8", "hooks.internal "] })).not.toThrow();
     });
+  });
+
+  it.each([
+    ["its host", { allow: ["meta.example"] }],
+    ["a range holding it", { allow: ["169.254.0.0/16", "100.64.0.0/10"] }],
+    ["the address itself", { allow: ["169.254.169.254", "fd00:ec2::254", "100.100.100.200"] }],
+  ])("refuses cloud metadata addresses even when the allow list names %s", async (_, options) => {
+    const resolve = table({ "meta.example": ["169.254.169.254"] });
+    const allowing = new WebhookAddressGuard({ ...options, resolve });
+    for (const url of ["http://meta.example/latest", "http://169.254.169.254/", "http://[fd00:ec2::254]/", "http://100.100.100.200/", "http://[::ffff:169.254.169.254]/"]) {
+      if (url.includes("meta.example") && !options.allow.includes("meta.example")) continue;
+      expect((await refusal(allowing, url)).message, url).toMatch(/cloud metadata address, which webhooks may never call/);
+    }
+  });
+
+  it("refuses the server's own interface addresses, public ones included, unless the allow list names them", async () => {
+    const ownAddresses = () => ["93.184.216.34", "2606:2800:220:1::1", "fe80::1%eth0"];
+    const resolve = table({ "self.example": ["203.0.113.200", "93.184.216.34"] });
+    const guard = new WebhookAddressGuard({ resolve, ownAddresses });
+    expect((await refusal(guard, "http://93.184.216.34/hook")).message).toMatch(/is an address of this server's own/);
+    expect((await refusal(guard, "http://[2606:2800:220:1::1]/hook")).message).toMatch(/is an address of this server's own/);
+    expect((await refusal(guard, "http://[::ffff:93.184.216.34]/hook")).message).toMatch(/an address of this server's own/);
+    await expect(new WebhookAddressGuard({ resolve, ownAddresses, allow: ["93.184.216.34"] }).check("http://93.184.216.34/")).resolves.toBeDefined();
+    // The real interfaces by default: loopback is one of them.
+    expect((await refusal(new WebhookAddressGuard(), "http://127.0.0.1/")).message).toMatch(/loopback/);
+  });
+
+  it("gives up on a DNS server that never answers after the deadline, with a 422 naming webhook.url", async () => {
+    // A real c-ares resolver asking a UDP socket that swallows every query.
+    const silent = dgram.createSocket("udp4");
+    await new Promise<void>((resolve) => silent.bind(0, "127.0.0.1", resolve));
+    try {
+      const guard = new WebhookAddressGuard({ resolve: dnsResolver({ deadlineMs: 500, servers: [`127.0.0.1:${silent.address().port}`] }) });
+      const started = performance.now();
+      const error = await refusal(guard, "http://hooks.example/hook");
+      expect(performance.now() - started).toBeLessThan(3000);
+      expect(error.status).toBe(422);
+      expect(error.message).toBe('webhook.url host "hooks.example" does not resolve in time');
+    } finally {
+      silent.close();
+    }
+  });
+
+  it("resolves localhost as loopback without asking DNS", async () => {
+    const addresses = await dnsResolver({ servers: ["127.0.0.1:9"] })("localhost");
+    expect(addresses.map((a) => a.address)).toEqual(["127.0.0.1", "::1"]);
   });
 });

@@ -1,5 +1,6 @@
 import dns from "node:dns";
 import net from "node:net";
+import os from "node:os";
 import ipaddr from "ipaddr.js";
 import { InkpressError } from "../../errors.js";
 
@@ -25,9 +26,60 @@ export interface WebhookAddressGuardOptions {
   allow?: readonly string[];
   /**
    * Resolves host names; tests replace it so that no real DNS is asked.
-   * @default every address of `dns.promises.lookup(hostname, { all: true })`
+   * @default {@link dnsResolver}()
    */
   resolve?: HostResolver;
+  /**
+   * The addresses of this host's own interfaces, refused as loopback is.
+   * @default every address of `os.networkInterfaces()`, read at each check
+   */
+  ownAddresses?: () => string[];
+}
+
+/** How {@link dnsResolver} asks. */
+export interface DnsResolverOptions {
+  /**
+   * Longest wait for an answer; past it the name counts as not resolving.
+   * @default 2000
+   */
+  deadlineMs?: number;
+  /**
+   * DNS servers to ask, such as `["127.0.0.1:5353"]`.
+   * @default the system's (resolv.conf)
+   */
+  servers?: string[];
+}
+
+/**
+ * A host's A and AAAA records through c-ares (`dns.promises.Resolver`), within a deadline.
+ * c-ares asks on the event loop's own sockets: unlike `dns.lookup` (getaddrinfo), a slow DNS
+ * server never holds a thread of the libuv pool that every file read and write shares.
+ * `localhost` and its subdomains are loopback without asking (RFC 6761); other names of the
+ * hosts file are not seen.
+ */
+export function dnsResolver({ deadlineMs = 2000, servers }: DnsResolverOptions = {}): HostResolver {
+  return async (hostname) => {
+    if (hostname === "localhost" || hostname.endsWith(".localhost")) {
+      return [{ address: "127.0.0.1", family: 4 }, { address: "::1", family: 6 }];
+    }
+    const resolver = new dns.promises.Resolver({ timeout: deadlineMs, tries: 1 });
+    if (servers) resolver.setServers(servers);
+    const timer = setTimeout(() => resolver.cancel(), deadlineMs);
+    try {
+      const [v4, v6] = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
+      const found = [
+        ...(v4.status === "fulfilled" ? v4.value.map((address) => ({ address, family: 4 })) : []),
+        ...(v6.status === "fulfilled" ? v6.value.map((address) => ({ address, family: 6 })) : []),
+      ];
+      if (found.length) return found;
+      const reason = (v4 as PromiseRejectedResult).reason as NodeJS.ErrnoException;
+      // Cancelled at the deadline, or timed out by c-ares itself: either way, too late.
+      if (reason.code === dns.CANCELLED) reason.code = dns.TIMEOUT;
+      throw reason;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
 }
 
 /** A webhook URL that passed the guard, with the addresses it may be delivered to. */
@@ -57,8 +109,11 @@ const RANGE_WORDS: Record<string, string> = {
   ipv4Compatible: "an IPv4-compatible IPv6 address",
 };
 
-/** Cloud metadata services, named on their own since they are the usual SSRF target. */
-const METADATA = ["169.254.169.254", "169.254.170.2", "fd00:ec2::254"].map((a) => ipaddr.parse(a).toNormalizedString());
+/**
+ * Cloud metadata services (AWS, GCP and Azure; ECS; AWS over IPv6; Alibaba), named on their own
+ * since they are the usual SSRF target: no `--webhook-allow` entry lifts their refusal.
+ */
+const METADATA = ["169.254.169.254", "169.254.170.2", "fd00:ec2::254", "100.100.100.200"].map((a) => ipaddr.parse(a).toNormalizedString());
 
 /** Deprecated IPv4-compatible IPv6 (`::a.b.c.d`), which ipaddr.js counts as unicast. */
 const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR("::/96");
@@ -66,17 +121,20 @@ const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR("::/96");
 /**
  * Refuses webhook URLs that would make the server call into its own network (SSRF):
  * loopback, private, link-local (cloud metadata), unique-local, carrier-grade NAT and every
- * other address that is not public unicast, unless `--webhook-allow` names the host, the
- * address or a range holding it. The allow list is parsed once, so a bad entry stops the
- * server at start rather than at the first webhook.
+ * other address that is not public unicast, and this host's own addresses, unless
+ * `--webhook-allow` names the host, the address or a range holding it. Cloud metadata
+ * addresses are refused whatever the allow list says. The allow list is parsed once, so a bad
+ * entry stops the server at start rather than at the first webhook.
  */
 export class WebhookAddressGuard {
   readonly #hosts = new Set<string>();
   readonly #ranges: [Address, number][] = [];
   readonly #resolve: HostResolver;
+  readonly #ownAddresses: () => string[];
 
   constructor(options: WebhookAddressGuardOptions = {}) {
-    this.#resolve = options.resolve ?? ((hostname) => dns.promises.lookup(hostname, { all: true }));
+    this.#resolve = options.resolve ?? dnsResolver();
+    this.#ownAddresses = options.ownAddresses ?? interfaceAddresses;
     for (const entry of options.allow ?? []) this.#addAllowed(entry);
   }
 
@@ -95,13 +153,15 @@ export class WebhookAddressGuard {
     if (!hostname) throw refused("has no host");
     const hostAllowed = this.#hosts.has(hostname);
     const addresses = await this.#addresses(hostname);
+    const target = net.isIP(hostname) ? "is" : "resolves to";
+    const own = new Set(this.#ownAddresses().filter((a) => ipaddr.isValid(a)).map((a) => ipaddr.process(a).toNormalizedString()));
     for (const { address } of addresses) {
       const ip = ipaddr.process(address);
+      if (METADATA.includes(ip.toNormalizedString())) throw refused(`${target} a cloud metadata address, which webhooks may never call`);
       if (hostAllowed || this.#inAllowedRange(ip)) continue;
-      const why = refusedRange(ip);
+      const why = refusedRange(ip) ?? (own.has(ip.toNormalizedString()) ? "an address of this server's own" : undefined);
       if (why === undefined) continue;
-      const target = net.isIP(hostname) ? "is" : "resolves to";
-      throw refused(`${target} ${why}; webhooks may not call loopback, private, link-local or metadata addresses unless the server's --webhook-allow lists them`);
+      throw refused(`${target} ${why}; webhooks may not call loopback, private, link-local or the server's own addresses unless the server's --webhook-allow lists them`);
     }
     return { url: parsed, hostname, addresses };
   }
@@ -114,7 +174,8 @@ export class WebhookAddressGuard {
     try {
       found = await this.#resolve(hostname);
     } catch (error) {
-      throw refused(`host "${hostname}" does not resolve`, error);
+      const late = (error as NodeJS.ErrnoException).code === dns.TIMEOUT;
+      throw refused(`host "${hostname}" does not resolve${late ? " in time" : ""}`, error);
     }
     // An answer that is not an address at all is refused rather than trusted.
     const valid = found.filter((a) => net.isIP(a.address));
@@ -158,9 +219,13 @@ export class WebhookAddressGuard {
   }
 }
 
+/** Every address of this host's network interfaces. */
+function interfaceAddresses(): string[] {
+  return Object.values(os.networkInterfaces()).flatMap((addresses) => (addresses ?? []).map((a) => a.address.replace(/%.*$/, "")));
+}
+
 /** Why an address is refused, or undefined when it is public unicast. */
 function refusedRange(ip: Address): string | undefined {
-  if (METADATA.includes(ip.toNormalizedString())) return "a cloud metadata address";
   const range = ip.range();
   if (range === "unicast") return ip.kind() === "ipv6" && ip.match(IPV4_COMPATIBLE) ? RANGE_WORDS.ipv4Compatible : undefined;
   return RANGE_WORDS[range] ?? `a special-purpose address (${range})`;
