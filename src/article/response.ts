@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { CHECK_WEIGHTS } from "./analyse.js";
+import { CHECK_IDS, type CheckId } from "./analyse.js";
 import { JsonLdSchema } from "./jsonld.js";
 import { PRESETS } from "./presets.js";
 
@@ -34,7 +34,8 @@ export const NormalisedRequestSchema = v.object({
 
 /** One measurement of the SEO report. */
 export const SeoCheckSchema = v.object({
-  id: v.picklist(Object.keys(CHECK_WEIGHTS) as [keyof typeof CHECK_WEIGHTS, ...(keyof typeof CHECK_WEIGHTS)[]]),
+  id: described(v.picklist(CHECK_IDS as [CheckId, ...CheckId[]]), "Stable id of the check."),
+  label: described(v.string(), "The check's name in words, as the playground shows it."),
   passed: described(v.nullable(v.boolean()), "`null`: the check does not apply to this article."),
   message: described(v.string(), "What was measured, in words."),
 });

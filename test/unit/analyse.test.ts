@@ -31,6 +31,12 @@ const ENGLISH: Vocabulary = {
   separator: " ",
 };
 
+/** The English vocabulary with openers that link nothing: no sentence holds a transition word. */
+const UNLINKED_ENGLISH: Vocabulary = {
+  ...ENGLISH,
+  slots: [["Often", "Usually", "Sometimes", "Today", "Ideally", "Typically", "Gladly", "Happily", "Quietly", "Carefully", "Wisely"], ...ENGLISH.slots.slice(1)],
+};
+
 const GERMAN: Vocabulary = {
   slots: [
     ["Oft", "Meistens", "Manchmal", "Später", "Heute", "Inzwischen", "Idealerweise", "Natürlich", "Schließlich", "Übrigens", "Gewöhnlich"],
@@ -125,6 +131,8 @@ function sectionsInput(parts: Record<string, string> = sectionParts(), overrides
     headingTags: true,
     preset: "sections",
     targetLength: 600,
+    // Phrases stories260K writes all the time, none of them in this article.
+    style: { avoid: ["Lily", "so happy"], cliches: true },
     ...overrides,
   };
 }
@@ -458,6 +466,62 @@ const badCases: BadCase[] = [
     }),
     figure: "Found 1 sentence repeating an earlier one",
   },
+  {
+    // The English article asked for in German.
+    id: "language",
+    input: () => sectionsInput(undefined, { language: "de" }),
+    figure: "The body reads as English (en) (franc: eng), not German (de) as requested",
+  },
+  {
+    id: "keyword-openings",
+    // Three of the five sections open with the keyword: a third at most is allowed.
+    input: editSections((parts, w) => {
+      parts.why = `Compost bins sit best on bare soil in sunny corners. ${w.para(9)}`;
+      parts.site = `Compost bins need a shady spot away from the house. ${w.para(9)}`;
+      parts.fill = `Compost bins fill quickly when layers stay thin and moist. ${w.para(9, "worm castings")}`;
+    }),
+    figure: "3 of 6 sentences holding a keyword open with one (50%; target at most 40%), and 3 of 5 sections open with one",
+  },
+  {
+    id: "transition-words",
+    input: () => sectionsInput(sectionParts(writer(UNLINKED_ENGLISH))),
+    figure: "0% of sentences (0 of 57) hold a transition word (target at least 30%)",
+  },
+  {
+    id: "passive-voice",
+    input: editSections((parts) => {
+      parts.shade = [
+        "Later, the wet leaves were gathered by careful weekend helpers.",
+        "Meanwhile, fresh grass clippings are spread thinly across the pile.",
+        "Often, cardboard scraps are torn into strips by busy children.",
+        "Sometimes, the whole heap is turned twice in one week.",
+        "Usually, coffee grounds are collected from a nearby cafe counter.",
+        "Ideally, the lid is closed before heavy storms reach town.",
+        "Eventually, dark crumbly soil is found at the very bottom.",
+        "Typically, finished compost is sifted through a wide wire mesh.",
+      ].join(" ");
+    }),
+    figure: "(8 of 57) are in the passive voice (target at most 10%); first: “Later, the wet leaves were gathered by careful…”",
+  },
+  {
+    id: "cliches",
+    input: editSections((parts) => {
+      parts.conclusion += " Gardeners delve into the tapestry of rich soil.";
+    }),
+    figure: "Found 2 AI clichés: “delve” (1), “tapestry” (1).",
+  },
+  {
+    id: "avoid",
+    input: () => sectionsInput(undefined, { style: { avoid: ["Garden shed", "so happy"] } }),
+    figure: "banned phrases: “Garden shed” (",
+  },
+  {
+    id: "unsupported-figures",
+    input: editSections((parts) => {
+      parts.conclusion += " About 42% of gardeners have composted since 2019.";
+    }),
+    figure: "Found 2 figures that the request does not give (there are no sources): “42%”, “2019”.",
+  },
 ];
 
 /** More ways to break one check. */
@@ -487,6 +551,17 @@ const moreBadCases: BadCase[] = [
       return sectionsInput(rest);
     },
     figure: "0 H1 headings",
+  },
+  {
+    id: "keyword-in-introduction",
+    // The body opens with a subheading: there is no introduction to hold the keyword.
+    input: editSections(
+      (parts) => {
+        parts.intro = "";
+      },
+      { targetLength: 550 },
+    ),
+    figure: "The article has no introduction before its first subheading.",
   },
 ];
 
@@ -546,6 +621,7 @@ describe("analyse: checks that do not apply", () => {
     "keyword-density",
     "secondary-keywords",
     "keyword-once-per-sentence",
+    "keyword-openings",
   ];
 
   it("skips every keyword check without keywords", () => {

@@ -1,0 +1,81 @@
+/**
+ * The `unsupported-figures` check: a figure (a number, percentage, year or amount written
+ * in digits) that neither a source nor the request gives is a fact no one supplied, so it
+ * is listed. Structure the engine adds is not a figure: the numbering of listicle items and
+ * how-to steps ("## 3. Turn the pile") and citation markers ("[2]").
+ */
+import type { CheckId } from "./registry.js";
+import { type Article, type Measure, plural, verdict } from "./article.js";
+
+/**
+ * A figure: digits with inner separators ("1,000", "2.5", "10:30"), not glued to a word
+ * before it ("mp3", "COVID-19"), with a currency sign or a percent sign kept for the message.
+ */
+const FIGURE = /(?<![\p{L}\p{N}]|\p{L}[-‑])[$€£¥₹]?\d+(?:[.,:]\d+)*(?:\s?%)?/gu;
+
+/** The numbering the engine gives listicle items and how-to steps. */
+const NUMBERING = /^\s*\d+[.)]\s/u;
+
+/** Citation markers: "[1]", "[2, 3]", "[1–3]". */
+const CITATION = /\[\d+(?:\s*[,–-]\s*\d+)*\]/gu;
+
+/** The figures of a text as written, structure removed. */
+export function figuresIn(text: string): string[] {
+  return [...text.replace(CITATION, " ").matchAll(FIGURE)].map((m) => m[0]);
+}
+
+/**
+ * A figure as a number, so "1,000", "1.000" and "1000" agree and "2,5" is "2.5": a
+ * separator followed by exactly three digits groups thousands, any other is a decimal
+ * point (a colon stays, as in a time). Signs and trailing decimal zeros are dropped.
+ */
+export function figureKey(figure: string): string {
+  const parts = figure.match(/\d+|[.,:]/gu) ?? [];
+  let key = "";
+  parts.forEach((part, i) => {
+    if (part === ":") key += ":";
+    else if (part === "." || part === ",") key += parts[i + 1]?.length === 3 && parts[i + 2] !== ":" ? "" : ".";
+    else key += part;
+  });
+  return key.includes(".") ? key.replace(/\.?0+$/u, "") : key;
+}
+
+/** Every string in a value, however deeply nested (a request's fields, its sources). */
+export function stringsIn(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsIn);
+  if (typeof value === "object" && value !== null) return Object.values(value).flatMap(stringsIn);
+  return [];
+}
+
+/** The figure check by id. */
+export const figureChecks = {
+  "unsupported-figures": (a) => {
+    const given = [...(a.input.given ?? []), ...(a.input.sources ?? []).flatMap(stringsIn)].flatMap(figuresIn);
+    // The number of numbered items is the article's own structure ("7 tips" over seven items).
+    const supported = new Set([...given, String(numbered(a).length)].map(figureKey));
+    const figures = articleFigures(a);
+    const unsupported = [...new Map(figures.filter((f) => !supported.has(figureKey(f))).map((f) => [figureKey(f), f])).values()];
+    const sources = Boolean(a.input.sources?.length);
+    if (unsupported.length) {
+      const list = unsupported.map((f) => `“${f}”`).join(", ");
+      return verdict(
+        false,
+        sources
+          ? `Found ${plural(unsupported.length, "figure")} in neither the sources nor the request: ${list}.`
+          : `Found ${plural(unsupported.length, "figure")} that the request does not give (there are no sources): ${list}.`,
+      );
+    }
+    if (figures.length === 0) return verdict(true, "The article states no figures.");
+    return verdict(true, `Every figure (${figures.length}) appears in ${sources ? "the sources or the request" : "the request"}.`);
+  },
+} satisfies Partial<Record<CheckId, Measure>>;
+
+/** Headings numbered as listicle items or how-to steps. */
+const numbered = (a: Article) => a.headings.filter((h) => NUMBERING.test(h.text));
+
+/** The figures a reader sees: title, meta description, headings (numbering removed) and body. */
+function articleFigures(a: Article): string[] {
+  const texts = [a.input.title, a.input.metaDescription, ...a.body.map((b) => (b.kind === "heading" ? b.text.replace(NUMBERING, "") : b.text))];
+  return texts.flatMap(figuresIn);
+}

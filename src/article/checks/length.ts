@@ -1,0 +1,37 @@
+/** Length checks: the title, the meta description and the body against the request. */
+import type { CheckId } from "./registry.js";
+import { type Measure, na, plural, round, verdict } from "./article.js";
+
+/** Length in characters as a person counts them (code points, so emoji and CJK count once). */
+const characters = (text: string) => [...text].length;
+
+/** The length checks by id. */
+export const lengthChecks = {
+  // Yoast and Rank Math both cut snippets at about 156 characters; under 120 wastes the space.
+  "meta-description-length": (a) => {
+    const length = characters(a.input.metaDescription);
+    return verdict(length >= 120 && length <= 156, `The meta description is ${plural(length, "character")} long (target 120–156).`);
+  },
+
+  // Rank Math: titles over 60 characters are truncated in results.
+  "title-length": (a) => {
+    const length = characters(a.input.title);
+    return verdict(length >= 10 && length <= 60, `The title is ${plural(length, "character")} long (target 10–60).`);
+  },
+
+  // Measured against the request: a 100-word article is not failed for being under 300 words.
+  "text-length": (a) => {
+    const target = Math.min(300, Math.round(a.input.targetLength * 0.9));
+    return verdict(a.wordCount >= target, `The body has ${plural(a.wordCount, "word")} (target at least ${target}).`);
+  },
+
+  "length-target": (a) => {
+    const target = a.input.targetLength;
+    if (target <= 0) return na("No length was requested.");
+    const offBy = ((a.wordCount - target) / target) * 100;
+    return verdict(
+      Math.abs(offBy) <= 10,
+      `The body has ${plural(a.wordCount, "word")}, ${round(Math.abs(offBy), 1)}% ${offBy < 0 ? "under" : "over"} the ${target} requested (target ±10%).`,
+    );
+  },
+} satisfies Partial<Record<CheckId, Measure>>;
