@@ -1,13 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type { Backend } from "../model/backend.js";
 import { analyse } from "./analyse.js";
+import { AvoidList } from "./avoid.js";
 import { ArticleDocument } from "./document.js";
 import { articleJsonLd } from "./jsonld.js";
-import { writeOutline } from "./outline.js";
+import { plannedOutline, writeOutline, writtenOutline } from "./outline.js";
 import { plan } from "./plan.js";
 import { articlePrompt } from "./prompts.js";
-import { articleOutline, articleSlug, renderHtml, renderHtmlDocument } from "./render.js";
-import type { GenerateRequest } from "./request.js";
+import { renderHtml, renderHtmlDocument } from "./render.js";
+import { resolveStyle, type GenerateRequest } from "./request.js";
+import { articleSlug } from "./slug.js";
 import type { ArticleResponse, StreamMeta, StreamOutline } from "./response.js";
 import { writeBody } from "./write.js";
 
@@ -34,10 +36,10 @@ export interface WriteArticleOptions {
 }
 
 /**
- * One request, start to finish: plan (pure) → outline (one grammar-constrained answer)
- * → body (one continuing, steered generation appending to the document) → render and
- * analyse (both read the document). Every stage talks to the model through one writer,
- * on one slot of the backend.
+ * One request, start to finish, each stage entered once: plan (pure) → outline (one
+ * grammar-constrained answer) → body (one continuing, steered generation appending to the
+ * document) → render → analyse (both read the document) → structured data. Every stage
+ * talks to the model through one writer, on one slot of the backend.
  */
 export async function writeArticle(request: GenerateRequest, options: WriteArticleOptions): Promise<WrittenArticle> {
   const { backend, signal, onDelta, onWords } = options;
@@ -47,21 +49,24 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
 
   const articlePlan = plan(request);
   const keywords = [articlePlan.primary, ...articlePlan.secondary];
+  const style = resolveStyle(request.style);
+  const avoid = new AvoidList({ style, language: request.language });
   const document = new ArticleDocument(request.language, keywords, onDelta);
   const writer = await backend.writer(signal);
   let outline;
   try {
     const format = backend.prompting === "chat-template" ? "json" : "lines";
     await writer.begin(articlePrompt(articlePlan, format));
-    outline = await writeOutline(articlePlan, writer, format, request.seed, signal);
-    options.onOutline?.({ title: outline.title, outline: articleOutline(articlePlan, outline) });
+    outline = await writeOutline({ plan: articlePlan, writer, format, seed: request.seed, avoid, ...(signal ? { signal } : {}) });
+    options.onOutline?.({ title: outline.title, outline: plannedOutline(articlePlan, outline) });
     writer.append("\n\n");
     writer.pin();
-    await writeBody(articlePlan, outline, { writer, document, seed: request.seed, signal, onWords });
+    await writeBody(articlePlan, outline, { writer, document, avoid, seed: request.seed, ...(signal ? { signal } : {}), ...(onWords ? { onWords } : {}) });
   } finally {
     await writer.dispose();
   }
 
+  const html = renderHtml(document.tree);
   const slug = articleSlug(outline.title, articlePlan.primary);
   const report = analyse({
     blocks: document.blocks,
@@ -101,8 +106,8 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
       language: request.language,
       keywords,
       markdown: document.markdown(),
-      html: renderHtml(document.tree),
-      outline: articleOutline(articlePlan, outline),
+      html,
+      outline: writtenOutline(articlePlan, outline, document.blocks),
       wordCount: report.wordCount,
       readingTimeMinutes: report.readingTimeMinutes,
       jsonLd,
@@ -110,6 +115,6 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
     seo: { score: report.score, checks: report.checks, keywordDensity: report.keywordDensity },
     usage: { ...writer.usage, durationMs: Math.round(performance.now() - started) },
   };
-  const html = renderHtmlDocument(document.tree, { title: outline.title, metaDescription: outline.metaDescription, language: request.language, jsonLd });
-  return { response, document: html };
+  const page = renderHtmlDocument(document.tree, { title: outline.title, metaDescription: outline.metaDescription, language: request.language, jsonLd });
+  return { response, document: page };
 }

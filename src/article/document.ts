@@ -8,12 +8,6 @@ export type Block =
   | { kind: "heading"; depth: number; text: string; words: number }
   | { kind: "prose"; text: string; words: number; sentences: string[] };
 
-/** One entry of the article's logical outline (listed even when headings are off). */
-export interface OutlineEntry {
-  level: 2 | 3;
-  text: string;
-}
-
 /** Fixed serialiser options: the same node always gives the same bytes. */
 const MARKDOWN: StringifyOptions = {
   bullet: "-",

@@ -24,25 +24,32 @@ export function literal(text: string): string {
   return `"${text.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\n/g, "\\n").replace(/\t/g, "\\t").replace(/\r/g, "\\r")}"`;
 }
 
-/** A keyword as a GBNF expression; its first letter may be upper- or lower-case (sentence start or mid-phrase). */
-function keywordRule(keyword: string): string {
+/**
+ * A keyword as a GBNF expression. Where it opens the field its first letter may also be a
+ * capital; anywhere else it keeps the case the request gave it ("Why is a compost bin…").
+ */
+function keywordRule(keyword: string, opening: boolean): string {
   const first = String.fromCodePoint(keyword.codePointAt(0)!);
   const rest = keyword.slice(first.length);
   const upper = first.toLocaleUpperCase();
-  const lower = first.toLocaleLowerCase();
-  const head = upper === lower ? literal(first) : `(${literal(upper)} | ${literal(lower)})`;
+  const head = !opening || upper === first ? literal(first) : `(${literal(upper)} | ${literal(first)})`;
   return rest ? `${head} ${literal(rest)}` : head;
 }
 
+/** Quotation marks and brackets outside ASCII: a heading or title never opens one it might not close. */
+const MARKS = "\u201c\u201d\u201e\u00ab\u00bb\u300c-\u300f\uff08\uff09";
+
 const SHARED_RULES = [
-  // A letter or digit: anything but ASCII punctuation, symbols, spaces and control characters.
-  "l ::= [^\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f]",
+  // A letter or digit: anything but ASCII punctuation, symbols, spaces, control characters and quotation marks.
+  `l ::= [^\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f${MARKS}]`,
   // A word: letters, perhaps joined by an apostrophe or hyphen, perhaps followed by a comma.
   "w ::= l{1,12} ([-'\u2019] l{1,10})? \",\"?",
   // The last word of a field carries no punctuation, so a field ends on a whole word.
   "wl ::= l{1,12} ([-'\u2019] l{1,10})?",
-  // Scripts without spaces: characters instead of words (CJK punctuation allowed inside).
-  "c ::= [^\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f] | [、，]",
+  // Scripts without spaces: characters instead of words (CJK commas allowed inside).
+  `c ::= [^\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f${MARKS}] | [、，]`,
+  // Next to a Latin keyword in those scripts: a space, or any character that is not ASCII (it cannot glue on).
+  `sep ::= " " | [^\\x00-\\x7f${MARKS}]`,
 ];
 
 /** Builds one grammar for a sequence of literals and fields. */
@@ -87,10 +94,10 @@ function spacedField(shape: FieldShape): string {
     if (most < 0) break;
     const least = Math.max(0, min - keywordWords - before);
     const tail = most === 0 ? "" : `(${repeat('(" " w)', least - 1, most - 1)} " " wl)${least === 0 ? "?" : ""}`;
-    alternatives.push(`${before ? `(w " "){${before}}` : ""} ${keywordRule(shape.keyword)} ${tail}`.replace(/\s+/g, " ").trim());
+    alternatives.push(`${before ? `(w " "){${before}}` : ""} ${keywordRule(shape.keyword, before === 0)} ${tail}`.replace(/\s+/g, " ").trim());
   }
   // A keyword longer than the field stands alone.
-  if (!alternatives.length) alternatives.push(keywordRule(shape.keyword));
+  if (!alternatives.length) alternatives.push(keywordRule(shape.keyword, true));
   return `(${alternatives.join(" | ")})${end}`;
 }
 
@@ -99,5 +106,10 @@ function unspacedField(shape: FieldShape): string {
   const end = shape.end ? ` ${literal(shape.end)}` : "";
   // About two characters a word in these scripts.
   if (!shape.keyword) return `c{${min * 2},${max * 2}}${end}`;
-  return `c{0,${(shape.before ?? 2) * 2}} ${keywordRule(shape.keyword)} c{${Math.max(0, min * 2 - 8)},${max * 2}}${end}`;
+  const before = (shape.before ?? 2) * 2;
+  const after = `c{${Math.max(0, min * 2 - 8)},${max * 2}}`;
+  const keyword = keywordRule(shape.keyword, true);
+  // A Latin keyword stays a word of its own: what stands next to it is a space or a character of another script.
+  if (/[\p{Script=Latin}\p{N}]/u.test(shape.keyword)) return `(c{0,${before - 1}} sep)? ${keyword} (sep ${after})?${end}`;
+  return `c{0,${before}} ${keyword} ${after}${end}`;
 }

@@ -73,6 +73,11 @@ export function labelsFor(language: string): Labels {
   return isLabelled(code) ? LABELS[code] : LABELS.en;
 }
 
+/** The labels of an article's language and its English name (for prompts), in one lookup. */
+export function articleLanguage(code: string): { labels: Labels; name: string } {
+  return { labels: labelsFor(code), name: languageName(code) ?? "English" };
+}
+
 const englishNames = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" });
 
 /** English name of any valid ISO 639-1 code, for prompts ("Write in Swahili"); undefined otherwise. */

@@ -1,7 +1,10 @@
 import type { Writer } from "../model/backend.js";
-import { GrammarBuilder, type FieldShape, type Item } from "./grammar.js";
-import type { Plan } from "./plan.js";
-import { capitalise, countPhrase, normaliseSentence, wordSpans } from "./text.js";
+import type { AvoidList } from "./avoid.js";
+import type { Block } from "./document.js";
+import { GrammarBuilder, type FieldShape } from "./grammar.js";
+import type { Plan, PlannedSection } from "./plan.js";
+import type { OutlineEntry } from "./response.js";
+import { capitalise, countPhrase, displayWidth, normaliseSentence, wordSpans } from "./text.js";
 
 /** The planned article as the model wrote it: title, description and every heading. */
 export interface Outline {
@@ -20,23 +23,39 @@ type Role =
 
 type OutlineItem = { literal: string } | { field: FieldShape; role: Role };
 
+/** Most display columns of a title (a wide CJK character counts as two). */
 export const TITLE_MAX = 60;
+/** Display columns a meta description has, at least and at most. */
 export const DESCRIPTION = { min: 120, max: 156 } as const;
 /** Times the model may rewrite one field that breaks a rule (too long, a repeated heading). */
 const REWRITES = 3;
 /** Generation steps one outline may take in all, rewrites and resumptions after a cut-off answer included. */
 const STEPS = 16;
 
+/** What writing the outline needs. */
+export interface WriteOutlineOptions {
+  plan: Plan;
+  writer: Writer;
+  /** JSON for chat models, lines for plain ones. */
+  format: "json" | "lines";
+  seed: number;
+  /** Phrases no field may hold: a field that completes one is written again. */
+  avoid: AvoidList;
+  signal?: AbortSignal;
+}
+
 /**
  * One grammar-constrained answer plans the whole outline: the title (keyword in its first
- * half, at most 60 characters, ending on a whole word), the meta description, the H2s,
+ * half, at most 60 columns, ending on a whole word), the meta description, the H2s,
  * H3s and FAQ questions, the keyword placed in the headings the plan marks. Chat models
  * answer a JSON object, plain models lines. A field that still breaks a rule (a repeated
- * heading, a description out of 120–156 characters) is cut and the model writes the rest
- * again, up to a few times; what still fails is reported by the analyser, never patched.
+ * heading, a description out of 120–156 columns) is cut and the model writes it again,
+ * up to a few times, then the fields after it; a field that completes a banned phrase is
+ * cut the moment it does. What still fails is reported by the analyser, never patched.
  */
-export async function writeOutline(plan: Plan, writer: Writer, format: "json" | "lines", seed: number, signal?: AbortSignal): Promise<Outline> {
-  const sizes: Sizes = { title: [3, 8], description: [16, 28] };
+export async function writeOutline(options: WriteOutlineOptions): Promise<Outline> {
+  const { plan, writer, format, seed, avoid, signal } = options;
+  const sizes: Sizes = plan.spaced ? { title: [3, 8], description: [16, 28] } : { title: [3, 12], description: [31, 38] };
   let items = outlineItems(plan, format, sizes);
   const start = writer.text.length;
   let from = 0;
@@ -52,11 +71,22 @@ export async function writeOutline(plan: Plan, writer: Writer, format: "json" | 
     if (!rest.length) break;
     const maxTokens = 32 + rest.reduce((n, item) => n + ("field" in item ? item.field.words[1] * 6 : item.literal.length), 0);
     const grammar = new GrammarBuilder(plan.spaced).add(rest).build();
-    for await (const _ of writer.generate({ grammar, maxTokens, seed: (seed + attempt * 7919) >>> 0, signal })) {
-      // The outline is read once complete.
+    let banned: number | undefined;
+    for await (const piece of writer.generate({ grammar, maxTokens, seed: (seed + attempt * 7919) >>> 0, signal })) {
+      const match = avoid.completedIn(writer.text, writer.text.length - piece.length);
+      if (match && match.start >= start) {
+        banned = match.start - start;
+        break;
+      }
     }
     const parsed = parseOutline(items, writer.text.slice(start));
     values = parsed.values;
+    if (banned !== undefined) {
+      // The field that holds the phrase is written again, from its start, with another seed.
+      from = fieldAt(items, parsed.offsets, banned);
+      writer.truncate(start + parsed.offsets.get(from)!);
+      continue;
+    }
     // A field that keeps breaking its rule after its rewrites stays as written: the report says so.
     const failing = firstFailing(plan, items, values, (i) => (rewrites.get(i) ?? 0) >= REWRITES);
     if (failing === undefined) {
@@ -67,17 +97,24 @@ export async function writeOutline(plan: Plan, writer: Writer, format: "json" | 
       continue;
     }
     rewrites.set(failing, (rewrites.get(failing) ?? 0) + 1);
-    // A title or description of the wrong length is asked again in as many words as fit, at the model's own word length.
+    // A title or description of the wrong length is asked again in as many words as fit, at the model's own word width.
     const item = items[failing] as { role: Role };
     const value = values.get(failing);
     if (value && (item.role.kind === "title" || item.role.kind === "description")) {
-      resize(sizes, item.role.kind, value, plan.request.language);
+      resize(sizes, item.role.kind, value, plan);
       items = outlineItems(plan, format, sizes);
     }
     from = failing;
     writer.truncate(start + parsed.offsets.get(failing)!);
   }
-  return outlineFrom(plan, items, values);
+  return outlineFrom(plan, items, values, avoid);
+}
+
+/** The last item that starts at or before `offset`: the field a banned phrase was found in. */
+function fieldAt(items: readonly OutlineItem[], offsets: Map<number, number>, offset: number): number {
+  let found = 0;
+  for (const [i, at] of offsets) if (at <= offset && "field" in items[i]!) found = i;
+  return found;
 }
 
 /** Words the title and the description may have. */
@@ -86,12 +123,16 @@ interface Sizes {
   description: [number, number];
 }
 
-/** Fit a field's word range to the characters it may have, at the average word length the model just wrote. */
-function resize(sizes: Sizes, field: keyof Sizes, value: string, language: string): void {
-  const perWord = (value.length + 1) / Math.max(1, wordSpans(value, language).length);
+/**
+ * Fit a field's size to the columns it may have, at the width per unit the model just wrote:
+ * a unit is a word in spaced scripts, two characters in the others (as the grammar counts them).
+ */
+function resize(sizes: Sizes, field: keyof Sizes, value: string, plan: Plan): void {
+  const units = plan.spaced ? wordSpans(value, plan.request.language).length : [...value].length / 2;
+  const perUnit = (displayWidth(value) + (plan.spaced ? 1 : 0)) / Math.max(1, units);
   const [min, max] = field === "title" ? [10, TITLE_MAX] : [DESCRIPTION.min, DESCRIPTION.max];
-  const most = Math.max(3, Math.floor((max + 1) / perWord));
-  sizes[field] = [Math.min(most, Math.max(3, Math.ceil((min + 1) / perWord))), most];
+  const most = Math.max(3, Math.floor((max + 1) / perUnit));
+  sizes[field] = [Math.min(most, Math.max(3, Math.ceil((min + 1) / perUnit))), most];
 }
 
 /** The items of the answer: fixed punctuation and the fields the model writes. */
@@ -178,7 +219,7 @@ function firstFailing(plan: Plan, items: readonly OutlineItem[], values: Map<num
     const role = item.role;
     let fits = true;
     if (role.kind === "title") fits = titleFits(value.replace(/\.$/u, ""), plan.primary, language);
-    if (role.kind === "description") fits = value.length >= DESCRIPTION.min && value.length <= DESCRIPTION.max;
+    if (role.kind === "description") fits = displayWidth(value) >= DESCRIPTION.min && displayWidth(value) <= DESCRIPTION.max;
     if (role.kind === "heading" || role.kind === "subheading") {
       const key = normaliseSentence(value, language);
       fits = !seen.has(key);
@@ -189,11 +230,12 @@ function firstFailing(plan: Plan, items: readonly OutlineItem[], values: Map<num
   return undefined;
 }
 
-/** At most 60 characters, the keyword in the first half, not ending on a small word. */
+/** At most 60 columns, the keyword in the first half, not ending on a small word. */
 function titleFits(title: string, keyword: string, language: string): boolean {
   const at = title.toLocaleLowerCase(language).indexOf(keyword.toLocaleLowerCase(language));
   const last = wordSpans(title, language).at(-1)?.word.toLocaleLowerCase(language) ?? "";
-  return title.length <= TITLE_MAX && at >= 0 && at <= title.length / 2 && countPhrase(title, keyword, language) === 1 && !DANGLING.has(last);
+  const width = displayWidth(title);
+  return width <= TITLE_MAX && at >= 0 && displayWidth(title.slice(0, at)) <= width / 2 && countPhrase(title, keyword, language) === 1 && !DANGLING.has(last);
 }
 
 /** Words a title must not end on (a phrase cut short: "… and then they"). */
@@ -201,7 +243,7 @@ const DANGLING = new Set(
   "a an the and or but of in on at to for with by from as that then they he she it we you i his her their its our your is are was were be".split(" "),
 );
 
-function outlineFrom(plan: Plan, items: readonly OutlineItem[], values: Map<number, string>): Outline {
+function outlineFrom(plan: Plan, items: readonly OutlineItem[], values: Map<number, string>, avoid: AvoidList): Outline {
   const { request, language } = { request: plan.request, language: plan.request.language };
   const outline: Outline = {
     title: request.seo.title ?? "",
@@ -213,8 +255,9 @@ function outlineFrom(plan: Plan, items: readonly OutlineItem[], values: Map<numb
     const role = item.role;
     // A heading or title keeps a "?" or "!" of its own, never a closing full stop; the description ends a sentence.
     const written = role.kind === "description" ? values.get(i)?.trim() : values.get(i)?.trim().replace(/\.$/u, "");
-    // A field the model never finished (it ran out of steps) stays empty: a heading is then left out.
-    if (!written) continue;
+    // A field the model never finished (it ran out of steps) stays empty: a heading is then left out, as is one
+    // still holding a banned phrase. A title or description keeps it, and the report says so.
+    if (!written || (avoid.holds(written) && role.kind !== "title" && role.kind !== "description")) continue;
     const value = capitalise(written, language);
     if (role.kind === "title") outline.title = value;
     else if (role.kind === "description") outline.metaDescription = value;
@@ -222,4 +265,37 @@ function outlineFrom(plan: Plan, items: readonly OutlineItem[], values: Map<numb
     else outline.sections[role.section]!.subheadings[role.index] = value;
   }
   return outline;
+}
+
+/** The heading a section shows: its label, or the model's heading (numbered in lists and how-tos). */
+export function headingText(section: PlannedSection, written: string | null): string | null {
+  if (section.label) return section.label;
+  if (!written) return null;
+  return section.number === null ? written : `${section.number}. ${written}`;
+}
+
+/**
+ * The outline as planned: the headings the article will show (`shown: true`), or, when it
+ * shows none, the planned sections by their heading or label (`shown: false`).
+ */
+export function plannedOutline(plan: Plan, outline: Outline): OutlineEntry[] {
+  const shown = plan.subheadings;
+  const entries: OutlineEntry[] = [];
+  for (const [i, section] of plan.sections.entries()) {
+    const written = outline.sections[i]!;
+    const fallback = section.kind === "conclusion" ? plan.labels.conclusion : section.kind === "introduction" ? plan.labels.introduction : null;
+    const text = headingText(section, written.heading) ?? (shown ? null : fallback);
+    if (text) entries.push({ level: 2, text, shown });
+    for (const sub of written.subheadings) entries.push({ level: 3, text: sub, shown });
+  }
+  return entries;
+}
+
+/**
+ * The outline of the written article: exactly the H2 and H3 headings it shows, in order;
+ * or, when it shows none, the planned sections, each marked as not shown.
+ */
+export function writtenOutline(plan: Plan, outline: Outline, blocks: readonly Block[]): OutlineEntry[] {
+  if (!plan.subheadings) return plannedOutline(plan, outline);
+  return blocks.flatMap((b) => (b.kind === "heading" && (b.depth === 2 || b.depth === 3) ? [{ level: b.depth as 2 | 3, text: b.text, shown: true }] : []));
 }

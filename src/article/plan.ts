@@ -1,4 +1,4 @@
-import { labelsFor, languageName, type Labels } from "./labels.js";
+import { articleLanguage, type Labels } from "./labels.js";
 import type { GenerateRequest, Preset } from "./request.js";
 import { lowerFirst, wordSpans } from "./text.js";
 
@@ -42,8 +42,10 @@ export interface Plan {
   /** The focus keyword: the first given one, else a short phrase from the topic. */
   primary: string;
   secondary: string[];
-  /** Whether the article shows heading nodes at all. */
+  /** Whether the article shows heading nodes at all (its H1 title among them). */
   headings: boolean;
+  /** Whether sections show their H2 and H3 headings: with headings on, in every preset but `paragraphs`. */
+  subheadings: boolean;
   /** Whether the language separates words with spaces (grammars build words differently). */
   spaced: boolean;
   sections: PlannedSection[];
@@ -66,11 +68,12 @@ const clamp = (n: number, min: number, max: number) => Math.min(max, Math.max(mi
 /** Plan an article from a normalised request: sections, word shares, keyword placement. Pure. */
 export function plan(request: GenerateRequest): Plan {
   const preset = request.structure;
-  const labels = labelsFor(request.language);
+  const { labels, name } = articleLanguage(request.language);
   const [first, ...rest] = request.seo.keywords;
   const primary = first ?? focusKeyword(request.topic, request.language);
   const secondary = rest.filter((k) => k.toLocaleLowerCase() !== primary.toLocaleLowerCase());
   const headings = request.seo.headingTags;
+  const subheadings = headings && preset !== "paragraphs";
   const parts = Math.round(request.length / WORDS_PER_PART[preset]);
 
   const section = (kind: SectionKind, fields: Partial<PlannedSection> = {}): PlannedSection => ({
@@ -111,16 +114,17 @@ export function plan(request: GenerateRequest): Plan {
     }
   }
 
-  const keywordHeadings = markKeywordHeadings(sections, headings && preset !== "paragraphs", request.length);
+  const keywordHeadings = markKeywordHeadings(sections, subheadings, request.length);
   placeKeywordUses(sections, secondary, request.length, keywordHeadings);
   return {
     request,
     preset,
     labels,
-    languageName: languageName(request.language) ?? "English",
+    languageName: name,
     primary,
     secondary,
     headings,
+    subheadings,
     spaced: !UNSPACED.has(request.language),
     sections,
   };

@@ -1,6 +1,7 @@
 import type { Prompt } from "../model/backend.js";
 import type { Plan } from "./plan.js";
 import type { Preset } from "./presets.js";
+import { resolveStyle } from "./request.js";
 
 const FORMS: Record<Preset, string> = {
   paragraphs: "paragraphs, no subheadings",
@@ -21,9 +22,10 @@ export function articlePrompt(plan: Plan, format: "json" | "lines"): Prompt {
   const keywords = [plan.primary, ...plan.secondary].map((k) => `"${k}"`).join(", ");
   const form = r.structureRequested !== r.structure ? `${FORMS[plan.preset]} ("${r.structureRequested}")` : FORMS[plan.preset];
   const outline = format === "json" ? "JSON" : "lines";
+  const { voice } = resolveStyle(r.style);
   // Short on purpose: every prompt token is evaluated before the first word.
   return {
-    system: `You write ${plan.languageName} web articles in a ${r.tone} tone.`,
+    system: `You write ${plan.languageName} web articles in a ${r.tone} tone.${voice ? ` Style: ${voice}` : ""}`,
     user:
       `Article: ${r.topic}\nKeywords: ${keywords} (focus: the first)\nForm: ${form}; about ${r.length} words\n` +
       `Answer with the outline as ${outline} (title, description, headings), then the article in Markdown.`,

@@ -4,11 +4,7 @@ import rehypeDocument from "rehype-document";
 import rehypeStringify from "rehype-stringify";
 import remarkRehype from "remark-rehype";
 import { unified } from "unified";
-import type { OutlineEntry } from "./document.js";
 import { serialiseJsonLd, type JsonLd } from "./jsonld.js";
-import type { Outline } from "./outline.js";
-import type { Plan } from "./plan.js";
-import { cutSlug, slugify } from "./slug.js";
 
 const RTL = new Set(["ar", "he", "fa", "ur", "ps", "yi", "dv", "ku", "sd", "ug"]);
 
@@ -51,29 +47,4 @@ function headScript(json: string) {
     const trailing = last?.type === "text" && last.value.trim() === "" ? 1 : 0;
     head.children.splice(head.children.length - trailing, 0, { type: "text", value: "\n" }, script);
   };
-}
-
-/** The slug starts with the primary keyword, then the rest of the title. */
-export function articleSlug(title: string, primary: string): string {
-  const keyword = slugify(primary);
-  const rest = slugify(title).split("-").filter((w) => !keyword.split("-").includes(w));
-  return cutSlug([keyword, ...rest].filter(Boolean).join("-"));
-}
-
-/**
- * The logical sections with the levels they have (or would have) as headings: sections
- * shown without a heading (the introduction, a short article's closing) are listed by
- * their label.
- */
-export function articleOutline(plan: Plan, outline: Outline): OutlineEntry[] {
-  const entries: OutlineEntry[] = [];
-  for (const [i, section] of plan.sections.entries()) {
-    const written = outline.sections[i]!;
-    if (section.kind === "body" && !written.heading && plan.preset === "paragraphs") continue;
-    const fallback = section.kind === "conclusion" ? plan.labels.conclusion : plan.labels.introduction;
-    const heading = section.label ?? (written.heading && section.number !== null ? `${section.number}. ${written.heading}` : written.heading);
-    entries.push({ level: 2, text: heading ?? fallback });
-    for (const sub of written.subheadings) entries.push({ level: 3, text: sub });
-  }
-  return entries;
 }

@@ -5,10 +5,20 @@ export const MAX_SENTENCE_WORDS = 20;
 /** Shortest run of words we accept as a sentence. */
 export const MIN_SENTENCE_WORDS = 3;
 
-/** The sentence terminator of a language. */
-export function terminator(language: string): string {
-  if (language === "ja" || language === "zh") return "。";
-  if (language === "hi") return "।";
+/** Han, kana and hangul: the scripts that close a sentence with "。". */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+/** Letters of any script, to find a text's last letter. */
+const LETTERS = /\p{L}/gu;
+
+/**
+ * The terminator of a sentence: "。" for Chinese and Japanese text, "।" for Hindi, else a
+ * full stop. It follows the script the sentence is written in, not the requested language:
+ * an English sentence in a Japanese article ends with ".".
+ */
+export function terminatorFor(sentence: string, language: string): string {
+  const last = sentence.match(LETTERS)?.at(-1);
+  if (last !== undefined && CJK.test(last)) return "。";
+  if (language === "hi" && last !== undefined && /\p{Script=Devanagari}/u.test(last)) return "।";
   return ".";
 }
 
@@ -27,30 +37,73 @@ export function cleanProse(text: string): string {
     .replace(/^[,;:.!?)\]}…–—-]+\s*/u, "");
 }
 
-/** Split a sentence longer than {@link MAX_SENTENCE_WORDS} into whole sentences, at commas where it can. */
+/**
+ * Split a sentence longer than {@link MAX_SENTENCE_WORDS} into whole sentences, at commas
+ * where it can, never inside a quotation or brackets (a sentence that has no such cut stays whole).
+ */
 export function splitLongSentence(sentence: string, language: string): string[] {
   const spans = wordSpans(sentence, language);
   if (spans.length <= MAX_SENTENCE_WORDS) return [sentence];
-  const end = terminator(language);
-  // Prefer the comma closest to the middle; else cut after the middle word.
+  // Prefer the comma closest to the middle, then the word closest to it; only where both halves stand alone.
   const middle = Math.floor(spans.length / 2);
-  let cutWord = middle;
-  let best = Infinity;
+  let cut: { at: number; cost: number } | undefined;
   spans.forEach((span, i) => {
-    const after = sentence.slice(span.index + span.word.length).match(/^\s*[,;:，、]/);
-    if (after && i >= MIN_SENTENCE_WORDS && spans.length - i > MIN_SENTENCE_WORDS && Math.abs(i - middle) < best) {
-      best = Math.abs(i - middle);
-      cutWord = i + 1;
-    }
+    const end = span.index + span.word.length;
+    if (i + 1 < MIN_SENTENCE_WORDS || spans.length - i - 1 < MIN_SENTENCE_WORDS || !balanced(sentence.slice(0, end))) return;
+    const comma = /^\s*[,;:，、]/.test(sentence.slice(end));
+    const cost = Math.abs(i + 1 - middle) + (comma ? 0 : spans.length);
+    if (!cut || cost < cut.cost) cut = { at: end, cost };
   });
-  const last = spans[cutWord - 1]!;
-  const head = sentence.slice(0, last.index + last.word.length).replace(/[\s,;:，、]+$/, "") + end;
-  const tail = capitalise(sentence.slice(last.index + last.word.length).replace(/^[\s,;:，、]+/, ""), language);
+  if (!cut) return [sentence];
+  const head = sentence.slice(0, cut.at).replace(/[\s,;:，、]+$/, "") + terminatorFor(sentence, language);
+  const tail = capitalise(sentence.slice(cut.at).replace(/^[\s,;:，、]+/, ""), language);
   return [...splitLongSentence(head, language), ...splitLongSentence(tail, language)];
 }
 
 /** A whole sentence: capitalised, ending with a terminator of its language. */
 export function finishSentence(sentence: string, language: string): string {
   const s = capitalise(sentence.trim(), language);
-  return endsSentence(s) ? s : `${s.replace(/[\s,;:–—-]+$/u, "")}${terminator(language)}`;
+  return endsSentence(s) ? s : `${s.replace(/[\s,;:–—-]+$/u, "")}${terminatorFor(s, language)}`;
+}
+
+/** Each opening mark and the mark that closes it („ closes with “, which elsewhere opens). */
+const CLOSER: ReadonlyMap<string, string> = new Map([
+  ["\u201c", "\u201d"],
+  ["\u201e", "\u201c"],
+  ["\u00ab", "\u00bb"],
+  ["(", ")"],
+  ["\u300c", "\u300d"],
+  ["\u300e", "\u300f"],
+  ["\uff08", "\uff09"],
+]);
+const CLOSERS = new Set(CLOSER.values());
+
+/**
+ * Whether every quotation mark and bracket a text opens is closed in it, in order. Curly
+ * and angle quotes and brackets close what they open. A straight double quote opens where
+ * an opening quote stands (at the start or after a space, before a word) and closes
+ * otherwise, so `?" A cat"` is a close without an open. Single quotes are left alone
+ * (they are also apostrophes).
+ */
+export function balanced(text: string): boolean {
+  return quotes(text) === "closed";
+}
+
+/**
+ * The state of a text's quotations and brackets: all closed, some still open (more text
+ * may close them), or broken (a mark closes what was never opened: no more text mends it).
+ */
+export function quotes(text: string): "closed" | "open" | "broken" {
+  const open: string[] = [];
+  const chars = [...text];
+  for (const [i, c] of chars.entries()) {
+    if (c === '"') {
+      if (open.at(-1) === '"') open.pop();
+      else if (/^[\s([{\u201c\u00ab]?$/u.test(chars[i - 1] ?? "") && /\S/u.test(chars[i + 1] ?? "")) open.push('"');
+      else return "broken";
+    } else if (open.length && CLOSER.get(open.at(-1)!) === c) open.pop();
+    else if (CLOSER.has(c)) open.push(c);
+    else if (CLOSERS.has(c)) return "broken";
+  }
+  return open.length === 0 ? "closed" : "open";
 }

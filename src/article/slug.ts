@@ -7,7 +7,7 @@ export const MAX_SLUG_LENGTH = 75;
 /**
  * An ASCII, lower-case, hyphenated slug of at most `max` characters, cut on a hyphen.
  * Scripts that do not transliterate (Japanese, Chinese, Korean…) leave nothing, so the
- * slug then falls back to a short stable hash of the text: never empty (CONVENTIONS.md).
+ * slug then falls back to a short stable hash of the text: never empty.
  */
 export function slugify(text: string, max = MAX_SLUG_LENGTH): string {
   const slug = cutSlug(slugifyLatin(text, { lowercase: true, decamelize: false }), max);
@@ -20,4 +20,11 @@ export function cutSlug(slug: string, max = MAX_SLUG_LENGTH): string {
   const cut = slug.slice(0, max + 1);
   const end = cut.lastIndexOf("-");
   return (end > 0 ? cut.slice(0, end) : slug.slice(0, max)).replace(/-+$/, "");
+}
+
+/** An article's slug: the primary keyword first, then the rest of the title. */
+export function articleSlug(title: string, primary: string): string {
+  const keyword = slugify(primary);
+  const rest = slugify(title).split("-").filter((w) => !keyword.split("-").includes(w));
+  return cutSlug([keyword, ...rest].filter(Boolean).join("-"));
 }

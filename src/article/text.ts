@@ -1,5 +1,7 @@
+import { eastAsianWidth } from "get-east-asian-width";
+
 /**
- * Counting and matching text the way the whole engine counts it (CONVENTIONS.md):
+ * Counting and matching text the way the whole engine counts it:
  * words are `Intl.Segmenter` word segments with `isWordLike`, in the article's language,
  * so CJK text counts sensibly. Plan, generate and analyse all use these helpers, so a
  * budget and a measurement can never disagree.
@@ -135,4 +137,14 @@ export function lowerFirst(text: string, language: string): string {
  */
 export function normaliseSentence(text: string, language: string): string {
   return text.toLocaleLowerCase(language).replace(/[\p{P}\p{S}]+/gu, " ").replace(/\s+/gu, " ").trim();
+}
+
+/**
+ * Columns a text takes on screen, as search results lay out titles and descriptions: a
+ * wide character (Chinese, Japanese, Korean, full-width forms) counts as two.
+ */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const c of text) width += eastAsianWidth(c.codePointAt(0)!);
+  return width;
 }

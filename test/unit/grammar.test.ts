@@ -1,3 +1,4 @@
+import { AvoidList } from "../../src/article/avoid.js";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import * as v from "valibot";
@@ -59,7 +60,7 @@ async function outlineStep(input: Partial<GenerateRequestInput> & { seo?: Genera
     forced = writer.text;
     throw new Error("captured");
   });
-  await expect(writeOutline(p, writer, format, 1)).rejects.toThrow("captured");
+  await expect(writeOutline({ plan: p, writer, format, seed: 1, avoid: new AvoidList({ style: { avoid: [], cliches: true }, language: p.request.language }) })).rejects.toThrow("captured");
   return { grammar: grammar!, forced };
 }
 

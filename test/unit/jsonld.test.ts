@@ -1,3 +1,4 @@
+import { AvoidList } from "../../src/article/avoid.js";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { ArticleDocument } from "../../src/article/document.js";
@@ -44,7 +45,7 @@ async function written(input: Partial<GenerateRequestInput> = {}, title?: string
   const writer = new FakeWriter(proseModel(distinctSentences(), continuations()));
   const keywords = [p.primary, ...p.secondary];
   const document = new ArticleDocument(p.request.language, keywords);
-  await writeBody(p, outline, { writer, document, seed: 7 });
+  await writeBody(p, outline, { writer, document, avoid: new AvoidList({ style: { avoid: [], cliches: true }, language: p.request.language }), seed: 7 });
   const source: JsonLdSource = {
     plan: p,
     outline,

@@ -1,3 +1,4 @@
+import { AvoidList } from "../../src/article/avoid.js";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { analyse, type CheckId } from "../../src/article/analyse.js";
@@ -45,13 +46,13 @@ function outlineFor(p: Plan): Outline {
 }
 
 /** Run the body pass on a fake model; the document is the real one. */
-async function writeWith(p: Plan, script: Script, options: { outline?: Outline; maxSteps?: number; signal?: AbortSignal } = {}) {
+async function writeWith(p: Plan, script: Script, options: { outline?: Outline; maxSteps?: number; signal?: AbortSignal; avoid?: AvoidList } = {}) {
   const writer = new FakeWriter(script);
   writer.maxSteps = options.maxSteps ?? 2000;
   const document = new ArticleDocument(p.request.language, [p.primary, ...p.secondary]);
   const words: number[] = [];
   const outline = options.outline ?? outlineFor(p);
-  await writeBody(p, outline, { writer, document, seed: 7, signal: options.signal, onWords: (n) => words.push(n) });
+  await writeBody(p, outline, { writer, document, avoid: options.avoid ?? new AvoidList({ style: { avoid: [], cliches: true }, language: p.request.language }), seed: 7, signal: options.signal, onWords: (n) => words.push(n) });
   return { writer, document, outline, words };
 }
 
@@ -380,7 +381,7 @@ describe("writeBody: sentences the article does not keep", () => {
     };
     const writer = new FakeWriter(script);
     const document = new ArticleDocument("en", [PRIMARY]);
-    await expect(writeBody(planFor(), outlineFor(planFor()), { writer, document, seed: 1, signal: controller.signal })).rejects.toThrow();
+    await expect(writeBody(planFor(), outlineFor(planFor()), { writer, document, avoid: new AvoidList({ style: { avoid: [], cliches: true }, language: "en" }), seed: 1, signal: controller.signal })).rejects.toThrow();
     expect(document.wordCount).toBeGreaterThan(0);
     expect(document.wordCount).toBeLessThan(300);
     for (const s of sentencesOf(document)) expect(endsSentence(s), s).toBe(true);
@@ -436,7 +437,7 @@ async function outlineWith(p: Plan, format: "json" | "lines", script: Script, ma
   writer.maxSteps = maxSteps;
   writer.append("Article prompt answer starts here.\n");
   const start = writer.text;
-  const outline = await writeOutline(p, writer, format, 1);
+  const outline = await writeOutline({ plan: p, writer, format, seed: 1, avoid: new AvoidList({ style: { avoid: [], cliches: true }, language: p.request.language }) });
   return { writer, outline, start };
 }
 

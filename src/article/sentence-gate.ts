@@ -1,0 +1,127 @@
+import type { AvoidList } from "./avoid.js";
+import type { ArticleDocument } from "./document.js";
+import type { Plan } from "./plan.js";
+import { balanced } from "./sentences.js";
+import { countPhrase, firstWords, hasPhrase, normaliseSentence, wordSpans } from "./text.js";
+
+/** Why the gate refuses a sentence. */
+export type Refusal =
+  | "duplicate"
+  | "keyword-twice"
+  | "third-alike"
+  | "density"
+  | "unbalanced"
+  | "banned"
+  | "keyword-case"
+  | "keyword-opening"
+  /** The prefilled opening the model did not make a real sentence of. */
+  | "weak-opening";
+
+/** Where a sentence would stand. */
+export interface Placement {
+  /** The first sentence of a section after the introduction. */
+  sectionStart: boolean;
+  /** The introduction's first sentence, which may (and is steered to) open with the primary keyword. */
+  articleStart: boolean;
+}
+
+/** Most primary keyword uses per word the model may add on its own (the density limit is 2.5 %). */
+const PRIMARY_CAP = 0.02;
+/** Most keyword-bearing sentences that may open with a keyword (the introduction's first apart). */
+const OPENING_SHARE = 0.4;
+/** Most sections (the introduction apart) whose prose may open with a keyword. */
+const SECTION_OPENING_SHARE = 1 / 3;
+
+/**
+ * Decides which sentences the article keeps, and remembers the ones it kept. A sentence
+ * is refused when it repeats one (without case or punctuation), holds a keyword twice,
+ * would be the third in a row to open alike, pushes the primary keyword past its density
+ * cap, leaves a quotation or bracket open, holds a banned phrase, shows a keyword in a case
+ * the request did not give it mid-sentence, or opens with a keyword where that would make
+ * the pattern show (over 40 % of keyword sentences, over a third of the sections).
+ */
+export class SentenceGate {
+  private readonly seen = new Set<string>();
+  /** First words of the last two sentences kept, in document order. */
+  private starts: string[] = [];
+  private keywordSentences = 0;
+  private keywordOpenings = 0;
+  private sectionOpenings = 0;
+  private readonly keywords: string[];
+  private readonly language: string;
+  private readonly sections: number;
+
+  constructor(private readonly options: { plan: Plan; document: ArticleDocument; avoid: AvoidList }) {
+    this.keywords = [options.plan.primary, ...options.plan.secondary];
+    this.language = options.plan.request.language;
+    this.sections = Math.max(1, options.plan.sections.length - 1);
+  }
+
+  /** Why `sentence` may not join the article where it would stand, or undefined when it may. */
+  refuse(sentence: string, placement: Placement): Refusal | undefined {
+    const { plan, document, avoid } = this.options;
+    if (this.seen.has(normaliseSentence(sentence, this.language))) return "duplicate";
+    if (this.keywords.some((k) => countPhrase(sentence, k, this.language) > 1)) return "keyword-twice";
+    if (this.thirdAlike(sentence)) return "third-alike";
+    if (!balanced(sentence)) return "unbalanced";
+    if (avoid.holds(sentence)) return "banned";
+    if (this.keywords.some((k) => !caseKept(sentence, k, this.language))) return "keyword-case";
+    const primary = hasPhrase(sentence, plan.primary, this.language);
+    if (primary && !placement.articleStart && document.occurrences(plan.primary) + 1 > plan.request.length * PRIMARY_CAP) return "density";
+    if (!placement.articleStart && this.opensWithKeyword(sentence)) {
+      if (this.keywordOpenings + 1 > OPENING_SHARE * (this.keywordSentences + 1)) return "keyword-opening";
+      if (placement.sectionStart && this.sectionOpenings + 1 > Math.floor(this.sections * SECTION_OPENING_SHARE)) return "keyword-opening";
+    }
+    return undefined;
+  }
+
+  /** Remember a sentence the article kept. */
+  keep(sentence: string, placement: Placement): void {
+    this.seen.add(normaliseSentence(sentence, this.language));
+    this.starts = [this.starts.at(-1) ?? "", firstWord(sentence, this.language)];
+    if (placement.articleStart) return;
+    if (this.keywords.some((k) => hasPhrase(sentence, k, this.language))) this.keywordSentences++;
+    if (this.opensWithKeyword(sentence)) {
+      this.keywordOpenings++;
+      if (placement.sectionStart) this.sectionOpenings++;
+    }
+  }
+
+  /** Whether a sentence opening like `text` would be the third in a row to open with the same word. */
+  thirdAlike(text: string): boolean {
+    const [a, b] = this.starts;
+    return a !== undefined && a !== "" && a === b && b === firstWord(text, this.language);
+  }
+
+  private opensWithKeyword(sentence: string): boolean {
+    return this.keywords.some((k) => opensWith(sentence, k, this.language));
+  }
+}
+
+/** Whether a sentence's first words are the phrase (any case). */
+export function opensWith(sentence: string, phrase: string, language: string): boolean {
+  const n = wordSpans(phrase, language).length;
+  return n > 0 && hasPhrase(firstWords(sentence, n, language), phrase, language);
+}
+
+/**
+ * Whether every use of the keyword keeps the case the request gave it, apart from a use
+ * that opens the sentence (its first letter is then a capital).
+ */
+function caseKept(sentence: string, keyword: string, language: string): boolean {
+  const lower = sentence.toLocaleLowerCase(language);
+  const want = keyword.toLocaleLowerCase(language);
+  let at = lower.indexOf(want);
+  while (at >= 0) {
+    const written = sentence.slice(at, at + keyword.length);
+    const opening = !/[\p{L}\p{N}]/u.test(sentence.slice(0, at));
+    const boundary = !/[\p{L}\p{N}]/u.test(sentence[at - 1] ?? "") && !/[\p{L}\p{N}]/u.test(sentence[at + keyword.length] ?? "");
+    if (boundary && written !== keyword && !(opening && written.slice(1) === keyword.slice(1))) return false;
+    at = lower.indexOf(want, at + want.length);
+  }
+  return true;
+}
+
+function firstWord(text: string, language: string): string {
+  return firstWords(text, 1, language).toLocaleLowerCase(language).replace(/[^\p{L}\p{N}]+$/u, "");
+}

@@ -1,0 +1,244 @@
+import type { Writer } from "../model/backend.js";
+import type { AvoidList, BannedMatch } from "./avoid.js";
+import type { Refusal } from "./sentence-gate.js";
+import { splitLongSentence } from "./sentences.js";
+import { countWords, wordSpans } from "./text.js";
+import { nextUnit } from "./units.js";
+
+/** What the pass says of a sentence: refuse it (and why), end before it, or keep it and say what comes next. */
+export type Verdict = Refusal | "stop" | "full" | "paragraph" | "item" | "more";
+/** Why a generation step ended. */
+export type Outcome = "full" | "paragraph" | "item" | "ended" | "rejected" | "length";
+
+/** What one step of the body pass needs. */
+export interface StepOptions {
+  writer: Writer;
+  language: string;
+  /** Whether the language parts words with spaces (false for Japanese, Chinese, Thai…). */
+  spaced: boolean;
+  avoid: AvoidList;
+  /** Offset in the answer where the step's text starts (the end of the last sentence kept). */
+  mark: number;
+  maxTokens: number;
+  /** A fresh sampling seed for each generation call. */
+  seed: () => number;
+  signal?: AbortSignal;
+  /**
+   * The keyword to place inside the next sentence, asked at each point where it could go
+   * (undefined once the model wrote it itself, or when none is owed).
+   * @default no steering
+   */
+  steer?: () => string | undefined;
+  /** Judge a whole sentence; `breakBefore`: the model started a new line before it. */
+  take: (sentence: string, breakBefore: boolean) => Verdict;
+}
+
+/** How a step went. */
+export interface StepResult {
+  outcome: Outcome;
+  /** Sentences kept. */
+  accepted: number;
+  /** Tokens generated, kept or not. */
+  tokens: number;
+  /** Words of the sentences kept. */
+  words: number;
+  /** Why the step's last sentence was refused, when it was. */
+  refusal?: Refusal;
+}
+
+/** Verdicts that keep the sentence. */
+const KEEPS: ReadonlySet<Verdict> = new Set(["full", "paragraph", "item", "more"]);
+/** Words of its own the model writes before a steered keyword, at least and at most. */
+const LEAD = { min: 2, max: 6 } as const;
+/** Refusals of banned phrases in one step before the sentence is dropped and written again. */
+const MAX_REFUSALS = 6;
+/** After a steered keyword the model's next token must not glue onto it ("coffeewith"). */
+const BOUNDARY = { spaced: "root ::= [ ,.;:!?'\u2019)] [^\\n]*", unspaced: "root ::= [^a-zA-Z0-9\\n] [^\\n]*" } as const;
+/** A piece holding one of these may complete a sentence or a line: only then is the pending text read again. */
+const PIECE_ENDS = /[.!?\u3002\uff01\uff1f\u0964\u061f\u2026\n"\u201d\u00bb\u300d\u300f)]/u;
+/** Pending text holding one of these may become a whole sentence with the next piece. */
+const TERMINATORS = /[.!?\u3002\uff01\uff1f\u0964\u061f\u2026\n]/u;
+/** Pending text without an end is still read after this many more characters (a run-on sentence). */
+const RUN_ON_CHARS = 120;
+/** Words a steered keyword comes after: an article, a preposition, a possessive ("went to the compost bin"). */
+const SLOT_WORDS: Record<string, ReadonlySet<string>> = {
+  en: new Set("the a an his her their my your our its this that some every each of in on at to for with from about into near by under over and or like without through".split(" ")),
+  de: new Set("der die das den dem des ein eine einen einem einer mit für von zu zum zur im in auf und über".split(" ")),
+  fr: new Set("le la les un une des du de au aux avec pour dans et sur".split(" ")),
+  es: new Set("el la los las un una de del con para en y sobre".split(" ")),
+  it: new Set("il lo la i gli le un una di del della con per in e su".split(" ")),
+  pt: new Set("o a os as um uma de do da com para em e sobre".split(" ")),
+  nl: new Set("de het een van met voor in op en over".split(" ")),
+};
+
+/**
+ * Generate from the answer's end and hand each whole sentence after `mark` to `take`.
+ * On the way it keeps two promises while the model samples: a banned phrase is refused
+ * the moment it is completed (the answer is cut back to its last word and the model
+ * writes on under a grammar that refuses that word there), and an owed keyword is placed
+ * inside a sentence, after a few words of the model's own, never as its opening. The step
+ * stops when `take` says so or the model stops; the answer is then cut back to the end of
+ * the last sentence taken, so the model always sees what the article holds.
+ */
+export async function generateSentences(options: StepOptions): Promise<StepResult> {
+  return new Step(options).run();
+}
+
+/** What interrupts a generation call: a banned phrase to refuse, or the spot for a steered keyword. */
+type Interrupt = { kind: "refuse"; match: BannedMatch } | { kind: "steer"; at: number; keyword: string };
+
+class Step {
+  private text: string;
+  /** Offset in `text` up to which it is consumed: the end of the last sentence taken (or skipped). */
+  private cursor = 0;
+  private kept = 0;
+  private accepted = 0;
+  private words = 0;
+  private refusals = 0;
+  /** Whether the pending sentence has its steered keyword already. */
+  private steered = false;
+  private outcome: Outcome | undefined;
+  private refusal: Refusal | undefined;
+  /** Whether the pending text may hold a sentence end not read yet. */
+  private unread = false;
+  private readAt = 0;
+  private readonly tokensBefore: number;
+
+  constructor(private readonly o: StepOptions) {
+    this.text = o.writer.text.slice(o.mark);
+    this.tokensBefore = o.writer.usage.completionTokens;
+  }
+
+  async run(): Promise<StepResult> {
+    const { writer } = this.o;
+    while (this.outcome === undefined) {
+      const left = this.o.maxTokens - this.tokens();
+      if (left <= 0) break;
+      const interrupt = await this.generate(left);
+      if (this.outcome !== undefined) break;
+      if (interrupt) await this.apply(interrupt);
+      else {
+        // The model ended (or ran out of tokens): a last sentence may be whole without a follower.
+        this.consume(writer.stopReason === "end");
+        this.outcome ??= writer.stopReason === "end" ? "ended" : "length";
+      }
+    }
+    if (this.outcome === undefined) {
+      this.consume(false);
+      this.outcome ??= "length";
+    }
+    writer.truncate(this.o.mark + this.kept);
+    return { outcome: this.outcome, accepted: this.accepted, tokens: this.tokens(), words: this.words, ...(this.refusal ? { refusal: this.refusal } : {}) };
+  }
+
+  private tokens(): number {
+    return this.o.writer.usage.completionTokens - this.tokensBefore;
+  }
+
+  /** One generation call, until the model stops, the pass has its outcome, or something interrupts. */
+  private async generate(maxTokens: number): Promise<Interrupt | undefined> {
+    const { writer, seed, signal, avoid } = this.o;
+    for await (const piece of writer.generate({ maxTokens, seed: seed(), signal })) {
+      const at = this.text.length;
+      this.text += piece;
+      const match = avoid.completedIn(this.text, at);
+      if (match && match.start >= this.kept) return { kind: "refuse", match };
+      if (PIECE_ENDS.test(piece)) this.unread = true;
+      if (this.unread || this.text.length - this.readAt > RUN_ON_CHARS) this.consume(false);
+      if (this.outcome !== undefined) return undefined;
+      const steer = this.steerAt(at, piece);
+      if (steer) return steer;
+    }
+    return undefined;
+  }
+
+  /** Cut the answer back and force what the interrupt asks for. */
+  private async apply(interrupt: Interrupt): Promise<void> {
+    const { writer, mark, signal, seed, spaced } = this.o;
+    if (interrupt.kind === "refuse") {
+      if (++this.refusals > MAX_REFUSALS) {
+        this.outcome = "rejected";
+        this.refusal = "banned";
+        return;
+      }
+      this.cutTo(interrupt.match.cut);
+      for await (const piece of writer.generate({ grammar: interrupt.match.grammar, maxTokens: 3, seed: seed(), signal })) this.text += piece;
+      return;
+    }
+    this.cutTo(interrupt.at);
+    const before = this.text.at(-1) ?? "";
+    const latin = /^[\p{Script=Latin}\p{N}]/u.test(interrupt.keyword);
+    // Spaced scripts always part words with a space; others only where two Latin words would touch.
+    const gap = spaced || (latin && /[\p{Script=Latin}\p{N}]/u.test(before)) ? " " : "";
+    writer.append(`${gap}${interrupt.keyword}`);
+    this.text = writer.text.slice(mark);
+    const grammar = spaced || latin ? (spaced ? BOUNDARY.spaced : BOUNDARY.unspaced) : undefined;
+    if (grammar) for await (const piece of writer.generate({ grammar, maxTokens: 1, seed: seed(), signal })) this.text += piece;
+    this.steered = true;
+  }
+
+  private cutTo(at: number): void {
+    this.o.writer.truncate(this.o.mark + at);
+    this.text = this.o.writer.text.slice(this.o.mark);
+  }
+
+  /**
+   * The spot for an owed keyword, when this piece starts a new word of the pending sentence:
+   * after a slot word ("the", "with") once the model wrote a few words, or after the most lead words.
+   */
+  private steerAt(pieceAt: number, piece: string): Interrupt | undefined {
+    if (this.steered || !this.o.steer || this.cursor > pieceAt) return undefined;
+    const { language, spaced } = this.o;
+    const lead = this.text.slice(this.cursor, pieceAt);
+    const wordStart = spaced ? /^\s/u.test(piece) : wordSpans(lead + piece, language).some((w) => w.index === lead.length);
+    if (!wordStart) return undefined;
+    if (/\n\s*\S/u.test(lead.trimStart()) || /^\s*#/u.test(lead)) return undefined;
+    const spans = wordSpans(lead, language);
+    if (spans.length < LEAD.min) return undefined;
+    const last = spans.at(-1)!.word.toLocaleLowerCase(language);
+    const slot = SLOT_WORDS[language]?.has(last) ?? false;
+    if (!slot && spans.length < LEAD.max) return undefined;
+    const keyword = this.o.steer();
+    return keyword === undefined ? undefined : { kind: "steer", at: pieceAt, keyword };
+  }
+
+  /** Hand every whole sentence of the pending text to `take`, until one decides the outcome. */
+  private consume(final: boolean): void {
+    const { language, take } = this.o;
+    this.readAt = this.text.length;
+    while (this.outcome === undefined) {
+      const pending = this.text.slice(this.cursor);
+      const unit = nextUnit(pending, language, final);
+      if (!unit) break;
+      const breakBefore = /\n\s*$/.test(this.text.slice(this.kept, this.cursor)) || /^\s*\n/.test(pending);
+      // The model tries to start a section of its own: the passage goes on from the last sentence.
+      if (unit.kind === "heading") {
+        this.outcome = "rejected";
+        break;
+      }
+      const parts = unit.kind === "sentence" ? splitLongSentence(unit.text, language) : [];
+      for (const part of parts) {
+        const verdict = take(part, breakBefore);
+        if (verdict === "stop") this.outcome = "full";
+        else if (!KEEPS.has(verdict)) {
+          this.outcome = "rejected";
+          this.refusal = verdict as Refusal;
+        }
+        if (this.outcome !== undefined) return;
+        this.accepted++;
+        this.words += countWords(part, language);
+        if (verdict !== "more") {
+          this.outcome = verdict as Exclude<Outcome, "ended" | "rejected" | "length">;
+          break;
+        }
+      }
+      this.cursor += unit.length;
+      if (parts.length) {
+        this.kept = this.cursor;
+        // A kept sentence ends the steered one: a keyword still owed goes into the next.
+        this.steered = false;
+      }
+    }
+    this.unread = this.outcome === undefined && TERMINATORS.test(this.text.slice(this.cursor));
+  }
+}
