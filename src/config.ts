@@ -1,6 +1,7 @@
 import { ConfigError } from "./errors.js";
 import type { GpuChoice, GpuLayers } from "./model/gpu.js";
-import { defaultSequences, readSetting, settingText, type SettingSources } from "./settings.js";
+import { defaultSequences } from "./setting-parsers.js";
+import { readSetting, settingText, type SettingSources } from "./settings.js";
 
 /*
  * The configuration the server starts with, assembled from the settings table (settings.ts),

@@ -1,6 +1,7 @@
 import { defineCommand } from "citty";
 import { resolveServeConfig } from "../config.js";
-import { NoModelError, settingArgs, type SettingFlags } from "../settings.js";
+import { NoModelError } from "../setting-parsers.js";
+import { settingArgs, type SettingFlags } from "../settings.js";
 import { fail } from "./fail.js";
 
 /** Flags of `inkpress serve`: every setting that has a flag, each falling back to its INKPRESS_* variable. */

@@ -5,17 +5,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { resolveModelConfig, resolveServeConfig } from "../../src/config.js";
 import { ConfigError } from "../../src/errors.js";
-import {
-  NoModelError,
-  SETTINGS,
-  defaultSequences,
-  defaultThreads,
-  readSetting,
-  readmeSettingsTable,
-  settingArgs,
-  settingsTable,
-  type Setting,
-} from "../../src/settings.js";
+import { NoModelError, defaultSequences, defaultThreads, type Setting } from "../../src/setting-parsers.js";
+import { SETTINGS, readSetting, readmeSettingsTable, settingArgs, settingsTable } from "../../src/settings.js";
 
 // The settings table is the one description of every setting: these tests hold the
 // resolution, the CLI flags and the README to it.
