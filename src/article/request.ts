@@ -79,10 +79,19 @@ function jsonObject<const TEntries extends v.ObjectEntries>(entries: TEntries, m
 
 /** The `seo` object of a request. */
 export const SeoSchema = jsonObject({
-  keywords: v.optional(Keywords, ""),
-  title: optionalText(LIMITS.title, "title"),
-  description: optionalText(LIMITS.description, "description"),
-  headingTags: v.optional(v.boolean("headingTags must be true or false"), DEFAULTS.headingTags),
+  keywords: v.optional(
+    v.pipe(Keywords, v.description("Comma-separated keywords; the first is the primary keyword. Each is trimmed; empties and case-insensitive duplicates are dropped.")),
+    "",
+  ),
+  title: v.pipe(
+    optionalText(LIMITS.title, "title"),
+    v.description("Title used verbatim instead of a generated one (even when it breaks a rule; the SEO report then says so). Empty means generated."),
+  ),
+  description: v.pipe(optionalText(LIMITS.description, "description"), v.description("Meta description used verbatim instead of a generated one. Empty means generated.")),
+  headingTags: v.optional(
+    v.pipe(v.boolean("headingTags must be true or false"), v.description("`false`: no heading nodes at all; the title stays `article.title` and the HTML `<title>`.")),
+    DEFAULTS.headingTags,
+  ),
 }, "seo must be an object");
 
 /** Phrases to avoid: trimmed, empties and case-insensitive duplicates dropped. */
@@ -136,6 +145,7 @@ export const GenerateRequestSchema = v.pipe(
       text("topic is required and must be a string"),
       v.minLength(1, "topic must not be empty"),
       v.maxLength(LIMITS.topic, `topic must be at most ${LIMITS.topic} characters`),
+      v.description("What the article is about. Without keywords it is also the primary keyword."),
     ),
     length: v.optional(
       v.pipe(
@@ -143,32 +153,46 @@ export const GenerateRequestSchema = v.pipe(
         v.integer("length must be a whole number of words"),
         v.minValue(LIMITS.lengthMin, `length must be at least ${LIMITS.lengthMin} words`),
         v.maxValue(LIMITS.lengthMax, `length must be at most ${LIMITS.lengthMax} words`),
+        v.description("Target length of the body in words (the title is not counted); the article lands within ±10% of it."),
       ),
       DEFAULTS.length,
     ),
-    tone: v.optional(trimmed(LIMITS.word, "tone"), DEFAULTS.tone),
+    tone: v.optional(
+      v.pipe(trimmed(LIMITS.word, "tone"), v.description("Free-text tone of voice, passed to the model, such as `conversational` or `formal`.")),
+      DEFAULTS.tone,
+    ),
     language: v.optional(
       v.pipe(
         v.string("language must be a string"),
         v.trim(),
         v.toLowerCase(),
         v.check(isIso6391, "language must be an ISO 639-1 code such as en, de or ja"),
+        v.description("ISO 639-1 code of the article's language, any case; answered lower-case."),
       ),
       DEFAULTS.language,
     ),
-    structure: v.optional(trimmed(LIMITS.word, "structure"), DEFAULTS.structure),
+    structure: v.optional(
+      v.pipe(
+        trimmed(LIMITS.word, "structure"),
+        v.description(
+          "`paragraphs`, `sections`, `detailed`, `listicle` or `how-to`, or free words mapped to the nearest of them (`steps`, `tutorial` → how-to; `list`, `top 10`, `tips` → listicle; `essay`, `story` → paragraphs; `guide`, `faq` → detailed; anything else → sections).",
+        ),
+      ),
+      DEFAULTS.structure,
+    ),
     seed: v.optional(
       v.pipe(
         v.number("seed must be a number"),
         v.integer("seed must be an integer"),
         v.minValue(0, "seed must be at least 0"),
         v.maxValue(2 ** 32 - 1, "seed must be below 2^32"),
+        v.description("Seed of the sampler: the same request with the same seed gives the same article on the same model. Random when absent; echoed in `request.seed`."),
       ),
     ),
-    seo: v.optional(SeoSchema, {}),
+    seo: v.optional(v.pipe(SeoSchema, v.description("Search-engine settings.")), {}),
     style: v.optional(StyleSchema),
     /** Answer with Server-Sent Events, like `Accept: text/event-stream`; a transport choice, so not echoed. */
-    stream: v.optional(v.boolean("stream must be true or false"), false),
+    stream: v.optional(v.pipe(v.boolean("stream must be true or false"), v.description("Answer with Server-Sent Events, like `Accept: text/event-stream`.")), false),
   }, "the request body must be a JSON object"),
   v.transform(({ tone, structure, seed, ...rest }) => ({
     ...rest,

@@ -21,6 +21,9 @@ export const WebhookRequestSchema = v.pipe(
         v.trim(),
         v.maxLength(2048, "webhook.url must be at most 2048 characters"),
         v.check((url) => /^https?:\/\//i.test(url) && URL.canParse(url), "webhook.url must be an http:// or https:// URL"),
+        v.description(
+          "Checked when the job is submitted and before every attempt: an address that is loopback, private, link-local or a metadata service is refused unless the server's `--webhook-allow` lists it.",
+        ),
       ),
     },
     "webhook must be an object",
@@ -28,7 +31,9 @@ export const WebhookRequestSchema = v.pipe(
 );
 
 /** What `POST /api/v1/jobs` takes besides the generate request's fields (validated by `GenerateRequestSchema`). */
-export const JobExtrasSchema = v.object({ webhook: v.optional(WebhookRequestSchema) });
+export const JobExtrasSchema = v.object({
+  webhook: v.optional(described(WebhookRequestSchema, "Jobs only: where the job's end is announced, signed with the key's webhook secret.")),
+});
 
 /** A job's states; the last three are final. */
 export const JOB_STATUSES = ["queued", "running", "succeeded", "failed", "cancelled"] as const;

@@ -5,7 +5,9 @@
  * (`/docs#invalid-request`, …) for the `type` of every problem+json answer.
  */
 import { STATUS_CODES } from "node:http";
-import { FORMATS, PROBLEM_NOTES, STREAM_EVENTS } from "../openapi.js";
+import { BODY_LIMIT } from "../body.js";
+import { FORMATS, STREAM_EVENTS } from "../openapi/articles.js";
+import { PROBLEM_NOTES } from "../openapi/problems.js";
 import { PROBLEM_TYPES } from "../problem.js";
 import { componentSchema, defaultText, fieldsOf, rulesText, typeText, type Field, type SchemaNode } from "./fields.js";
 import { escapeHtml, renderPage, type Page, prose } from "./html.js";
@@ -137,7 +139,7 @@ function requestSection(schema: SchemaNode): string {
     return fieldRow(field, cell);
   });
   return `<p>${prose(schema.description ?? "")}</p>
-<p>The body of <code>POST /api/v1/generate</code> is a JSON object (<code>content-type: application/json</code>, at most 64 KiB).
+<p>The body of <code>POST /api/v1/generate</code> is a JSON object (<code>content-type: application/json</code>, at most ${BODY_LIMIT / 1024} KiB).
 This table is generated from the request schema in the OpenAPI document, which is converted from the server's own validation schema.</p>
 <div class="table-wrap"><table>
 <thead><tr><th>Field</th><th>Type</th><th>Default</th><th>Rules</th><th>Meaning</th></tr></thead>

@@ -40,7 +40,10 @@ export function componentSchema(doc: Record<string, unknown>, name: string): Sch
   return schema;
 }
 
-/** Every field of an object schema, parents before their children, in document order. */
+/**
+ * Every field of an object schema, parents before their children, in document order; the
+ * fields of a list's objects under `list[].field`.
+ */
 export function fieldsOf(schema: SchemaNode, prefix = "", depth = 0): Field[] {
   const fields: Field[] = [];
   const required = new Set(schema.required ?? []);
@@ -48,6 +51,7 @@ export function fieldsOf(schema: SchemaNode, prefix = "", depth = 0): Field[] {
     const path = prefix ? `${prefix}.${name}` : name;
     fields.push({ path, schema: child, required: required.has(name), depth });
     if (child.properties) fields.push(...fieldsOf(child, path, depth + 1));
+    else if (child.items?.properties) fields.push(...fieldsOf(child.items, `${path}[]`, depth + 1));
   }
   return fields;
 }

@@ -136,26 +136,18 @@ function limits(schema: SchemaNode): string {
 const placeholder = (schema: SchemaNode, fallback = "") =>
   escapeHtml(schema.default !== undefined && schema.default !== "" ? String(schema.default) : fallback);
 
-/** The playground page, its form limits from the OpenAPI request schema. */
-export function playgroundPage(doc: Record<string, unknown>): Page {
-  const request = componentSchema(doc, "GenerateRequest");
-  const normalised = componentSchema(doc, "NormalisedRequest");
-  const f = (path: string) => fieldAt(request, path);
-  const presets = (fieldAt(normalised, "structure").enum ?? []).map(String);
-  const languages = [...LABELLED_LANGUAGES].sort();
+/** A field of the request schema by its dotted path. */
+type FieldOf = (path: string) => SchemaNode;
+
+/**
+ * The form's fieldsets. Each control's `name` is its dotted path in the request body and
+ * its id `f-<name>` (a 422 marks the control of each invalid field): a new request field
+ * is a new control here, which the page's script sends without a change of its own.
+ */
+function fieldsets(f: FieldOf, presets: string[]): string {
   const lengthDefault = f("length").default;
   const headingDefault = f("seo.headingTags").default !== false;
-
-  const body = `
-<div class="wrap" id="app">
-<div class="intro">
-<h1>Playground</h1>
-<p>Write an article with the model on this server and watch it arrive. The reference is at <a href="/docs">/docs</a>.</p>
-</div>
-<form class="panel" id="form" novalidate autocomplete="off">
-<div class="folded-bar"><span id="form-summary"></span><button type="button" id="unfold" aria-controls="fields">Edit request</button></div>
-<div class="fields" id="fields">
-<fieldset>
+  return `<fieldset>
 <legend>Access</legend>
 <label class="field"><span>API key</span>
 <input type="password" id="f-key" required autocomplete="off" spellcheck="false" placeholder="x-api-key">
@@ -192,15 +184,12 @@ export function playgroundPage(doc: Record<string, unknown>): Page {
 <textarea id="f-seo.description" name="seo.description" rows="2" ${limits(f("seo.description"))} placeholder="generated"></textarea></label>
 <label class="check"><input type="checkbox" id="f-seo.headingTags" name="seo.headingTags"${headingDefault ? " checked" : ""}> Heading tags (H1, H2, H3)</label>
 </fieldset>
-</div>
-<div class="actions">
-<button type="submit" class="primary" id="generate">Generate</button>
-<button type="button" id="stop" disabled>Stop</button>
-</div>
 <datalist id="structures">${presets.map((p) => `<option value="${escapeHtml(p)}"></option>`).join("")}</datalist>
-<datalist id="languages">${languages.map((code) => `<option value="${escapeHtml(code)}">${escapeHtml(languageName(code) ?? code)}</option>`).join("")}</datalist>
-</form>
-<div class="out" id="out">
+<datalist id="languages">${[...LABELLED_LANGUAGES].sort().map((code) => `<option value="${escapeHtml(code)}">${escapeHtml(languageName(code) ?? code)}</option>`).join("")}</datalist>`;
+}
+
+/** Where the article streams in, with its status line, errors and Markdown. */
+const OUTPUT = `<div class="out" id="out">
 <div class="status" role="status" aria-live="polite"><span class="spinner" aria-hidden="true"></span><span id="status">Enter a key and a topic, then press Generate.</span></div>
 <div class="error" id="error" role="alert" hidden></div>
 <p class="summary-bar panel" id="summary" hidden><span>SEO score <strong id="summary-score"></strong></span><span id="summary-words"></span><span id="summary-time"></span><a href="#report">Full report</a></p>
@@ -210,8 +199,10 @@ export function playgroundPage(doc: Record<string, unknown>): Page {
 <pre id="markdown"></pre>
 <div class="toolbar"><button type="button" id="copy">Copy Markdown</button></div>
 </details>
-</div>
-<section class="report panel" id="report" aria-labelledby="report-title">
+</div>`;
+
+/** The SEO report, filled in when an article is done; the checks' names in words ride along for the script. */
+const REPORT = `<section class="report panel" id="report" aria-labelledby="report-title">
 <h2 id="report-title">SEO report</h2>
 <p class="pending" id="report-pending">The report measures the finished article: it appears here when the article is done.</p>
 <div id="report-body" hidden>
@@ -221,7 +212,30 @@ export function playgroundPage(doc: Record<string, unknown>): Page {
 <ul class="checks" id="checks" aria-label="SEO checks" data-labels="${escapeHtml(JSON.stringify(CHECK_LABELS))}"></ul>
 <details class="na-checks" id="na-checks" hidden><summary id="na-summary"></summary><ul class="checks" id="na-list" aria-label="Checks that do not apply"></ul></details>
 </div>
-</section>
+</section>`;
+
+/** The playground page, its form limits from the OpenAPI request schema. */
+export function playgroundPage(doc: Record<string, unknown>): Page {
+  const request = componentSchema(doc, "GenerateRequest");
+  const presets = (fieldAt(componentSchema(doc, "NormalisedRequest"), "structure").enum ?? []).map(String);
+  const body = `
+<div class="wrap" id="app">
+<div class="intro">
+<h1>Playground</h1>
+<p>Write an article with the model on this server and watch it arrive. The reference is at <a href="/docs">/docs</a>.</p>
+</div>
+<form class="panel" id="form" novalidate autocomplete="off">
+<div class="folded-bar"><span id="form-summary"></span><button type="button" id="unfold" aria-controls="fields">Edit request</button></div>
+<div class="fields" id="fields">
+${fieldsets((path) => fieldAt(request, path), presets)}
+</div>
+<div class="actions">
+<button type="submit" class="primary" id="generate">Generate</button>
+<button type="button" id="stop" disabled>Stop</button>
+</div>
+</form>
+${OUTPUT}
+${REPORT}
 </div>`;
   return renderPage({
     title: "inkpress playground",

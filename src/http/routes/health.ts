@@ -1,6 +1,6 @@
 import { defineHandler } from "h3";
 import type { ModelHost } from "../../model/host.js";
-import type { ReportingBackend } from "../../model/report.js";
+import type { Health, ReportingBackend } from "../../model/report.js";
 
 /**
  * `GET /healthz`, no key needed: 200 with the model, how it is prompted (through its
@@ -9,7 +9,7 @@ import type { ReportingBackend } from "../../model/report.js";
  * 503 while the model loads or the inference server is first reached.
  */
 export function healthRoute(host: ModelHost<ReportingBackend>) {
-  return defineHandler(async (event) => {
+  return defineHandler(async (event): Promise<Health> => {
     const backend = host.backend;
     if (!backend) {
       event.res.status = 503;

@@ -1,5 +1,6 @@
 import { defineHandler, type H3Event } from "h3";
-import { OPENAPI_PATH, openApiDocument } from "../openapi.js";
+import { openApiDocument } from "../openapi/document.js";
+import { OPENAPI_PATH } from "../openapi/service.js";
 
 /** `GET /api/v1/openapi.json`: the OpenAPI 3.1 document, no key needed. */
 export function openApiRoute() {

@@ -1,5 +1,5 @@
 import { defineHandler, getRouterParam, type H3Event } from "h3";
-import { openApiDocument } from "../openapi.js";
+import { openApiDocument } from "../openapi/document.js";
 import { isScriptName, scriptSource } from "../pages/assets.js";
 import { ORIGIN, docsPage } from "../pages/docs.js";
 import { escapeHtml, type Page } from "../pages/html.js";

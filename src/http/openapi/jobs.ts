@@ -1,0 +1,99 @@
+/**
+ * The jobs part of the document: its paths, and the webhook a job's end sends. The shapes
+ * come from the valibot schemas of src/jobs/job.ts.
+ */
+import * as v from "valibot";
+import { FINAL_STATUSES, JOB_STATUSES, JobExtrasSchema, JobListSchema, JobSchema } from "../../jobs/job.js";
+import { WEBHOOK_ATTEMPTS } from "../../jobs/webhook/backoff.js";
+import { answerSchema, ref, requestSchema, type Json } from "./convert.js";
+import { IDEMPOTENCY_KEY, KEYED, type PathGroup } from "./group.js";
+import { problemRefs } from "./problems.js";
+
+/** The body of the webhook a job's end sends. */
+const JobEndedSchema = v.object({
+  type: v.picklist(FINAL_STATUSES.map((status) => `job.${status}`)),
+  timestamp: v.pipe(v.string(), v.description("ISO 8601.")),
+  data: JobSchema,
+});
+
+const jobId = { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^job_[0-9a-f]{32}$" } };
+const job = (description: string) => ({ description, content: { "application/json": { schema: ref("Job") } } });
+
+const JOBS_PATH = {
+  post: {
+    operationId: "createJob",
+    tags: ["jobs"],
+    summary: "Queue an article",
+    description:
+      "Takes the generate request (plus an optional `webhook`) and answers at once; the article is written in the background. The key's limits apply when the job runs, and its quota counts the words the job really wrote. Jobs survive a restart: one that was running runs again.",
+    security: KEYED,
+    parameters: [IDEMPOTENCY_KEY],
+    requestBody: { required: true, content: { "application/json": { schema: { allOf: [ref("GenerateRequest"), ref("JobExtras")] } } } },
+    responses: {
+      202: { ...job("The queued job."), headers: { Location: { schema: { type: "string" }, description: "`/api/v1/jobs/{id}`." } } },
+      ...problemRefs([400, 401, 409, 413, 415, 422, 429, 500, 503]),
+    },
+  },
+  get: {
+    operationId: "listJobs",
+    tags: ["jobs"],
+    summary: "List your jobs",
+    description: "The caller's jobs, newest first, without their results.",
+    security: KEYED,
+    parameters: [
+      { name: "status", in: "query", schema: { type: "string", enum: [...JOB_STATUSES] } },
+      { name: "limit", in: "query", schema: { type: "integer", minimum: 1, default: 20 }, description: "At most the server's page size (INKPRESS_JOBS_PAGE_SIZE, default 100)." },
+      { name: "cursor", in: "query", schema: { type: "string" }, description: "`nextCursor` of the previous page." },
+    ],
+    responses: { 200: { description: "One page.", content: { "application/json": { schema: ref("JobList") } } }, ...problemRefs([401, 422, 429, 500, 503]) },
+  },
+};
+
+const JOB_PATH = {
+  get: {
+    operationId: "getJob",
+    tags: ["jobs"],
+    summary: "Read a job",
+    description: "Its status and progress; `result` (the generate answer) once it succeeded, `error` (a problem) once it failed, and every webhook attempt. Another key's job is a 404.",
+    security: KEYED,
+    parameters: [jobId],
+    responses: { 200: job("The job."), ...problemRefs([401, 404, 429, 500, 503]) },
+  },
+  delete: {
+    operationId: "cancelJob",
+    tags: ["jobs"],
+    summary: "Cancel a job",
+    description: "Cancels a queued or running job (a running one stops within a moment, on whichever replica runs it). A job that has ended is a 409.",
+    security: KEYED,
+    parameters: [jobId],
+    responses: { 200: job("The cancelled job."), ...problemRefs([401, 404, 409, 429, 500, 503]) },
+  },
+};
+
+/** The webhook a job's end sends (OpenAPI 3.1 `webhooks`). */
+function jobEnded(): Json {
+  const header = (name: string, description: string) => ({ name, in: "header", required: true, schema: { type: "string" }, description });
+  return {
+    post: {
+      summary: "A job ended",
+      description: `Sent to the job's \`webhook.url\` when it succeeded, failed or was cancelled, signed as Standard Webhooks says with the key's \`whsec_…\` secret. A 2xx answer within 10 s is a delivery; anything else (a redirect too) is retried with exponential backoff, ${WEBHOOK_ATTEMPTS} attempts over about 9 hours, each recorded on the job. The answer's body is not read.`,
+      parameters: [
+        header("webhook-id", "`msg_…`, the same on every attempt of one event: deduplicate by it."),
+        header("webhook-timestamp", "Unix seconds of this attempt."),
+        header("webhook-signature", "`v1,<base64 HMAC-SHA256 of id.timestamp.body>`."),
+      ],
+      requestBody: { content: { "application/json": { schema: answerSchema(JobEndedSchema) } } },
+      responses: { 200: { description: "Any 2xx acknowledges the event." } },
+    },
+  };
+}
+
+/** The jobs path group. */
+export function jobsGroup(): PathGroup {
+  return {
+    tag: "jobs",
+    paths: { "/api/v1/jobs": JOBS_PATH, "/api/v1/jobs/{id}": JOB_PATH },
+    schemas: { JobExtras: requestSchema(JobExtrasSchema), Job: answerSchema(JobSchema), JobList: answerSchema(JobListSchema) },
+    webhooks: { jobEnded: jobEnded() },
+  };
+}
