@@ -11,8 +11,9 @@ import type { AddressInfo } from "node:net";
  * - `stall-mid-answer`: pass the first chunk of the answer, then stay silent with the connection open
  * - `kill-mid-answer`: pass the first chunk, then kill the server behind it
  * - `strip-grammar`: pass through without the grammar fields, as a server that ignores them would
+ * - `refuse-token-prompts`: answer 400 to a prompt of token ids, as a server that takes only text would
  */
-export type Fault = "none" | "error-500" | "busy-once" | "stall-before-answer" | "stall-mid-answer" | "kill-mid-answer" | "strip-grammar";
+export type Fault = "none" | "error-500" | "busy-once" | "stall-before-answer" | "stall-mid-answer" | "kill-mid-answer" | "strip-grammar" | "refuse-token-prompts";
 
 const GRAMMAR_FIELDS = ["grammar", "structured_outputs", "guided_grammar"];
 
@@ -37,6 +38,10 @@ export async function startFaultProxy(target: string, kill: () => void): Promise
       return;
     }
     if (fault === "stall-before-answer") return;
+    if (fault === "refuse-token-prompts" && Array.isArray(JSON.parse(body.toString()).prompt)) {
+      res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: 400, message: "prompt must be a string" } }));
+      return;
+    }
     if (fault === "strip-grammar") {
       const json = JSON.parse(body.toString());
       for (const field of GRAMMAR_FIELDS) delete json[field];

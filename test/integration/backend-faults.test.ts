@@ -93,6 +93,24 @@ describe.skipIf(!HAS_STORIES_MODEL)("remote backend: upstream faults give Upstre
     expect((error as Error).message).toBe(`${proxy.url} does not constrain /v1/completions output with a GBNF grammar, which inkpress needs`);
   });
 
+  it("an OpenAI-compatible server that takes no token ids gets text prompts, and says so in its report", async () => {
+    proxy.fault = "refuse-token-prompts";
+    try {
+      const text = await connectBackend(proxy.url, { ...FAST, api: "openai" });
+      expect(await text.report()).toMatchObject({ kind: "llama-server", prompts: "text" });
+      const writer = await text.writer();
+      await writer.begin({ system: "", user: "", completion: "" });
+      writer.append("Once upon a time");
+      await drain(writer);
+      await drain(writer, 2);
+      expect(writer.text.length).toBeGreaterThan("Once upon a time".length);
+      await writer.dispose();
+      await text.dispose();
+    } finally {
+      proxy.fault = "none";
+    }
+  });
+
   it("a 500 fails the step with 502 and the server's message", async () => {
     const writer = await opened();
     proxy.fault = "error-500";
