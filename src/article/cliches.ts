@@ -15,7 +15,7 @@
 const ENGLISH = [
   // Words that hardly occur outside model-written text.
   "delve", "delves", "delved", "delving", "tapestry", "tapestries", "multifaceted",
-  "ever-evolving", "game-changer", "game changer", "game-changing",
+  "ever-evolving world", "game-changer", "game changer", "game-changing",
   // Openers and fillers.
   "in today's fast-paced world", "in today's digital age", "in today's digital world", "in today's world",
   "in today's digital landscape", "in today's competitive landscape", "in the ever-evolving landscape",
@@ -23,19 +23,17 @@ const ENGLISH = [
   "it is important to note", "it's worth noting", "it is worth noting", "it's important to remember",
   "it is important to remember", "it goes without saying", "needless to say", "without further ado",
   "look no further", "in this article, we will", "in this blog post, we will", "let's dive in", "let's dive into",
-  "let's delve into", "dive deep into", "deep dive into", "buckle up", "rest assured", "last but not least",
+  "dive deep into", "deep dive into", "buckle up", "rest assured", "last but not least",
   "first and foremost", "at the end of the day", "when all is said and done",
   // Metaphors and promises.
-  "a testament to", "stands as a testament", "rich tapestry", "intricate tapestry", "vibrant tapestry",
-  "unlock the potential", "unlock the full potential", "unlock the power", "unlock the secrets",
+  "a testament to", "unlock the potential", "unlock the full potential", "unlock the power", "unlock the secrets",
   "unleash the power", "unleash your", "harness the power", "embark on a journey", "embark on your journey",
   "embarking on a journey", "journey of self-discovery", "navigate the complexities", "navigating the complexities",
   "the intricacies of", "a treasure trove", "a plethora of", "a myriad of", "a symphony of", "a beacon of",
   "paving the way", "pave the way for", "plays a pivotal role", "play a pivotal role", "plays a crucial role",
-  "play a crucial role", "shed light on", "sheds light on", "take it to the next level",
-  "to the next level", "stay ahead of the curve", "elevate your", "revolutionize the way", "revolutionise the way",
-  "a game-changer", "one-stop shop", "holistic approach", "seamless integration", "cutting-edge solutions",
-  "ever-changing world", "fast-paced world",
+  "play a crucial role", "shed light on", "sheds light on", "to the next level", "stay ahead of the curve",
+  "elevate your", "revolutionize the way", "revolutionise the way", "one-stop shop", "holistic approach",
+  "seamless integration", "cutting-edge solutions", "ever-changing world", "in our fast-paced world",
 ];
 
 /** German. */
@@ -77,7 +75,7 @@ const SPANISH = [
   "sumerjámonos en", "adentrémonos en", "embarcarse en un viaje", "emprender un viaje",
   "un testimonio de", "un rico tapiz", "un tapiz de", "desbloquear el potencial", "liberar el potencial",
   "aprovechar todo el potencial", "el fascinante mundo de", "cambia las reglas del juego",
-  "cambiar las reglas del juego", "un antes y un después", "llevar al siguiente nivel", "al siguiente nivel",
+  "cambiar las reglas del juego", "un antes y un después", "al siguiente nivel",
   "revolucionar la forma en que", "en conclusión", "la clave del éxito",
 ];
 

@@ -501,7 +501,7 @@ const badCases: BadCase[] = [
         "Typically, finished compost is sifted through a wide wire mesh.",
       ].join(" ");
     }),
-    figure: "(8 of 57) are in the passive voice (target at most 10%); first: “Later, the wet leaves were gathered by careful…”",
+    figure: "(8 of 57) are in the passive voice (target at most 10%; first: “Later, the wet leaves were gathered by careful…”)",
   },
   {
     id: "cliches",

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CLICHES, clichesFor } from "../../src/article/cliches.js";
+import { countPhrase } from "../../src/article/text.js";
 
 describe("clichesFor", () => {
   it("holds the issue's English examples", () => {
@@ -38,6 +39,16 @@ describe("clichesFor", () => {
     for (const language of [...Object.keys(CLICHES), "ja"]) {
       const lower = clichesFor(language).map((p) => p.toLocaleLowerCase());
       expect(new Set(lower).size, language).toBe(lower.length);
+    }
+  });
+
+  it("holds no phrase inside another, so the report counts each use once", () => {
+    for (const language of Object.keys(CLICHES)) {
+      const list = clichesFor(language);
+      for (const outer of list) {
+        const inner = list.filter((p) => p !== outer && countPhrase(outer, p, language) > 0);
+        expect(inner, `${language}: “${outer}”`).toEqual([]);
+      }
     }
   });
 

@@ -55,7 +55,7 @@ export const figureChecks = {
     // The number of numbered items is the article's own structure ("7 tips" over seven items).
     const supported = new Set([...given, String(numbered(a).length)].map(figureKey));
     const figures = articleFigures(a);
-    const unsupported = [...new Map(figures.filter((f) => !supported.has(figureKey(f))).map((f) => [figureKey(f), f])).values()];
+    const unsupported = distinct(figures.filter((f) => !supported.has(figureKey(f))));
     const sources = Boolean(a.input.sources?.length);
     if (unsupported.length) {
       const list = unsupported.map((f) => `“${f}”`).join(", ");
@@ -70,6 +70,12 @@ export const figureChecks = {
     return verdict(true, `Every figure (${figures.length}) appears in ${sources ? "the sources or the request" : "the request"}.`);
   },
 } satisfies Partial<Record<CheckId, Measure>>;
+
+/** Figures that differ as numbers, each as first written. */
+function distinct(figures: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return figures.filter((f) => !seen.has(figureKey(f)) && seen.add(figureKey(f)));
+}
 
 /** Headings numbered as listicle items or how-to steps. */
 const numbered = (a: Article) => a.headings.filter((h) => NUMBERING.test(h.text));

@@ -72,8 +72,8 @@ export const readabilityChecks = {
     const share = percent(passive.length, a.sentences.length);
     return verdict(
       share <= 10,
-      `${round(share, 1)}% of sentences (${passive.length} of ${a.sentences.length}) are in the passive voice (target at most 10%)` +
-        `${passive[0] === undefined ? "" : `; first: ${quote(passive[0], "en")}`}.`,
+      `${round(share, 1)}% of sentences (${passive.length} of ${a.sentences.length}) are in the passive voice (target at most 10%` +
+        `${passive[0] === undefined ? "" : `; first: ${quote(passive[0], "en")}`}).`,
     );
   },
 } satisfies Partial<Record<CheckId, Measure>>;
