@@ -74,6 +74,8 @@ export interface JobsConfig {
   retentionS: number;
   /** Most jobs one page of `GET /api/v1/jobs` lists. */
   pageSize: number;
+  /** Jobs one key may have waiting at once. */
+  perKey: number;
 }
 
 /** The model settings, shared by the server and the one-shot `generate` and `batch` commands. */
@@ -114,6 +116,8 @@ function resolveJobs(sources: SettingSources): JobsConfig {
     queueSize,
     retentionS: readSetting("jobsRetention", sources),
     pageSize: readSetting("jobsPageSize", sources),
+    // A quarter of the queue by default, so one key's flood leaves room for three others.
+    perKey: readSetting("jobsPerKey", sources) ?? Math.max(1, Math.floor(queueSize / 4)),
   };
 }
 

@@ -36,6 +36,23 @@ export class InkpressError extends Error {
 /** A configuration problem (a bad flag or variable, no key, a taken port): one line before anything starts. */
 export class ConfigError extends InkpressError {}
 
+/**
+ * A field of a request that only the server can judge (a webhook's host, a webhook for a key
+ * without a secret): a 422 naming the field, as a validation failure does.
+ */
+export class InvalidFieldError extends InkpressError {
+  constructor(
+    /** The field's path, such as `webhook.url`. */
+    readonly field: string,
+    /** What is wrong with it, in a few words. */
+    readonly problem: string,
+    message: string,
+    options: Omit<InkpressErrorOptions, "status" | "extensions"> = {},
+  ) {
+    super(message, { ...options, status: 422 });
+  }
+}
+
 /** Named problem types; each `type` URI points at its entry in the API reference. */
 export const PROBLEM_TYPES = {
   400: "malformed-request",

@@ -15,8 +15,8 @@ export class Lifecycle {
     return this.shutdown.signal;
   }
 
-  /** Run one generation, counted until it settles. */
-  async track<T>(work: () => Promise<T>): Promise<T> {
+  /** Register one generation: it is counted until it settles, so a shutdown waits for it. */
+  async register<T>(work: () => Promise<T>): Promise<T> {
     this.running++;
     try {
       return await work();

@@ -7,6 +7,7 @@ import { ConfigError } from "./errors.js";
 import { createApp } from "./http/app.js";
 import { Metrics } from "./http/metrics.js";
 import { hardenServer } from "./http/socket.js";
+import { GenerationService } from "./generation/service.js";
 import { Jobs } from "./jobs/jobs.js";
 import { LocalJobStore } from "./jobs/local-store.js";
 import { RedisJobStore } from "./jobs/redis-store.js";
@@ -14,6 +15,7 @@ import { WebhookAddressGuard } from "./jobs/webhook/address-guard.js";
 import { KeyLimiter } from "./keys/limiter.js";
 import { LocalKeyStorage } from "./keys/local-storage.js";
 import { RedisKeyStorage } from "./keys/redis-storage.js";
+import type { KeyStorage } from "./keys/storage.js";
 import { ApiKeys } from "./keys/registry.js";
 import { KeyStore, KeyStoreError } from "./keys/store.js";
 import { usageFileFor } from "./keys/usage.js";
@@ -112,18 +114,22 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
           : connectBackend(source.url, { key: source.key, sequences: source.sequences, queueSize: config.queueSize })),
   );
   const metrics = new Metrics(host);
+  const generations = new GenerationService({ host, limiter, lifecycle, timeoutMs: config.timeoutS * 1000, meter: () => metrics.article() });
   const jobs = new Jobs({
     store: jobStore,
-    backend: (signal) => host.get(signal),
-    limiter,
-    keyNamed: (name) => keys.named(name),
+    generations,
+    keyById: (id) => keys.byId(id),
+    webhookSecret: (id) => keys.webhookSecret(id),
     guard: new WebhookAddressGuard({ allow: config.webhookAllow }),
     queueSize: config.jobs.queueSize,
+    perKey: config.jobs.perKey,
     retentionS: config.jobs.retentionS,
-    timeoutMs: config.timeoutS * 1000,
-    shutdown: lifecycle.signal,
-    track: (work) => lifecycle.track(work),
-    meter: () => metrics.article(),
+  });
+  await adoptFormerOwners(keys, { storage, jobs });
+  // A revoked key's work stops: its running articles (direct ones and streams) and its jobs.
+  keys.onRevoked((id) => {
+    generations.revoke(id);
+    jobs.revokeKey(id).catch((error: Error) => log.error(`the jobs of a revoked key were not all cancelled: ${error.message}`));
   });
   const app = createApp({
     host,
@@ -133,7 +139,7 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
     storage,
     jobs,
     jobsConfig: config.jobs,
-    lifecycle,
+    generations,
     timeoutMs: config.timeoutS * 1000,
     bodyTimeoutMs: config.bodyTimeoutS * 1000,
     corsOrigins: config.corsOrigins,
@@ -194,6 +200,15 @@ function where(report: BackendReport, sequences: number): string {
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/**
+ * Records of 0.1.0 belong to key names: those of a name whose active key inherits it move to
+ * that key's id; those of any other name (revoked since) stay unreadable to every key.
+ */
+async function adoptFormerOwners(keys: ApiKeys, { storage, jobs }: { storage: KeyStorage; jobs: Jobs }): Promise<void> {
+  const owners = keys.formerOwners();
+  if (owners.size) await Promise.all([storage.adoptFormerOwners(owners), jobs.adoptFormerOwners(owners)]);
+}
 
 /** The accepted keys; none at all, or a key file that cannot be trusted, is a startup error. */
 async function openKeys(config: ServeConfig): Promise<ApiKeys> {

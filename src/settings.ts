@@ -183,6 +183,14 @@ export const SETTINGS = {
     details: "beyond that `POST /api/v1/jobs` is a 503 with `Retry-After`",
     parse: integer("jobs queue size", 1, 1_000_000),
   },
+  jobsPerKey: {
+    flag: "jobs-per-key",
+    env: "INKPRESS_JOBS_PER_KEY",
+    defaultNote: "a quarter of `--jobs-queue-size`, at least 1",
+    description: "jobs one key may have waiting at once",
+    details: "beyond that the key's `POST /api/v1/jobs` is a 429 with `Retry-After`, while other keys still submit",
+    parse: optional(integer("jobs per key", 1, 1_000_000)),
+  },
   jobsRetention: {
     flag: "jobs-retention",
     env: "INKPRESS_JOBS_RETENTION",

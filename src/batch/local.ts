@@ -1,8 +1,9 @@
-import { writeArticle } from "../article/article.js";
+import { GenerationService } from "../generation/service.js";
 import type { Backend } from "../model/backend.js";
 import type { WriteRow } from "./run.js";
 
-/** Rows written in this process, each on a sequence of the backend (a local model). */
+/** Rows written in this process through the generation service, each on a sequence of the backend (a local model); no key, so no limits. */
 export function localWriter(backend: Backend): WriteRow {
-  return async (row, signal) => (await writeArticle(row.request, { backend, signal })).response;
+  const generations = new GenerationService({ host: { backend, get: async () => backend } });
+  return async (row, signal) => (await (await generations.admit()).write(row.request, { signal })).response;
 }

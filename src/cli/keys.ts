@@ -1,5 +1,8 @@
 import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { defineCommand } from "citty";
+import * as v from "valibot";
+import { StyleSchema, type Style } from "../article/request.js";
 import { cliCommand } from "../invocation.js";
 import { DEFAULT_LIMITS, KeyStore, KeyStoreError, type KeyLimits, type KeyRecord } from "../keys/store.js";
 import { readUsage, usageFileFor } from "../keys/usage.js";
@@ -23,6 +26,24 @@ function positive(text: string | undefined, what: string): number | undefined {
   return Number(text);
 }
 
+/** A style file, validated as a request's `style` is: a bad one is one line naming the field. */
+async function readStyle(file: string): Promise<Style> {
+  let data: unknown;
+  try {
+    data = JSON.parse(await readFile(file, "utf8"));
+  } catch (error) {
+    const why = (error as NodeJS.ErrnoException).code ? (error as Error).message : "it is not valid JSON";
+    throw new KeyStoreError(`cannot read the style file ${file}: ${why}`);
+  }
+  const parsed = v.safeParse(StyleSchema, data);
+  if (!parsed.success) {
+    const [issue] = parsed.issues;
+    const field = v.getDotPath(issue) ?? "style";
+    throw new KeyStoreError(`the style file ${file} is invalid: ${field}: ${issue.message}`);
+  }
+  return parsed.output;
+}
+
 const fileArg = settingArgs("keysFile");
 
 const create = defineCommand({
@@ -32,6 +53,7 @@ const create = defineCommand({
     rate: { type: "string", description: "Requests per window, e.g. 60/min (default 60/min)" },
     concurrency: { type: "string", description: "Generations at once (default 2)" },
     "daily-words": { type: "string", description: "Words per UTC day (default: no quota)" },
+    style: { type: "string", description: "A JSON file with the key's default style (avoid, voice, cliches)" },
     ...fileArg,
   },
   async run({ args }) {
@@ -42,10 +64,11 @@ const create = defineCommand({
       };
       const dailyWords = positive(args["daily-words"], "daily words");
       if (dailyWords) limits.dailyWords = dailyWords;
-      const { key, record } = await new KeyStore(readSetting("keysFile", { flags: args })).create(args.name, limits);
+      const style = args.style === undefined ? undefined : await readStyle(args.style);
+      const { key, record } = await new KeyStore(readSetting("keysFile", { flags: args })).create(args.name, limits, style);
       process.stdout.write(`${key}\n${record.webhookSecret}\n`);
       process.stderr.write(
-        `key "${args.name}" created: the first line is the API key, the second its webhook signing secret; store both now, neither is shown again\n`,
+        `key "${args.name}" (${record.id}) created: the first line is the API key, the second its webhook signing secret; store both now, neither is shown again\n`,
       );
     } catch (error) {
       fail(error);
@@ -54,28 +77,29 @@ const create = defineCommand({
 });
 
 const list = defineCommand({
-  meta: { name: "list", description: "List keys: name, created, last used and limits (never the key)" },
+  meta: { name: "list", description: "List active keys: name, id, created, last used and limits (never the key)" },
   args: fileArg,
   async run({ args }) {
     try {
       const store = new KeyStore(readSetting("keysFile", { flags: args }));
-      const keys = await store.read();
+      const keys = (await store.read()).filter((k) => !k.revoked);
       if (keys.length === 0) {
-        // Revoking removes a key from the file, so a file without keys means all were revoked.
         const state = existsSync(store.file) ? "no active keys: every key was revoked" : "no keys yet";
         return void process.stdout.write(`${state}; create one with ${cliCommand("keys create --name NAME")}\n`);
       }
       const lastUsed = await lastUses(store.file, keys);
       const rows = keys.map((k) => [
         k.name,
+        k.id,
         `${k.prefix}…`,
         k.created.slice(0, 19).replace("T", " "),
-        lastUsed[k.name]?.slice(0, 19).replace("T", " ") ?? "never",
+        lastUsed[k.id]?.slice(0, 19).replace("T", " ") ?? "never",
         `${k.limits.rate.requests}/${k.limits.rate.windowS}s`,
         String(k.limits.concurrency),
         k.limits.dailyWords ? String(k.limits.dailyWords) : "-",
+        k.style ? "yes" : "-",
       ]);
-      const table = [["NAME", "KEY", "CREATED (UTC)", "LAST USED (UTC)", "RATE", "CONCURRENCY", "DAILY WORDS"], ...rows];
+      const table = [["NAME", "ID", "KEY", "CREATED (UTC)", "LAST USED (UTC)", "RATE", "CONCURRENCY", "DAILY WORDS", "STYLE"], ...rows];
       const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
       for (const row of table) process.stdout.write(`${row.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd()}\n`);
     } catch (error) {
@@ -85,7 +109,7 @@ const list = defineCommand({
 });
 
 const revoke = defineCommand({
-  meta: { name: "revoke", description: "Revoke a key by name; a running server stops accepting it within a second" },
+  meta: { name: "revoke", description: "Revoke a key by name; a running server stops accepting it and stops its work within seconds" },
   args: { name: { type: "positional", description: "The key's name", required: true }, ...fileArg },
   async run({ args }) {
     try {
@@ -112,6 +136,24 @@ const rotateSecret = defineCommand({
   },
 });
 
+const setStyle = defineCommand({
+  meta: { name: "set-style", description: "Set a key's default style from a JSON file (avoid, voice, cliches); a request's style overrides it field by field" },
+  args: {
+    name: { type: "positional", description: "The key's name", required: true },
+    file: { type: "positional", description: "The style file", required: true },
+    ...fileArg,
+  },
+  async run({ args }) {
+    try {
+      const style = await readStyle(args.file);
+      await new KeyStore(readSetting("keysFile", { flags: args })).setStyle(args.name, style);
+      process.stderr.write(`default style of "${args.name}" set; a running server uses it within a second\n`);
+    } catch (error) {
+      fail(error);
+    }
+  },
+});
+
 /**
  * When each key was last used: from Redis when INKPRESS_REDIS_URL is set (the replicas
  * record it there), else from the usage file the server keeps beside the key file.
@@ -120,20 +162,21 @@ async function lastUses(file: string, keys: KeyRecord[]): Promise<Record<string,
   const url = process.env.INKPRESS_REDIS_URL;
   if (!url) {
     const usage = await readUsage(usageFileFor(file));
-    return Object.fromEntries(keys.map((k) => [k.name, usage[k.name]?.lastUsed]));
+    // A key of 0.1.0 that no server has migrated yet still has its use under its name.
+    return Object.fromEntries(keys.map((k) => [k.id, (usage[k.id] ?? (k.formerOwner ? usage[k.formerOwner] : undefined))?.lastUsed]));
   }
   // Loaded only here, so the other commands start without the Redis client.
   const { RedisKeyStorage } = await import("../keys/redis-storage.js");
   const storage = await RedisKeyStorage.connectOnce(url);
   try {
-    return Object.fromEntries(await Promise.all(keys.map(async (k) => [k.name, (await storage.activity(k.name)).lastUsed] as const)));
+    return Object.fromEntries(await Promise.all(keys.map(async (k) => [k.id, (await storage.activity(k.id)).lastUsed] as const)));
   } finally {
     await storage.close();
   }
 }
 
-/** `inkpress keys create | list | revoke | rotate-secret`. */
+/** `inkpress keys create | list | revoke | rotate-secret | set-style`. */
 export const keysCommand = defineCommand({
   meta: { name: "keys", description: "Manage API keys (stored hashed in the key file) and their webhook secrets" },
-  subCommands: { create, list, revoke, "rotate-secret": rotateSecret },
+  subCommands: { create, list, revoke, "rotate-secret": rotateSecret, "set-style": setStyle },
 });

@@ -2,7 +2,7 @@ import { H3, handleCors, type H3Event } from "h3";
 import type { JobsConfig } from "../config.js";
 import type { Jobs } from "../jobs/jobs.js";
 import type { KeyStorage } from "../keys/storage.js";
-import type { Lifecycle } from "../lifecycle.js";
+import type { GenerationService } from "../generation/service.js";
 import { log } from "../log.js";
 import type { ModelHost } from "../model/host.js";
 import type { ReportingBackend } from "../model/report.js";
@@ -26,7 +26,8 @@ export interface AppOptions {
   metrics: Metrics;
   keys: ApiKeys;
   limiter: KeyLimiter;
-  lifecycle: Lifecycle;
+  /** Writes every article: the generate route's and the jobs'. */
+  generations: GenerationService;
   /** Per-request deadline. */
   timeoutMs: number;
   /** Time a client has to send its body. */
@@ -47,7 +48,7 @@ export const HEADER_LIMIT = 8 * 1024;
  * key-protected `/api/v1/*`, and every error (thrown by us, by h3 or unexpected)
  * answered as problem+json.
  */
-export function createApp({ host, metrics, keys, limiter, lifecycle, timeoutMs, bodyTimeoutMs, corsOrigins, storage, jobs, jobsConfig }: AppOptions): H3 {
+export function createApp({ host, metrics, keys, limiter, generations, timeoutMs, bodyTimeoutMs, corsOrigins, storage, jobs, jobsConfig }: AppOptions): H3 {
   const app = new H3({
     onRequest(event) {
       startRequest(event);
@@ -91,7 +92,7 @@ export function createApp({ host, metrics, keys, limiter, lifecycle, timeoutMs, 
   app.get("/docs", docsRoute());
   app.get("/assets/:file", assetRoute());
   app.get("/api/v1/openapi.json", openApiRoute());
-  app.all("/api/v1/generate", generateRoute({ host, lifecycle, limiter, storage, timeoutMs, bodyTimeoutMs, metrics }));
+  app.all("/api/v1/generate", generateRoute({ generations, storage, timeoutMs, bodyTimeoutMs, metrics }));
   const jobRoutes = { jobs, storage, bodyTimeoutMs, pageSize: jobsConfig.pageSize, retentionMs: jobsConfig.retentionS * 1000 };
   app.post("/api/v1/jobs", submitJobRoute(jobRoutes));
   app.get("/api/v1/jobs", listJobsRoute(jobRoutes));

@@ -6,7 +6,7 @@ import { problem } from "./problem.js";
 /** What one `Idempotency-Key` protects. */
 export interface IdempotencyScope {
   storage: KeyStorage;
-  /** The key owner and the operation, so two keys or two routes never share a record. */
+  /** The key's id and the operation, so two keys (even of one name) or two routes never share a record. */
   name: string;
   /** The parsed request body, compared with the one first sent. */
   body: unknown;

@@ -1,5 +1,5 @@
 import { HTTPError } from "h3";
-import { InkpressError, problemDetails } from "../errors.js";
+import { InkpressError, InvalidFieldError, problemDetails } from "../errors.js";
 
 export { PROBLEM_TYPES } from "../errors.js";
 
@@ -21,8 +21,10 @@ export function problem(status: number, detail: string, options: ProblemOptions 
 /** Any error as an HTTPError: an {@link InkpressError} (thrown, or wrapped by h3) keeps its status, message and headers. */
 export function asHttpError(error: unknown): HTTPError {
   const own = error instanceof InkpressError ? error : HTTPError.isError(error) && error.cause instanceof InkpressError ? error.cause : undefined;
-  if (own) return problem(own.status, own.message, { headers: own.headers, extensions: own.extensions });
-  return HTTPError.isError(error) ? error : new HTTPError({ cause: error });
+  if (!own) return HTTPError.isError(error) ? error : new HTTPError({ cause: error });
+  // A field error answers as a validation failure does: `errors` names the field.
+  const extensions = own instanceof InvalidFieldError ? { errors: [{ path: own.field, message: own.problem }] } : own.extensions;
+  return problem(own.status, own.message, { headers: own.headers, extensions });
 }
 
 /**

@@ -74,6 +74,7 @@ export const JobSchema = v.object({
   ),
   result: v.optional(described(ArticleResponseSchema, "The generate answer, once the job succeeded.")),
   error: v.optional(described(JobProblemSchema, "Why the job failed, once it failed.")),
+  reason: v.optional(described(v.string(), "Why the job was cancelled when no DELETE cancelled it: `key revoked`.")),
 });
 
 /** One page of `GET /api/v1/jobs`. */
@@ -89,13 +90,12 @@ export type JobProblem = v.InferOutput<typeof JobProblemSchema>;
 
 /** A job as it is stored: the public view plus the key it belongs to. */
 export interface JobRecord extends Job {
-  /** The name of the key that created it; other keys cannot see it. */
+  /** The id of the key that created it (`key_…`; a key name in jobs of 0.1.0 that no key inherited); other keys cannot see it. */
   owner: string;
 }
 
 /** What a new job starts from. */
 export interface NewJob {
-  owner: string;
   request: GenerateRequest;
   webhook?: { url: string };
 }

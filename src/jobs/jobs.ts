@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { writeArticle } from "../article/article.js";
-import { InkpressError, problemOf } from "../errors.js";
-import { LimitError, type KeyLimiter } from "../keys/limiter.js";
+import { InkpressError, InvalidFieldError, problemOf } from "../errors.js";
+import { GenerationCancelledError, KeyRevokedError, ShuttingDownError } from "../generation/errors.js";
+import type { Admission, GenerationService } from "../generation/service.js";
+import { LimitError } from "../keys/limiter.js";
 import type { ApiKey } from "../keys/registry.js";
-import type { Backend, Usage } from "../model/backend.js";
-import { QueueFullError } from "../model/pool.js";
+import { PoolClosedError, QueueFullError } from "../model/pool.js";
 import { StateUnavailableError } from "../redis.js";
 import { FINAL_STATUSES, publicJob, type Job, type JobRecord, type JobStatus, type NewJob } from "./job.js";
 import { RetryLater, type JobPage, type JobStore } from "./store.js";
@@ -16,34 +16,19 @@ import { webhookMessageId } from "./webhook/sign.js";
 /** The bounds and parts jobs run with. */
 export interface JobsOptions {
   store: JobStore;
-  /** The model or inference server, once it is ready. */
-  backend: (signal: AbortSignal) => Promise<Backend>;
-  limiter: KeyLimiter;
-  /** The key of a name, for its limits and webhook secret; undefined once revoked. */
-  keyNamed: (name: string) => ApiKey | undefined;
+  /** Writes the articles, as it writes direct ones: limits, deadline, cancellation, metrics. */
+  generations: GenerationService;
+  /** The active key of an id, for its limits and style; undefined once revoked. */
+  keyById: (id: string) => ApiKey | undefined;
+  /** The webhook secret of a key id, revoked or not. */
+  webhookSecret: (id: string) => string | undefined;
   guard: WebhookAddressGuard;
   /** Jobs that may wait at once, across all keys. */
   queueSize: number;
+  /** Jobs that may wait at once, per key. */
+  perKey: number;
   /** Seconds a finished job is kept. */
   retentionS: number;
-  /** Deadline of one run. */
-  timeoutMs: number;
-  /** Aborted when the server stops: running jobs go back to the queue. */
-  shutdown: AbortSignal;
-  /** Counts a run among the server's generations, so a shutdown gives it the same grace period. */
-  track: <T>(work: () => Promise<T>) => Promise<T>;
-  /** Measures each article a job writes (the server's metrics), as it measures direct ones. */
-  meter?: () => ArticleMeter;
-}
-
-/** What a job run reports to the server's metrics. */
-export interface ArticleMeter {
-  /** The backend as the article uses it, noting when it gets a slot. */
-  backend(backend: Backend): Backend;
-  /** Markdown was written. */
-  delta(): void;
-  /** The article was written to the end. */
-  finished(usage: Usage): void;
 }
 
 /** Not found, or another key's job: the same answer, so ids of other keys cannot be probed. */
@@ -52,6 +37,9 @@ export class JobNotFoundError extends InkpressError {
     super(`No job ${id} for this key.`, { status: 404 });
   }
 }
+
+/** Why a job ends cancelled without a DELETE. */
+export const KEY_REVOKED = "key revoked";
 
 /** How long the end of a written article is retried while the shared state is away, so the article is not lost. */
 const OUTLAST_MS = 120_000;
@@ -69,33 +57,50 @@ async function outlast<T>(save: () => Promise<T>): Promise<T> {
   }
 }
 
-/** How often a running job's progress is saved. */
+/** How often a running job's progress is saved (and its status checked). */
 const PROGRESS_EVERY_MS = 1000;
 /** When a key already runs its concurrency limit, its job waits this long before it tries again. */
 const BUSY_KEY_RETRY_MS = 2000;
+/** What a key over its own queue limit is told to wait. */
+const PER_KEY_RETRY_S = 30;
+
+/** Errors that say "not now" rather than "never": the job waits for its next try. */
+function retryDelay(error: unknown): number | undefined {
+  if (error instanceof LimitError && error.reason === "concurrency") return BUSY_KEY_RETRY_MS;
+  if (error instanceof StateUnavailableError) return BUSY_KEY_RETRY_MS;
+  if (error instanceof QueueFullError) return error.retryAfterSeconds * 1000;
+  // Stopping is not the job's fault: it runs again at the next start, here or on another replica.
+  if (error instanceof ShuttingDownError || error instanceof PoolClosedError) return 0;
+  return undefined;
+}
 
 /**
  * The jobs API's behaviour, whatever store holds the jobs: submit, read, list, cancel, run
- * one job to its end, and announce the end by webhook until the receiver takes it.
+ * one job to its end through the generation service, and announce the end by webhook until
+ * the receiver takes it. Jobs belong to a key's id.
  */
 export class Jobs {
   constructor(private readonly options: JobsOptions) {}
 
-  /** Queue a new job. The webhook URL is checked now, so a refused one is a 422 and not a silent failure hours later. */
+  /** Queue a new job of a key, within its own queue limit and the server's. The webhook URL is checked now, so a refused one is a 422 and not a silent failure hours later. */
   async submit(job: NewJob, key: ApiKey): Promise<Job> {
+    const { store, queueSize, perKey } = this.options;
     if (job.webhook) {
       if (!key.webhookSecret) {
-        throw new InkpressError("webhook: this key has no webhook secret; create a key with `inkpress keys create` (or give it one with `inkpress keys rotate-secret`).", { status: 422, extensions: { errors: [{ path: "webhook", message: "this key has no webhook secret" }] } });
+        throw new InvalidFieldError("webhook", "this key has no webhook secret", "webhook: this key has no webhook secret; create a key with `inkpress keys create` (or give it one with `inkpress keys rotate-secret`).");
       }
       await this.options.guard.check(job.webhook.url);
     }
-    if ((await this.options.store.waiting()) >= this.options.queueSize) {
-      throw new InkpressError(`The job queue holds its limit of ${this.options.queueSize} waiting jobs; retry later.`, { status: 503, headers: { "retry-after": "30" } });
+    if ((await store.waiting(key.id)) >= perKey) {
+      throw new InkpressError(`This key has ${perKey} job${perKey === 1 ? "" : "s"} waiting, its limit (--jobs-per-key); retry once one has started.`, { status: 429, headers: { "retry-after": String(PER_KEY_RETRY_S) } });
+    }
+    if ((await store.waiting()) >= queueSize) {
+      throw new InkpressError(`The job queue holds its limit of ${queueSize} waiting jobs; retry later.`, { status: 503, headers: { "retry-after": "30" } });
     }
     const record: JobRecord = {
       id: `job_${randomUUID().replaceAll("-", "")}`,
       object: "job",
-      owner: job.owner,
+      owner: key.id,
       status: "queued",
       createdAt: new Date().toISOString(),
       runs: 0,
@@ -103,7 +108,7 @@ export class Jobs {
       request: job.request,
       ...(job.webhook ? { webhook: { url: job.webhook.url, deliveries: [] } } : {}),
     };
-    await this.options.store.add(record);
+    await store.add(record);
     return publicJob(record);
   }
 
@@ -118,16 +123,36 @@ export class Jobs {
     return { jobs: page.jobs.map(({ result: _result, ...job }) => publicJob(job)), nextCursor: page.nextCursor };
   }
 
-  /** Cancel a queued or running job; a finished one is a 409. */
+  /**
+   * Cancel a queued or running job; a finished one is a 409. The run is aborted whatever
+   * status was read first: a job that started meanwhile is stopped, never left generating.
+   */
   async cancel(owner: string, id: string): Promise<Job> {
-    const job = await this.own(owner, id);
+    await this.own(owner, id);
     const cancelled = await this.finish(id, { status: "cancelled" }, ["queued", "running"]);
     if (!cancelled) {
       const now = await this.own(owner, id);
       throw new InkpressError(`The job has ${now.status} already; only queued and running jobs can be cancelled.`, { status: 409 });
     }
-    if (job.status === "running") await this.options.store.abort(id);
+    await this.options.store.abort(id);
     return publicJob(cancelled);
+  }
+
+  /** Cancel every queued and running job of a revoked key, with the reason `key revoked`. */
+  async revokeKey(owner: string): Promise<void> {
+    for (const status of ["running", "queued"] as const) {
+      for (let cursor: string | undefined; ; ) {
+        const page = await this.options.store.list(owner, { status, limit: 100, ...(cursor && { cursor }) });
+        for (const job of page.jobs) await this.cancelRevoked(job.id);
+        if (!page.nextCursor) break;
+        cursor = page.nextCursor;
+      }
+    }
+  }
+
+  /** Give the jobs of 0.1.0 key names to the ids that inherit them. */
+  adoptFormerOwners(owners: ReadonlyMap<string, string>): Promise<void> {
+    return this.options.store.adoptOwners(owners);
   }
 
   /** Start running jobs. */
@@ -138,51 +163,46 @@ export class Jobs {
 
   /** Run one job to its end: the key's limits apply now, and its quota counts the words really written. */
   private async run(id: string, cancel: AbortSignal): Promise<void> {
-    const { store, limiter, shutdown } = this.options;
+    const { store, generations } = this.options;
     const queued = await store.get(id);
     if (!queued || FINAL_STATUSES.includes(queued.status)) return;
-    const key = this.options.keyNamed(queued.owner);
-    if (!key) return void (await this.fail(id, new InkpressError("The key that created this job was revoked.", { status: 401 })));
-    let generation: Awaited<ReturnType<KeyLimiter["begin"]>>;
+    const key = this.options.keyById(queued.owner);
+    if (!key) return void (await this.cancelRevoked(id));
+    let admission: Admission;
     try {
-      generation = await limiter.begin(key, {});
+      admission = await generations.admit({ key });
     } catch (error) {
-      if (error instanceof LimitError && error.reason === "concurrency") throw new RetryLater(BUSY_KEY_RETRY_MS);
-      if (error instanceof StateUnavailableError) throw new RetryLater(BUSY_KEY_RETRY_MS);
+      const delay = retryDelay(error);
+      if (delay !== undefined) throw new RetryLater(delay);
       return void (await this.fail(id, error));
     }
     const job = await store.update(id, { status: "running", startedAt: new Date().toISOString(), runs: queued.runs + 1, progress: { words: 0 } }, ["queued", "running"]);
-    if (!job) return void (await generation.end(0));
-    const deadline = AbortSignal.timeout(this.options.timeoutMs);
-    const signal = AbortSignal.any([cancel, shutdown, deadline]);
-    let words = 0;
+    if (!job) return void (await admission.release());
+    // Stops the run when a progress save finds the job no longer running (cancelled where the abort did not reach).
+    const gone = new AbortController();
     let saved = Date.now();
-    const meter = this.options.meter?.();
     try {
-      const { response } = await this.options.track(async () => writeArticle(job.request, {
-        backend: await this.options.backend(signal).then((backend) => meter?.backend(backend) ?? backend),
-        signal,
-        onDelta: () => meter?.delta(),
-        onWords: (written) => {
-          words = written;
+      const { response } = await admission.write(job.request, {
+        signal: AbortSignal.any([cancel, gone.signal]),
+        onWords: (words) => {
           if (Date.now() - saved < PROGRESS_EVERY_MS) return;
           saved = Date.now();
-          void store.update(id, { progress: { words } }, ["running"]).catch(() => {});
+          store.update(id, { progress: { words } }, ["running"]).then((running) => running || gone.abort(), () => {});
         },
-      }));
-      words = response.article.wordCount;
-      meter?.finished(response.usage);
-      await outlast(() => this.finish(id, { status: "succeeded", result: response, progress: { words } }, ["running"]));
+      });
+      await outlast(() => this.finish(id, { status: "succeeded", result: response, progress: { words: response.article.wordCount } }, ["running"]));
     } catch (error) {
-      if (cancel.aborted) return;
-      // Stopping or busy is not the job's fault: it waits for the next run, here or on another replica.
-      if (shutdown.aborted) throw new RetryLater(0);
-      if (error instanceof QueueFullError) throw new RetryLater(error.retryAfterSeconds * 1000);
-      const reason = deadline.aborted ? new InkpressError(`The article was not finished within the ${this.options.timeoutMs / 1000} s deadline; generation stopped.`, { status: 504 }) : error;
-      await outlast(() => this.fail(id, reason));
-    } finally {
-      await generation.end(words);
+      if (error instanceof GenerationCancelledError) return;
+      if (error instanceof KeyRevokedError) return void (await outlast(() => this.cancelRevoked(id)));
+      const delay = retryDelay(error);
+      if (delay !== undefined) throw new RetryLater(delay);
+      await outlast(() => this.fail(id, error));
     }
+  }
+
+  /** End a job of a revoked key: cancelled, with the reason, announced by its webhook. */
+  private async cancelRevoked(id: string): Promise<void> {
+    if (await this.finish(id, { status: "cancelled", reason: KEY_REVOKED }, ["queued", "running"])) await this.options.store.abort(id);
   }
 
   /** End a job with a problem. */
@@ -211,11 +231,11 @@ export class Jobs {
     const job = await store.get(id);
     if (!job?.webhook?.nextAttemptAt) return;
     const attempt = job.webhook.deliveries.length + 1;
-    const secret = this.options.keyNamed(job.owner)?.webhookSecret;
+    const secret = this.options.webhookSecret(job.owner);
     const payload = JSON.stringify({ type: `job.${job.status}`, timestamp: new Date().toISOString(), data: publicJob(job) });
     const result = secret
       ? await deliverWebhook({ url: job.webhook.url, secret, id: webhookMessageId(job.id), payload, guard })
-      : { at: new Date().toISOString(), ok: false, error: "the key that created this job was revoked or has no webhook secret", durationMs: 0 };
+      : { at: new Date().toISOString(), ok: false, error: "the key that created this job has no webhook secret", durationMs: 0 };
     const delay = result.ok ? undefined : retryDelayMs(attempt);
     const nextAttemptAt = delay === undefined ? undefined : new Date(Date.now() + delay).toISOString();
     await store.update(id, { webhook: { url: job.webhook.url, deliveries: [...job.webhook.deliveries, { ...result, attempt }], ...(nextAttemptAt ? { nextAttemptAt } : {}) } });

@@ -5,6 +5,7 @@ import { InkpressError } from "../errors.js";
 import { writeFileAtomic } from "../atomic.js";
 import { log } from "../log.js";
 import type { JobRecord, JobStatus } from "./job.js";
+import { FairQueue } from "./fair-queue.js";
 import { RetryLater, cursorAfter, newerFirst, readCursor, type JobPage, type JobQuery, type JobRunner, type JobStore } from "./store.js";
 
 /**
@@ -18,12 +19,13 @@ const PURGE_EVERY_MS = 60_000;
 
 /**
  * Jobs of one process, each a JSON file under `<dataDir>/jobs/` written atomically on every
- * change, with the index in memory. On start, jobs a stopped process left queued or running
- * are queued again in the order they came, and due webhook deliveries are rescheduled.
+ * change, with the index in memory. Queued jobs start round-robin across keys. On start, jobs a
+ * stopped process left queued or running are queued again in the order they came, and due
+ * webhook deliveries are rescheduled.
  */
 export class LocalJobStore implements JobStore {
   private readonly jobs = new Map<string, JobRecord>();
-  private readonly queue: string[] = [];
+  private readonly queue = new FairQueue();
   private readonly running = new Map<string, AbortController>();
   private readonly timers = new Set<NodeJS.Timeout>();
   /** Writes of one job in order: a later change never lands before an earlier one. */
@@ -60,7 +62,7 @@ export class LocalJobStore implements JobStore {
     }
     const unfinished = [...store.jobs.values()].filter((j) => j.status === "queued" || j.status === "running");
     unfinished.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
-    store.queue.push(...unfinished.map((j) => j.id));
+    for (const job of unfinished) store.queue.push(job.owner, job.id);
     for (const job of store.jobs.values()) {
       if (job.webhook?.nextAttemptAt) store.pendingDeliveries.push({ id: job.id, at: Date.parse(job.webhook.nextAttemptAt) });
     }
@@ -72,7 +74,7 @@ export class LocalJobStore implements JobStore {
   async add(job: JobRecord): Promise<void> {
     this.jobs.set(job.id, job);
     await this.save(job);
-    this.queue.push(job.id);
+    this.queue.push(job.owner, job.id);
     this.pump();
   }
 
@@ -87,8 +89,7 @@ export class LocalJobStore implements JobStore {
     const next = { ...job, ...change };
     for (const [field, value] of Object.entries(change)) if (value === undefined) delete next[field as keyof JobRecord];
     this.jobs.set(id, next);
-    const queued = this.queue.indexOf(id);
-    if (change.status === "cancelled" && queued >= 0) this.queue.splice(queued, 1);
+    if (change.status === "cancelled") this.queue.remove(id);
     await this.save(next);
     return next;
   }
@@ -104,8 +105,16 @@ export class LocalJobStore implements JobStore {
     return { jobs, nextCursor: mine.length > limit ? cursorAfter(jobs.at(-1)!) : null };
   }
 
-  async waiting(): Promise<number> {
-    return this.queue.length;
+  async waiting(owner?: string): Promise<number> {
+    return this.queue.size(owner);
+  }
+
+  async adoptOwners(owners: ReadonlyMap<string, string>): Promise<void> {
+    for (const job of this.jobs.values()) {
+      const id = owners.get(job.owner);
+      if (id) await this.update(job.id, { owner: id });
+    }
+    for (const [name, id] of owners) this.queue.rename(name, id);
   }
 
   process(run: JobRunner, concurrency: number): void {
@@ -138,13 +147,13 @@ export class LocalJobStore implements JobStore {
 
   /** Start queued jobs while there is room. */
   private pump(): void {
-    while (this.run && !this.closed && this.running.size < this.concurrency && this.queue.length) {
-      const id = this.queue.shift()!;
+    while (this.run && !this.closed && this.running.size < this.concurrency && this.queue.size()) {
+      const id = this.queue.take()!;
       const controller = new AbortController();
       this.running.set(id, controller);
       this.run(id, controller.signal)
         .catch((error: unknown) => {
-          if (error instanceof RetryLater) return this.after(error.delayMs, () => (this.queue.unshift(id), this.pump()));
+          if (error instanceof RetryLater) return this.after(error.delayMs, () => this.retry(id));
           log.error(error);
         })
         .finally(() => {
@@ -152,6 +161,13 @@ export class LocalJobStore implements JobStore {
           this.pump();
         });
     }
+  }
+
+  /** Queue a job that could not run yet again, unless it ended meanwhile. */
+  private retry(id: string): void {
+    const job = this.jobs.get(id);
+    if (job && (job.status === "queued" || job.status === "running")) this.queue.putBack(job.owner, id);
+    this.pump();
   }
 
   /** Delete finished jobs whose retention is over. */

@@ -30,6 +30,10 @@ return redis.call('HGETALL', KEYS[1])
 
 const jobKey = (id: string) => `${REDIS_PREFIX}job:${id}`;
 const ownerKey = (owner: string) => `${REDIS_PREFIX}jobs:${owner}`;
+/** The ids of a key's jobs that wait to start. */
+const waitingKey = (owner: string) => `${REDIS_PREFIX}jobs-waiting:${owner}`;
+/** BullMQ's lowest priority: a key's job never ranks below it. */
+const LOWEST_PRIORITY = 2_097_151;
 const ABORT_CHANNEL = `${REDIS_PREFIX}jobs:abort`;
 /** BullMQ's own keys live under this prefix. */
 const QUEUE_PREFIX = `${REDIS_PREFIX}bull`;
@@ -40,7 +44,9 @@ type Updatable = Redis & { updateJob(key: string, ...args: string[]): Promise<st
  * Jobs shared by every replica on one Redis. Each job is a hash (one JSON value a field, so a
  * status can be compared and set atomically) indexed per key in a sorted set; BullMQ moves
  * jobs to workers, takes over the jobs of replicas that died, and delays retries and webhook
- * deliveries.
+ * deliveries. A job's BullMQ priority is its rank among its key's waiting jobs (1 for a key
+ * with none waiting), so keys take turns: a key's flood ranks 1, 2, 3… and another key's
+ * first job ranks 1, behind at most one job of the flood.
  */
 export class RedisJobStore implements JobStore {
   private readonly redis: Updatable;
@@ -61,14 +67,17 @@ export class RedisJobStore implements JobStore {
   }
 
   async add(job: JobRecord): Promise<void> {
-    await shared(
+    const results = await shared(
       this.redis
         .multi()
         .hset(jobKey(job.id), encode(job))
         .zadd(ownerKey(job.owner), Date.parse(job.createdAt), job.id)
+        .sadd(waitingKey(job.owner), job.id)
+        .scard(waitingKey(job.owner))
         .exec(),
     );
-    await shared(this.queue.add("run", {}, { jobId: job.id, removeOnComplete: true, removeOnFail: true }));
+    const rank = Math.min(LOWEST_PRIORITY, Number(results?.[3]?.[1] ?? 1));
+    await shared(this.queue.add("run", {}, { jobId: job.id, priority: rank, removeOnComplete: true, removeOnFail: true }));
   }
 
   async get(id: string): Promise<JobRecord | undefined> {
@@ -80,8 +89,12 @@ export class RedisJobStore implements JobStore {
     const purgeAt = change.expiresAt ? String(Date.parse(change.expiresAt)) : "";
     const pairs = await shared(this.redis.updateJob(jobKey(id), (from ?? []).join(","), purgeAt, ...fields));
     if (!pairs) return undefined;
-    if (change.status === "cancelled") await shared(this.queue.remove(id)).catch(() => {});
-    return decode(Object.fromEntries(pairs.flatMap((_, i) => (i % 2 ? [] : [[pairs[i], pairs[i + 1]]]))));
+    const job = decode(Object.fromEntries(pairs.flatMap((_, i) => (i % 2 ? [] : [[pairs[i], pairs[i + 1]]]))));
+    if (change.status === "cancelled" && job) {
+      await shared(this.redis.srem(waitingKey(job.owner), id));
+      await shared(this.queue.remove(id)).catch(() => {});
+    }
+    return job;
   }
 
   async list(owner: string, { status, cursor, limit }: JobQuery): Promise<JobPage> {
@@ -111,16 +124,34 @@ export class RedisJobStore implements JobStore {
     return { jobs, nextCursor: found.length > limit ? cursorAfter(jobs.at(-1)!) : null };
   }
 
-  async waiting(): Promise<number> {
+  async waiting(owner?: string): Promise<number> {
+    if (owner !== undefined) return shared(this.redis.scard(waitingKey(owner)));
     return shared(this.queue.getJobCountByTypes("waiting", "delayed", "prioritized"));
+  }
+
+  async adoptOwners(owners: ReadonlyMap<string, string>): Promise<void> {
+    for (const [name, id] of owners) {
+      const jobs = await shared(this.redis.zrange(ownerKey(name), 0, -1, "WITHSCORES"));
+      const waiting = await shared(this.redis.smembers(waitingKey(name)));
+      if (!jobs.length && !waiting.length) continue;
+      const move = this.redis.multi();
+      for (let i = 0; i < jobs.length; i += 2) move.zadd(ownerKey(id), jobs[i + 1]!, jobs[i]!).hset(jobKey(jobs[i]!), "owner", JSON.stringify(id));
+      if (waiting.length) move.sadd(waitingKey(id), ...waiting);
+      await shared(move.del(ownerKey(name), waitingKey(name)).exec());
+    }
   }
 
   process(run: JobRunner, concurrency: number): void {
     const worker = this.worker("jobs", async (job, token, signal) => {
+      // The owner as the job says now (a migration may have given it to an id since it was queued).
+      const stored = await shared(this.redis.hget(jobKey(job.id!), "owner"));
+      const owner = stored ? (JSON.parse(stored) as string) : undefined;
+      if (owner) await shared(this.redis.srem(waitingKey(owner), job.id!));
       try {
         await run(job.id!, signal ?? new AbortController().signal);
       } catch (error) {
         if (!(error instanceof RetryLater)) throw error;
+        if (owner) await shared(this.redis.sadd(waitingKey(owner), job.id!));
         await job.moveToDelayed(Date.now() + error.delayMs, token);
         throw new DelayedError();
       }

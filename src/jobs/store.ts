@@ -41,11 +41,16 @@ export interface JobStore {
    * undefined when it does not exist or its status was another.
    */
   update(id: string, change: Partial<JobRecord>, from?: readonly JobStatus[]): Promise<JobRecord | undefined>;
-  /** A key's jobs, newest first. */
+  /** A key's jobs (by its id), newest first. */
   list(owner: string, query: JobQuery): Promise<JobPage>;
-  /** Jobs waiting to run, across all keys. */
-  waiting(): Promise<number>;
-  /** Start running queued jobs (and those a stopped server left running), at most `concurrency` at once. */
+  /** Jobs waiting to run, of one key (its id) or across all keys. */
+  waiting(owner?: string): Promise<number>;
+  /** Give the jobs of 0.1.0 key names to the ids that inherit those names; other names' jobs stay unreadable. */
+  adoptOwners(owners: ReadonlyMap<string, string>): Promise<void>;
+  /**
+   * Start running queued jobs (and those a stopped server left running), at most `concurrency`
+   * at once, taking turns across keys so that one key's flood delays another's job by one at most.
+   */
   process(run: JobRunner, concurrency: number): void;
   /** Abort the job wherever it runs. */
   abort(id: string): Promise<void>;

@@ -41,11 +41,11 @@ export class KeyLimiter {
     const now = Date.now();
     const windowMs = windowS * 1000;
     const start = Math.floor(now / windowMs) * windowMs;
-    const [count, wordsToday] = await Promise.all([this.storage.countRequest(key.name, start, windowMs), this.wordsToday(key)]);
+    const [count, wordsToday] = await Promise.all([this.storage.countRequest(key.id, start, windowMs), this.wordsToday(key)]);
     const reset = Math.max(1, Math.ceil((start + windowMs - now) / 1000));
     const headers = this.headers(key, requests - count, reset, wordsToday);
     if (count > requests) throw new LimitError("rate", `The rate limit of ${requests} requests per ${windowS} s is reached.`, reset, headers);
-    await this.storage.recordUse(key.name, 0);
+    await this.storage.recordUse(key.id, 0);
     return headers;
   }
 
@@ -58,7 +58,7 @@ export class KeyLimiter {
     if (dailyWords !== undefined && (await this.wordsToday(key)) >= dailyWords) {
       throw new LimitError("daily-words", `The daily quota of ${dailyWords} words is spent; it renews at 00:00 UTC.`, secondsToUtcMidnight(), headers);
     }
-    const lease = await this.storage.acquireLease(key.name, concurrency, this.leaseMs);
+    const lease = await this.storage.acquireLease(key.id, concurrency, this.leaseMs);
     if (lease === undefined) {
       throw new LimitError("concurrency", `This key already runs ${concurrency} generation${concurrency === 1 ? "" : "s"} at once, its limit.`, 1, headers);
     }
@@ -69,7 +69,7 @@ export class KeyLimiter {
       end: async (words) => {
         if (ended) return;
         ended = true;
-        await Promise.all([this.storage.releaseLease(key.name, lease), words > 0 && this.storage.recordUse(key.name, words)]).catch((error: Error) =>
+        await Promise.all([this.storage.releaseLease(key.id, lease), words > 0 && this.storage.recordUse(key.id, words)]).catch((error: Error) =>
           log.error(`key "${key.name}": the end of a generation (${words} words) was not recorded, its slot frees itself later: ${error.message}`),
         );
       },
@@ -78,7 +78,7 @@ export class KeyLimiter {
 
   /** Words the key wrote today; not read when it has no daily quota. */
   private async wordsToday(key: ApiKey): Promise<number> {
-    return key.limits.dailyWords === undefined ? 0 : (await this.storage.activity(key.name)).wordsToday;
+    return key.limits.dailyWords === undefined ? 0 : (await this.storage.activity(key.id)).wordsToday;
   }
 
   private headers(key: ApiKey, remaining: number, reset: number, wordsToday: number): Record<string, string> {

@@ -30,37 +30,37 @@ export class LocalKeyStorage implements KeyStorage {
     return new LocalKeyStorage(usage, idempotency);
   }
 
-  async countRequest(name: string, windowStart: number, windowMs: number): Promise<number> {
-    let window = this.windows.get(name);
+  async countRequest(keyId: string, windowStart: number, windowMs: number): Promise<number> {
+    let window = this.windows.get(keyId);
     if (!window || window.start !== windowStart || window.windowMs !== windowMs) {
       window = { start: windowStart, windowMs, count: 0 };
-      this.windows.set(name, window);
+      this.windows.set(keyId, window);
     }
     return ++window.count;
   }
 
-  async acquireLease(name: string, limit: number, ttlMs: number): Promise<string | undefined> {
+  async acquireLease(keyId: string, limit: number, ttlMs: number): Promise<string | undefined> {
     const now = Date.now();
-    const held = this.leases.get(name) ?? new Map<string, number>();
+    const held = this.leases.get(keyId) ?? new Map<string, number>();
     for (const [lease, expiresAt] of held) if (expiresAt <= now) held.delete(lease);
     if (held.size >= limit) return undefined;
     const lease = randomUUID();
     held.set(lease, now + ttlMs);
-    this.leases.set(name, held);
+    this.leases.set(keyId, held);
     return lease;
   }
 
-  async releaseLease(name: string, lease: string): Promise<void> {
-    this.leases.get(name)?.delete(lease);
+  async releaseLease(keyId: string, lease: string): Promise<void> {
+    this.leases.get(keyId)?.delete(lease);
   }
 
-  async recordUse(name: string, words: number): Promise<void> {
-    this.usage.record(name, words);
+  async recordUse(keyId: string, words: number): Promise<void> {
+    this.usage.record(keyId, words);
   }
 
-  async activity(name: string): Promise<KeyActivity> {
-    const { lastUsed } = this.usage.get(name);
-    return { ...(lastUsed && { lastUsed }), wordsToday: this.usage.wordsToday(name) };
+  async activity(keyId: string): Promise<KeyActivity> {
+    const { lastUsed } = this.usage.get(keyId);
+    return { ...(lastUsed && { lastUsed }), wordsToday: this.usage.wordsToday(keyId) };
   }
 
   claimIdempotency(id: string, fingerprint: string, ttlMs: number): Promise<IdempotencyRecord | undefined> {
@@ -73,6 +73,10 @@ export class LocalKeyStorage implements KeyStorage {
 
   releaseIdempotency(id: string): Promise<void> {
     return this.idempotency.release(id);
+  }
+
+  async adoptFormerOwners(owners: ReadonlyMap<string, string>): Promise<void> {
+    for (const [name, id] of owners) this.usage.rename(name, id);
   }
 
   async close(): Promise<void> {

@@ -24,8 +24,8 @@ return 1
 `;
 
 const key = {
-  window: (name: string, windowMs: number, start: number) => `${REDIS_PREFIX}rate:${name}:${windowMs}:${start}`,
-  leases: (name: string) => `${REDIS_PREFIX}leases:${name}`,
+  window: (keyId: string, windowMs: number, start: number) => `${REDIS_PREFIX}rate:${keyId}:${windowMs}:${start}`,
+  leases: (keyId: string) => `${REDIS_PREFIX}leases:${keyId}`,
   words: (day: string) => `${REDIS_PREFIX}words:${day}`,
   lastUsed: `${REDIS_PREFIX}last-used`,
   idempotency: (id: string) => `${REDIS_PREFIX}idempotency:${createHash("sha256").update(id).digest("hex")}`,
@@ -61,32 +61,44 @@ export class RedisKeyStorage implements KeyStorage {
     return new RedisKeyStorage(redis);
   }
 
-  async countRequest(name: string, windowStart: number, windowMs: number): Promise<number> {
-    const counter = key.window(name, windowMs, windowStart);
+  async countRequest(keyId: string, windowStart: number, windowMs: number): Promise<number> {
+    const counter = key.window(keyId, windowMs, windowStart);
     const [count] = await this.transaction(this.redis.multi().incr(counter).pexpireat(counter, windowStart + windowMs + 1000));
     return count as number;
   }
 
-  async acquireLease(name: string, limit: number, ttlMs: number): Promise<string | undefined> {
+  async acquireLease(keyId: string, limit: number, ttlMs: number): Promise<string | undefined> {
     const lease = randomUUID();
-    const taken = await shared(this.redis.eval(ACQUIRE_LEASE, 1, key.leases(name), limit, ttlMs, lease));
+    const taken = await shared(this.redis.eval(ACQUIRE_LEASE, 1, key.leases(keyId), limit, ttlMs, lease));
     return taken === 1 ? lease : undefined;
   }
 
-  async releaseLease(name: string, lease: string): Promise<void> {
-    await shared(this.redis.zrem(key.leases(name), lease));
+  async releaseLease(keyId: string, lease: string): Promise<void> {
+    await shared(this.redis.zrem(key.leases(keyId), lease));
   }
 
-  async recordUse(name: string, words: number): Promise<void> {
+  async recordUse(keyId: string, words: number): Promise<void> {
     const today = key.words(utcDay());
-    const transaction = this.redis.multi().hset(key.lastUsed, name, new Date().toISOString());
-    if (words > 0) transaction.hincrby(today, name, words).pexpire(today, WORDS_TTL_MS);
+    const transaction = this.redis.multi().hset(key.lastUsed, keyId, new Date().toISOString());
+    if (words > 0) transaction.hincrby(today, keyId, words).pexpire(today, WORDS_TTL_MS);
     await this.transaction(transaction);
   }
 
-  async activity(name: string): Promise<KeyActivity> {
-    const [lastUsed, words] = await this.transaction(this.redis.multi().hget(key.lastUsed, name).hget(key.words(utcDay()), name));
+  async activity(keyId: string): Promise<KeyActivity> {
+    const [lastUsed, words] = await this.transaction(this.redis.multi().hget(key.lastUsed, keyId).hget(key.words(utcDay()), keyId));
     return { ...(typeof lastUsed === "string" && { lastUsed }), wordsToday: Number(words ?? 0) };
+  }
+
+  async adoptFormerOwners(owners: ReadonlyMap<string, string>): Promise<void> {
+    const today = key.words(utcDay());
+    for (const [name, id] of owners) {
+      // HSETNX: a replica that migrated first, or use already recorded under the id, wins.
+      const [lastUsed, words] = await this.transaction(this.redis.multi().hget(key.lastUsed, name).hget(today, name));
+      const move = this.redis.multi().hdel(key.lastUsed, name).hdel(today, name);
+      if (typeof lastUsed === "string") move.hsetnx(key.lastUsed, id, lastUsed);
+      if (typeof words === "string") move.hsetnx(today, id, words);
+      if (lastUsed !== null || words !== null) await this.transaction(move);
+    }
   }
 
   async claimIdempotency(id: string, fingerprint: string, ttlMs: number): Promise<IdempotencyRecord | undefined> {

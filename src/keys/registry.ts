@@ -1,18 +1,26 @@
 import { timingSafeEqual } from "node:crypto";
 import { unwatchFile, watchFile } from "node:fs";
+import type { Style } from "../article/request.js";
 import { log } from "../log.js";
-import { ENV_KEY_LIMITS, KeyStore, digestKey, type KeyLimits } from "./store.js";
+import { ENV_KEY_LIMITS, KeyStore, derivedKeyId, digestKey, type KeyLimits } from "./store.js";
 
-/** An authenticated caller: the key's name and limits, never the key. */
+/** An authenticated caller: the key's id, name and limits, never the key. */
 export interface ApiKey {
+  /** What everything of the key belongs to (`key_…`); the name is only a label. */
+  id: string;
   name: string;
   limits: KeyLimits;
   /** Signs its webhooks; none for INKPRESS_API_KEYS keys and keys created before webhooks. */
   webhookSecret?: string;
+  /** Its default style, under the request's own. */
+  style?: Style;
 }
 
 interface Entry extends ApiKey {
   digest: Buffer;
+  revoked: boolean;
+  /** The name whose 0.1.0 records this key inherits. */
+  formerOwner?: string;
 }
 
 /** How often the key file is checked for changes. */
@@ -20,11 +28,13 @@ const WATCH_INTERVAL_MS = 500;
 
 /**
  * The keys the server accepts: those of INKPRESS_API_KEYS (named env-1, env-2…, with
- * generous limits) and those of the key file, which is followed while the server runs: a key
- * created or revoked with the CLI takes effect within a second, without a restart.
+ * generous limits, ids derived from the key) and the active ones of the key file, which is
+ * followed while the server runs: a key created or revoked with the CLI takes effect within a
+ * second, without a restart, and a revocation is announced to whoever stops its work.
  */
 export class ApiKeys {
   private entries: Entry[] = [];
+  private readonly revokedListeners: ((id: string) => void)[] = [];
 
   private constructor(
     private readonly envKeys: readonly string[],
@@ -40,25 +50,36 @@ export class ApiKeys {
 
   /** Number of keys accepted. */
   get size(): number {
-    return this.entries.length;
+    return this.entries.filter((e) => !e.revoked).length;
   }
 
   /** The caller a presented key belongs to, compared in constant time against every digest. */
   verify(presented: string): ApiKey | undefined {
     const digest = Buffer.from(digestKey(presented), "hex");
     let found: Entry | undefined;
-    for (const entry of this.entries) if (timingSafeEqual(digest, entry.digest)) found = entry;
-    if (!found) return undefined;
-    const { digest: _, ...key } = found;
-    return key;
+    for (const entry of this.entries) if (timingSafeEqual(digest, entry.digest) && !entry.revoked) found = entry;
+    return found && publicKey(found);
   }
 
-  /** The key of a name (a job's owner), for its limits and webhook secret; undefined once revoked. */
-  named(name: string): ApiKey | undefined {
-    const found = this.entries.find((entry) => entry.name === name);
-    if (!found) return undefined;
-    const { digest: _, ...key } = found;
-    return key;
+  /** The active key of an id (a job's owner), for its limits and style; undefined once revoked. */
+  byId(id: string): ApiKey | undefined {
+    const found = this.entries.find((entry) => entry.id === id && !entry.revoked);
+    return found && publicKey(found);
+  }
+
+  /** The webhook secret of a key, revoked or not: the cancellations of a revoked key's jobs are signed too. */
+  webhookSecret(id: string): string | undefined {
+    return this.entries.find((entry) => entry.id === id)?.webhookSecret;
+  }
+
+  /** Names that owned records before keys had ids, and the id of the active key that inherits them. */
+  formerOwners(): Map<string, string> {
+    return new Map(this.entries.flatMap((e) => (e.formerOwner && !e.revoked ? [[e.formerOwner, e.id] as const] : [])));
+  }
+
+  /** Call `listener` with the id of every key revoked from now on. */
+  onRevoked(listener: (id: string) => void): void {
+    this.revokedListeners.push(listener);
   }
 
   /** Follow the key file; a change that cannot be read keeps the keys in force and is logged. */
@@ -75,9 +96,20 @@ export class ApiKeys {
 
   private async reload(): Promise<void> {
     const stored = await this.store.read();
+    const active = new Set(this.entries.filter((e) => !e.revoked).map((e) => e.id));
     this.entries = [
-      ...this.envKeys.map((key, i) => ({ name: `env-${i + 1}`, limits: ENV_KEY_LIMITS, digest: Buffer.from(digestKey(key), "hex") })),
-      ...stored.map((r) => ({ name: r.name, limits: r.limits, ...(r.webhookSecret && { webhookSecret: r.webhookSecret }), digest: Buffer.from(r.digest, "hex") })),
+      ...this.envKeys.map((key, i) => {
+        const digest = digestKey(key);
+        const name = `env-${i + 1}`;
+        return { id: derivedKeyId("env", digest), name, limits: ENV_KEY_LIMITS, digest: Buffer.from(digest, "hex"), revoked: false, formerOwner: name };
+      }),
+      ...stored.map(({ digest, revoked, prefix: _p, created: _c, ...record }) => ({ ...record, digest: Buffer.from(digest, "hex"), revoked: Boolean(revoked) })),
     ];
+    const now = new Set(this.entries.filter((e) => !e.revoked).map((e) => e.id));
+    for (const id of active) if (!now.has(id)) for (const listener of this.revokedListeners) listener(id);
   }
+}
+
+function publicKey({ id, name, limits, webhookSecret, style }: Entry): ApiKey {
+  return { id, name, limits, ...(webhookSecret && { webhookSecret }), ...(style && { style }) };
 }

@@ -16,7 +16,7 @@ export interface KeyActivity {
  * The per-key state that limits and idempotency depend on. It sits behind one interface so
  * that one process keeps it locally (memory and files under the data folder) and any number
  * of replicas share it through Redis, with the same limiter and routes on top. Keys are
- * identified by name, never by the key itself.
+ * identified by id (`key_…`), never by the key itself nor by its name, which a later key may reuse.
  *
  * Every method may throw `StateUnavailableError` (a 503 to retry) when shared state is
  * unreachable; none of them hangs waiting for it.
@@ -27,23 +27,23 @@ export interface KeyStorage {
    * and lasts `windowMs`; returns the count including this request. The caller picks the
    * window, so every replica agrees on its bounds.
    */
-  countRequest(name: string, windowStart: number, windowMs: number): Promise<number>;
+  countRequest(keyId: string, windowStart: number, windowMs: number): Promise<number>;
 
   /**
    * Take one of a key's `limit` concurrency slots; returns a lease id, or undefined when all
    * are held. A lease ends by itself after `ttlMs`, so a replica that died mid-generation
    * cannot hold a slot forever.
    */
-  acquireLease(name: string, limit: number, ttlMs: number): Promise<string | undefined>;
+  acquireLease(keyId: string, limit: number, ttlMs: number): Promise<string | undefined>;
 
   /** Give a slot back before its lease runs out. Releasing an expired lease does nothing. */
-  releaseLease(name: string, lease: string): Promise<void>;
+  releaseLease(keyId: string, lease: string): Promise<void>;
 
   /** Note that a key was used now, and add the words it wrote to today's (UTC) count. */
-  recordUse(name: string, words: number): Promise<void>;
+  recordUse(keyId: string, words: number): Promise<void>;
 
   /** Last use and today's words of a key. */
-  activity(name: string): Promise<KeyActivity>;
+  activity(keyId: string): Promise<KeyActivity>;
 
   /**
    * Claim an idempotency id for a request: undefined when the id was free (its record is now
@@ -56,6 +56,9 @@ export interface KeyStorage {
 
   /** Forget a claim (the request failed in a way worth retrying), so the id is free again. */
   releaseIdempotency(id: string): Promise<void>;
+
+  /** Move what 0.1.0 recorded under key names (last use, words) to the ids that inherit those names. */
+  adoptFormerOwners(owners: ReadonlyMap<string, string>): Promise<void>;
 
   /** Save what is pending and let go of connections and timers. */
   close(): Promise<void>;

@@ -1,8 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, open, readFile, rm, stat } from "node:fs/promises";
-import path from "node:path";
+import { readFile } from "node:fs/promises";
 import * as v from "valibot";
 import { writeFileAtomic } from "../atomic.js";
+import { StyleSchema, type Style } from "../article/request.js";
+import { InkpressError } from "../errors.js";
+import { lock } from "./file-lock.js";
 
 /** Limits of one key; a missing limit means none. */
 export interface KeyLimits {
@@ -16,6 +18,11 @@ export interface KeyLimits {
 
 /** What the store keeps of a key: never the key itself, only its SHA-256 digest. */
 export interface KeyRecord {
+  /**
+   * The key's identity (`key_…`), random and immutable: jobs, usage, limits, idempotency
+   * records and the webhook secret belong to it, never to the name, which a later key may reuse.
+   */
+  id: string;
   name: string;
   /** Hex SHA-256 of the key. */
   digest: string;
@@ -23,6 +30,8 @@ export interface KeyRecord {
   prefix: string;
   /** ISO 8601. */
   created: string;
+  /** ISO 8601; a revoked key is kept (unusable) so its webhook secret can still sign the cancellations of its jobs. */
+  revoked?: string;
   limits: KeyLimits;
   /**
    * Signs this key's webhooks (Standard Webhooks, HMAC-SHA256). Kept in clear, unlike the
@@ -30,6 +39,13 @@ export interface KeyRecord {
    * such a key cannot use webhooks until `keys rotate-secret` gives it one.
    */
   webhookSecret?: string;
+  /** The style its articles are written in unless a request says otherwise, field by field. */
+  style?: Style;
+  /**
+   * The name that owned this key's jobs and usage before keys had ids (key files of 0.1.0):
+   * set once by the migration, for the active key of that name only.
+   */
+  formerOwner?: string;
 }
 
 /** Limits of a key created without any. */
@@ -44,8 +60,11 @@ export const KEY_PREFIX = "ink_";
 /** Webhook secrets start with this, as the Standard Webhooks libraries expect. */
 export const WEBHOOK_SECRET_PREFIX = "whsec_";
 
-/** A key file that cannot be read or trusted: a startup error, never an empty store. */
-export class KeyStoreError extends Error {}
+/** Names of INKPRESS_API_KEYS keys (`env-1`, `env-2`…): no stored key may take one. */
+export const ENV_NAME = /^env-\d+$/;
+
+/** A key file that cannot be read or trusted, or a key command that cannot be done: one line for the user. */
+export class KeyStoreError extends InkpressError {}
 
 const LimitsSchema = v.object({
   rate: v.object({ requests: v.pipe(v.number(), v.integer(), v.minValue(1)), windowS: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
@@ -53,19 +72,28 @@ const LimitsSchema = v.object({
   dailyWords: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
 });
 
-const FileSchema = v.object({
-  version: v.literal(1),
-  keys: v.array(
-    v.object({
-      name: v.pipe(v.string(), v.minLength(1)),
-      digest: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
-      prefix: v.string(),
-      created: v.string(),
-      limits: LimitsSchema,
-      webhookSecret: v.optional(v.pipe(v.string(), v.regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/))),
-    }),
-  ),
+const LegacyRecordSchema = v.object({
+  name: v.pipe(v.string(), v.minLength(1)),
+  digest: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
+  prefix: v.string(),
+  created: v.string(),
+  limits: LimitsSchema,
+  webhookSecret: v.optional(v.pipe(v.string(), v.regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/))),
 });
+
+const RecordSchema = v.object({
+  ...LegacyRecordSchema.entries,
+  id: v.pipe(v.string(), v.regex(/^key_[0-9a-f]{24}$/)),
+  revoked: v.optional(v.string()),
+  style: v.optional(StyleSchema),
+  formerOwner: v.optional(v.string()),
+});
+
+/** Version 1 (0.1.0) had no ids and removed revoked keys; version 2 has both. */
+const FileSchema = v.variant("version", [
+  v.object({ version: v.literal(1), keys: v.array(LegacyRecordSchema) }),
+  v.object({ version: v.literal(2), keys: v.array(RecordSchema) }),
+]);
 
 /** SHA-256 of a key, hex. */
 export function digestKey(key: string): string {
@@ -82,6 +110,17 @@ export function newWebhookSecret(): string {
   return `${WEBHOOK_SECRET_PREFIX}${randomBytes(24).toString("base64")}`;
 }
 
+/** The id of a key derived from a hash: stable, so every reader of the same key agrees on it. */
+export function derivedKeyId(kind: "env" | "migrated", digest: string): string {
+  return `key_${createHash("sha256").update(`inkpress ${kind} key\0${digest}`).digest("hex").slice(0, 24)}`;
+}
+
+/** The record of a 0.1.0 key: its id derives from its digest (every reader migrates it alike); its name's old records stay its own. */
+function migrate(record: v.InferOutput<typeof LegacyRecordSchema>): KeyRecord {
+  // `env-N` records of 0.1.0 shared their name with an INKPRESS_API_KEYS key: the name's records are that key's.
+  return { id: derivedKeyId("migrated", record.digest), ...record, ...(ENV_NAME.test(record.name) ? {} : { formerOwner: record.name }) };
+}
+
 /**
  * The hashed key file, written by the CLI only (atomically, mode 0600); the server
  * reads it and follows its changes.
@@ -89,7 +128,7 @@ export function newWebhookSecret(): string {
 export class KeyStore {
   constructor(readonly file: string) {}
 
-  /** The keys on disk; none when the file does not exist yet. A corrupt file throws. */
+  /** Every key on disk, revoked ones included; none when the file does not exist yet. A corrupt file throws. */
   async read(): Promise<KeyRecord[]> {
     let text: string;
     try {
@@ -106,33 +145,37 @@ export class KeyStore {
     }
     const parsed = v.safeParse(FileSchema, data);
     if (!parsed.success) throw new KeyStoreError(`the key file ${this.file} is corrupt (${v.summarize(parsed.issues).split("\n")[0]})`);
-    return parsed.output.keys;
+    return parsed.output.version === 1 ? parsed.output.keys.map(migrate) : parsed.output.keys;
   }
 
   /** Add a key with a webhook secret; returns the key itself, which is shown once and stored nowhere. */
-  async create(name: string, limits: KeyLimits): Promise<{ key: string; record: KeyRecord }> {
+  async create(name: string, limits: KeyLimits, style?: Style): Promise<{ key: string; record: KeyRecord }> {
+    if (ENV_NAME.test(name)) throw new KeyStoreError(`the name "${name}" is reserved for INKPRESS_API_KEYS keys; choose another`);
     const key = newKey();
     const record: KeyRecord = {
+      id: `key_${randomBytes(12).toString("hex")}`,
       name,
       digest: digestKey(key),
       prefix: key.slice(0, KEY_PREFIX.length + 4),
       created: new Date().toISOString(),
       limits,
       webhookSecret: newWebhookSecret(),
+      ...(style && { style }),
     };
     await this.update((keys) => {
-      if (keys.some((k) => k.name === name)) throw new KeyStoreError(`a key named "${name}" exists already`);
+      if (keys.some((k) => k.name === name && !k.revoked)) throw new KeyStoreError(`a key named "${name}" exists already`);
       return [...keys, record];
     });
     return { key, record };
   }
 
-  /** Remove a key by name; false when there is none of that name. */
+  /** Revoke the active key of a name; false when there is none. */
   async revoke(name: string): Promise<boolean> {
     let found = false;
+    const now = new Date().toISOString();
     await this.update((keys) => {
-      found = keys.some((k) => k.name === name);
-      return keys.filter((k) => k.name !== name);
+      found = keys.some((k) => k.name === name && !k.revoked);
+      return keys.map((k) => (k.name === name && !k.revoked ? { ...k, revoked: now } : k));
     });
     return found;
   }
@@ -140,11 +183,21 @@ export class KeyStore {
   /** Give a key a new webhook secret, replacing its old one; returns the new secret. */
   async rotateSecret(name: string): Promise<string> {
     const secret = newWebhookSecret();
-    await this.update((keys) => {
-      if (!keys.some((k) => k.name === name)) throw new KeyStoreError(`no key named "${name}"`);
-      return keys.map((k) => (k.name === name ? { ...k, webhookSecret: secret } : k));
-    });
+    await this.change(name, (k) => ({ ...k, webhookSecret: secret }));
     return secret;
+  }
+
+  /** Set the style a key's articles are written in by default. */
+  async setStyle(name: string, style: Style): Promise<void> {
+    await this.change(name, (k) => ({ ...k, style }));
+  }
+
+  /** Change the active key of a name. */
+  private async change(name: string, edit: (record: KeyRecord) => KeyRecord): Promise<void> {
+    await this.update((keys) => {
+      if (!keys.some((k) => k.name === name && !k.revoked)) throw new KeyStoreError(`no key named "${name}"`);
+      return keys.map((k) => (k.name === name && !k.revoked ? edit(k) : k));
+    });
   }
 
   /** Read, change and write the file under a lock, so two commands at once cannot undo each other. */
@@ -160,46 +213,6 @@ export class KeyStore {
   }
 
   private write(keys: KeyRecord[]): Promise<void> {
-    return writeFileAtomic(this.file, `${JSON.stringify({ version: 1, keys }, null, 2)}\n`);
-  }
-}
-
-const LOCK_WAIT_MS = 10_000;
-
-/**
- * An exclusive lock file holding the owner's pid. A lock whose owner is gone (killed
- * mid-write) is taken over; a live one is waited for, up to ten seconds.
- */
-async function lock(file: string): Promise<() => Promise<void>> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      const handle = await open(file, "wx", 0o600);
-      await handle.writeFile(String(process.pid));
-      await handle.close();
-      return () => rm(file, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
-    const owner = Number(await readFile(file, "utf8").catch(() => ""));
-    // A lock just created may not hold its pid yet: only an old one without a pid is stale.
-    const young = Date.now() - ((await stat(file).catch(() => undefined))?.mtimeMs ?? 0) < 2000;
-    if (owner ? !isAlive(owner) : !young) {
-      await rm(file, { force: true });
-      continue;
-    }
-    if (Date.now() > deadline) throw new KeyStoreError(`the key file is locked by process ${owner} (${file})`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    return writeFileAtomic(this.file, `${JSON.stringify({ version: 2, keys }, null, 2)}\n`);
   }
 }

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { writeFileAtomic } from "../atomic.js";
 
-/** What the server records of a key's use. */
+/** What the server records of a key's use (keyed by the key's id). */
 export interface KeyUsage {
   /** ISO 8601. */
   lastUsed?: string;
@@ -49,10 +49,24 @@ export class UsageStore {
     const today = utcDay();
     const u = this.get(name);
     this.usage[name] = { lastUsed: new Date().toISOString(), day: today, words: (u.day === today ? (u.words ?? 0) : 0) + words };
+    this.save();
+  }
+
+  /** Save within a second, once for every change made meanwhile. */
+  private save(): void {
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
       this.saving = this.saving.then(() => writeFileAtomic(this.file, `${JSON.stringify(this.usage, null, 2)}\n`)).catch(() => {});
     }, SAVE_DELAY_MS);
+  }
+
+  /** Give the usage recorded under one owner to another (a 0.1.0 name to the id that inherits it); nothing when there is none. */
+  rename(from: string, to: string): void {
+    const usage = this.usage[from];
+    if (!usage || this.usage[to]) return;
+    this.usage[to] = usage;
+    delete this.usage[from];
+    this.save();
   }
 
   /** Save now (on shutdown). */

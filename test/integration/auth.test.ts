@@ -39,6 +39,9 @@ describe("API keys", () => {
   /** The 401 body every refused key must get, byte for byte. */
   let reference: string;
   let betaUsedAt = 0;
+  /** The id `keys create` gave beta: its usage is recorded under it. */
+  const betaId = async (): Promise<string> =>
+    JSON.parse(await readFile(keysFile, "utf8")).keys.find((k: { name: string; revoked?: string }) => k.name === "beta" && !k.revoked).id;
 
   /** POST the cheap body with these headers (fetch). */
   async function probe(headers: Record<string, string>, pathAndQuery = "/api/v1/generate"): Promise<Answer> {
@@ -219,7 +222,7 @@ describe("API keys", () => {
     // The server saves usage at most once a second: within ~2 s of the request it is on disk.
     const usage = await waitFor(async () => {
       const text = await readFile(usageFile, "utf8").catch(() => "");
-      const lastUsed: string | undefined = text ? JSON.parse(text).beta?.lastUsed : undefined;
+      const lastUsed: string | undefined = text ? JSON.parse(text)[await betaId()]?.lastUsed : undefined;
       return lastUsed ? { text, lastUsed } : undefined;
     }, "beta's last use saved to the usage file", 2_500, 100);
     expect(Math.abs(Date.parse(usage.lastUsed) - betaUsedAt)).toBeLessThan(5_000);
@@ -227,13 +230,13 @@ describe("API keys", () => {
     const list = await keysCli(keysFile, ["list"]);
     expect(list.code, list.stderr).toBe(0);
     const rows = list.stdout.trimEnd().split("\n").map((line) => line.split(/ {2,}/));
-    expect(rows[0]).toEqual(["NAME", "KEY", "CREATED (UTC)", "LAST USED (UTC)", "RATE", "CONCURRENCY", "DAILY WORDS"]);
+    expect(rows[0]).toEqual(["NAME", "ID", "KEY", "CREATED (UTC)", "LAST USED (UTC)", "RATE", "CONCURRENCY", "DAILY WORDS", "STYLE"]);
     expect(rows.slice(1).map((r) => r[0]), "the revoked key is gone").toEqual(["beta"]);
-    const stored = JSON.parse(await readFile(keysFile, "utf8")).keys[0];
+    const stored = JSON.parse(await readFile(keysFile, "utf8")).keys.find((k: { name: string; revoked?: string }) => k.name === "beta" && !k.revoked);
     const utc = (iso: string) => iso.slice(0, 19).replace("T", " ");
     // Read again: a save may have landed since the first read.
-    const lastUsed: string = JSON.parse(await readFile(usageFile, "utf8")).beta.lastUsed;
-    expect(rows[1]).toEqual(["beta", `${betaKey.slice(0, 8)}…`, utc(stored.created), utc(lastUsed), "30/60s", "3", "5000"]);
+    const lastUsed: string = JSON.parse(await readFile(usageFile, "utf8"))[stored.id].lastUsed;
+    expect(rows[1]).toEqual(["beta", stored.id, `${betaKey.slice(0, 8)}…`, utc(stored.created), utc(lastUsed), "30/60s", "3", "5000", "-"]);
 
     const places = {
       "keys list output": list.stdout + list.stderr,
@@ -255,12 +258,14 @@ describe("API keys", () => {
     expect((await stat(keysFile)).mode & 0o777).toBe(0o600);
     expect((await stat(usageFile)).mode & 0o777).toBe(0o600);
     const file = JSON.parse(await readFile(keysFile, "utf8"));
-    expect(file.version).toBe(1);
-    expect(file.keys).toHaveLength(1);
-    const [record] = file.keys;
-    expect(Object.keys(record).sort()).toEqual(["created", "digest", "limits", "name", "prefix", "webhookSecret"]);
+    expect(file.version).toBe(2);
+    // The revoked alpha stays, marked, so its secret can still sign its jobs' cancellations.
+    expect(file.keys.map((k: { name: string; revoked?: string }) => [k.name, Boolean(k.revoked)])).toEqual([["alpha", true], ["beta", false]]);
+    const record = file.keys[1];
+    expect(Object.keys(record).sort()).toEqual(["created", "digest", "id", "limits", "name", "prefix", "webhookSecret"]);
     expect(record).toEqual({
       name: "beta",
+      id: expect.stringMatching(/^key_[0-9a-f]{24}$/),
       digest: sha256(betaKey),
       prefix: betaKey.slice(0, 8),
       created: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/),

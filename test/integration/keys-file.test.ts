@@ -19,16 +19,17 @@ const SEED = Number(process.env.KEYS_KILL_SEED ?? 20261122);
 /** The key file as the server would accept it; throws with the reason when it is not. */
 function validKeyFile(text: string): string[] {
   const data = JSON.parse(text);
-  if (data?.version !== 1 || !Array.isArray(data.keys)) throw new Error(`not a version-1 key file: ${text.slice(0, 200)}`);
+  if (data?.version !== 2 || !Array.isArray(data.keys)) throw new Error(`not a version-2 key file: ${text.slice(0, 200)}`);
   for (const k of data.keys) {
     const ok =
-      typeof k.name === "string" && k.name.length > 0 &&
+      /^key_[0-9a-f]{24}$/.test(k.id) && typeof k.name === "string" && k.name.length > 0 &&
       /^[0-9a-f]{64}$/.test(k.digest) &&
       typeof k.prefix === "string" && typeof k.created === "string" &&
       Number.isInteger(k.limits?.rate?.requests) && Number.isInteger(k.limits?.rate?.windowS) && Number.isInteger(k.limits?.concurrency);
     if (!ok) throw new Error(`a malformed record: ${JSON.stringify(k)}`);
   }
-  return data.keys.map((k: { name: string }) => k.name);
+  // Revoked keys stay in the file, marked, so their webhook secret signs their jobs' cancellations.
+  return data.keys.filter((k: { revoked?: string }) => !k.revoked).map((k: { name: string }) => k.name);
 }
 
 describe("the key file", () => {
@@ -206,7 +207,7 @@ describe("the key file", () => {
     await rename(old, keysFile);
     await new Promise((resolve) => setTimeout(resolve, 1_200)); // the server's reload
     expect(reloadErrors()).toEqual([]);
-    const stored: string[] = data.keys.map((r: { name: string }) => r.name);
+    const stored: string[] = data.keys.filter((r: { revoked?: string }) => !r.revoked).map((r: { name: string }) => r.name);
     for (const name of stored.filter((n) => keys[n])) expect(await accepted(keys[name]!), name).toBe(true);
     expect((await keysCli(keysFile, ["list"])).code).toBe(0);
 

@@ -1,13 +1,10 @@
-import { EventStream, HTTPError, defineHandler, type H3Event } from "h3";
-import { writeArticle, type WriteArticleOptions, type WrittenArticle } from "../../article/article.js";
+import { EventStream, defineHandler, type H3Event } from "h3";
+import type { WrittenArticle } from "../../article/article.js";
 import { GenerateRequestSchema } from "../../article/request.js";
-import type { Lifecycle } from "../../lifecycle.js";
-import type { ModelHost } from "../../model/host.js";
-import type { KeyLimiter } from "../../keys/limiter.js";
+import type { GenerationService, WriteOptions } from "../../generation/service.js";
 import type { KeyStorage } from "../../keys/storage.js";
 import { log } from "../../log.js";
 import { logRequest } from "../request-log.js";
-import { PoolClosedError, QueueFullError } from "../../model/pool.js";
 import type { Metrics } from "../metrics.js";
 import { assertJson, readJson } from "../body.js";
 import { idempotency, type IdempotencyOutcome } from "../idempotency.js";
@@ -20,22 +17,20 @@ const KEEP_ALIVE_MS = 15_000;
 
 /** What the generate route serves with. */
 export interface GenerateRouteOptions {
-  host: ModelHost;
-  lifecycle: Lifecycle;
-  limiter: KeyLimiter;
+  generations: GenerationService;
   /** Where Idempotency-Key records live. */
   storage: KeyStorage;
-  /** Per-request deadline. */
+  /** Per-request deadline: an Idempotency-Key stays claimed that long (and a minute) while its request runs. */
   timeoutMs: number;
   /** Time a client has to send its body. */
   bodyTimeoutMs: number;
   metrics: Metrics;
 }
 
-type Hooks = Pick<WriteArticleOptions, "onMeta" | "onOutline" | "onDelta">;
+type Hooks = Pick<WriteOptions, "onMeta" | "onOutline" | "onDelta">;
 
-/** `POST /api/v1/generate`: validate, write the article, answer in the negotiated format or as a stream. */
-export function generateRoute({ host, lifecycle, limiter, storage, timeoutMs, bodyTimeoutMs, metrics }: GenerateRouteOptions) {
+/** `POST /api/v1/generate`: validate, have the generation service write the article, answer in the negotiated format or as a stream. */
+export function generateRoute({ generations, storage, timeoutMs, bodyTimeoutMs, metrics }: GenerateRouteOptions) {
   return defineHandler(async (event) => {
     if (event.req.method !== "POST") {
       throw problem(405, `${event.req.method} is not allowed here; use POST.`, { headers: { allow: "POST" } });
@@ -47,44 +42,25 @@ export function generateRoute({ host, lifecycle, limiter, storage, timeoutMs, bo
     if (validated.issues) throw validationProblem(validated);
     const { stream, ...request } = validated.value;
     const streamed = stream || format === "text/event-stream";
-    const name = `${event.context.apiKey!.name}:generate`;
-    const once = await idempotency(event, { storage, name, body, keepMs: IDEMPOTENCY_KEEP_MS, pendingMs: timeoutMs + 60_000 });
+    const key = event.context.apiKey!;
+    const once = await idempotency(event, { storage, name: `${key.id}:generate`, body, keepMs: IDEMPOTENCY_KEEP_MS, pendingMs: timeoutMs + 60_000 });
     if (once && "replay" in once) return answer(event, replayed(JSON.parse(once.replay) as WrittenArticle), format, streamed, metrics);
-    const generation = await admit(() => {
-      if (lifecycle.draining) throw problem(503, "The server is shutting down.", { headers: { "retry-after": "5", connection: "close" } });
-      const backend = host.backend;
-      if (backend && !backend.slots.hasRoom()) throw new QueueFullError(backend.slots.retryAfterSeconds());
-      return limiter.begin(event.context.apiKey!, event.context.rateLimitHeaders ?? {});
-    }, once);
-    const deadline = AbortSignal.timeout(timeoutMs);
-    const signal = AbortSignal.any([event.req.signal, deadline, lifecycle.signal]);
-    // Words count against the daily quota as they are written, and the log line records them:
-    // an aborted article still used them.
+    const admission = await admit(() => generations.admit({ key, headers: event.context.rateLimitHeaders }), once);
+    // The log line records the words written, also of an article that was never finished.
     const onWords = (words: number, tokens: number) => (event.context.produced = { words, tokens });
-    const timer = metrics.article();
     const write = (hooks: Hooks): Promise<WrittenArticle> =>
-      lifecycle
-        .track(async () =>
-          writeArticle(request, {
-            backend: timer.backend(await host.get(signal)),
-            signal,
-            onWords,
-            ...hooks,
-            onDelta: (text) => (timer.delta(), hooks.onDelta?.(text)),
-          }),
-        )
+      admission
+        .write(request, { ...hooks, signal: event.req.signal, onWords })
         .then(async (written) => {
           const { article, usage } = written.response;
-          timer.finished(usage);
           event.context.produced = { words: article.wordCount, tokens: usage.promptTokens + usage.completionTokens };
           await once?.claim.complete(JSON.stringify(written));
           return written;
         })
         .catch(async (error) => {
           await once?.claim.release().catch(() => {});
-          throw asProblem(error, { client: event.req.signal, deadline, timeoutMs, lifecycle });
-        })
-        .finally(() => generation.end(event.context.produced?.words ?? 0));
+          throw error;
+        });
     return answer(event, write, format, streamed, metrics);
   });
 }
@@ -149,21 +125,6 @@ function eventStream(event: H3Event, write: (hooks: Hooks) => Promise<WrittenArt
       return stream.close();
     });
   return stream;
-}
-
-/**
- * Why a generation did not finish, as the status a client can act on. Errors of our own
- * (a full queue, a failed model load, the inference server) carry their status already.
- */
-function asProblem(error: unknown, context: { client: AbortSignal; deadline: AbortSignal; timeoutMs: number; lifecycle: Lifecycle }): unknown {
-  if (error instanceof QueueFullError) return error;
-  // Nobody is left to answer: logged as 499 ("client closed request"), not as a server error.
-  if (context.client.aborted) return problem(CLIENT_CLOSED, "The client closed the request.");
-  if (context.deadline.aborted) {
-    return problem(504, `The article was not finished within the ${context.timeoutMs / 1000} s deadline; generation stopped.`);
-  }
-  if (context.lifecycle.signal.aborted) return new PoolClosedError();
-  return error;
 }
 
 function text(body: string, type: string): Response {

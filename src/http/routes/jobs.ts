@@ -35,14 +35,14 @@ export function submitJobRoute({ jobs, storage, bodyTimeoutMs, retentionMs }: Jo
     const [request, extras] = await Promise.all([GenerateRequestSchema["~standard"].validate(body), JobExtrasSchema["~standard"].validate(body)]);
     if (request.issues || extras.issues) throw validationProblem({ issues: [...(request.issues ?? []), ...(extras.issues ?? [])] });
     const key = event.context.apiKey!;
-    const once = await idempotency(event, { storage, name: `${key.name}:jobs`, body, keepMs: retentionMs, pendingMs: 60_000 });
+    const once = await idempotency(event, { storage, name: `${key.id}:jobs`, body, keepMs: retentionMs, pendingMs: 60_000 });
     const { stream: _transport, ...normalised } = request.value;
     let job: Job;
     if (once && "replay" in once) {
-      job = await jobs.get(key.name, once.replay);
+      job = await jobs.get(key.id, once.replay);
     } else {
       try {
-        job = await jobs.submit({ owner: key.name, request: normalised, webhook: extras.value.webhook }, key);
+        job = await jobs.submit({ request: normalised, webhook: extras.value.webhook }, key);
       } catch (error) {
         await once?.claim.release();
         throw error;
@@ -57,12 +57,12 @@ export function submitJobRoute({ jobs, storage, bodyTimeoutMs, retentionMs }: Jo
 
 /** `GET /api/v1/jobs/{id}`: the job with its progress, and its result or problem once it ended. */
 export function getJobRoute({ jobs }: JobsRouteOptions) {
-  return defineHandler((event) => jobs.get(event.context.apiKey!.name, jobId(event)));
+  return defineHandler((event) => jobs.get(event.context.apiKey!.id, jobId(event)));
 }
 
 /** `DELETE /api/v1/jobs/{id}`: cancel a queued or running job. */
 export function cancelJobRoute({ jobs }: JobsRouteOptions) {
-  return defineHandler((event) => jobs.cancel(event.context.apiKey!.name, jobId(event)));
+  return defineHandler((event) => jobs.cancel(event.context.apiKey!.id, jobId(event)));
 }
 
 /** `GET /api/v1/jobs?status=&limit=&cursor=`: the caller's jobs, newest first. */
@@ -84,7 +84,7 @@ export function listJobsRoute({ jobs, pageSize }: JobsRouteOptions) {
   return defineHandler(async (event) => {
     const query = await QuerySchema["~standard"].validate(getQuery(event));
     if (query.issues) throw validationProblem(query);
-    const { jobs: data, nextCursor } = await jobs.list(event.context.apiKey!.name, query.value);
+    const { jobs: data, nextCursor } = await jobs.list(event.context.apiKey!.id, query.value);
     return { object: "list", data, nextCursor };
   });
 }

@@ -1,0 +1,32 @@
+import { InkpressError } from "../errors.js";
+
+/** The deadline passed before the article was finished. */
+export class GenerationTimeoutError extends InkpressError {
+  constructor(timeoutMs: number) {
+    super(`The article was not finished within the ${timeoutMs / 1000} s deadline; generation stopped.`, { status: 504 });
+  }
+}
+
+/** The key the generation runs for was revoked while it ran. */
+export class KeyRevokedError extends InkpressError {
+  constructor() {
+    super("The API key was revoked; generation stopped.", { status: 401, headers: { "www-authenticate": 'ApiKey header="x-api-key"' } });
+  }
+}
+
+/**
+ * Whoever asked for the generation stopped it (the client went away, the job was cancelled).
+ * Nobody is left to read the answer: a request ending so is logged as 499 ("client closed request").
+ */
+export class GenerationCancelledError extends InkpressError {
+  constructor() {
+    super("The generation was cancelled.", { status: 499 });
+  }
+}
+
+/** The server stops taking work. */
+export class ShuttingDownError extends InkpressError {
+  constructor() {
+    super("The server is shutting down.", { status: 503, headers: { "retry-after": "5", connection: "close" } });
+  }
+}

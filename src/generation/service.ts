@@ -1,0 +1,183 @@
+import { writeArticle, type WriteArticleOptions, type WrittenArticle } from "../article/article.js";
+import type { GenerateRequest, Style } from "../article/request.js";
+import type { KeyLimiter } from "../keys/limiter.js";
+import type { ApiKey } from "../keys/registry.js";
+import { Lifecycle } from "../lifecycle.js";
+import type { Backend, Usage } from "../model/backend.js";
+import { PoolClosedError, QueueFullError } from "../model/pool.js";
+import { GenerationCancelledError, GenerationTimeoutError, KeyRevokedError, ShuttingDownError } from "./errors.js";
+
+/** What one article reports to the server's metrics. */
+export interface ArticleMeter {
+  /** The backend as the article uses it, noting when it gets a slot. */
+  backend(backend: Backend): Backend;
+  /** Markdown was written. */
+  delta(): void;
+  /** The article was written to the end. */
+  finished(usage: Usage): void;
+}
+
+/** Where the backend comes from: at once when it is loaded, else once it is (within the signal). */
+export interface BackendSource {
+  /** The backend once loaded; undefined while it loads. */
+  readonly backend: Backend | undefined;
+  get(signal: AbortSignal): Promise<Backend>;
+}
+
+/** What the generation service writes with. */
+export interface GenerationServiceOptions {
+  host: BackendSource;
+  /**
+   * A key's limits: requests per window, generations at once, words per day.
+   * @default none: nothing is limited (a batch on this machine)
+   */
+  limiter?: KeyLimiter;
+  /**
+   * Counts generations so a shutdown lets them finish within its grace period; its signal stops them.
+   * @default a lifecycle of the service's own, never drained
+   */
+  lifecycle?: Lifecycle;
+  /**
+   * Deadline of one generation, from its admission.
+   * @default none
+   */
+  timeoutMs?: number;
+  /**
+   * Measures each article (the server's metrics).
+   * @default none
+   */
+  meter?: () => ArticleMeter;
+}
+
+/** Who a generation runs for. */
+export interface Caller {
+  /** The key whose limits, daily words, usage and default style apply; none: a local batch. */
+  key?: ApiKey;
+  /** The key's rate-limit headers, carried by a 429. */
+  headers?: Record<string, string>;
+}
+
+/** How one admitted article is written. */
+export interface WriteOptions extends Pick<WriteArticleOptions, "onMeta" | "onOutline" | "onDelta" | "onWords"> {
+  /** Aborted by whoever asked (client gone, job cancelled): the write rejects with {@link GenerationCancelledError}. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Every article is written through here, whoever asks (the generate route, a job, a local
+ * batch): it admits the generation (shutdown, backend queue, the key's concurrency and daily
+ * words), sets the deadline, registers it with the lifecycle, stops it when its caller goes,
+ * the server stops or its key is revoked, and meters it and counts the key's words.
+ */
+export class GenerationService {
+  private readonly lifecycle: Lifecycle;
+  /** Running generations by key id, so a revocation stops them. */
+  private readonly running = new Map<string, Set<AbortController>>();
+
+  constructor(private readonly options: GenerationServiceOptions) {
+    this.lifecycle = options.lifecycle ?? new Lifecycle();
+  }
+
+  /**
+   * Admit a generation, before anything is written: throws {@link ShuttingDownError},
+   * `QueueFullError` or a key's `LimitError`. The admission holds the key's slot until it is
+   * written or released.
+   */
+  async admit(caller: Caller = {}): Promise<Admission> {
+    if (this.lifecycle.draining) throw new ShuttingDownError();
+    const slots = this.options.host.backend?.slots;
+    if (slots && !slots.hasRoom()) throw new QueueFullError(slots.retryAfterSeconds());
+    const { key } = caller;
+    const lease = key && this.options.limiter ? await this.options.limiter.begin(key, caller.headers ?? {}) : undefined;
+    const revoked = new AbortController();
+    if (key) {
+      const own = this.running.get(key.id) ?? new Set();
+      own.add(revoked);
+      this.running.set(key.id, own);
+    }
+    return new Admission({
+      ...this.options,
+      lifecycle: this.lifecycle,
+      style: key?.style,
+      revoked: revoked.signal,
+      end: async (words) => {
+        const own = key && this.running.get(key.id);
+        own?.delete(revoked);
+        if (own?.size === 0) this.running.delete(key!.id);
+        await lease?.end(words);
+      },
+    });
+  }
+
+  /** Stop every generation of a key: it was revoked. Each rejects with {@link KeyRevokedError}. */
+  revoke(keyId: string): void {
+    for (const controller of this.running.get(keyId) ?? []) controller.abort(new KeyRevokedError());
+  }
+}
+
+interface AdmissionParts extends GenerationServiceOptions {
+  lifecycle: Lifecycle;
+  /** The key's default style. */
+  style: Style | undefined;
+  /** Aborted when the key is revoked. */
+  revoked: AbortSignal;
+  /** Frees the key's slot and counts its words; called once. */
+  end(words: number): Promise<void>;
+}
+
+/** One admitted generation: write it, or release it unused. */
+export class Admission {
+  private ended = false;
+
+  constructor(private readonly parts: AdmissionParts) {}
+
+  /** Write the article; the admission ends with it. Errors are domain errors ({@link GenerationTimeoutError} and the others). */
+  async write(request: GenerateRequest, options: WriteOptions = {}): Promise<WrittenArticle> {
+    const { host, lifecycle, timeoutMs, revoked } = this.parts;
+    const caller = options.signal ?? new AbortController().signal;
+    const deadline = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
+    const signal = AbortSignal.any([caller, revoked, lifecycle.signal, ...(deadline ? [deadline] : [])]);
+    const meter = this.parts.meter?.();
+    // Words count against the daily quota as they are written: an aborted article still used them.
+    let words = 0;
+    try {
+      const written = await lifecycle.register(async () => {
+        signal.throwIfAborted();
+        const backend = await host.get(signal);
+        return writeArticle(withStyle(request, this.parts.style), {
+          ...options,
+          backend: meter?.backend(backend) ?? backend,
+          signal,
+          onDelta: (text) => (meter?.delta(), options.onDelta?.(text)),
+          onWords: (count, tokens) => ((words = count), options.onWords?.(count, tokens)),
+        });
+      });
+      words = written.response.article.wordCount;
+      meter?.finished(written.response.usage);
+      return written;
+    } catch (error) {
+      if (error instanceof QueueFullError) throw error;
+      if (revoked.aborted) throw new KeyRevokedError();
+      if (caller.aborted) throw new GenerationCancelledError();
+      if (deadline?.aborted) throw new GenerationTimeoutError(timeoutMs!);
+      if (lifecycle.signal.aborted) throw new PoolClosedError();
+      throw error;
+    } finally {
+      await this.release(words);
+    }
+  }
+
+  /** End the admission without writing (or after), freeing the key's slot; `words` count against its quota. */
+  async release(words = 0): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    await this.parts.end(words);
+  }
+}
+
+/** The request with the key's default style laid under its own, field by field, so the echoed request shows the style used. */
+export function withStyle(request: GenerateRequest, keyStyle: Style | undefined): GenerateRequest {
+  if (!keyStyle) return request;
+  const own = Object.fromEntries(Object.entries(request.style ?? {}).filter(([, value]) => value !== undefined));
+  return { ...request, style: { ...keyStyle, ...own } };
+}
