@@ -15,6 +15,14 @@ export const LIMITS = {
   avoid: 100,
   avoidPhrase: 60,
   voice: 500,
+  sources: 20,
+  /** Bytes of source text (UTF-8) in all: 100 KiB. */
+  sourcesText: 100 * 1024,
+  sourceTitle: 200,
+  url: 2048,
+  links: 50,
+  linkTitle: 200,
+  linkKeywords: 10,
 } as const;
 
 /** The defaults a request may leave open, filled into every normalised request. */
@@ -41,27 +49,34 @@ export function cleanText(text: string): string {
 
 const text = (message: string) => v.pipe(v.string(message), v.transform(cleanText), v.trim());
 
+const described = <S extends v.GenericSchema>(schema: S, description: string) => v.pipe(schema, v.description(description));
+
+/** Text whose lines matter (a source's Markdown): cleaned line by line like {@link cleanText}, the line breaks kept. */
+export function cleanBlock(text: string): string {
+  return text.replace(/\r\n?/g, "\n").split("\n").map(cleanText).join("\n");
+}
+
 const trimmed = (max: number, what: string) =>
   v.pipe(text(`${what} must be a string`), v.maxLength(max, `${what} must be at most ${max} characters`));
 
 const optionalText = (max: number, what: string) =>
   v.optional(v.pipe(trimmed(max, what), v.transform((s) => s || undefined)));
 
+/** Phrases trimmed, inner spaces collapsed, empties and case-insensitive duplicates dropped, in order. */
+function uniquePhrases(phrases: string[]): string[] {
+  const seen = new Set<string>();
+  return phrases.map((p) => p.trim().replace(/\s+/g, " ")).filter((p) => {
+    const key = p.toLocaleLowerCase();
+    if (!p || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** Comma-separated keywords: trimmed, empties and case-insensitive duplicates dropped. */
 const Keywords = v.pipe(
   text("keywords must be a comma-separated string"),
-  v.transform((raw) => {
-    const seen = new Set<string>();
-    const out: string[] = [];
-    for (const part of raw.split(",")) {
-      const keyword = part.trim().replace(/\s+/g, " ");
-      const key = keyword.toLocaleLowerCase();
-      if (!keyword || seen.has(key)) continue;
-      seen.add(key);
-      out.push(keyword);
-    }
-    return out;
-  }),
+  v.transform((raw) => uniquePhrases(raw.split(","))),
   v.maxLength(LIMITS.keywords, `at most ${LIMITS.keywords} keywords`),
   v.check(
     (list) => list.every((k) => k.length <= LIMITS.keyword),
@@ -98,15 +113,7 @@ export const SeoSchema = jsonObject({
 const AvoidList = v.pipe(
   v.array(trimmed(LIMITS.avoidPhrase, "each avoid phrase"), "avoid must be an array of strings"),
   v.maxLength(LIMITS.avoid, `avoid holds at most ${LIMITS.avoid} phrases`),
-  v.transform((phrases) => {
-    const seen = new Set<string>();
-    return phrases.map((p) => p.replace(/\s+/g, " ")).filter((p) => {
-      const key = p.toLocaleLowerCase();
-      if (!p || seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
-  }),
+  v.transform(uniquePhrases),
 );
 
 /**
@@ -114,9 +121,9 @@ const AvoidList = v.pipe(
  * contains, a voice note for the prompt, and whether the built-in AI clichés are avoided.
  */
 export const StyleSchema = jsonObject({
-  avoid: v.optional(AvoidList),
-  voice: optionalText(LIMITS.voice, "voice"),
-  cliches: v.optional(v.boolean("cliches must be true or false")),
+  avoid: v.optional(described(AvoidList, "Phrases that never appear in the title, description, headings or body (case-insensitive, whole words); the model writes on instead of completing one.")),
+  voice: described(optionalText(LIMITS.voice, "voice"), "A style note the prompt carries, such as \"plain British English, second person, no exclamation marks\"."),
+  cliches: v.optional(described(v.boolean("cliches must be true or false"), "Avoid the built-in list of AI clichés (true unless a key's default style or the request says false).")),
 }, "style must be an object");
 
 /** A style as given: every field optional, so a request's style can override a key's default field by field. */
@@ -134,6 +141,73 @@ export function resolveStyle(request: Style | undefined, keyDefault?: Style): { 
     cliches: request?.cliches ?? keyDefault?.cliches ?? true,
   };
 }
+
+/** An absolute http(s) URL, without spaces. */
+const isHttpUrl = (url: string) => /^https?:\/\/[^/\s]\S*$/i.test(url) && URL.canParse(url);
+/** A path on the article's own site: one leading slash (two would name another host), no backslash (browsers read it as a slash). */
+const isSitePath = (url: string) => /^\/(?![/\\])[^\s\\]*$/.test(url) && URL.canParse(url, "https://site.invalid");
+
+const url = (allowSitePath: boolean) =>
+  v.pipe(
+    text("url must be a string"),
+    v.maxLength(LIMITS.url, `url must be at most ${LIMITS.url} characters`),
+    v.check(
+      (given) => isHttpUrl(given) || (allowSitePath && isSitePath(given)),
+      allowSitePath ? "url must be an absolute http(s) URL or a site path starting with /" : "url must be an absolute http(s) URL",
+    ),
+  );
+
+const requiredText = (max: number, what: string) => v.pipe(trimmed(max, what), v.minLength(1, `${what} must not be empty`));
+
+/** An address on the user's site: an absolute http(s) URL or a site path starting with `/`. */
+export const SiteUrlSchema = url(true);
+
+/** One document the article may draw on and cite. */
+export const SourceSchema = jsonObject({
+  title: described(requiredText(LIMITS.sourceTitle, "title"), "Shown in the article's Sources list."),
+  url: v.optional(described(url(false), "Shown to readers beside the title; never fetched.")),
+  text: described(
+    v.pipe(v.string("text must be a string"), v.transform(cleanBlock), v.trim(), v.minLength(1, "text must not be empty")),
+    "Plain text or Markdown.",
+  ),
+}, "each source must be an object");
+
+/** The request's sources: at most 20, with at most 100 KiB of text (UTF-8) in all. */
+export const SourcesSchema = v.pipe(
+  v.array(SourceSchema, "sources must be an array of { title, url?, text }"),
+  v.maxLength(LIMITS.sources, `sources holds at most ${LIMITS.sources} entries`),
+  v.check(
+    (sources) => sources.reduce((bytes, source) => bytes + Buffer.byteLength(source.text), 0) <= LIMITS.sourcesText,
+    `sources hold at most ${LIMITS.sourcesText / 1024} KiB (${LIMITS.sourcesText} bytes of UTF-8) of text in all`,
+  ),
+);
+
+/** A page's keywords: a comma-separated string or an array, cleaned like `seo.keywords`. */
+const LinkKeywords = v.pipe(
+  v.union([v.string(), v.array(v.string())], "keywords must be a comma-separated string or an array of strings"),
+  v.transform((given) => uniquePhrases((typeof given === "string" ? given.split(",") : given).map(cleanText))),
+  v.maxLength(LIMITS.linkKeywords, `at most ${LIMITS.linkKeywords} keywords`),
+  v.check((list) => list.every((k) => k.length <= LIMITS.keyword), `each keyword must be at most ${LIMITS.keyword} characters`),
+);
+
+/** One page of the user's site the article may link. */
+export const LinkSchema = jsonObject({
+  url: described(SiteUrlSchema, "An absolute http(s) URL or a site path starting with /."),
+  title: described(requiredText(LIMITS.linkTitle, "title"), "The page's title: ranks the page against each section, and anchors are drawn from it."),
+  keywords: v.optional(described(LinkKeywords, "Phrases the page is about; anchors are drawn from them too."), []),
+}, "each link must be an object");
+
+/** The request's links: at most 50 pages. */
+export const LinksSchema = v.pipe(
+  v.array(LinkSchema, "links must be an array of { url, title, keywords? }"),
+  v.maxLength(LIMITS.links, `links holds at most ${LIMITS.links} entries`),
+);
+
+/** A source as the engine takes it. */
+export type Source = v.InferOutput<typeof SourceSchema>;
+
+/** A link as the engine takes it: `keywords` always a list. */
+export type Link = v.InferOutput<typeof LinkSchema>;
 
 /**
  * The generation request (spec part 2) as valibot validates it: the one source of truth
@@ -190,7 +264,9 @@ export const GenerateRequestSchema = v.pipe(
       ),
     ),
     seo: v.optional(v.pipe(SeoSchema, v.description("Search-engine settings.")), {}),
-    style: v.optional(StyleSchema),
+    style: v.optional(described(StyleSchema, "How the article is written: phrases it never contains, a voice, whether AI clichés are avoided.")),
+    sources: v.optional(described(SourcesSchema, "Documents the article draws on: each section sees its best passages, and a sentence that restates one cites it.")),
+    links: v.optional(described(LinksSchema, "Pages of your site the article links where they fit: about one per 200 words.")),
     /** Answer with Server-Sent Events, like `Accept: text/event-stream`; a transport choice, so not echoed. */
     stream: v.optional(v.pipe(v.boolean("stream must be true or false"), v.description("Answer with Server-Sent Events, like `Accept: text/event-stream`.")), false),
   }, "the request body must be a JSON object"),

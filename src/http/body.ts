@@ -1,8 +1,8 @@
 import { HTTPError, assertBodySize, type H3Event } from "h3";
 import { CLIENT_CLOSED, problem } from "./problem.js";
 
-/** Largest request body accepted, in bytes. */
-export const BODY_LIMIT = 64 * 1024;
+/** Largest request body accepted, in bytes: room for 100 KiB of sources and 50 links beside the rest. */
+export const BODY_LIMIT = 256 * 1024;
 /** Deepest nesting of arrays and objects accepted in a JSON body. */
 export const MAX_JSON_DEPTH = 16;
 

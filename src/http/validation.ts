@@ -1,10 +1,11 @@
 import type { HTTPError } from "h3";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
+import { fieldPath } from "../article/fields.js";
 import { problem } from "./problem.js";
 
 /** One invalid field of a request. */
 export interface FieldError {
-  /** Dotted path of the field, such as `seo.keywords`; `body` for the request as a whole. */
+  /** Path of the field, such as `seo.keywords` or `links[2].url`; `body` for the request as a whole. */
   path: string;
   message: string;
 }
@@ -16,8 +17,7 @@ export function fieldErrors(result: FailureResult): FieldError[] {
   const seen = new Set<string>();
   const errors: FieldError[] = [];
   for (const issue of result.issues) {
-    const keys = (issue.path ?? []).map((p) => String(typeof p === "object" ? p.key : p));
-    const path = keys.length ? keys.join(".") : "body";
+    const path = fieldPath((issue.path ?? []).map((p) => (typeof p === "object" ? p.key : p))) ?? "body";
     if (seen.has(path)) continue;
     seen.add(path);
     errors.push({ path, message: issue.message });

@@ -86,9 +86,9 @@ describe("errors over real HTTP", () => {
     await expectProblem(response, 415);
   });
 
-  it("answers 413 for a body over 64 KiB", async () => {
-    const body = await expectProblem(await server.generate({ topic: "x", padding: "p".repeat(70 * 1024) }), 413);
-    expect(body.detail).toMatch(/65536/);
+  it("answers 413 for a body over 256 KiB", async () => {
+    const body = await expectProblem(await server.generate({ topic: "x", padding: "p".repeat(270 * 1024) }), 413);
+    expect(body.detail).toMatch(/262144/);
   });
 
   it("answers 405 with Allow for another method", async () => {

@@ -1,0 +1,141 @@
+import { describe, expect, it } from "vitest";
+import { RESTATES, SourceIndex, passagesForSections, pickPassages, restates, splitPassages, type SourcePassage } from "../../src/article/sources.js";
+import { contentWords } from "../../src/article/terms.js";
+import { countWords } from "../../src/article/text.js";
+
+const COMPOST = {
+  title: "Composting guide",
+  url: "https://example.org/compost",
+  text: [
+    "# Composting at home",
+    "",
+    "A **compost bin** turns [kitchen scraps](https://example.org/scraps) into dark soil. Brown leaves add carbon to the heap. Green scraps add nitrogen.",
+    "Shredded paper counts as brown material.",
+    "",
+    "## Turning the heap",
+    "",
+    "Turn the heap every two weeks so that air reaches the middle. A hot heap reaches 60 degrees.",
+    "",
+    "- Coffee grounds",
+    "- Eggshells, crushed",
+    "",
+    "```js",
+    "turnHeap({ everyDays: 14 });",
+    "```",
+    "",
+    "| material | kind |",
+    "|---|---|",
+    "| straw | brown |",
+  ].join("\n"),
+};
+const BARRELS = { title: "Rain barrels", text: "Rain barrels collect water from the roof. A 200 litre barrel fills in one summer storm." };
+
+describe("splitPassages", () => {
+  const passages = splitPassages({ sources: [COMPOST, BARRELS], language: "en" });
+
+  it("strips Markdown, keeps each passage under one heading of one source, and leaves code out", () => {
+    const texts = passages.map((p) => p.text);
+    expect(texts[0]).toBe("A compost bin turns kitchen scraps into dark soil. Brown leaves add carbon to the heap. Green scraps add nitrogen.");
+    expect(passages[0]).toMatchObject({ index: 0, source: 0, heading: "Composting at home" });
+    // The fourth sentence of the paragraph starts a passage of its own (three sentences at most).
+    expect(texts[1]).toBe("Shredded paper counts as brown material.");
+    expect(passages.filter((p) => p.heading === "Turning the heap").map((p) => p.text).join(" ")).toBe(
+      "Turn the heap every two weeks so that air reaches the middle. A hot heap reaches 60 degrees. Coffee grounds. Eggshells, crushed. material; kind. straw; brown.",
+    );
+    expect(texts.join(" ")).not.toMatch(/[*#`|[\]]|https?:|turnHeap/);
+    expect(passages.at(-1)).toMatchObject({ source: 1, text: BARRELS.text });
+    expect(passages.at(-1)).not.toHaveProperty("heading");
+    expect(passages.map((p) => p.index)).toEqual(passages.map((_, i) => i));
+    for (const p of passages) expect(p.words).toBe(countWords(p.text, "en"));
+  });
+
+  it("cuts a passage at its word limit, and a sentence longer than the limit into pieces", () => {
+    const long = Array.from({ length: 50 }, (_, i) => `word${i}`).join(" ");
+    const cut = splitPassages({ sources: [{ title: "Long", text: `${long}. Short one here.` }], language: "en", maxWords: 20 });
+    expect(cut.map((p) => p.words)).toEqual([20, 20, 13]);
+    expect(cut.map((p) => p.text).join(" ")).toBe(`${long}. Short one here.`);
+  });
+
+  it("splits text without spaces between words (Japanese) into sentences too", () => {
+    const ja = splitPassages({ sources: [{ title: "堆肥", text: "堆肥は土を豊かにします。落ち葉は炭素を加えます。生ごみは窒素を加えます。毎週かき混ぜます。" }], language: "ja" });
+    expect(ja.map((p) => p.text)).toEqual(["堆肥は土を豊かにします。 落ち葉は炭素を加えます。 生ごみは窒素を加えます。", "毎週かき混ぜます。"]);
+  });
+});
+
+describe("SourceIndex: BM25 per section", () => {
+  const index = new SourceIndex({ sources: [COMPOST, BARRELS], language: "en" });
+
+  it("ranks the passage that answers a section's heading first, and leaves out passages sharing no word", () => {
+    const ranked = index.rank("Turning the compost heap");
+    expect(ranked[0]!.passage.text).toMatch(/^Turn the heap every two weeks/);
+    expect(ranked.map((r) => r.score)).toEqual([...ranked.map((r) => r.score)].sort((a, b) => b - a));
+    expect(index.rank("Rain barrels and roof water")[0]!.passage.source).toBe(1);
+    expect(index.rank("quantum chromodynamics")).toEqual([]);
+  });
+
+  it("matches a query word to the words it begins (compost → composting), and stop words match nothing", () => {
+    expect(index.rank("compost").length).toBeGreaterThan(0);
+    expect(index.rank("the and of which")).toEqual([]);
+  });
+});
+
+describe("pickPassages and passagesForSections", () => {
+  const passage = (index: number, words: number): SourcePassage => ({ index, source: 0, text: `p${index}`, words });
+
+  it("takes passages in rank order while they fit, skipping one too long for what is left", () => {
+    const ranked = [passage(0, 50), passage(1, 100), passage(2, 20)].map((p, i) => ({ passage: p, score: 3 - i }));
+    // 50 words × 1.4 = 70 tokens, then 140 does not fit in the 50 left, then 28 does.
+    expect(pickPassages({ ranked, budget: 120 }).map((p) => p.index)).toEqual([0, 2]);
+    expect(pickPassages({ ranked, budget: 120, tokens: (p) => p.words }).map((p) => p.index)).toEqual([0, 2]);
+    expect(pickPassages({ ranked, budget: 200, tokens: (p) => p.words }).map((p) => p.index)).toEqual([0, 1, 2]);
+    expect(pickPassages({ ranked, budget: 10 })).toEqual([]);
+    expect(pickPassages({ ranked, budget: 1000, exclude: new Set([1]) }).map((p) => p.index)).toEqual([0, 2]);
+  });
+
+  it("shows each passage to one section only, the prompt growing with the passages picked, not the sources given", () => {
+    const index = new SourceIndex({ sources: [COMPOST, BARRELS], language: "en" });
+    const sections = passagesForSections({ index, sections: [{ query: "compost heap", budget: 60 }, { query: "compost heap turning", budget: 60 }, { query: "rain water", budget: 60 }] });
+    const shown = sections.flat().map((p) => p.index);
+    expect(new Set(shown).size).toBe(shown.length);
+    for (const picked of sections) expect(picked.reduce((n, p) => n + Math.ceil(p.words * 1.4), 0)).toBeLessThanOrEqual(60);
+    expect(sections[2]!.map((p) => p.source)).toEqual([1]);
+    // Twenty more sources on other subjects change nothing a section is shown.
+    const crowded = new SourceIndex({
+      sources: [COMPOST, BARRELS, ...Array.from({ length: 20 }, (_, i) => ({ title: `Other ${i}`, text: `Knitting patterns number ${i} use wool and needles.` }))],
+      language: "en",
+    });
+    const again = passagesForSections({ index: crowded, sections: [{ query: "compost heap", budget: 60 }, { query: "compost heap turning", budget: 60 }, { query: "rain water", budget: 60 }] });
+    expect(again.map((s) => s.map((p) => p.text))).toEqual(sections.map((s) => s.map((p) => p.text)));
+  });
+});
+
+describe("restates: the citation measure", () => {
+  const passages = splitPassages({ sources: [COMPOST, BARRELS], language: "en" });
+  const turning = passages.find((p) => p.text.startsWith("Turn the heap"))!;
+
+  it("cites a sentence sharing at least 3 content words, 40% of its own, with a passage", () => {
+    const citation = restates({ sentence: "Gardeners turn their heap every two weeks.", passages, language: "en" });
+    expect(citation).toEqual({ passage: turning.index, source: 0, shared: ["turn", "heap", "every", "two", "weeks"] });
+    // Numbers are content words: the figure and its unit are what a reader checks.
+    expect(restates({ sentence: "A barrel of 200 litre fills up fast.", passages, language: "en" })).toMatchObject({ source: 1 });
+  });
+
+  it("does not cite a sentence that shares too few words, or too small a share of its own", () => {
+    expect(restates({ sentence: "The dog ran across the park.", passages, language: "en" })).toBeUndefined();
+    // Two shared words are not enough, however short the sentence.
+    expect(restates({ sentence: "Turn the heap.", passages, language: "en" })).toBeUndefined();
+    // Three shared of eight content words (37.5%) is under the 40% share.
+    const sentence = "Turn the heap twice, said Lily, laughing loudly with Tom in sunshine.";
+    const own = new Set(contentWords(sentence, "en"));
+    expect(own.size).toBeGreaterThanOrEqual(8);
+    expect([...own].filter((w) => contentWords(turning.text, "en").includes(w)).length).toBeGreaterThanOrEqual(RESTATES.minShared - 1);
+    expect(restates({ sentence, passages, language: "en" })).toBeUndefined();
+    expect(restates({ sentence: "Gardeners turn their heap every two weeks.", passages: [], language: "en" })).toBeUndefined();
+  });
+
+  it("picks the passage sharing the most words when several qualify", () => {
+    const a: SourcePassage = { index: 0, source: 0, text: "Brown leaves add carbon to compost.", words: 6 };
+    const b: SourcePassage = { index: 1, source: 1, text: "Brown leaves add carbon and nitrogen to compost heaps.", words: 9 };
+    expect(restates({ sentence: "Brown leaves add carbon and nitrogen.", passages: [a, b], language: "en" })).toMatchObject({ passage: 1, source: 1 });
+  });
+});
