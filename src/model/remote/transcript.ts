@@ -32,11 +32,14 @@ export class Transcript {
   private pinned = 0;
   /** Dropped pieces, sorted and disjoint ranges. */
   private dropped: Range[] = [];
+  /** Indexes of the pieces without ids, in order: only these are looked at before a step. */
+  private pending: number[] = [];
 
   /** Forced text: its tokens are asked for before the next step ({@link resolve}). */
   append(text: string): void {
     if (!text) return;
     this.text += text;
+    this.pending.push(this.pieces.length);
     this.pieces.push({ ids: undefined, end: this.text.length });
   }
 
@@ -59,6 +62,7 @@ export class Transcript {
     this.pieces.length = keep;
     this.text = this.text.slice(0, keptEnd);
     this.pinned = Math.min(this.pinned, keep);
+    this.pending = this.pending.filter((index) => index < keep);
     this.dropped = this.dropped.filter((r) => r.start < keep).map((r) => ({ start: r.start, end: Math.min(r.end, keep) }));
     this.append(rest);
   }
@@ -70,16 +74,13 @@ export class Transcript {
 
   /** The forced pieces whose tokens are not known yet, with their text. */
   unresolved(): Unresolved[] {
-    const out: Unresolved[] = [];
-    this.pieces.forEach((piece, index) => {
-      if (!piece.ids) out.push({ index, text: this.text.slice(this.start(index), piece.end) });
-    });
-    return out;
+    return this.pending.map((index) => ({ index, text: this.text.slice(this.start(index), this.pieces[index]!.end) }));
   }
 
   /** Give a forced piece its tokens. */
   resolve(index: number, ids: number[]): void {
     this.pieces[index]!.ids = ids;
+    this.pending = this.pending.filter((i) => i !== index);
   }
 
   /** The answer's tokens as the model sees them (dropped pieces left out); an unresolved piece counts as none. */
