@@ -2,7 +2,7 @@ import dns from "node:dns";
 import net from "node:net";
 import os from "node:os";
 import ipaddr from "ipaddr.js";
-import { InkpressError } from "../../errors.js";
+import { InkpressError, InvalidFieldError } from "../../errors.js";
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
@@ -242,5 +242,5 @@ function bare(host: string): string {
 /** The 422 the jobs route answers at submit time, naming the field. */
 function refused(why: string, cause?: unknown): InkpressError {
   const message = `webhook.url ${why}`;
-  return new InkpressError(message, { status: 422, cause, extensions: { errors: [{ path: "webhook.url", message }] } });
+  return new InvalidFieldError("webhook.url", message, message, { cause });
 }
