@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Backend } from "../model/backend.js";
-import { analyse } from "./analyse.js";
+import { analyse, requestTexts } from "./analyse.js";
 import { AvoidList } from "./avoid.js";
 import { ArticleDocument } from "./document.js";
 import { articleJsonLd } from "./jsonld.js";
@@ -79,6 +79,9 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
     headingTags: request.seo.headingTags,
     preset: articlePlan.preset,
     targetLength: request.length,
+    style,
+    given: requestTexts(request),
+    sources: request.sources ?? [],
   });
   const created = Math.floor(Date.now() / 1000);
   const jsonLd = articleJsonLd({

@@ -1,0 +1,174 @@
+import * as v from "valibot";
+import { describe, expect, it } from "vitest";
+import { AvoidList, refusalGrammar } from "../../src/article/avoid.js";
+import { ArticleDocument } from "../../src/article/document.js";
+import { plannedOutline, writtenOutline, type Outline } from "../../src/article/outline.js";
+import { plan, type Plan } from "../../src/article/plan.js";
+import { GenerateRequestSchema, type GenerateRequestInput } from "../../src/article/request.js";
+import { balanced, finishSentence, splitLongSentence } from "../../src/article/sentences.js";
+import { hasPhrase } from "../../src/article/text.js";
+import { writeBody } from "../../src/article/write.js";
+import { FakeWriter, continuations, distinctSentences, proseModel, type ProseItem, type Script } from "../helpers/fake-writer.js";
+
+// How code steers without showing, on a scripted fake model: owed keywords inside
+// sentences, banned phrases refused while sampling, quotations closed, an introduction
+// always, an outline that lists what the article shows. The document and plan are real.
+
+const PRIMARY = "compost bins";
+
+function planFor(input: Partial<GenerateRequestInput> = {}): Plan {
+  return plan(v.parse(GenerateRequestSchema, { topic: "Composting at home", seed: 1, length: 600, seo: { keywords: `${PRIMARY}, kitchen scraps` }, ...input }));
+}
+
+function outlineFor(p: Plan): Outline {
+  return {
+    title: "Compost bins for small gardens",
+    metaDescription: "Compost bins turn kitchen scraps into soil.",
+    sections: p.sections.map((s, i) => ({
+      heading: s.heading ? (s.heading.keyword ? `Compost bins in part ${i}` : `Part ${i} of the guide`) : null,
+      subheadings: s.subheadings.map((_, j) => (s.kind === "faq" ? `Question ${j} about the heap?` : `Detail ${i}.${j}`)),
+    })),
+  };
+}
+
+const noAvoid = (p: Plan) => new AvoidList({ style: { avoid: [], cliches: true }, language: p.request.language });
+
+async function writeWith(p: Plan, script: Script, avoid = noAvoid(p)) {
+  const writer = new FakeWriter(script);
+  const document = new ArticleDocument(p.request.language, [p.primary, ...p.secondary]);
+  await writeBody(p, outlineFor(p), { writer, document, avoid, seed: 7 });
+  return { writer, document };
+}
+
+function* chain(...sources: Iterable<ProseItem>[]): Generator<ProseItem> {
+  for (const source of sources) yield* source;
+}
+
+/** Prose sentences of the document, in order, with whether each opens its section. */
+const sentencesOf = (doc: ArticleDocument) => doc.blocks.flatMap((b) => (b.kind === "prose" ? b.sentences : []));
+
+describe("keywords where they fit", () => {
+  it("places an owed keyword inside a sentence, after a few of the model's own words and in the request's case", async () => {
+    const p = planFor();
+    const { writer, document } = await writeWith(p, proseModel(distinctSentences(), continuations()));
+    const forced = writer.events.filter((e) => e.type === "append" && hasPhrase(e.text, PRIMARY, "en") || (e.type === "append" && hasPhrase(e.text, "kitchen scraps", "en")));
+    // The opening of the introduction, then keywords steered mid-sentence: each after at least two words of the model's own.
+    expect(forced.length).toBeGreaterThan(2);
+    // Steered keywords are appended mid-sentence (a space before them); the introduction's opening is not.
+    const steered = forced.filter((e) => e.type === "append" && e.text.startsWith(" "));
+    expect(steered.length).toBeGreaterThan(1);
+    for (const event of steered) {
+      if (event.type !== "append") continue;
+      const line = event.before.slice(event.before.lastIndexOf("\n") + 1);
+      const sentenceSoFar = line.split(/[.!?]\s/).at(-1)!;
+      expect(sentenceSoFar.trim().split(/\s+/).length, `before “${event.text}”: “${sentenceSoFar}”`).toBeGreaterThanOrEqual(2);
+      expect(event.text).toBe(event.text.toLowerCase());
+    }
+    const [first, ...rest] = sentencesOf(document);
+    expect(first!.startsWith("Compost bins ")).toBe(true);
+    const bearing = rest.filter((s) => hasPhrase(s, PRIMARY, "en") || hasPhrase(s, "kitchen scraps", "en"));
+    expect(bearing.length).toBeGreaterThan(1);
+    for (const s of bearing) expect(s.toLowerCase().startsWith(PRIMARY) || s.toLowerCase().startsWith("kitchen scraps"), s).toBe(false);
+    // Mid-sentence, the keyword is written as the request gives it.
+    for (const s of bearing) expect(s.slice(1)).not.toMatch(/Compost bins|Kitchen scraps/);
+    expect(p.primary).toBe(PRIMARY);
+  });
+
+  it("refuses a model's own keyword openings past 40 % of the keyword sentences", async () => {
+    const p = planFor({ length: 800 });
+    // Every third sentence the model writes opens with the secondary keyword.
+    function* opening(): Generator<ProseItem> {
+      const plain = distinctSentences(40);
+      for (let n = 0; ; n++) yield n % 3 === 1 ? `Kitchen scraps matter in garden number ${n} today.` : plain.next().value!;
+    }
+    const { document } = await writeWith(p, proseModel(opening(), continuations()));
+    const rest = sentencesOf(document).slice(1);
+    const bearing = rest.filter((s) => hasPhrase(s, PRIMARY, "en") || hasPhrase(s, "kitchen scraps", "en"));
+    const openings = bearing.filter((s) => /^(compost bins|kitchen scraps)\b/i.test(s));
+    expect(bearing.length).toBeGreaterThan(2);
+    expect(openings.length).toBeLessThanOrEqual(0.4 * bearing.length);
+  });
+});
+
+describe("banned phrases", () => {
+  it("are refused the moment the model completes one: cut back to the last word, the model writes on", async () => {
+    const p = planFor();
+    const avoid = new AvoidList({ style: { avoid: ["once upon a time", "Lily"], cliches: true }, language: "en" });
+    const base = proseModel(chain(["Once upon a time there was a tidy heap.", "Lily went to see the garden bed.", "Later, Lily smiled at the careful gardeners."], distinctSentences()), continuations());
+    // Under the refusal grammar the model takes another word; free, it writes its sentences.
+    const script: Script = (step) => (step.options.grammar?.includes("rest ::=") ? { pieces: [" day"] } : base(step));
+    const { writer, document } = await writeWith(p, script, avoid);
+    const text = sentencesOf(document).join(" ");
+    expect(text).not.toMatch(/once upon a time/i);
+    expect(text).not.toMatch(/\bLily\b/);
+    expect(writer.removed().some((r) => r.startsWith(" time"))).toBe(true);
+    expect(text).toContain("Once upon a day");
+    const refusals = writer.events.filter((e) => e.type === "generate" && e.options.grammar?.includes("rest ::="));
+    expect(refusals.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("match on word boundaries, case-insensitively, with either apostrophe", () => {
+    const avoid = new AvoidList({ style: { avoid: ["so happy", "it's key"], cliches: false }, language: "en" });
+    expect(avoid.holds("She was So Happy.")).toBe(true);
+    expect(avoid.holds("It\u2019s key to turn it.")).toBe(true);
+    expect(avoid.holds("She was so happyish.")).toBe(false);
+    const match = avoid.completedIn("She was so happy and", 14)!;
+    expect(match.phrase).toBe("so happy");
+    expect("She was so happy and".slice(0, match.cut)).toBe("She was so");
+    // Not completed until the character after the phrase is there.
+    expect(avoid.completedIn("She was so happ", 12)).toBeUndefined();
+    expect(new AvoidList({ style: { avoid: [], cliches: true }, language: "en" }).holds("Let us delve into it.")).toBe(true);
+    expect(new AvoidList({ style: { avoid: [], cliches: false }, language: "en" }).empty).toBe(true);
+  });
+
+  it("the refusal grammar forbids only the word, not words that start with it", () => {
+    const grammar = refusalGrammar("time");
+    expect(grammar).toMatch(/^root ::= " "\? \(/);
+    expect(grammar).toContain("[tT]");
+    expect(grammar).toContain("rest ::= [^\\n]*");
+  });
+});
+
+describe("quotations and the introduction", () => {
+  it("a sentence that leaves a quotation open is refused and written again", async () => {
+    const p = planFor({ length: 300 });
+    const { document, writer } = await writeWith(p, proseModel(chain([{ raw: ' Often, the gardener said "stop now and went home to rest.\n\n' }], distinctSentences()), continuations()));
+    for (const s of sentencesOf(document)) expect(balanced(s), s).toBe(true);
+    expect(writer.removed().join(" ")).toContain('"stop now');
+  });
+
+  it("a long sentence is never split inside a quotation", () => {
+    const sentence = 'The old gardener told us "turn the heap every week, keep it damp, and never add meat or dairy to it" before he left the allotment that day.';
+    for (const part of splitLongSentence(sentence, "en")) expect(balanced(part), part).toBe(true);
+  });
+
+  it("an introduction is written even when the model fails its keyword opening again and again", async () => {
+    const p = planFor({ length: 300 });
+    let n = 0;
+    // The first ten continuations of the prefilled keyword are too short to keep.
+    const script = proseModel(distinctSentences(), () => (n++ < 10 ? "rot." : "help small gardens every single season."));
+    const { document } = await writeWith(p, script);
+    expect(document.blocks[0]?.kind).toBe("prose");
+  });
+
+  it("a sentence ends with the terminator of its own script", () => {
+    expect(finishSentence("It is a small garden", "ja")).toBe("It is a small garden.");
+    expect(finishSentence("庭は小さい", "ja")).toBe("庭は小さい。");
+  });
+});
+
+describe("the outline", () => {
+  it("lists exactly the headings the article shows when it shows them, and the planned sections otherwise", async () => {
+    const p = planFor({ structure: "detailed", length: 800 });
+    const { document } = await writeWith(p, proseModel(distinctSentences(), continuations()));
+    const shown = document.blocks.flatMap((b) => (b.kind === "heading" ? [{ level: b.depth, text: b.text, shown: true }] : []));
+    expect(writtenOutline(p, outlineFor(p), document.blocks)).toEqual(shown);
+    // No "Introduction" that no article shows.
+    expect(shown.map((e) => e.text)).not.toContain("Introduction");
+
+    const off = planFor({ structure: "sections", length: 800, seo: { keywords: PRIMARY, headingTags: false } });
+    const entries = plannedOutline(off, outlineFor(off));
+    expect(entries.length).toBeGreaterThan(2);
+    expect(entries.every((e) => e.shown === false)).toBe(true);
+  });
+});
