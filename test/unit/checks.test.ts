@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { analyse, scoreChecks, type AnalyseInput, type CheckId } from "../../src/article/analyse.js";
 import { hasTransition, isPassive } from "../../src/article/checks/english.js";
@@ -43,6 +44,13 @@ describe("the registry", () => {
   it("names every check in words", () => {
     for (const id of CHECK_IDS) expect(CHECK_LABELS[id], id).toMatch(/^[A-Z][^-]*[a-z]/);
     expect(new Set(Object.values(CHECK_LABELS)).size).toBe(CHECK_IDS.length);
+  });
+
+  it("is the README's report table, row by row", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const section = readme.slice(readme.indexOf("### The SEO report"), readme.indexOf("### Built-in clichés"));
+    const rows = [...section.matchAll(/^\| `([a-z0-9-]+)` \| ([^|]+) \|/gmu)].map((m) => [m[1], m[2]!.trim()]);
+    expect(rows).toEqual(CHECK_IDS.map((id) => [id, CHECK_LABELS[id]]));
   });
 
   it("answers every check with its id and label, in registry order", () => {
@@ -273,6 +281,7 @@ describe("readability", () => {
     ["The heap was not turned.", true],
     ["Mistakes were made.", true],
     ["She was happy.", false],
+    ["The deer was gone.", false],
     ["The bed is red.", false],
     ["Gardeners add dry leaves.", false],
   ])("isPassive(%j) is %s", (sentence, passive) => {

@@ -35,14 +35,14 @@ const AUXILIARIES = new Set(["am", "is", "are", "was", "were", "be", "been", "be
 /** Words that may stand between the auxiliary and the participle ("is often added", "was not seen"). */
 const BETWEEN = new Set(["not", "never", "also", "often", "always", "still", "just", "all", "usually", "rarely", "sometimes", "then", "now"]);
 
-/** Irregular past participles (regular ones end in -ed). */
+/** Irregular past participles of verbs that take an object (regular ones end in -ed): "was gone" is no passive. */
 const IRREGULAR = new Set([
-  "awoken", "beaten", "become", "begun", "bent", "bet", "bitten", "bled", "blown", "broken", "bred", "brought",
-  "built", "burnt", "bought", "caught", "chosen", "come", "cost", "cut", "dealt", "done", "drawn", "dreamt",
-  "driven", "drunk", "dug", "eaten", "fallen", "fed", "felt", "fought", "found", "fled", "flown", "forbidden",
-  "forgotten", "forgiven", "frozen", "given", "gone", "ground", "grown", "hung", "heard", "hidden", "hit", "held",
+  "awoken", "beaten", "begun", "bent", "bet", "bitten", "bled", "blown", "broken", "bred", "brought",
+  "built", "burnt", "bought", "caught", "chosen", "cost", "cut", "dealt", "done", "drawn", "dreamt",
+  "driven", "drunk", "dug", "eaten", "fed", "felt", "fought", "found", "fled", "flown", "forbidden",
+  "forgotten", "forgiven", "frozen", "given", "ground", "grown", "hung", "heard", "hidden", "hit", "held",
   "hurt", "kept", "knelt", "known", "laid", "led", "learnt", "left", "lent", "let", "lit", "lost", "made", "meant",
-  "met", "mistaken", "paid", "put", "quit", "read", "ridden", "rung", "risen", "run", "said", "sought", "seen",
+  "met", "mistaken", "paid", "put", "quit", "read", "ridden", "rung", "run", "said", "sought", "seen",
   "sold", "sent", "set", "sewn", "shaken", "shed", "shone", "shot", "shown", "shrunk", "shut", "sung", "sunk",
   "slain", "slept", "slid", "spoken", "spent", "spilt", "spun", "split", "spread", "sprung", "stolen", "stood",
   "stuck", "stung", "struck", "strung", "sworn", "swept", "swollen", "swum", "taken", "taught", "torn", "told",
