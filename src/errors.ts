@@ -7,10 +7,20 @@ export interface InkpressErrorOptions {
    * @default 500
    */
   status?: number;
-  /** Response headers, such as `retry-after`. */
+  /**
+   * Response headers, such as `retry-after`.
+   * @default {}
+   */
   headers?: Record<string, string>;
-  /** Extra problem+json members. */
+  /**
+   * Extra problem+json members.
+   * @default undefined (none)
+   */
   extensions?: Record<string, unknown>;
+  /**
+   * What caused it, for the log; never shown to a client.
+   * @default undefined
+   */
   cause?: unknown;
 }
 

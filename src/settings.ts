@@ -268,7 +268,7 @@ export function readSetting<N extends SettingName>(name: N, sources: SettingSour
 }
 
 /** The default as the README shows it (Markdown). */
-export function defaultShown(setting: Setting<unknown>): string {
+function defaultShown(setting: Setting<unknown>): string {
   if (setting.default === undefined) return setting.defaultNote ?? "none";
   return `\`${setting.default}\`${setting.defaultNote ? ` (${setting.defaultNote})` : ""}`;
 }

@@ -2,16 +2,10 @@ import path from "node:path";
 import { defineCommand } from "citty";
 import { MODELS_DIR } from "../setting-parsers.js";
 import { cliCommand } from "../invocation.js";
-import { ModelPullError, listModels, megabytes, pullModel } from "../model/download.js";
+import { listModels, megabytes, pullModel } from "../model/download.js";
 import { DEFAULT_PRESET, PRESETS } from "../model/presets.js";
+import { UsageError, fail } from "./fail.js";
 import { progressDisplay } from "./progress.js";
-
-/** Like `fail` in main.ts: one line on stderr, exit code 1. */
-function fail(error: unknown): never {
-  const message = error instanceof ModelPullError ? error.message : `model command failed: ${(error as Error)?.message ?? error}`;
-  process.stderr.write(`inkpress: ${message.replace(/\s*\n\s*/g, " ")}\n`);
-  process.exit(1);
-}
 
 /** A path as the user would type it from here. */
 function shown(file: string): string {
@@ -58,7 +52,7 @@ const pullCommand = defineCommand({
     try {
       const timeout = args.timeout === undefined ? undefined : Number(args.timeout);
       if (timeout !== undefined && !(timeout > 0 && timeout <= 3600)) {
-        throw new ModelPullError("source", `timeout must be a number of seconds from 1 to 3600, got "${args.timeout}"`);
+        throw new UsageError(`timeout must be a number of seconds from 1 to 3600, got "${args.timeout}"`);
       }
       const model = await pullModel({
         source: args.source,
@@ -109,6 +103,7 @@ const listCommand = defineCommand({
   },
 });
 
+/** `inkpress models`: download and list GGUF models. */
 export const modelsCommand = defineCommand({
   meta: { name: "models", description: "Download and list GGUF models" },
   subCommands: { pull: pullCommand, list: listCommand },

@@ -4,12 +4,15 @@ import { bar, duration, statusLine } from "./status-line.js";
 
 /** A download progress display on stderr: a live bar on a terminal, a line per 10 % otherwise (logs, pipes). */
 export interface ProgressDisplay {
+  /** The download begins: its file name and size. */
   start(start: PullStart): void;
+  /** Bytes arrived: redraw the bar, or print the next 10 % step. */
   update(progress: PullProgress): void;
   /** Ends the live line, so what follows starts on a fresh one. */
   end(): void;
 }
 
+/** The {@link ProgressDisplay} of `stream`. */
 export function progressDisplay(stream: NodeJS.WriteStream = process.stderr): ProgressDisplay {
   const line = statusLine(stream);
   let name = "model";

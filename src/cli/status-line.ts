@@ -16,6 +16,7 @@ export interface StatusLine {
   end(): void;
 }
 
+/** The {@link StatusLine} of `stream`: live only on a terminal, and never under CI. */
 export function statusLine(stream: NodeJS.WriteStream = process.stderr): StatusLine {
   const live = Boolean(stream.isTTY) && !process.env.CI;
   let shown = "";

@@ -8,7 +8,7 @@ import type { AnyCommand } from "./check-args.js";
  * Node decides from TERM, NO_COLOR and FORCE_COLOR. (citty colours its help unless
  * NO_COLOR is exactly "1", pipes included.)
  */
-export function colourful(stream: NodeJS.WriteStream = process.stdout): boolean {
+function colourful(stream: NodeJS.WriteStream = process.stdout): boolean {
   return Boolean(stream.isTTY) && stream.hasColors();
 }
 

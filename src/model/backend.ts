@@ -27,7 +27,10 @@ export interface GenerateOptions {
    * @default undefined (free text)
    */
   grammar?: string;
-  /** Stops the step between two tokens; the text generated so far stays. */
+  /**
+   * Stops the step between two tokens; the text generated so far stays.
+   * @default undefined (the step runs to its end)
+   */
   signal?: AbortSignal;
 }
 

@@ -21,12 +21,13 @@ export type PullErrorCode =
   | "failed"; // anything else
 
 /** A pull failure with a one-line message. */
-export class ModelPullError extends Error {
+export class ModelPullError extends InkpressError {
   constructor(
+    /** What went wrong, for callers that react to it. */
     readonly code: PullErrorCode,
     message: string,
+    options: { cause?: unknown } = {},
   ) {
-    super(message.replace(/\s*\n\s*/g, " "));
-    this.name = "ModelPullError";
+    super(message.replace(/\s*\n\s*/g, " "), options);
   }
 }

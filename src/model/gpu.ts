@@ -3,6 +3,7 @@ import { ModelLoadError } from "./errors.js";
 
 /** What `--gpu` accepts. */
 export const GPU_CHOICES = ["auto", "cuda", "vulkan", "metal", "off"] as const;
+/** Where `--gpu` runs a model: the best GPU that works, a named one, or the CPU (`off`). */
 export type GpuChoice = (typeof GPU_CHOICES)[number];
 
 /** Layers to offload to the GPU: a number, or "auto" (as many as fit in its memory). */

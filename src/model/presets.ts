@@ -36,6 +36,7 @@ export interface ModelPreset {
   readonly sha256?: string;
 }
 
+/** The models `inkpress models pull` knows by name, with what a user needs to choose one. */
 export const PRESETS: Readonly<Record<PresetName, ModelPreset>> = {
   default: {
     name: "default",
@@ -78,12 +79,13 @@ export const PRESETS: Readonly<Record<PresetName, ModelPreset>> = {
 /** The preset `inkpress models pull` and the first start use when none is named. */
 export const DEFAULT_PRESET: PresetName = "default";
 
+/** Whether a pull source names a preset rather than an hf: URI or a URL. */
 export function isPresetName(value: string): value is PresetName {
   return Object.hasOwn(PRESETS, value);
 }
 
 /** All file names a preset puts into models/ (both parts of a split model). */
-export function presetFiles(preset: ModelPreset): string[] {
+function presetFiles(preset: ModelPreset): string[] {
   if (preset.parts === 1) return [preset.file];
   const stem = preset.file.replace(/-\d{5}-of-\d{5}\.gguf$/, "");
   const total = String(preset.parts).padStart(5, "0");

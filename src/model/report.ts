@@ -18,7 +18,7 @@ const PROMPT_FORMS = ["token-ids", "text"] as const satisfies readonly PromptFor
 const PROMPTINGS = ["chat-template", "completion"] as const satisfies readonly Prompting[];
 
 /** Where articles are written: in-process (the compute backend and the layers offloaded), or an inference server. */
-export const BackendReportSchema = described(
+const BackendReportSchema = described(
   v.variant("kind", [
     v.object({
       kind: v.literal("in-process"),

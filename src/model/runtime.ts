@@ -13,7 +13,7 @@ import type { Prompt, Prompting, Writer } from "./backend.js";
 import { ModelLoadError } from "./errors.js";
 import { openLlama, type Compute, type GpuChoice, type GpuLayers } from "./gpu.js";
 import { LlamaWriter } from "./llama-writer.js";
-import { SlotPool} from "./pool.js";
+import { SlotPool } from "./pool.js";
 import type { BackendReport, ReportingBackend } from "./report.js";
 
 /** How to load a model. */
@@ -26,7 +26,10 @@ export interface RuntimeOptions {
   sequences: number;
   /** Requests that may wait for a free sequence. */
   queueSize: number;
-  /** Tokens per sequence; capped by what the model was trained on. */
+  /**
+   * Tokens per sequence; capped by what the model was trained on.
+   * @default 4096
+   */
   contextSize?: number;
   /**
    * Where the model runs: the best GPU that works (else the CPU), a named one, or the CPU.
