@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Job } from "../../src/jobs/job.js";
 
-/** The jobs API of one server, as one key sees it. */
-export function jobsApi(url: string, key: string) {
+/** The jobs API of one server, as one key sees it; `request` reaches an in-process app instead of the network. */
+export function jobsApi(url: string, key: string, request: (url: string, init: RequestInit) => Promise<Response> = fetch) {
   const call = (path: string, init: RequestInit = {}) =>
-    fetch(`${url}/api/v1/jobs${path}`, { ...init, headers: { "x-api-key": key, ...(init.body ? { "content-type": "application/json" } : {}), ...init.headers } });
+    request(`${url}/api/v1/jobs${path}`, { ...init, headers: { "x-api-key": key, ...(init.body ? { "content-type": "application/json" } : {}), ...init.headers } });
   return {
     /** POST /api/v1/jobs. */
     submit: (body: unknown, headers: Record<string, string> = {}) => call("", { method: "POST", body: JSON.stringify(body), headers }),

@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectArticleBasics, expectArticleShape, mentions, parseArticle } from "../helpers/article.js";
 import { jsonLdOf } from "../helpers/jsonld.js";
-import { startServer, testModel, type TestServer } from "../helpers/server.js";
+import { startApp, type TestApp } from "../helpers/app.js";
+import { testModel } from "../helpers/server.js";
 
 // Both of the project's random-weight models: the plain one takes the completion path
 // (like stories260K), the chat one the ChatML template path that instruct models take.
 describe.each(["plain", "chat"] as const)("POST /api/v1/generate on the %s test model", (variant) => {
-  let server: TestServer;
+  let server: TestApp;
   beforeAll(async () => {
-    server = await startServer(await testModel(variant));
+    server = await startApp({ model: await testModel(variant) });
   });
   afterAll(() => server?.stop());
 
@@ -44,7 +45,7 @@ describe.each(["plain", "chat"] as const)("POST /api/v1/generate on the %s test 
   });
 
   it("prompts through the model's chat template when it has one", async () => {
-    const health = await (await fetch(`${server.url}/healthz`)).json();
+    const health = await (await server.fetch(`/healthz`)).json();
     expect(health).toMatchObject({ status: "ok", prompting: variant === "chat" ? "chat-template" : "completion" });
   });
 

@@ -1,24 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey, tempKeysFile } from "../helpers/cli.js";
 import { jobsApi } from "../helpers/jobs.js";
-import { API_KEY, HAS_STORIES_MODEL, STORIES_MODEL, startServer, testModel, type TestServer } from "../helpers/server.js";
+import { startApp, type TestApp } from "../helpers/app.js";
+import { API_KEY, HAS_STORIES_MODEL, STORIES_MODEL, testModel } from "../helpers/server.js";
 import { collectSse, readSse } from "../helpers/sse.js";
 
-/** Per-key limits when jobs run, and Idempotency-Key on generate, against one real server. */
+/** Per-key limits when jobs run, and Idempotency-Key on generate, against the real app served in-process. */
 describe("job limits and idempotent generate", () => {
-  let server: TestServer;
+  let server: TestApp;
   let tight: string;
 
   beforeAll(async () => {
     const model = HAS_STORIES_MODEL ? STORIES_MODEL : await testModel("plain");
     const keysFile = await tempKeysFile();
     tight = await createKey(keysFile, "tight", ["--rate", "1000/min", "--concurrency", "1", "--daily-words", "300"]);
-    server = await startServer(model, { INKPRESS_API_KEYS: API_KEY, INKPRESS_KEYS_FILE: keysFile, INKPRESS_SEQUENCES: "2" });
+    server = await startApp({ model, env: { INKPRESS_API_KEYS: API_KEY, INKPRESS_KEYS_FILE: keysFile, INKPRESS_SEQUENCES: "2" } });
   }, 120_000);
   afterAll(() => server?.stop());
 
   it("keeps a job queued while its key runs its concurrency limit, counts the words jobs wrote, and fails jobs past the daily quota", async () => {
-    const api = jobsApi(server.url, tight);
+    const api = jobsApi(server.url, tight, server.fetch);
     const first = await api.create({ topic: "Winter cycling", length: 200, seed: 1 });
     const second = await api.create({ topic: "Summer cycling", length: 200, seed: 2 });
     const running = await api.waitFor(first.id, (j) => j.status !== "queued");
@@ -64,7 +65,7 @@ describe("job limits and idempotent generate", () => {
     expect((await changed.json()).errors[0].path).toBe("Idempotency-Key");
     // Another API key's same Idempotency-Key is its own; refused (its quota is spent), it stays free for the retry.
     const asTight = () =>
-      fetch(`${server.url}/api/v1/generate`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": tight, ...headers }, body: JSON.stringify(body) });
+      server.fetch(`/api/v1/generate`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": tight, ...headers }, body: JSON.stringify(body) });
     expect((await asTight()).status).toBe(429);
     expect((await asTight()).status).toBe(429);
   }, 240_000);

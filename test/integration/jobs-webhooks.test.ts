@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKeyWithSecret, tempKeysFile } from "../helpers/cli.js";
 import { jobsApi } from "../helpers/jobs.js";
-import { HAS_STORIES_MODEL, STORIES_MODEL, startServer, testModel, type TestServer } from "../helpers/server.js";
+import { startApp, type TestApp } from "../helpers/app.js";
+import { HAS_STORIES_MODEL, STORIES_MODEL, testModel } from "../helpers/server.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.js";
 
-/** A job's end announced to a real loopback receiver that verifies every Standard Webhooks signature. */
+/** A job's end, from the app served in-process, announced to a real loopback receiver that verifies every Standard Webhooks signature. */
 describe("job webhooks", () => {
-  let server: TestServer;
+  let server: TestApp;
   let key: string;
   let receiver: WebhookReceiver;
   let keysFile: string;
@@ -18,7 +19,7 @@ describe("job webhooks", () => {
     const created = await createKeyWithSecret(keysFile, "cms", ["--rate", "1000/min"]);
     key = created.key;
     receiver = await startWebhookReceiver({ secret: created.secret });
-    server = await startServer(model, { INKPRESS_API_KEYS: undefined, INKPRESS_KEYS_FILE: keysFile, INKPRESS_SEQUENCES: "1" }, { args: ["--webhook-allow", "127.0.0.1"] });
+    server = await startApp({ model, env: { INKPRESS_API_KEYS: undefined, INKPRESS_KEYS_FILE: keysFile, INKPRESS_SEQUENCES: "1", INKPRESS_WEBHOOK_ALLOW: "127.0.0.1" } });
   }, 120_000);
   afterAll(async () => {
     await server?.stop();
@@ -26,7 +27,7 @@ describe("job webhooks", () => {
   });
 
   it("signs the end of a job with the key's secret and records the attempt on the job", async () => {
-    const api = jobsApi(server.url, key);
+    const api = jobsApi(server.url, key, server.fetch);
     const job = await api.create({ topic: "Pickling cucumbers", length: 120, webhook: { url: receiver.url } });
     expect(job.webhook).toEqual({ url: receiver.url, deliveries: [] });
     const [delivery] = await receiver.waitFor(1, 120_000);
@@ -45,7 +46,7 @@ describe("job webhooks", () => {
 
   it("keeps a failed attempt visible on the job and schedules the next one with backoff", async () => {
     receiver.answer(500);
-    const api = jobsApi(server.url, key);
+    const api = jobsApi(server.url, key, server.fetch);
     const job = await api.create({ topic: "Sharpening a kitchen knife", length: 120, webhook: { url: receiver.url } });
     const recorded = await api.waitFor(job.id, (j) => (j.webhook?.deliveries.length ?? 0) === 1, 180_000);
     expect(recorded.webhook!.deliveries[0]).toMatchObject({ attempt: 1, ok: false, status: 500 });
@@ -55,7 +56,7 @@ describe("job webhooks", () => {
   }, 240_000);
 
   it("announces a cancelled job too", async () => {
-    const api = jobsApi(server.url, key);
+    const api = jobsApi(server.url, key, server.fetch);
     const running = await api.create({ topic: "Long walk", length: 2000, webhook: { url: receiver.url } });
     const before = receiver.received.length;
     await api.waitFor(running.id, (j) => j.status === "running");
@@ -65,10 +66,10 @@ describe("job webhooks", () => {
   }, 180_000);
 
   it("refuses at submit a webhook to a private address the server does not allow, naming webhook.url", async () => {
-    const strict = await startServer(model, { INKPRESS_API_KEYS: undefined, INKPRESS_KEYS_FILE: keysFile }, { waitForModel: false });
+    const strict = await startApp({ model, env: { INKPRESS_API_KEYS: undefined, INKPRESS_KEYS_FILE: keysFile } });
     try {
       for (const url of [receiver.url, "http://10.1.2.3/hook", "http://169.254.169.254/latest/meta-data"]) {
-        const response = await jobsApi(strict.url, key).submit({ topic: "x", webhook: { url } });
+        const response = await jobsApi(strict.url, key, strict.fetch).submit({ topic: "x", webhook: { url } });
         expect(response.status).toBe(422);
         const body = await response.json();
         expect(body.errors).toEqual([expect.objectContaining({ path: "webhook.url" })]);

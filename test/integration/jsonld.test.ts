@@ -3,9 +3,10 @@ import { parseArticle } from "../helpers/article.js";
 import { blocksOf } from "../helpers/blocks.js";
 import { expectValidJsonLd, jsonLdOf } from "../helpers/jsonld.js";
 import { readSse } from "../helpers/sse.js";
-import { startServer, testModel, type TestServer } from "../helpers/server.js";
+import { startApp, type TestApp } from "../helpers/app.js";
+import { testModel } from "../helpers/server.js";
 
-// schema.org JSON-LD over real HTTP on both random-weight test models: the JSON answer's
+// schema.org JSON-LD from the app served in-process on both random-weight test models: the JSON answer's
 // `article.jsonLd`, the HTML document's `application/ld+json` script and the stream's
 // `done` event carry the same object (the same seed writes the same article; only the
 // dates, from `created`, may differ between two requests), and it restates the article's
@@ -22,9 +23,9 @@ const datedAs = (jsonLd: Node, other: Node) => {
 };
 
 describe.each(["plain", "chat"] as const)("JSON-LD on the %s test model", (variant) => {
-  let server: TestServer;
+  let server: TestApp;
   beforeAll(async () => {
-    server = await startServer(await testModel(variant));
+    server = await startApp({ model: await testModel(variant) });
   });
   afterAll(() => server?.stop());
 

@@ -1,19 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_KEY, startServer, testModel, type TestServer } from "../helpers/server.js";
+import { startApp, type TestApp } from "../helpers/app.js";
 import { jobsApi } from "../helpers/jobs.js";
-import { collectSse, fetchSse } from "../helpers/sse.js";
+import { API_KEY } from "../helpers/server.js";
+import { collectSse, readSse } from "../helpers/sse.js";
 
-// /metrics on the in-process backend (the inference-server side is in backend-stream.test.ts).
+// /metrics on the in-process backend (the inference-server side is in backend-stream.test.ts),
+// served in-process on the scripted backend: what is counted does not depend on the socket.
 
 describe("/metrics (in-process model)", () => {
-  let server: TestServer;
+  let server: TestApp;
   beforeAll(async () => {
-    server = await startServer(await testModel("plain"));
+    server = await startApp();
   });
   afterAll(() => server?.stop());
 
   async function metrics(): Promise<(series: string) => number> {
-    const response = await fetch(`${server.url}/metrics`);
+    const response = await server.fetch("/metrics");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await response.text();
@@ -27,16 +29,16 @@ describe("/metrics (in-process model)", () => {
     expect(before("inkpress_queue_depth")).toBe(0);
 
     const json: any = await (await server.generate({ topic: "Home composting", length: 150, seed: 1 })).json();
-    const { events } = await fetchSse(`${server.url}/api/v1/generate`, {
+    const stream = await server.fetch("/api/v1/generate", {
       method: "POST",
       headers: { "content-type": "application/json", "x-api-key": API_KEY, accept: "text/event-stream" },
       body: JSON.stringify({ topic: "Home composting", length: 150, seed: 2 }),
     });
-    const streamed = JSON.parse((await collectSse(events)).at(-1)!.data);
+    const streamed = JSON.parse((await collectSse(readSse(stream.body!))).at(-1)!.data);
     expect((await server.generate({ topic: "" })).status).toBe(422);
-    expect((await fetch(`${server.url}/no/such/path`)).status).toBe(404);
+    expect((await server.fetch("/no/such/path")).status).toBe(404);
     // A job's article is measured like a direct one.
-    const jobs = jobsApi(server.url, API_KEY);
+    const jobs = jobsApi(server.url, API_KEY, server.fetch);
     const job = (await jobs.waitFor((await jobs.create({ topic: "Home composting", length: 100, seed: 3 })).id)).result!;
 
     const after = await metrics();

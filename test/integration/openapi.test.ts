@@ -1,8 +1,8 @@
 /**
- * The OpenAPI document over real HTTP: it is public, it is OpenAPI 3.1, and its request
+ * The OpenAPI document, served in-process on the scripted backend: it is public, it is OpenAPI 3.1, and its request
  * schema agrees with the server's validation. A corpus of requests (valid ones and ones
  * that break each rule) is judged by ajv against the document's schema and by the real
- * server (200 or 422); a test fails where the two disagree.
+ * app (200 or 422); a test fails where the two disagree.
  */
 // The 2020-12 dialect of JSON Schema, which OpenAPI 3.1 uses (named import: ajv is CommonJS).
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULTS, LIMITS } from "../../src/article/request.js";
 import { PROBLEM_TYPES } from "../../src/http/problem.js";
 import { jobsApi } from "../helpers/jobs.js";
-import { API_KEY, startServer, testModel, type TestServer } from "../helpers/server.js";
+import { startApp, type TestApp } from "../helpers/app.js";
+import { API_KEY } from "../helpers/server.js";
 
 /** Several keys, used in turn, so the corpus stays inside each key's rate limit (60 a minute). */
 const KEYS = [API_KEY, "openapi-test-key-2", "openapi-test-key-3", "openapi-test-key-4"];
@@ -120,7 +121,7 @@ const CORPUS: [string, unknown][] = [
 ];
 
 /** What the server says of a body: true (200), false (422); anything else fails the test. */
-async function serverVerdict(server: TestServer, body: unknown, key: string): Promise<boolean> {
+async function serverVerdict(server: TestApp, body: unknown, key: string): Promise<boolean> {
   // An event stream answers 200 as soon as the request is accepted; it is cancelled right
   // away, which stops the generation, so even a 5000-word request is judged quickly.
   const response = await server.generate(JSON.stringify(body), { accept: "text/event-stream", "x-api-key": key });
@@ -134,11 +135,11 @@ async function serverVerdict(server: TestServer, body: unknown, key: string): Pr
 }
 
 describe("the OpenAPI document", () => {
-  let server: TestServer;
+  let server: TestApp;
   let doc: Doc;
   beforeAll(async () => {
-    server = await startServer(await testModel("plain"), { INKPRESS_API_KEYS: KEYS.join(",") });
-    const response = await fetch(`${server.url}/api/v1/openapi.json`);
+    server = await startApp({ env: { INKPRESS_API_KEYS: KEYS.join(",") } });
+    const response = await server.fetch(`/api/v1/openapi.json`);
     expect(response.status).toBe(200);
     doc = await response.json();
   });
@@ -162,9 +163,9 @@ describe("the OpenAPI document", () => {
     }
     expect(doc.components.schemas.Problem.properties).toHaveProperty("errors");
     // Even a wrong key does not matter; the exemption is this one path only.
-    expect((await fetch(`${server.url}/api/v1/openapi.json`, { headers: { "x-api-key": "wrong" } })).status).toBe(200);
-    expect((await fetch(`${server.url}/api/v1/openapi.jsonx`)).status).toBe(401);
-    expect((await fetch(`${server.url}/api/v1/generate`, { method: "POST" })).status).toBe(401);
+    expect((await server.fetch(`/api/v1/openapi.json`, { headers: { "x-api-key": "wrong" } })).status).toBe(200);
+    expect((await server.fetch(`/api/v1/openapi.jsonx`)).status).toBe(401);
+    expect((await server.fetch(`/api/v1/generate`, { method: "POST" })).status).toBe(401);
   });
 
   it("describes the input shape of the valibot schema", () => {
@@ -241,12 +242,12 @@ describe("the OpenAPI document", () => {
     expect(problemBody.errors.length).toBe(2);
 
     const health = compile(doc, "#/components/schemas/Health");
-    const healthBody = await (await fetch(`${server.url}/healthz`)).json();
+    const healthBody = await (await server.fetch(`/healthz`)).json();
     expect(health(healthBody), JSON.stringify(health.errors)).toBe(true);
   });
 
   it("describes the jobs API's answers: a queued job, a succeeded one with its result, a page of jobs", async () => {
-    const api = jobsApi(server.url, KEYS[1]!);
+    const api = jobsApi(server.url, KEYS[1]!, server.fetch);
     const job = compile(doc, "#/components/schemas/Job");
     const queued = await api.create({ ...base, seed: 9 });
     expect(job(queued), JSON.stringify(job.errors)).toBe(true);
@@ -265,18 +266,18 @@ describe("the OpenAPI document", () => {
 });
 
 describe("the reference page", () => {
-  let server: TestServer;
+  let server: TestApp;
   beforeAll(async () => {
-    server = await startServer(await testModel("plain"), {}, { waitForModel: false });
+    server = await startApp();
   });
   afterAll(() => server?.stop());
 
   it("is public HTML with every request field and an anchor for every problem type", async () => {
-    const response = await fetch(`${server.url}/docs`);
+    const response = await server.fetch(`/docs`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/html/);
     const html = await response.text();
-    const doc = await (await fetch(`${server.url}/api/v1/openapi.json`)).json();
+    const doc = await (await server.fetch(`/api/v1/openapi.json`)).json();
 
     const fields: string[] = [];
     const walk = (schema: Doc, prefix: string) => {
@@ -296,7 +297,7 @@ describe("the reference page", () => {
   });
 
   it("serves the playground without a key", async () => {
-    const response = await fetch(server.url);
+    const response = await server.fetch(server.url);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-security-policy")).toMatch(/default-src 'none'/);
     const html = await response.text();

@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey, revokeKey, tempKeysFile } from "../helpers/cli.js";
 import { expectProblem, waitFor } from "../helpers/http.js";
-import { startServer, testModel, type TestServer } from "../helpers/server.js";
-import { fetchSse } from "../helpers/sse.js";
+import { startApp, type TestApp } from "../helpers/app.js";
+import { testModel } from "../helpers/server.js";
+import { readSse } from "../helpers/sse.js";
 
-// Per-key limits set with `inkpress keys create`, over real HTTP: requests per window,
-// generations at once and words per day, each announced with the IETF draft
-// RateLimit-Policy / RateLimit headers on every authenticated response.
+// Per-key limits set with `inkpress keys create`, on the app served in-process with the
+// random-weight test model: requests per window, generations at once and words per day,
+// each announced with the IETF draft RateLimit-Policy / RateLimit headers on every
+// authenticated response.
 
 type Items = Record<string, Record<string, string>>;
 
@@ -47,7 +49,7 @@ const secondsToUtcMidnight = () => {
 const words = (text: string) => [...new Intl.Segmenter("en", { granularity: "word" }).segment(text)].filter((s) => s.isWordLike).length;
 
 describe("per-key limits", () => {
-  let server: TestServer;
+  let server: TestApp;
   const keys: Record<"rate3" | "conc1" | "daily150" | "stream150", string> = { rate3: "", conc1: "", daily150: "", stream150: "" };
   let keysFile: string;
 
@@ -65,7 +67,7 @@ describe("per-key limits", () => {
       keys.daily150 = await createKey(keysFile, "daily150", ["--daily-words", "150"]);
       keys.stream150 = await createKey(keysFile, "stream150", ["--daily-words", "150"]);
     })();
-    const started = testModel("plain").then((model) => startServer(model, { INKPRESS_KEYS_FILE: keysFile }));
+    const started = testModel("plain").then((model) => startApp({ model, env: { INKPRESS_KEYS_FILE: keysFile } }));
     [server] = await Promise.all([started, created]);
     for (const key of Object.values(keys)) {
       await waitFor(async () => ((await invalid(key)).status === 422 ? true : undefined), "the created keys accepted", 5_000, 100);
@@ -83,7 +85,7 @@ describe("per-key limits", () => {
       const ok = generate(keys.rate3);
       await sleep(60); // admitted first
       const unprocessable = await invalid(keys.rate3);
-      const notFound = await fetch(`${server.url}/api/v1/nothing`, { headers: { "x-api-key": keys.rate3 } });
+      const notFound = await server.fetch("/api/v1/nothing", { headers: { "x-api-key": keys.rate3 } });
       const limited = await invalid(keys.rate3);
       const sameSecond = Math.floor(Date.now() / 1000) === second;
       answers = [await read(await ok), await read(unprocessable), await read(notFound), await read(limited)];
@@ -142,11 +144,14 @@ describe("per-key limits", () => {
   });
 
   it("--daily-words: words a client received in a stream count against the quota even when it disconnects before the end", async () => {
-    const stream = await fetchSse(`${server.url}/api/v1/generate`, {
+    const client = new AbortController();
+    const response = await server.fetch("/api/v1/generate", {
       method: "POST",
       headers: { "content-type": "application/json", "x-api-key": keys.stream150, accept: "text/event-stream" },
       body: JSON.stringify({ topic: "Rate limits for tea shops", length: 1500 }),
+      signal: client.signal,
     });
+    const stream = { response, events: readSse(response.body!, { signal: client.signal }), abort: () => client.abort() };
     expect(stream.response.status).toBe(200);
     let received = "";
     for await (const event of stream.events) {
