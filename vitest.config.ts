@@ -29,6 +29,9 @@ const HTTP = [
   "test/integration/rate-limits.test.ts",
 ];
 
+/** Component tests without a server: the unit tests, and webhook delivery to a real loopback receiver. */
+const UNIT = ["test/unit/**/*.test.ts", "test/integration/webhook-delivery.test.ts"];
+
 /** A handful of end-to-end runs through a real `inkpress serve` process, on the stories260K fixture. */
 const E2E = ["test/integration/stories.test.ts"];
 
@@ -39,10 +42,10 @@ export default defineConfig({
     // Model-backed suites each start their own server; two cores run two files at once at most.
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"], exclude: EXTERNAL } },
+      { extends: true, test: { name: "unit", include: UNIT, exclude: EXTERNAL } },
       { extends: true, test: { name: "http", include: HTTP, exclude: EXTERNAL } },
       { extends: true, test: { name: "e2e", include: E2E, exclude: EXTERNAL } },
-      { extends: true, test: { name: "integration", include: ["test/integration/**/*.test.ts"], exclude: [...EXTERNAL, ...HTTP, ...E2E] } },
+      { extends: true, test: { name: "integration", include: ["test/integration/**/*.test.ts"], exclude: [...EXTERNAL, ...UNIT, ...HTTP, ...E2E] } },
       { extends: true, test: { name: "external", include: EXTERNAL } },
     ],
   },
