@@ -88,7 +88,7 @@ export function withKeyword(check: (article: Article, primary: string) => Verdic
   return (a) => (a.primary === undefined ? na("No keywords were given, so this check does not apply.") : check(a, a.primary));
 }
 
-/** Heading checks do not apply when heading tags are off (CONVENTIONS.md). */
+/** Heading checks do not apply when heading tags are off: reported as not applicable, never as passed or failed. */
 export function withHeadings(check: Measure): Measure {
   return (a) => (a.input.headingTags ? check(a) : na("Heading tags are off, so this check does not apply."));
 }
