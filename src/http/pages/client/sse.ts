@@ -114,7 +114,7 @@ export async function* readSse(body: ReadableStream<Uint8Array>, options: ReadSs
         if (signal?.aborted) return;
         throw error;
       }
-      // An event not closed by a blank line when the stream ends is discarded (per the spec).
+      // An event not closed by a blank line when the stream ends is discarded (as the WHATWG rules say).
       yield* parser.push(chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true }));
       if (chunk.done || signal?.aborted) return;
     }
