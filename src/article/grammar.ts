@@ -47,9 +47,10 @@ const SHARED_RULES = [
   // The last word of a field carries no punctuation, so a field ends on a whole word.
   "wl ::= l{1,12} ([-'\u2019] l{1,10})?",
   // Scripts without spaces: characters instead of words (CJK commas allowed inside).
-  `c ::= [^\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f${MARKS}] | [、，]`,
-  // Next to a Latin keyword in those scripts: a space, or any character that is not ASCII (it cannot glue on).
-  `sep ::= " " | [^\\x00-\\x7f${MARKS}]`,
+  // Latin words among them keep their spaces ("SEO ツール"), one space before a character.
+  `c ::= [^\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f${MARKS}] | [、，] | " " [^\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f${MARKS}]`,
+  // Next to a Latin keyword in those scripts: a space, or a CJK character or mark (which cannot glue onto it).
+  "sep ::= \" \" | [\u3001-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff01-\uff60]",
 ];
 
 /** Builds one grammar for a sequence of literals and fields. */
@@ -108,8 +109,11 @@ function unspacedField(shape: FieldShape): string {
   if (!shape.keyword) return `c{${min * 2},${max * 2}}${end}`;
   const before = (shape.before ?? 2) * 2;
   const after = `c{${Math.max(0, min * 2 - 8)},${max * 2}}`;
-  const keyword = keywordRule(shape.keyword, true);
   // A Latin keyword stays a word of its own: what stands next to it is a space or a character of another script.
-  if (/[\p{Script=Latin}\p{N}]/u.test(shape.keyword)) return `(c{0,${before - 1}} sep)? ${keyword} (sep ${after})?${end}`;
-  return `c{0,${before}} ${keyword} ${after}${end}`;
+  if (/[\p{Script=Latin}\p{N}]/u.test(shape.keyword)) {
+    const opening = keywordRule(shape.keyword, true);
+    const inside = keywordRule(shape.keyword, false);
+    return `(${opening} | c{0,${before - 1}} sep ${inside}) (sep ${after})?${end}`;
+  }
+  return `c{0,${before}} ${keywordRule(shape.keyword, true)} ${after}${end}`;
 }

@@ -128,7 +128,8 @@ interface Sizes {
  * a unit is a word in spaced scripts, two characters in the others (as the grammar counts them).
  */
 function resize(sizes: Sizes, field: keyof Sizes, value: string, plan: Plan): void {
-  const units = plan.spaced ? wordSpans(value, plan.request.language).length : [...value].length / 2;
+  // The grammar's unit of unspaced scripts is a character (a space before one goes with it): two make a "word".
+  const units = plan.spaced ? wordSpans(value, plan.request.language).length : [...value.replaceAll(" ", "")].length / 2;
   const perUnit = (displayWidth(value) + (plan.spaced ? 1 : 0)) / Math.max(1, units);
   const [min, max] = field === "title" ? [10, TITLE_MAX] : [DESCRIPTION.min, DESCRIPTION.max];
   const most = Math.max(3, Math.floor((max + 1) / perUnit));

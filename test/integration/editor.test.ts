@@ -94,6 +94,26 @@ describe.skipIf(!HAS_STORIES_MODEL)("style.avoid on stories260K over HTTP", () =
     }
   });
 
+  it("Japanese: a Latin keyword stays a word of its own, English sentences end with a full stop, the description fits in display columns", async () => {
+    const width = (text: string) => [...text].reduce((n, c) => n + (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u.test(c) ? 2 : 1), 0);
+    for (const seed of [5, 6, 7]) {
+      const response = await server.generate({ topic: "Kompostieren zu Hause", language: "ja", length: 300, seed, seo: { keywords: "compost bin" } });
+      const answer = (await response.json()) as EditorAnswer;
+      const fields = [answer.article.title, answer.article.metaDescription, ...answer.article.outline.map((e) => e.text)];
+      for (const field of fields) {
+        for (const m of field.matchAll(/compost bin/giu)) {
+          expect(field.slice(0, m.index), `seed ${seed}: “${field}”`).not.toMatch(/[\p{L}\p{N}'’-]$/u);
+          expect(field.slice(m.index + m[0].length), `seed ${seed}: “${field}”`).not.toMatch(/^[\p{L}\p{N}'’-]/u);
+        }
+      }
+      const latinSentences = answer.article.markdown.match(/[A-Za-z][^.!?。\n]*。/g) ?? [];
+      expect(latinSentences, `seed ${seed}`).toEqual([]);
+      const description = width(answer.article.metaDescription);
+      expect(description, `seed ${seed}: “${answer.article.metaDescription}”`).toBeGreaterThanOrEqual(120);
+      expect(description, `seed ${seed}: “${answer.article.metaDescription}”`).toBeLessThanOrEqual(156);
+    }
+  });
+
   it("a style of the wrong shape is a 422 naming the field", async () => {
     for (const [style, field] of [
       [{ avoid: "Lily" }, "style.avoid"],
