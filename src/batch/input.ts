@@ -1,13 +1,18 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { splitList } from "../article/fields.js";
 import { csvRows } from "./csv.js";
 import { BatchError } from "./errors.js";
 import { jsonlRows } from "./jsonl.js";
+import { SourceFileError, readSourceFiles } from "./source-files.js";
 
 /** One row as read from the input: its fields, or why it could not be read; `line` is where it starts (1-based). */
 export type InputRow = { line: number; fields: Record<string, unknown> } | { line: number; error: string };
 
-/** The rows of a `.csv` (header row first) or `.jsonl` file, in file order. */
+/**
+ * The rows of a `.csv` (header row first) or `.jsonl` file, in file order. A row's
+ * `sources` given as text names files (`;`-separated, relative to the input file), read here.
+ */
 export async function readRows(file: string): Promise<InputRow[]> {
   const extension = path.extname(file).toLowerCase();
   const parse = extension === ".csv" ? csvRows : extension === ".jsonl" || extension === ".ndjson" ? jsonlRows : undefined;
@@ -18,5 +23,17 @@ export async function readRows(file: string): Promise<InputRow[]> {
   } catch (error) {
     throw new BatchError(`cannot read ${file}: ${(error as Error).message}`, { cause: error });
   }
-  return parse(text);
+  const base = path.dirname(file);
+  return Promise.all(parse(text).map((row) => withSourceFiles(row, base)));
+}
+
+/** The row with the files its `sources` cell names read as sources; a file that cannot be read is the row's error. */
+async function withSourceFiles(row: InputRow, base: string): Promise<InputRow> {
+  if ("error" in row || typeof row.fields.sources !== "string") return row;
+  try {
+    return { line: row.line, fields: { ...row.fields, sources: await readSourceFiles({ paths: splitList(row.fields.sources), base }) } };
+  } catch (error) {
+    if (error instanceof SourceFileError) return { line: row.line, error: `sources: ${error.message}` };
+    throw error;
+  }
 }

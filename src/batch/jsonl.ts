@@ -2,7 +2,7 @@ import type { InputRow } from "./input.js";
 
 /**
  * The rows of a JSON Lines file: one object per line, its members the request's fields
- * (flat, or with the API's nested `seo` object). Blank lines are skipped.
+ * (flat, or with the API's nested `seo` and `style` objects). Blank lines are skipped.
  */
 export function jsonlRows(text: string): InputRow[] {
   const rows: InputRow[] = [];
@@ -20,9 +20,10 @@ export function jsonlRows(text: string): InputRow[] {
       rows.push({ line, error: "the line must be a JSON object" });
       continue;
     }
-    const { seo, ...fields } = value;
+    const { seo, style, ...fields } = value;
     if (seo !== undefined && !isObject(seo)) rows.push({ line, error: "seo: seo must be an object" });
-    else rows.push({ line, fields: { ...fields, ...seo } });
+    else if (style !== undefined && !isObject(style)) rows.push({ line, error: "style: style must be an object" });
+    else rows.push({ line, fields: { ...fields, ...seo, ...style } });
   }
   return rows;
 }

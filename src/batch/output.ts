@@ -1,9 +1,14 @@
 import { writeFile } from "node:fs/promises";
 import { stringify } from "yaml";
+import type { GenerateRequest } from "../article/request.js";
 import type { ArticleResponse } from "../article/response.js";
+import { groundingData } from "./grounding.js";
 
 /** What the files of a row are made from: the generate JSON answer, of the local model or a server. */
 export type Article = Pick<ArticleResponse, "created"> & { article: Pick<ArticleResponse["article"], "title" | "metaDescription" | "keywords" | "language" | "markdown"> };
+
+/** The row's sources and links, which the front matter lists (`sources`, and the `links` the article placed). */
+type Grounded = Pick<GenerateRequest, "sources" | "links">;
 
 /**
  * The article as Markdown with YAML front matter, the fields Hugo, Astro, Jekyll and
@@ -11,7 +16,7 @@ export type Article = Pick<ArticleResponse, "created"> & { article: Pick<Article
  * or a keyword such as `on` is quoted (YAML 1.1 reads them as booleans), and the date is
  * a timestamp. `slug` is the file's name, unique in the folder, so two pages never share a URL.
  */
-export function markdownWithFrontMatter({ created, article }: Article, slug: string): string {
+export function markdownWithFrontMatter({ created, article }: Article, slug: string, request: Grounded = {}): string {
   const data = {
     title: article.title,
     description: article.metaDescription,
@@ -19,12 +24,13 @@ export function markdownWithFrontMatter({ created, article }: Article, slug: str
     keywords: article.keywords,
     language: article.language,
     date: new Date(created * 1000),
+    ...groundingData(request, article.markdown),
   };
   return `---\n${stringify(data, { version: "1.1", lineWidth: 0 })}---\n\n${article.markdown}`;
 }
 
 /** Write a row's Markdown and its full JSON answer. */
-export async function writeArticleFiles([markdownFile, jsonFile]: [string, string], response: Article, slug: string): Promise<void> {
+export async function writeArticleFiles([markdownFile, jsonFile]: [string, string], response: Article, slug: string, request?: Grounded): Promise<void> {
   await writeFile(jsonFile, `${JSON.stringify(response, null, 2)}\n`);
-  await writeFile(markdownFile, markdownWithFrontMatter(response, slug));
+  await writeFile(markdownFile, markdownWithFrontMatter(response, slug, request));
 }

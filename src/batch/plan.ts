@@ -1,6 +1,6 @@
 import { readRows } from "./input.js";
 import { Manifest } from "./manifest.js";
-import { parseRow, type BadRow, type BatchRow } from "./row.js";
+import { parseRow, type BadRow, type BatchRow, type RowOptions } from "./row.js";
 
 /** A batch before it runs: what is left to write, and what is not. */
 export interface BatchPlan {
@@ -16,13 +16,13 @@ export interface BatchPlan {
 }
 
 /** Read and validate the input, and leave out the rows the folder's manifest says are done. */
-export async function planBatch(input: string, dir: string): Promise<BatchPlan> {
+export async function planBatch(input: string, dir: string, options: RowOptions = {}): Promise<BatchPlan> {
   const rows = await readRows(input);
   const manifest = await Manifest.open(dir);
   const plan: BatchPlan = { total: rows.length, pending: [], skipped: 0, failed: [], manifest };
   const firstLine = new Map<string, number>();
   for (const read of rows) {
-    const row = "error" in read ? read : parseRow(read.line, read.fields);
+    const row = "error" in read ? read : parseRow(read.line, read.fields, options);
     if ("error" in row) {
       plan.failed.push(row);
       continue;

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import * as v from "valibot";
-import { REQUEST_FIELDS, requestFromFields, type RequestField } from "../article/fields.js";
-import { GenerateRequestSchema, type GenerateRequest } from "../article/request.js";
+import { REQUEST_FIELDS, fieldPath, requestFromFields, type RequestField } from "../article/fields.js";
+import { LinkSet, sameAddress } from "../article/links.js";
+import { GenerateRequestSchema, LIMITS, SiteUrlSchema, type GenerateRequest, type Link } from "../article/request.js";
 
 /** A valid row, ready to write. */
 export interface BatchRow {
@@ -20,30 +21,44 @@ export interface BadRow {
   error: string;
 }
 
-/** Why a field name is not one of the request's, or undefined when it is. */
+/** A row's fields: the request's, and `url`, the address its article will have (so it never links itself). */
+export const ROW_FIELDS = [...REQUEST_FIELDS, "url"] as const;
+
+/** Why a field name is not one of a row's, or undefined when it is. */
 export function unknownField(name: string): string | undefined {
-  if ((REQUEST_FIELDS as readonly string[]).includes(name)) return undefined;
-  return `${name}: unknown field (the fields are ${REQUEST_FIELDS.join(", ")})`;
+  if ((ROW_FIELDS as readonly string[]).includes(name)) return undefined;
+  return `${name}: unknown field (the fields are ${ROW_FIELDS.join(", ")})`;
+}
+
+/** What every row shares. */
+export interface RowOptions {
+  /** The link set of `--links`: each row links the pages of it most relevant to it. */
+  links?: LinkSet;
 }
 
 /** Validate a row's flat fields with the API's schema. */
-export function parseRow(line: number, fields: Record<string, unknown>): BatchRow | BadRow {
+export function parseRow(line: number, fields: Record<string, unknown>, options: RowOptions = {}): BatchRow | BadRow {
   const unknown = Object.keys(fields).map(unknownField).filter(Boolean);
   if (unknown.length) return { line, error: unknown.join("; ") };
-  const result = v.safeParse(GenerateRequestSchema, requestFromFields(fields as Record<RequestField, unknown>));
-  if (!result.success) {
+  const { url: own, ...requestFields } = fields;
+  const url = own === undefined ? undefined : v.safeParse(SiteUrlSchema, own);
+  const result = v.safeParse(GenerateRequestSchema, requestFromFields(requestFields as Record<RequestField, unknown>));
+  if (!result.success || url?.success === false) {
     // One message per field, as the API's 422 lists them.
     const messages = new Map<string, string>();
-    for (const issue of result.issues) {
-      const path = v.getDotPath(issue) ?? "row";
-      if (!messages.has(path)) messages.set(path, `${path}: ${issue.message}`);
-    }
+    const named = [
+      ...(url?.issues ?? []).map((issue) => ({ path: "url", issue })),
+      ...(result.issues ?? []).map((issue) => ({ path: fieldPath(issue.path?.map((p) => p.key) ?? []) ?? "row", issue })),
+    ];
+    for (const { path, issue } of named) if (!messages.has(path)) messages.set(path, `${path}: ${issue.message}`);
     return { line, error: [...messages.values()].join("; ") };
   }
-  const { stream: _stream, ...request } = result.output;
+  const { stream: _stream, ...parsed } = result.output;
+  const links = rowLinks(parsed, url?.output, options.links);
+  const request: GenerateRequest = { ...parsed, ...(links ? { links } : {}) };
   // A seed the row did not give is drawn anew on every run: it is no part of the row's identity.
   const seed = fields.seed === undefined ? undefined : request.seed;
-  const { seo } = request;
+  const { seo, style, sources } = request;
   const body = {
     topic: request.topic,
     length: request.length,
@@ -52,7 +67,22 @@ export function parseRow(line: number, fields: Record<string, unknown>): BatchRo
     structure: request.structureRequested,
     ...(seed === undefined ? {} : { seed }),
     seo: { keywords: seo.keywords.join(", "), title: seo.title, description: seo.description, headingTags: seo.headingTags },
+    ...(style ? { style } : {}),
+    ...(sources ? { sources } : {}),
+    ...(links ? { links } : {}),
   };
   const key = createHash("sha256").update(JSON.stringify(body)).digest("hex").slice(0, 32);
   return { line, key, request, body };
+}
+
+/**
+ * The pages a row links: its own `links` first, then the pages of the shared set most
+ * relevant to its topic and keywords, up to the request's limit; never its own `url`.
+ */
+function rowLinks(request: GenerateRequest, own: string | undefined, shared: LinkSet | undefined): Link[] | undefined {
+  if (!request.links && !shared) return undefined;
+  const given = (request.links ?? []).filter((link) => own === undefined || !sameAddress(link.url, own));
+  const query = [request.topic, ...request.seo.keywords].join(" ");
+  const more = shared?.for({ query, language: request.language, max: LIMITS.links, own }) ?? [];
+  return [...given, ...more.filter((link) => !given.some((g) => sameAddress(g.url, link.url)))].slice(0, LIMITS.links);
 }

@@ -49,7 +49,7 @@ export async function runBatch(plan: BatchPlan, options: BatchOptions): Promise<
         // Once written, the article is kept even when the run is being stopped.
         const name = await manifest.claim(row.key, row.line, response.article.slug);
         const files = manifest.files(name);
-        await writeArticleFiles(files, response, name);
+        await writeArticleFiles(files, response, name, row.request);
         await manifest.finish(row.key);
         written++;
         options.onWritten?.(row, files[0]);

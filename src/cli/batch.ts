@@ -1,4 +1,6 @@
 import { defineCommand } from "citty";
+import { LinkSet } from "../article/links.js";
+import { readLinksFile } from "../batch/links-file.js";
 import { localWriter } from "../batch/local.js";
 import { planBatch } from "../batch/plan.js";
 import { runBatch, type BatchSummary } from "../batch/run.js";
@@ -19,6 +21,7 @@ export const batchCommand = defineCommand({
     input: { type: "positional", required: true, description: "CSV file (header row: the request fields) or JSONL file (one request per line)" },
     out: { type: "string", alias: "o", required: true, description: "Folder for the articles: <slug>.md (YAML front matter) and <slug>.json per row" },
     concurrency: { type: "string", default: "1", description: `Articles written at once, up to ${MAX_CONCURRENCY} (model sequences, or jobs in flight on the server)` },
+    links: { type: "string", description: "Pages every article may link: a sitemap.xml, or a CSV or JSONL file of url,title,keywords (a row never links its own url)" },
     server: { type: "string", description: "URL of an inkpress server that writes the articles through its jobs API, instead of a local model" },
     key: { type: "string", description: "API key for --server (INKPRESS_API_KEY)" },
     ...settingArgs("model", "threads", "gpu", "gpuLayers"),
@@ -32,7 +35,8 @@ export const batchCommand = defineCommand({
       const server = serverOf(args);
       const model = server ? undefined : resolveModelConfig({ flags: args });
 
-      const plan = await planBatch(args.input, args.out);
+      const links = args.links === undefined ? undefined : new LinkSet(await readLinksFile(args.links));
+      const plan = await planBatch(args.input, args.out, { links });
       const progress = new BatchProgress();
       progress.plan(plan);
       if (plan.pending.length === 0) return finish(progress, { written: 0, skipped: plan.skipped, failed: plan.failed, interrupted: false });

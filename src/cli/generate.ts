@@ -2,12 +2,14 @@ import { writeFile } from "node:fs/promises";
 import { defineCommand } from "citty";
 import { resolveModelConfig } from "../config.js";
 import { writeArticle } from "../article/article.js";
-import { requestFromFields } from "../article/fields.js";
+import { requestFromFields, splitList } from "../article/fields.js";
+import { readSourceFiles } from "../batch/source-files.js";
 import { GenerateRequestSchema } from "../article/request.js";
 import { fieldErrors } from "../http/validation.js";
 import { ModelRuntime } from "../model/runtime.js";
 import { UsageError, fail } from "./fail.js";
 import { GenerateProgress } from "./generate-progress.js";
+import { repeatedFlag } from "./repeated.js";
 import { settingArgs } from "../settings.js";
 
 /** Output formats of `inkpress generate`. */
@@ -32,15 +34,26 @@ export const generateCommand = defineCommand({
       negativeDescription: "No headings at all (the title is still in --format json and the HTML <title>)",
     },
     seed: { type: "string", description: "Seed for a reproducible article" },
+    avoid: { type: "string", description: "A phrase the article never contains; repeat the flag, or separate phrases with ;" },
+    voice: { type: "string", description: "A style note for the prompt, such as \"plain British English, second person\"" },
+    cliches: { type: "boolean", description: "Avoid the built-in AI clichés (the default)", negativeDescription: "Do not avoid the built-in AI clichés" },
+    source: { type: "string", description: "A text or Markdown file the article draws on and cites; repeat the flag for more" },
     format: { type: "string", default: "md", description: "md, html (a full document) or json (the API's answer)" },
     output: { type: "string", alias: "o", description: "Write to this file instead of stdout" },
     ...settingArgs("model", "threads", "gpu", "gpuLayers"),
   },
-  async run({ args }) {
+  async run({ args, rawArgs }) {
     try {
       const format = args.format as (typeof FORMATS)[number];
       if (!FORMATS.includes(format)) throw new UsageError(`format must be one of ${FORMATS.join(", ")}, got "${args.format}"`);
-      const input = requestFromFields({ ...args, headingTags: args["heading-tags"] });
+      const avoid = repeatedFlag(rawArgs, "avoid").flatMap(splitList);
+      const sources = repeatedFlag(rawArgs, "source");
+      const input = requestFromFields({
+        ...args,
+        headingTags: args["heading-tags"],
+        avoid: avoid.length ? avoid : undefined,
+        sources: sources.length ? await readSourceFiles({ paths: sources, base: process.cwd() }) : undefined,
+      });
       const validated = await GenerateRequestSchema["~standard"].validate(input);
       if (validated.issues) {
         // The same words the API answers with in a 422.
