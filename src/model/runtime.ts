@@ -1,4 +1,3 @@
-import { open } from "node:fs/promises";
 import path from "node:path";
 import {
   resolveChatWrapper,
@@ -11,6 +10,7 @@ import {
 } from "node-llama-cpp";
 import type { Prompt, Prompting, Writer } from "./backend.js";
 import { ModelLoadError } from "./errors.js";
+import { ggufProblem } from "./gguf.js";
 import { openLlama, type Compute, type GpuChoice, type GpuLayers } from "./gpu.js";
 import { LlamaWriter } from "./llama-writer.js";
 import { SlotPool } from "./pool.js";
@@ -143,22 +143,8 @@ export class ModelRuntime implements ReportingBackend {
   }
 }
 
-/** Fail early and plainly on a missing file or one that is not GGUF. */
+/** Fail early and plainly on a missing file or one that is not a GGUF model llama.cpp reads. */
 export async function assertGguf(modelPath: string): Promise<void> {
-  let handle;
-  try {
-    handle = await open(modelPath, "r");
-  } catch {
-    throw new ModelLoadError(`model file not found: ${modelPath}`);
-  }
-  try {
-    const header = Buffer.alloc(8);
-    const { bytesRead } = await handle.read(header, 0, 8, 0);
-    const version = header.readUInt32LE(4);
-    if (bytesRead < 8 || header.toString("latin1", 0, 4) !== "GGUF" || (version !== 2 && version !== 3)) {
-      throw new ModelLoadError(`not a GGUF model file (or an unsupported GGUF version): ${modelPath}`);
-    }
-  } finally {
-    await handle.close();
-  }
+  const problem = await ggufProblem(modelPath, { name: modelPath });
+  if (problem) throw new ModelLoadError(problem);
 }
