@@ -5,7 +5,7 @@
  * added to that description in valibot's own message, so no rule drops out silently.
  */
 import { toJsonSchema, type JsonSchema, type OverrideActionContext } from "@valibot/to-json-schema";
-import { cleanText } from "../../article/request.js";
+import { cleanBlock, cleanText } from "../../article/request.js";
 import { ArticleResponseSchema, NormalisedRequestSchema } from "../../article/response.js";
 import { JobSchema } from "../../jobs/job.js";
 
@@ -19,7 +19,7 @@ export type Valibot = Parameters<typeof toJsonSchema>[0];
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** The string clean-ups of the request schema: transforms that keep a string a string. */
-const CLEAN_UPS: ReadonlySet<unknown> = new Set([cleanText]);
+const CLEAN_UPS: ReadonlySet<unknown> = new Set([cleanText, cleanBlock]);
 
 /** What the conversion learns while it walks one pipe; kept on the schema under a symbol, dropped at the end. */
 interface PipeState {
