@@ -38,8 +38,10 @@ async function readStyle(file: string): Promise<Style> {
   const parsed = v.safeParse(StyleSchema, data);
   if (!parsed.success) {
     const [issue] = parsed.issues;
-    const field = v.getDotPath(issue) ?? "style";
-    throw new KeyStoreError(`the style file ${file} is invalid: ${field}: ${issue.message}`);
+    const field = v.getDotPath(issue);
+    // Most messages name their field already ("voice must be a string").
+    const why = field && !issue.message.startsWith(field) ? `${field}: ${issue.message}` : issue.message;
+    throw new KeyStoreError(`the style file ${file} is invalid: ${why}`);
   }
   return parsed.output;
 }

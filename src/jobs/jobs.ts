@@ -7,7 +7,7 @@ import type { ApiKey } from "../keys/registry.js";
 import { PoolClosedError, QueueFullError } from "../model/pool.js";
 import { StateUnavailableError } from "../redis.js";
 import { FINAL_STATUSES, publicJob, type Job, type JobRecord, type JobStatus, type NewJob } from "./job.js";
-import { RetryLater, type JobPage, type JobStore } from "./store.js";
+import type { JobPage, JobStore, RetryLater } from "./store.js";
 import type { WebhookAddressGuard } from "./webhook/address-guard.js";
 import { retryDelayMs } from "./webhook/backoff.js";
 import { deliverWebhook } from "./webhook/deliver.js";
@@ -91,11 +91,12 @@ export class Jobs {
       }
       await this.options.guard.check(job.webhook.url);
     }
-    if ((await store.waiting(key.id)) >= perKey) {
-      throw new InkpressError(`This key has ${perKey} job${perKey === 1 ? "" : "s"} waiting, its limit (--jobs-per-key); retry once one has started.`, { status: 429, headers: { "retry-after": String(PER_KEY_RETRY_S) } });
-    }
+    // A full queue is full for every key (503); short of that, a key over its own share is refused alone (429).
     if ((await store.waiting()) >= queueSize) {
       throw new InkpressError(`The job queue holds its limit of ${queueSize} waiting jobs; retry later.`, { status: 503, headers: { "retry-after": "30" } });
+    }
+    if ((await store.waiting(key.id)) >= perKey) {
+      throw new InkpressError(`This key has ${perKey} job${perKey === 1 ? "" : "s"} waiting, its limit (--jobs-per-key); retry once one has started.`, { status: 429, headers: { "retry-after": String(PER_KEY_RETRY_S) } });
     }
     const record: JobRecord = {
       id: `job_${randomUUID().replaceAll("-", "")}`,
@@ -162,7 +163,7 @@ export class Jobs {
   }
 
   /** Run one job to its end: the key's limits apply now, and its quota counts the words really written. */
-  private async run(id: string, cancel: AbortSignal): Promise<void> {
+  private async run(id: string, cancel: AbortSignal): Promise<RetryLater | undefined> {
     const { store, generations } = this.options;
     const queued = await store.get(id);
     if (!queued || FINAL_STATUSES.includes(queued.status)) return;
@@ -173,7 +174,7 @@ export class Jobs {
       admission = await generations.admit({ key });
     } catch (error) {
       const delay = retryDelay(error);
-      if (delay !== undefined) throw new RetryLater(delay);
+      if (delay !== undefined) return { delayMs: delay };
       return void (await this.fail(id, error));
     }
     const job = await store.update(id, { status: "running", startedAt: new Date().toISOString(), runs: queued.runs + 1, progress: { words: 0 } }, ["queued", "running"]);
@@ -195,7 +196,7 @@ export class Jobs {
       if (error instanceof GenerationCancelledError) return;
       if (error instanceof KeyRevokedError) return void (await outlast(() => this.cancelRevoked(id)));
       const delay = retryDelay(error);
-      if (delay !== undefined) throw new RetryLater(delay);
+      if (delay !== undefined) return { delayMs: delay };
       await outlast(() => this.fail(id, error));
     }
   }
