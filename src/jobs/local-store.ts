@@ -6,7 +6,7 @@ import { writeFileAtomic } from "../atomic.js";
 import { log } from "../log.js";
 import type { JobRecord, JobStatus } from "./job.js";
 import { FairQueue } from "./fair-queue.js";
-import { RetryLater, cursorAfter, newerFirst, readCursor, type JobPage, type JobQuery, type JobRunner, type JobStore } from "./store.js";
+import { cursorAfter, newerFirst, readCursor, type JobPage, type JobQuery, type JobRunner, type JobStore } from "./store.js";
 
 /**
  * The data folder belongs to one process, or its jobs would run twice. A lock left by a
@@ -152,10 +152,12 @@ export class LocalJobStore implements JobStore {
       const controller = new AbortController();
       this.running.set(id, controller);
       this.run(id, controller.signal)
-        .catch((error: unknown) => {
-          if (error instanceof RetryLater) return this.after(error.delayMs, () => this.retry(id));
-          log.error(error);
-        })
+        .then(
+          (later) => {
+            if (later) this.after(later.delayMs, () => this.retry(id));
+          },
+          (error: unknown) => log.error(error),
+        )
         .finally(() => {
           this.running.delete(id);
           this.pump();

@@ -3,7 +3,7 @@ import { Redis } from "ioredis";
 import { log } from "../log.js";
 import { REDIS_PREFIX, connectRedis, shared } from "../redis.js";
 import type { JobRecord, JobStatus } from "./job.js";
-import { RetryLater, cursorAfter, newerFirst, readCursor, type JobPage, type JobQuery, type JobRunner, type JobStore } from "./store.js";
+import { cursorAfter, newerFirst, readCursor, type JobPage, type JobQuery, type JobRunner, type JobStore } from "./store.js";
 
 /**
  * How long a replica's claim on a running job lasts unless renewed (BullMQ renews it at half
@@ -147,14 +147,12 @@ export class RedisJobStore implements JobStore {
       const stored = await shared(this.redis.hget(jobKey(job.id!), "owner"));
       const owner = stored ? (JSON.parse(stored) as string) : undefined;
       if (owner) await shared(this.redis.srem(waitingKey(owner), job.id!));
-      try {
-        await run(job.id!, signal ?? new AbortController().signal);
-      } catch (error) {
-        if (!(error instanceof RetryLater)) throw error;
-        if (owner) await shared(this.redis.sadd(waitingKey(owner), job.id!));
-        await job.moveToDelayed(Date.now() + error.delayMs, token);
-        throw new DelayedError();
-      }
+      const later = await run(job.id!, signal ?? new AbortController().signal);
+      if (!later) return;
+      if (owner) await shared(this.redis.sadd(waitingKey(owner), job.id!));
+      await job.moveToDelayed(Date.now() + later.delayMs, token);
+      // BullMQ's own signal that the job moved itself to the delayed set.
+      throw new DelayedError();
     }, concurrency);
     // A cancel reaches every replica; only the one running the job has it to abort.
     void this.subscriber.subscribe(ABORT_CHANNEL).catch(() => {});

@@ -15,14 +15,15 @@ export interface JobQuery {
   limit: number;
 }
 
-/** What runs one job; throw {@link RetryLater} to put it back for a while. */
-export type JobRunner = (id: string, signal: AbortSignal) => Promise<void>;
+/** What runs one job; it answers {@link RetryLater} to put the job back for a while. */
+export type JobRunner = (id: string, signal: AbortSignal) => Promise<RetryLater | undefined>;
 
-/** A job could not run now (its key runs its limit, every slot is busy, the server stops): queue it again. */
-export class RetryLater extends Error {
-  constructor(readonly delayMs: number) {
-    super(`retry in ${delayMs} ms`);
-  }
+/**
+ * A job could not run now (its key runs its limit, every slot is busy, the server stops): the
+ * store queues it again after `delayMs`. A verdict the runner returns, not an error: nothing failed.
+ */
+export interface RetryLater {
+  readonly delayMs: number;
 }
 
 /**
