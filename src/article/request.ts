@@ -192,7 +192,7 @@ const LinkKeywords = v.pipe(
 
 /** One page of the user's site the article may link. */
 export const LinkSchema = jsonObject({
-  url: described(SiteUrlSchema, "An absolute http(s) URL or a site path starting with /."),
+  url: described(SiteUrlSchema, "The page's address; never fetched."),
   title: described(requiredText(LIMITS.linkTitle, "title"), "The page's title: ranks the page against each section, and anchors are drawn from it."),
   keywords: v.optional(described(LinkKeywords, "Phrases the page is about; anchors are drawn from them too."), []),
 }, "each link must be an object");
