@@ -27,7 +27,7 @@ import { articlePrompt } from "../src/article/prompts.js";
 import { GenerateRequestSchema } from "../src/article/request.js";
 import { defaultThreads } from "../src/setting-parsers.js";
 import { LLAMA_SERVER_SAMPLING } from "../src/model/sampling.js";
-import { collectSse, fetchSse } from "../test/helpers/sse.js";
+import { collectSse, fetchSse } from "../src/http/pages/client/sse.js";
 import { BENCH_DIR, SMOLLM2_135M, benchArticle, ensureBenchModel } from "./bench-models.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
