@@ -30,7 +30,8 @@ import { ModelRuntime, assertGguf } from "./model/runtime.js";
 /** A running server. */
 export interface RunningServer {
   url: string;
-  host: ModelHost<ReportingBackend>;
+  /** The model or inference server, loading in the background while the server listens. */
+  modelHost: ModelHost<ReportingBackend>;
   /** Stop taking work, let running generations finish within the grace period, abort the rest, free the model. */
   close(): Promise<void>;
 }
@@ -43,7 +44,7 @@ export async function startServer(config: ServeConfig): Promise<RunningServer> {
   const { source } = config;
   if (source.kind === "model") await Promise.all([assertGguf(source.modelPath), assertGpu(source.gpu)]);
   await assertPortFree(config.host, config.port);
-  const { app, host, start, drain, close } = await composeServer(config);
+  const { app, modelHost, start, drain, close } = await composeServer(config);
   let listener: Listener;
   try {
     listener = await listen(toNodeHandler(app), {
@@ -63,7 +64,7 @@ export async function startServer(config: ServeConfig): Promise<RunningServer> {
   const port = (listener.server.address() as net.AddressInfo).port;
   return {
     url: `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`,
-    host,
+    modelHost,
     async close() {
       const closed = listener.close();
       listener.server.closeIdleConnections();
@@ -77,7 +78,8 @@ export async function startServer(config: ServeConfig): Promise<RunningServer> {
 /** The server's parts, composed but not listening. */
 export interface ComposedServer {
   app: H3;
-  host: ModelHost<ReportingBackend>;
+  /** The model or inference server, loading in the background. */
+  modelHost: ModelHost<ReportingBackend>;
   /** Start the work outside requests: jobs once the model is ready, and watching the key file. */
   start(): void;
   /** Stop taking work, let running generations finish within `graceMs`, abort the rest. */
@@ -106,15 +108,15 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
   const lifecycle = new Lifecycle();
   const limiter = new KeyLimiter(storage, { generationMs: config.timeoutS * 1000 });
   const jobStore = config.redisUrl ? new RedisJobStore(config.redisUrl) : await LocalJobStore.open(config.dataDir);
-  const host = new ModelHost<ReportingBackend>(
+  const modelHost = new ModelHost<ReportingBackend>(
     options.load ??
       (() =>
         source.kind === "model"
           ? ModelRuntime.load({ ...source, queueSize: config.queueSize })
           : connectBackend(source.url, { key: source.key, sequences: source.sequences, queueSize: config.queueSize })),
   );
-  const metrics = new Metrics(host);
-  const generations = new GenerationService({ host, limiter, lifecycle, timeoutMs: config.timeoutS * 1000, meter: () => metrics.article() });
+  const metrics = new Metrics(modelHost);
+  const generations = new GenerationService({ modelHost, limiter, lifecycle, timeoutMs: config.timeoutS * 1000, meter: () => metrics.article() });
   const jobs = new Jobs({
     store: jobStore,
     generations,
@@ -132,7 +134,7 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
     jobs.revokeKey(id).catch((error: Error) => log.error(`the jobs of a revoked key were not all cancelled: ${error.message}`));
   });
   const app = createApp({
-    host,
+    modelHost,
     metrics,
     keys,
     limiter,
@@ -146,10 +148,10 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
   });
   return {
     app,
-    host,
+    modelHost,
     start() {
       // Jobs run once the model is ready, as many at once as it has sequences.
-      host.ready.then((backend) => jobs.start(Math.max(1, backend.slots.status().capacity - config.queueSize)), () => {});
+      modelHost.ready.then((backend) => jobs.start(Math.max(1, backend.slots.status().capacity - config.queueSize)), () => {});
       keys.watch();
     },
     drain: (graceMs) => lifecycle.drain(graceMs),
@@ -157,7 +159,7 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
       keys.close();
       await jobStore.close();
       await storage.close();
-      await host.ready.then((backend) => backend.dispose(), () => {});
+      await modelHost.ready.then((backend) => backend.dispose(), () => {});
     },
   };
 }
@@ -166,7 +168,7 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
 export async function serve(config: ServeConfig): Promise<void> {
   const server = await startServer(config);
   log.log(`inkpress listening on ${server.url} (${writing(config.source)})`);
-  server.host.ready.then(
+  server.modelHost.ready.then(
     async (backend) => {
       const report = await backend.report();
       if (report.kind === "in-process" && report.fallback) log.log(`--gpu auto: ${report.fallback}; running on the CPU`);

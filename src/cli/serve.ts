@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
 import { resolveServeConfig } from "../config.js";
 import { NoModelError } from "../setting-parsers.js";
-import { settingArgs, type SettingFlags } from "../settings.js";
+import { readSetting, settingArgs, type SettingFlags } from "../settings.js";
 import { fail } from "./fail.js";
 
 /** Flags of `inkpress serve`: every setting that has a flag, each falling back to its INKPRESS_* variable. */
@@ -14,7 +14,9 @@ export const serveCommand = defineCommand({
   async run({ args }) {
     try {
       // Loaded on use, so that `inkpress keys …` starts without the model runtime.
-      const { serve } = await import("../server.js");
+      const { serve, openKeys } = await import("../server.js");
+      // The keys first: a server no one may call is refused before any model download.
+      (await openKeys({ apiKeys: readSetting("apiKeys"), keysFile: readSetting("keysFile", { flags: args }) })).close();
       await serve(resolveServeConfig({ flags: { ...args, model: args.model ?? (await firstStartModel(args)) } }));
     } catch (error) {
       fail(error);

@@ -18,7 +18,7 @@ export interface ArticleMeter {
 }
 
 /** Where the backend comes from: at once when it is loaded, else once it is (within the signal). */
-export interface BackendSource {
+export interface BackendProvider {
   /** The backend once loaded; undefined while it loads. */
   readonly backend: Backend | undefined;
   get(signal: AbortSignal): Promise<Backend>;
@@ -26,7 +26,8 @@ export interface BackendSource {
 
 /** What the generation service writes with. */
 export interface GenerationServiceOptions {
-  host: BackendSource;
+  /** Where the backend comes from (the server's ModelHost, or a loaded model). */
+  modelHost: BackendProvider;
   /**
    * A key's limits: requests per window, generations at once, words per day.
    * @default none: nothing is limited (a batch on this machine)
@@ -85,7 +86,7 @@ export class GenerationService {
    */
   async admit(caller: Caller = {}): Promise<Admission> {
     if (this.lifecycle.draining) throw new ShuttingDownError();
-    const slots = this.options.host.backend?.slots;
+    const slots = this.options.modelHost.backend?.slots;
     if (slots && !slots.hasRoom()) throw new QueueFullError(slots.retryAfterSeconds());
     const { key } = caller;
     const lease = key && this.options.limiter ? await this.options.limiter.begin(key, caller.headers ?? {}) : undefined;
@@ -133,7 +134,7 @@ export class Admission {
 
   /** Write the article; the admission ends with it. Errors are domain errors ({@link GenerationTimeoutError} and the others). */
   async write(request: GenerateRequest, options: WriteOptions = {}): Promise<WrittenArticle> {
-    const { host, lifecycle, timeoutMs, revoked } = this.parts;
+    const { modelHost, lifecycle, timeoutMs, revoked } = this.parts;
     const caller = options.signal ?? new AbortController().signal;
     const deadline = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
     const signal = AbortSignal.any([caller, revoked, lifecycle.signal, ...(deadline ? [deadline] : [])]);
@@ -143,7 +144,7 @@ export class Admission {
     try {
       const written = await lifecycle.register(async () => {
         signal.throwIfAborted();
-        const backend = await host.get(signal);
+        const backend = await modelHost.get(signal);
         return writeArticle(withStyle(request, this.parts.style), {
           ...options,
           backend: meter?.backend(backend) ?? backend,

@@ -21,7 +21,8 @@ import { assetRoute, docsRoute, playgroundRoute } from "./routes/pages.js";
 
 /** What the HTTP app serves with. */
 export interface AppOptions {
-  host: ModelHost<ReportingBackend>;
+  /** The model or inference server, for /healthz. */
+  modelHost: ModelHost<ReportingBackend>;
   /** The server's metrics, shared with the jobs that write articles outside any request. */
   metrics: Metrics;
   keys: ApiKeys;
@@ -48,7 +49,7 @@ export const HEADER_LIMIT = 8 * 1024;
  * key-protected `/api/v1/*`, and every error (thrown by us, by h3 or unexpected)
  * answered as problem+json.
  */
-export function createApp({ host, metrics, keys, limiter, generations, timeoutMs, bodyTimeoutMs, corsOrigins, storage, jobs, jobsConfig }: AppOptions): H3 {
+export function createApp({ modelHost, metrics, keys, limiter, generations, timeoutMs, bodyTimeoutMs, corsOrigins, storage, jobs, jobsConfig }: AppOptions): H3 {
   const app = new H3({
     onRequest(event) {
       startRequest(event);
@@ -86,7 +87,7 @@ export function createApp({ host, metrics, keys, limiter, generations, timeoutMs
     });
   }
   app.use("/api/v1/**", (event) => (isPublicApiRoute(event) ? undefined : requireApiKey(event, keys, limiter)));
-  app.get("/healthz", healthRoute(host));
+  app.get("/healthz", healthRoute(modelHost));
   app.get("/metrics", metricsRoute(metrics));
   app.get("/", playgroundRoute());
   app.get("/docs", docsRoute());

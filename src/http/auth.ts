@@ -1,5 +1,6 @@
 import type { H3Event } from "h3";
 import type { KeyLimiter } from "../keys/limiter.js";
+import type { AuthThrottle } from "./auth-throttle.js";
 import type { ApiKey, ApiKeys } from "../keys/registry.js";
 import { problem } from "./problem.js";
 
@@ -15,12 +16,14 @@ declare module "h3" {
 /**
  * Require a valid `x-api-key` header and count the request against the key's limits.
  * Missing, empty, unknown, revoked, malformed and doubled keys (joined with a comma by
- * the HTTP parser) all get one and the same 401. Keys are never read from the query.
+ * the HTTP parser) all get one and the same 401, and count against the address's
+ * {@link AuthThrottle} (a 429 past it). Keys are never read from the query.
  */
-export async function requireApiKey(event: H3Event, keys: ApiKeys, limiter: KeyLimiter): Promise<void> {
+export async function requireApiKey(event: H3Event, keys: ApiKeys, limiter: KeyLimiter, throttle: AuthThrottle): Promise<void> {
   const presented = event.req.headers.get("x-api-key") ?? "";
   const key = presented && !presented.includes(",") ? keys.verify(presented) : undefined;
   if (!key) {
+    throttle.fail(event);
     throw problem(401, "A valid API key is required in the x-api-key header.", {
       headers: { "www-authenticate": 'ApiKey header="x-api-key"' },
     });

@@ -43,8 +43,8 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor(host: ModelHost) {
-    const status = () => host.backend?.slots.status() ?? { running: 0, waiting: 0, capacity: 0 };
+  constructor(modelHost: ModelHost) {
+    const status = () => modelHost.backend?.slots.status() ?? { running: 0, waiting: 0, capacity: 0 };
     new Gauge({
       name: "inkpress_queue_depth",
       help: "Requests waiting for a free generation slot.",

@@ -28,6 +28,16 @@ export function asHttpError(error: unknown): HTTPError {
 }
 
 /**
+ * Whether an error is a fault of the server, whose stack belongs in the log: anything we did not
+ * raise on purpose, and a 5xx that is not load shedding (a 503 with `Retry-After`: a full queue,
+ * a busy model, a shutdown). Client errors and shed load are routine: their request line says all.
+ */
+export function isFault(error: HTTPError): boolean {
+  if (error.unhandled) return true;
+  return error.status >= 500 && !(error.status === 503 && error.headers?.has("retry-after"));
+}
+
+/**
  * Turn any error into an RFC 9457 response. Errors the app did not raise itself
  * become a plain 500: their message, stack and paths stay in the server log.
  */

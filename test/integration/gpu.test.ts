@@ -8,7 +8,7 @@ import { runCli, startServer, testModel, type CliResult, type TestServer } from 
 
 const supported = await getLlamaGpuTypes("supported");
 const HAS_GPU = supported.some((type) => type !== false);
-const KEYS = { INKPRESS_API_KEYS: "test-key" };
+const KEYS = { INKPRESS_API_KEYS: "gpu-test-key-0123456" };
 
 /** A start-up failure: one line on stderr, exit code 1, the server never listening. */
 function expectOneLine(result: CliResult, line: string): void {

@@ -22,7 +22,7 @@ import {
   type PullProgress,
   type PullStart,
 } from "../../src/model/download.js";
-import { runCli, startServer, type CliResult } from "../helpers/server.js";
+import { API_KEY, runCli, startServer, type CliResult } from "../helpers/server.js";
 
 // ---- a small file server: Content-Length, ETag, Accept-Ranges, 206 ranges, and ways to misbehave ----
 
@@ -515,7 +515,7 @@ describe("inkpress serve with no model configured and an empty models/", () => {
 
   it("offline: fails with one line naming the pull command and the air-gapped way", async () => {
     const { cwd } = await workdir();
-    const result = await runCli(["serve"], { INKPRESS_API_KEYS: "k", HF_ENDPOINT: `http://127.0.0.1:${closedPort}/`, MODEL_ENDPOINT: undefined }, cwd);
+    const result = await runCli(["serve"], { INKPRESS_API_KEYS: API_KEY, HF_ENDPOINT: `http://127.0.0.1:${closedPort}/`, MODEL_ENDPOINT: undefined }, cwd);
     const message = expectFailure(result, /no model in .*models\/ and the model hub is unreachable/);
     expect(message).toMatch(/inkpress models pull.*copy it into .*models\/.*INKPRESS_MODEL/);
   });

@@ -21,7 +21,7 @@ describe("start-up problems", () => {
     model = await testModel("plain");
     emptyDir = await mkdtemp(path.join(tmpdir(), "inkpress-empty-"));
   });
-  const keys = { INKPRESS_API_KEYS: "k" };
+  const keys = { INKPRESS_API_KEYS: "startup-test-key-0123" };
 
   it("no model configured, models/ empty and no hub: says how to get one", async () => {
     await mkdir(path.join(emptyDir, "models"), { recursive: true });

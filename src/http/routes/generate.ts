@@ -43,9 +43,9 @@ export function generateRoute({ generations, storage, timeoutMs, bodyTimeoutMs, 
     const { stream, ...request } = validated.value;
     const streamed = stream || format === "text/event-stream";
     const key = event.context.apiKey!;
-    const once = await idempotency(event, { storage, name: `${key.id}:generate`, body, keepMs: IDEMPOTENCY_KEEP_MS, pendingMs: timeoutMs + 60_000 });
-    if (once && "replay" in once) return answer(event, replayed(JSON.parse(once.replay) as WrittenArticle), format, streamed, metrics);
-    const admission = await admit(() => generations.admit({ key, headers: event.context.rateLimitHeaders }), once);
+    const idempotent = await idempotency(event, { storage, name: `${key.id}:generate`, body, keepMs: IDEMPOTENCY_KEEP_MS, pendingMs: timeoutMs + 60_000 });
+    if (idempotent && "replay" in idempotent) return answer(event, replayed(JSON.parse(idempotent.replay) as WrittenArticle), format, streamed, metrics);
+    const admission = await admit(() => generations.admit({ key, headers: event.context.rateLimitHeaders }), idempotent);
     // The log line records the words written, also of an article that was never finished.
     const onWords = (words: number, tokens: number) => (event.context.produced = { words, tokens });
     const write = (hooks: Hooks): Promise<WrittenArticle> =>
@@ -54,11 +54,11 @@ export function generateRoute({ generations, storage, timeoutMs, bodyTimeoutMs, 
         .then(async (written) => {
           const { article, usage } = written.response;
           event.context.produced = { words: article.wordCount, tokens: usage.promptTokens + usage.completionTokens };
-          await once?.claim.complete(JSON.stringify(written));
+          await idempotent?.claim.complete(JSON.stringify(written));
           return written;
         })
         .catch(async (error) => {
-          await once?.claim.release().catch(() => {});
+          await idempotent?.claim.release().catch(() => {});
           throw error;
         });
     return answer(event, write, format, streamed, metrics);
@@ -66,11 +66,11 @@ export function generateRoute({ generations, storage, timeoutMs, bodyTimeoutMs, 
 }
 
 /** Start a generation; when it is refused (busy, shutting down, over a limit), the Idempotency-Key is free again for the retry. */
-async function admit<T>(start: () => Promise<T>, once: IdempotencyOutcome): Promise<T> {
+async function admit<T>(start: () => Promise<T>, idempotent: IdempotencyOutcome): Promise<T> {
   try {
     return await start();
   } catch (error) {
-    if (once && "claim" in once) await once.claim.release().catch(() => {});
+    if (idempotent && "claim" in idempotent) await idempotent.claim.release().catch(() => {});
     throw error;
   }
 }

@@ -8,9 +8,9 @@ import type { Health, ReportingBackend } from "../../model/report.js";
  * layers offloaded, or the inference server and how it answers) and how busy it is;
  * 503 while the model loads or the inference server is first reached.
  */
-export function healthRoute(host: ModelHost<ReportingBackend>) {
+export function healthRoute(modelHost: ModelHost<ReportingBackend>) {
   return defineHandler(async (event): Promise<Health> => {
-    const backend = host.backend;
+    const backend = modelHost.backend;
     if (!backend) {
       event.res.status = 503;
       return { status: "loading" };

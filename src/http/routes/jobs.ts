@@ -35,19 +35,19 @@ export function submitJobRoute({ jobs, storage, bodyTimeoutMs, retentionMs }: Jo
     const [request, extras] = await Promise.all([GenerateRequestSchema["~standard"].validate(body), JobExtrasSchema["~standard"].validate(body)]);
     if (request.issues || extras.issues) throw validationProblem({ issues: [...(request.issues ?? []), ...(extras.issues ?? [])] });
     const key = event.context.apiKey!;
-    const once = await idempotency(event, { storage, name: `${key.id}:jobs`, body, keepMs: retentionMs, pendingMs: 60_000 });
+    const idempotent = await idempotency(event, { storage, name: `${key.id}:jobs`, body, keepMs: retentionMs, pendingMs: 60_000 });
     const { stream: _transport, ...normalised } = request.value;
     let job: Job;
-    if (once && "replay" in once) {
-      job = await jobs.get(key.id, once.replay);
+    if (idempotent && "replay" in idempotent) {
+      job = await jobs.get(key.id, idempotent.replay);
     } else {
       try {
         job = await jobs.submit({ request: normalised, webhook: extras.value.webhook }, key);
       } catch (error) {
-        await once?.claim.release();
+        await idempotent?.claim.release();
         throw error;
       }
-      await once?.claim.complete(job.id);
+      await idempotent?.claim.complete(job.id);
     }
     event.res.status = 202;
     event.res.headers.set("location", location(job));

@@ -1,0 +1,85 @@
+// Key guessing is throttled per client address, and the server's log of refused requests
+// reads like a log: one JSON line each, no stack trace. A real server over real HTTP.
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { jobsApi } from "../helpers/jobs.js";
+import { API_KEY, runCli, startServer, testModel, type TestServer } from "../helpers/server.js";
+
+const OTHER_KEY = "throttle-test-other-key";
+
+describe("key guessing throttled, routine refusals logged in one line", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer(await testModel("plain"), { INKPRESS_API_KEYS: `${API_KEY},${OTHER_KEY}`, INKPRESS_SEQUENCES: "1" }, {
+      args: ["--jobs-queue-size", "1", "--jobs-per-key", "1"],
+    });
+  }, 120_000);
+  afterAll(() => server?.stop());
+
+  const guess = (i: number) => fetch(`${server.url}/api/v1/jobs`, { headers: { "x-api-key": `ink_wrong-guess-${i}` } });
+
+  it("answers 120 wrong keys in a burst with 20 401s, then 429 with Retry-After; a valid key from the same address still passes", async () => {
+    const answers = await Promise.all(Array.from({ length: 120 }, (_, i) => guess(i)));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(20);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(100);
+    const throttled = answers.find((a) => a.status === 429)!;
+    expect(throttled.headers.get("content-type")).toContain("application/problem+json");
+    const retryAfter = Number(throttled.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(10);
+    expect((await throttled.json()).detail).toMatch(/too many failed authentications/i);
+
+    expect((await jobsApi(server.url, API_KEY).list()).status).toBe(200);
+    expect((await guess(1000)).status).toBe(429);
+
+    // Once the window has passed, the address may try again.
+    await sleep(Number((await guess(1001)).headers.get("retry-after")) * 1000 + 200);
+    expect((await guess(1002)).status).toBe(401);
+  }, 30_000);
+
+  it("logs routine client errors (401, 404, 409, 413, 415, 422, 429, 503 for a full queue) as one JSON line each, without a stack trace", async () => {
+    const mine = jobsApi(server.url, API_KEY);
+    const other = jobsApi(server.url, OTHER_KEY);
+    const before = server.output().length;
+    const seen: Record<number, Response> = {};
+    const keep = (response: Response) => (seen[response.status] ??= response);
+
+    keep(await guess(2000));
+    keep(await mine.get("job_00000000000000000000000000000000"));
+    keep(await mine.submit({ topic: "x".repeat(2_000_000) }));
+    keep(await fetch(`${server.url}/api/v1/jobs`, { method: "POST", headers: { "x-api-key": API_KEY, "content-type": "text/plain" }, body: "topic" }));
+    keep(await mine.submit({ length: "long" }));
+    // A job that runs long, one that waits (the queue of 1 is full), then one of each key too many.
+    const running = await mine.create({ topic: "Composting in small gardens", length: 3000 });
+    await mine.waitFor(running.id, (j) => j.status === "running");
+    const waiting = await mine.create({ topic: "Waiting", length: 100 });
+    keep(await mine.submit({ topic: "Over this key's limit", length: 100 }));
+    keep(await other.submit({ topic: "Over the queue's size", length: 100 }));
+    await mine.cancel(waiting.id);
+    keep(await mine.cancel(waiting.id));
+    await mine.cancel(running.id);
+
+    expect(Object.keys(seen).map(Number).sort()).toEqual([401, 404, 409, 413, 415, 422, 429, 503]);
+    await sleep(300);
+    const output = server.output().slice(before);
+    expect(output).not.toMatch(/^\s+at /m);
+    expect(output).not.toMatch(/Error/);
+    const logged = output
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { status: number; path: string });
+    for (const status of [401, 404, 409, 413, 415, 422, 429, 503]) expect(logged.some((l) => l.status === status), `a ${status} line`).toBe(true);
+  }, 120_000);
+});
+
+describe("INKPRESS_API_KEYS", () => {
+  it("refuses an entry shorter than 16 characters at start-up, in one line", async () => {
+    const result = await runCli(["serve", "--port", "0"], { INKPRESS_API_KEYS: `${API_KEY},short-key` });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.trim().split("\n")).toEqual([
+      "inkpress: INKPRESS_API_KEYS entry 2 is 9 characters long; a key needs at least 16, or it can be guessed: `inkpress keys create --name NAME` makes a strong one",
+    ]);
+  }, 30_000);
+});
