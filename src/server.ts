@@ -1,12 +1,15 @@
 import net from "node:net";
+import path from "node:path";
 import type { H3 } from "h3";
 import { toNodeHandler } from "h3/node";
 import { listen, type Listener } from "listhen";
+import { removeStaleTemporaries } from "./atomic.js";
 import type { BackendSource, ModelSource, ServeConfig } from "./config.js";
 import { ConfigError } from "./errors.js";
 import { createApp } from "./http/app.js";
 import { Metrics } from "./http/metrics.js";
 import { hardenServer } from "./http/socket.js";
+import { cliCommand } from "./invocation.js";
 import { GenerationService } from "./generation/service.js";
 import { Jobs } from "./jobs/jobs.js";
 import { LocalJobStore } from "./jobs/local-store.js";
@@ -92,6 +95,8 @@ export interface ComposedServer {
 export interface ComposeOptions {
   /** Loads what writes the articles. @default the model or inference server `config.source` names */
   load?: () => Promise<ReportingBackend>;
+  /** Called when another process took the data folder over. @default one line on stderr, and exit 1 */
+  onDataFolderLost?: (error: Error) => void;
 }
 
 /**
@@ -100,6 +105,8 @@ export interface ComposeOptions {
  */
 export async function composeServer(config: ServeConfig, options: ComposeOptions = {}): Promise<ComposedServer> {
   const { source } = config;
+  // Copies that a crash between sync and rename left behind (a key file's holds every webhook secret).
+  await Promise.all([removeStaleTemporaries(path.dirname(config.keysFile)), removeStaleTemporaries(config.dataDir, { recursive: true })]);
   const keys = await openKeys(config);
   // With Redis, limits and idempotency are shared by every replica; without, this process keeps them.
   const storage = config.redisUrl
@@ -107,7 +114,9 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
     : await LocalKeyStorage.open({ dataDir: config.dataDir, usageFile: usageFileFor(config.keysFile) });
   const lifecycle = new Lifecycle();
   const limiter = new KeyLimiter(storage, { generationMs: config.timeoutS * 1000 });
-  const jobStore = config.redisUrl ? new RedisJobStore(config.redisUrl) : await LocalJobStore.open(config.dataDir);
+  const jobStore = config.redisUrl
+    ? new RedisJobStore(config.redisUrl)
+    : await LocalJobStore.open(config.dataDir, { onLockLost: options.onDataFolderLost ?? ((error) => giveUpDataFolder(config.dataDir, error)) });
   const modelHost = new ModelHost<ReportingBackend>(
     options.load ??
       (() =>
@@ -145,6 +154,7 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
     timeoutMs: config.timeoutS * 1000,
     bodyTimeoutMs: config.bodyTimeoutS * 1000,
     corsOrigins: config.corsOrigins,
+    authFailures: config.authFailures,
   });
   return {
     app,
@@ -188,6 +198,15 @@ export async function serve(config: ServeConfig): Promise<void> {
   process.once("SIGTERM", stop);
 }
 
+/**
+ * The data folder's lock is lost, so another server may run its jobs now: this one has stopped
+ * its jobs without writing their results, and goes at once, before it serves anything more.
+ */
+function giveUpDataFolder(dataDir: string, error: Error): never {
+  process.stderr.write(`inkpress: the data folder ${dataDir} is no longer this server's (${error.message}): stopping, since another server may run its jobs now\n`);
+  process.exit(1);
+}
+
 /** What writes the articles, for the listening line. */
 function writing(source: ModelSource | BackendSource): string {
   if (source.kind === "backend") return `writing with the inference server at ${new URL(source.url).origin}`;
@@ -212,8 +231,21 @@ async function adoptFormerOwners(keys: ApiKeys, { storage, jobs }: { storage: Ke
   if (owners.size) await Promise.all([storage.adoptFormerOwners(owners), jobs.adoptFormerOwners(owners)]);
 }
 
-/** The accepted keys; none at all, or a key file that cannot be trusted, is a startup error. */
-async function openKeys(config: ServeConfig): Promise<ApiKeys> {
+/** Fewest characters of an INKPRESS_API_KEYS entry: a shorter key is guessed too soon, throttled or not. */
+export const MIN_ENV_KEY_LENGTH = 16;
+
+/**
+ * The accepted keys; none at all, an INKPRESS_API_KEYS entry shorter than
+ * {@link MIN_ENV_KEY_LENGTH}, or a key file that cannot be trusted, is a startup error.
+ * `serve` calls it before anything else, so a missing key is said before a model download.
+ */
+export async function openKeys(config: Pick<ServeConfig, "apiKeys" | "keysFile">): Promise<ApiKeys> {
+  const short = config.apiKeys.findIndex((key) => key.length < MIN_ENV_KEY_LENGTH);
+  if (short >= 0) {
+    throw new ConfigError(
+      `INKPRESS_API_KEYS entry ${short + 1} is ${config.apiKeys[short]!.length} characters long; a key needs at least ${MIN_ENV_KEY_LENGTH}, or it can be guessed: \`${cliCommand("keys create --name NAME")}\` makes a strong one`,
+    );
+  }
   let keys: ApiKeys;
   try {
     keys = await ApiKeys.open(config.apiKeys, new KeyStore(config.keysFile));
@@ -221,7 +253,7 @@ async function openKeys(config: ServeConfig): Promise<ApiKeys> {
     throw error instanceof KeyStoreError ? new ConfigError(error.message) : error;
   }
   if (keys.size === 0) {
-    throw new ConfigError("no API key configured: create one with `inkpress keys create --name NAME`, or set INKPRESS_API_KEYS");
+    throw new ConfigError(`no API key configured: create one with \`${cliCommand("keys create --name NAME")}\`, or set INKPRESS_API_KEYS`);
   }
   return keys;
 }

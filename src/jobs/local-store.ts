@@ -1,5 +1,6 @@
 import { mkdir, readFile, readdir, rm } from "node:fs/promises";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import lockfile from "proper-lockfile";
 import { InkpressError } from "../errors.js";
 import { writeFileAtomic } from "../atomic.js";
@@ -13,6 +14,16 @@ import { cursorAfter, newerFirst, readCursor, type JobPage, type JobQuery, type 
  * process that died goes stale after this long and is taken over; a start waits that long.
  */
 const LOCK_STALE_MS = 10_000;
+
+/** What a {@link LocalJobStore} is opened with. */
+export interface LocalJobStoreOptions {
+  /**
+   * Called once when the folder's lock is lost (the process stood still past the lock's life,
+   * or another took it over): the store has stopped, aborted its running jobs, and writes no more.
+   * @default nothing more
+   */
+  onLockLost?: (error: Error) => void;
+}
 
 /** How often finished jobs past their retention are deleted when nobody reads (reads purge first, so none is ever shown late). */
 const PURGE_EVERY_MS = 60_000;
@@ -36,18 +47,25 @@ export class LocalJobStore implements JobStore {
   private pendingDeliveries: { id: string; at: number }[] = [];
   private closed = false;
   private unlock: () => Promise<void> = async () => {};
+  /** When the event loop last ran here: a longer gap than the lock's life means another process may own the folder now. */
+  private aliveAt = Date.now();
+  /** While the lock is in doubt (the loop stood still), whether it is still ours, once proper-lockfile has looked. */
+  private doubt: Promise<boolean> | undefined;
+  private lost = false;
+  private onLockLost: (error: Error) => void = () => {};
 
   private constructor(private readonly dir: string) {}
 
   /** Load the jobs under `dataDir`; an unreadable job file is logged and left alone. */
-  static async open(dataDir: string): Promise<LocalJobStore> {
+  static async open(dataDir: string, { onLockLost }: LocalJobStoreOptions = {}): Promise<LocalJobStore> {
     const store = new LocalJobStore(path.join(dataDir, "jobs"));
+    if (onLockLost) store.onLockLost = onLockLost;
     await mkdir(store.dir, { recursive: true });
     store.unlock = await lockfile
       .lock(store.dir, {
         stale: LOCK_STALE_MS,
         retries: { retries: LOCK_STALE_MS / 1000 + 2, minTimeout: 1000, maxTimeout: 1000 },
-        onCompromised: (error) => log.error(`the lock on ${store.dir} was lost: ${error.message}`),
+        onCompromised: (error) => store.lose(error),
       })
       .catch(() => {
         throw new InkpressError(`another inkpress process uses the data folder ${dataDir}, and its jobs would run twice: give each server its own --data-dir, or share jobs through --redis`);
@@ -68,6 +86,7 @@ export class LocalJobStore implements JobStore {
     }
     store.purge();
     store.every(PURGE_EVERY_MS, () => store.purge());
+    store.every(1000, () => store.watchLoop());
     return store;
   }
 
@@ -145,9 +164,41 @@ export class LocalJobStore implements JobStore {
     await this.unlock().catch(() => {});
   }
 
+  /** Whether the folder is still this process's; while its lock is in doubt, once that is settled. */
+  private owned(): Promise<boolean> {
+    this.watchLoop();
+    return this.doubt ?? Promise.resolve(!this.lost);
+  }
+
+  /**
+   * A loop that stood still past the lock's life (a paused process) may have lost the folder to
+   * another process. proper-lockfile finds out at its next update, due at once; until then
+   * nothing is written and no job starts, so a result never lands in a folder that is not ours.
+   */
+  private watchLoop(): void {
+    const stood = Date.now() - this.aliveAt;
+    this.aliveAt = Date.now();
+    if (stood <= LOCK_STALE_MS || this.lost || this.doubt) return;
+    this.doubt = sleep(LOCK_STALE_MS / 2 + 1000, undefined, { ref: false }).then(() => {
+      this.doubt = undefined;
+      this.pump();
+      return !this.lost;
+    });
+  }
+
+  /** The lock is lost: another process may run these jobs now. Stop, abort what runs, write nothing more. */
+  private lose(error: Error): void {
+    if (this.lost) return;
+    this.lost = true;
+    this.closed = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    for (const controller of this.running.values()) controller.abort(new Error("the data folder was taken over"));
+    this.onLockLost(error);
+  }
+
   /** Start queued jobs while there is room. */
   private pump(): void {
-    while (this.run && !this.closed && this.running.size < this.concurrency && this.queue.size()) {
+    while (this.run && !this.closed && !this.doubt && this.running.size < this.concurrency && this.queue.size()) {
       const id = this.queue.take()!;
       const controller = new AbortController();
       this.running.set(id, controller);
@@ -188,7 +239,7 @@ export class LocalJobStore implements JobStore {
   }
 
   private chain(id: string, write: () => Promise<void>): Promise<void> {
-    const next = (this.writes.get(id) ?? Promise.resolve()).then(write);
+    const next = (this.writes.get(id) ?? Promise.resolve()).then(async () => ((await this.owned()) ? write() : Promise.reject(new Error("the data folder's lock was lost"))));
     const settled = next.catch((error: Error) => log.error(`job ${id} not saved: ${error.message}`));
     this.writes.set(id, settled);
     void settled.then(() => this.writes.get(id) === settled && this.writes.delete(id));
