@@ -99,6 +99,9 @@ describe.each(["plain", "chat"] as const)("POST /api/v1/generate on the %s test 
     const response = await server.generate({ ...request, language: "de" }, { accept: "text/html" });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    // Model text in a page: nothing may run or load, and the type is never sniffed.
+    expect(response.headers.get("content-security-policy")).toMatch(/^default-src 'none'; style-src 'unsafe-inline'(;|$)/);
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     const html = await response.text();
     expect(html).toMatch(/^<!doctype html>/i);
     expect(html).toMatch(/<html[^>]* lang="de"/);

@@ -8,7 +8,7 @@ import { logRequest } from "../request-log.js";
 import type { Metrics } from "../metrics.js";
 import { assertJson, readJson } from "../body.js";
 import { idempotency, type IdempotencyOutcome } from "../idempotency.js";
-import { negotiateFormat, type ArticleFormat } from "../negotiate.js";
+import { negotiateFormat, textFormatHeaders, type ArticleFormat } from "../negotiate.js";
 import { CLIENT_CLOSED, asHttpError, problem, problemBody } from "../problem.js";
 import { validationProblem } from "../validation.js";
 
@@ -127,6 +127,6 @@ function eventStream(event: H3Event, write: (hooks: Hooks) => Promise<WrittenArt
   return stream;
 }
 
-function text(body: string, type: string): Response {
-  return new Response(body, { headers: { "content-type": `${type}; charset=utf-8` } });
+function text(body: string, type: "text/markdown" | "text/html"): Response {
+  return new Response(body, { headers: textFormatHeaders(type) });
 }
