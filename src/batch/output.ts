@@ -1,5 +1,5 @@
 import { writeFile } from "node:fs/promises";
-import { stringify } from "yaml";
+import { stringify, type ScalarTag, type Tags } from "yaml";
 import type { GenerateRequest } from "../article/request.js";
 import type { ArticleResponse } from "../article/response.js";
 import { groundingData } from "./grounding.js";
@@ -14,7 +14,7 @@ type Grounded = Pick<GenerateRequest, "sources" | "links">;
  * The article as Markdown with YAML front matter, the fields Hugo, Astro, Jekyll and
  * Eleventy read. Written as YAML 1.1, which those readers speak: a language such as `no`
  * or a keyword such as `on` is quoted (YAML 1.1 reads them as booleans), and the date is
- * a timestamp. `slug` is the file's name, unique in the folder, so two pages never share a URL.
+ * a timestamp with its time zone (UTC, `Z`). `slug` is the file's name, unique in the folder, so two pages never share a URL.
  */
 export function markdownWithFrontMatter({ created, article }: Article, slug: string, request: Grounded = {}): string {
   const data = {
@@ -26,7 +26,19 @@ export function markdownWithFrontMatter({ created, article }: Article, slug: str
     date: new Date(created * 1000),
     ...groundingData(request, article.markdown),
   };
-  return `---\n${stringify(data, { version: "1.1", lineWidth: 0 })}---\n\n${article.markdown}`;
+  return `---\n${stringify(data, { version: "1.1", lineWidth: 0, customTags: withZone })}---\n\n${article.markdown}`;
+}
+
+/**
+ * YAML 1.1's timestamp, written with its time zone: the yaml package writes a UTC date
+ * without its `Z`, which a site generator then reads in its own zone, hours off.
+ */
+function withZone(tags: Tags): Tags {
+  return tags.map((tag) =>
+    typeof tag === "object" && !tag.collection && tag.tag === "tag:yaml.org,2002:timestamp"
+      ? ({ ...tag, stringify: ({ value }) => (value as Date).toISOString().replace(/\.000Z$/, "Z") } satisfies ScalarTag)
+      : tag,
+  );
 }
 
 /** Write a row's Markdown and its full JSON answer. */

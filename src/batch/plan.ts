@@ -12,6 +12,8 @@ export interface BatchPlan {
   skipped: number;
   /** Rows that cannot be written, in line order. */
   failed: BadRow[];
+  /** Rows that repeat an earlier row's request, left out since they would only find its article: "same request as line N". */
+  duplicates: BadRow[];
   manifest: Manifest;
 }
 
@@ -19,7 +21,7 @@ export interface BatchPlan {
 export async function planBatch(input: string, dir: string, options: RowOptions = {}): Promise<BatchPlan> {
   const rows = await readRows(input);
   const manifest = await Manifest.open(dir);
-  const plan: BatchPlan = { total: rows.length, pending: [], skipped: 0, failed: [], manifest };
+  const plan: BatchPlan = { total: rows.length, pending: [], skipped: 0, failed: [], duplicates: [], manifest };
   const firstLine = new Map<string, number>();
   for (const read of rows) {
     const row = "error" in read ? read : parseRow(read.line, read.fields, options);
@@ -30,7 +32,7 @@ export async function planBatch(input: string, dir: string, options: RowOptions 
     // A row's key is its identity: a second row with the same request would only find the first one's article.
     const first = firstLine.get(row.key);
     if (first !== undefined) {
-      plan.failed.push({ line: row.line, error: `the same request as line ${first} (give them different seeds to write both)` });
+      plan.duplicates.push({ line: row.line, error: `same request as line ${first}` });
       continue;
     }
     firstLine.set(row.key, row.line);

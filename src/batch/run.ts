@@ -24,6 +24,8 @@ export interface BatchSummary {
   skipped: number;
   /** The plan's bad rows and the rows that failed to write, in line order. */
   failed: BadRow[];
+  /** Rows left out as the same request as an earlier line (not failures). */
+  duplicates: BadRow[];
   /** Whether `signal` stopped the run before every row was tried. */
   interrupted: boolean;
 }
@@ -69,5 +71,5 @@ export async function runBatch(plan: BatchPlan, options: BatchOptions): Promise<
   await Promise.all(Array.from({ length: Math.min(options.concurrency, plan.pending.length) }, worker));
   if (fatal) throw fatal;
   failed.sort((a, b) => a.line - b.line);
-  return { written, skipped: plan.skipped, failed, interrupted: Boolean(options.signal?.aborted) };
+  return { written, skipped: plan.skipped, failed, duplicates: plan.duplicates, interrupted: Boolean(options.signal?.aborted) };
 }

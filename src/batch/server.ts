@@ -16,10 +16,33 @@ export interface ServerOptions {
   pollMs?: number;
 }
 
-/** Tries of one request the server did not answer, or answered with "later": 409 (the same Idempotency-Key still being submitted), 429, 502, 503, 504. */
-const ATTEMPTS = 10;
+/**
+ * Tries of a request the server asked to make later, with `Retry-After`: 429 and 503 (busy),
+ * 409 (the same Idempotency-Key still being submitted). Waits are capped by {@link MAX_WAIT_MS}.
+ */
+const LATER_ATTEMPTS = 10;
+/** Tries of a request whose connection broke after it was made: a reset, a close mid-answer, a time-out. */
+const BROKEN_ATTEMPTS = 3;
 /** Milliseconds one request may take. */
 const REQUEST_TIMEOUT_MS = 30_000;
+/** Longest wait between two tries, whatever `Retry-After` says. */
+const MAX_WAIT_MS = 60_000;
+
+/**
+ * Errors of a connection that was never made: no server listens, the name does not resolve,
+ * the address cannot be reached, or it does not speak the URL's protocol. Every row would fail
+ * alike, so the batch stops at once.
+ */
+const UNREACHABLE: Record<string, string> = {
+  ECONNREFUSED: "connection refused (is the server running, and is this its port?)",
+  ENOTFOUND: "no such host",
+  EAI_AGAIN: "the host name does not resolve",
+  EHOSTUNREACH: "the host cannot be reached",
+  ENETUNREACH: "the network cannot be reached",
+  UND_ERR_CONNECT_TIMEOUT: "no answer to the connection (is the address right?)",
+  EPROTO: "it does not speak HTTPS (try http://)",
+  ERR_SSL_WRONG_VERSION_NUMBER: "it does not speak HTTPS (try http://)",
+};
 
 const JobSchema = v.looseObject({
   id: v.string(),
@@ -67,9 +90,9 @@ export function serverWriter({ url, key, pollMs = 1000 }: ServerOptions): WriteR
 }
 
 /**
- * One JSON request (a POST when there is a body), tried again while the server is out of
- * reach or asks to wait (with Retry-After, or backing off). A refused key ends the whole batch;
- * any other refusal is the row's, in the server's words.
+ * One JSON request (a POST when there is a body). A server that cannot be reached ends the whole
+ * batch, as does a refused key; a server that asks to wait (`Retry-After`) or a connection that
+ * broke is tried again a bounded number of times; any other refusal is the row's, in the server's words.
  */
 async function call(
   url: string,
@@ -92,7 +115,10 @@ async function call(
       });
     } catch (error) {
       signal.throwIfAborted();
-      if (attempt >= ATTEMPTS) throw new Error(`${url}: ${((error as Error).cause as Error | undefined)?.message ?? (error as Error).message}`);
+      const why = causeOf(error);
+      const unreachable = UNREACHABLE[why.code ?? ""];
+      if (unreachable) throw new BatchError(`cannot reach the server at ${new URL(url).origin}: ${unreachable}`);
+      if (attempt >= BROKEN_ATTEMPTS) throw new Error(`${url}: ${why.message}`);
       await sleep(backoff(attempt), undefined, { signal });
       continue;
     }
@@ -102,9 +128,18 @@ async function call(
     const words = `${response.status} ${problem?.detail ?? problem?.title ?? response.statusText}`;
     if (response.status === 401 || response.status === 403) throw new BatchError(`the server refused the key: ${words}`);
     if (response.status === 404 && post) throw new BatchError(`${url}: no jobs API there (${words}); is it an inkpress server?`);
-    if (![409, 429, 502, 503, 504].includes(response.status) || attempt >= ATTEMPTS) throw new Error(words);
-    await sleep(retryAfter(response.headers.get("retry-after")) ?? backoff(attempt), undefined, { signal });
+    const wait = [409, 429, 503].includes(response.status) ? retryAfter(response.headers.get("retry-after")) : undefined;
+    if (wait === undefined || attempt >= LATER_ATTEMPTS) throw new Error(words);
+    await sleep(wait, undefined, { signal });
   }
+}
+
+/** The innermost cause of a failed fetch (undici wraps the socket's error), with its code. */
+function causeOf(error: unknown): { code?: string; message: string } {
+  let inner = error as Error & { code?: string };
+  while (inner.cause instanceof Error) inner = inner.cause as Error & { code?: string };
+  if (inner.name === "TimeoutError") return { code: "TIMEOUT", message: `no answer within ${REQUEST_TIMEOUT_MS / 1000} s` };
+  return { code: inner.code, message: inner.message };
 }
 
 /** A job as the API shows it; anything else means the URL is not an inkpress server, for every row alike. */
@@ -114,14 +149,14 @@ function jobOf(body: unknown, server: string): v.InferOutput<typeof JobSchema> {
   return job.output;
 }
 
-/** 0.5 s, 1 s, 2 s… up to 30 s. */
+/** 0.5 s, 1 s, 2 s… */
 function backoff(attempt: number): number {
-  return Math.min(30_000, 500 * 2 ** (attempt - 1));
+  return Math.min(MAX_WAIT_MS, 500 * 2 ** (attempt - 1));
 }
 
-/** Retry-After in milliseconds (seconds or an HTTP date), at most 10 minutes. */
+/** Retry-After in milliseconds (seconds or an HTTP date), at most {@link MAX_WAIT_MS}. */
 function retryAfter(header: string | null): number | undefined {
   if (header === null) return undefined;
   const ms = /^\d+$/.test(header.trim()) ? Number(header) * 1000 : Date.parse(header) - Date.now();
-  return Number.isFinite(ms) ? Math.min(600_000, Math.max(0, ms)) : undefined;
+  return Number.isFinite(ms) ? Math.min(MAX_WAIT_MS, Math.max(0, ms)) : undefined;
 }

@@ -28,12 +28,14 @@ export class BatchProgress {
   }
 
   /** What the input holds and what is left of it; each bad row with its line. */
-  plan({ total, pending, skipped, failed }: BatchPlan): void {
+  plan({ total, pending, skipped, failed, duplicates }: BatchPlan): void {
     this.total = total;
-    this.done = skipped + failed.length;
+    this.done = skipped + failed.length + duplicates.length;
     const bad = failed.length ? `, ${failed.length} that cannot be written` : "";
-    this.line.print(`${total} row${total === 1 ? "" : "s"}: ${pending.length} to write, ${skipped} already written${bad}`);
-    for (const row of failed) this.line.print(`line ${row.line}: ${row.error}`);
+    const same = duplicates.length ? `, ${duplicates.length} repeating another line` : "";
+    this.line.print(`${total} row${total === 1 ? "" : "s"}: ${pending.length} to write, ${skipped} already written${same}${bad}`);
+    const notes = [...duplicates.map((row) => ({ ...row, error: `skipped: ${row.error}` })), ...failed].sort((a, b) => a.line - b.line);
+    for (const row of notes) this.line.print(`line ${row.line}: ${row.error}`);
   }
 
   /** Before the model is loaded. */
@@ -59,12 +61,13 @@ export class BatchProgress {
   }
 
   /** The last line: rows written, skipped and failed (by line), or how to go on after an interruption. */
-  summary({ written, skipped, failed, interrupted }: BatchSummary): void {
+  summary({ written, skipped, failed, duplicates, interrupted }: BatchSummary): void {
     // The final state stays on a terminal, above the summary.
     if (this.started) this.line.draw(this.state(), true);
     this.stop();
     const lines = failed.length ? ` (line${failed.length === 1 ? "" : "s"} ${failed.map((row) => row.line).join(", ")})` : "";
-    const counts = `${written} written, ${skipped} skipped (already written), ${failed.length} failed${lines}`;
+    const same = duplicates.length ? `, ${duplicates.length} skipped (same request as another line)` : "";
+    const counts = `${written} written, ${skipped} skipped (already written)${same}, ${failed.length} failed${lines}`;
     const took = this.started ? ` in ${duration(performance.now() - this.started)}` : "";
     this.line.print(interrupted ? `interrupted: ${counts}; run the same command again to write the rest` : `done: ${counts}${took}`);
   }

@@ -39,7 +39,7 @@ export const batchCommand = defineCommand({
       const plan = await planBatch(args.input, args.out, { links });
       const progress = new BatchProgress();
       progress.plan(plan);
-      if (plan.pending.length === 0) return finish(progress, { written: 0, skipped: plan.skipped, failed: plan.failed, interrupted: false });
+      if (plan.pending.length === 0) return finish(progress, { written: 0, skipped: plan.skipped, failed: plan.failed, duplicates: plan.duplicates, interrupted: false });
 
       // Ctrl-C stops cleanly: finished rows are kept and recorded, the rows in flight are dropped.
       const stop = new AbortController();
@@ -77,13 +77,15 @@ function serverOf(args: { server?: string; key?: string; model?: string }): { ur
     return undefined;
   }
   if (args.model !== undefined) throw new UsageError("--model and --server exclude each other: the server writes with its own model");
+  const port = /^https?:\/\/(?:\[[^\]]*\]|[^/:]*):(\d+)/i.exec(args.server)?.[1];
+  if (port && Number(port) > 65_535) throw new UsageError(`server ${args.server}: port ${port} is out of range (at most 65535)`);
   if (!/^https?:\/\/[^/]/i.test(args.server) || !URL.canParse(args.server)) throw new UsageError(`server must be an http:// or https:// URL, got "${args.server}"`);
   const key = args.key ?? (process.env.INKPRESS_API_KEY || undefined);
   if (!key) throw new UsageError("--server needs an API key: --key KEY or INKPRESS_API_KEY");
   return { url: args.server, key };
 }
 
-/** The summary, and the exit code: 130 when interrupted, 1 when a row failed. */
+/** The summary, and the exit code: 130 when interrupted, 1 when a row failed (a duplicate row is no failure). */
 function finish(progress: BatchProgress, summary: BatchSummary): void {
   progress.summary(summary);
   process.exitCode = summary.interrupted ? 130 : summary.failed.length ? 1 : 0;

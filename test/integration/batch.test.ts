@@ -7,6 +7,7 @@ import path from "node:path";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runInTerminal, spawnInkpress } from "../helpers/cli.js";
+import { freePort } from "../helpers/port.js";
 import { API_KEY, HAS_STORIES_MODEL, ROOT, STORIES_MODEL, runCli, startServer, type TestServer } from "../helpers/server.js";
 
 const TOPICS = path.join(ROOT, "test/fixtures/batch/topics.csv");
@@ -94,6 +95,8 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress batch on stories260K", () => {
           date: new Date(answer.created * 1000),
         });
         expect(body).toBe(answer.article.markdown);
+        // The date with its time zone, so a site generator does not read it in its own.
+        expect(text).toMatch(/^date: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m);
         expect(answer.object).toBe("article");
         written.push(answer.request.topic);
         // YAML 1.1 reads a bare `no` as false: the Norwegian row's language is quoted.
@@ -111,18 +114,29 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress batch on stories260K", () => {
     await writeFile(input, 'topic,length,keywords,headingTags\nHome composting,100,"compost, garden",\nRain barrels,abc,,\n,100,,\n"Balcony\ntomatoes",100,,false\nBalcony tomatoes,100,,FALSE\n');
     const result = await runCli(batchArgs(input, path.join(dir, "out")));
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^5 rows: 2 to write, 0 already written, 3 that cannot be written$/m);
+    expect(result.stderr).toMatch(/^5 rows: 2 to write, 0 already written, 1 repeating another line, 2 that cannot be written$/m);
     expect(result.stderr).toMatch(/^line 3: length: length must be a number$/m);
     // A missing topic is named (in the words of the API's 422).
     expect(result.stderr).toMatch(/^line 4: topic: .+$/m);
     // A quoted cell across two lines: the row starts on line 5, and the same request (after normalisation) follows on line 7.
-    expect(result.stderr).toMatch(/^line 7: the same request as line 5 \(give them different seeds to write both\)$/m);
-    expect(result.stderr).toMatch(/^done: 2 written, 0 skipped \(already written\), 3 failed \(lines 3, 4, 7\) in .+$/m);
+    expect(result.stderr).toMatch(/^line 7: skipped: same request as line 5$/m);
+    expect(result.stderr).toMatch(/^done: 2 written, 0 skipped \(already written\), 1 skipped \(same request as another line\), 2 failed \(lines 3, 4\) in .+$/m);
     const markdown = await files(path.join(dir, "out"), ".md");
     expect(markdown).toHaveLength(2);
     const balcony = await readFile(path.join(dir, "out", markdown.find((md) => md.includes("balcony"))!), "utf8");
     // headingTags false: no heading in the body, the title only in the front matter.
     expect(frontMatter(balcony).body).not.toMatch(/^#/m);
+  });
+
+  it("skips a row that repeats another's request, and exits 0 when every distinct row was written", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "inkpress-batch-"));
+    const input = path.join(dir, "topics.csv");
+    await writeFile(input, "topic,length\nPickling cucumbers,100\nPickling cucumbers,100\n");
+    const result = await runCli(batchArgs(input, path.join(dir, "out")));
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^line 3: skipped: same request as line 2$/m);
+    expect(result.stderr).not.toMatch(/failed \(/);
+    expect(await files(path.join(dir, "out"), ".md")).toHaveLength(1);
   });
 
   it("on a terminal, redraws a bar with the rows done, their rate and the time left", async () => {
@@ -281,6 +295,21 @@ describe("inkpress batch: arguments, and servers that refuse or are not inkpress
     } finally {
       other.close();
     }
+  });
+
+  it("against a refused port or an invalid one, stops within 20 s with one line", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "inkpress-batch-"));
+    const port = await freePort();
+    const started = performance.now();
+    const refused = await runCli(["batch", TOPICS, "--out", path.join(dir, "out"), "--server", `http://127.0.0.1:${port}`, "--key", "k", "--concurrency", "4"]);
+    expect(performance.now() - started).toBeLessThan(20_000);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(new RegExp(`^inkpress: cannot reach the server at http://127\\.0\\.0\\.1:${port}: connection refused \\(is the server running, and is this its port\\?\\)$`, "m"));
+    expect(refused.stderr).not.toMatch(/^line \d+:/m);
+
+    const invalid = await runCli(["batch", TOPICS, "--out", path.join(dir, "out"), "--server", "http://127.0.0.1:99999", "--key", "k"]);
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr.trim().split("\n")).toEqual(["inkpress: server http://127.0.0.1:99999: port 99999 is out of range (at most 65535)"]);
   });
 
   it("refuses --server without a key, and --model with --server", async () => {
