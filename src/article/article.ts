@@ -4,10 +4,10 @@ import { analyse, requestTexts } from "./analyse.js";
 import { AvoidList } from "./avoid.js";
 import { ArticleDocument } from "./document.js";
 import { articleJsonLd } from "./jsonld.js";
-import { plannedOutline, writeOutline, writtenOutline } from "./outline.js";
+import { plannedOutline, writeOutline } from "./outline.js";
 import { plan } from "./plan.js";
 import { articlePrompt } from "./prompts.js";
-import { renderHtml, renderHtmlDocument } from "./render.js";
+import { renderArticle } from "./render.js";
 import { resolveStyle, type GenerateRequest } from "./request.js";
 import { articleSlug } from "./slug.js";
 import type { ArticleResponse, StreamMeta, StreamOutline } from "./response.js";
@@ -38,8 +38,9 @@ export interface WriteArticleOptions {
 /**
  * One request, start to finish, each stage entered once: plan (pure) → outline (one
  * grammar-constrained answer) → body (one continuing, steered generation appending to the
- * document) → render → analyse (both read the document) → structured data. Every stage
- * talks to the model through one writer, on one slot of the backend.
+ * document) → analyse (reads the document) → structured data → render (the document as
+ * HTML, the page with the structured data in its head). Every stage talks to the model
+ * through one writer, on one slot of the backend.
  */
 export async function writeArticle(request: GenerateRequest, options: WriteArticleOptions): Promise<WrittenArticle> {
   const { backend, signal, onDelta, onWords } = options;
@@ -54,11 +55,13 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
   const document = new ArticleDocument(request.language, keywords, onDelta);
   const writer = await backend.writer(signal);
   let outline;
+  let planned;
   try {
     const format = backend.prompting === "chat-template" ? "json" : "lines";
     await writer.begin(articlePrompt(articlePlan, format));
     outline = await writeOutline({ plan: articlePlan, writer, format, seed: request.seed, avoid, ...(signal ? { signal } : {}) });
-    options.onOutline?.({ title: outline.title, outline: plannedOutline(articlePlan, outline) });
+    planned = plannedOutline(articlePlan, outline);
+    options.onOutline?.({ title: outline.title, outline: planned });
     writer.append("\n\n");
     writer.pin();
     await writeBody(articlePlan, outline, { writer, document, avoid, seed: request.seed, ...(signal ? { signal } : {}), ...(onWords ? { onWords } : {}) });
@@ -66,13 +69,13 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
     await writer.dispose();
   }
 
-  const html = renderHtml(document.tree);
   const slug = articleSlug(outline.title, articlePlan.primary);
+  const { title, metaDescription } = outline;
   const report = analyse({
     blocks: document.blocks,
     hasTitle: document.hasTitle,
-    title: outline.title,
-    metaDescription: outline.metaDescription,
+    title,
+    metaDescription,
     slug,
     keywords,
     language: request.language,
@@ -84,18 +87,9 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
     sources: request.sources ?? [],
   });
   const created = Math.floor(Date.now() / 1000);
-  const jsonLd = articleJsonLd({
-    plan: articlePlan,
-    outline,
-    blocks: document.blocks,
-    title: outline.title,
-    metaDescription: outline.metaDescription,
-    language: request.language,
-    keywords,
-    wordCount: report.wordCount,
-    readingTimeMinutes: report.readingTimeMinutes,
-    created,
-  });
+  const { wordCount, readingTimeMinutes } = report;
+  const jsonLd = articleJsonLd({ plan: articlePlan, outline, blocks: document.blocks, title, metaDescription, language: request.language, keywords, wordCount, readingTimeMinutes, created });
+  const { html, page } = renderArticle(document.tree, { title, metaDescription, language: request.language, jsonLd });
   const response: ArticleResponse = {
     id,
     object: "article",
@@ -103,21 +97,21 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
     model: backend.name,
     request,
     article: {
-      title: outline.title,
+      title,
       slug,
-      metaDescription: outline.metaDescription,
+      metaDescription,
       language: request.language,
       keywords,
       markdown: document.markdown(),
       html,
-      outline: writtenOutline(articlePlan, outline, document.blocks),
-      wordCount: report.wordCount,
-      readingTimeMinutes: report.readingTimeMinutes,
+      // The headings the article shows, or the planned sections when it shows none.
+      outline: articlePlan.subheadings ? document.headings() : planned,
+      wordCount,
+      readingTimeMinutes,
       jsonLd,
     },
     seo: { score: report.score, checks: report.checks, keywordDensity: report.keywordDensity },
     usage: { ...writer.usage, durationMs: Math.round(performance.now() - started) },
   };
-  const page = renderHtmlDocument(document.tree, { title: outline.title, metaDescription: outline.metaDescription, language: request.language, jsonLd });
   return { response, document: page };
 }

@@ -1,6 +1,5 @@
 import type { Heading, List, Paragraph, Root, RootContent } from "mdast";
-import remarkStringify, { type Options as StringifyOptions } from "remark-stringify";
-import { unified } from "unified";
+import { toMarkdown, type Options as ToMarkdownOptions } from "mdast-util-to-markdown";
 import { countPhrase, countWords, splitSentences } from "./text.js";
 
 /** A block of the article body as the analyser reads it. */
@@ -9,7 +8,7 @@ export type Block =
   | { kind: "prose"; text: string; words: number; sentences: string[] };
 
 /** Fixed serialiser options: the same node always gives the same bytes. */
-const MARKDOWN: StringifyOptions = {
+const MARKDOWN: ToMarkdownOptions = {
   bullet: "-",
   emphasis: "_",
   strong: "*",
@@ -18,11 +17,10 @@ const MARKDOWN: StringifyOptions = {
   listItemIndent: "one",
   setext: false,
 };
-const toMarkdown = unified().use(remarkStringify, MARKDOWN);
 
 /** A node's Markdown, escaped as remark escapes it, without the final newline. */
 function markdownOf(node: RootContent): string {
-  return toMarkdown.stringify({ type: "root", children: [node] }).replace(/\n$/, "");
+  return toMarkdown(node, MARKDOWN).replace(/\n$/, "");
 }
 
 const text = (value: string) => ({ type: "text" as const, value });
@@ -114,6 +112,11 @@ export class ArticleDocument {
   close(): void {
     this.openParagraph = undefined;
     this.openList = undefined;
+  }
+
+  /** The H2 and H3 headings the document shows, in order, as outline entries. */
+  headings(): Array<{ level: 2 | 3; text: string; shown: true }> {
+    return this.blocks.flatMap((b) => (b.kind === "heading" && (b.depth === 2 || b.depth === 3) ? [{ level: b.depth as 2 | 3, text: b.text, shown: true as const }] : []));
   }
 
   /** Words in the open paragraph. */

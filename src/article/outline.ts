@@ -1,6 +1,5 @@
 import type { Writer } from "../model/backend.js";
 import type { AvoidList } from "./avoid.js";
-import type { Block } from "./document.js";
 import { GrammarBuilder, type FieldShape } from "./grammar.js";
 import type { Plan, PlannedSection } from "./plan.js";
 import type { OutlineEntry } from "./response.js";
@@ -290,13 +289,4 @@ export function plannedOutline(plan: Plan, outline: Outline): OutlineEntry[] {
     for (const sub of written.subheadings) entries.push({ level: 3, text: sub, shown });
   }
   return entries;
-}
-
-/**
- * The outline of the written article: exactly the H2 and H3 headings it shows, in order;
- * or, when it shows none, the planned sections, each marked as not shown.
- */
-export function writtenOutline(plan: Plan, outline: Outline, blocks: readonly Block[]): OutlineEntry[] {
-  if (!plan.subheadings) return plannedOutline(plan, outline);
-  return blocks.flatMap((b) => (b.kind === "heading" && (b.depth === 2 || b.depth === 3) ? [{ level: b.depth as 2 | 3, text: b.text, shown: true }] : []));
 }

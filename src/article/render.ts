@@ -1,6 +1,5 @@
-import type { Element, Root as HastRoot } from "hast";
+import type { Element, ElementContent, Root as HastRoot } from "hast";
 import type { Root } from "mdast";
-import rehypeDocument from "rehype-document";
 import rehypeStringify from "rehype-stringify";
 import remarkRehype from "remark-rehype";
 import { unified } from "unified";
@@ -8,43 +7,57 @@ import { serialiseJsonLd, type JsonLd } from "./jsonld.js";
 
 const RTL = new Set(["ar", "he", "fa", "ur", "ps", "yi", "dv", "ku", "sd", "ug"]);
 
-const toHtml = unified().use(remarkRehype).use(rehypeStringify);
+/** Built once: Markdown tree → HTML tree → text. Model text only ever entered the tree as text nodes, so it is escaped. */
+const processor = unified().use(remarkRehype).use(rehypeStringify);
 
-/** The article body as an HTML fragment. Model text only ever entered the tree as text nodes, so it is escaped. */
-export function renderHtml(tree: Root): string {
-  return String(toHtml.stringify(toHtml.runSync(structuredClone(tree)))).trim();
+/** What the HTML page shows besides the body. */
+export interface PageMeta {
+  title: string;
+  metaDescription: string;
+  language: string;
+  /** Written into the head as `<script type="application/ld+json">`. */
+  jsonLd: JsonLd;
+}
+
+/** The article as HTML: the body fragment (`article.html`) and the full page (`Accept: text/html`). */
+export interface RenderedArticle {
+  html: string;
+  page: string;
 }
 
 /**
- * A full HTML document for `Accept: text/html`: title, description, language and the
- * JSON-LD structured data in the head.
+ * Render the article once: the Markdown tree becomes one HTML tree, serialised as the body
+ * fragment and, inside a document with the title, description, language and JSON-LD in
+ * its head, as the page.
  */
-export function renderHtmlDocument(tree: Root, meta: { title: string; metaDescription: string; language: string; jsonLd: JsonLd }): string {
-  const processor = unified()
-    .use(remarkRehype)
-    .use(rehypeDocument, {
-      title: meta.title,
-      language: meta.language,
-      dir: RTL.has(meta.language) ? "rtl" : "ltr",
-      meta: [{ name: "description", content: meta.metaDescription }],
-    })
-    .use(headScript, serialiseJsonLd(meta.jsonLd))
-    .use(rehypeStringify);
-  return String(processor.stringify(processor.runSync(structuredClone(tree))));
+export function renderArticle(tree: Root, meta: PageMeta): RenderedArticle {
+  const body = processor.runSync(structuredClone(tree)) as HastRoot;
+  const html = String(processor.stringify(body)).trim();
+  const page = String(processor.stringify(pageTree(body.children as ElementContent[], meta)));
+  return { html, page };
 }
 
+const el = (tagName: string, properties: Element["properties"], children: ElementContent[] = []): Element => ({ type: "element", tagName, properties, children });
+const nl = (): ElementContent => ({ type: "text", value: "\n" });
+
 /**
- * Append `<script type="application/ld+json">` to the head. Its text is written raw (as
- * the text of any script), so it must be the escaped serialisation, which holds no `<`.
+ * The page around the body. The JSON-LD script's text is written raw (as the text of any
+ * script), so it must be the escaped serialisation, which holds no `<`.
  */
-function headScript(json: string) {
-  return (tree: HastRoot) => {
-    const html = tree.children.find((n): n is Element => n.type === "element" && n.tagName === "html");
-    const head = html?.children.find((n): n is Element => n.type === "element" && n.tagName === "head");
-    if (!head) throw new Error("The HTML document has no head.");
-    const script: Element = { type: "element", tagName: "script", properties: { type: "application/ld+json" }, children: [{ type: "text", value: json }] };
-    const last = head.children.at(-1);
-    const trailing = last?.type === "text" && last.value.trim() === "" ? 1 : 0;
-    head.children.splice(head.children.length - trailing, 0, { type: "text", value: "\n" }, script);
-  };
+function pageTree(body: ElementContent[], meta: PageMeta): HastRoot {
+  const head = el("head", {}, [
+    nl(),
+    el("meta", { charSet: "utf-8" }),
+    nl(),
+    el("title", {}, [{ type: "text", value: meta.title }]),
+    nl(),
+    el("meta", { name: "viewport", content: "width=device-width, initial-scale=1" }),
+    nl(),
+    el("meta", { name: "description", content: meta.metaDescription }),
+    nl(),
+    el("script", { type: "application/ld+json" }, [{ type: "text", value: serialiseJsonLd(meta.jsonLd) }]),
+    nl(),
+  ]);
+  const html = el("html", { lang: meta.language, dir: RTL.has(meta.language) ? "rtl" : "ltr" }, [nl(), head, nl(), el("body", {}, [nl(), ...body, nl()]), nl()]);
+  return { type: "root", children: [{ type: "doctype" }, nl(), html, nl()] };
 }

@@ -3,7 +3,7 @@ import { toString } from "mdast-util-to-string";
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../../scripts/gguf.js";
 import { ArticleDocument } from "../../src/article/document.js";
-import { renderHtml } from "../../src/article/render.js";
+import { renderArticle } from "../../src/article/render.js";
 import { countPhrase, countWords } from "../../src/article/text.js";
 import { blocksOf, parseMarkdown } from "../helpers/blocks.js";
 
@@ -217,7 +217,7 @@ describe("ArticleDocument: model text stays text", () => {
     const inline = nodes(tree).filter((n) => !["root", "heading", "paragraph", "list", "listItem", "text"].includes(n.type));
     expect(inline.map((n) => n.type)).toEqual([]);
 
-    const html = renderHtml(doc.tree);
+    const html = renderArticle(doc.tree, { title: "t", metaDescription: "d", language: "en", jsonLd: { "@context": "https://schema.org", "@graph": [] } as never }).html;
     expect(tags(html).sort()).toEqual(["h1", "h2", "h3", "li", "p", "p", "ul"].sort());
     const shown = [...html.matchAll(/<(h1|h2|h3|p|li)>([\s\S]*?)<\/\1>/g)].map((m) => decodeHtml(m[2]!));
     expect(shown).toEqual([sentence, sentence, `Before it. ${sentence}`, sentence, sentence, sentence]);
@@ -227,7 +227,7 @@ describe("ArticleDocument: model text stays text", () => {
     const { doc } = documentWith();
     doc.addSentence('<img src=x onerror="alert(1)"> and <a href="javascript:alert(1)">x</a>.', true);
     doc.finish();
-    const html = renderHtml(doc.tree);
+    const html = renderArticle(doc.tree, { title: "t", metaDescription: "d", language: "en", jsonLd: { "@context": "https://schema.org", "@graph": [] } as never }).html;
     expect(html).not.toMatch(/<(img|a|script)\b/);
     expect(html.startsWith("<p>")).toBe(true);
   });

@@ -5,7 +5,7 @@ import { ArticleDocument } from "../../src/article/document.js";
 import { HEADLINE_MAX, JsonLdSchema, articleJsonLd, serialiseJsonLd, type JsonLd, type JsonLdSource } from "../../src/article/jsonld.js";
 import type { Outline } from "../../src/article/outline.js";
 import { plan, type Plan } from "../../src/article/plan.js";
-import { renderHtmlDocument } from "../../src/article/render.js";
+import { renderArticle } from "../../src/article/render.js";
 import { GenerateRequestSchema, type GenerateRequestInput } from "../../src/article/request.js";
 import { capitalise } from "../../src/article/text.js";
 import { writeBody } from "../../src/article/write.js";
@@ -233,7 +233,7 @@ describe("serialising for a script element", () => {
       // The body gets a hostile paragraph too: model text is escaped there as text.
       const tree = structuredClone(document.tree);
       tree.children.push({ type: "paragraph", children: [{ type: "text", value: hostile }] });
-      const html = renderHtmlDocument(tree, { title, metaDescription: hostile, language: "en", jsonLd: value });
+      const html = renderArticle(tree, { title, metaDescription: hostile, language: "en", jsonLd: value }).page;
       expect(jsonLdOf(html)).toEqual(value);
       expect(scriptsOf(html)).toHaveLength(1);
     }
@@ -243,7 +243,7 @@ describe("serialising for a script element", () => {
 
   it("puts the script after the title and description in the head", async () => {
     const { jsonLd, document, outline } = await written({ structure: "how-to" });
-    const html = renderHtmlDocument(document.tree, { title: outline.title, metaDescription: outline.metaDescription, language: "en", jsonLd });
+    const html = renderArticle(document.tree, { title: outline.title, metaDescription: outline.metaDescription, language: "en", jsonLd }).page;
     const head = html.slice(html.indexOf("<head>"), html.indexOf("</head>"));
     expect(head.indexOf("<title>")).toBeLessThan(head.indexOf('<meta name="description"'));
     expect(head.indexOf('<meta name="description"')).toBeLessThan(head.indexOf("<script"));
