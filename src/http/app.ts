@@ -7,10 +7,11 @@ import { log } from "../log.js";
 import type { ModelHost } from "../model/host.js";
 import type { ReportingBackend } from "../model/report.js";
 import { requireApiKey } from "./auth.js";
+import { AuthThrottle } from "./auth-throttle.js";
 import type { KeyLimiter } from "../keys/limiter.js";
 import type { ApiKeys } from "../keys/registry.js";
 import type { Metrics } from "./metrics.js";
-import { asHttpError, problem, toProblemResponse } from "./problem.js";
+import { asHttpError, isFault, problem, toProblemResponse } from "./problem.js";
 import { logRequest, startRequest } from "./request-log.js";
 import { generateRoute } from "./routes/generate.js";
 import { cancelJobRoute, getJobRoute, listJobsRoute, submitJobRoute } from "./routes/jobs.js";
@@ -39,6 +40,8 @@ export interface AppOptions {
   storage: KeyStorage;
   jobs: Jobs;
   jobsConfig: JobsConfig;
+  /** Failed authentications one client address may make in 10 s before it gets 429s. */
+  authFailures: number;
 }
 
 /** Most bytes of request headers the app reads (Node's own parser stops at 16 KiB). */
@@ -49,8 +52,10 @@ export const HEADER_LIMIT = 8 * 1024;
  * key-protected `/api/v1/*`, and every error (thrown by us, by h3 or unexpected)
  * answered as problem+json.
  */
-export function createApp({ modelHost, metrics, keys, limiter, generations, timeoutMs, bodyTimeoutMs, corsOrigins, storage, jobs, jobsConfig }: AppOptions): H3 {
+export function createApp({ modelHost, metrics, keys, limiter, generations, timeoutMs, bodyTimeoutMs, corsOrigins, storage, jobs, jobsConfig, authFailures }: AppOptions): H3 {
   const app = new H3({
+    // Errors are logged once, below: a stack for faults only, never for routine client errors.
+    silent: true,
     onRequest(event) {
       startRequest(event);
       if (headerBytes(event) > HEADER_LIMIT) throw problem(431, `Request headers are limited to ${HEADER_LIMIT} bytes.`);
@@ -63,7 +68,7 @@ export function createApp({ modelHost, metrics, keys, limiter, generations, time
     },
     onError(thrown, event: H3Event) {
       const error = asHttpError(thrown);
-      if (error.unhandled) log.error(error.cause ?? error);
+      if (isFault(error)) log.error(thrown instanceof Error && thrown.cause instanceof Error ? thrown.cause : thrown);
       // Requests h3 refuses before any hook (a malformed path) still get an id.
       if (!event.context.requestId) startRequest(event);
       // The unread rest of an over-large body makes the connection unusable: say so.
@@ -86,7 +91,8 @@ export function createApp({ modelHost, metrics, keys, limiter, generations, time
       if (preflight) return preflight;
     });
   }
-  app.use("/api/v1/**", (event) => (isPublicApiRoute(event) ? undefined : requireApiKey(event, keys, limiter)));
+  const throttle = new AuthThrottle({ failures: authFailures });
+  app.use("/api/v1/**", (event) => (isPublicApiRoute(event) ? undefined : requireApiKey(event, keys, limiter, throttle)));
   app.get("/healthz", healthRoute(modelHost));
   app.get("/metrics", metricsRoute(metrics));
   app.get("/", playgroundRoute());
