@@ -102,7 +102,8 @@ describe("the configuration", () => {
       dataDir: "/srv/data",
       redisUrl: "redis://cache:6379",
       webhookAllow: ["10.0.0.0/8"],
-      jobs: { queueSize: 40, retentionS: 7 * 86_400, pageSize: 100 },
+      authFailures: 20,
+      jobs: { queueSize: 40, perKey: 10, retentionS: 7 * 86_400, pageSize: 100 },
     });
     expect(config.source).toEqual({ kind: "model", modelPath: MODEL, threads: defaultThreads(), gpu: "auto", gpuLayers: "auto", sequences: defaultSequences() });
     expect(resolveServeConfig({ flags: { model: MODEL }, env: {} }).redisUrl).toBeUndefined();
