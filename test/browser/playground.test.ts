@@ -226,4 +226,35 @@ describe.skipIf(!HAS_CHROMIUM)("the playground in headless Chromium", () => {
     await page.close();
     expect(pageErrors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
   });
+
+  it("sends the style, sources and links boxes as the request's fields, and marks the box of a bad link", async () => {
+    const page = await openPlayground();
+    const sent: unknown[] = [];
+    page.on("request", (request) => {
+      if (request.url().endsWith("/api/v1/generate")) sent.push(request.postDataJSON());
+    });
+    await page.fill("#f-key", API_KEY);
+    await page.fill("#f-topic", "Home composting");
+    await page.fill('[id="f-style.avoid"]', "once upon a time\n\n  game-changer  ");
+    await page.fill('[id="f-style.voice"]', "plain British English");
+    await page.fill("#f-sources", "# Our trial\nThe heap reached 60 °C.\n---\nTurn it weekly.");
+    await page.fill("#f-links", "/guides/compost-bins How to choose a compost bin | compost bin, tumbler\njavascript:alert(1) Evil page");
+    await page.click("#generate");
+    const error = page.locator("#error");
+    await error.waitFor({ state: "visible" });
+    expect(sent).toEqual([
+      expect.objectContaining({
+        topic: "Home composting",
+        style: { avoid: ["once upon a time", "game-changer"], voice: "plain British English" },
+        sources: [{ title: "Our trial", text: "# Our trial\nThe heap reached 60 °C." }, { title: "Pasted text 2", text: "Turn it weekly." }],
+        links: [
+          { url: "/guides/compost-bins", title: "How to choose a compost bin", keywords: "compost bin, tumbler" },
+          { url: "javascript:alert(1)", title: "Evil page" },
+        ],
+      }),
+    ]);
+    expect(await error.locator("li").allTextContents()).toEqual(["links[1].url: url must be an absolute http(s) URL or a site path starting with /"]);
+    expect(await page.locator("#f-links").getAttribute("aria-invalid")).toBe("true");
+    await page.close();
+  });
 });

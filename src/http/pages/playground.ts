@@ -184,6 +184,23 @@ function fieldsets(f: FieldOf, presets: string[]): string {
 <textarea id="f-seo.description" name="seo.description" rows="2" ${limits(f("seo.description"))} placeholder="generated"></textarea></label>
 <label class="check"><input type="checkbox" id="f-seo.headingTags" name="seo.headingTags"${headingDefault ? " checked" : ""}> Heading tags (H1, H2, H3)</label>
 </fieldset>
+<fieldset>
+<legend>Style</legend>
+<label class="field"><span>Avoid <small>(optional)</small></span>
+<textarea id="f-style.avoid" name="style.avoid" data-list="lines" rows="2" placeholder="once upon a time&#10;game-changer"></textarea>
+<small>One phrase per line, up to ${escapeHtml(String(f("style.avoid").maxItems ?? ""))}; none appears in the article.</small></label>
+<label class="field"><span>Voice <small>(optional)</small></span>
+<input type="text" id="f-style.voice" name="style.voice" ${limits(f("style.voice"))} placeholder="plain British English, second person"></label>
+</fieldset>
+<fieldset>
+<legend>Grounding</legend>
+<label class="field"><span>Sources <small>(optional)</small></span>
+<textarea id="f-sources" name="sources" data-list="sources" rows="3" placeholder="# Our composting trial&#10;The heap reached 60 °C in nine days."></textarea>
+<small>Paste text or Markdown the article draws on and cites; separate sources with a line of <code>---</code>. A first line <code># Title</code> names one.</small></label>
+<label class="field"><span>Links <small>(optional)</small></span>
+<textarea id="f-links" name="links" data-list="links" rows="3" spellcheck="false" placeholder="/guides/compost-bins How to choose a compost bin | compost bin, tumbler"></textarea>
+<small>Pages of your site to link, one per line: the URL, its title, then optionally <code>|</code> and keywords.</small></label>
+</fieldset>
 <datalist id="structures">${presets.map((p) => `<option value="${escapeHtml(p)}"></option>`).join("")}</datalist>
 <datalist id="languages">${[...LABELLED_LANGUAGES].sort().map((code) => `<option value="${escapeHtml(code)}">${escapeHtml(languageName(code) ?? code)}</option>`).join("")}</datalist>`;
 }

@@ -10,6 +10,7 @@
  */
 import type { ArticleResponse, StreamOutline } from "../../../article/response.js";
 import { byId, el } from "./dom.js";
+import { linksFromText, sourcesFromText } from "./grounding.js";
 import { renderMarkdown } from "./markdown.js";
 import { hideReport, seconds, showReport } from "./report.js";
 import { readSse } from "./sse.js";
@@ -46,14 +47,17 @@ function controlValue(control: HTMLInputElement | HTMLTextAreaElement): unknown 
   const raw = control.value.trim();
   if (control.dataset.list === "lines") return raw ? raw.split(/\r?\n/).map((line) => line.trim()).filter(Boolean) : undefined;
   if (raw === "") return undefined;
+  if (control.dataset.list === "sources") return sourcesFromText(raw);
+  if (control.dataset.list === "links") return linksFromText(raw);
   return control instanceof HTMLInputElement && control.type === "number" ? Number(raw) : raw;
 }
 
 /**
  * The request body from the form: every control with a `name` is the field of the body at
  * that dotted path (`seo.keywords`). A checkbox sends a boolean (always), a number input a
- * number, a control marked `data-list="lines"` a list of its non-empty lines; other text is
- * sent trimmed, or left out when empty. The key has no name: it goes in a header.
+ * number, a control marked `data-list="lines"` a list of its non-empty lines, one marked
+ * `data-list="sources"` or `"links"` the objects its text describes (client/grounding.ts);
+ * other text is sent trimmed, or left out when empty. The key has no name: it goes in a header.
  */
 function requestBody(): Record<string, unknown> {
   const body: Record<string, unknown> = {};
@@ -124,7 +128,8 @@ function showProblem(problem: Problem, retryAfter?: string | null): void {
   const title = `${status ? `${status} ` : ""}${problem.title || "Error"}`;
   const detail = `${problem.detail ?? ""}${retryAfter ? ` Retry in ${retryAfter} s.` : ""}`;
   const items = (Array.isArray(problem.errors) ? problem.errors : []).map((error) => {
-    const input = document.getElementById(`f-${error.path}`) as HTMLInputElement | null;
+    // A list member's error (links[2].url) marks the control of the whole list.
+    const input = (document.getElementById(`f-${error.path}`) ?? document.getElementById(`f-${error.path.replace(/\[.*$/, "")}`)) as HTMLInputElement | null;
     if (input?.form === form) input.setAttribute("aria-invalid", "true");
     return `${error.path}: ${error.message}`;
   });
