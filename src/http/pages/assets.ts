@@ -12,26 +12,23 @@ import { readFile } from "node:fs/promises";
 /** Where the scripts are served. */
 export const ASSETS_PATH = "/assets/";
 
-/** The modules of `client/` a browser may load: the playground's entry and what it imports. */
-const SCRIPTS = ["playground", "dom", "markdown", "report", "sse"] as const;
-
-/** The name of one of the scripts. */
-export type ScriptName = (typeof SCRIPTS)[number];
-
-/** Whether a name is one of the scripts. */
-export function isScriptName(name: string): name is ScriptName {
-  return (SCRIPTS as readonly string[]).includes(name);
+/** Whether a name can be a module of `client/`: lower-case words joined by hyphens, so no path can be formed. */
+export function isScriptName(name: string): boolean {
+  return /^[a-z]+(-[a-z]+)*$/.test(name);
 }
 
 /** The URL a page loads a script from. */
-export function scriptUrl(name: ScriptName): string {
+export function scriptUrl(name: string): string {
   return `${ASSETS_PATH}${name}.js`;
 }
 
-const compiled = new Map<ScriptName, Promise<string>>();
+const compiled = new Map<string, Promise<string | undefined>>();
 
-/** A script as the browser runs it: the build's JavaScript, or the TypeScript source compiled on first use. */
-export function scriptSource(name: ScriptName): Promise<string> {
+/**
+ * A module of `client/` as the browser runs it: the build's JavaScript, or the TypeScript
+ * source compiled on first use; undefined when `client/` has no such module.
+ */
+export function scriptSource(name: string): Promise<string | undefined> {
   let source = compiled.get(name);
   if (!source) {
     source = load(name);
@@ -42,13 +39,21 @@ export function scriptSource(name: ScriptName): Promise<string> {
   return source;
 }
 
-async function load(name: ScriptName): Promise<string> {
+/** A file's text, or undefined when it does not exist. */
+async function readIfThere(url: URL): Promise<string | undefined> {
   try {
-    return await readFile(new URL(`./client/${name}.js`, import.meta.url), "utf8");
+    return await readFile(url, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
   }
-  const typescript = await readFile(new URL(`./client/${name}.ts`, import.meta.url), "utf8");
+}
+
+async function load(name: string): Promise<string | undefined> {
+  const built = await readIfThere(new URL(`./client/${name}.js`, import.meta.url));
+  if (built !== undefined) return built;
+  const typescript = await readIfThere(new URL(`./client/${name}.ts`, import.meta.url));
+  if (typescript === undefined) return undefined;
   // esbuild is a devDependency, like tsx that runs the sources; a built server never gets here.
   const { transform } = await import("esbuild");
   const { code } = await transform(typescript, { loader: "ts", format: "esm", target: "es2022", sourcefile: `${name}.ts` });

@@ -6,7 +6,7 @@
  * machines they run on are offline).
  */
 import { createHash } from "node:crypto";
-import { scriptUrl, type ScriptName } from "./assets.js";
+import { scriptUrl } from "./assets.js";
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
@@ -72,8 +72,8 @@ export interface PageParts {
   style: string;
   /** The body's HTML, below the top bar. */
   body: string;
-  /** The page's script, a module under `/assets/`, if any. */
-  script?: ScriptName;
+  /** The page's script, by the name of its module in `client/` (`playground`), if any. */
+  script?: string;
 }
 
 /** A rendered page: its markup and the headers to answer it with. */

@@ -10,7 +10,6 @@
  * `/assets/playground.js`; it reads the request from the form's named controls.
  */
 import { LABELLED_LANGUAGES, languageName } from "../../article/labels.js";
-import { CHECK_LABELS } from "./check-labels.js";
 import { componentSchema, fieldAt, type SchemaNode } from "./fields.js";
 import { escapeHtml, renderPage, type Page } from "./html.js";
 
@@ -218,7 +217,7 @@ const OUTPUT = `<div class="out" id="out">
 </details>
 </div>`;
 
-/** The SEO report, filled in when an article is done; the checks' names in words ride along for the script. */
+/** The SEO report, filled in when an article is done (each check of the answer carries its name in words). */
 const REPORT = `<section class="report panel" id="report" aria-labelledby="report-title">
 <h2 id="report-title">SEO report</h2>
 <p class="pending" id="report-pending">The report measures the finished article: it appears here when the article is done.</p>
@@ -226,7 +225,7 @@ const REPORT = `<section class="report panel" id="report" aria-labelledby="repor
 <div class="score" id="score"><strong id="score-value">–</strong><div class="bar" aria-hidden="true"><span id="score-bar"></span></div><span class="muted">of 100</span></div>
 <dl class="stats" id="stats"></dl>
 <p class="checks-summary" id="checks-summary"></p>
-<ul class="checks" id="checks" aria-label="SEO checks" data-labels="${escapeHtml(JSON.stringify(CHECK_LABELS))}"></ul>
+<ul class="checks" id="checks" aria-label="SEO checks"></ul>
 <details class="na-checks" id="na-checks" hidden><summary id="na-summary"></summary><ul class="checks" id="na-list" aria-label="Checks that do not apply"></ul></details>
 </div>
 </section>`;

@@ -22,9 +22,10 @@ export function playgroundRoute() {
 /** `GET /assets/:file`: the pages' scripts (`playground.js`, …), compiled from their TypeScript. No key needed. */
 export function assetRoute() {
   return defineHandler(async (event) => {
-    const name = /^([a-z-]+)\.js$/.exec(getRouterParam(event, "file") ?? "")?.[1];
-    if (!name || !isScriptName(name)) throw problem(404, "No such asset.");
-    return new Response(await scriptSource(name), {
+    const name = /^(.+)\.js$/.exec(getRouterParam(event, "file") ?? "")?.[1];
+    const source = name && isScriptName(name) ? await scriptSource(name) : undefined;
+    if (source === undefined) throw problem(404, "No such asset.");
+    return new Response(source, {
       headers: { "content-type": "text/javascript; charset=utf-8", "x-content-type-options": "nosniff", "cache-control": "no-cache" },
     });
   });

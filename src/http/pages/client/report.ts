@@ -10,19 +10,9 @@ const CHECK_STATES: Record<CheckKind, [icon: string, state: string]> = {
   na: ["–", "not applicable"],
 };
 
-let labels: Record<string, string> | undefined;
-
-/** A check's name in words (the page carries them); a check this page does not know, by its id in words. */
-function checkLabel(id: string): string {
-  labels ??= JSON.parse(byId("checks").dataset.labels ?? "{}") as Record<string, string>;
-  if (Object.hasOwn(labels, id)) return labels[id]!;
-  const words = id.replace(/-/g, " ");
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
 function checkItem(check: SeoCheck, kind: CheckKind): HTMLLIElement {
   const [icon, state] = CHECK_STATES[kind];
-  const label = checkLabel(check.id);
+  const label = check.label;
   const li = el("li", kind);
   li.dataset.check = check.id;
   li.append(el("span", "icon", icon));
