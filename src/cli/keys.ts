@@ -161,7 +161,7 @@ const setStyle = defineCommand({
  * record it there), else from the usage file the server keeps beside the key file.
  */
 async function lastUses(file: string, keys: KeyRecord[]): Promise<Record<string, string | undefined>> {
-  const url = process.env.INKPRESS_REDIS_URL;
+  const url = readSetting("redis");
   if (!url) {
     const usage = await readUsage(usageFileFor(file));
     // A key of 0.1.0 that no server has migrated yet still has its use under its name.
