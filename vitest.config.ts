@@ -26,6 +26,7 @@ const HTTP = [
   "test/integration/jsonld.test.ts",
   "test/integration/metrics.test.ts",
   "test/integration/openapi.test.ts",
+  "test/integration/pages.test.ts",
   "test/integration/rate-limits.test.ts",
 ];
 
