@@ -56,6 +56,17 @@ describe("splitPassages", () => {
     expect(cut.map((p) => p.text).join(" ")).toBe(`${long}. Short one here.`);
   });
 
+  it("splits a very long paragraph the way it splits short ones, keeping every word", () => {
+    const sentences = Array.from({ length: 400 }, (_, i) => `Heap ${i} needs "brown" leaves (and green scraps)!`);
+    const passages = splitPassages({ sources: [{ title: "Long", text: sentences.join(" ") }], language: "en" });
+    expect(passages.map((p) => p.text).join(" ")).toBe(sentences.join(" "));
+    expect(passages).toHaveLength(Math.ceil(400 / 3));
+    for (const p of passages) expect(p.text.split("!").length - 1).toBeLessThanOrEqual(3);
+    // Text without any terminator is cut at spaces, never inside a word.
+    const plain = splitPassages({ sources: [{ title: "Plain", text: "word ".repeat(3000) }], language: "en" });
+    expect(plain.reduce((n, p) => n + p.words, 0)).toBe(3000);
+  });
+
   it("splits text without spaces between words (Japanese) into sentences too", () => {
     const ja = splitPassages({ sources: [{ title: "堆肥", text: "堆肥は土を豊かにします。落ち葉は炭素を加えます。生ごみは窒素を加えます。毎週かき混ぜます。" }], language: "ja" });
     expect(ja.map((p) => p.text)).toEqual(["堆肥は土を豊かにします。 落ち葉は炭素を加えます。 生ごみは窒素を加えます。", "毎週かき混ぜます。"]);
