@@ -177,6 +177,12 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
 /** Serve until SIGINT or SIGTERM, then shut down gracefully and exit 0. */
 export async function serve(config: ServeConfig): Promise<void> {
   const server = await startServer(config);
+  const unusable = (error: Error) => {
+    process.stderr.write(`inkpress: ${error.message}\n`);
+    process.exit(1);
+  };
+  // An inference server is checked before the server says it listens: a wrong --backend is one line, never a server whose every request fails.
+  if (config.source.kind === "backend") await server.modelHost.ready.catch(unusable);
   log.log(`inkpress listening on ${server.url} (${writing(config.source)})`);
   server.modelHost.ready.then(
     async (backend) => {
@@ -184,10 +190,7 @@ export async function serve(config: ServeConfig): Promise<void> {
       if (report.kind === "in-process" && report.fallback) log.log(`--gpu auto: ${report.fallback}; running on the CPU`);
       log.log(`model ${backend.name} loaded ${where(report, backend.slots.status().capacity - config.queueSize)}`);
     },
-    (error: Error) => {
-      process.stderr.write(`inkpress: ${error.message}\n`);
-      process.exit(1);
-    },
+    unusable,
   );
   const stop = async () => {
     log.log("shutting down: finishing running generations");

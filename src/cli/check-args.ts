@@ -18,6 +18,7 @@ export async function checkArgs(command: AnyCommand, rawArgs: string[], path: st
   const args = await resolve(command.args ?? {});
   const subCommands = await resolve(command.subCommands);
   const flags = flagsOf(args);
+  const given = new Set<string>();
   for (let i = 0; i < rawArgs.length; i++) {
     const token = rawArgs[i]!;
     if (token === "--") return;
@@ -26,6 +27,7 @@ export async function checkArgs(command: AnyCommand, rawArgs: string[], path: st
       const takesValue = flags.get(name);
       // Flags of a command that runs a default subcommand are that one's (`inkpress --port 1` serves).
       if (takesValue === undefined) throw unknown("flag", name, [...flags.keys()], path.length || !command.default ? path : [await resolve(command.default)]);
+      given.add(canonicalFlag(args, name));
       if (takesValue && !token.includes("=")) i++;
       continue;
     }
@@ -34,6 +36,26 @@ export async function checkArgs(command: AnyCommand, rawArgs: string[], path: st
     if (!sub) throw unknown("command", token, Object.keys(subCommands), path);
     return checkArgs(await resolve(sub), rawArgs.slice(i + 1), [...path, token]);
   }
+  if (!subCommands && !given.has("--help") && !given.has("-h")) assertRequired(args, given, path);
+}
+
+/** A required flag missing is one line with the command's usage, rather than the whole help page. */
+function assertRequired(args: ArgsDef, given: Set<string>, path: string[]): void {
+  const required = Object.entries(args).filter(([, def]) => def.type !== "positional" && def.type !== "boolean" && def.required);
+  const missing = required.find(([name]) => !given.has(`--${name}`));
+  if (!missing) return;
+  const positionals = Object.entries(args).filter(([, def]) => def.type === "positional" && def.required !== false);
+  const usage = [...positionals.map(([name]) => name.toUpperCase()), ...required.map(([name]) => `--${name} ${name.toUpperCase()}`)].join(" ");
+  throw new UsageError(`${path.join(" ")} needs --${missing[0]}; usage: ${cliCommand(`${path.join(" ")} ${usage}`)}, or see ${cliCommand([...path, "--help"].join(" "))}`);
+}
+
+/** A flag by its own name: `-o` is `--out`. */
+function canonicalFlag(args: ArgsDef, spelled: string): string {
+  for (const [name, def] of Object.entries(args)) {
+    const aliases = ["alias" in def ? (def.alias ?? []) : []].flat();
+    if (aliases.some((alias) => spelled === (alias.length === 1 ? `-${alias}` : `--${alias}`))) return `--${name}`;
+  }
+  return spelled;
 }
 
 /** Every spelling a command accepts, and whether it takes the next word as its value. */

@@ -4,6 +4,7 @@ import { resolveModelConfig } from "../config.js";
 import { writeArticle } from "../article/article.js";
 import { requestFromFields, splitList } from "../article/fields.js";
 import { readSourceFiles } from "../batch/source-files.js";
+import { PRESETS } from "../article/presets.js";
 import { GenerateRequestSchema } from "../article/request.js";
 import { fieldErrors } from "../http/validation.js";
 import { ModelRuntime } from "../model/runtime.js";
@@ -23,7 +24,7 @@ export const generateCommand = defineCommand({
     length: { type: "string", description: "Approximate words (default 800)" },
     tone: { type: "string", description: "Tone (default professional)" },
     language: { type: "string", description: "ISO 639-1 code (default en)" },
-    structure: { type: "string", description: "paragraphs, sections or detailed, or free words (default sections)" },
+    structure: { type: "string", description: `${PRESETS.slice(0, -1).join(", ")} or ${PRESETS.at(-1)}, or free words that pick one (default sections)` },
     keywords: { type: "string", description: "Comma-separated keywords; the first is primary" },
     title: { type: "string", description: "Title to use verbatim" },
     description: { type: "string", description: "Meta description to use verbatim" },

@@ -3,6 +3,7 @@ import { defineCommand } from "citty";
 import { MODELS_DIR } from "../setting-parsers.js";
 import { cliCommand } from "../invocation.js";
 import { listModels, megabytes, pullModel } from "../model/download.js";
+import { ggufProblem } from "../model/gguf.js";
 import { DEFAULT_PRESET, PRESETS } from "../model/presets.js";
 import { UsageError, fail } from "./fail.js";
 import { progressDisplay } from "./progress.js";
@@ -94,8 +95,11 @@ const listCommand = defineCommand({
         return;
       }
       const width = Math.max(...models.map((m) => m.file.length));
-      for (const model of models) {
-        process.stdout.write(`${model.file.padEnd(width)}  ${megabytes(model.bytes).padStart(10)}\n`);
+      // A .gguf name is no promise: a file llama.cpp cannot read says why, beside its size.
+      const problems = await Promise.all(models.map((model) => ggufProblem(path.join(dir, model.file), { name: model.file })));
+      for (const [i, model] of models.entries()) {
+        const problem = problems[i] ? `  (${problems[i]!.replace(/: [^:]*$/, "")}: cannot be used)` : "";
+        process.stdout.write(`${model.file.padEnd(width)}  ${megabytes(model.bytes).padStart(10)}${problem}\n`);
       }
     } catch (error) {
       fail(error);

@@ -133,7 +133,7 @@ export class Jobs {
     const cancelled = await this.finish(id, { status: "cancelled" }, ["queued", "running"]);
     if (!cancelled) {
       const now = await this.own(owner, id);
-      throw new InkpressError(`The job has ${now.status} already; only queued and running jobs can be cancelled.`, { status: 409 });
+      throw new InkpressError(`The job was already ${now.status === "cancelled" ? "cancelled" : `finished (${now.status})`}; only queued and running jobs can be cancelled.`, { status: 409 });
     }
     await this.options.store.abort(id);
     return publicJob(cancelled);

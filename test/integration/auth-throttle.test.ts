@@ -61,6 +61,7 @@ describe("key guessing throttled, routine refusals logged in one line", () => {
     await mine.cancel(running.id);
 
     expect(Object.keys(seen).map(Number).sort()).toEqual([401, 404, 409, 413, 415, 422, 429, 503]);
+    expect((await seen[409]!.json()).detail).toBe("The job was already cancelled; only queued and running jobs can be cancelled.");
     await sleep(300);
     const output = server.output().slice(before);
     expect(output).not.toMatch(/^\s+at /m);

@@ -39,6 +39,18 @@ const TRANSIENT: Record<string, string> = {
   UND_ERR_CONNECT_TIMEOUT: "connection timed out",
 };
 
+/** TLS failures in words, by the socket's error code: what is wrong, and what to do. */
+const TLS_WORDS: Record<string, string> = {
+  EPROTO: "does not speak HTTPS (is its URL http://?)",
+  ERR_SSL_WRONG_VERSION_NUMBER: "does not speak HTTPS (is its URL http://?)",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "has a self-signed certificate (trust it with NODE_EXTRA_CA_CERTS=its-ca.pem)",
+  SELF_SIGNED_CERT_IN_CHAIN: "has a certificate signed by an unknown authority (trust it with NODE_EXTRA_CA_CERTS=its-ca.pem)",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "has a certificate signed by an unknown authority (trust it with NODE_EXTRA_CA_CERTS=its-ca.pem)",
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "has a certificate signed by an unknown authority (trust it with NODE_EXTRA_CA_CERTS=its-ca.pem)",
+  CERT_HAS_EXPIRED: "has an expired certificate",
+  ERR_TLS_CERT_ALTNAME_INVALID: "has a certificate for another host name",
+};
+
 /** An inference server's HTTP API: JSON requests and server-sent event streams, with its faults as {@link UpstreamError}. */
 export class Upstream {
   private readonly stallMs: number;
@@ -155,6 +167,8 @@ export class Upstream {
     if (watch.stalled) return new UpstreamError(504, `${this.base.origin} sent nothing for ${this.stallMs / 1000} s`);
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     const transient = TRANSIENT[cause?.code ?? ""];
+    const tls = TLS_WORDS[cause?.code ?? ""];
+    if (tls) return new UpstreamError(502, `the server at ${this.base.origin} ${tls}`, { cause: error });
     const reason = transient ?? cause?.message ?? (error as Error).message;
     return new UpstreamError(502, `${this.base.origin} failed: ${reason}`, { retryable: transient !== undefined, cause: error });
   }
