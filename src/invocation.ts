@@ -1,7 +1,7 @@
 /**
  * How the user runs the CLI, for hints that name a command: `npx inkpress …` through npx,
- * `npm run cli -- …` from a checkout (also under `npm start`, whose script only serves),
- * plain `inkpress …` otherwise. npm names the running script in npm_lifecycle_event, and
+ * `npm run -s cli -- …` from a checkout (also under `npm start`, whose script only serves;
+ * `-s` keeps npm's banner out of a piped key), plain `inkpress …` otherwise. npm names the running script in npm_lifecycle_event, and
  * what npx runs in npm_lifecycle_script (quoted).
  */
 export function cliName(): string {
@@ -11,7 +11,7 @@ export function cliName(): string {
       return /^'?inkpress\b/.test(env.npm_lifecycle_script ?? "") ? "npx inkpress" : "inkpress";
     case "cli":
     case "start":
-      return "npm run cli --";
+      return "npm run -s cli --";
     default:
       return "inkpress";
   }

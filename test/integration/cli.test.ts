@@ -109,13 +109,13 @@ describe("hints", () => {
     await createKey(keysFile, "shop");
     await revokeKey(keysFile, "shop");
     const revoked = await keysCli(keysFile, ["list"], { npm_lifecycle_event: "cli" });
-    expect(revoked.stdout).toBe("no active keys: every key was revoked; create one with npm run cli -- keys create --name NAME\n");
+    expect(revoked.stdout).toBe("no active keys: every key was revoked; create one with npm run -s cli -- keys create --name NAME\n");
     const plain = await keysCli(keysFile, ["list"]);
     expect(plain.stdout).toMatch(/create one with inkpress keys create/);
   });
 
   it("name the help the same way in a typo's error", async () => {
     const result = await runCli(["models", "list", "--turbo"], { npm_lifecycle_event: "cli" });
-    expect(result.stderr).toBe("inkpress: unknown flag --turbo for models list; see npm run cli -- models list --help\n");
+    expect(result.stderr).toBe("inkpress: unknown flag --turbo for models list; see npm run -s cli -- models list --help\n");
   });
 });
