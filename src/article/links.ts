@@ -189,13 +189,14 @@ export function planLinks(options: {
     want--;
     return true;
   };
+  const index = linkIndex(unique, language);
   const pairs = sections
-    .flatMap((section, s) => rankLinks({ links: unique, query: section.query, language }).map((r) => ({ s, link: r.link, score: r.score })))
+    .flatMap((section, s) => index.rank(section.query).map((r) => ({ s, link: unique[r.id]!, score: r.score })))
     .sort((a, b) => b.score - a.score || a.s - b.s);
   for (let round = 1; want > 0 && round <= Math.max(0, ...room); round++) {
     for (const { s, link } of pairs) if (plan[s]!.length < round) place(s, link);
   }
-  for (const { link } of rankLinks({ links: unique, query: options.article, language })) {
+  for (const link of index.rank(options.article).map((r) => unique[r.id]!)) {
     // The section with the fewest links and room left, the longer one on a tie.
     const order = sections.map((_, s) => s).sort((a, b) => plan[a]!.length - plan[b]!.length || sections[b]!.words - sections[a]!.words || a - b);
     for (const s of order) if (place(s, link)) break;
