@@ -112,12 +112,22 @@ function endpoints(doc: Record<string, unknown>): string {
   -H 'accept: text/event-stream' \\
   -d '{"topic": "Home composting for beginners", "length": 800, "seo": {"keywords": "compost bin, garden waste"}}'`;
   return `${items.join("\n")}
-<p><code>GET /healthz</code> answers <code>200 {"status":"ok","model":…,"prompting":"chat-template"|"completion","queue":{"running","waiting","capacity"},"backend":{…}}</code>
-(the backend: in-process with its GPU and offloaded layers, or the inference server's URL and state),
-or <code>503 {"status":"loading"}</code> while the model loads. <code>GET /metrics</code> is Prometheus text: requests by status,
-articles, tokens, queue depth, time to first token and decode rate.</p>
+${health(doc)}
+<p><code>GET /metrics</code> is Prometheus text: requests by status, articles, tokens, queue depth, time to first token and decode rate.</p>
 <h3>Example</h3>
 <pre><code>${escapeHtml(example)}</code></pre>`;
+}
+
+/** The health answer's fields, from its schema: the ready answer (200); `{"status":"loading"}` (503) while the model loads. */
+function health(doc: Record<string, unknown>): string {
+  const [ready] = (componentSchema(doc, "Health").oneOf ?? []) as SchemaNode[];
+  const rows = fieldsOf(ready ?? {}).map((field) => fieldRow(field));
+  return `<p><code>GET /healthz</code> answers 200 with these fields once the model is loaded (or the inference server reached),
+or <code>503 {"status":"loading"}</code> while it loads. The backend's fields depend on its <code>kind</code>.</p>
+<div class="table-wrap"><table>
+<thead><tr><th>Field</th><th>Type</th><th>Rules</th><th>Meaning</th></tr></thead>
+<tbody>${rows.join("\n")}</tbody>
+</table></div>`;
 }
 
 function fieldRow(field: Field, defaultCell?: string): string {

@@ -50,10 +50,34 @@ export function fieldsOf(schema: SchemaNode, prefix = "", depth = 0): Field[] {
   for (const [name, child] of Object.entries(schema.properties ?? {})) {
     const path = prefix ? `${prefix}.${name}` : name;
     fields.push({ path, schema: child, required: required.has(name), depth });
-    if (child.properties) fields.push(...fieldsOf(child, path, depth + 1));
+    const object = child.properties ? child : variantsMerged(child);
+    if (object) fields.push(...fieldsOf(object, path, depth + 1));
     else if (child.items?.properties) fields.push(...fieldsOf(child.items, `${path}[]`, depth + 1));
   }
   return fields;
+}
+
+/** The values a field may take, from its `const` or `enum`. */
+const valuesOf = (schema: SchemaNode): unknown[] => (schema.const !== undefined ? [schema.const] : (schema.enum ?? []));
+
+/**
+ * The object variants of a schema (`oneOf` of objects, such as the health answer's
+ * backend) as one object: every field of any variant, a field in several with the values
+ * of each, required where every variant requires it.
+ */
+function variantsMerged(schema: SchemaNode): SchemaNode | undefined {
+  const variants = (schema.oneOf ?? schema.anyOf) as SchemaNode[] | undefined;
+  if (!variants?.length || !variants.every((variant) => variant.properties)) return undefined;
+  const properties: Record<string, SchemaNode> = {};
+  for (const variant of variants) {
+    for (const [name, field] of Object.entries(variant.properties!)) {
+      const seen = properties[name];
+      const values = seen ? [...valuesOf(seen), ...valuesOf(field)] : [];
+      properties[name] = seen && values.length ? { type: "string", ...seen, const: undefined, enum: [...new Set(values)] } : (seen ?? field);
+    }
+  }
+  const required = Object.keys(properties).filter((name) => variants.every((variant) => variant.required?.includes(name)));
+  return { type: "object", properties, required };
 }
 
 /** One field by its dotted path. */
@@ -92,6 +116,7 @@ export function rulesText(schema: SchemaNode): string[] {
   const values = range(schema.minimum, schema.maximum, "");
   if (values) rules.push(values);
   if (schema.enum) rules.push(`one of ${schema.enum.map((v) => `\`${JSON.stringify(v)}\``).join(", ")}`);
+  if (schema.const !== undefined) rules.push(`always \`${JSON.stringify(schema.const)}\``);
   return rules;
 }
 
