@@ -94,7 +94,6 @@ export async function measureBandwidth(): Promise<Bandwidth> {
  * (the run-on check), every time a piece arrives. Microseconds per token by the pending
  * line's length in words.
  */
-
 export function sentenceRereadCost(): Reread {
   const words = "Lily and Tim went to the park to see a big red ball and they were very happy because the sun was out and the birds sang in the tall green trees near the pond".split(" ");
   return [5, 15, 30].map((n) => {
