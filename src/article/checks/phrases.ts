@@ -53,9 +53,9 @@ export function findPhrases(a: Article, phrases: readonly string[]): Found[] {
   return phrases
     .map((phrase) => {
       const wanted = straight(phrase);
-      // A text without the phrase's first word cannot hold it: skip segmenting it (a hundred phrases a text).
-      const head = wanted.trim().split(/\s+/u)[0]!.toLocaleLowerCase(language);
-      const holding = texts.filter((t) => t.lower.includes(head));
+      // A text without the phrase's longest word cannot hold it: skip segmenting it (a hundred phrases a text).
+      const longest = wanted.split(/\s+/u).reduce((a, b) => (b.length > a.length ? b : a), "").toLocaleLowerCase(language);
+      const holding = texts.filter((t) => t.lower.includes(longest));
       return { phrase, count: sum(holding.map((t) => countPhrase(t.plain, wanted, language))) };
     })
     .filter((f) => f.count > 0);
