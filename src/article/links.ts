@@ -21,12 +21,6 @@ export const LINKING = {
 /** Anchors that say nothing of the page they link. */
 const GENERIC_ANCHORS = new Set(["click", "click here", "here", "read", "read more", "more", "learn more", "visit", "this page", "page", "this article", "article", "post", "this link", "link", "website"]);
 
-/** The pages ranked against a query, best first; only pages that share a word with it. */
-export function rankLinks(options: { links: readonly Link[]; query: string; language: string }): Array<{ link: Link; index: number; score: number }> {
-  const { links } = options;
-  return linkIndex(links, options.language).rank(options.query).map(({ id, score }) => ({ link: links[id]!, index: id, score }));
-}
-
 /** A BM25 index of pages over their title and keywords. */
 function linkIndex(links: readonly Link[], language: string): TermIndex {
   return new TermIndex({ language, fields: { title: 1, keywords: 1 }, documents: links.map((link, id) => ({ id, title: link.title, keywords: link.keywords.join(", ") })) });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LINKING, LinkSet, anchorPhrases, planLinks, rankLinks, sameAddress, type LinkSection } from "../../src/article/links.js";
+import { LINKING, LinkSet, anchorPhrases, planLinks, sameAddress, type LinkSection } from "../../src/article/links.js";
 import type { Link } from "../../src/article/request.js";
 
 const link = (url: string, title: string, keywords: string[] = []): Link => ({ url, title, keywords });
@@ -97,10 +97,10 @@ describe("anchorPhrases", () => {
   });
 });
 
-describe("rankLinks, LinkSet and sameAddress", () => {
-  it("ranks pages by their title and keywords", () => {
-    expect(rankLinks({ links: LINKS, query: "vermicompost", language: "en" }).map((r) => r.link.url)).toEqual(["/worms"]);
-    expect(rankLinks({ links: LINKS, query: "the of and", language: "en" })).toEqual([]);
+describe("LinkSet and sameAddress", () => {
+  it("ranks pages by their title and keywords, and keeps the set's order where nothing matches", () => {
+    expect(new LinkSet(LINKS).for({ query: "vermicompost", language: "en", max: 1 }).map((l) => l.url)).toEqual(["/worms"]);
+    expect(new LinkSet(LINKS).for({ query: "the of and", language: "en", max: 2 }).map((l) => l.url)).toEqual(["/compost-bins", "https://example.org/rain-barrels/"]);
   });
 
   it("keeps a large link set to the pages most relevant to an article, never its own page", () => {
