@@ -1,4 +1,5 @@
 import net from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import path from "node:path";
 import type { H3 } from "h3";
 import { toNodeHandler } from "h3/node";
@@ -19,6 +20,7 @@ import { KeyLimiter } from "./keys/limiter.js";
 import { LocalKeyStorage } from "./keys/local-storage.js";
 import { RedisKeyStorage } from "./keys/redis-storage.js";
 import type { KeyStorage } from "./keys/storage.js";
+import { StateUnavailableError } from "./redis.js";
 import { ApiKeys } from "./keys/registry.js";
 import { KeyStore, KeyStoreError } from "./keys/store.js";
 import { usageFileFor } from "./keys/usage.js";
@@ -130,13 +132,16 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
     store: jobStore,
     generations,
     keyById: (id) => keys.byId(id),
+    isRevoked: (owner) => keys.isRevoked(owner),
     webhookSecret: (id) => keys.webhookSecret(id),
     guard: new WebhookAddressGuard({ allow: config.webhookAllow }),
     queueSize: config.jobs.queueSize,
     perKey: config.jobs.perKey,
     retentionS: config.jobs.retentionS,
   });
-  await adoptFormerOwners(keys, { storage, jobs });
+  // Local state is there at once; Redis may not be reachable yet, so its migration must not hold the start.
+  const adopted = adoptFormerOwners(keys, { storage, jobs });
+  if (!config.redisUrl) await adopted;
   // A revoked key's work stops: its running articles (direct ones and streams) and its jobs.
   keys.onRevoked((id) => {
     generations.revoke(id);
@@ -227,11 +232,19 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /**
  * Records of 0.1.0 belong to key names: those of a name whose active key inherits it move to
- * that key's id; those of any other name (revoked since) stay unreadable to every key.
+ * that key's id; those of any other name (revoked since) stay unreadable to every key. While
+ * Redis cannot be reached this is tried again every two seconds; it never fails the start.
  */
 async function adoptFormerOwners(keys: ApiKeys, { storage, jobs }: { storage: KeyStorage; jobs: Jobs }): Promise<void> {
   const owners = keys.formerOwners();
-  if (owners.size) await Promise.all([storage.adoptFormerOwners(owners), jobs.adoptFormerOwners(owners)]);
+  while (owners.size) {
+    try {
+      return void (await Promise.all([storage.adoptFormerOwners(owners), jobs.adoptFormerOwners(owners)]));
+    } catch (error) {
+      if (!(error instanceof StateUnavailableError)) return log.error(`the records of 0.1.0 key names were not given to their keys: ${(error as Error).message}`);
+      await sleep(2000, undefined, { ref: false });
+    }
+  }
 }
 
 /** Fewest characters of an INKPRESS_API_KEYS entry: a shorter key is guessed too soon, throttled or not. */

@@ -1,4 +1,5 @@
 import { InkpressError } from "../errors.js";
+import { PoolClosedError } from "../model/pool.js";
 
 /** The deadline passed before the article was finished. */
 export class GenerationTimeoutError extends InkpressError {
@@ -24,9 +25,10 @@ export class GenerationCancelledError extends InkpressError {
   }
 }
 
-/** The server stops taking work. */
-export class ShuttingDownError extends InkpressError {
+/** The server stops taking work: the pool's answer, and the connection is closed so the client goes elsewhere. */
+export class ShuttingDownError extends PoolClosedError {
   constructor() {
-    super("The server is shutting down.", { status: 503, headers: { "retry-after": "5", connection: "close" } });
+    super();
+    this.headers.connection = "close";
   }
 }

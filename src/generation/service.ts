@@ -52,15 +52,24 @@ export interface GenerationServiceOptions {
 
 /** Who a generation runs for. */
 export interface Caller {
-  /** The key whose limits, daily words, usage and default style apply; none: a local batch. */
+  /**
+   * The key whose limits, daily words, usage and default style apply.
+   * @default none: a local batch, unlimited
+   */
   key?: ApiKey;
-  /** The key's rate-limit headers, carried by a 429. */
+  /**
+   * The key's rate-limit headers, carried by a 429.
+   * @default none
+   */
   headers?: Record<string, string>;
 }
 
 /** How one admitted article is written. */
 export interface WriteOptions extends Pick<WriteArticleOptions, "onMeta" | "onOutline" | "onDelta" | "onWords"> {
-  /** Aborted by whoever asked (client gone, job cancelled): the write rejects with {@link GenerationCancelledError}. */
+  /**
+   * Aborted by whoever asked (client gone, job cancelled): the write rejects with {@link GenerationCancelledError}.
+   * @default none
+   */
   signal?: AbortSignal;
 }
 

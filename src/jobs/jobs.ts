@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { InkpressError, InvalidFieldError, problemOf } from "../errors.js";
-import { GenerationCancelledError, KeyRevokedError, ShuttingDownError } from "../generation/errors.js";
+import { GenerationCancelledError, KeyRevokedError } from "../generation/errors.js";
 import type { Admission, GenerationService } from "../generation/service.js";
 import { LimitError } from "../keys/limiter.js";
 import type { ApiKey } from "../keys/registry.js";
@@ -20,6 +20,8 @@ export interface JobsOptions {
   generations: GenerationService;
   /** The active key of an id, for its limits and style; undefined once revoked. */
   keyById: (id: string) => ApiKey | undefined;
+  /** Whether an owner's work must stop (its key revoked); false for an id not known yet. */
+  isRevoked: (owner: string) => boolean;
   /** The webhook secret of a key id, revoked or not. */
   webhookSecret: (id: string) => string | undefined;
   guard: WebhookAddressGuard;
@@ -69,8 +71,8 @@ function retryDelay(error: unknown): number | undefined {
   if (error instanceof LimitError && error.reason === "concurrency") return BUSY_KEY_RETRY_MS;
   if (error instanceof StateUnavailableError) return BUSY_KEY_RETRY_MS;
   if (error instanceof QueueFullError) return error.retryAfterSeconds * 1000;
-  // Stopping is not the job's fault: it runs again at the next start, here or on another replica.
-  if (error instanceof ShuttingDownError || error instanceof PoolClosedError) return 0;
+  // Stopping (draining or stopped) is not the job's fault: it runs again at the next start, here or on another replica.
+  if (error instanceof PoolClosedError) return 0;
   return undefined;
 }
 
@@ -168,7 +170,9 @@ export class Jobs {
     const queued = await store.get(id);
     if (!queued || FINAL_STATUSES.includes(queued.status)) return;
     const key = this.options.keyById(queued.owner);
-    if (!key) return void (await this.cancelRevoked(id));
+    if (!key && this.options.isRevoked(queued.owner)) return void (await this.cancelRevoked(id));
+    // A key this replica does not know yet: its key file is behind another replica's.
+    if (!key) return { delayMs: BUSY_KEY_RETRY_MS };
     let admission: Admission;
     try {
       admission = await generations.admit({ key });

@@ -34,6 +34,8 @@ const WATCH_INTERVAL_MS = 500;
  */
 export class ApiKeys {
   private entries: Entry[] = [];
+  /** Ids that were active here and left the key file (removed by hand rather than revoked). */
+  private readonly removed = new Set<string>();
   private readonly revokedListeners: ((id: string) => void)[] = [];
 
   private constructor(
@@ -65,6 +67,17 @@ export class ApiKeys {
   byId(id: string): ApiKey | undefined {
     const found = this.entries.find((entry) => entry.id === id && !entry.revoked);
     return found && publicKey(found);
+  }
+
+  /**
+   * Whether the work of an owner must stop: a key revoked (or removed from the key file), or a
+   * 0.1.0 name no key inherited. An id this process has never seen is not revoked: another
+   * replica may have read a newer key file.
+   */
+  isRevoked(owner: string): boolean {
+    if (!owner.startsWith("key_")) return !this.formerOwners().has(owner);
+    const found = this.entries.find((entry) => entry.id === owner);
+    return found ? found.revoked : this.removed.has(owner);
   }
 
   /** The webhook secret of a key, revoked or not: the cancellations of a revoked key's jobs are signed too. */
@@ -106,7 +119,11 @@ export class ApiKeys {
       ...stored.map(({ digest, revoked, prefix: _p, created: _c, ...record }) => ({ ...record, digest: Buffer.from(digest, "hex"), revoked: Boolean(revoked) })),
     ];
     const now = new Set(this.entries.filter((e) => !e.revoked).map((e) => e.id));
-    for (const id of active) if (!now.has(id)) for (const listener of this.revokedListeners) listener(id);
+    for (const id of active) {
+      if (now.has(id)) continue;
+      if (!this.entries.some((e) => e.id === id)) this.removed.add(id);
+      for (const listener of this.revokedListeners) listener(id);
+    }
   }
 }
 

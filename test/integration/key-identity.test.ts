@@ -67,14 +67,17 @@ describe.each(["files", "redis"] as const)("key identity (%s)", (storage) => {
     const resubmitted = await after.submit(short, { "idempotency-key": "row-1" });
     expect(resubmitted.status).toBe(202);
     expect(resubmitted.headers.get("idempotent-replayed")).toBeNull();
-    expect((await resubmitted.json()).id).not.toBe(job.id);
+    const fresh = (await resubmitted.json()) as { id: string };
+    expect(fresh.id).not.toBe(job.id);
+    expect((await after.waitFor(fresh.id)).status).toBe("succeeded");
     const regenerated = await server.generate(short, { "x-api-key": newBob, "idempotency-key": "gen-1" });
     expect(regenerated.status).toBe(200);
     expect(regenerated.headers.get("idempotent-replayed")).toBeNull();
     // The revoked key itself gets nothing back, its Idempotency-Key answers included.
     expect((await before.submit(short, { "idempotency-key": "row-1" })).status).toBe(401);
     expect((await server.generate(short, { "x-api-key": oldBob, "idempotency-key": "gen-1" })).status).toBe(401);
-  }, 120_000);
+    await server.stop();
+  }, 240_000);
 
   it("refuses to create a key named env-N, and gives an env-1 key of an old key file nothing of the environment key, its own quota included", async () => {
     const keysFile = await tempKeysFile();
@@ -101,7 +104,8 @@ describe.each(["files", "redis"] as const)("key identity (%s)", (storage) => {
     expect(ended.status).toBe("failed");
     expect(ended.error).toMatchObject({ status: 429, detail: expect.stringMatching(/daily quota of 100 words/) });
     expect((await envJobs.get(first.id)).status).toBe(404);
-  }, 120_000);
+    await server.stop();
+  }, 240_000);
 
   it("migrates 0.1.0 records: the active key keeps its name's jobs and usage, a revoked name's jobs stay unreadable to everyone", async () => {
     const keysFile = await tempKeysFile();
@@ -114,8 +118,11 @@ describe.each(["files", "redis"] as const)("key identity (%s)", (storage) => {
     const server = await serve(keysFile, { INKPRESS_DATA_DIR: dataDir });
 
     const carol = jobsApi(server.url, carolKey);
-    const read = await carol.get(carolJob.id);
-    expect(read.status).toBe(200);
+    // Redis may be reached a moment after the start: the migration follows within seconds.
+    const read = await waitFor(async () => {
+      const answer = await carol.get(carolJob.id);
+      return answer.status === 200 ? answer : undefined;
+    }, "carol's 0.1.0 job readable", 10_000, 200);
     expect(await read.json()).toMatchObject({ id: carolJob.id, status: "succeeded" });
     expect(read.headers.get("ratelimit"), "carol's words of today, recorded under her name, count").toMatch(/"daily-words";r=10;/);
     expect((await (await carol.list()).json()).data.map((j: { id: string }) => j.id)).toEqual([carolJob.id]);
@@ -130,7 +137,8 @@ describe.each(["files", "redis"] as const)("key identity (%s)", (storage) => {
     expect((await readKeys(keysFile)).find((k) => k.name === "carol")).toMatchObject({ id: expect.stringMatching(/^key_/), formerOwner: "carol" });
     await acceptedBy(server, carolKey);
     expect((await carol.get(carolJob.id)).status).toBe(200);
-  }, 120_000);
+    await server.stop();
+  }, 240_000);
 });
 
 interface StoredKey {
