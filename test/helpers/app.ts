@@ -4,7 +4,6 @@ import path from "node:path";
 import type { H3 } from "h3";
 import { resolveServeConfig } from "../../src/config.js";
 import { log } from "../../src/log.js";
-import { ModelRuntime } from "../../src/model/runtime.js";
 import { composeServer } from "../../src/server.js";
 import { FakeBackend } from "./fake-backend.js";
 import { API_KEY, ROOT } from "./server.js";
@@ -19,8 +18,6 @@ export interface TestApp {
   /** The origin requests are addressed to; `fetch` accepts a path or a URL under it. */
   url: string;
   app: H3;
-  /** The scripted backend, unless the app writes with a real model. */
-  backend: FakeBackend | undefined;
   /** A request to the app, as `fetch` would send it; a Host header given here sets the URL's origin, as on a socket. */
   fetch(input: string, init?: RequestInit): Promise<Response>;
   /** POST JSON to the generate endpoint with the test key. */
@@ -35,8 +32,6 @@ export interface TestApp {
 export interface TestAppOptions {
   /** A GGUF model loaded in-process instead of the scripted backend. @default the scripted {@link FakeBackend} */
   model?: string;
-  /** The scripted backend to write with. @default a new FakeBackend */
-  backend?: FakeBackend;
   /** Settings as environment variables (INKPRESS_…), over the test defaults. @default {} */
   env?: Record<string, string | undefined>;
 }
@@ -60,11 +55,10 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
     ...options.env,
   };
   const config = resolveServeConfig({ env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)), cwd: ROOT });
-  const backend = options.model ? undefined : (options.backend ?? new FakeBackend({ queueSize: config.queueSize }));
-  const source = config.source;
   const from = logged.length;
   const server = await composeServer(config, {
-    load: backend ? async () => backend : () => ModelRuntime.load({ ...(source as Extract<typeof source, { kind: "model" }>), queueSize: config.queueSize }),
+    // A named model loads as the server loads it; otherwise the scripted backend writes.
+    ...(options.model ? {} : { load: async () => new FakeBackend({ queueSize: config.queueSize }) }),
     // A process would exit; the test's worker says so in the output and goes on (the store has stopped its jobs).
     onDataFolderLost: (error) => logged.push(`inkpress: the data folder ${config.dataDir} is no longer this server's (${error.message})`),
   });
@@ -81,7 +75,6 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
   return {
     url: ORIGIN,
     app: server.app,
-    backend,
     fetch: request,
     generate: (body, headers = {}) =>
       request("/api/v1/generate", {

@@ -13,28 +13,23 @@ export class FakeBackend implements ReportingBackend {
   readonly name = "inkpress-fake";
   readonly prompting = "completion" as const;
   readonly contextSize = 4096;
+  /** Two slots, as a 4-core server has by default. */
   readonly slots: SlotPool<number>;
-  /** Every writer handed out, in order, to look at what the engine asked of them. */
-  readonly writers: FakeWriter[] = [];
-  disposed = false;
 
-  constructor({ sequences = 2, queueSize = 16, script = articleModel }: { sequences?: number; queueSize?: number; script?: () => Script } = {}) {
-    this.slots = new SlotPool(Array.from({ length: sequences }, (_, i) => i), queueSize);
-    this.script = script;
+  /** `queueSize`: requests that may wait for a slot, as `--queue-size` says. @default 16 */
+  constructor({ queueSize = 16 }: { queueSize?: number } = {}) {
+    this.slots = new SlotPool([0, 1], queueSize);
   }
-
-  private readonly script: () => Script;
 
   async writer(signal?: AbortSignal): Promise<Writer> {
     const slot = await this.slots.acquire(signal);
-    const writer = new FakeWriter(this.script());
+    const writer = new FakeWriter(articleModel());
     const dispose = writer.dispose.bind(writer);
     // The slot goes back once, however often the writer is disposed.
     writer.dispose = async () => {
       if (!writer.disposed) this.slots.release(slot);
       await dispose();
     };
-    this.writers.push(writer);
     return writer;
   }
 
@@ -43,7 +38,6 @@ export class FakeBackend implements ReportingBackend {
   }
 
   async dispose(): Promise<void> {
-    this.disposed = true;
     this.slots.close();
   }
 }
@@ -57,10 +51,10 @@ const VOCABULARY = [
 
 /**
  * A plain-completion model that follows the outline grammar (GrammarBuilder's fields: a
- * word range, perhaps a keyword, perhaps a closing mark) with the fewest words each field
- * allows, and writes distinct prose for the body.
+ * word range, perhaps a keyword, perhaps a closing mark) with a few words per title or
+ * heading and about 130 characters of description, and writes distinct prose for the body.
  */
-export function articleModel(): Script {
+function articleModel(): Script {
   const prose = proseModel(distinctSentences(), continuations());
   let word = 0;
   const nextWord = () => {
@@ -87,11 +81,11 @@ const unquote = (s: string) => s.replace(/\\(.)/g, (_, c: string) => ({ n: "\n",
 function fillField(rule: string, nextWord: () => string): string {
   const end = /"((?:[^"\\]|\\.)*)"$/.exec(rule)?.[1];
   const closing = end === undefined ? "" : unquote(end);
-  // Scripts without spaces: characters.
-  const chars = /^c\{(\d+),\d+\}/.exec(rule) ?? /c\{(\d+),\d+\}/.exec(rule.replace(/^c\{0,\d+\}/, ""));
+  // Scripts without spaces: `c{min,max}` characters, after the keyword when there is one.
   if (rule.startsWith("c{")) {
     const keyword = keywordOf(rule.replace(/^c\{0,\d+\} /, ""));
-    return `${keyword ?? ""}${"字".repeat(Math.max(1, Number(chars?.[1] ?? 1)))}${closing}`;
+    const least = /c\{(\d+),\d+\}(?: "[^"]*")?$/.exec(rule)?.[1];
+    return `${keyword ?? ""}${"字".repeat(Math.max(1, Number(least ?? 1)))}${closing}`;
   }
   const keyword = keywordOf(rule.replace(/^\(/, ""));
   if (keyword === undefined) {
