@@ -11,7 +11,7 @@ import remarkParse from "remark-parse";
 import { unified } from "unified";
 import type { Source } from "./request.js";
 import { contentWords, TermIndex } from "./terms.js";
-import { countWords, endsSentence, splitSentences, wordSpans } from "./text.js";
+import { endsSentence, splitSentences, wordSpans } from "./text.js";
 
 /** A few sentences of one source, the unit that is ranked, shown to the model and cited. */
 export interface SourcePassage {
@@ -83,15 +83,15 @@ function sentencesOf(text: string, language: string): string[] {
   return [...out, ...splitSentences(rest, language)];
 }
 
-/** A sentence longer than `maxWords` words, cut into pieces of at most that many. */
-function pieces(sentence: string, maxWords: number, language: string): string[] {
+/** A sentence with its word count; one longer than `maxWords` words is cut into pieces of at most that many. */
+function pieces(sentence: string, maxWords: number, language: string): Array<{ text: string; words: number }> {
   const spans = wordSpans(sentence, language);
-  if (spans.length <= maxWords) return [sentence];
-  const out: string[] = [];
+  if (spans.length <= maxWords) return [{ text: sentence, words: spans.length }];
+  const out: Array<{ text: string; words: number }> = [];
   for (let start = 0; start < spans.length; start += maxWords) {
     const from = start === 0 ? 0 : spans[start]!.index;
     const to = start + maxWords < spans.length ? spans[start + maxWords]!.index : sentence.length;
-    out.push(sentence.slice(from, to).trim());
+    out.push({ text: sentence.slice(from, to).trim(), words: Math.min(maxWords, spans.length - start) });
   }
   return out;
 }
@@ -117,8 +117,7 @@ export function splitPassages(options: PassageOptions & { sources: readonly Sour
       if (block.heading !== runHeading) flush();
       runHeading = block.heading;
       const text = endsSentence(block.text) ? block.text : `${block.text}.`;
-      for (const sentence of sentencesOf(text, language).flatMap((s) => pieces(s, maxWords, language))) {
-        const words = countWords(sentence, language);
+      for (const { text: sentence, words } of sentencesOf(text, language).flatMap((s) => pieces(s, maxWords, language))) {
         if (run.length >= most || (run.length && runWords + words > maxWords)) flush();
         run.push(sentence);
         runWords += words;
