@@ -6,7 +6,7 @@ import { toNodeHandler } from "h3/node";
 import { listen, type Listener } from "listhen";
 import { removeStaleTemporaries } from "./atomic.js";
 import type { BackendSource, ModelSource, ServeConfig } from "./config.js";
-import { ConfigError } from "./errors.js";
+import { ConfigError, InkpressError } from "./errors.js";
 import { createApp } from "./http/app.js";
 import { Metrics } from "./http/metrics.js";
 import { hardenServer } from "./http/socket.js";
@@ -45,11 +45,11 @@ export interface RunningServer {
  * Listen at once and load the model (or reach the inference server) in the background;
  * requests wait for it. A taken port is an error, never a silent move to another one.
  */
-export async function startServer(config: ServeConfig): Promise<RunningServer> {
+export async function startServer(config: ServeConfig, options: ComposeOptions): Promise<RunningServer> {
   const { source } = config;
   if (source.kind === "model") await Promise.all([assertGguf(source.modelPath), assertGpu(source.gpu)]);
   await assertPortFree(config.host, config.port);
-  const { app, modelHost, start, drain, close } = await composeServer(config);
+  const { app, modelHost, start, drain, close } = await composeServer(config, options);
   let listener: Listener;
   try {
     listener = await listen(toNodeHandler(app), {
@@ -97,15 +97,15 @@ export interface ComposedServer {
 export interface ComposeOptions {
   /** Loads what writes the articles. @default the model or inference server `config.source` names */
   load?: () => Promise<ReportingBackend>;
-  /** Called when another process took the data folder over. @default one line on stderr, and exit 1 */
-  onDataFolderLost?: (error: Error) => void;
+  /** Called when another process took the data folder over: this server must stop at once. */
+  onDataFolderLost: (error: Error) => void;
 }
 
 /**
  * Open the keys and stores and build the app on them without listening: {@link startServer}
  * serves it over HTTP, and tests call it in-process with `app.request()`.
  */
-export async function composeServer(config: ServeConfig, options: ComposeOptions = {}): Promise<ComposedServer> {
+export async function composeServer(config: ServeConfig, options: ComposeOptions): Promise<ComposedServer> {
   const { source } = config;
   // Copies that a crash between sync and rename left behind (a key file's holds every webhook secret).
   await Promise.all([removeStaleTemporaries(path.dirname(config.keysFile)), removeStaleTemporaries(config.dataDir, { recursive: true })]);
@@ -118,7 +118,7 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
   const limiter = new KeyLimiter(storage, { generationMs: config.timeoutS * 1000 });
   const jobStore = config.redisUrl
     ? new RedisJobStore(config.redisUrl)
-    : await LocalJobStore.open(config.dataDir, { onLockLost: options.onDataFolderLost ?? ((error) => giveUpDataFolder(config.dataDir, error)) });
+    : await LocalJobStore.open(config.dataDir, { onLockLost: options.onDataFolderLost });
   const modelHost = new ModelHost<ReportingBackend>(
     options.load ??
       (() =>
@@ -179,13 +179,16 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
   };
 }
 
+/** What {@link serve} does with a problem that stops the server once it has started. */
+export interface ServeOptions {
+  /** Ends the process in one line (the CLI's `fail`): the model did not load, another server took the data folder. */
+  onFatal: (error: unknown) => never;
+}
+
 /** Serve until SIGINT or SIGTERM, then shut down gracefully and exit 0. */
-export async function serve(config: ServeConfig): Promise<void> {
-  const server = await startServer(config);
-  const unusable = (error: Error) => {
-    process.stderr.write(`inkpress: ${error.message}\n`);
-    process.exit(1);
-  };
+export async function serve(config: ServeConfig, { onFatal }: ServeOptions): Promise<void> {
+  const server = await startServer(config, { onDataFolderLost: (error) => onFatal(dataFolderLost(config.dataDir, error)) });
+  const unusable = (error: Error) => onFatal(error);
   // An inference server is checked before the server says it listens: a wrong --backend is one line, never a server whose every request fails.
   if (config.source.kind === "backend") await server.modelHost.ready.catch(unusable);
   log.log(`inkpress listening on ${server.url} (${writing(config.source)})`);
@@ -210,9 +213,8 @@ export async function serve(config: ServeConfig): Promise<void> {
  * The data folder's lock is lost, so another server may run its jobs now: this one has stopped
  * its jobs without writing their results, and goes at once, before it serves anything more.
  */
-function giveUpDataFolder(dataDir: string, error: Error): never {
-  process.stderr.write(`inkpress: the data folder ${dataDir} is no longer this server's (${error.message}): stopping, since another server may run its jobs now\n`);
-  process.exit(1);
+function dataFolderLost(dataDir: string, error: Error): InkpressError {
+  return new InkpressError(`the data folder ${dataDir} is no longer this server's (${error.message}): stopping, since another server may run its jobs now`, { cause: error });
 }
 
 /** What writes the articles, for the listening line. */
