@@ -296,8 +296,8 @@ export function settingArgs<const N extends SettingName>(...names: N[]): { [K in
 export function settingsTable(): string {
   const rows = Object.values(SETTINGS).map((setting: Setting<unknown>) => {
     const meaning = setting.details ? `${setting.description}; ${setting.details}` : setting.description;
-    const flag = setting.flag ? `\`--${setting.flag}\`` : " ";
-    return `| \`${setting.env}\` |${flag === " " ? flag : ` ${flag} `}| ${defaultShown(setting)} | ${meaning} |`;
+    const flag = setting.flag ? ` \`--${setting.flag}\` ` : " ";
+    return `| \`${setting.env}\` |${flag}| ${defaultShown(setting)} | ${meaning} |`;
   });
   return ["| env | flag | default | meaning |", "|---|---|---|---|", ...rows].join("\n");
 }
