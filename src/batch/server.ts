@@ -42,6 +42,7 @@ const UNREACHABLE: Record<string, string> = {
   UND_ERR_CONNECT_TIMEOUT: "no answer to the connection (is the address right?)",
   EPROTO: "it does not speak HTTPS (try http://)",
   ERR_SSL_WRONG_VERSION_NUMBER: "it does not speak HTTPS (try http://)",
+  BAD_PORT: "fetch refuses that port (one of the Fetch standard's blocked ports, such as 9 or 25): run the server on another",
 };
 
 const JobSchema = v.looseObject({
@@ -139,6 +140,7 @@ function causeOf(error: unknown): { code?: string; message: string } {
   let inner = error as Error & { code?: string };
   while (inner.cause instanceof Error) inner = inner.cause as Error & { code?: string };
   if (inner.name === "TimeoutError") return { code: "TIMEOUT", message: `no answer within ${REQUEST_TIMEOUT_MS / 1000} s` };
+  if (inner.message === "bad port") return { code: "BAD_PORT", message: inner.message };
   return { code: inner.code, message: inner.message };
 }
 

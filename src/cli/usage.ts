@@ -14,36 +14,47 @@ function colourful(stream: NodeJS.WriteStream = process.stdout): boolean {
 
 /** Help fits a terminal of this many columns. */
 const HELP_COLUMNS = 80;
+/** The widest flag column whose descriptions wrap under themselves; past it they wrap under the line's indent. */
+const MAX_COLUMN = 50;
 
 /**
- * `--help`: citty's usage, coloured only where {@link colourful}, and fitted to
- * {@link HELP_COLUMNS} (without colour then, since citty pads its table to the longest line).
- * The top level lists the commands; the serve flags it also accepts (`inkpress --port 4000`)
- * are shown by `serve --help`.
+ * `--help`: citty's usage, coloured only where {@link colourful}, each line fitted to
+ * {@link HELP_COLUMNS}. The top level lists the commands; the serve flags it also accepts
+ * (`inkpress --port 4000`) are shown by `serve --help`.
  */
 export async function showUsage(command: AnyCommand, parent?: AnyCommand): Promise<void> {
   const top = !parent;
   let text = await renderUsage(top ? { ...command, args: {} } : command, parent);
   if (top) text += `\nWithout a command, ${cliName()} runs serve; its flags: ${cliCommand("serve --help")}.`;
-  const plain = stripVTControlCharacters(text);
-  const fitted = plain.split("\n").flatMap((line) => fitLine(line.trimEnd())).join("\n");
-  const fits = plain.split("\n").every((line) => line.trimEnd().length <= HELP_COLUMNS);
-  process.stdout.write(`${colourful() && fits ? text : fitted}\n\n`);
+  const shown = colourful() ? text : stripVTControlCharacters(text);
+  process.stdout.write(`${shown.split("\n").flatMap(fitLine).join("\n")}\n\n`);
 }
 
+const visible = (text: string) => stripVTControlCharacters(text).length;
+
 /**
- * One help line as lines of at most {@link HELP_COLUMNS}: its words wrapped under the column
- * its text starts in (a flag's description, after the flag and two spaces or more).
+ * One help line as lines of at most {@link HELP_COLUMNS} visible characters (colour codes kept):
+ * its words wrapped under the column its text starts in (a flag's description, after the flag
+ * and two spaces or more).
  */
-function fitLine(line: string): string[] {
-  if (line.length <= HELP_COLUMNS) return [line];
-  const gap = /^\s*\S.*?\s{2,}(?=\S)/.exec(line)?.[0].length;
-  const column = gap !== undefined && gap <= HELP_COLUMNS / 2 ? gap : line.length - line.trimStart().length;
+function fitLine(raw: string): string[] {
+  const line = raw.trimEnd();
+  if (visible(line) <= HELP_COLUMNS) return [line];
+  const plain = stripVTControlCharacters(line);
+  const gap = /^\s*\S.*?\s{2,}(?=\S)/.exec(plain)?.[0].length;
+  const column = gap !== undefined && gap <= MAX_COLUMN ? gap : plain.length - plain.trimStart().length;
+  // The head is the line up to that visible column, colour codes included.
+  let end = 0;
+  for (let seen = 0; seen < column; ) {
+    const code = /^\x1b\[[0-9;]*m/.exec(line.slice(end));
+    if (code) end += code[0].length;
+    else (end++, seen++);
+  }
   const lines: string[] = [];
-  let current = line.slice(0, column);
+  let current = line.slice(0, end);
   let empty = true;
-  for (const word of line.slice(column).trim().split(/\s+/)) {
-    if (!empty && current.length + 1 + word.length > HELP_COLUMNS) {
+  for (const word of line.slice(end).trim().split(/\s+/)) {
+    if (!empty && visible(current) + 1 + visible(word) > HELP_COLUMNS) {
       lines.push(current);
       current = " ".repeat(column);
       empty = true;

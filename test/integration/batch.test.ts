@@ -307,6 +307,11 @@ describe("inkpress batch: arguments, and servers that refuse or are not inkpress
     expect(refused.stderr).toMatch(new RegExp(`^inkpress: cannot reach the server at http://127\\.0\\.0\\.1:${port}: connection refused \\(is the server running, and is this its port\\?\\)$`, "m"));
     expect(refused.stderr).not.toMatch(/^line \d+:/m);
 
+    const blocked = await runCli(["batch", TOPICS, "--out", path.join(dir, "out"), "--server", "http://127.0.0.1:9", "--key", "k", "--concurrency", "4"]);
+    expect(blocked.code).toBe(1);
+    expect(blocked.stderr).toMatch(/^inkpress: cannot reach the server at http:\/\/127\.0\.0\.1:9: fetch refuses that port .+$/m);
+    expect(blocked.stderr).not.toMatch(/^line \d+:/m);
+
     const invalid = await runCli(["batch", TOPICS, "--out", path.join(dir, "out"), "--server", "http://127.0.0.1:99999", "--key", "k"]);
     expect(invalid.code).toBe(1);
     expect(invalid.stderr.trim().split("\n")).toEqual(["inkpress: server http://127.0.0.1:99999: port 99999 is out of range (at most 65535)"]);
