@@ -14,11 +14,11 @@
  * Both processes share this machine's cores, as they would on one host. Threads: the
  * in-process default (src/config.ts) for llama-server's decoding. Keeps under about
  * 8 minutes on 2 cores. Env: BENCH_QUICK=1 (short counts, writes to the temp folder),
- * BENCH_OUT=path.
+ * BENCH_OUT=path, BENCH_SECTIONS=overhead (the overhead rows and targets only, no throughput).
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -126,7 +126,14 @@ async function startInkpress(backend: string): Promise<Process> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("INKPRESS_")));
   const child = spawn(process.execPath, ["--import", tsx, path.join(ROOT, "src/cli/main.ts"), "serve", "--backend", backend, "--port", "0"], {
     cwd: ROOT,
-    env: { ...env, INKPRESS_API_KEYS: API_KEY, INKPRESS_KEYS_FILE: path.join(BENCH_DIR, `keys-${process.pid}`, "keys.json"), NO_COLOR: "1" },
+    env: {
+      ...env,
+      INKPRESS_API_KEYS: API_KEY,
+      INKPRESS_KEYS_FILE: path.join(BENCH_DIR, `keys-${process.pid}`, "keys.json"),
+      // A data folder of its own: another server on the checkout's would refuse it.
+      INKPRESS_DATA_DIR: await mkdtemp(path.join(BENCH_DIR, "data-")),
+      NO_COLOR: "1",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -314,7 +321,12 @@ const stories = existsSync(STORIES)
   ? await overhead({ label: "stories260K", path: STORIES, args: ["--override-kv", "tokenizer.ggml.eos_token_id=int:1"], runs: S.storiesRuns })
   : undefined;
 if (!stories) log(`${STORIES} is not there: no stories260K rows`);
-const sections = [...targets(smollm2, stories), ...smollm2.lines, ...(stories?.lines ?? []), ...(await throughput(model.path))];
+const sections = [
+  ...targets(smollm2, stories),
+  ...smollm2.lines,
+  ...(stories?.lines ?? []),
+  ...(process.env.BENCH_SECTIONS === "overhead" ? [] : await throughput(model.path)),
+];
 const report = [
   "## Inference server backend (`inkpress serve --backend`)",
   "",
