@@ -9,6 +9,7 @@ import type { Block } from "./document.js";
 import type { Preset } from "./presets.js";
 import { measureArticle, sum, type Measure } from "./checks/article.js";
 import { figureChecks } from "./checks/figures.js";
+import { groundingChecks } from "./checks/grounding.js";
 import { headingChecks } from "./checks/headings.js";
 import { keywordChecks } from "./checks/keywords.js";
 import { languageChecks } from "./checks/language.js";
@@ -62,6 +63,12 @@ export interface AnalyseInput {
    * @default []
    */
   sources?: readonly SourceText[];
+  /**
+   * What the writer did with the request's sources and links: sources given and cited,
+   * pages given, links the plan wanted and links placed.
+   * @default none (both checks not applicable)
+   */
+  grounding?: { sources: number; cited: number; links: number; linksWanted: number; linksPlaced: number };
 }
 
 /** One measured check: passed null means not applicable. */
@@ -95,6 +102,7 @@ const MEASURES: Record<CheckId, Measure> = {
   ...readabilityChecks,
   ...phraseChecks,
   ...figureChecks,
+  ...groundingChecks,
 };
 
 /** Measure an article's final Markdown and return its SEO report. */

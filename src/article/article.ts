@@ -3,6 +3,7 @@ import type { Backend } from "../model/backend.js";
 import { analyse, requestTexts } from "./analyse.js";
 import { AvoidList } from "./avoid.js";
 import { ArticleDocument } from "./document.js";
+import { Grounding } from "./grounding.js";
 import { articleJsonLd } from "./jsonld.js";
 import { plannedOutline, writeOutline } from "./outline.js";
 import { plan } from "./plan.js";
@@ -56,6 +57,7 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
   const writer = await backend.writer(signal);
   let outline;
   let planned;
+  let grounding;
   try {
     const format = backend.prompting === "chat-template" ? "json" : "lines";
     await writer.begin(articlePrompt(articlePlan, format));
@@ -64,7 +66,8 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
     options.onOutline?.({ title: outline.title, outline: planned });
     writer.append("\n\n");
     writer.pin();
-    await writeBody(articlePlan, outline, { writer, document, avoid, seed: request.seed, ...(signal ? { signal } : {}), ...(onWords ? { onWords } : {}) });
+    grounding = new Grounding({ plan: articlePlan, outline, sources: request.sources ?? [], links: request.links ?? [] });
+    await writeBody(articlePlan, outline, { writer, document, avoid, grounding, seed: request.seed, ...(signal ? { signal } : {}), ...(onWords ? { onWords } : {}) });
   } finally {
     await writer.dispose();
   }
@@ -85,10 +88,12 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
     style,
     given: requestTexts(request),
     sources: request.sources ?? [],
+    grounding: grounding.stats(),
   });
   const created = Math.floor(Date.now() / 1000);
   const { wordCount, readingTimeMinutes } = report;
-  const jsonLd = articleJsonLd({ plan: articlePlan, outline, blocks: document.blocks, title, metaDescription, language: request.language, keywords, wordCount, readingTimeMinutes, created });
+  const cited = grounding.citedSources();
+  const jsonLd = articleJsonLd({ plan: articlePlan, outline, blocks: document.blocks, title, metaDescription, language: request.language, keywords, wordCount, readingTimeMinutes, created, cited });
   const { html, page } = renderArticle(document.tree, { title, metaDescription, language: request.language, jsonLd });
   const response: ArticleResponse = {
     id,

@@ -1,4 +1,4 @@
-import type { Heading, List, Paragraph, Root, RootContent } from "mdast";
+import type { Heading, List, Paragraph, PhrasingContent, Root, RootContent } from "mdast";
 import { toMarkdown, type Options as ToMarkdownOptions } from "mdast-util-to-markdown";
 import { countPhrase, countWords, splitSentences } from "./text.js";
 
@@ -25,6 +25,31 @@ function markdownOf(node: RootContent): string {
 
 const text = (value: string) => ({ type: "text" as const, value });
 
+/** What a sentence carries besides its words. */
+export interface SentenceMarks {
+  /** Words of the sentence (the model wrote them) that link a page: code wraps them, nothing more. */
+  link?: { start: number; length: number; url: string };
+  /** The source the sentence restates: a marker `[n]` after it, linking the source's URL when it has one. */
+  citation?: { n: number; url?: string };
+}
+
+/** A sentence as inline nodes: its text, the linked words as a link, the citation marker after it. */
+function inlineNodes(sentence: string, marks: SentenceMarks): PhrasingContent[] {
+  const { link, citation } = marks;
+  const nodes: PhrasingContent[] = link
+    ? [
+        ...(link.start > 0 ? [text(sentence.slice(0, link.start))] : []),
+        { type: "link", url: link.url, children: [text(sentence.slice(link.start, link.start + link.length))] },
+        ...(link.start + link.length < sentence.length ? [text(sentence.slice(link.start + link.length))] : []),
+      ]
+    : [text(sentence)];
+  if (citation) {
+    const marker = `[${citation.n}]`;
+    nodes.push(citation.url ? { type: "link", url: citation.url, children: [text(marker)] } : text(marker));
+  }
+  return nodes;
+}
+
 /**
  * The article as it is written: an mdast tree that only ever grows at its end, with its
  * own counts (body words, keyword occurrences) and its Markdown, produced piece by piece
@@ -43,6 +68,7 @@ export class ArticleDocument {
   private readonly keywordCounts: Map<string, number>;
   private openParagraph: { node: Paragraph; block: Extract<Block, { kind: "prose" }> } | undefined;
   private openList: List | undefined;
+  private linkedParagraph = false;
 
   constructor(
     private readonly language: string,
@@ -71,25 +97,54 @@ export class ArticleDocument {
     this.push({ type: "heading", depth, children: [text(value)] } satisfies Heading);
   }
 
-  /** A sentence at the end of the open paragraph, or opening a new one. */
-  addSentence(sentence: string, newParagraph: boolean): void {
+  /**
+   * A sentence at the end of the open paragraph, or opening a new one. Its marks (a link on
+   * words the model wrote, a citation marker after it) are nodes of their own; the marker is
+   * not a word of the article.
+   */
+  addSentence(sentence: string, newParagraph: boolean, marks: SentenceMarks = {}): void {
     const words = this.count(sentence);
     this.openList = undefined;
+    const inline = inlineNodes(sentence, marks);
+    if (marks.link) this.linkedParagraph = true;
     if (!this.openParagraph || newParagraph) {
-      const node: Paragraph = { type: "paragraph", children: [text(sentence)] };
+      const node: Paragraph = { type: "paragraph", children: inline };
       const block = { kind: "prose" as const, text: sentence, words, sentences: [sentence] };
       this.blocks.push(block);
       this.push(node);
       this.openParagraph = { node, block };
+      this.linkedParagraph = marks.link !== undefined;
       return;
     }
     const { node, block } = this.openParagraph;
-    (node.children[0] as { value: string }).value += ` ${sentence}`;
+    node.children.push(text(" "), ...inline);
     block.text += ` ${sentence}`;
     block.words += words;
     block.sentences.push(sentence);
     // Escaped as a paragraph of its own: the safe side, whatever came before it on the line.
-    this.piece(` ${markdownOf({ type: "paragraph", children: [text(sentence)] })}`);
+    this.piece(` ${markdownOf({ type: "paragraph", children: inline })}`);
+  }
+
+  /** Whether the open paragraph holds a link already (a paragraph links one page at most). */
+  get paragraphLinked(): boolean {
+    return this.openParagraph !== undefined && this.linkedParagraph;
+  }
+
+  /**
+   * The list of cited sources at the end, under its label when headings are shown: each
+   * `[n]` with the source's title, linking its URL when it has one. A reference list, not
+   * prose: its words are not counted and the analyser does not read it.
+   */
+  addSources(label: string | null, sources: ReadonlyArray<{ n: number; title: string; url?: string }>): void {
+    if (!sources.length) return;
+    this.close();
+    if (label) this.push({ type: "heading", depth: 2, children: [text(label)] } satisfies Heading);
+    const items = sources.map((s) => ({
+      type: "listItem" as const,
+      spread: false,
+      children: [{ type: "paragraph" as const, children: [text(`[${s.n}] `), s.url ? { type: "link" as const, url: s.url, children: [text(s.title)] } : text(s.title)] }],
+    }));
+    this.push({ type: "list", ordered: false, spread: false, children: items });
   }
 
   /** A bullet of the open list, or of a new one. */

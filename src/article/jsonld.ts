@@ -30,6 +30,12 @@ export const JsonLdArticleSchema = v.object({
   timeRequired: described(v.pipe(v.string(), v.regex(/^PT\d+M$/)), "The reading time as an ISO 8601 duration."),
   datePublished: described(timestamp, "From `created`."),
   dateModified: described(timestamp, "From `created`."),
+  citation: v.optional(
+    described(
+      v.array(v.object({ "@type": v.literal("CreativeWork"), name: v.string(), url: v.optional(v.string()) })),
+      "The request's sources the article cites, in the order of their markers.",
+    ),
+  ),
 });
 
 export const JsonLdFaqPageSchema = v.object({
@@ -102,6 +108,11 @@ export interface JsonLdSource {
   readingTimeMinutes: number;
   /** Unix time in seconds, as in the answer's `created`. */
   created: number;
+  /**
+   * The sources the article cites, in marker order.
+   * @default []
+   */
+  cited?: ReadonlyArray<{ title: string; url?: string }>;
 }
 
 /** The article's JSON-LD: `@graph` holds the Article, then the FAQPage and the HowTo where the article has them. */
@@ -120,6 +131,7 @@ export function articleJsonLd(source: JsonLdSource): JsonLd {
       timeRequired: `PT${source.readingTimeMinutes}M`,
       datePublished: date,
       dateModified: date,
+      ...(source.cited?.length ? { citation: source.cited.map((c) => ({ "@type": "CreativeWork" as const, name: c.title, ...(c.url ? { url: c.url } : {}) })) } : {}),
     },
   ];
   const faq = faqPage(source);

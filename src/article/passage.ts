@@ -1,6 +1,7 @@
 import type { Writer } from "../model/backend.js";
 import type { AvoidList } from "./avoid.js";
 import type { ArticleDocument } from "./document.js";
+import type { Grounding } from "./grounding.js";
 import type { KeywordSchedule } from "./keyword-schedule.js";
 import type { Plan } from "./plan.js";
 import type { Placement, SentenceGate } from "./sentence-gate.js";
@@ -15,6 +16,7 @@ export interface PassageContext {
   gate: SentenceGate;
   schedule: KeywordSchedule;
   avoid: AvoidList;
+  grounding: Grounding;
   /** Whether headings become heading nodes (a run of prose between two is then capped). */
   visible: boolean;
   /** A fresh sampling seed for each generation call. */
@@ -37,6 +39,8 @@ export interface Passage {
   opening?: boolean;
   /** The first passage of a section after the introduction. */
   sectionStart?: boolean;
+  /** The planned section it belongs to (its links). */
+  section: number;
 }
 
 /** Paragraphs close at the first sentence end past this many words (the limit is 150). */
@@ -86,7 +90,7 @@ export async function writePassage(ctx: PassageContext, passage: Passage): Promi
       maxTokens: Math.max(24, Math.ceil(left * ctx.tokensPerWord * 1.3) + 16),
       seed: ctx.seed,
       signal: ctx.signal,
-      ...(prose && !opening ? { steer: () => schedule.due(state.words, state.sentences) } : {}),
+      ...(prose ? { steer: () => schedule.due(state.words, state.sentences) ?? owedAnchor(ctx, passage, state.sentences), opened: opening } : {}),
       take: (sentence, breakBefore) => take(ctx, { passage, budget, state, opening, sentence, breakBefore }),
     });
     if (result.tokens > 0 && result.words > 0) ctx.tokensPerWord = Math.min(6, Math.max(1, result.tokens / result.words));
@@ -105,6 +109,12 @@ function startsBlock(writer: Writer, result: StepResult, idle: number): boolean 
   const paragraph = result.outcome === "paragraph" || (result.outcome === "ended" && idle >= 2);
   if (paragraph) writer.append("\n\n");
   return paragraph;
+}
+
+/** The anchor of a link the section owes, once the paragraph may take one: never in the article's first sentence, one a paragraph. */
+function owedAnchor(ctx: PassageContext, passage: Passage, sentences: number): string | undefined {
+  if ((passage.opening && sentences === 0) || ctx.document.paragraphLinked) return undefined;
+  return ctx.grounding.owedAnchor(passage.section);
 }
 
 /** The introduction's first words: the primary keyword, then one token that starts a new word. */
@@ -141,7 +151,13 @@ function take(
   if (refusal) return refusal;
   if (s.opening && first && (n < OPENING_WORDS || !hasPhrase(sentence, plan.primary, language))) return "weak-opening";
   if (items !== undefined) document.addListItem(sentence);
-  else document.addSentence(sentence, state.newParagraph || (s.breakBefore && document.paragraphWords >= MODEL_BREAK_WORDS));
+  else {
+    const newParagraph = state.newParagraph || (s.breakBefore && document.paragraphWords >= MODEL_BREAK_WORDS);
+    const mayLink = !placement.articleStart && (newParagraph || !document.paragraphLinked);
+    const link = mayLink ? ctx.grounding.place(passage.section, sentence) : undefined;
+    const citation = ctx.grounding.cite(sentence);
+    document.addSentence(sentence, newParagraph, { ...(link ? { link } : {}), ...(citation ? { citation } : {}) });
+  }
   gate.keep(sentence, placement);
   if (items === undefined) schedule.record(sentence);
   state.newParagraph = false;

@@ -12,8 +12,14 @@ import { PRESETS } from "./presets.js";
 const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
 const count = (text?: string) => (text ? described(v.pipe(v.number(), v.integer(), v.minValue(0)), text) : v.pipe(v.number(), v.integer(), v.minValue(0)));
 
-/** One entry of the logical outline; listed even when headings are off. */
-export const OutlineEntrySchema = v.object({ level: v.picklist([2, 3]), text: v.string() });
+/**
+ * One entry of the outline. When the article shows its section headings, the outline is
+ * exactly those headings in order (`shown: true`); when it shows none (headingTags false, or
+ * the paragraphs preset), it lists the planned sections, each `shown: false`.
+ */
+export const OutlineEntrySchema = v.object({ level: v.picklist([2, 3]), text: v.string(), shown: v.boolean() });
+/** One entry of the outline. */
+export type OutlineEntry = v.InferOutput<typeof OutlineEntrySchema>;
 
 /** The normalised request, echoed in answers: defaults filled, keywords split, structure mapped. */
 export const NormalisedRequestSchema = v.object({
@@ -30,6 +36,14 @@ export const NormalisedRequestSchema = v.object({
     description: v.optional(v.string()),
     headingTags: v.boolean(),
   }),
+  style: v.optional(
+    described(
+      v.object({ avoid: v.optional(v.array(v.string())), voice: v.optional(v.string()), cliches: v.optional(v.boolean()) }),
+      "The style the article was written in: the request's, over its key's default style, field by field.",
+    ),
+  ),
+  sources: v.optional(v.array(v.object({ title: v.string(), url: v.optional(v.string()), text: v.string() }))),
+  links: v.optional(v.array(v.object({ url: v.string(), title: v.string(), keywords: v.array(v.string()) }))),
 });
 
 /** One measurement of the SEO report. */

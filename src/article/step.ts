@@ -29,6 +29,11 @@ export interface StepOptions {
    * @default no steering
    */
   steer?: () => string | undefined;
+  /**
+   * The first sentence already holds a forced keyword (the introduction's prefilled opening): steering starts with the next one.
+   * @default false
+   */
+  opened?: boolean;
   /** Judge a whole sentence; `breakBefore`: the model started a new line before it. */
   take: (sentence: string, breakBefore: boolean) => Verdict;
 }
@@ -107,6 +112,7 @@ class Step {
   constructor(private readonly o: StepOptions) {
     this.text = o.writer.text.slice(o.mark);
     this.tokensBefore = o.writer.usage.completionTokens;
+    this.steered = o.opened === true;
   }
 
   async run(): Promise<StepResult> {

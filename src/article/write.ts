@@ -1,6 +1,7 @@
 import type { Writer } from "../model/backend.js";
 import type { AvoidList } from "./avoid.js";
 import type { ArticleDocument } from "./document.js";
+import { Grounding } from "./grounding.js";
 import { KeywordSchedule } from "./keyword-schedule.js";
 import { headingText, type Outline } from "./outline.js";
 import { writePassage, type Passage, type PassageContext } from "./passage.js";
@@ -14,6 +15,11 @@ export interface WriteBodyOptions {
   document: ArticleDocument;
   /** Phrases the article never holds: refused while the model samples. */
   avoid: AvoidList;
+  /**
+   * The request's sources (notes before each section, citations) and links (anchors to steer).
+   * @default none
+   */
+  grounding?: Grounding;
   seed: number;
   signal?: AbortSignal;
   /** The running totals of body words and tokens, after every sentence. */
@@ -58,6 +64,7 @@ class BodyPass {
       gate: new SentenceGate({ plan, document: options.document, avoid: options.avoid }),
       schedule: new KeywordSchedule({ primary: plan.primary, language: this.language }),
       avoid: options.avoid,
+      grounding: options.grounding ?? new Grounding({ plan, outline }),
       visible: plan.subheadings,
       seed: () => (options.seed + 1 + this.step++ * 977) >>> 0,
       ...(options.signal ? { signal: options.signal } : {}),
@@ -75,8 +82,9 @@ class BodyPass {
     for (const [i, section] of plan.sections.entries()) {
       const budget = Math.max(8, Math.round((remaining * section.share) / shares));
       shares -= section.share;
-      remaining -= await this.section(section, outline.sections[i]!, budget);
+      remaining -= await this.section(i, budget);
     }
+    doc.addSources(plan.headings ? plan.labels.sources : null, this.ctx.grounding.citedSources());
     doc.finish();
   }
 
@@ -92,18 +100,27 @@ class BodyPass {
     return words;
   }
 
-  /** Write one section's prose within `budget` words; returns the prose words it added. */
-  private async section(section: PlannedSection, written: Outline["sections"][number], budget: number): Promise<number> {
+  /** Write section `i`'s prose within `budget` words, after its notes and heading; returns the prose words it added. */
+  private async section(i: number, budget: number): Promise<number> {
     const { ctx, doc } = this;
+    const section = this.plan.sections[i]!;
+    const written = this.outline.sections[i]!;
     const heading = headingText(section, written.heading);
+    // The section's source passages, read by the model as its own notes: never part of the article.
+    const notes = ctx.grounding.notes(i);
+    if (notes) {
+      this.writer.truncate(this.writer.text.trimEnd().length);
+      // The heading's block starts a new paragraph after them; the introduction has none, so it starts one here.
+      this.writer.append(`\n\n${notes}${section.kind === "introduction" ? "\n\n" : ""}`);
+    }
     if (heading) this.block(`## ${heading}`, () => ctx.visible && doc.addHeading(2, heading));
     else if (section.kind !== "introduction") this.block("", () => doc.close());
-    const keywords = { primaryUses: section.primaryUses, secondary: section.secondary };
+    const keywords = { primaryUses: section.primaryUses, secondary: section.secondary, section: i };
     const sectionStart = section.kind !== "introduction";
 
     if (section.kind === "takeaways") {
       this.writer.append("- ");
-      return writePassage(ctx, { budget, primaryUses: 0, secondary: [], items: section.items });
+      return writePassage(ctx, { budget, primaryUses: 0, secondary: [], items: section.items, section: i });
     }
     if (written.subheadings.length === 0) return writePassage(ctx, { budget, ...keywords, opening: !sectionStart, sectionStart });
     // Subsections (or questions) share the budget; the first carries the section's keywords.
@@ -115,7 +132,7 @@ class BodyPass {
         else if (section.kind === "faq") this.question(sub);
       });
       const share = Math.round((budget - used) / (written.subheadings.length - j));
-      const passage: Passage = j === 0 ? { budget: share, ...keywords, sectionStart } : { budget: share, primaryUses: 0, secondary: [] };
+      const passage: Passage = j === 0 ? { budget: share, ...keywords, sectionStart } : { budget: share, primaryUses: 0, secondary: [], section: i };
       used += await writePassage(ctx, passage);
     }
     return used;

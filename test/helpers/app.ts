@@ -6,6 +6,7 @@ import { resolveServeConfig } from "../../src/config.js";
 import { log } from "../../src/log.js";
 import { composeServer } from "../../src/server.js";
 import { FakeBackend } from "./fake-backend.js";
+import type { ProseItem } from "./fake-writer.js";
 import { API_KEY, ROOT } from "./server.js";
 
 /**
@@ -34,6 +35,8 @@ export interface TestAppOptions {
   model?: string;
   /** Settings as environment variables (INKPRESS_…), over the test defaults. @default {} */
   env?: Record<string, string | undefined>;
+  /** The sentences the scripted backend writes each body from. @default endless distinct sentences */
+  prose?: () => Iterator<ProseItem>;
 }
 
 /** The origin in-process requests are addressed to. */
@@ -58,7 +61,7 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
   const from = logged.length;
   const server = await composeServer(config, {
     // A named model loads as the server loads it; otherwise the scripted backend writes.
-    ...(options.model ? {} : { load: async () => new FakeBackend({ queueSize: config.queueSize }) }),
+    ...(options.model ? {} : { load: async () => new FakeBackend({ queueSize: config.queueSize, ...(options.prose ? { prose: options.prose } : {}) }) }),
     // A process would exit; the test's worker says so in the output and goes on (the store has stopped its jobs).
     onDataFolderLost: (error) => logged.push(`inkpress: the data folder ${config.dataDir} is no longer this server's (${error.message})`),
   });

@@ -1,7 +1,7 @@
 import type { Writer } from "../../src/model/backend.js";
 import { SlotPool } from "../../src/model/pool.js";
 import type { BackendReport, ReportingBackend } from "../../src/model/report.js";
-import { FakeWriter, continuations, distinctSentences, proseModel, rootItems, type Script, type Step } from "./fake-writer.js";
+import { FakeWriter, continuations, distinctSentences, proseModel, rootItems, type ProseItem, type Script, type Step } from "./fake-writer.js";
 
 /**
  * A backend whose writers are scripted {@link FakeWriter}s, for HTTP tests served in-process:
@@ -16,14 +16,20 @@ export class FakeBackend implements ReportingBackend {
   /** Two slots, as a 4-core server has by default. */
   readonly slots: SlotPool<number>;
 
-  /** `queueSize`: requests that may wait for a slot, as `--queue-size` says. @default 16 */
-  constructor({ queueSize = 16 }: { queueSize?: number } = {}) {
+  private readonly prose: (() => Iterator<ProseItem>) | undefined;
+
+  /**
+   * `queueSize`: requests that may wait for a slot, as `--queue-size` says. @default 16
+   * `prose`: the sentences each article's body is written from. @default endless distinct sentences
+   */
+  constructor({ queueSize = 16, prose }: { queueSize?: number; prose?: () => Iterator<ProseItem> } = {}) {
     this.slots = new SlotPool([0, 1], queueSize);
+    this.prose = prose;
   }
 
   async writer(signal?: AbortSignal): Promise<Writer> {
     const slot = await this.slots.acquire(signal);
-    const writer = new FakeWriter(articleModel());
+    const writer = new FakeWriter(articleModel(this.prose?.() ?? distinctSentences()));
     const dispose = writer.dispose.bind(writer);
     // The slot goes back once, however often the writer is disposed.
     writer.dispose = async () => {
@@ -54,8 +60,8 @@ const VOCABULARY = [
  * word range, perhaps a keyword, perhaps a closing mark) with a few words per title or
  * heading and about 130 characters of description, and writes distinct prose for the body.
  */
-function articleModel(): Script {
-  const prose = proseModel(distinctSentences(), continuations());
+function articleModel(sentences: Iterator<ProseItem>): Script {
+  const prose = proseModel(sentences, continuations());
   let word = 0;
   const nextWord = () => {
     const w = VOCABULARY[word % VOCABULARY.length]!;

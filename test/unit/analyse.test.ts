@@ -226,7 +226,7 @@ describe("analyse: good articles", () => {
   it("passes every check of a sections article and scores 100", () => {
     const a = analyse(sectionsInput());
     expect(failing(a)).toEqual([]);
-    expect(notApplicable(a)).toEqual(["no-headings"]);
+    expect(notApplicable(a)).toEqual(["no-headings", "sources-cited", "internal-links"]);
     expect(a.score).toBe(100);
     expect(a.wordCount).toBe(585);
     expect(a.readingTimeMinutes).toBe(3);
@@ -239,7 +239,7 @@ describe("analyse: good articles", () => {
   it("passes a paragraphs article, where subheading checks do not apply", () => {
     const a = analyse(paragraphsInput());
     expect(failing(a)).toEqual([]);
-    expect(notApplicable(a)).toEqual(["keyword-in-subheadings", "no-headings", "distinct-headings", "subheading-distribution"]);
+    expect(notApplicable(a)).toEqual(["keyword-in-subheadings", "no-headings", "distinct-headings", "subheading-distribution", "sources-cited", "internal-links"]);
     expect(a.score).toBe(100);
     expect(a.wordCount).toBe(380);
   });
@@ -247,7 +247,7 @@ describe("analyse: good articles", () => {
   it("passes an article written with heading tags off, where heading checks do not apply", () => {
     const a = analyse(plainInput());
     expect(failing(a)).toEqual([]);
-    expect(notApplicable(a)).toEqual(["keyword-in-subheadings", "single-h1", "heading-hierarchy", "distinct-headings", "subheading-distribution"]);
+    expect(notApplicable(a)).toEqual(["keyword-in-subheadings", "single-h1", "heading-hierarchy", "distinct-headings", "subheading-distribution", "sources-cited", "internal-links"]);
     expect(check(a, "no-headings").passed).toBe(true);
     expect(a.score).toBe(100);
   });
@@ -399,6 +399,16 @@ const badCases: BadCase[] = [
     id: "no-headings",
     input: () => paragraphsInput(paragraphParts(), { headingTags: false }),
     figure: "1 heading (target 0",
+  },
+  {
+    id: "sources-cited",
+    input: () => sectionsInput(undefined, { grounding: { sources: 2, cited: 0, links: 0, linksWanted: 0, linksPlaced: 0 } }),
+    figure: "0 sources of 2 cited",
+  },
+  {
+    id: "internal-links",
+    input: () => sectionsInput(undefined, { grounding: { sources: 0, cited: 0, links: 5, linksWanted: 4, linksPlaced: 1 } }),
+    figure: "1 link placed of 4 wanted",
   },
   {
     id: "heading-hierarchy",
@@ -626,7 +636,7 @@ describe("analyse: checks that do not apply", () => {
 
   it("skips every keyword check without keywords", () => {
     const a = analyse(sectionsInput(undefined, { keywords: [] }));
-    expect(notApplicable(a)).toEqual([...KEYWORD_CHECKS, "no-headings"]);
+    expect(notApplicable(a)).toEqual([...KEYWORD_CHECKS, "no-headings", "sources-cited", "internal-links"]);
     expect(failing(a)).toEqual([]);
     expect(a.keywordDensity).toEqual({});
     expect(a.score).toBe(100);

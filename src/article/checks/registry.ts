@@ -36,6 +36,8 @@ export const CHECKS = {
   cliches: { weight: 2, label: "No AI clichés" },
   avoid: { weight: 3, label: "No banned phrases" },
   "unsupported-figures": { weight: 2, label: "No figures without a source" },
+  "sources-cited": { weight: 1, label: "Sources cited" },
+  "internal-links": { weight: 1, label: "Internal links placed" },
 } as const satisfies Record<string, { weight: number; label: string }>;
 
 /** Id of a check; the report lists them in the order of {@link CHECKS}. */

@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MATRIX_MODELS } from "../helpers/matrix.js";
+import { startApp, type TestApp } from "../helpers/app.js";
+import { distinctSentences } from "../helpers/fake-writer.js";
+import { HAS_STORIES_MODEL, STORIES_MODEL, startServer, type TestServer } from "../helpers/server.js";
+
+// Grounded articles over real HTTP: the user's pages linked with anchors the model wrote,
+// the user's sources cited honestly (story-like sources stories260K can echo), and figures
+// no one supplied reported. Answers are read as a client reads them.
+
+if (!HAS_STORIES_MODEL) console.warn(`SKIPPED: the stories260K grounding suite needs ${STORIES_MODEL}, which is not there.`);
+
+interface Answer {
+  article: { markdown: string; html: string; jsonLd: { "@graph": Array<Record<string, unknown>> } };
+  seo: { checks: Array<{ id: string; passed: boolean | null; message: string }> };
+  usage: { promptTokens: number };
+}
+
+const LINKS = [
+  { url: "https://garden.example/compost-guide", title: "A Guide to the Compost Bin", keywords: ["compost bin", "garden soil"] },
+  { url: "/blog/garden-tools", title: "Garden Tools for Children", keywords: ["small shovel", "garden tools"] },
+  { url: "https://garden.example/tomatoes", title: "Growing Tomatoes in the Garden", keywords: ["red tomatoes", "garden beds"] },
+  { url: "/blog/watering", title: "Watering the Garden in Summer", keywords: ["watering can", "garden hose"] },
+  { url: "https://garden.example/birds", title: "Birds That Visit the Garden", keywords: ["bird feeder", "garden birds"] },
+];
+
+const SOURCES = [
+  { title: "The garden diary", url: "https://diary.example/garden", text: "Lily went to the garden with her mom. They saw a big compost bin near the old tree. Lily put the leaves in the compost bin and her mom smiled. The worms in the bin were happy and the soil was dark." },
+  { title: "Tom and the dog", url: "https://stories.example/tom", text: "Tom had a little dog named Max. Every day Tom and Max played in the park with a red ball. One day the ball went into the pond and Max jumped in to get it." },
+  { title: "Notes without a link", text: "The girl liked to play with her toys in the sun. She had a doll, a ball and a big box of blocks." },
+];
+
+describe.each(MATRIX_MODELS)("internal links on $name over HTTP", ({ path, skip }) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    if (!skip) server = await startServer(await path());
+  });
+  afterAll(() => server?.stop());
+
+  it.skipIf(skip)("an 800-word article given 5 pages links at least 3 of them, each once, never in a heading, with anchors that vary", async () => {
+    const anchors: string[] = [];
+    for (const seed of [21, 22, 23]) {
+      const response = await server.generate({ topic: "A day in the garden", length: 800, seed, seo: { keywords: "garden day" }, links: LINKS });
+      expect(response.status).toBe(200);
+      const answer = (await response.json()) as Answer;
+      const linked = [...answer.article.markdown.matchAll(/\[([^\]]+)\]\(([^)\s]+)\)/g)].map((m) => ({ anchor: m[1]!, url: m[2]! }));
+      const urls = linked.map((l) => l.url);
+      expect(new Set(urls).size, `seed ${seed}: ${JSON.stringify(linked)}`).toBe(urls.length);
+      expect(urls.length, `seed ${seed}: ${JSON.stringify(linked)}`).toBeGreaterThanOrEqual(3);
+      for (const url of urls) {
+        expect(LINKS.map((l) => l.url)).toContain(url);
+        expect(answer.article.html).toContain(`href="${url}"`);
+      }
+      const headings = answer.article.markdown.split("\n").filter((line) => line.startsWith("#"));
+      for (const heading of headings) expect(heading).not.toMatch(/\]\(/);
+      // Never the article's first sentence.
+      const firstParagraph = answer.article.markdown.split("\n\n")[1] ?? "";
+      expect(firstParagraph.split(/(?<=[.!?])\s/)[0]).not.toMatch(/\]\(/);
+      for (const l of linked) expect(LINKS.find((p) => p.url === l.url)!.title.toLowerCase()).not.toBe(l.anchor.toLowerCase());
+      anchors.push(...linked.map((l) => `${l.url} ${l.anchor.toLowerCase()}`));
+      expect(answer.seo.checks.find((c) => c.id === "internal-links")?.passed, `seed ${seed}`).toBe(true);
+    }
+    // Over three articles the same page is mostly linked by different words.
+    expect(new Set(anchors).size, anchors.join("\n")).toBeGreaterThan(anchors.length / 2);
+  });
+
+  it.skipIf(skip)("a javascript: link is a 422 naming links[i].url", async () => {
+    const response = await server.generate({ topic: "Gardens", links: [LINKS[0], { url: "javascript:alert(1)", title: "x" }] });
+    expect(response.status).toBe(422);
+    const problem = (await response.json()) as { errors: Array<{ path: string }> };
+    expect(problem.errors.map((e) => e.path)).toContain("links[1].url");
+  });
+});
+
+describe.skipIf(!HAS_STORIES_MODEL)("sources on stories260K over HTTP", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer(STORIES_MODEL);
+  });
+  afterAll(() => server?.stop());
+
+  const request = { topic: "Lily and the compost bin", length: 300, seo: { keywords: "compost bin" } };
+
+  it("cites what it restates, lists each cited source with its URL, and invents no URL", async () => {
+    let cited = 0;
+    for (const seed of [31, 32, 33]) {
+      const without = (await (await server.generate({ ...request, seed })).json()) as Answer;
+      const answer = (await (await server.generate({ ...request, seed, sources: SOURCES })).json()) as Answer;
+      expect(answer.usage.promptTokens, `seed ${seed}`).toBeGreaterThan(without.usage.promptTokens);
+      const markers = [...answer.article.markdown.matchAll(/\[\[?(\d+)\]?\]?(?:\(([^)]+)\))?/g)].filter((m) => m[0].startsWith("[[") || !m[0].includes("("));
+      const list = answer.article.markdown.slice(answer.article.markdown.lastIndexOf("## Sources"));
+      const listed = [...list.matchAll(/^- \\?\[(\d+)\\?\] (.+)$/gm)].map((m) => ({ n: Number(m[1]), entry: m[2]! }));
+      for (const m of markers) expect(listed.map((l) => l.n), `seed ${seed}: marker ${m[0]}`).toContain(Number(m[1]));
+      // Only cited sources are listed, numbered 1…n.
+      expect(listed.map((l) => l.n)).toEqual(listed.map((_, i) => i + 1));
+      const given = new Set([...SOURCES.flatMap((s) => (s.url ? [s.url] : []))]);
+      for (const url of answer.article.markdown.match(/https?:\/\/[^\s)\]]+/g) ?? []) expect(given, `seed ${seed}: ${url}`).toContain(url);
+      const article = answer.article.jsonLd["@graph"].find((node) => node["@type"] === "Article")!;
+      if (listed.length) {
+        cited++;
+        expect(article.citation, `seed ${seed}`).toEqual(expect.arrayContaining([expect.objectContaining({ "@type": "CreativeWork" })]));
+        expect((article.citation as unknown[]).length).toBe(listed.length);
+        for (const l of listed) {
+          const source = SOURCES.find((s) => l.entry.includes(s.title))!;
+          expect(source, `seed ${seed}: ${l.entry}`).toBeDefined();
+          if (source.url) expect(l.entry).toContain(source.url);
+        }
+        expect(answer.seo.checks.find((c) => c.id === "sources-cited")?.passed).toBe(true);
+      } else {
+        expect(article.citation).toBeUndefined();
+      }
+    }
+    expect(cited, "at least one of three articles cites a source").toBeGreaterThan(0);
+  });
+
+});
+
+describe("figures no one supplied, over HTTP in-process", () => {
+  // Neither stories260K (it spells numbers out) nor the random-weight test models (their
+  // vocabulary has no digits) write figures, so a scripted model does: the report is real.
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startApp({
+      prose: function* () {
+        yield "Often, the family picked 42 apples from the old tree.";
+        yield* distinctSentences();
+      },
+    });
+  });
+  afterAll(() => app?.stop());
+
+  it("an article without sources that states a figure fails unsupported-figures, naming it; a source that gives it passes", async () => {
+    const without = (await (await app.generate({ topic: "Counting apples", length: 300, seed: 1 })).json()) as Answer;
+    expect(without.article.markdown).toContain("42 apples");
+    const check = without.seo.checks.find((c) => c.id === "unsupported-figures")!;
+    expect(check.passed).toBe(false);
+    expect(check.message).toContain("“42”");
+    const sources = [{ title: "Orchard notes", text: "The old tree gave 42 apples this year." }];
+    const grounded = (await (await app.generate({ topic: "Counting apples", length: 300, seed: 1, sources })).json()) as Answer;
+    expect(grounded.seo.checks.find((c) => c.id === "unsupported-figures")!.passed).toBe(true);
+  });
+});
