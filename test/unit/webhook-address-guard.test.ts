@@ -1,6 +1,7 @@
 import dgram from "node:dgram";
 import { describe, expect, it } from "vitest";
-import { InkpressError } from "../../src/errors.js";
+import { InkpressError, InvalidFieldError } from "../../src/errors.js";
+import { asHttpError, problemBody } from "../../src/http/problem.js";
 import { WebhookAddressGuard, dnsResolver, type HostResolver } from "../../src/jobs/webhook/address-guard.js";
 
 // The SSRF guard of webhook URLs. Nothing here connects anywhere: IP literals need no DNS,
@@ -18,12 +19,14 @@ function table(entries: Record<string, string[]>): HostResolver & { calls: strin
   return Object.assign(resolve, { calls });
 }
 
-async function refusal(guard: WebhookAddressGuard, url: string): Promise<InkpressError> {
+/** The error a refused URL raises: always an InvalidFieldError naming webhook.url. */
+async function refusal(guard: WebhookAddressGuard, url: string): Promise<InvalidFieldError> {
   const error = await guard.check(url).then(
     () => undefined,
     (e: unknown) => e,
   );
-  if (!(error instanceof InkpressError)) throw new Error(`${url} was not refused (${String(error)})`);
+  if (!(error instanceof InvalidFieldError)) throw new Error(`${url} was not refused as an invalid field (${String(error)})`);
+  expect(error.field).toBe("webhook.url");
   return error;
 }
 
@@ -69,7 +72,13 @@ describe("webhook address guard", () => {
     expect(error.status).toBe(422);
     expect(error.message).toMatch(/^webhook\.url (is|resolves to) /);
     expect(error.message).toMatch(why);
-    expect(error.extensions).toEqual({ errors: [{ path: "webhook.url", message: error.message }] });
+    expect(error.problem).toBe(error.message);
+    // The HTTP layer answers it as a validation failure naming the field.
+    expect(problemBody(asHttpError(error), "/v1/jobs")).toMatchObject({
+      status: 422,
+      detail: error.message,
+      errors: [{ path: "webhook.url", message: error.message }],
+    });
   });
 
   it("refuses a name resolving to loopback (localhost from the hosts file), without naming the address it found", async () => {
