@@ -33,7 +33,7 @@ const GROUPS: Partial<Record<RequestField, "seo" | "style">> = {
 };
 
 /** What separates phrases when a list of them is written as one text (a CSV cell, a flag): `;`, since a phrase may hold a comma. */
-export const LIST_SEPARATOR = ";";
+const LIST_SEPARATOR = ";";
 
 /**
  * The request body the API takes, from flat fields that may be text: numbers and booleans

@@ -20,7 +20,7 @@ const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 /** ISO 8601 in UTC, as `Date.prototype.toISOString` writes it (a regex: JSON Schema's `format` is not validated everywhere). */
 const timestamp = v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/));
 
-export const JsonLdArticleSchema = v.object({
+const JsonLdArticleSchema = v.object({
   "@type": v.literal("Article"),
   headline: described(v.pipe(v.string(), v.maxLength(HEADLINE_MAX)), "The title, cut on a word end at 110 characters."),
   description: v.optional(described(v.string(), "The meta description.")),
@@ -38,7 +38,7 @@ export const JsonLdArticleSchema = v.object({
   ),
 });
 
-export const JsonLdFaqPageSchema = v.object({
+const JsonLdFaqPageSchema = v.object({
   "@type": v.literal("FAQPage"),
   inLanguage: v.string(),
   mainEntity: v.pipe(
@@ -56,7 +56,7 @@ export const JsonLdFaqPageSchema = v.object({
   ),
 });
 
-export const JsonLdHowToSchema = v.object({
+const JsonLdHowToSchema = v.object({
   "@type": v.literal("HowTo"),
   name: described(v.string(), "The title."),
   description: v.optional(v.string()),

@@ -93,7 +93,7 @@ function jsonObject<const TEntries extends v.ObjectEntries>(entries: TEntries, m
 }
 
 /** The `seo` object of a request. */
-export const SeoSchema = jsonObject({
+const SeoSchema = jsonObject({
   keywords: v.optional(
     v.pipe(Keywords, v.description("Comma-separated keywords; the first is the primary keyword. Each is trimmed; empties and case-insensitive duplicates are dropped.")),
     "",
@@ -163,7 +163,7 @@ const requiredText = (max: number, what: string) => v.pipe(trimmed(max, what), v
 export const SiteUrlSchema = url(true);
 
 /** One document the article may draw on and cite. */
-export const SourceSchema = jsonObject({
+const SourceSchema = jsonObject({
   title: described(requiredText(LIMITS.sourceTitle, "title"), "Shown in the article's Sources list."),
   url: v.optional(described(url(false), "Shown to readers beside the title; never fetched.")),
   text: described(
@@ -173,7 +173,7 @@ export const SourceSchema = jsonObject({
 }, "each source must be an object");
 
 /** The request's sources: at most 20, with at most 100 KiB of text (UTF-8) in all. */
-export const SourcesSchema = v.pipe(
+const SourcesSchema = v.pipe(
   v.array(SourceSchema, "sources must be an array of { title, url?, text }"),
   v.maxLength(LIMITS.sources, `sources holds at most ${LIMITS.sources} entries`),
   v.check(
@@ -198,7 +198,7 @@ export const LinkSchema = jsonObject({
 }, "each link must be an object");
 
 /** The request's links: at most 50 pages. */
-export const LinksSchema = v.pipe(
+const LinksSchema = v.pipe(
   v.array(LinkSchema, "links must be an array of { url, title, keywords? }"),
   v.maxLength(LIMITS.links, `links holds at most ${LIMITS.links} entries`),
 );

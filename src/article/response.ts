@@ -17,7 +17,7 @@ const count = (text?: string) => (text ? described(v.pipe(v.number(), v.integer(
  * exactly those headings in order (`shown: true`); when it shows none (headingTags false, or
  * the paragraphs preset), it lists the planned sections, each `shown: false`.
  */
-export const OutlineEntrySchema = v.object({ level: v.picklist([2, 3]), text: v.string(), shown: v.boolean() });
+const OutlineEntrySchema = v.object({ level: v.picklist([2, 3]), text: v.string(), shown: v.boolean() });
 /** One entry of the outline. */
 export type OutlineEntry = v.InferOutput<typeof OutlineEntrySchema>;
 
@@ -47,7 +47,7 @@ export const NormalisedRequestSchema = v.object({
 });
 
 /** One measurement of the SEO report. */
-export const SeoCheckSchema = v.object({
+const SeoCheckSchema = v.object({
   id: described(v.picklist(CHECK_IDS as [CheckId, ...CheckId[]]), "Stable id of the check."),
   label: described(v.string(), "The check's name in words, as the playground shows it."),
   passed: described(v.nullable(v.boolean()), "`null`: the check does not apply to this article."),

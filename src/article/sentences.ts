@@ -1,7 +1,7 @@
 import { capitalise, endsSentence, wordSpans } from "./text.js";
 
 /** Longest sentence we let through; longer model sentences are split (readability rule: prefer ≤ 20 words). */
-export const MAX_SENTENCE_WORDS = 20;
+const MAX_SENTENCE_WORDS = 20;
 /** Shortest run of words we accept as a sentence. */
 export const MIN_SENTENCE_WORDS = 3;
 
@@ -15,7 +15,7 @@ const LETTERS = /\p{L}/gu;
  * full stop. It follows the script the sentence is written in, not the requested language:
  * an English sentence in a Japanese article ends with ".".
  */
-export function terminatorFor(sentence: string, language: string): string {
+function terminatorFor(sentence: string, language: string): string {
   const last = sentence.match(LETTERS)?.at(-1);
   if (last !== undefined && CJK.test(last)) return "。";
   if (language === "hi" && last !== undefined && /\p{Script=Devanagari}/u.test(last)) return "।";

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import slugifyLatin from "@sindresorhus/slugify";
 
 /** Longest slug we produce, in characters. */
-export const MAX_SLUG_LENGTH = 75;
+const MAX_SLUG_LENGTH = 75;
 
 /**
  * An ASCII, lower-case, hyphenated slug of at most `max` characters, cut on a hyphen.
@@ -15,7 +15,7 @@ export function slugify(text: string, max = MAX_SLUG_LENGTH): string {
 }
 
 /** Cut a slug to at most `max` characters without leaving half a word. */
-export function cutSlug(slug: string, max = MAX_SLUG_LENGTH): string {
+function cutSlug(slug: string, max = MAX_SLUG_LENGTH): string {
   if (slug.length <= max) return slug;
   const cut = slug.slice(0, max + 1);
   const end = cut.lastIndexOf("-");

@@ -159,7 +159,7 @@ export class SourceIndex {
 }
 
 /** Tokens per word when no tokenizer is given: about what BPE vocabularies spend on English prose. */
-export const TOKENS_PER_WORD = 1.4;
+const TOKENS_PER_WORD = 1.4;
 
 /**
  * The best passages that fit a token budget, in rank order: each is taken when it still

@@ -5,7 +5,7 @@ import { writeFileAtomic } from "../atomic.js";
 import { BatchError } from "./errors.js";
 
 /** The manifest's file name in the output folder. */
-export const MANIFEST_FILE = ".inkpress-batch.json";
+const MANIFEST_FILE = ".inkpress-batch.json";
 
 /** One row's record: the file name it claimed, and whether both its files are complete. */
 interface Entry {

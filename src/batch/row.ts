@@ -22,7 +22,7 @@ export interface BadRow {
 }
 
 /** A row's fields: the request's, and `url`, the address its article will have (so it never links itself). */
-export const ROW_FIELDS = [...REQUEST_FIELDS, "url"] as const;
+const ROW_FIELDS = [...REQUEST_FIELDS, "url"] as const;
 
 /** Why a field name is not one of a row's, or undefined when it is. */
 export function unknownField(name: string): string | undefined {

@@ -45,7 +45,7 @@ export interface AppOptions {
 }
 
 /** Most bytes of request headers the app reads (Node's own parser stops at 16 KiB). */
-export const HEADER_LIMIT = 8 * 1024;
+const HEADER_LIMIT = 8 * 1024;
 
 /**
  * The HTTP surface: request ids and logs, CORS when configured, public routes,

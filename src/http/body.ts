@@ -4,7 +4,7 @@ import { CLIENT_CLOSED, problem } from "./problem.js";
 /** Largest request body accepted, in bytes: room for 100 KiB of sources and 50 links beside the rest. */
 export const BODY_LIMIT = 256 * 1024;
 /** Deepest nesting of arrays and objects accepted in a JSON body. */
-export const MAX_JSON_DEPTH = 16;
+const MAX_JSON_DEPTH = 16;
 
 /**
  * The request body as parsed JSON, within the size, time and nesting limits: an
@@ -24,7 +24,7 @@ export async function readJson(event: H3Event, timeoutMs: number): Promise<unkno
 }
 
 /** Deepest bracket nesting of a JSON text, strings skipped; checked before parsing so depth can never exhaust the stack. */
-export function jsonDepth(text: string): number {
+function jsonDepth(text: string): number {
   let depth = 0;
   let deepest = 0;
   let inString = false;

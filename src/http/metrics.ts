@@ -96,7 +96,7 @@ interface ArticleSink {
 }
 
 /** One article's timings, from the moment its request was accepted. */
-export class ArticleTimer {
+class ArticleTimer {
   private readonly accepted = performance.now();
   private slotAt: number | undefined;
   private deltaSeen = false;

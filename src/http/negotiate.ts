@@ -22,7 +22,7 @@ export function negotiateFormat(event: H3Event): ArticleFormat {
  * article holds model text and request fields, so no script of any origin may run in it, and
  * no link or form may send anyone elsewhere under its name.
  */
-export const ARTICLE_HTML_POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+const ARTICLE_HTML_POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
 
 /** The headers of an article answered as text: its type, never sniffed as another; HTML under {@link ARTICLE_HTML_POLICY}. */
 export function textFormatHeaders(format: "text/markdown" | "text/html"): Record<string, string> {

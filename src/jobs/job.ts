@@ -12,7 +12,7 @@ const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const isObject = (input: unknown) => typeof input === "object" && input !== null && !Array.isArray(input);
 
 /** Where a job's end is announced. */
-export const WebhookRequestSchema = v.pipe(
+const WebhookRequestSchema = v.pipe(
   v.custom<Record<string, unknown>>(isObject, "webhook must be an object"),
   v.object(
     {
@@ -41,7 +41,7 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 export const FINAL_STATUSES: readonly JobStatus[] = ["succeeded", "failed", "cancelled"];
 
 /** One try to deliver a webhook. */
-export const DeliveryAttemptSchema = v.object({
+const DeliveryAttemptSchema = v.object({
   attempt: described(count, "1 for the first try."),
   at: described(v.string(), "ISO 8601."),
   ok: described(v.boolean(), "The receiver answered 2xx."),
@@ -51,7 +51,7 @@ export const DeliveryAttemptSchema = v.object({
 });
 
 /** A problem+json body (RFC 9457), as a failed job keeps it. */
-export const JobProblemSchema = v.object({ type: v.string(), title: v.string(), status: count, detail: v.string() });
+const JobProblemSchema = v.object({ type: v.string(), title: v.string(), status: count, detail: v.string() });
 
 /** A job as the API shows it. */
 export const JobSchema = v.object({

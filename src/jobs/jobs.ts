@@ -34,14 +34,14 @@ export interface JobsOptions {
 }
 
 /** Not found, or another key's job: the same answer, so ids of other keys cannot be probed. */
-export class JobNotFoundError extends InkpressError {
+class JobNotFoundError extends InkpressError {
   constructor(id: string) {
     super(`No job ${id} for this key.`, { status: 404 });
   }
 }
 
 /** Why a job ends cancelled without a DELETE. */
-export const KEY_REVOKED = "key revoked";
+const KEY_REVOKED = "key revoked";
 
 /** How long the end of a written article is retried while the shared state is away, so the article is not lost. */
 const OUTLAST_MS = 120_000;

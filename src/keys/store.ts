@@ -55,13 +55,13 @@ export const DEFAULT_LIMITS: KeyLimits = { rate: { requests: 60, windowS: 60 }, 
 export const ENV_KEY_LIMITS: KeyLimits = { rate: { requests: 6000, windowS: 60 }, concurrency: 64 };
 
 /** Keys start with this, so a leaked one is recognisable in logs and scanners. */
-export const KEY_PREFIX = "ink_";
+const KEY_PREFIX = "ink_";
 
 /** Webhook secrets start with this, as the Standard Webhooks libraries expect. */
-export const WEBHOOK_SECRET_PREFIX = "whsec_";
+const WEBHOOK_SECRET_PREFIX = "whsec_";
 
 /** Names of INKPRESS_API_KEYS keys (`env-1`, `env-2`…): no stored key may take one. */
-export const ENV_NAME = /^env-\d+$/;
+const ENV_NAME = /^env-\d+$/;
 
 /** A key file that cannot be read or trusted, or a key command that cannot be done: one line for the user. */
 export class KeyStoreError extends InkpressError {}
@@ -101,7 +101,7 @@ export function digestKey(key: string): string {
 }
 
 /** A new random key: the prefix and 192 random bits, base64url. */
-export function newKey(): string {
+function newKey(): string {
   return `${KEY_PREFIX}${randomBytes(24).toString("base64url")}`;
 }
 

@@ -102,7 +102,7 @@ function keywordOpenings(a: Article): Verdict {
 }
 
 /** Whether a sentence's first words are the keyword (case-insensitive, as countPhrase matches). */
-export function opensWith(sentence: string, keyword: string, language: string): boolean {
+function opensWith(sentence: string, keyword: string, language: string): boolean {
   const words = wordSpans(keyword, language).length;
   return words > 0 && countPhrase(firstWords(sentence, words, language), keyword, language) > 0;
 }

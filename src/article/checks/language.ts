@@ -13,7 +13,7 @@ import type { CheckId } from "./registry.js";
 import { type Article, type Measure, type Verdict, na, verdict } from "./article.js";
 
 /** Fewer words than this are too few to tell a language by its trigrams. */
-export const LANGUAGE_MIN_WORDS = 30;
+const LANGUAGE_MIN_WORDS = 30;
 
 /** franc reads at most 2,048 characters; longer bodies are read in pieces of about this size and the scores summed. */
 const SAMPLE = 2000;

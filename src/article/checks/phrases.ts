@@ -44,7 +44,7 @@ export const phraseChecks = {
 const straight = (text: string) => text.replace(/[\u2019\u02bc]/gu, "'");
 
 /** The phrases that appear in the article's title, meta description, headings or body, with their counts. */
-export function findPhrases(a: Article, phrases: readonly string[]): Found[] {
+function findPhrases(a: Article, phrases: readonly string[]): Found[] {
   const { language } = a.input;
   const texts = [a.input.title, a.input.metaDescription, ...a.body.map((b) => b.text)].map((text) => {
     const plain = straight(text);

@@ -12,7 +12,7 @@ import { type Measure, na, percent, plural, quote, round, verdict } from "./arti
 const LONG_SENTENCE: Readonly<Record<string, number>> = { es: 25, it: 25, pt: 25, ru: 15, he: 15, tr: 15 };
 
 /** The longest recommended sentence in a language, in words. */
-export const longSentence = (language: string) => LONG_SENTENCE[language] ?? 20;
+const longSentence = (language: string) => LONG_SENTENCE[language] ?? 20;
 
 /** Yoast checks transition words only in a text of at least 200 words. */
 const TRANSITION_MIN_WORDS = 200;

@@ -7,7 +7,7 @@
  * "Readability" tests). 3 = core on-page signal or a fault a reader cannot miss, 2 = strong
  * signal, 1 = readability polish.
  */
-export const CHECKS = {
+const CHECKS = {
   language: { weight: 3, label: "Written in the requested language" },
   "keyword-in-title": { weight: 3, label: "Keyword in the title" },
   "keyword-in-introduction": { weight: 2, label: "Keyword in the introduction" },

@@ -10,7 +10,7 @@
 import { readFile } from "node:fs/promises";
 
 /** Where the scripts are served. */
-export const ASSETS_PATH = "/assets/";
+const ASSETS_PATH = "/assets/";
 
 /** Whether a name can be a module of `client/`: lower-case words joined by hyphens, so no path can be formed. */
 export function isScriptName(name: string): boolean {

@@ -23,7 +23,7 @@ export function prose(text: string): string {
 const hash = (text: string) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
 
 /** The colours, type and building blocks both pages share. */
-export const BASE_STYLE = `
+const BASE_STYLE = `
 :root {
   color-scheme: light dark;
   --bg: #f6f7f9; --panel: #ffffff; --text: #1c2430; --muted: #5c6776; --line: #dde2e8;

@@ -2,7 +2,7 @@
 export const WEBHOOK_ATTEMPTS = 10;
 
 /** The wait after the first failed attempt; each later wait doubles it. */
-export const WEBHOOK_RETRY_BASE_MS = 60_000;
+const WEBHOOK_RETRY_BASE_MS = 60_000;
 
 /**
  * Milliseconds to wait after failed attempt `attempt` (1 for the first) before the next, or

@@ -43,7 +43,7 @@ export interface DeliverWebhookOptions {
 }
 
 /** Milliseconds an attempt may take unless told otherwise. */
-export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 
 /**
  * Make one signed POST to a webhook and report how it went. It never throws: a refused
