@@ -20,6 +20,7 @@ export const REQUEST_FIELDS = [
   "links",
 ] as const;
 
+/** One of {@link REQUEST_FIELDS}. */
 export type RequestField = (typeof REQUEST_FIELDS)[number];
 
 const GROUPS: Partial<Record<RequestField, "seo" | "style">> = {

@@ -90,6 +90,7 @@ export const JsonLdSchema = v.pipe(
   ),
 );
 
+/** The JSON-LD objects of an article, as {@link JsonLdSchema} validates them. */
 export type JsonLd = v.InferOutput<typeof JsonLdSchema>;
 type FaqPage = v.InferOutput<typeof JsonLdFaqPageSchema>;
 type HowTo = v.InferOutput<typeof JsonLdHowToSchema>;

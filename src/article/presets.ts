@@ -1,6 +1,7 @@
 /** The structures an article can take; any requested structure maps to one of them. */
 export const PRESETS = ["paragraphs", "sections", "detailed", "listicle", "how-to"] as const;
 
+/** One of {@link PRESETS}. */
 export type Preset = (typeof PRESETS)[number];
 
 /** Words that point to a preset, checked in order; the first match wins. */

@@ -95,7 +95,11 @@ export const StreamOutlineSchema = v.object({ title: v.string(), outline: v.arra
 /** A piece of Markdown; the pieces concatenated equal `article.markdown`. */
 export const StreamDeltaSchema = v.object({ text: v.string() });
 
+/** The generate JSON answer, as {@link ArticleResponseSchema} validates it. */
 export type ArticleResponse = v.InferOutput<typeof ArticleResponseSchema>;
+/** The `meta` event of a stream, as {@link StreamMetaSchema} validates it. */
 export type StreamMeta = v.InferOutput<typeof StreamMetaSchema>;
+/** The `outline` event of a stream, as {@link StreamOutlineSchema} validates it. */
 export type StreamOutline = v.InferOutput<typeof StreamOutlineSchema>;
+/** One SEO check's result in the answer's `seo.checks`. */
 export type SeoCheck = v.InferOutput<typeof SeoCheckSchema>;

@@ -32,7 +32,10 @@ export function unknownField(name: string): string | undefined {
 
 /** What every row shares. */
 export interface RowOptions {
-  /** The link set of `--links`: each row links the pages of it most relevant to it. */
+  /**
+   * The link set of `--links`: each row links the pages of it most relevant to it.
+   * @default none: rows link only the pages they name
+   */
   links?: LinkSet;
 }
 

@@ -6,18 +6,30 @@ import type { BadRow, BatchRow } from "./row.js";
 /** The generate JSON answer for one row, from the local model or a server. */
 export type WriteRow = (row: BatchRow, signal: AbortSignal) => Promise<Article & { article: { slug: string } }>;
 
+/** How a batch runs its rows. */
 export interface BatchOptions {
   /** Rows written at once. */
   concurrency: number;
+  /** Writes one row's article. */
   write: WriteRow;
-  /** Stops the run: rows in flight are dropped, finished ones are kept. */
+  /**
+   * Stops the run: rows in flight are dropped, finished ones are kept.
+   * @default none: the run tries every row
+   */
   signal?: AbortSignal;
-  /** A row's two files are written (`file`: its Markdown). */
+  /**
+   * A row's two files are written (`file`: its Markdown).
+   * @default none
+   */
   onWritten?(row: BatchRow, file: string): void;
-  /** A row could not be written, and why. */
+  /**
+   * A row could not be written, and why.
+   * @default none
+   */
   onFailed?(row: BadRow): void;
 }
 
+/** What a batch run did, row by row. */
 export interface BatchSummary {
   written: number;
   /** Rows an earlier run already wrote. */

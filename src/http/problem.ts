@@ -8,8 +8,15 @@ export const CLIENT_CLOSED = 499;
 
 /** What a problem may add to the RFC 9457 fields. */
 export interface ProblemOptions {
-  /** Extra members, such as `errors` for validation failures. */
+  /**
+   * Extra members, such as `errors` for validation failures.
+   * @default none
+   */
   extensions?: Record<string, unknown>;
+  /**
+   * Headers the answer carries besides its content type, such as `retry-after`.
+   * @default none
+   */
   headers?: Record<string, string>;
 }
 

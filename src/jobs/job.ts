@@ -37,7 +37,9 @@ export const JobExtrasSchema = v.object({
 
 /** A job's states; the last three are final. */
 export const JOB_STATUSES = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
+/** One of {@link JOB_STATUSES}. */
 export type JobStatus = (typeof JOB_STATUSES)[number];
+/** The states a job never leaves. */
 export const FINAL_STATUSES: readonly JobStatus[] = ["succeeded", "failed", "cancelled"];
 
 /** One try to deliver a webhook. */
@@ -84,8 +86,11 @@ export const JobListSchema = v.object({
   nextCursor: described(v.nullable(v.string()), "Pass as `cursor` for the next page; null on the last."),
 });
 
+/** A job as its owner sees it, as {@link JobSchema} validates it. */
 export type Job = v.InferOutput<typeof JobSchema>;
+/** One webhook delivery attempt as a job shows it. */
 export type DeliveryAttempt = v.InferOutput<typeof DeliveryAttemptSchema>;
+/** Why a job failed: the problem body its generation would have answered. */
 export type JobProblem = v.InferOutput<typeof JobProblemSchema>;
 
 /** A job as it is stored: the public view plus the key it belongs to. */

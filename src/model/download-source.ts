@@ -22,7 +22,10 @@ export interface Target {
 export interface SourceOptions {
   /** A preset name, an `hf:` URI or an http(s) URL. @default the default preset */
   source?: string;
-  /** Expected hex SHA-256 of the (entry) file; overrides the preset's. */
+  /**
+   * Expected hex SHA-256 of the (entry) file; overrides the preset's.
+   * @default the preset's; none for an `hf:` URI or a URL
+   */
   sha256?: string;
   /** File name in the models folder. @default the preset's, or the URI's / URL's last path segment */
   fileName?: string;

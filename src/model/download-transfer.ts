@@ -44,11 +44,20 @@ export interface TransferOptions {
   timeoutMs: number;
   /** How long without a single byte before the transfer stops as stalled. */
   stallMs: number;
-  /** Called once the size is known, before the first byte. */
+  /**
+   * Called once the size is known, before the first byte.
+   * @default none
+   */
   onStart?: (start: PullStart) => void;
-  /** Called as bytes arrive. */
+  /**
+   * Called as bytes arrive.
+   * @default none
+   */
   onProgress?: (progress: PullProgress) => void;
-  /** Stops the transfer, keeping the partial file. */
+  /**
+   * Stops the transfer, keeping the partial file.
+   * @default none: only the watchdog stops it
+   */
   signal?: AbortSignal;
 }
 

@@ -23,13 +23,25 @@ export interface PullOptions {
   source?: string;
   /** Folder the model goes into (created if missing). */
   dir: string;
-  /** Called once the size is known, before the first byte. */
+  /**
+   * Called once the size is known, before the first byte.
+   * @default none
+   */
   onStart?: (start: PullStart) => void;
-  /** Called as bytes arrive. */
+  /**
+   * Called as bytes arrive.
+   * @default none
+   */
   onProgress?: (progress: PullProgress) => void;
-  /** Aborting keeps the partial file, so the next pull resumes. */
+  /**
+   * Aborting keeps the partial file, so the next pull resumes.
+   * @default none
+   */
   signal?: AbortSignal;
-  /** Expected hex SHA-256 of the (entry) file; overrides the preset's. */
+  /**
+   * Expected hex SHA-256 of the (entry) file; overrides the preset's.
+   * @default the preset's; none for an `hf:` URI or a URL
+   */
   sha256?: string;
   /** File name in `dir`. @default the preset's, or the URI's / URL's last path segment */
   fileName?: string;

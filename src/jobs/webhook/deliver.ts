@@ -38,7 +38,10 @@ export interface DeliverWebhookOptions {
    * @default 10_000
    */
   timeoutMs?: number;
-  /** Copied into the record. */
+  /**
+   * Copied into the record.
+   * @default none: the record carries no number
+   */
   attempt?: number;
 }
 

@@ -24,9 +24,13 @@ export interface ReadSseOptions {
   /**
    * Stops reading and cancels the body when it aborts. Pass the same signal that was
    * given to `fetch`: the generator then ends quietly instead of throwing the AbortError.
+   * @default none: reads to the end of the body
    */
   signal?: AbortSignal;
-  /** Called with the text of each comment line (without the leading colon). */
+  /**
+   * Called with the text of each comment line (without the leading colon).
+   * @default none: comments are skipped
+   */
   onComment?: (text: string) => void;
 }
 
