@@ -9,8 +9,10 @@ import { defineConfig } from "vitest/config";
 const EXTERNAL = [
   // A real llama-server, built once per machine (scripts/build-llama-server.sh).
   "test/integration/backend-*.test.ts",
-  // A real redis-server on a loopback port.
+  // A real redis-server on a loopback port (the key-identity and fairness suites run on both storages).
   "test/integration/*-redis.test.ts",
+  "test/integration/key-identity.test.ts",
+  "test/integration/jobs-fairness.test.ts",
   "test/unit/key-storage.test.ts",
   // A headless Chromium.
   "test/browser/**/*.test.ts",

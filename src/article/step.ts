@@ -148,7 +148,7 @@ class Step {
       const at = this.text.length;
       this.text += piece;
       const match = avoid.completedIn(this.text, at);
-      if (match && match.start >= this.kept) return { kind: "refuse", match };
+      if (match && match.start >= this.cursor) return { kind: "refuse", match };
       if (PIECE_ENDS.test(piece)) this.unread = true;
       if (this.unread || this.text.length - this.readAt > RUN_ON_CHARS) this.consume(false);
       if (this.outcome !== undefined) return undefined;
