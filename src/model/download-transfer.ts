@@ -248,9 +248,9 @@ function asPullError(error: unknown, target: Target): ModelPullError {
 function networkCause(error: unknown): string {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current; depth++) {
-    const c = current as { code?: string; message?: string; cause?: unknown; errors?: unknown[] };
-    if (c.code && c.message && c.code !== "UND_ERR_SOCKET") return c.message;
-    current = c.cause ?? c.errors?.[0];
+    const link = current as { code?: string; message?: string; cause?: unknown; errors?: unknown[] };
+    if (link.code && link.message && link.code !== "UND_ERR_SOCKET") return link.message;
+    current = link.cause ?? link.errors?.[0];
   }
   const message = String((error as Error)?.message ?? error);
   return message.replace(/^.*?: TypeError: /, "");

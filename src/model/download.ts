@@ -87,7 +87,7 @@ export async function pullModel(options: PullOptions): Promise<PulledModel> {
 
   // Already there (e.g. a second `models pull`, or offline with the file copied in): no network.
   if (target.fileName) {
-    const files = splitPartNames(target.fileName).map((f) => path.join(dir, f));
+    const files = splitPartNames(target.fileName).map((name) => path.join(dir, name));
     if (await allExist(files)) {
       await verifyFiles(files, target, { deleteOnFailure: false });
       return { ...(await describe(files, target)), alreadyPresent: true };

@@ -48,10 +48,10 @@ export type Measure = (article: Article) => Verdict;
 export function measureArticle(input: AnalyseInput): Article {
   const { language } = input;
   const body = input.blocks;
-  const prose = body.filter((b): b is Prose => b.kind === "prose");
-  const wordCount = sum(body.map((b) => b.words));
-  const firstHeading = body.findIndex((b) => b.kind === "heading");
-  const introduction = (firstHeading === -1 ? body : body.slice(0, firstHeading)).filter((b): b is Prose => b.kind === "prose");
+  const prose = body.filter((block): block is Prose => block.kind === "prose");
+  const wordCount = sum(body.map((block) => block.words));
+  const firstHeading = body.findIndex((block) => block.kind === "heading");
+  const introduction = (firstHeading === -1 ? body : body.slice(0, firstHeading)).filter((block): block is Prose => block.kind === "prose");
   const sections: Section[] = [];
   for (const block of body) {
     if (block.kind === "heading") sections.push({ heading: block, prose: [] });
@@ -61,21 +61,21 @@ export function measureArticle(input: AnalyseInput): Article {
     input,
     primary: input.keywords[0],
     body,
-    headings: body.filter((b): b is Heading => b.kind === "heading"),
+    headings: body.filter((block): block is Heading => block.kind === "heading"),
     prose,
     introduction,
     sections,
-    sentences: prose.flatMap((p) => p.sentences),
+    sentences: prose.flatMap((paragraph) => paragraph.sentences),
     wordCount,
     keywordDensity: Object.fromEntries(
-      input.keywords.map((k) => [k, wordCount === 0 ? 0 : round((occurrences(body, k, language) / wordCount) * 100, 2)]),
+      input.keywords.map((keyword) => [keyword, wordCount === 0 ? 0 : round((occurrences(body, keyword, language) / wordCount) * 100, 2)]),
     ),
   };
 }
 
 /** Occurrences of a phrase in blocks (see countPhrase). */
 export const occurrences = (blocks: readonly Block[], phrase: string, language: string) =>
-  sum(blocks.map((b) => countPhrase(b.text, phrase, language)));
+  sum(blocks.map((block) => countPhrase(block.text, phrase, language)));
 
 /** A passed or failed verdict. */
 export const verdict = (passed: boolean, message: string): Verdict => ({ passed, message });
@@ -85,12 +85,12 @@ export const na = (message: string): Verdict => ({ passed: null, message });
 
 /** Keyword checks do not apply to an article written without keywords. */
 export function withKeyword(check: (article: Article, primary: string) => Verdict): Measure {
-  return (a) => (a.primary === undefined ? na("No keywords were given, so this check does not apply.") : check(a, a.primary));
+  return (article) => (article.primary === undefined ? na("No keywords were given, so this check does not apply.") : check(article, article.primary));
 }
 
 /** Heading checks do not apply when heading tags are off: reported as not applicable, never as passed or failed. */
 export function withHeadings(check: Measure): Measure {
-  return (a) => (a.input.headingTags ? check(a) : na("Heading tags are off, so this check does not apply."));
+  return (article) => (article.input.headingTags ? check(article) : na("Heading tags are off, so this check does not apply."));
 }
 
 /** The start of a sentence, quoted for a message. */
@@ -101,12 +101,12 @@ export function quote(sentence: string, language: string): string {
 
 /** Phrases found with their counts, for a message: “delve” (2), “tapestry” (1). */
 export const listFound = (found: readonly { phrase: string; count: number }[]) =>
-  found.map((f) => `“${f.phrase}” (${f.count})`).join(", ");
+  found.map((hit) => `“${hit.phrase}” (${hit.count})`).join(", ");
 
 /** "1 word", "2 words". */
-export const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+export const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
 /** The sum of numbers. */
-export const sum = (values: readonly number[]) => values.reduce((total, v) => total + v, 0);
+export const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
 /** A number rounded to `decimals` places. */
 export const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
 /** A share in percent, 0 for an empty whole. */

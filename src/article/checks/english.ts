@@ -52,13 +52,13 @@ const IRREGULAR = new Set([
 /** Words ending in -ed that are not participles. */
 const NOT_PARTICIPLES = new Set(["bed", "red", "seed", "need", "feed", "speed", "weed", "shed", "breed", "deed", "greed", "hundred", "indeed", "naked", "sacred", "wicked", "kindred"]);
 
-const lowerWords = (sentence: string) => wordSpans(sentence, "en").map((w) => w.word.toLowerCase().replace(/[’]/g, "'"));
+const lowerWords = (sentence: string) => wordSpans(sentence, "en").map((span) => span.word.toLowerCase().replace(/[’]/g, "'"));
 
 /** Whether an English sentence holds a transition word or phrase. */
 export function hasTransition(sentence: string): boolean {
   const words = lowerWords(sentence);
-  if (words.some((w) => TRANSITION_WORDS.has(w))) return true;
-  return words.some((_, i) => TRANSITION_PHRASES.some((phrase) => phrase.every((p, j) => words[i + j] === p)));
+  if (words.some((word) => TRANSITION_WORDS.has(word))) return true;
+  return words.some((_, i) => TRANSITION_PHRASES.some((phrase) => phrase.every((wanted, j) => words[i + j] === wanted)));
 }
 
 /** Whether an English sentence is in the passive voice: a form of "be" or "get", then a past participle. */

@@ -21,7 +21,7 @@ const CITATION = /\[\d+(?:\s*[,–-]\s*\d+)*\]/gu;
 
 /** The figures of a text as written, structure removed. */
 export function figuresIn(text: string): string[] {
-  return [...text.replace(CITATION, " ").matchAll(FIGURE)].map((m) => m[0]);
+  return [...text.replace(CITATION, " ").matchAll(FIGURE)].map((match) => match[0]);
 }
 
 /**
@@ -50,15 +50,15 @@ export function stringsIn(value: unknown): string[] {
 
 /** The figure check by id. */
 export const figureChecks = {
-  "unsupported-figures": (a) => {
-    const given = [...(a.input.given ?? []), ...(a.input.sources ?? []).flatMap(stringsIn)].flatMap(figuresIn);
+  "unsupported-figures": (article) => {
+    const given = [...(article.input.given ?? []), ...(article.input.sources ?? []).flatMap(stringsIn)].flatMap(figuresIn);
     // The number of numbered items is the article's own structure ("7 tips" over seven items).
-    const supported = new Set([...given, String(numbered(a).length)].map(figureKey));
-    const figures = articleFigures(a);
-    const unsupported = distinct(figures.filter((f) => !supported.has(figureKey(f))));
-    const sources = Boolean(a.input.sources?.length);
+    const supported = new Set([...given, String(numbered(article).length)].map(figureKey));
+    const figures = articleFigures(article);
+    const unsupported = distinct(figures.filter((figure) => !supported.has(figureKey(figure))));
+    const sources = Boolean(article.input.sources?.length);
     if (unsupported.length) {
-      const list = unsupported.map((f) => `“${f}”`).join(", ");
+      const list = unsupported.map((figure) => `“${figure}”`).join(", ");
       return verdict(
         false,
         sources
@@ -74,14 +74,14 @@ export const figureChecks = {
 /** Figures that differ as numbers, each as first written. */
 function distinct(figures: readonly string[]): string[] {
   const seen = new Set<string>();
-  return figures.filter((f) => !seen.has(figureKey(f)) && seen.add(figureKey(f)));
+  return figures.filter((figure) => !seen.has(figureKey(figure)) && seen.add(figureKey(figure)));
 }
 
 /** Headings numbered as listicle items or how-to steps. */
-const numbered = (a: Article) => a.headings.filter((h) => NUMBERING.test(h.text));
+const numbered = (article: Article) => article.headings.filter((heading) => NUMBERING.test(heading.text));
 
 /** The figures a reader sees: title, meta description, headings (numbering removed) and body. */
-function articleFigures(a: Article): string[] {
-  const texts = [a.input.title, a.input.metaDescription, ...a.body.map((b) => (b.kind === "heading" ? b.text.replace(NUMBERING, "") : b.text))];
+function articleFigures(article: Article): string[] {
+  const texts = [article.input.title, article.input.metaDescription, ...article.body.map((block) => (block.kind === "heading" ? block.text.replace(NUMBERING, "") : block.text))];
   return texts.flatMap(figuresIn);
 }

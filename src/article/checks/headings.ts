@@ -6,35 +6,35 @@ import { type Heading, type Measure, na, plural, verdict, withHeadings } from ".
 
 /** The heading checks by id. */
 export const headingChecks = {
-  "single-h1": withHeadings((a) => {
-    const h1s = a.headings.filter((h) => h.depth === 1).length + (a.input.hasTitle ? 1 : 0);
+  "single-h1": withHeadings((article) => {
+    const h1s = article.headings.filter((heading) => heading.depth === 1).length + (article.input.hasTitle ? 1 : 0);
     if (h1s !== 1) return verdict(false, `The article has ${plural(h1s, "H1 heading")} (target exactly 1, first).`);
-    if (!a.input.hasTitle) return verdict(false, "The H1 is not the title at the top of the article.");
+    if (!article.input.hasTitle) return verdict(false, "The H1 is not the title at the top of the article.");
     return verdict(true, "The article has exactly 1 H1, and it comes first.");
   }),
 
-  "no-headings": (a) => {
-    if (a.input.headingTags) return na("Heading tags are on, so headings are expected.");
-    const headings = a.headings.length + (a.input.hasTitle ? 1 : 0);
+  "no-headings": (article) => {
+    if (article.input.headingTags) return na("Heading tags are on, so headings are expected.");
+    const headings = article.headings.length + (article.input.hasTitle ? 1 : 0);
     return verdict(headings === 0, `The article has ${plural(headings, "heading")} (target 0, because heading tags are off).`);
   },
 
-  "heading-hierarchy": withHeadings((a) => {
-    const skips = skippedLevels(a.headings);
+  "heading-hierarchy": withHeadings((article) => {
+    const skips = skippedLevels(article.headings);
     const first = skips[0];
     return verdict(
       first === undefined,
       first === undefined
-        ? `No heading level is skipped (${plural(a.headings.length, "subheading")} checked).`
+        ? `No heading level is skipped (${plural(article.headings.length, "subheading")} checked).`
         : `Found ${plural(skips.length, "heading")} skipping a level (first: H${first.heading.depth} “${first.heading.text}” after H${first.after}).`,
     );
   }),
 
-  "distinct-headings": withHeadings((a) => {
-    if (a.headings.length === 0) return na("There are no subheadings to compare.");
+  "distinct-headings": withHeadings((article) => {
+    if (article.headings.length === 0) return na("There are no subheadings to compare.");
     const seen = new Set<string>();
-    const repeated = a.headings.filter((h) => {
-      const key = normaliseSentence(h.text, a.input.language);
+    const repeated = article.headings.filter((heading) => {
+      const key = normaliseSentence(heading.text, article.input.language);
       if (seen.has(key)) return true;
       seen.add(key);
       return false;
@@ -42,14 +42,14 @@ export const headingChecks = {
     return verdict(
       repeated.length === 0,
       repeated[0] === undefined
-        ? `Every subheading is different (${plural(a.headings.length, "subheading")} checked).`
+        ? `Every subheading is different (${plural(article.headings.length, "subheading")} checked).`
         : `Found ${plural(repeated.length, "subheading")} repeating an earlier one (first: “${repeated[0].text}”).`,
     );
   }),
 
-  "subheading-distribution": withHeadings((a) => {
-    if (a.input.preset === "paragraphs") return na("The paragraphs preset has no subheadings to distribute.");
-    const longest = Math.max(0, ...textRuns(a.body));
+  "subheading-distribution": withHeadings((article) => {
+    if (article.input.preset === "paragraphs") return na("The paragraphs preset has no subheadings to distribute.");
+    const longest = Math.max(0, ...textRuns(article.body));
     return verdict(longest <= 300, `The longest text without a subheading has ${plural(longest, "word")} (target at most 300).`);
   }),
 } satisfies Partial<Record<CheckId, Measure>>;

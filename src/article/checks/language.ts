@@ -55,12 +55,12 @@ const named = (iso6391: string) => `${names.of(iso6391) ?? iso6391} (${iso6391})
 /** The language check by id. */
 export const languageChecks = { language: detectLanguage } satisfies Partial<Record<CheckId, Measure>>;
 
-function detectLanguage(a: Article): Verdict {
-  const { language } = a.input;
+function detectLanguage(article: Article): Verdict {
+  const { language } = article.input;
   if (!CANDIDATES.some((code) => isRequested(code, language))) {
     return na(`The language detector (franc) cannot recognise ${named(language)}, so this check does not apply.`);
   }
-  const text = a.prose.map((p) => p.text).join("\n");
+  const text = article.prose.map((paragraph) => paragraph.text).join("\n");
   const words = countWords(text, language);
   if (words < LANGUAGE_MIN_WORDS) return na(`The body has too few words to tell its language (${words}; at least ${LANGUAGE_MIN_WORDS}).`);
   const best = detect(text);

@@ -8,30 +8,30 @@ const characters = (text: string) => [...text].length;
 /** The length checks by id. */
 export const lengthChecks = {
   // Yoast and Rank Math both cut snippets at about 156 characters; under 120 wastes the space.
-  "meta-description-length": (a) => {
-    const length = characters(a.input.metaDescription);
+  "meta-description-length": (article) => {
+    const length = characters(article.input.metaDescription);
     return verdict(length >= 120 && length <= 156, `The meta description is ${plural(length, "character")} long (target 120–156).`);
   },
 
   // Rank Math: titles over 60 characters are truncated in results.
-  "title-length": (a) => {
-    const length = characters(a.input.title);
+  "title-length": (article) => {
+    const length = characters(article.input.title);
     return verdict(length >= 10 && length <= 60, `The title is ${plural(length, "character")} long (target 10–60).`);
   },
 
   // Measured against the request: a 100-word article is not failed for being under 300 words.
-  "text-length": (a) => {
-    const target = Math.min(300, Math.round(a.input.targetLength * 0.9));
-    return verdict(a.wordCount >= target, `The body has ${plural(a.wordCount, "word")} (target at least ${target}).`);
+  "text-length": (article) => {
+    const target = Math.min(300, Math.round(article.input.targetLength * 0.9));
+    return verdict(article.wordCount >= target, `The body has ${plural(article.wordCount, "word")} (target at least ${target}).`);
   },
 
-  "length-target": (a) => {
-    const target = a.input.targetLength;
+  "length-target": (article) => {
+    const target = article.input.targetLength;
     if (target <= 0) return na("No length was requested.");
-    const offBy = ((a.wordCount - target) / target) * 100;
+    const offBy = ((article.wordCount - target) / target) * 100;
     return verdict(
       Math.abs(offBy) <= 10,
-      `The body has ${plural(a.wordCount, "word")}, ${round(Math.abs(offBy), 1)}% ${offBy < 0 ? "under" : "over"} the ${target} requested (target ±10%).`,
+      `The body has ${plural(article.wordCount, "word")}, ${round(Math.abs(offBy), 1)}% ${offBy < 0 ? "under" : "over"} the ${target} requested (target ±10%).`,
     );
   },
 } satisfies Partial<Record<CheckId, Measure>>;

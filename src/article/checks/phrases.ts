@@ -18,19 +18,19 @@ export interface Found {
 /** The phrase checks by id. */
 export const phraseChecks = {
   // Counted also when the request allows clichés (`style.cliches: false`), but then not scored.
-  cliches: (a) => {
-    const found = findPhrases(a, clichesFor(a.input.language));
-    const total = sum(found.map((f) => f.count));
+  cliches: (article) => {
+    const found = findPhrases(article, clichesFor(article.input.language));
+    const total = sum(found.map((hit) => hit.count));
     const summary = found.length ? `Found ${plural(total, "AI cliché")}: ${listFound(found)}.` : "Found no AI cliché.";
-    if (a.input.style?.cliches === false) return na(`${summary} The request allows clichés (style.cliches is false), so this check does not apply.`);
+    if (article.input.style?.cliches === false) return na(`${summary} The request allows clichés (style.cliches is false), so this check does not apply.`);
     return verdict(found.length === 0, `${summary}${found.length ? " Target: none." : ""}`);
   },
 
-  avoid: (a) => {
-    const banned = a.input.style?.avoid ?? [];
+  avoid: (article) => {
+    const banned = article.input.style?.avoid ?? [];
     if (banned.length === 0) return na("The request bans no phrases (style.avoid is empty).");
-    const found = findPhrases(a, banned);
-    const total = sum(found.map((f) => f.count));
+    const found = findPhrases(article, banned);
+    const total = sum(found.map((hit) => hit.count));
     return verdict(
       found.length === 0,
       found.length
@@ -44,9 +44,9 @@ export const phraseChecks = {
 const straight = (text: string) => text.replace(/[\u2019\u02bc]/gu, "'");
 
 /** The phrases that appear in the article's title, meta description, headings or body, with their counts. */
-function findPhrases(a: Article, phrases: readonly string[]): Found[] {
-  const { language } = a.input;
-  const texts = [a.input.title, a.input.metaDescription, ...a.body.map((b) => b.text)].map((text) => {
+function findPhrases(article: Article, phrases: readonly string[]): Found[] {
+  const { language } = article.input;
+  const texts = [article.input.title, article.input.metaDescription, ...article.body.map((block) => block.text)].map((text) => {
     const plain = straight(text);
     return { plain, lower: plain.toLocaleLowerCase(language) };
   });
@@ -54,9 +54,9 @@ function findPhrases(a: Article, phrases: readonly string[]): Found[] {
     .map((phrase) => {
       const wanted = straight(phrase);
       // A text without the phrase's longest word cannot hold it: skip segmenting it (a hundred phrases a text).
-      const longest = wanted.split(/\s+/u).reduce((a, b) => (b.length > a.length ? b : a), "").toLocaleLowerCase(language);
-      const holding = texts.filter((t) => t.lower.includes(longest));
-      return { phrase, count: sum(holding.map((t) => countPhrase(t.plain, wanted, language))) };
+      const longest = wanted.split(/\s+/u).reduce((longer, word) => (word.length > longer.length ? word : longer), "").toLocaleLowerCase(language);
+      const holding = texts.filter((text) => text.lower.includes(longest));
+      return { phrase, count: sum(holding.map((text) => countPhrase(text.plain, wanted, language))) };
     })
-    .filter((f) => f.count > 0);
+    .filter((hit) => hit.count > 0);
 }

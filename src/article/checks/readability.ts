@@ -19,60 +19,60 @@ const TRANSITION_MIN_WORDS = 200;
 
 /** The readability checks by id. */
 export const readabilityChecks = {
-  "paragraph-length": (a) => {
-    const longest = Math.max(0, ...a.prose.map((p) => p.words));
+  "paragraph-length": (article) => {
+    const longest = Math.max(0, ...article.prose.map((paragraph) => paragraph.words));
     return verdict(longest <= 150, `The longest paragraph has ${plural(longest, "word")} (target at most 150).`);
   },
 
   // Yoast: at most 25% of sentences over 20 words (25 for Spanish, Italian and Portuguese, 15 for Russian, Hebrew and Turkish).
-  "sentence-length": (a) => {
-    const limit = longSentence(a.input.language);
-    const long = a.sentences.filter((s) => countWords(s, a.input.language) > limit).length;
-    const share = percent(long, a.sentences.length);
+  "sentence-length": (article) => {
+    const limit = longSentence(article.input.language);
+    const long = article.sentences.filter((sentence) => countWords(sentence, article.input.language) > limit).length;
+    const share = percent(long, article.sentences.length);
     return verdict(
       share <= 25,
-      `${round(share, 1)}% of sentences (${long} of ${a.sentences.length}) have more than ${limit} words (target at most 25%).`,
+      `${round(share, 1)}% of sentences (${long} of ${article.sentences.length}) have more than ${limit} words (target at most 25%).`,
     );
   },
 
-  "consecutive-sentence-starts": (a) => {
-    const { word, run } = longestSameStart(a.sentences, a.input.language);
+  "consecutive-sentence-starts": (article) => {
+    const { word, run } = longestSameStart(article.sentences, article.input.language);
     return verdict(
       run < 3,
       `The longest run of sentences starting with the same word is ${run}${word && ` (“${word}”)`} (target fewer than 3).`,
     );
   },
 
-  "duplicate-sentences": (a) => {
-    const repeats = repeatedSentences(a.sentences, a.input.language);
+  "duplicate-sentences": (article) => {
+    const repeats = repeatedSentences(article.sentences, article.input.language);
     return verdict(
       repeats.length === 0,
       repeats[0] === undefined
-        ? `No sentence appears twice (${plural(a.sentences.length, "sentence")} checked).`
-        : `Found ${plural(repeats.length, "sentence")} repeating an earlier one (first: ${quote(repeats[0], a.input.language)}).`,
+        ? `No sentence appears twice (${plural(article.sentences.length, "sentence")} checked).`
+        : `Found ${plural(repeats.length, "sentence")} repeating an earlier one (first: ${quote(repeats[0], article.input.language)}).`,
     );
   },
 
   // Yoast: at least 30% of sentences hold a transition word, in texts of 200 words or more.
-  "transition-words": (a) => {
-    if (a.input.language !== "en") return na("Transition words are checked in English articles only.");
-    if (a.wordCount < TRANSITION_MIN_WORDS) return na(`Transition words are checked from ${TRANSITION_MIN_WORDS} words on.`);
-    const linked = a.sentences.filter(hasTransition).length;
-    const share = percent(linked, a.sentences.length);
+  "transition-words": (article) => {
+    if (article.input.language !== "en") return na("Transition words are checked in English articles only.");
+    if (article.wordCount < TRANSITION_MIN_WORDS) return na(`Transition words are checked from ${TRANSITION_MIN_WORDS} words on.`);
+    const linked = article.sentences.filter(hasTransition).length;
+    const share = percent(linked, article.sentences.length);
     return verdict(
       share >= 30,
-      `${round(share, 1)}% of sentences (${linked} of ${a.sentences.length}) hold a transition word (target at least 30%).`,
+      `${round(share, 1)}% of sentences (${linked} of ${article.sentences.length}) hold a transition word (target at least 30%).`,
     );
   },
 
   // Yoast: at most 10% of sentences in the passive voice.
-  "passive-voice": (a) => {
-    if (a.input.language !== "en") return na("The passive voice is checked in English articles only.");
-    const passive = a.sentences.filter(isPassive);
-    const share = percent(passive.length, a.sentences.length);
+  "passive-voice": (article) => {
+    if (article.input.language !== "en") return na("The passive voice is checked in English articles only.");
+    const passive = article.sentences.filter(isPassive);
+    const share = percent(passive.length, article.sentences.length);
     return verdict(
       share <= 10,
-      `${round(share, 1)}% of sentences (${passive.length} of ${a.sentences.length}) are in the passive voice (target at most 10%` +
+      `${round(share, 1)}% of sentences (${passive.length} of ${article.sentences.length}) are in the passive voice (target at most 10%` +
         `${passive[0] === undefined ? "" : `; first: ${quote(passive[0], "en")}`}).`,
     );
   },
