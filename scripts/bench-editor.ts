@@ -7,6 +7,8 @@
  *    interleaved, and the completion tokens per body word are compared.
  * 2. Banned phrases: the same requests with `style.avoid` of 100 phrases and without, on
  *    today's engine, interleaved; the generation time (`usage.durationMs`) is compared.
+ * 3. Grounding: retrieval (splitting, indexing and ranking the sources per section) timed
+ *    in-process for 3 and for 20 sources, and the extra prompt tokens an article pays for them.
  *
  * Writes BENCHMARKS-editor.md. Needs git, npm (for the baseline's install) and
  * ../shared/models/stories260K.gguf (or INKPRESS_BENCH_MODEL).
@@ -16,10 +18,14 @@ import { existsSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import * as v from "valibot";
+import { Grounding } from "../src/article/grounding.js";
+import { plan } from "../src/article/plan.js";
+import { GenerateRequestSchema } from "../src/article/request.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-/** The last commit whose engine prefilled keywords as sentence openings. */
-const BASELINE = "5b17532";
+/** The last release of the engine that prefilled keywords as sentence openings. */
+const BASELINE = "a56c7b7";
 const MODEL = process.env.INKPRESS_BENCH_MODEL ?? path.resolve(ROOT, "../shared/models/stories260K.gguf");
 const KEY = "bench-key-0123456789abcdef";
 const TOPICS = [
@@ -34,6 +40,33 @@ const AVOID = [
   "once upon a time", "so happy", "Lily", "very happy", "one day", "big tree", "the end", "her mom", "his mom", "played together",
   ...Array.from({ length: 90 }, (_, i) => `rarely written phrase ${i}`),
 ];
+
+/** Story-like sources of about `bytes` bytes each, in words stories260K knows. */
+function sources(count: number, bytes: number) {
+  const words = "the little girl dog park ball tree garden mom dad friend happy big red box toy sun water bird cat".split(" ");
+  return Array.from({ length: count }, (_, i) => {
+    let text = "";
+    for (let n = i; text.length < bytes; n += 7) {
+      const w = (k: number) => words[(n * 31 + k * 17) % words.length]!;
+      text += `The ${w(1)} saw a ${w(2)} near the ${w(3)} and the ${w(4)} was ${w(5)}. `;
+    }
+    return { title: `Story ${i + 1}`, url: `https://stories.example/${i + 1}`, text: text.trim() };
+  });
+}
+
+/** Median milliseconds of planning the passages of a 300-word article from `list`, over 20 runs. */
+function retrievalMs(list: ReturnType<typeof sources>): number {
+  const request = v.parse(GenerateRequestSchema, { topic: "The little dog in the park", length: 300, seed: 1, sources: list });
+  const p = plan(request);
+  const outline = { title: "The little dog", metaDescription: "", sections: p.sections.map((_, i) => ({ heading: `The ${["ball", "tree", "sun", "bird"][i % 4]} in the park`, subheadings: [] })) };
+  const times: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const start = performance.now();
+    new Grounding({ plan: p, outline, sources: list }).notes(0);
+    times.push(performance.now() - start);
+  }
+  return times.sort((a, b) => a - b)[10]!;
+}
 
 interface Answer {
   article: { wordCount: number };
@@ -91,7 +124,9 @@ async function main(): Promise<void> {
   console.error(`bench:editor: baseline ${BASELINE} …`);
   const baseline = await serve(baselineFolder());
   const today = await serve(ROOT);
-  const results = { baseline: [] as Answer[], steered: [] as Answer[], free: [] as Answer[], avoiding: [] as Answer[] };
+  const results = { baseline: [] as Answer[], steered: [] as Answer[], free: [] as Answer[], avoiding: [] as Answer[], grounded: [] as Array<[Answer, Answer, Answer]> };
+  const three = sources(3, 1024);
+  const twenty = sources(20, 5000);
   try {
     // Each request warms both servers once, then every series runs it in turn.
     await generate(baseline.url, requests[0]);
@@ -103,12 +138,37 @@ async function main(): Promise<void> {
       results.free.push(await generate(today.url, { ...request, style: { cliches: false } }));
       results.avoiding.push(await generate(today.url, { ...request, style: { avoid: AVOID, cliches: false } }));
     }
+    for (const seed of SEEDS) {
+      const request = { topic: "The little dog in the park", length: 300, seed };
+      results.grounded.push([await generate(today.url, request), await generate(today.url, { ...request, sources: three }), await generate(today.url, { ...request, sources: twenty })]);
+    }
   } finally {
     baseline.child.kill("SIGTERM");
     today.child.kill("SIGTERM");
   }
-  writeFileSync(path.join(ROOT, "BENCHMARKS-editor.md"), report(results, requests.length));
+  const retrieval = { three: retrievalMs(three), twenty: retrievalMs(twenty) };
+  writeFileSync(path.join(ROOT, "BENCHMARKS-editor.md"), report(results, requests.length) + groundingReport(results.grounded, retrieval));
   console.error("bench:editor: wrote BENCHMARKS-editor.md");
+}
+
+function groundingReport(runs: Array<[Answer, Answer, Answer]>, retrieval: { three: number; twenty: number }): string {
+  const prompt = (i: number) => runs.reduce((n, run) => n + run[i]!.usage.promptTokens, 0) / runs.length;
+  return `
+## Grounding: retrieval and the prompt tokens sources add
+
+A 300-word article ("The little dog in the park", ${runs.length} seeds), without sources, with 3 sources of 1 KB and with
+20 sources of 5 KB (100 KB in all). Retrieval is splitting the sources into passages, indexing them (BM25,
+minisearch) and picking each section's passages, timed in-process (median of 20).
+
+| sources | retrieval | prompt tokens per article (mean) | extra prompt tokens |
+|---|---|---|---|
+| none | — | ${fmt(prompt(0), 0)} | — |
+| 3 × 1 KB | ${fmt(retrieval.three, 1)} ms | ${fmt(prompt(1), 0)} | ${fmt(prompt(1) - prompt(0), 0)} |
+| 20 × 5 KB | ${fmt(retrieval.twenty, 1)} ms | ${fmt(prompt(2), 0)} | ${fmt(prompt(2) - prompt(0), 0)} |
+
+The extra prompt tokens are the passages shown as notes (at most 160 tokens a section, 640 an article), so
+they grow with the passages used, not with the sources given.
+`;
 }
 
 function report(r: Record<"baseline" | "steered" | "free" | "avoiding", Answer[]>, n: number): string {

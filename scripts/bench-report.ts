@@ -14,6 +14,7 @@ function header(out: string[], { results, bw, info, runMs, loadEnd, reread }: Be
     `- Engine: commit ${info.commit}${info.dirtySrc ? `, with ${info.dirtySrc} uncommitted change${info.dirtySrc === 1 ? "" : "s"} in src/ (the run measures the working tree)` : ""}`,
     `- Date: ${new Date().toISOString()}; command: \`${QUICK ? "BENCH_QUICK=1 " : ""}npm run bench\`${QUICK ? " (quick mode: short counts, for debugging the harness — not the figures to quote)" : ""}; whole run ${ms(runMs)}`,
     `- Models: random-weight GGUFs with the exact shapes and Q8_0 quantisation of SmolLM2-135M-Instruct and Qwen2.5-0.5B-Instruct (scripts/bench-models.ts)${results.some((r) => r.model.label === "stories260K") ? ", and the real stories260K" : ""}.`,
+    "- Elsewhere: what keyword steering, banned phrases and grounding cost (`npm run bench:editor`) is in BENCHMARKS-editor.md; inkpress in front of llama-server (`npm run bench:backend`) in BENCHMARKS-backend.md.",
     "",
   );
 
