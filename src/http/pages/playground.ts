@@ -143,9 +143,9 @@ type FieldOf = (path: string) => SchemaNode;
  * its id `f-<name>` (a 422 marks the control of each invalid field): a new request field
  * is a new control here, which the page's script sends without a change of its own.
  */
-function fieldsets(f: FieldOf, presets: string[]): string {
-  const lengthDefault = f("length").default;
-  const headingDefault = f("seo.headingTags").default !== false;
+function fieldsets(field: FieldOf, presets: string[]): string {
+  const lengthDefault = field("length").default;
+  const headingDefault = field("seo.headingTags").default !== false;
   return `<fieldset>
 <legend>Access</legend>
 <label class="field"><span>API key</span>
@@ -155,41 +155,41 @@ function fieldsets(f: FieldOf, presets: string[]): string {
 <fieldset>
 <legend>Article</legend>
 <label class="field"><span>Topic</span>
-<textarea id="f-topic" name="topic" rows="2" required ${limits(f("topic"))} placeholder="Home composting for beginners"></textarea></label>
+<textarea id="f-topic" name="topic" rows="2" required ${limits(field("topic"))} placeholder="Home composting for beginners"></textarea></label>
 <div class="row">
 <label class="field"><span>Length (words)</span>
-<input type="number" id="f-length" name="length" ${limits(f("length"))} value="${escapeHtml(String(lengthDefault ?? ""))}"></label>
+<input type="number" id="f-length" name="length" ${limits(field("length"))} value="${escapeHtml(String(lengthDefault ?? ""))}"></label>
 <label class="field"><span>Language</span>
-<input type="text" id="f-language" name="language" list="languages" ${limits(f("language"))} placeholder="${placeholder(f("language"))}" spellcheck="false"></label>
+<input type="text" id="f-language" name="language" list="languages" ${limits(field("language"))} placeholder="${placeholder(field("language"))}" spellcheck="false"></label>
 </div>
 <div class="row">
 <label class="field"><span>Tone</span>
-<input type="text" id="f-tone" name="tone" ${limits(f("tone"))} placeholder="${placeholder(f("tone"))}"></label>
+<input type="text" id="f-tone" name="tone" ${limits(field("tone"))} placeholder="${placeholder(field("tone"))}"></label>
 <label class="field"><span>Structure</span>
-<input type="text" id="f-structure" name="structure" list="structures" ${limits(f("structure"))} placeholder="${placeholder(f("structure"))}"></label>
+<input type="text" id="f-structure" name="structure" list="structures" ${limits(field("structure"))} placeholder="${placeholder(field("structure"))}"></label>
 </div>
 <label class="field"><span>Seed <small>(optional)</small></span>
-<input type="number" id="f-seed" name="seed" ${limits(f("seed"))} placeholder="random">
+<input type="number" id="f-seed" name="seed" ${limits(field("seed"))} placeholder="random">
 <small>The same seed gives the same article on the same model.</small></label>
 </fieldset>
 <fieldset>
 <legend>SEO</legend>
 <label class="field"><span>Keywords</span>
-<input type="text" id="f-seo.keywords" name="seo.keywords" ${limits(f("seo.keywords"))} placeholder="compost bin, garden waste">
+<input type="text" id="f-seo.keywords" name="seo.keywords" ${limits(field("seo.keywords"))} placeholder="compost bin, garden waste">
 <small>Comma-separated; the first is the primary keyword.</small></label>
 <label class="field"><span>Title <small>(optional, used verbatim)</small></span>
-<input type="text" id="f-seo.title" name="seo.title" ${limits(f("seo.title"))} placeholder="generated"></label>
+<input type="text" id="f-seo.title" name="seo.title" ${limits(field("seo.title"))} placeholder="generated"></label>
 <label class="field"><span>Meta description <small>(optional, used verbatim)</small></span>
-<textarea id="f-seo.description" name="seo.description" rows="2" ${limits(f("seo.description"))} placeholder="generated"></textarea></label>
+<textarea id="f-seo.description" name="seo.description" rows="2" ${limits(field("seo.description"))} placeholder="generated"></textarea></label>
 <label class="check"><input type="checkbox" id="f-seo.headingTags" name="seo.headingTags"${headingDefault ? " checked" : ""}> Heading tags (H1, H2, H3)</label>
 </fieldset>
 <fieldset>
 <legend>Style</legend>
 <label class="field"><span>Avoid <small>(optional)</small></span>
 <textarea id="f-style.avoid" name="style.avoid" data-list="lines" rows="2" placeholder="once upon a time&#10;game-changer"></textarea>
-<small>One phrase per line, up to ${escapeHtml(String(f("style.avoid").maxItems ?? ""))}; none appears in the article.</small></label>
+<small>One phrase per line, up to ${escapeHtml(String(field("style.avoid").maxItems ?? ""))}; none appears in the article.</small></label>
 <label class="field"><span>Voice <small>(optional)</small></span>
-<input type="text" id="f-style.voice" name="style.voice" ${limits(f("style.voice"))} placeholder="plain British English, second person"></label>
+<input type="text" id="f-style.voice" name="style.voice" ${limits(field("style.voice"))} placeholder="plain British English, second person"></label>
 </fieldset>
 <fieldset>
 <legend>Grounding</legend>
