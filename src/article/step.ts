@@ -196,17 +196,23 @@ class Step {
     if (this.steered || !this.o.steer || this.cursor > pieceAt) return undefined;
     const { language, spaced } = this.o;
     const lead = this.text.slice(this.cursor, pieceAt);
+    if (/\n\s*\S/u.test(lead.trimStart()) || /^\s*#/u.test(lead)) return undefined;
+    const slot = (word: string | undefined) => word !== undefined && (SLOT_WORDS[language]?.has(word.toLocaleLowerCase(language)) ?? false);
+    // A piece that is a whole slot word (" the") takes the keyword right after it: no token of the model's is cut.
+    if (spaced && /^\s\S+$/u.test(piece) && slot(piece.trim()) && wordSpans(lead, language).length + 1 >= LEAD.min) return this.steer(this.text.length);
     const wordStart = spaced ? /^\s/u.test(piece) : wordSpans(lead + piece, language).some((w) => w.index === lead.length);
     if (!wordStart) return undefined;
-    if (/\n\s*\S/u.test(lead.trimStart()) || /^\s*#/u.test(lead)) return undefined;
     const spans = wordSpans(lead, language);
-    if (spans.length < LEAD.min) return undefined;
-    const last = spans.at(-1)!.word.toLocaleLowerCase(language);
-    const slot = SLOT_WORDS[language]?.has(last) ?? false;
-    if (!slot && spans.length < LEAD.max) return undefined;
-    const keyword = this.o.steer();
-    return keyword === undefined ? undefined : { kind: "steer", at: pieceAt, keyword };
+    if (spans.length < LEAD.min || (!slot(spans.at(-1)?.word) && spans.length < LEAD.max)) return undefined;
+    return this.steer(pieceAt);
   }
+
+  /** The steered keyword to place at `at`, if one is still owed. */
+  private steer(at: number): Interrupt | undefined {
+    const keyword = this.o.steer!();
+    return keyword === undefined ? undefined : { kind: "steer", at, keyword };
+  }
+
 
   /** Hand every whole sentence of the pending text to `take`, until one decides the outcome. */
   private consume(final: boolean): void {
