@@ -83,9 +83,9 @@ export function anchorPhrases(options: { link: Link; query: string; language: st
   const candidates = [...link.keywords, ...titlePhrases(link.title, language)];
   const seen = new Set<string>();
   const phrases = candidates.filter((phrase) => {
-    const k = key(phrase);
-    if (!k || refused.has(k) || seen.has(k)) return false;
-    seen.add(k);
+    const phraseKey = key(phrase);
+    if (!phraseKey || refused.has(phraseKey) || seen.has(phraseKey)) return false;
+    seen.add(phraseKey);
     return true;
   });
   const query = new Set(contentWords(options.query, language));

@@ -18,17 +18,17 @@ const FORMS: Record<Preset, string> = {
  * text before it.
  */
 export function articlePrompt(plan: Plan, format: "json" | "lines"): Prompt {
-  const r = plan.request;
+  const request = plan.request;
   const keywords = [plan.primary, ...plan.secondary].map((k) => `"${k}"`).join(", ");
-  const form = r.structureRequested !== r.structure ? `${FORMS[plan.preset]} ("${r.structureRequested}")` : FORMS[plan.preset];
+  const form = request.structureRequested !== request.structure ? `${FORMS[plan.preset]} ("${request.structureRequested}")` : FORMS[plan.preset];
   const outline = format === "json" ? "JSON" : "lines";
-  const { voice } = resolveStyle(r.style);
+  const { voice } = resolveStyle(request.style);
   // Short on purpose: every prompt token is evaluated before the first word.
   return {
-    system: `You write ${plan.languageName} web articles in a ${r.tone} tone.${voice ? ` Style: ${voice}` : ""}`,
+    system: `You write ${plan.languageName} web articles in a ${request.tone} tone.${voice ? ` Style: ${voice}` : ""}`,
     user:
-      `Article: ${r.topic}\nKeywords: ${keywords} (focus: the first)\nForm: ${form}; about ${r.length} words\n` +
+      `Article: ${request.topic}\nKeywords: ${keywords} (focus: the first)\nForm: ${form}; about ${request.length} words\n` +
       `Answer with the outline as ${outline} (title, description, headings), then the article in Markdown.`,
-    completion: `${r.topic}. Keywords: ${keywords}.\n\n`,
+    completion: `${request.topic}. Keywords: ${keywords}.\n\n`,
   };
 }

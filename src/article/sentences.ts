@@ -62,8 +62,8 @@ export function splitLongSentence(sentence: string, language: string): string[] 
 
 /** A whole sentence: capitalised, ending with a terminator of its language. */
 export function finishSentence(sentence: string, language: string): string {
-  const s = capitalise(sentence.trim(), language);
-  return endsSentence(s) ? s : `${s.replace(/[\s,;:–—-]+$/u, "")}${terminatorFor(s, language)}`;
+  const whole = capitalise(sentence.trim(), language);
+  return endsSentence(whole) ? whole : `${whole.replace(/[\s,;:–—-]+$/u, "")}${terminatorFor(whole, language)}`;
 }
 
 /** Each opening mark and the mark that closes it („ closes with “, which elsewhere opens). */

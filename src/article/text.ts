@@ -36,9 +36,9 @@ export function wordSpans(text: string, language: string): WordSpan[] {
 
 /** Number of words in a text. */
 export function countWords(text: string, language: string): number {
-  let n = 0;
-  for (const s of segmenter(language, "word").segment(text)) if (s.isWordLike) n++;
-  return n;
+  let count = 0;
+  for (const word of segmenter(language, "word").segment(text)) if (word.isWordLike) count++;
+  return count;
 }
 
 /** Sentences of a text, trimmed, empty ones dropped. */
@@ -73,11 +73,11 @@ export function countPhrase(text: string, phrase: string, language: string): num
   for (let i = 0; i + want.length <= have.length; i++) {
     let match = true;
     for (let j = 0; j < want.length && match; j++) {
-      const h = have[i + j]!;
-      match = h.word.toLocaleLowerCase(language) === wantWords[j];
+      const span = have[i + j]!;
+      match = span.word.toLocaleLowerCase(language) === wantWords[j];
       if (match && j > 0) {
         const prev = have[i + j - 1]!;
-        match = separator(text.slice(prev.index + prev.word.length, h.index)) === wantSeps[j - 1];
+        match = separator(text.slice(prev.index + prev.word.length, span.index)) === wantSeps[j - 1];
       }
     }
     if (match) {

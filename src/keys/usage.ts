@@ -40,15 +40,15 @@ export class UsageStore {
 
   /** Words used today. */
   wordsToday(name: string): number {
-    const u = this.get(name);
-    return u.day === utcDay() ? (u.words ?? 0) : 0;
+    const entry = this.get(name);
+    return entry.day === utcDay() ? (entry.words ?? 0) : 0;
   }
 
   /** Record a request (and the words it produced). */
   record(name: string, words = 0): void {
     const today = utcDay();
-    const u = this.get(name);
-    this.usage[name] = { lastUsed: new Date().toISOString(), day: today, words: (u.day === today ? (u.words ?? 0) : 0) + words };
+    const entry = this.get(name);
+    this.usage[name] = { lastUsed: new Date().toISOString(), day: today, words: (entry.day === today ? (entry.words ?? 0) : 0) + words };
     this.save();
   }
 
