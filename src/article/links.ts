@@ -54,7 +54,16 @@ export class LinkSet {
    * The pages one article may link: never its own page (`own`), and when more than `max`
    * are left, the `max` most relevant to `query` (its topic and keywords), then the rest in order.
    */
-  for(options: { query: string; language: string; max: number; own?: string }): Link[] {
+  for(options: {
+    query: string;
+    language: string;
+    max: number;
+    /**
+     * The article's own address.
+     * @default none: every page may be linked
+     */
+    own?: string;
+  }): Link[] {
     const { own, max, language } = options;
     const keep = this.links.map((_, i) => i).filter((i) => own === undefined || !sameAddress(this.links[i]!.url, own));
     if (keep.length <= max) return keep.map((i) => this.links[i]!);
@@ -74,7 +83,16 @@ export class LinkSet {
  * `avoid` (the article's primary keyword, so links do not all share one anchor). Phrases
  * sharing words with the section's query come first, so anchors vary with the article.
  */
-export function anchorPhrases(options: { link: Link; query: string; language: string; avoid?: readonly string[] }): string[] {
+export function anchorPhrases(options: {
+  link: Link;
+  query: string;
+  language: string;
+  /**
+   * Phrases the anchor never is.
+   * @default none
+   */
+  avoid?: readonly string[];
+}): string[] {
   const { link, language } = options;
   const key = (phrase: string) => phrase.toLocaleLowerCase(language).replace(/\s+/g, " ").trim();
   const title = key(link.title);
@@ -165,7 +183,10 @@ export function planLinks(options: {
   language: string;
   /** The article's topic and keywords. */
   article: string;
-  /** Phrases anchors never are: the primary keyword. */
+  /**
+   * Phrases anchors never are: the primary keyword.
+   * @default none
+   */
   avoid?: readonly string[];
 }): PlannedLink[][] {
   const { sections, language } = options;
