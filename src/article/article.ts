@@ -24,15 +24,30 @@ export interface WrittenArticle {
 /** What writing one article needs besides the request. */
 export interface WriteArticleOptions {
   backend: Backend;
-  /** Aborts the generation (client gone, deadline passed). */
+  /**
+   * Aborts the generation (client gone, deadline passed).
+   * @default none
+   */
   signal?: AbortSignal;
-  /** The id, model and request, as soon as the request is accepted and before any model call. */
+  /**
+   * The id, model and request, as soon as the request is accepted and before any model call.
+   * @default none
+   */
   onMeta?: (meta: StreamMeta) => void;
-  /** The title and outline, once planned. */
+  /**
+   * The title and outline, once planned.
+   * @default none
+   */
   onOutline?: (outline: StreamOutline) => void;
-  /** Markdown as it is written, in document order: the deltas concatenated equal `article.markdown`. */
+  /**
+   * Markdown as it is written, in document order: the deltas concatenated equal `article.markdown`.
+   * @default none
+   */
   onDelta?: (text: string) => void;
-  /** The running totals of body words and tokens, after every sentence, also when the article is never finished. */
+  /**
+   * The running totals of body words and tokens, after every sentence, also when the article is never finished.
+   * @default none
+   */
   onWords?: (words: number, tokens: number) => void;
 }
 

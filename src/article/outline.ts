@@ -40,6 +40,7 @@ export interface WriteOutlineOptions {
   seed: number;
   /** Phrases no field may hold: a field that completes one is written again. */
   avoid: AvoidList;
+  /** Stops the work between two tokens. @default none */
   signal?: AbortSignal;
 }
 

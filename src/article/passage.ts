@@ -21,8 +21,12 @@ export interface PassageContext {
   visible: boolean;
   /** A fresh sampling seed for each generation call. */
   seed: () => number;
+  /** Stops the work between two tokens. @default none */
   signal?: AbortSignal;
-  /** The running totals of body words and tokens, after every sentence. */
+  /**
+   * The running totals of body words and tokens, after every sentence.
+   * @default none
+   */
   onWords?: (words: number, tokens: number) => void;
   /** Tokens the model spends per word, as last measured: sizes each step's token allowance. */
   tokensPerWord: number;

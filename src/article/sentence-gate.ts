@@ -2,7 +2,7 @@ import type { AvoidList } from "./avoid.js";
 import type { ArticleDocument } from "./document.js";
 import type { Plan } from "./plan.js";
 import { balanced } from "./sentences.js";
-import { countPhrase, firstWords, hasPhrase, normaliseSentence, wordSpans } from "./text.js";
+import { countPhrase, firstWords, hasPhrase, normaliseSentence, opensWith } from "./text.js";
 
 /** Why the gate refuses a sentence. */
 export type Refusal =
@@ -94,15 +94,10 @@ export class SentenceGate {
   }
 
   private opensWithKeyword(sentence: string): boolean {
-    return this.keywords.some((k) => opensWith(sentence, k, this.language));
+    return this.keywords.some((keyword) => opensWith(sentence, keyword, this.language));
   }
 }
 
-/** Whether a sentence's first words are the phrase (any case). */
-export function opensWith(sentence: string, phrase: string, language: string): boolean {
-  const n = wordSpans(phrase, language).length;
-  return n > 0 && hasPhrase(firstWords(sentence, n, language), phrase, language);
-}
 
 /**
  * Whether every use of the keyword keeps the case the request gave it, apart from a use

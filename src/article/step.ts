@@ -22,6 +22,7 @@ export interface StepOptions {
   maxTokens: number;
   /** A fresh sampling seed for each generation call. */
   seed: () => number;
+  /** Stops the work between two tokens. @default none */
   signal?: AbortSignal;
   /**
    * The keyword to place inside the next sentence, asked at each point where it could go

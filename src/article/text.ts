@@ -148,3 +148,9 @@ export function displayWidth(text: string): number {
   for (const c of text) width += eastAsianWidth(c.codePointAt(0)!);
   return width;
 }
+
+/** Whether a sentence's first words are the phrase (case-insensitive, as {@link countPhrase} matches). */
+export function opensWith(sentence: string, phrase: string, language: string): boolean {
+  const words = wordSpans(phrase, language).length;
+  return words > 0 && countPhrase(firstWords(sentence, words, language), phrase, language) > 0;
+}

@@ -21,8 +21,12 @@ export interface WriteBodyOptions {
    */
   grounding?: Grounding;
   seed: number;
+  /** Stops the work between two tokens. @default none */
   signal?: AbortSignal;
-  /** The running totals of body words and tokens, after every sentence. */
+  /**
+   * The running totals of body words and tokens, after every sentence.
+   * @default none
+   */
   onWords?: (words: number, tokens: number) => void;
 }
 

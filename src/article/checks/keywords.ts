@@ -1,6 +1,6 @@
 /** Keyword checks: where the keywords stand, how often, and how sentences carry them. */
 import { slugify } from "../slug.js";
-import { countPhrase, firstWords, wordSpans } from "../text.js";
+import { countPhrase, opensWith } from "../text.js";
 import type { CheckId } from "./registry.js";
 import { type Article, type Measure, type Verdict, na, occurrences, percent, plural, quote, round, verdict, withHeadings, withKeyword } from "./article.js";
 
@@ -101,11 +101,6 @@ function keywordOpenings(article: Article): Verdict {
   );
 }
 
-/** Whether a sentence's first words are the keyword (case-insensitive, as countPhrase matches). */
-function opensWith(sentence: string, keyword: string, language: string): boolean {
-  const words = wordSpans(keyword, language).length;
-  return words > 0 && countPhrase(firstWords(sentence, words, language), keyword, language) > 0;
-}
 
 function presence(keyword: string, text: string, where: string, language: string): Verdict {
   const count = countPhrase(text, keyword, language);
