@@ -11,7 +11,7 @@ describe("key guessing throttled, routine refusals logged in one line", () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startServer(await testModel("plain"), { INKPRESS_API_KEYS: `${API_KEY},${OTHER_KEY}`, INKPRESS_SEQUENCES: "1" }, {
-      args: ["--jobs-queue-size", "1", "--jobs-per-key", "1"],
+      args: ["--jobs-queue-size", "2", "--jobs-per-key", "1"],
     });
   }, 120_000);
   afterAll(() => server?.stop());
@@ -50,12 +50,15 @@ describe("key guessing throttled, routine refusals logged in one line", () => {
     keep(await mine.submit({ topic: "x".repeat(2_000_000) }));
     keep(await fetch(`${server.url}/api/v1/jobs`, { method: "POST", headers: { "x-api-key": API_KEY, "content-type": "text/plain" }, body: "topic" }));
     keep(await mine.submit({ length: "long" }));
-    // A job that runs long, one that waits (the queue of 1 is full), then one of each key too many.
+    // A job that runs long and one that waits (this key's share of the queue of 2), one too many for
+    // this key; the other key's waiting job fills the queue, and one more is one too many for the server.
     const running = await mine.create({ topic: "Composting in small gardens", length: 3000 });
     await mine.waitFor(running.id, (j) => j.status === "running");
     const waiting = await mine.create({ topic: "Waiting", length: 100 });
     keep(await mine.submit({ topic: "Over this key's limit", length: 100 }));
+    const othersWaiting = await other.create({ topic: "The other key's turn", length: 100 });
     keep(await other.submit({ topic: "Over the queue's size", length: 100 }));
+    await other.cancel(othersWaiting.id);
     await mine.cancel(waiting.id);
     keep(await mine.cancel(waiting.id));
     await mine.cancel(running.id);
