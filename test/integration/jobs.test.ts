@@ -111,7 +111,7 @@ describe("jobs API, embedded store under the data folder", () => {
 
     const again = await mine().cancel(running.id);
     expect(again.status).toBe(409);
-    expect((await again.json()).detail).toMatch(/cancelled already/);
+    expect((await again.json()).detail).toMatch(/^The job was already cancelled/);
   }, 180_000);
 
   it("returns the same job for the same Idempotency-Key and body, and 422 for another body", async () => {
