@@ -12,8 +12,8 @@ export interface PassageKeywords {
 
 /**
  * When a keyword is owed. The plan gives each prose passage its uses of the primary
- * keyword, spread evenly over its words, and the secondary keywords it must mention
- * (from its second sentence on). Sentences that hold a keyword, whoever placed it, pay
+ * keyword, spread evenly over its words, and the secondary keywords it must mention.
+ * Sentences that hold a keyword, whoever placed it, pay
  * what is owed; what a passage could not place is carried to the next prose passage.
  */
 export class KeywordSchedule {
@@ -35,10 +35,15 @@ export class KeywordSchedule {
     this.every = passage.budget / Math.max(1, this.uses);
   }
 
-  /** The keyword the passage owes now, after `words` words and `sentences` sentences; undefined when none is. */
-  due(words: number, sentences: number): string | undefined {
+  /** The keyword the passage owes now, after `words` words; undefined when none is. */
+  due(words: number): string | undefined {
     if (this.primaryLeft > 0 && words >= this.every * (this.uses - this.primaryLeft)) return this.options.primary;
-    return this.secondaryLeft.length && sentences >= 1 ? this.secondaryLeft[0] : undefined;
+    return this.secondaryLeft[0];
+  }
+
+  /** Whether the passage still owes a keyword. */
+  get owing(): boolean {
+    return this.primaryLeft > 0 || this.secondaryLeft.length > 0;
   }
 
   /** A sentence the article kept: the keywords it holds are paid. */

@@ -45,6 +45,8 @@ export interface Passage {
   sectionStart?: boolean;
   /** The planned section it belongs to (its links). */
   section: number;
+  /** The article's last passage: it goes a little past its budget while a keyword is still owed. */
+  final?: boolean;
 }
 
 /** Paragraphs close at the first sentence end past this many words (the limit is 150). */
@@ -61,6 +63,8 @@ const IDLE_STEPS = 6;
 const OPENING_STEPS = 30;
 /** The opening sentence must say something: stock phrases ("X was happy.") repeat across articles. */
 const OPENING_WORDS = 6;
+/** Words the article's last passage may write past its budget to place a keyword still owed. */
+const OWED_WORDS = 20;
 /** After the prefilled opening keyword the model's next token must not glue onto it ("coffeewith"). */
 const BOUNDARY = "root ::= [ ,.;:!?'\u2019)] [^\\n]*";
 
@@ -76,10 +80,12 @@ export async function writePassage(ctx: PassageContext, passage: Passage): Promi
   const prose = passage.items === undefined;
   if (prose) schedule.open({ primaryUses: passage.primaryUses, secondary: passage.secondary, budget });
   const state = { words: 0, sentences: 0, newParagraph: true };
+  // Nothing after it could place what is owed: the last passage writes on a little for it.
+  const owing = () => passage.final === true && prose && schedule.owing && state.words < budget + OWED_WORDS;
   let idle = 0;
   const needsOne = () => passage.opening === true && state.sentences === 0;
   while (idle < (needsOne() ? OPENING_STEPS : IDLE_STEPS)) {
-    if (prose ? state.words >= budget - 2 : state.sentences >= passage.items!) break;
+    if (prose ? state.words >= budget - 2 && !owing() : state.sentences >= passage.items!) break;
     // The opening is prefilled until the model has failed it a few times; then any first sentence will do.
     const opening = needsOne() && idle < IDLE_STEPS;
     const mark = writer.text.length;
@@ -94,8 +100,8 @@ export async function writePassage(ctx: PassageContext, passage: Passage): Promi
       maxTokens: Math.max(24, Math.ceil(left * ctx.tokensPerWord * 1.3) + 16),
       seed: ctx.seed,
       signal: ctx.signal,
-      ...(prose ? { steer: () => schedule.due(state.words, state.sentences) ?? owedAnchor(ctx, passage, state.sentences), opened: opening } : {}),
-      take: (sentence, breakBefore) => take(ctx, { passage, budget, state, opening, sentence, breakBefore }),
+      ...(prose ? { steer: () => schedule.due(state.words) ?? owedAnchor(ctx, passage, state.sentences), opened: opening } : {}),
+      take: (sentence, breakBefore) => take(ctx, { passage, budget, state, opening, sentence, breakBefore, owing }),
     });
     if (result.tokens > 0 && result.words > 0) ctx.tokensPerWord = Math.min(6, Math.max(1, result.tokens / result.words));
     idle = result.accepted > 0 ? 0 : idle + 1;
@@ -141,6 +147,8 @@ function take(
     opening: boolean;
     sentence: string;
     breakBefore: boolean;
+    /** Whether the passage goes past its budget for an owed keyword. */
+    owing: () => boolean;
   },
 ): Verdict {
   const { plan, document, gate, schedule, writer } = ctx;
@@ -148,7 +156,7 @@ function take(
   const language = plan.request.language;
   const n = countWords(sentence, language);
   const items = passage.items;
-  if (items === undefined && state.words > 0 && state.words + n - budget > OVERSHOOT * (budget - state.words)) return "stop";
+  if (items === undefined && state.words > 0 && !s.owing() && state.words + n - budget > OVERSHOOT * (budget - state.words)) return "stop";
   const first = state.sentences === 0;
   const placement: Placement = { articleStart: passage.opening === true && first, sectionStart: passage.sectionStart === true && first };
   const refusal = gate.refuse(sentence, placement);
@@ -169,6 +177,6 @@ function take(
   state.sentences++;
   ctx.onWords?.(document.wordCount, writer.usage.promptTokens + writer.usage.completionTokens);
   if (items !== undefined) return state.sentences >= items ? "full" : "item";
-  if (state.words >= budget - 2) return "full";
+  if (state.words >= budget - 2 && !s.owing()) return "full";
   return document.paragraphWords >= PARAGRAPH_WORDS ? "paragraph" : "more";
 }

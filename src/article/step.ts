@@ -55,7 +55,7 @@ export interface StepResult {
 /** Verdicts that keep the sentence. */
 const KEEPS: ReadonlySet<Verdict> = new Set(["full", "paragraph", "item", "more"]);
 /** Words of its own the model writes before a steered keyword, at least and at most. */
-const LEAD = { min: 2, max: 6 } as const;
+const LEAD = { min: 2, max: 5 } as const;
 /** Refusals of banned phrases in one step before the sentence is dropped and written again. */
 const MAX_REFUSALS = 6;
 /** After a steered keyword the model's next token must not glue onto it ("coffeewith"). */

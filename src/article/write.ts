@@ -126,7 +126,8 @@ class BodyPass {
       this.writer.append("- ");
       return writePassage(ctx, { budget, primaryUses: 0, secondary: [], items: section.items, section: i });
     }
-    if (written.subheadings.length === 0) return writePassage(ctx, { budget, ...keywords, opening: !sectionStart, sectionStart });
+    const last = i === this.plan.sections.length - 1;
+    if (written.subheadings.length === 0) return writePassage(ctx, { budget, ...keywords, opening: !sectionStart, sectionStart, final: last });
     // Subsections (or questions) share the budget; the first carries the section's keywords.
     let used = 0;
     for (const [j, sub] of written.subheadings.entries()) {
@@ -136,7 +137,8 @@ class BodyPass {
         else if (section.kind === "faq") this.question(sub);
       });
       const share = Math.round((budget - used) / (written.subheadings.length - j));
-      const passage: Passage = j === 0 ? { budget: share, ...keywords, sectionStart } : { budget: share, primaryUses: 0, secondary: [], section: i };
+      const final = last && j === written.subheadings.length - 1;
+      const passage: Passage = j === 0 ? { budget: share, ...keywords, sectionStart, final } : { budget: share, primaryUses: 0, secondary: [], section: i, final };
       used += await writePassage(ctx, passage);
     }
     return used;
