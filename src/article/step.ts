@@ -170,6 +170,7 @@ class Step {
       }
       this.cutTo(interrupt.match.cut);
       for await (const piece of writer.generate({ grammar: interrupt.match.grammar, maxTokens: 3, seed: seed(), signal })) this.text += piece;
+      this.unread = true;
       return;
     }
     this.cutTo(interrupt.at);
@@ -179,7 +180,8 @@ class Step {
     const gap = spaced || (latin && /[\p{Script=Latin}\p{N}]/u.test(before)) ? " " : "";
     writer.append(`${gap}${interrupt.keyword}`);
     this.text = writer.text.slice(mark);
-    const grammar = spaced || latin ? (spaced ? BOUNDARY.spaced : BOUNDARY.unspaced) : undefined;
+    // A CJK keyword needs no boundary: nothing glues onto it.
+    const grammar = spaced ? BOUNDARY.spaced : latin ? BOUNDARY.unspaced : undefined;
     if (grammar) for await (const piece of writer.generate({ grammar, maxTokens: 1, seed: seed(), signal })) this.text += piece;
     this.steered = true;
   }
