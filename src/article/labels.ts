@@ -1,6 +1,6 @@
 /**
  * The only fixed strings an article may hold: the labels of its structural sections
- * (Introduction, Conclusion, FAQ, Key takeaways), per language. Everything else in an
+ * (Introduction, Conclusion, FAQ, Key takeaways, Sources), per language. Everything else in an
  * article, every heading, question and sentence, is written by the model.
  * Also the ISO 639-1 table that decides which language codes are valid.
  */

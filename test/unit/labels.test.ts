@@ -3,7 +3,7 @@ import { LABELLED_LANGUAGES, isIso6391, labelsFor, languageName } from "../../sr
 
 // The labels of the structural sections are the only fixed strings an article may hold.
 
-const KEYS = ["introduction", "conclusion", "faq", "keyTakeaways"] as const;
+const KEYS = ["introduction", "conclusion", "faq", "keyTakeaways", "sources"] as const;
 
 describe("labels", () => {
   it("covers the 22 languages the API promises labels in (the README lists them)", () => {
@@ -18,13 +18,14 @@ describe("labels", () => {
       conclusion: "Conclusion",
       faq: "Frequently asked questions",
       keyTakeaways: "Key takeaways",
+      sources: "Sources",
     });
   });
 
   describe.each([...LABELLED_LANGUAGES])("%s", (language) => {
     const labels = labelsFor(language);
 
-    it("has exactly the four section labels, each a short trimmed phrase", () => {
+    it("has exactly the five section labels (the sources list's among them), each a short trimmed phrase", () => {
       expect(Object.keys(labels).sort()).toEqual([...KEYS].sort());
       for (const key of KEYS) {
         const label = labels[key];
