@@ -158,7 +158,8 @@ function take(
   const items = passage.items;
   if (items === undefined && state.words > 0 && !s.owing() && state.words + n - budget > OVERSHOOT * (budget - state.words)) return "stop";
   const first = state.sentences === 0;
-  const placement: Placement = { articleStart: passage.opening === true && first, sectionStart: passage.sectionStart === true && first };
+  const answer = !ctx.visible && plan.sections[passage.section]?.kind === "faq";
+  const placement: Placement = { articleStart: passage.opening === true && first, sectionStart: passage.sectionStart === true && first, answer };
   const refusal = gate.refuse(sentence, placement);
   if (refusal) return refusal;
   if (s.opening && first && (n < OPENING_WORDS || !hasPhrase(sentence, plan.primary, language))) return "weak-opening";

@@ -15,7 +15,9 @@ export type Refusal =
   | "keyword-case"
   | "keyword-opening"
   /** The prefilled opening the model did not make a real sentence of. */
-  | "weak-opening";
+  | "weak-opening"
+  /** A question inside a FAQ answer shown without headings. */
+  | "question";
 
 /** Where a sentence would stand. */
 export interface Placement {
@@ -23,6 +25,12 @@ export interface Placement {
   sectionStart: boolean;
   /** The introduction's first sentence, which may (and is steered to) open with the primary keyword. */
   articleStart: boolean;
+  /**
+   * A FAQ answer in an article without headings, where the questions are paragraphs of their
+   * own: a question here would read as the next one.
+   * @default false
+   */
+  answer?: boolean;
 }
 
 /** Most primary keyword uses per word the model may add on its own (the density limit is 2.5 %). */
@@ -64,6 +72,7 @@ export class SentenceGate {
     if (this.keywords.some((k) => countPhrase(sentence, k, this.language) > 1)) return "keyword-twice";
     if (this.thirdAlike(sentence)) return "third-alike";
     if (!balanced(sentence)) return "unbalanced";
+    if (placement.answer && /[?\uff1f\u061f]["'\u201d\u2019\u00bb)\]]*$/u.test(sentence)) return "question";
     if (avoid.holds(sentence)) return "banned";
     if (this.keywords.some((k) => !caseKept(sentence, k, this.language))) return "keyword-case";
     const primary = hasPhrase(sentence, plan.primary, this.language);
