@@ -5,7 +5,7 @@ import type { Grounding } from "./grounding.js";
 import type { KeywordSchedule } from "./keyword-schedule.js";
 import type { Plan } from "./plan.js";
 import type { Placement, SentenceGate } from "./sentence-gate.js";
-import { generateSentences, type StepResult, type Verdict } from "./step.js";
+import { boundaryGrammar, generateSentences, type StepResult, type Verdict } from "./step.js";
 import { capitalise, countWords, hasPhrase } from "./text.js";
 
 /** What every passage of one article shares. */
@@ -65,8 +65,6 @@ const OPENING_STEPS = 30;
 const OPENING_WORDS = 6;
 /** Words the article's last passage may write past its budget to place a keyword still owed. */
 const OWED_WORDS = 20;
-/** After the prefilled opening keyword the model's next token must not glue onto it ("coffeewith"). */
-const BOUNDARY = "root ::= [ ,.;:!?'\u2019)] [^\\n]*";
 
 /**
  * Prose of about `budget` words, sentence by sentence, from one continuing generation.
@@ -132,7 +130,9 @@ async function prefillOpening(ctx: PassageContext, mark: number): Promise<void> 
   const { writer, plan } = ctx;
   const atStart = /(^|\n)(- )?$/.test(writer.text.slice(Math.max(0, mark - 3)));
   writer.append(`${atStart ? "" : " "}${capitalise(plan.primary, plan.request.language)}`);
-  for await (const _ of writer.generate({ grammar: BOUNDARY, maxTokens: 1, seed: ctx.seed(), signal: ctx.signal })) {
+  const grammar = boundaryGrammar(plan.primary, plan.spaced);
+  if (!grammar) return;
+  for await (const _ of writer.generate({ grammar, maxTokens: 1, seed: ctx.seed(), signal: ctx.signal })) {
     // One token that starts a new word.
   }
 }

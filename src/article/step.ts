@@ -58,8 +58,17 @@ const KEEPS: ReadonlySet<Verdict> = new Set(["full", "paragraph", "item", "more"
 const LEAD = { min: 2, max: 5 } as const;
 /** Refusals of banned phrases in one step before the sentence is dropped and written again. */
 const MAX_REFUSALS = 6;
-/** After a steered keyword the model's next token must not glue onto it ("coffeewith"). */
+/** After a forced keyword the model's next token must not glue onto it ("coffeewith"). */
 const BOUNDARY = { spaced: "root ::= [ ,.;:!?'\u2019)] [^\\n]*", unspaced: "root ::= [^a-zA-Z0-9\\n] [^\\n]*" } as const;
+
+/**
+ * The one-token grammar after a forced keyword: a space or a mark in spaced scripts; in the
+ * others, anything but a Latin letter after a Latin keyword, and nothing for a CJK one (nothing glues onto it).
+ */
+export function boundaryGrammar(keyword: string, spaced: boolean): string | undefined {
+  if (spaced) return BOUNDARY.spaced;
+  return /^[\p{Script=Latin}\p{N}]/u.test(keyword) ? BOUNDARY.unspaced : undefined;
+}
 /** A piece holding one of these may complete a sentence or a line: only then is the pending text read again. */
 const PIECE_ENDS = /[.!?\u3002\uff01\uff1f\u0964\u061f\u2026\n"\u201d\u00bb\u300d\u300f)]/u;
 /** Pending text holding one of these may become a whole sentence with the next piece. */
@@ -180,8 +189,7 @@ class Step {
     const gap = spaced || (latin && /[\p{Script=Latin}\p{N}]/u.test(before)) ? " " : "";
     writer.append(`${gap}${interrupt.keyword}`);
     this.text = writer.text.slice(mark);
-    // A CJK keyword needs no boundary: nothing glues onto it.
-    const grammar = spaced ? BOUNDARY.spaced : latin ? BOUNDARY.unspaced : undefined;
+    const grammar = boundaryGrammar(interrupt.keyword, spaced);
     if (grammar) for await (const piece of writer.generate({ grammar, maxTokens: 1, seed: seed(), signal })) this.text += piece;
     this.steered = true;
   }
