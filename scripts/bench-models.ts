@@ -31,7 +31,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { fills, gguf, mulberry32, writeGguf, type GgufTensor, type GgufValue } from "./gguf.js";
-import { BYTE, CONTROL, NORMAL, QWEN25_CHAT_TEMPLATE, SPACE, UNKNOWN, type Vocabulary } from "./make-test-model.js";
+import { BYTE, CONTROL, NORMAL, QWEN25_CHAT_TEMPLATE, SPACE, UNKNOWN, WORDS, type Vocabulary } from "./make-test-model.js";
 
 /** The cache folder for the generated models. */
 export const BENCH_DIR = path.join(os.tmpdir(), "inkpress-bench");
@@ -279,38 +279,6 @@ function vocabulary(spec: ModelSpec): Vocabulary {
 const CONSONANTS = "bcdfghjklmnprstvwz";
 const VOWELS = "aeiou";
 const CHARACTERS = Array.from("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,!?:;'\"()-/%&+=#*_`<>[]{}|\\@$^~");
-
-/** Common English words and those the engine's prompts use. */
-const WORDS = `
-the of and to in is that for it as was with be by on not he this are or his from at which but
-have an they you were her she there been one all we their has would when if so no will more can
-out up about who what some into them could time these two may then do first any my now such like
-our over man me even most made after also did many before must through back years where much your
-way well down should because each just those people how too little state good very make world
-still own see men work long get here between both life being under never day same another know
-while last might us great old year off come since against go came right used take three small
-large new high different public every important early young few bad able part place case week
-company system program question government number night point home water room mother area money
-story fact month lot study book eye job word business issue side kind head house service friend
-power hour game line end member law car city community name team minute idea body information
-school face others level office door health person art history result change morning reason
-research moment air teacher education find give tell ask seem feel try leave call keep let begin
-help talk turn start show hear play run move live believe hold bring happen write provide sit
-stand lose pay meet include continue set learn lead understand watch follow stop create speak
-read allow add spend grow open walk win offer remember love consider appear buy wait serve send
-expect build stay fall cut reach remain suggest raise pass sell require report decide best better
-guide tips simple easy quick fast free full real sure clear local social whole strong possible
-hard true special late light article content search page website online data market price product
-customer value design quality brand plan step process again always often sometimes today together
-almost enough already however perhaps quite rather really usually garden season summer winter
-spring food family child children expert writer writers articles topic tone plain sentences only
-headings lists markdown quotes around answer short title words phrase titled heading section
-subsection introduction conclusion summarise summarize sentence result results continue naturally
-after takeaways key question questions answer answers english professional conversational friendly
-formal informal requested form essay guide faq tutorial beginners home composting compost bin bins
-waste kitchen soil worms green brown leaves scraps pile heat moisture smell balance carbon nitrogen
-materials benefits mistakes avoid common tips method methods tumbler container size location
-`.trim().split(/\s+/);
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   for (const spec of BENCH_SPECS) {

@@ -152,7 +152,8 @@ function tensors({ tokens, emitted }: Vocabulary): GgufTensor[] {
 const LETTERS = Array.from("abcdefghijklmnopqrstuvwxyz");
 const PUNCTUATION = [".", ",", "!", "?"];
 
-const WORDS = `
+/** Common English words and those the engine's prompts use: the test models' and the bench models' vocabulary. */
+export const WORDS = `
 the of and to in is that for it as was with be by on not he this are or his from at which but
 have an they you were her she there been one all we their has would when if so no will more can
 out up about who what some into them could time these two may then do first any my now such like
