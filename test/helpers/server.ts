@@ -4,6 +4,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll } from "vitest";
 import { writeTestModel } from "../../scripts/make-test-model.js";
 
 /** The project root, where the CLI lives. */
@@ -111,4 +112,17 @@ function spawnCli(args: string[], env: Record<string, string | undefined>, cwd: 
     ),
     stdio: ["ignore", "pipe", "pipe"],
   });
+}
+
+/**
+ * A real `inkpress serve` on stories260K for the enclosing `describe`: started before its
+ * tests, stopped after. Returns a getter, since the server exists only once they run.
+ */
+export function storiesServer(): () => TestServer {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startServer(STORIES_MODEL);
+  });
+  afterAll(() => server?.stop());
+  return () => server!;
 }

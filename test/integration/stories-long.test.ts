@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { expectArticleBasics } from "../helpers/article.js";
-import { HAS_STORIES_MODEL, STORIES_MODEL, startServer, type TestServer } from "../helpers/server.js";
+import { HAS_STORIES_MODEL, STORIES_MODEL, storiesServer } from "../helpers/server.js";
 
 if (!HAS_STORIES_MODEL) {
   console.warn(`SKIPPED: the stories260K suite needs ${STORIES_MODEL}, which is not there.`);
@@ -10,14 +10,10 @@ if (!HAS_STORIES_MODEL) {
 // than its 2048-token context: the pipeline must write it section by section. (The shorter
 // runs are in stories.test.ts, in the fast tier.)
 describe.skipIf(!HAS_STORIES_MODEL)("POST /api/v1/generate on stories260K", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startServer(STORIES_MODEL);
-  });
-  afterAll(() => server?.stop());
+  const server = storiesServer();
 
   it("writes a long article section by section inside the 2048-token context", async () => {
-    const body = await (await server.generate({ topic: "Learning to swim", length: 3000, seed: 5 })).json();
+    const body = await (await server().generate({ topic: "Learning to swim", length: 3000, seed: 5 })).json();
     expectArticleBasics(body, "learning to swim", true);
     // Far more tokens than one context window holds.
     expect(body.usage.completionTokens).toBeGreaterThan(2048);

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { expectArticleBasics, expectArticleShape } from "../helpers/article.js";
-import { HAS_STORIES_MODEL, STORIES_MODEL, startServer, type TestServer } from "../helpers/server.js";
+import { HAS_STORIES_MODEL, STORIES_MODEL, storiesServer } from "../helpers/server.js";
 
 if (!HAS_STORIES_MODEL) {
   console.warn(`SKIPPED: the stories260K suite needs ${STORIES_MODEL}, which is not there.`);
@@ -11,14 +11,10 @@ if (!HAS_STORIES_MODEL) {
 // budget. These are the fast tier's end-to-end runs; the 3000-word article is in
 // stories-long.test.ts, in the full tier.
 describe.skipIf(!HAS_STORIES_MODEL)("POST /api/v1/generate on stories260K", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startServer(STORIES_MODEL);
-  });
-  afterAll(() => server?.stop());
+  const server = storiesServer();
 
   it("writes an 800-word article whose promises hold", async () => {
-    const response = await server.generate({ topic: "Keeping chickens", seed: 3, seo: { keywords: "backyard chickens, egg laying" } });
+    const response = await server().generate({ topic: "Keeping chickens", seed: 3, seo: { keywords: "backyard chickens, egg laying" } });
     expect(response.status).toBe(200);
     const body = await response.json();
     expectArticleShape(body);
@@ -28,7 +24,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("POST /api/v1/generate on stories260K", () =
   });
 
   it("writes without headings when headingTags is false", async () => {
-    const body = await (await server.generate({ topic: "Bird watching", length: 300, seo: { headingTags: false } })).json();
+    const body = await (await server().generate({ topic: "Bird watching", length: 300, seo: { headingTags: false } })).json();
     expectArticleBasics(body, "bird watching", false);
   });
 });
