@@ -13,15 +13,14 @@
  * Writes BENCHMARKS-editor.md. Needs git, npm (for the baseline's install) and
  * ../shared/models/stories260K.gguf (or INKPRESS_BENCH_MODEL).
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import * as v from "valibot";
 import { Grounding } from "../src/article/grounding.js";
 import { plan } from "../src/article/plan.js";
 import { GenerateRequestSchema } from "../src/article/request.js";
+import { baselineFolder, serveCheckout } from "./bench-baseline.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 /** The last release of the engine that prefilled keywords as sentence openings. */
@@ -73,38 +72,6 @@ interface Answer {
   usage: { promptTokens: number; completionTokens: number; durationMs: number };
 }
 
-/** A worktree of the baseline with its own install, reused between runs. */
-function baselineFolder(): string {
-  const dir = path.join(os.tmpdir(), `inkpress-baseline-${BASELINE}`);
-  if (!existsSync(path.join(dir, "node_modules"))) {
-    if (!existsSync(dir)) execFileSync("git", ["worktree", "add", "--detach", dir, BASELINE], { cwd: ROOT, stdio: "inherit" });
-    execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: dir, stdio: "inherit" });
-  }
-  return dir;
-}
-
-/** `inkpress serve` of a checkout on a free port, one thread, until its model is loaded. */
-async function serve(root: string): Promise<{ url: string; child: ChildProcess }> {
-  const tsx = pathToFileURL(path.join(root, "node_modules/tsx/dist/loader.mjs")).href;
-  const child = spawn(process.execPath, ["--import", tsx, path.join(root, "src/cli/main.ts"), "serve", "--model", MODEL, "--port", "0", "--threads", "1"], {
-    cwd: root,
-    env: { ...process.env, INKPRESS_API_KEYS: KEY, INKPRESS_DATA_DIR: path.join(os.tmpdir(), `inkpress-bench-data-${process.pid}-${path.basename(root)}`), NO_COLOR: "1" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (d: Buffer) => {
-      output += d;
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match && /model .* loaded/.test(output)) resolve(match[1]!);
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
-    child.on("exit", (code) => reject(new Error(`server exited with ${code}: ${output}`)));
-  });
-  return { url, child };
-}
-
 async function generate(url: string, body: unknown): Promise<Answer> {
   const response = await fetch(`${url}/api/v1/generate`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": KEY }, body: JSON.stringify(body) });
   if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
@@ -122,8 +89,8 @@ const fmt = (n: number, digits = 2) => n.toFixed(digits);
 async function main(): Promise<void> {
   const requests = TOPICS.flatMap((t) => SEEDS.map((seed) => ({ topic: t.topic, length: 600, seed, seo: { keywords: t.keywords } })));
   console.error(`bench:editor: baseline ${BASELINE} …`);
-  const baseline = await serve(baselineFolder());
-  const today = await serve(ROOT);
+  const baseline = await serveCheckout({ root: baselineFolder(BASELINE), model: MODEL, apiKey: KEY });
+  const today = await serveCheckout({ root: ROOT, model: MODEL, apiKey: KEY });
   const results = { baseline: [] as Answer[], steered: [] as Answer[], free: [] as Answer[], avoiding: [] as Answer[], grounded: [] as Array<[Answer, Answer, Answer]> };
   const three = sources(3, 1024);
   const twenty = sources(20, 5000);
@@ -143,8 +110,7 @@ async function main(): Promise<void> {
       results.grounded.push([await generate(today.url, request), await generate(today.url, { ...request, sources: three }), await generate(today.url, { ...request, sources: twenty })]);
     }
   } finally {
-    baseline.child.kill("SIGTERM");
-    today.child.kill("SIGTERM");
+    await Promise.all([baseline.stop(), today.stop()]);
   }
   const retrieval = { three: retrievalMs(three), twenty: retrievalMs(twenty) };
   writeFileSync(path.join(ROOT, "BENCHMARKS-editor.md"), report(results, requests.length) + groundingReport(results.grounded, retrieval));

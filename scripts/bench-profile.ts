@@ -1,17 +1,15 @@
 /**
- * What the bench reads from a run: the machine (CPU, memory bandwidth, the cost of
- * re-reading a sentence), the probe's records (batches, prompt tokens, per-delta times,
- * the split of the service's time against raw decoding), CPU profiles and RSS trends.
+ * What the bench reads from a run: the machine (CPU, memory bandwidth), the probe's
+ * records (batches, prompt tokens, per-delta times, the split of the service's time against raw decoding), CPU profiles and RSS trends.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { countWords, splitSentences } from "../src/article/text.js";
 import type { CallRecord, Profile } from "./bench-probe.js";
 import { mb, now, ROOT, S, sum } from "./bench-settings.js";
-import type { Bandwidth, CpuProfile, CpuSummary, DeltaStat, LongRun, Machine, ModelResult, PromptSplit, Reread, RssResult, SseRun } from "./bench-types.js";
+import type { Bandwidth, CpuProfile, CpuSummary, DeltaStat, LongRun, Machine, ModelResult, PromptSplit, RssResult, SseRun } from "./bench-types.js";
 
 /** The machine: cores, CPU and its SIMD, versions, load, the commit measured. */
 export function machine(): Machine {
@@ -84,31 +82,6 @@ export async function measureBandwidth(): Promise<Bandwidth> {
   }
   await Promise.all(workers.map((w) => w.terminate()));
   return { memcmp1: (2 * bytes) / (best1 / 1000), memcmp2: (2 * 2 * half) / (best2 / 1000), bufferBytes: bytes };
-}
-
-// --- re-reading the unfinished sentence ------------------------------------------------------
-
-/**
- * What the body pass pays per token to re-read the sentence being written: its `nextUnit`
- * splits the pending line into sentences and, while no sentence has ended, counts its words
- * (the run-on check), every time a piece arrives. Microseconds per token by the pending
- * line's length in words.
- */
-export function sentenceRereadCost(): Reread {
-  const words = "Lily and Tim went to the park to see a big red ball and they were very happy because the sun was out and the birds sang in the tall green trees near the pond".split(" ");
-  return [5, 15, 30].map((n) => {
-    const line = words.slice(0, n).join(" ");
-    const run = (times: number) => {
-      for (let i = 0; i < times; i++) {
-        splitSentences(line, "en");
-        countWords(line, "en");
-      }
-    };
-    run(1000);
-    const t0 = now();
-    run(5000);
-    return { words: n, us: ((now() - t0) / 5000) * 1000 };
-  });
 }
 
 /** Decode steps (batches of 1–4 tokens) and larger batches of a profile. */

@@ -2,18 +2,18 @@
 import { deltaDeciles, deltaEnds, firstEventSamples, gap, trendSeries, trendText } from "./bench-profile.js";
 import { f, mb, median, ms, pct, QUICK, RUNTIME_CONTEXT, S, SEED, table, THREADS } from "./bench-settings.js";
 import type { BenchRun, Rss } from "./bench-types.js";
-import { verdicts } from "./bench-verdicts.js";
+import { discardBreakdown, issueTargets, seriesTotals, tokenCostText, verdicts } from "./bench-verdicts.js";
 
 /** The header: backend, machine, load, commit, date and command, models. */
-function header(out: string[], { results, bw, info, runMs, loadEnd, reread }: BenchRun): void {
+function header(out: string[], { results, info, runMs, loadEnd, sections, previous }: BenchRun): void {
   out.push("# inkpress benchmarks", "");
   out.push(
     `- Backend: **CPU, in-process node-llama-cpp ${info.nodeLlamaCpp}, ${THREADS} thread${THREADS === 1 ? "" : "s"}** (src/config.ts defaultThreads on this machine: half the cores). GPU figures are not measured: this machine has no GPU (\`getLlama({ gpu: false })\`).`,
     `- Machine: ${info.cores} cores (os.availableParallelism()), ${info.cpu}, ${(info.memTotal / 2 ** 30).toFixed(1)} GiB RAM; Node ${info.node}`,
     `- Load average (1, 5, 15 min) at start ${info.loadavg.map((x) => x.toFixed(2)).join(", ")}, at the end ${loadEnd.map((x) => x.toFixed(2)).join(", ")}: ${Math.max(info.loadavg[0]!, loadEnd[0]!) > info.cores * 0.75 ? `**other processes shared the ${info.cores} cores during the run, so absolute times are inflated and noisy**; ratios taken close together (service ÷ raw, first ÷ last deltas) hold up better` : "the machine was mostly idle"}.`,
     `- Engine: commit ${info.commit}${info.dirtySrc ? `, with ${info.dirtySrc} uncommitted change${info.dirtySrc === 1 ? "" : "s"} in src/ (the run measures the working tree)` : ""}`,
-    `- Date: ${new Date().toISOString()}; command: \`${QUICK ? "BENCH_QUICK=1 " : ""}npm run bench\`${QUICK ? " (quick mode: short counts, for debugging the harness — not the figures to quote)" : ""}; whole run ${ms(runMs)}`,
-    `- Models: random-weight GGUFs with the exact shapes and Q8_0 quantisation of SmolLM2-135M-Instruct and Qwen2.5-0.5B-Instruct (scripts/bench-models.ts)${results.some((r) => r.model.label === "stories260K") ? ", and the real stories260K" : ""}.`,
+    `- Date: ${new Date().toISOString()}; command: \`${QUICK ? "BENCH_QUICK=1 " : ""}${sections.length < 3 ? `BENCH_SECTIONS=${sections.join(",")} ` : ""}npm run bench\`${QUICK ? " (quick mode: short counts, for debugging the harness — not the figures to quote)" : ""}; whole run ${ms(runMs)}`,
+    `- Models: random-weight GGUFs with the exact shapes and Q8_0 quantisation of SmolLM2-135M-Instruct and Qwen2.5-0.5B-Instruct (scripts/bench-models.ts)${[...results.map((r) => r.model.label), ...(previous?.cases.map((c) => c.model) ?? [])].includes("stories260K") ? ", and the real stories260K" : ""}.`,
     "- Elsewhere: what keyword steering, banned phrases and grounding cost (`npm run bench:editor`) is in BENCHMARKS-editor.md; inkpress in front of llama-server (`npm run bench:backend`) in BENCHMARKS-backend.md.",
     "",
   );
@@ -21,8 +21,9 @@ function header(out: string[], { results, bw, info, runMs, loadEnd, reread }: Be
 }
 
 /** Every target on every model, and the rows the budget skipped. */
-function targetRows(out: string[], { results, bw, info, runMs, loadEnd, reread }: BenchRun): void {
-  const all = verdicts(results, bw, reread);
+function targetRows(out: string[], run: BenchRun): void {
+  const { results } = run;
+  const all = verdicts(run);
   const targets = [...new Set(all.map((x) => x.target))];
   const v = targets.flatMap((t) => all.filter((x) => x.target === t));
   out.push("## Targets", "");
@@ -43,7 +44,7 @@ function targetRows(out: string[], { results, bw, info, runMs, loadEnd, reread }
 }
 
 /** (2) against (1): where the service spends the extra time. */
-function gapRows(out: string[], { results, bw, info, runMs, loadEnd, reread }: BenchRun): void {
+function gapRows(out: string[], { results }: BenchRun): void {
   out.push("## (2) against (1): where the service spends the extra time", "");
   out.push(
     "Wall time of the article over SSE (request to `done`) against raw decoding of as many tokens after one evaluation of the article's prompt. The parts add up to the difference; they come from a probe in the server process (scripts/bench-probe.ts). Negative parts are where the service does less than the raw run (a shorter context after cut sentences makes its passes cheaper).",
@@ -87,7 +88,7 @@ function gapRows(out: string[], { results, bw, info, runMs, loadEnd, reread }: B
 }
 
 /** (3): per-delta time over the long article. */
-function longRows(out: string[], { results, bw, info, runMs, loadEnd, reread }: BenchRun): void {
+function longRows(out: string[], { results, tokenCost }: BenchRun): void {
   const longRuns = results.filter((r) => r.long);
   out.push("## (3) per-delta time over a long article", "");
   if (longRuns.length) {
@@ -129,7 +130,7 @@ function longRows(out: string[], { results, bw, info, runMs, loadEnd, reread }: 
       );
     }
     out.push(
-      `Where the engine's time per token goes: the body pass re-reads the unfinished sentence on every token — \`nextUnit\` splits the pending line into sentences (\`splitSentences\`, Intl.Segmenter) and, until a sentence ends, counts its words (\`countWords\`, the run-on check) each time a piece arrives. Measured here (same process, same load): ${reread.map((x) => `${f(x.us, 0)} µs for a ${x.words}-word line`).join(", ")}, against ${f(1000 * deltaEnds(longRuns[0]!.long!).first.ownPerToken, 0)} µs (first tenth) and ${f(1000 * deltaEnds(longRuns[0]!.long!).last.ownPerToken, 0)} µs (last tenth) of the engine's own time per token in all. So the engine's cost per token grows with the length of the sentence being written, and a delta's cost with its square: longer sentences (or more of them cut and rewritten) make a delta dearer without the article's length playing any part. Re-reading only when a piece holds a sentence end or a line break, and counting words incrementally, would make it constant and small. (A V8 profile of deltas 1–60 against 440–500 of the same article shows these two functions among the frames that grow; it was taken with other processes on the cores, so its magnitudes are not quoted.)`,
+      `Where the engine's time per token goes: the body pass reads the pending text again only when a piece holds a sentence end or a line break (or a run-on sentence grew by 120 characters), so its work per token should not grow with the sentence being written; ${tokenCostText(tokenCost)}, against ${f(1000 * deltaEnds(longRuns[0]!.long!).first.ownPerToken, 0)} µs (first tenth) and ${f(1000 * deltaEnds(longRuns[0]!.long!).last.ownPerToken, 0)} µs (last tenth) of the engine's own time per token in this article, model calls and all. A delta carries a whole sentence, so its cost follows the sentence's length at any cost per token.`,
       "",
     );
     out.push(
@@ -141,7 +142,7 @@ function longRows(out: string[], { results, bw, info, runMs, loadEnd, reread }: 
 }
 
 /** Absolute figures: (1) and (2), and the first events over SSE. */
-function absoluteRows(out: string[], { results, bw, info, runMs, loadEnd, reread }: BenchRun): void {
+function absoluteRows(out: string[], { results }: BenchRun): void {
   out.push("## Absolute figures", "");
   out.push("### (1) raw decoding and (2) the service", "");
   out.push(
@@ -190,7 +191,7 @@ function absoluteRows(out: string[], { results, bw, info, runMs, loadEnd, reread
 }
 
 /** Concurrency and the server's RSS. */
-function loadRows(out: string[], { results, bw, info, runMs, loadEnd, reread }: BenchRun): void {
+function loadRows(out: string[], { results }: BenchRun): void {
   const withLevels = results.filter((r) => r.levels.length);
   if (withLevels.length) {
     out.push("### Concurrency (short articles: length 100, title and description given; the same seeds at every level)", "");
@@ -236,7 +237,7 @@ function loadRows(out: string[], { results, bw, info, runMs, loadEnd, reread }: 
 }
 
 /** Prompt tokens, memory bandwidth against decode speed, and the CPU profile when one was taken. */
-function promptRows(out: string[], { results, bw, info, runMs, loadEnd, reread }: BenchRun): void {
+function promptRows(out: string[], { results, bw }: BenchRun): void {
   out.push("### Prompt tokens of the (2) article", "");
   out.push(
     "`usage.promptTokens` = tokens the sequence had to evaluate (LlamaWriter counts each step's input, less the token it sampled itself). Split by the probe's capture of every call: instructions = the first call's prompt; forced = tokens at positions never evaluated before (title, headings, keyword openings, breaks); again = tokens evaluated again at a position after a cut. Unique = the prefix tree of every call's full prompt: what a perfect prefix cache would evaluate.",
@@ -249,6 +250,7 @@ function promptRows(out: string[], { results, bw, info, runMs, loadEnd, reread }
     ),
     "",
   );
+  if (!bw) return;
   out.push("### Memory bandwidth and the decode ceiling", "");
   out.push(
     `Read bandwidth on ${mb(bw.bufferBytes * 2)} (two buffers, larger than any cache): memcmp (Buffer.compare) ${f(bw.memcmp1 / 1e9, 2)} GB/s on 1 thread, ${f(bw.memcmp2 / 1e9, 2)} GB/s on 2. Ceiling = tensor bytes ÷ 1-thread bandwidth: every decoded token reads every weight once (the tied embedding is the output matrix).`,
@@ -277,7 +279,7 @@ function promptRows(out: string[], { results, bw, info, runMs, loadEnd, reread }
 }
 
 /** The rows dropped with the new engine, and the method. */
-function methodRows(out: string[], { results, bw, info, runMs, loadEnd, reread }: BenchRun): void {
+function methodRows(out: string[]): void {
   out.push("## Rows dropped with the new engine", "");
   out.push(
     "- The per-call table of the old engine (six prompts an article, each a new chat turn): an article is now one writer on one sequence, so its calls are generate steps of one answer; the summary above counts them by kind.",
@@ -298,14 +300,68 @@ function methodRows(out: string[], { results, bw, info, runMs, loadEnd, reread }
   );
 }
 
+/** Issue 21's targets in one table: measured, goal, met or not, and why not. */
+function issueRows(out: string[], run: BenchRun): void {
+  out.push("## Targets (issue 21)", "");
+  out.push(
+    table(
+      ["target", "model", "measured", "goal", "", "why not met / what would close it"],
+      issueTargets(run).map((x) => [x.target, x.model || "–", x.value, x.goal ?? "", x.met === undefined ? "n/a" : x.met ? "**met**" : "**not met**", x.why]),
+    ),
+    "",
+    "The rows of issue 21 on inkpress in front of llama-server (against llama-server alone, on the SmolLM2 shape and on stories260K, and the prompt tokens llama-server evaluates per article) are measured by `npm run bench:backend` and recorded in BENCHMARKS-backend.md.",
+    "",
+  );
+}
+
+/** The previous engine against today's, request by request, and what today's engine cut. */
+function previousRows(out: string[], { previous }: BenchRun): void {
+  if (!previous) return;
+  out.push(`## Against the previous engine (commit ${previous.commit}), in the same run`, "");
+  out.push(
+    `Commit ${previous.commit} (one model call per passage) checked out into a temporary git worktree and installed there (\`npm ci\`), its \`inkpress serve\` and today's side by side (1 thread, 1 sequence each, no probe in either), a warm-up article on each, then the same requests and seeds sent to today's and then to ${previous.commit}, request by request. The bench's article request (topic Home composting for beginners, sections, two keywords); wall = the client's, request to the whole JSON answer. The section took ${ms(previous.ms)}.`,
+    "",
+  );
+  if (!previous.cases.length) out.push(`Not run: ${previous.skipped.join("; ")}.`, "");
+  const rows = previous.cases.flatMap((c) =>
+    ([["today", c.today], [previous.commit, c.previous]] as const).map(([engine, answers]) => {
+      const t = seriesTotals([...answers]);
+      return [c.model, String(c.length), engine, ms(t.wall), answers.map((a) => ms(a.wallMs)).join(", "), String(t.completion), String(t.prompt), String(t.words), f(t.perWord, 2), f(t.msPerToken, 2)];
+    }),
+  );
+  if (rows.length) {
+    out.push(table(["model", "length", "engine", "wall per article (median)", "runs", "completion tokens", "prompt tokens", "body words", "completion tokens per body word", "wall ms per completion token"], rows), "");
+  }
+  for (const c of previous.cases) {
+    if (c.skipped) out.push(`${c.model}: ${c.skipped}.`, "");
+    const d = discardBreakdown(c.today);
+    if (!d) continue;
+    out.push(`Today's completion tokens generated and then cut (\`usage.discardedTokens\`), ${c.model}, summed over ${d.answers} articles:`, "");
+    out.push(table(["reason", "tokens", "share of completion tokens"], [...d.reasons.map(([reason, n]) => [reason, String(n), pct(n / d.completion)]), ["all", String(d.total), pct(d.total / d.completion)]]), "");
+  }
+}
+
+/** The engine section: its own time per token with short and long sentences. */
+function engineRows(out: string[], { tokenCost }: BenchRun): void {
+  if (!tokenCost) return;
+  out.push("## The engine's own time per token, by sentence length", "");
+  out.push(
+    "In-process, no model: `writeArticle` on the scripted fake backend (test/helpers/fake-backend.ts), whose writer yields one token-sized piece (a word with its space) at a time, writing distinct sentences of 5 words or of 30 (split in two by the engine's 20-word rule). Time from the `outline` callback to the last sentence kept, less the fake writer's own cost per piece (measured alone), over the tokens generated in between; the runs of both lengths interleaved after a warm-up.",
+    "",
+  );
+  out.push(table(["sentence words", "generated tokens per article", "engine µs per token (median)", "runs (µs)", "fake writer µs per piece (taken out)"], tokenCost.map((c) => [String(c.words), String(c.tokens), f(c.usPerToken, 2), c.runs.map((x) => f(x, 1)).join(", "), f(c.writerUsPerToken, 2)])), "");
+}
+
 /** The Markdown report of a run: targets first, then where the time goes, then the absolute figures and the method. */
 export function report(run: BenchRun): string {
   const out: string[] = [];
-  for (const section of [header, targetRows, gapRows, longRows, absoluteRows, loadRows, promptRows, methodRows]) section(out, run);
+  const modelSections = run.results.length ? [targetRows, gapRows, longRows, absoluteRows, loadRows, promptRows, methodRows] : [];
+  for (const section of [header, issueRows, ...modelSections.slice(0, 1), previousRows, engineRows, ...modelSections.slice(1)]) section(out, run);
   return out.join("\n");
 }
 
 /** The verdicts as a console table. */
-export function consoleSummary({ results, bw, reread }: BenchRun): void {
-  console.table(verdicts(results, bw, reread).map((v) => ({ model: v.model, target: v.target, measured: v.value.slice(0, 120), met: v.met === undefined ? "n/a" : v.met ? "met" : "NOT MET" })));
+export function consoleSummary(run: BenchRun): void {
+  const rows = [...issueTargets(run), ...verdicts(run)];
+  console.table(rows.map((v) => ({ model: v.model, target: v.target, measured: v.value.slice(0, 120), goal: v.goal ?? "", met: v.met === undefined ? "n/a" : v.met ? "met" : "NOT MET" })));
 }

@@ -15,19 +15,79 @@ export interface Machine {
   dirtySrc: number;
 }
 
-/** What the body pass pays per token to re-read the sentence being written, by its length in words. */
-export type Reread = Array<{ words: number; us: number }>;
+/** The engine's own time per token (scripts/bench-engine.ts) while it writes sentences of one length. */
+export interface TokenCost {
+  /** Words per sentence the fake writer wrote. */
+  words: number;
+  /** Generated tokens of the body pass (median over the runs). */
+  tokens: number;
+  /** The engine's own µs per token: the median of `runs`. */
+  usPerToken: number;
+  runs: number[];
+  /** What the fake writer itself cost per piece, taken out of every run. */
+  writerUsPerToken: number;
+}
+
+/** Completion tokens generated and then cut from the answer, by why (`usage.discardedTokens`, when the engine reports it). */
+export type Discarded = Partial<Record<string, number>>;
+
+/** What the generate endpoint reports of its work. */
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  durationMs: number;
+  discardedTokens?: Discarded;
+}
+
+/** One article of the comparison with the previous engine, as the client saw it. */
+export interface EngineAnswer {
+  seed: number;
+  /** Client wall, request to the whole JSON answer. */
+  wallMs: number;
+  usage: Usage;
+  /** `article.wordCount`. */
+  words: number;
+}
+
+/** One model and length, written by today's engine and the previous one, the requests interleaved. */
+export interface EngineComparison {
+  model: string;
+  length: number;
+  seeds: number[];
+  today: EngineAnswer[];
+  previous: EngineAnswer[];
+  /** Seeds the budget left out, and why. */
+  skipped?: string;
+}
+
+/** The comparison with the previous engine (scripts/bench-previous.ts). */
+export interface PreviousRun {
+  commit: string;
+  cases: EngineComparison[];
+  /** The section's wall, install and server starts included. */
+  ms: number;
+  /** Models or seeds not run, and why. */
+  skipped: string[];
+}
 
 /** A whole run, as it is saved (BENCH_REPORT_FROM renders the report again from it). */
 export interface BenchRun {
+  /** The sections run (BENCH_SECTIONS). */
+  sections: Section[];
   results: ModelResult[];
-  bw: Bandwidth;
+  /** Measured with the models section. */
+  bw?: Bandwidth;
   info: Machine;
   runMs: number;
   /** The load average at the end. */
   loadEnd: number[];
-  reread: Reread;
+  /** The engine section: 5-word against 30-word sentences. */
+  tokenCost?: TokenCost[];
+  previous?: PreviousRun;
 }
+
+/** The parts of `npm run bench` BENCH_SECTIONS picks: the models' rows, the engine's time per token, the previous engine. */
+export type Section = "models" | "engine" | "previous";
 
 /** Memory read bandwidth. */
 export interface Bandwidth {
@@ -63,7 +123,7 @@ export interface SseRun {
   wallMs: number;
   deltas: number;
   words: number;
-  usage: { promptTokens: number; completionTokens: number; durationMs: number };
+  usage: Usage;
   profile: Profile | undefined;
 }
 
@@ -209,6 +269,8 @@ export interface Verdict {
   target: string;
   model: string;
   value: string;
+  /** The goal, where the target's name does not hold it. @default in the target */
+  goal?: string;
   met: boolean | undefined;
   why: string;
 }

@@ -21,6 +21,11 @@
  *  (5) decode speed against the memory-bandwidth ceiling;
  *  and, where the time budget allows: more first-event samples, a second (2)/(1) pair, the
  *  writer layer alone, aggregate tokens/s at 1 and 4 clients, RSS over 50 articles.
+ * Before the models: the engine's own time per token with 5-word against 30-word sentences,
+ * in-process on a scripted writer (bench-engine.ts), and the comparison with the previous
+ * engine, commit d5f32b6, checked out and installed beside this one, its articles
+ * interleaved with today's on the same requests and seeds (bench-previous.ts; stories260K at
+ * 800 words and the SmolLM2 shape at 300, 3 seeds each).
  *
  * The servers run with a timing probe preloaded (scripts/bench-probe.ts); it costs about a
  * microsecond per token. The parts: bench-settings.ts (switches, budget, helpers),
@@ -30,7 +35,9 @@
  *
  * Env: BENCH_QUICK=1 (short counts, for debugging the harness; writes
  *      $TMPDIR/inkpress-bench/BENCHMARKS.quick.md instead of BENCHMARKS.md),
- *      BENCH_MODELS=smollm2,qwen,stories (a subset), BENCH_CPU_PROF=1 (the (2) article once
+ *      BENCH_SECTIONS=engine,previous,models (a subset; a partial run writes
+ *      $TMPDIR/inkpress-bench/BENCHMARKS.partial.md), BENCH_MODELS=smollm2,qwen,stories
+ *      (a subset, for every section), BENCH_CPU_PROF=1 (the (2) article once
  *      more under the V8 profiler), BENCH_OUT=path (report file), BENCH_REPORT_FROM=path
  *      (render the report again from the results a run saved, without running anything).
  * The whole run keeps under about 12 minutes on 2 cores: the core rows of every model come
@@ -42,17 +49,22 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { BENCH_DIR, BENCH_SPECS, ensureBenchModel, type BenchModel } from "./bench-models.js";
+import { engineTokenCost } from "./bench-engine.js";
+import { compared, previousEngine } from "./bench-previous.js";
 import { installProbe } from "./bench-probe.js";
-import { machine, measureBandwidth, sentenceRereadCost } from "./bench-profile.js";
+import { machine, measureBandwidth } from "./bench-profile.js";
 import { consoleSummary, report } from "./bench-report.js";
 import { benchModel } from "./bench-run.js";
-import { f, log, now, OUT, QUICK, RUN_STARTED, STORIES, THREADS } from "./bench-settings.js";
+import { f, log, ms, now, OUT, QUICK, RUN_STARTED, SAVED, SECTIONS, STORIES, THREADS } from "./bench-settings.js";
 import type { BenchRun, ModelResult } from "./bench-types.js";
 
-/** The models to run, cheapest first: when time runs short, the optional rows of the later models go. */
+/**
+ * The models to run, cheapest first: when time runs short, the optional rows of the later
+ * models go. Without the models section, only those the comparison with the previous engine uses.
+ */
 async function benchModels(): Promise<BenchModel[]> {
   const only = process.env.BENCH_MODELS?.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
-  const wanted = (label: string) => !only || only.some((o) => label.toLowerCase().includes(o));
+  const wanted = (label: string) => (!only || only.some((o) => label.toLowerCase().includes(o))) && (SECTIONS.includes("models") || compared(label));
   const models: BenchModel[] = [];
   if (existsSync(STORIES) && wanted("stories260K")) {
     const bytes = readFileSync(STORIES).length;
@@ -70,26 +82,36 @@ async function main(): Promise<void> {
     log(`wrote ${OUT} from ${from}`);
     return;
   }
-  await installProbe();
   const info = machine();
-  log(`${QUICK ? "quick" : "full"} run; ${info.cores} cores, ${info.cpu}; CPU backend, ${THREADS} thread(s); load ${info.loadavg.map((x) => x.toFixed(2)).join(" ")}`);
-
-  log("memory bandwidth");
-  const bw = await measureBandwidth();
-  const reread = sentenceRereadCost();
-  log(`  memcmp ${f(bw.memcmp1 / 1e9, 2)} GB/s (1 thread), ${f(bw.memcmp2 / 1e9, 2)} GB/s (2 threads)`);
-
+  log(`${QUICK ? "quick" : "full"} run of ${SECTIONS.join(", ")}; ${info.cores} cores, ${info.cpu}; CPU backend, ${THREADS} thread(s); load ${info.loadavg.map((x) => x.toFixed(2)).join(" ")}`);
+  const run: BenchRun = { sections: SECTIONS, results: [], info, runMs: 0, loadEnd: [] };
   const models = await benchModels();
-  const results: ModelResult[] = [];
-  for (const [i, model] of models.entries()) results.push(await benchModel(model, models.slice(i + 1)));
-  await rm(path.join(BENCH_DIR, `keys-${process.pid}`), { recursive: true, force: true });
 
-  const run: BenchRun = { results, bw, info, runMs: now() - RUN_STARTED, loadEnd: os.loadavg(), reread };
+  if (SECTIONS.includes("engine")) {
+    log("engine time per token, 5-word against 30-word sentences (in-process, scripted writer)");
+    run.tokenCost = await engineTokenCost();
+    log(`  ${run.tokenCost.map((c) => `${c.words} words: ${f(c.usPerToken, 2)} µs a token`).join(", ")}`);
+  }
+  if (SECTIONS.includes("previous")) {
+    run.previous = await previousEngine({ models, later: SECTIONS.includes("models") ? models : [] });
+    log(`  the comparison with ${run.previous.commit} took ${ms(run.previous.ms)}`);
+  }
+  if (SECTIONS.includes("models")) {
+    await installProbe();
+    log("memory bandwidth");
+    const bw = (run.bw = await measureBandwidth());
+    log(`  memcmp ${f(bw.memcmp1 / 1e9, 2)} GB/s (1 thread), ${f(bw.memcmp2 / 1e9, 2)} GB/s (2 threads)`);
+    const results: ModelResult[] = run.results;
+    for (const [i, model] of models.entries()) results.push(await benchModel(model, models.slice(i + 1)));
+    await rm(path.join(BENCH_DIR, `keys-${process.pid}`), { recursive: true, force: true });
+  }
+
+  run.runMs = now() - RUN_STARTED;
+  run.loadEnd = os.loadavg();
   consoleSummary(run);
   await mkdir(BENCH_DIR, { recursive: true });
-  const saved = path.join(BENCH_DIR, QUICK ? "bench-results.quick.json" : "bench-results.json");
-  await writeFile(saved, JSON.stringify(run));
-  log(`results saved to ${saved} (BENCH_REPORT_FROM=${saved} renders the report again)`);
+  await writeFile(SAVED, JSON.stringify(run));
+  log(`results saved to ${SAVED} (BENCH_REPORT_FROM=${SAVED} renders the report again)`);
   await mkdir(path.dirname(OUT), { recursive: true });
   await writeFile(OUT, `${report(run)}\n`);
   log(`wrote ${OUT}`);
