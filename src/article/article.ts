@@ -5,6 +5,7 @@ import { AvoidList } from "./avoid.js";
 import { ArticleDocument } from "./document.js";
 import { Grounding } from "./grounding.js";
 import { articleJsonLd } from "./jsonld.js";
+import { TokenLedger } from "./ledger.js";
 import { plannedOutline, writeOutline } from "./outline.js";
 import { plan } from "./plan.js";
 import { articlePrompt } from "./prompts.js";
@@ -69,7 +70,7 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
   const style = resolveStyle(request.style);
   const avoid = new AvoidList({ style, language: request.language });
   const document = new ArticleDocument(request.language, keywords, onDelta);
-  const writer = await backend.writer(signal);
+  const writer = TokenLedger.of(await backend.writer(signal));
   let outline;
   let planned;
   let grounding;
@@ -131,7 +132,7 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
       jsonLd,
     },
     seo: { score: report.score, checks: report.checks, keywordDensity: report.keywordDensity },
-    usage: { ...writer.usage, durationMs: Math.round(performance.now() - started) },
+    usage: { ...writer.usage, discardedTokens: writer.discarded, durationMs: Math.round(performance.now() - started) },
   };
   return { response, document: page };
 }

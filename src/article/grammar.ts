@@ -14,6 +14,11 @@ export interface FieldShape {
   before?: number;
   /** Closing punctuation ("?" for questions, "." for a description). @default none */
   end?: string;
+  /**
+   * The field goes on from words already written (a description lengthened): its words follow
+   * a space, or a comma and a space. @default false
+   */
+  continues?: boolean;
 }
 
 /** A piece of a structured answer: text forced by the grammar, or a field the model writes. */
@@ -86,6 +91,7 @@ function spacedField(shape: FieldShape): string {
   // Without a required ending the model may still close the field with a stop of its own,
   // which callers drop: a model that wants to end there is not pushed into gluing letters on.
   const end = shape.end ? ` ${literal(shape.end)}` : ' [.!]?';
+  if (shape.continues) return `","? ${repeat('(" " w)', min - 1, max - 1)} " " wl${end}`.replace(/\s+/g, " ");
   if (!shape.keyword) return `w ${repeat('(" " w)', min - 2, max - 2)} " " wl${end}`.replace(/\s+/g, " ");
   const keywordWords = shape.keyword.split(/\s+/).length;
   // One alternative per number of words before the keyword, so the whole field keeps its word range.
@@ -106,7 +112,7 @@ function unspacedField(shape: FieldShape): string {
   const [min, max] = shape.words;
   const end = shape.end ? ` ${literal(shape.end)}` : "";
   // About two characters a word in these scripts.
-  if (!shape.keyword) return `c{${min * 2},${max * 2}}${end}`;
+  if (!shape.keyword || shape.continues) return `c{${min * 2},${max * 2}}${end}`;
   const before = (shape.before ?? 2) * 2;
   const after = `c{${Math.max(0, min * 2 - 8)},${max * 2}}`;
   // A Latin keyword stays a word of its own: what stands next to it is a space or a character of another script.

@@ -1,6 +1,7 @@
 import type { Writer } from "../model/backend.js";
 import type { AvoidList } from "./avoid.js";
 import { GrammarBuilder, type FieldShape } from "./grammar.js";
+import { TokenLedger } from "./ledger.js";
 import type { Plan, PlannedSection } from "./plan.js";
 import type { OutlineEntry } from "./response.js";
 import { capitalise, countPhrase, displayWidth, normaliseSentence, wordSpans } from "./text.js";
@@ -49,65 +50,152 @@ export interface WriteOutlineOptions {
  * half, at most 60 columns, ending on a whole word), the meta description, the H2s,
  * H3s and FAQ questions, the keyword placed in the headings the plan marks. Chat models
  * answer a JSON object, plain models lines. A field that still breaks a rule (a repeated
- * heading, a description out of 120–156 columns) is cut and the model writes it again,
- * up to a few times, then the fields after it; a field that completes a banned phrase is
- * cut the moment it does. What still fails is reported by the analyser, never patched.
+ * heading, a description out of 120–156 columns) is judged the moment it is complete, cut,
+ * and written again, up to a few times, before any field after it is written; a field that
+ * completes a banned phrase is cut the moment it does. What still fails is reported by the analyser, never patched.
  */
 export async function writeOutline(options: WriteOutlineOptions): Promise<Outline> {
-  const { plan, writer, format, seed, avoid, signal } = options;
-  const sizes: Sizes = plan.spaced ? { title: [3, 8], description: [16, 28] } : { title: [3, 12], description: [31, 38] };
-  let items = outlineItems(plan, format, sizes);
-  const start = writer.text.length;
-  let from = 0;
-  let values = new Map<number, string>();
-  const rewrites = new Map<number, number>();
-  for (let attempt = 0; attempt < STEPS; attempt++) {
-    let rest = items.slice(from);
-    // Fixed text before the first field to write (the opening, a given title) is forced, not sampled under the grammar.
+  return new OutlinePass(options).run();
+}
+
+/** Where the next generation call starts: a field written again, or a description the model lengthens. */
+interface Resume {
+  from: number;
+  /** The field at `from` stays and the model goes on with it in this shape. @default written from its start */
+  extend?: FieldShape;
+}
+
+class OutlinePass {
+  private readonly writer: TokenLedger;
+  private readonly plan: Plan;
+  private readonly sizes: Sizes;
+  private items: OutlineItem[];
+  /** Offset in the answer where the outline starts. */
+  private readonly start: number;
+  private values = new Map<number, string>();
+  private readonly rewrites = new Map<number, number>();
+  /** What may follow a field: the first character of the literal after it. */
+  private readonly ends: Set<string>;
+  private resume: Resume = { from: 0 };
+
+  constructor(private readonly o: WriteOutlineOptions) {
+    this.plan = o.plan;
+    this.writer = TokenLedger.of(o.writer);
+    this.sizes = o.plan.spaced ? { title: [3, 8], description: [16, 28] } : { title: [3, 12], description: [31, 38] };
+    this.items = outlineItems(o.plan, o.format, this.sizes);
+    this.start = this.writer.text.length;
+    this.ends = new Set(this.items.flatMap((item) => ("literal" in item ? [item.literal[0]!] : [])));
+  }
+
+  async run(): Promise<Outline> {
+    for (let attempt = 0; attempt < STEPS; attempt++) {
+      const rest = this.rest();
+      if (!rest.length) break;
+      const banned = await this.generate(rest, attempt);
+      if (!this.judge(banned)) break;
+    }
+    return outlineFrom(this.plan, this.items, this.values, this.o.avoid);
+  }
+
+  private settled(i: number): boolean {
+    return (this.rewrites.get(i) ?? 0) >= REWRITES;
+  }
+
+  /** The items the next call writes; fixed text before the first of them (the opening, a given title) is forced, not sampled. */
+  private rest(): OutlineItem[] {
+    const { from, extend } = this.resume;
+    let rest = this.items.slice(from);
+    if (extend) return [{ field: extend, role: (rest[0] as { role: Role }).role }, ...rest.slice(1)];
     while (rest[0] && "literal" in rest[0]) {
-      writer.append(rest[0].literal);
+      this.writer.append(rest[0].literal);
       rest = rest.slice(1);
     }
-    if (!rest.length) break;
+    return rest;
+  }
+
+  /** One grammar-constrained call; returns where a banned phrase starts when one was completed. */
+  private async generate(rest: OutlineItem[], attempt: number): Promise<number | undefined> {
+    const { writer, start, plan } = this;
     const maxTokens = 32 + rest.reduce((n, item) => n + ("field" in item ? item.field.words[1] * 6 : item.literal.length), 0);
     const grammar = new GrammarBuilder(plan.spaced).add(rest).build();
-    let banned: number | undefined;
-    for await (const piece of writer.generate({ grammar, maxTokens, seed: (seed + attempt * 7919) >>> 0, signal })) {
-      const match = avoid.completedIn(writer.text, writer.text.length - piece.length);
-      if (match && match.start >= start) {
-        banned = match.start - start;
-        break;
-      }
+    for await (const piece of writer.generate({ grammar, maxTokens, seed: (this.o.seed + attempt * 7919) >>> 0, signal: this.o.signal })) {
+      const match = this.o.avoid.completedIn(writer.text, writer.text.length - piece.length);
+      if (match && match.start >= start) return match.start - start;
+      // A field is judged the moment it is complete: a rewrite then costs that field alone, never the ones after it.
+      if ([...piece].some((c) => this.ends.has(c)) && this.failing(parseOutline(this.items, writer.text.slice(start)).values) !== undefined) break;
     }
-    const parsed = parseOutline(items, writer.text.slice(start));
-    values = parsed.values;
+    return undefined;
+  }
+
+  private failing(values: Map<number, string>): number | undefined {
+    return firstFailing(this.plan, this.items, values, (i) => this.settled(i));
+  }
+
+  /** Read the answer and decide where the next call starts; false when the outline is done. */
+  private judge(banned: number | undefined): boolean {
+    const parsed = parseOutline(this.items, this.writer.text.slice(this.start));
+    this.values = parsed.values;
+    const cutAt = (i: number) => this.writer.cut(this.start + parsed.offsets.get(i)!, "outline");
     if (banned !== undefined) {
       // The field that holds the phrase is written again, from its start, with another seed.
-      from = fieldAt(items, parsed.offsets, banned);
-      writer.truncate(start + parsed.offsets.get(from)!);
-      continue;
+      this.resume = { from: fieldAt(this.items, parsed.offsets, banned) };
+      cutAt(this.resume.from);
+      return true;
     }
     // A field that keeps breaking its rule after its rewrites stays as written: the report says so.
-    const failing = firstFailing(plan, items, values, (i) => (rewrites.get(i) ?? 0) >= REWRITES);
+    const failing = this.failing(this.values);
     if (failing === undefined) {
-      if (parsed.broken === undefined) break;
+      if (parsed.broken === undefined) return false;
       // The answer stopped short (out of tokens): it goes on from the first piece not written whole.
-      from = parsed.broken;
-      writer.truncate(start + parsed.offsets.get(from)!);
-      continue;
+      this.resume = { from: parsed.broken };
+      cutAt(parsed.broken);
+      return true;
     }
-    rewrites.set(failing, (rewrites.get(failing) ?? 0) + 1);
-    // A title or description of the wrong length is asked again in as many words as fit, at the model's own word width.
-    const item = items[failing] as { role: Role };
-    const value = values.get(failing);
-    if (value && (item.role.kind === "title" || item.role.kind === "description")) {
-      resize(sizes, item.role.kind, value, plan);
-      items = outlineItems(plan, format, sizes);
+    this.rewrites.set(failing, (this.rewrites.get(failing) ?? 0) + 1);
+    const value = this.values.get(failing)!;
+    const extend = this.lengthen(failing, value);
+    this.resume = { from: failing, ...(extend ? { extend } : {}) };
+    if (extend) this.writer.cut(this.start + parsed.offsets.get(failing)! + value.length - 1, "outline");
+    else {
+      this.resize(failing, value);
+      cutAt(failing);
     }
-    from = failing;
-    writer.truncate(start + parsed.offsets.get(failing)!);
+    return true;
   }
-  return outlineFrom(plan, items, values, avoid);
+
+  /**
+   * A description too short to fit is not thrown away: its full stop goes and the model adds
+   * as many words as fit, at its own word width. Undefined when the field must be written again.
+   */
+  private lengthen(i: number, value: string): FieldShape | undefined {
+    const role = (this.items[i] as { role: Role }).role;
+    const width = displayWidth(value);
+    if (role.kind !== "description" || width >= DESCRIPTION.min || !value.endsWith(".")) return undefined;
+    const perUnit = unitWidth(value, this.plan);
+    const least = Math.max(1, Math.ceil((DESCRIPTION.min + 1 - width) / perUnit));
+    const most = Math.floor((DESCRIPTION.max - width) / perUnit);
+    return most >= least ? { words: [least, most], end: ".", continues: true } : undefined;
+  }
+
+  /** A title or description of the wrong length is asked again in as many words as fit, at the model's own word width. */
+  private resize(i: number, value: string): void {
+    const role = (this.items[i] as { role: Role }).role;
+    if (role.kind !== "title" && role.kind !== "description") return;
+    const perUnit = unitWidth(value, this.plan);
+    const [min, max] = role.kind === "title" ? [10, TITLE_MAX] : [DESCRIPTION.min, DESCRIPTION.max];
+    const most = Math.max(3, Math.floor((max + 1) / perUnit));
+    this.sizes[role.kind] = [Math.min(most, Math.max(3, Math.ceil((min + 1) / perUnit))), most];
+    this.items = outlineItems(this.plan, this.o.format, this.sizes);
+  }
+}
+
+/**
+ * Display columns per unit the model wrote: a unit is a word in spaced scripts, two
+ * characters in the others (as the grammar counts them; a space before one goes with it).
+ */
+function unitWidth(value: string, plan: Plan): number {
+  const units = plan.spaced ? wordSpans(value, plan.request.language).length : [...value.replaceAll(" ", "")].length / 2;
+  return (displayWidth(value) + (plan.spaced ? 1 : 0)) / Math.max(1, units);
 }
 
 /** The last item that starts at or before `offset`: the field a banned phrase was found in. */
@@ -121,19 +209,6 @@ function fieldAt(items: readonly OutlineItem[], offsets: Map<number, number>, of
 interface Sizes {
   title: [number, number];
   description: [number, number];
-}
-
-/**
- * Fit a field's size to the columns it may have, at the width per unit the model just wrote:
- * a unit is a word in spaced scripts, two characters in the others (as the grammar counts them).
- */
-function resize(sizes: Sizes, field: keyof Sizes, value: string, plan: Plan): void {
-  // The grammar's unit of unspaced scripts is a character (a space before one goes with it): two make a "word".
-  const units = plan.spaced ? wordSpans(value, plan.request.language).length : [...value.replaceAll(" ", "")].length / 2;
-  const perUnit = (displayWidth(value) + (plan.spaced ? 1 : 0)) / Math.max(1, units);
-  const [min, max] = field === "title" ? [10, TITLE_MAX] : [DESCRIPTION.min, DESCRIPTION.max];
-  const most = Math.max(3, Math.floor((max + 1) / perUnit));
-  sizes[field] = [Math.min(most, Math.max(3, Math.ceil((min + 1) / perUnit))), most];
 }
 
 /** The items of the answer: fixed punctuation and the fields the model writes. */

@@ -1,8 +1,8 @@
-import type { Writer } from "../model/backend.js";
 import type { AvoidList } from "./avoid.js";
 import type { ArticleDocument } from "./document.js";
 import type { Grounding } from "./grounding.js";
 import type { KeywordSchedule } from "./keyword-schedule.js";
+import type { TokenLedger } from "./ledger.js";
 import type { Plan } from "./plan.js";
 import type { Placement, SentenceGate } from "./sentence-gate.js";
 import { boundaryGrammar, generateSentences, type StepResult, type Verdict } from "./step.js";
@@ -11,7 +11,7 @@ import { capitalise, countWords, hasPhrase } from "./text.js";
 /** What every passage of one article shares. */
 export interface PassageContext {
   plan: Plan;
-  writer: Writer;
+  writer: TokenLedger;
   document: ArticleDocument;
   gate: SentenceGate;
   schedule: KeywordSchedule;
@@ -111,7 +111,7 @@ export async function writePassage(ctx: PassageContext, passage: Passage): Promi
 }
 
 /** Open the next paragraph or list item the step asked for; true when a paragraph was opened. */
-function startsBlock(writer: Writer, result: StepResult, idle: number): boolean {
+function startsBlock(writer: TokenLedger, result: StepResult, idle: number): boolean {
   if (result.outcome === "item") writer.append("\n- ");
   // A model that keeps ending its answer gets a new paragraph to continue in.
   const paragraph = result.outcome === "paragraph" || (result.outcome === "ended" && idle >= 2);

@@ -1,7 +1,7 @@
-import type { Writer } from "../model/backend.js";
 import type { AvoidList, BannedMatch } from "./avoid.js";
+import type { DiscardReason, TokenLedger } from "./ledger.js";
 import type { Refusal } from "./sentence-gate.js";
-import { splitLongSentence } from "./sentences.js";
+import { quotes, splitLongSentence } from "./sentences.js";
 import { countWords, wordSpans } from "./text.js";
 import { nextUnit } from "./units.js";
 
@@ -12,7 +12,8 @@ export type Outcome = "full" | "paragraph" | "item" | "ended" | "rejected" | "le
 
 /** What one step of the body pass needs. */
 export interface StepOptions {
-  writer: Writer;
+  /** The article's writer: what a step cuts from the answer is counted by why. */
+  writer: TokenLedger;
   language: string;
   /** Whether the language parts words with spaces (false for Japanese, Chinese, Thai…). */
   spaced: boolean;
@@ -69,6 +70,28 @@ export function boundaryGrammar(keyword: string, spaced: boolean): string | unde
   if (spaced) return BOUNDARY.spaced;
   return /^[\p{Script=Latin}\p{N}]/u.test(keyword) ? BOUNDARY.unspaced : undefined;
 }
+/** Most characters inside one straight-quoted quotation: the model closes it before it runs on. */
+const QUOTATION_CHARS = 160;
+/** The rules every free-text grammar ends with: a straight double quote opens a quotation after a space or a line break, or closes one. */
+export const QUOTED_TEXT = `chunk ::= [^"\\n] | "\\n" quote? | [ \\t] quote\nquote ::= "\\"" [^" \\n] [^"\\n]{0,${QUOTATION_CHARS}} "\\""`;
+
+/**
+ * The grammar of a free generation call: the model writes what it likes, except a straight
+ * double quote that closes nothing, or a line break (or the end) inside a quotation, or a
+ * quotation that runs on, so no sentence is left with its quotation open. `pending` is the
+ * unfinished sentence the call continues: a quotation it opened must close first. node-llama-cpp
+ * and llama-server apply a grammar only to a sampled token that breaks it, so the model's own
+ * text costs nothing more.
+ */
+export function quoteGrammar(pending: string): string {
+  // An odd count of straight quotes: the last one opened a quotation still open.
+  if (quotes(pending) === "open" && pending.split('"').length % 2 === 0) {
+    const left = Math.max(8, QUOTATION_CHARS - (pending.length - pending.lastIndexOf('"')));
+    return `root ::= [^"\\n]{0,${left}} "\\"" chunk*\n${QUOTED_TEXT}`;
+  }
+  return `root ::= ${pending === "" || /\s$/u.test(pending) ? "quote? " : ""}chunk*\n${QUOTED_TEXT}`;
+}
+
 /** A piece holding one of these may complete a sentence or a line: only then is the pending text read again. */
 const PIECE_ENDS = /[.!?\u3002\uff01\uff1f\u0964\u061f\u2026\n"\u201d\u00bb\u300d\u300f)]/u;
 /** Pending text holding one of these may become a whole sentence with the next piece. */
@@ -114,6 +137,8 @@ class Step {
   private steered = false;
   private outcome: Outcome | undefined;
   private refusal: Refusal | undefined;
+  /** The last sentence read would have gone past the passage's budget. */
+  private overBudget = false;
   /** Whether the pending text may hold a sentence end not read yet. */
   private unread = false;
   private readAt = 0;
@@ -143,8 +168,16 @@ class Step {
       this.consume(false);
       this.outcome ??= "length";
     }
-    writer.truncate(this.o.mark + this.kept);
+    writer.cut(this.o.mark + this.kept, this.leftover());
     return { outcome: this.outcome, accepted: this.accepted, tokens: this.tokens(), words: this.words, ...(this.refusal ? { refusal: this.refusal } : {}) };
+  }
+
+  /** Why the text after the last sentence kept goes, when the step ends. */
+  private leftover(): DiscardReason {
+    if (this.refusal) return this.refusal;
+    if (this.overBudget) return "over-budget";
+    if (this.outcome === "rejected") return "heading";
+    return this.outcome === "ended" || this.outcome === "length" ? "unfinished" : "step-end";
   }
 
   private tokens(): number {
@@ -154,7 +187,8 @@ class Step {
   /** One generation call, until the model stops, the pass has its outcome, or something interrupts. */
   private async generate(maxTokens: number): Promise<Interrupt | undefined> {
     const { writer, seed, signal, avoid } = this.o;
-    for await (const piece of writer.generate({ maxTokens, seed: seed(), signal })) {
+    const grammar = quoteGrammar(this.text.slice(this.cursor));
+    for await (const piece of writer.generate({ maxTokens, seed: seed(), signal, grammar })) {
       const at = this.text.length;
       this.text += piece;
       const match = avoid.completedIn(this.text, at);
@@ -177,12 +211,12 @@ class Step {
         this.refusal = "banned";
         return;
       }
-      this.cutTo(interrupt.match.cut);
+      this.cutTo(interrupt.match.cut, "banned");
       for await (const piece of writer.generate({ grammar: interrupt.match.grammar, maxTokens: 3, seed: seed(), signal })) this.text += piece;
       this.unread = true;
       return;
     }
-    this.cutTo(interrupt.at);
+    this.cutTo(interrupt.at, "steering");
     const before = this.text.at(-1) ?? "";
     const latin = /^[\p{Script=Latin}\p{N}]/u.test(interrupt.keyword);
     // Spaced scripts always part words with a space; others only where two Latin words would touch.
@@ -194,8 +228,8 @@ class Step {
     this.steered = true;
   }
 
-  private cutTo(at: number): void {
-    this.o.writer.truncate(this.o.mark + at);
+  private cutTo(at: number, reason: DiscardReason): void {
+    this.o.writer.cut(this.o.mark + at, reason);
     this.text = this.o.writer.text.slice(this.o.mark);
   }
 
@@ -242,7 +276,10 @@ class Step {
       const parts = unit.kind === "sentence" ? splitLongSentence(unit.text, language) : [];
       for (const part of parts) {
         const verdict = take(part, breakBefore);
-        if (verdict === "stop") this.outcome = "full";
+        if (verdict === "stop") {
+          this.outcome = "full";
+          this.overBudget = true;
+        }
         else if (!KEEPS.has(verdict)) {
           this.outcome = "rejected";
           this.refusal = verdict as Refusal;

@@ -3,6 +3,7 @@ import type { AvoidList } from "./avoid.js";
 import type { ArticleDocument } from "./document.js";
 import { Grounding } from "./grounding.js";
 import { KeywordSchedule } from "./keyword-schedule.js";
+import { TokenLedger } from "./ledger.js";
 import { headingText, type Outline } from "./outline.js";
 import { writePassage, type Passage, type PassageContext } from "./passage.js";
 import type { Plan, PlannedSection } from "./plan.js";
@@ -49,7 +50,7 @@ export async function writeBody(plan: Plan, outline: Outline, options: WriteBody
 class BodyPass {
   private step = 0;
   private readonly language: string;
-  private readonly writer: Writer;
+  private readonly writer: TokenLedger;
   private readonly doc: ArticleDocument;
   private readonly ctx: PassageContext;
 
@@ -59,11 +60,11 @@ class BodyPass {
     options: WriteBodyOptions,
   ) {
     this.language = plan.request.language;
-    this.writer = options.writer;
+    this.writer = TokenLedger.of(options.writer);
     this.doc = options.document;
     this.ctx = {
       plan,
-      writer: options.writer,
+      writer: this.writer,
       document: options.document,
       gate: new SentenceGate({ plan, document: options.document, avoid: options.avoid }),
       schedule: new KeywordSchedule({ primary: plan.primary, language: this.language }),

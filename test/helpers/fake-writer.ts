@@ -1,4 +1,5 @@
 import type { GenerateOptions, Prompt, StopReason, Usage, Writer } from "../../src/model/backend.js";
+import { QUOTED_TEXT } from "../../src/article/step.js";
 
 /**
  * A scripted stand-in for the model behind the {@link Writer} interface: each `generate`
@@ -148,14 +149,16 @@ function midSentence(text: string): boolean {
 
 /**
  * A model that continues prose: a step that is steered by a grammar (the one-token word
- * boundary after a prefilled keyword) writes a space; a free step first finishes a
+ * boundary after a prefilled keyword) writes a space; it ignores the quotation grammar of free
+ * steps (so the gate's own check of quotations is tested); a free step first finishes a
  * sentence code opened (with `continuation()`), then writes items from `source`, pulled
  * only as tokens are read, so what a step cut off is never written again (unless it insists).
  */
 export function proseModel(source: Iterator<ProseItem>, continuation: () => string): Script {
   const again: ProseItem[] = [];
   return ({ options, writer }) => {
-    if (options.grammar) return { pieces: [" "] };
+    // Free text comes under the quotation grammar; any other grammar is a one-token word boundary.
+    if (options.grammar && !options.grammar.endsWith(QUOTED_TEXT)) return { pieces: [" "] };
     let stop: "end" | "length" | undefined;
     function* pieces(): Generator<string> {
       if (midSentence(writer.text)) yield* tokens(`${/\s$/.test(writer.text) ? "" : " "}${continuation()}`);

@@ -6,6 +6,7 @@ import { getLlama, LlamaLogLevel, type Llama, type LlamaGrammar } from "node-lla
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GrammarBuilder, literal, type FieldShape, type Item } from "../../src/article/grammar.js";
 import { writeOutline } from "../../src/article/outline.js";
+import { quoteGrammar } from "../../src/article/step.js";
 import { plan } from "../../src/article/plan.js";
 import { GenerateRequestSchema, type GenerateRequestInput } from "../../src/article/request.js";
 import { ModelRuntime } from "../../src/model/runtime.js";
@@ -193,6 +194,15 @@ describe("GrammarBuilder in llama.cpp", () => {
       expect(await check(true, { ...shape, words: [...shape.words] }, text)).toBe(false);
     });
 
+    it("a description lengthened goes on after a space or a comma, in its words, to its end mark", async () => {
+      const shape: FieldShape = { words: [3, 5], end: ".", continues: true };
+      expect(await check(true, shape, " and much more besides.")).toBe(true);
+      expect(await check(true, shape, ", and much more besides.")).toBe(true);
+      expect(await check(true, shape, " and more.")).toBe(false);
+      expect(await check(true, shape, " and much more besides, every week.")).toBe(false);
+      expect(await check(true, shape, "And much more besides.")).toBe(false);
+    });
+
     it("unspaced: the keyword within the first characters, the end mark when asked", async () => {
       const shape: FieldShape = { words: [2, 8], keyword: "観葉植物", before: 2 };
       expect(await check(false, shape, "観葉植物の育て方")).toBe(true);
@@ -200,6 +210,31 @@ describe("GrammarBuilder in llama.cpp", () => {
       expect(await check(false, shape, "毎日の水やりと観葉植物")).toBe(false);
       expect(await check(false, { words: [2, 8], end: "？" }, "観葉植物の育て方？")).toBe(true);
       expect(await check(false, { words: [2, 8], end: "？" }, "観葉植物の育て方")).toBe(false);
+    });
+  });
+
+  describe("the quotation grammar of free text", () => {
+    const check = async (pending: string, text: string) => accepts(await llama.createGrammar({ grammar: quoteGrammar(pending) }), text);
+
+    it("lets the model write quotations that open before a word and close on the same line", async () => {
+      expect(await check("", 'Tom said, "Stop. Look!" and Lily laughed.\n\n"Yes," she said.')).toBe(true);
+      expect(await check("", "No quotation at all.\nA second line.")).toBe(true);
+      expect(await check("He said ", '"Hi there," and left.')).toBe(true);
+    });
+
+    it("refuses a quote that closes nothing, a line break or an end inside a quotation, and one that runs on", async () => {
+      expect(await check("", "Lily thanked her mom for it!\"")).toBe(false);
+      expect(await check("", 'He said"hi" to her.')).toBe(false);
+      expect(await check("", 'She said, "Look at this\nand that."')).toBe(false);
+      expect(await check("", 'She said, "Look at this')).toBe(false);
+      expect(await check("", `She said, "${"and on ".repeat(30)}"`)).toBe(false);
+    });
+
+    it("makes a quotation the pending sentence opened close first", async () => {
+      const pending = 'Mom said, "Come';
+      expect(await check(pending, ' inside now." Lily ran.')).toBe(true);
+      expect(await check(pending, " inside now.\nLily ran.")).toBe(false);
+      expect(await check(pending, " inside now.")).toBe(false);
     });
   });
 });

@@ -489,6 +489,25 @@ describe("writeOutline", () => {
     expect(outline.sections.map((s) => s.heading)).toEqual([null, ...headings, null]);
   });
 
+  it.each(["lines", "json"] as const)("%s: judges a field the moment it is complete: the fields after a failing one are written once", async (format) => {
+    const { writer } = await outlineWith(p, format, outlineModel([[TITLE], [LONG_DESCRIPTION, GOOD_DESCRIPTION], ...headings.map((h) => [h])]));
+    const [, second] = writer.textsAtSteps();
+    expect(second).not.toContain(headings[0]);
+    expect(writer.text.split(headings[0]!).length).toBe(2);
+  });
+
+  it.each(["lines", "json"] as const)("%s: lengthens a description that is too short instead of writing it again", async (format) => {
+    const short = "Compost bins turn kitchen scraps into rich, dark soil.";
+    const rest = ", and this guide shows how to choose, place and fill them in any small garden.";
+    const { writer, outline } = await outlineWith(p, format, outlineModel([[TITLE], [short, rest], ...headings.map((h) => [h])]));
+    expect(writer.steps).toBe(2);
+    expect(outline.metaDescription).toBe(GOOD_DESCRIPTION);
+    // Only the full stop was cut: the model's words stay, and it goes on from them.
+    const [, second] = writer.textsAtSteps();
+    expect(second!.endsWith("dark soil")).toBe(true);
+    expect(outline.sections.map((s) => s.heading)).toEqual([null, ...headings, null]);
+  });
+
   it("rewrites a title without the keyword in its first half", async () => {
     const late = "A practical and friendly guide to compost bins";
     const { outline } = await outlineWith(p, "lines", outlineModel([[late, TITLE], [GOOD_DESCRIPTION], ...headings.map((h) => [h])]));

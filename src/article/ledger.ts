@@ -1,0 +1,95 @@
+import type { GenerateOptions, Prompt, StopReason, Usage, Writer } from "../model/backend.js";
+import type { Refusal } from "./sentence-gate.js";
+
+/**
+ * Why generated tokens were cut from the answer: a sentence the gate refused (its reason),
+ * or one of the engine's own cuts.
+ * - `outline`: outline fields written again (a rule broken, a banned phrase, an answer cut short);
+ * - `steering`: the model's token at the spot where an owed keyword was placed;
+ * - `over-budget`: the sentence that would have taken a passage past its budget;
+ * - `step-end`: the next sentence the model had begun when a step ended on a whole one;
+ * - `unfinished`: a sentence left unfinished when the model stopped or a step ran out of tokens;
+ * - `heading`: a heading the model began on its own;
+ * - `other`: whitespace and anything else.
+ */
+export type DiscardReason = Refusal | "outline" | "steering" | "over-budget" | "step-end" | "unfinished" | "heading" | "other";
+
+/**
+ * The article's writer, counting what the engine throws away: every completion token generated
+ * and then cut from the answer, by why. It remembers how many tokens had been generated at the
+ * end of each piece, so a cut back to an offset knows the tokens it drops. What it counts is
+ * the answer's `usage.discardedTokens`: the price of each rule the engine keeps by refusing.
+ */
+export class TokenLedger implements Writer {
+  /** Completion tokens cut from the answer, by why. */
+  readonly discarded: Partial<Record<DiscardReason, number>> = {};
+  /** Answer length, and completion tokens not yet counted as discarded, at the end of each piece, in order. */
+  private ends: number[] = [];
+  private counts: number[] = [];
+  /** Discarded tokens, all reasons together. */
+  private dropped = 0;
+
+  private constructor(private readonly inner: Writer) {
+    this.mark();
+  }
+
+  /** The ledger over `writer` (itself when it is one already). */
+  static of(writer: Writer): TokenLedger {
+    return writer instanceof TokenLedger ? writer : new TokenLedger(writer);
+  }
+
+  get usage(): Usage {
+    return this.inner.usage;
+  }
+  get text(): string {
+    return this.inner.text;
+  }
+  get stopReason(): StopReason {
+    return this.inner.stopReason;
+  }
+  begin(prompt: Prompt): Promise<void> {
+    return this.inner.begin(prompt);
+  }
+  append(text: string): void {
+    this.inner.append(text);
+    this.mark();
+  }
+  pin(): void {
+    this.inner.pin();
+  }
+  dispose(): Promise<void> {
+    return this.inner.dispose();
+  }
+  async *generate(options: GenerateOptions): AsyncGenerator<string, void, undefined> {
+    for await (const piece of this.inner.generate(options)) {
+      this.mark();
+      yield piece;
+    }
+  }
+
+  /** A cut the engine does not account for by name (whitespace before forced text). */
+  truncate(length: number): void {
+    this.cut(length, "other");
+  }
+
+  /** Cut the answer back to its first `length` characters; the generated tokens it drops count as `reason`. */
+  cut(length: number, reason: DiscardReason): void {
+    if (length >= this.inner.text.length) return;
+    // The first mark is where the ledger started: nothing before it is counted.
+    let i = this.ends.length;
+    while (i > 1 && this.ends[i - 1]! > length) i--;
+    // A piece that straddles the cut is lost whole: the model evaluates the kept part again as forced text.
+    const tokens = this.usage.completionTokens - this.dropped - this.counts[i - 1]!;
+    this.ends.length = i;
+    this.counts.length = i;
+    this.inner.truncate(length);
+    this.dropped += tokens;
+    this.mark();
+    if (tokens > 0) this.discarded[reason] = (this.discarded[reason] ?? 0) + tokens;
+  }
+
+  private mark(): void {
+    this.ends.push(this.inner.text.length);
+    this.counts.push(this.usage.completionTokens - this.dropped);
+  }
+}
