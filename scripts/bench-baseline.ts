@@ -23,7 +23,8 @@ const INSTALLED = ".bench-installed";
 
 /**
  * A worktree of `commit` with its own `node_modules`, in the system's temporary folder,
- * made and installed on first use and reused after that.
+ * made and installed on first use and reused after that. Progress lines go to `log`
+ * (@default console.error).
  */
 export function baselineFolder(commit: string, log: (line: string) => void = console.error): string {
   const dir = path.join(os.tmpdir(), `inkpress-baseline-${commit}`);

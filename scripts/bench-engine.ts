@@ -2,15 +2,16 @@
  * The engine's own time per token, in-process and without a model: `writeArticle` on the
  * scripted fake backend (test/helpers/fake-backend.ts), whose writer yields one token-sized
  * piece (a word with the space before it) at a time, once writing 30-word sentences and
- * once 5-word ones. The body pass's time from the outline to the last sentence, less what
- * the fake writer itself costs per piece, over the tokens generated in between: whether the
- * engine's work per token grows with the length of the sentence being written.
+ * once 5-word ones. The body pass's CPU time (the process's, so other work on a shared
+ * machine does not count) from the outline to the last sentence, less what the fake writer
+ * itself costs per piece, over the tokens generated in between: whether the engine's work
+ * per token grows with the length of the sentence being written.
  */
 import type { Writer } from "../src/model/backend.js";
 import { writeArticle } from "../src/article/article.js";
 import { FakeBackend } from "../test/helpers/fake-backend.js";
 import { FakeWriter, scripted, tokens } from "../test/helpers/fake-writer.js";
-import { median, normalised, now, QUICK } from "./bench-settings.js";
+import { median, normalised, QUICK } from "./bench-settings.js";
 import type { TokenCost } from "./bench-types.js";
 
 /** Sentence lengths compared, in words. */
@@ -36,7 +37,13 @@ function* sentencesOf(words: number): Generator<string> {
 /** The article both lengths write: the bench's request shape, body only steered by its keywords. */
 const request = () => normalised({ topic: "Home composting for beginners", length: QUICK ? 600 : 1500, structure: "sections", seed: 1, seo: { keywords: "compost bin, garden waste" } });
 
-/** One article: body wall and generated tokens from the outline to the last sentence kept. */
+/** The process's CPU time, ms. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+/** One article: body CPU time and generated tokens from the outline to the last sentence kept. */
 async function bodyRun(words: number): Promise<{ ms: number; tokens: number }> {
   const backend = new FakeBackend({ prose: () => sentencesOf(words) });
   let writer: Writer | undefined;
@@ -44,7 +51,7 @@ async function bodyRun(words: number): Promise<{ ms: number; tokens: number }> {
   backend.writer = async (signal) => (writer = await borrow(signal));
   let start = { t: 0, tokens: 0 };
   let end = start;
-  const mark = () => ({ t: now(), tokens: writer!.usage.completionTokens });
+  const mark = () => ({ t: cpuMs(), tokens: writer!.usage.completionTokens });
   await writeArticle(request(), { backend, onOutline: () => (start = end = mark()), onWords: () => (end = mark()) });
   await backend.dispose();
   return { ms: end.t - start.t, tokens: end.tokens - start.tokens };
@@ -56,10 +63,10 @@ async function writerAlone(words: number, pieces: number): Promise<number> {
   const text: string[] = [];
   while (text.length < pieces) text.push(...tokens(` ${source.next().value!}`));
   const writer = new FakeWriter(scripted([{ pieces: text }]));
-  const t0 = now();
+  const t0 = cpuMs();
   let n = 0;
   for await (const _ of writer.generate({ maxTokens: pieces, seed: 1 })) n++;
-  return (now() - t0) / Math.max(1, n);
+  return (cpuMs() - t0) / Math.max(1, n);
 }
 
 /** The engine's own µs per token with 5-word and with 30-word sentences, the runs interleaved, after a warm-up of each. */

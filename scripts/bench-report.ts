@@ -12,7 +12,7 @@ function header(out: string[], { results, info, runMs, loadEnd, sections, previo
     `- Machine: ${info.cores} cores (os.availableParallelism()), ${info.cpu}, ${(info.memTotal / 2 ** 30).toFixed(1)} GiB RAM; Node ${info.node}`,
     `- Load average (1, 5, 15 min) at start ${info.loadavg.map((x) => x.toFixed(2)).join(", ")}, at the end ${loadEnd.map((x) => x.toFixed(2)).join(", ")}: ${Math.max(info.loadavg[0]!, loadEnd[0]!) > info.cores * 0.75 ? `**other processes shared the ${info.cores} cores during the run, so absolute times are inflated and noisy**; ratios taken close together (service ÷ raw, first ÷ last deltas) hold up better` : "the machine was mostly idle"}.`,
     `- Engine: commit ${info.commit}${info.dirtySrc ? `, with ${info.dirtySrc} uncommitted change${info.dirtySrc === 1 ? "" : "s"} in src/ (the run measures the working tree)` : ""}`,
-    `- Date: ${new Date().toISOString()}; command: \`${QUICK ? "BENCH_QUICK=1 " : ""}${sections.length < 3 ? `BENCH_SECTIONS=${sections.join(",")} ` : ""}npm run bench\`${QUICK ? " (quick mode: short counts, for debugging the harness — not the figures to quote)" : ""}; whole run ${ms(runMs)}`,
+    `- Date: ${new Date().toISOString()}; command: \`${QUICK ? "BENCH_QUICK=1 " : ""}${sections && sections.length < 3 ? `BENCH_SECTIONS=${sections.join(",")} ` : ""}npm run bench\`${QUICK ? " (quick mode: short counts, for debugging the harness — not the figures to quote)" : ""}; whole run ${ms(runMs)}`,
     `- Models: random-weight GGUFs with the exact shapes and Q8_0 quantisation of SmolLM2-135M-Instruct and Qwen2.5-0.5B-Instruct (scripts/bench-models.ts)${[...results.map((r) => r.model.label), ...(previous?.cases.map((c) => c.model) ?? [])].includes("stories260K") ? ", and the real stories260K" : ""}.`,
     "- Elsewhere: what keyword steering, banned phrases and grounding cost (`npm run bench:editor`) is in BENCHMARKS-editor.md; inkpress in front of llama-server (`npm run bench:backend`) in BENCHMARKS-backend.md.",
     "",
@@ -346,10 +346,10 @@ function engineRows(out: string[], { tokenCost }: BenchRun): void {
   if (!tokenCost) return;
   out.push("## The engine's own time per token, by sentence length", "");
   out.push(
-    "In-process, no model: `writeArticle` on the scripted fake backend (test/helpers/fake-backend.ts), whose writer yields one token-sized piece (a word with its space) at a time, writing distinct sentences of 5 words or of 30 (split in two by the engine's 20-word rule). Time from the `outline` callback to the last sentence kept, less the fake writer's own cost per piece (measured alone), over the tokens generated in between; the runs of both lengths interleaved after a warm-up.",
+    "In-process, no model: `writeArticle` on the scripted fake backend (test/helpers/fake-backend.ts), whose writer yields one token-sized piece (a word with its space) at a time, writing distinct sentences of 5 words or of 30 (split in two by the engine's 20-word rule). The process's CPU time (so other work on a shared machine does not count) from the `outline` callback to the last sentence kept, less the fake writer's own cost per piece (measured alone), over the tokens generated in between; the runs of both lengths interleaved after a warm-up.",
     "",
   );
-  out.push(table(["sentence words", "generated tokens per article", "engine µs per token (median)", "runs (µs)", "fake writer µs per piece (taken out)"], tokenCost.map((c) => [String(c.words), String(c.tokens), f(c.usPerToken, 2), c.runs.map((x) => f(x, 1)).join(", "), f(c.writerUsPerToken, 2)])), "");
+  out.push(table(["sentence words", "generated tokens per article", "engine CPU µs per token (median)", "runs (µs)", "fake writer CPU µs per piece (taken out)"], tokenCost.map((c) => [String(c.words), String(c.tokens), f(c.usPerToken, 2), c.runs.map((x) => f(x, 1)).join(", "), f(c.writerUsPerToken, 2)])), "");
 }
 
 /** The Markdown report of a run: targets first, then where the time goes, then the absolute figures and the method. */

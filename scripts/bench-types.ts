@@ -72,8 +72,8 @@ export interface PreviousRun {
 
 /** A whole run, as it is saved (BENCH_REPORT_FROM renders the report again from it). */
 export interface BenchRun {
-  /** The sections run (BENCH_SECTIONS). */
-  sections: Section[];
+  /** The sections run (BENCH_SECTIONS); absent from runs saved before there were sections (all ran). */
+  sections?: Section[];
   results: ModelResult[];
   /** Measured with the models section. */
   bw?: Bandwidth;
