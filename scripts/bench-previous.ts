@@ -85,13 +85,18 @@ export async function previousEngine({ models, later = [] }: PreviousOptions): P
     if (!model) run.skipped.push(`${match.source}: not among the models of this run`);
     return model ? [{ model, length }] : [];
   });
-  if (picked.length) {
-    const root = baselineFolder(PREVIOUS, log);
+  try {
+    const root = picked.length ? baselineFolder(PREVIOUS, log) : "";
     const reserveMs = () => (QUICK ? 0 : later.reduce((n, m) => n + coreReserve(m.label), 0));
     for (const { model, length } of picked) {
       log(`${model.label}: today against ${PREVIOUS}, ${length}-word articles, seeds ${SEEDS.join(", ")}, interleaved`);
       run.cases.push(await compare(model, length, root, reserveMs));
     }
+  } catch (error) {
+    // The rest of the bench still runs and the report names what stopped this section.
+    const reason = error instanceof Error ? error.message : String(error);
+    log(`the comparison with ${PREVIOUS} failed: ${reason}`);
+    run.skipped.push(`failed: ${reason.split("\n")[0]}`);
   }
   run.ms = now() - started;
   return run;

@@ -322,7 +322,7 @@ function previousRows(out: string[], { previous }: BenchRun): void {
     `Commit ${previous.commit} (one model call per passage) checked out into a temporary git worktree and installed there (\`npm ci\`), its \`inkpress serve\` and today's side by side (1 thread, 1 sequence each, no probe in either), a warm-up article on each, then the same requests and seeds sent to today's and then to ${previous.commit}, request by request. The bench's article request (topic Home composting for beginners, sections, two keywords); wall = the client's, request to the whole JSON answer. The section took ${ms(previous.ms)}.`,
     "",
   );
-  if (!previous.cases.length) out.push(`Not run: ${previous.skipped.join("; ")}.`, "");
+  if (previous.skipped.length) out.push(`Not run: ${previous.skipped.join("; ")}.`, "");
   const rows = previous.cases.flatMap((c) =>
     ([["today", c.today], [previous.commit, c.previous]] as const).map(([engine, answers]) => {
       const t = seriesTotals([...answers]);

@@ -1,7 +1,7 @@
 /** The bench's targets, judged on each model, with why a target is not met and what would close it. */
 import { deltaDeciles, deltaEnds, firstEventSamples, gap, rssLeaks, rssRange, trendText } from "./bench-profile.js";
 import { f, mb, median, ms, pct, RSS_CAP_MS, S, sum } from "./bench-settings.js";
-import type { BenchRun, EngineAnswer, EngineComparison, ModelResult, TokenCost, Usage, Verdict } from "./bench-types.js";
+import type { BenchRun, EngineAnswer, EngineComparison, ModelResult, PreviousRun, TokenCost, Usage, Verdict } from "./bench-types.js";
 
 /** The engine section's figures in words, for the rows whose cost per token they explain. */
 export function tokenCostText(costs: TokenCost[] | undefined): string {
@@ -238,8 +238,9 @@ export function seriesTotals(answers: EngineAnswer[]) {
 }
 
 /** A comparison row against the previous engine: wall per article, today ÷ previous. */
-function againstPrevious(c: EngineComparison | undefined, target: string, commit: string): Verdict {
-  if (!c) return { target, model: "", value: "not run in this run (BENCH_SECTIONS / BENCH_MODELS, or no model file)", goal: "≤ 1.0×", met: undefined, why: "" };
+function againstPrevious(c: EngineComparison | undefined, target: string, previous: PreviousRun | undefined): Verdict {
+  const commit = previous?.commit ?? "d5f32b6";
+  if (!c) return { target, model: "", value: `not run in this run (${previous?.skipped.join("; ") || "BENCH_SECTIONS"})`, goal: "≤ 1.0×", met: undefined, why: "" };
   const [t, p] = [seriesTotals(c.today), seriesTotals(c.previous)];
   const ratio = t.wall / p.wall;
   const tokens = t.completion / p.completion;
@@ -337,8 +338,8 @@ export function issueTargets({ results, tokenCost, previous }: BenchRun): Verdic
   } else out.push(notRun(perWordTarget, "≤ 2.45"));
   const smolCase = previous?.cases.find((c) => /smollm/i.test(c.model));
   const commit = previous?.commit ?? "d5f32b6";
-  out.push(againstPrevious(stories, `wall per ${stories?.length ?? 800}-word article, stories260K, against ${commit} in the same run`, commit));
-  out.push(againstPrevious(smolCase, `wall per ${smolCase?.length ?? 300}-word article, SmolLM2 shape, against ${commit} in the same run`, commit));
+  out.push(againstPrevious(stories, `wall per ${stories?.length ?? 800}-word article, stories260K, against ${commit} in the same run`, previous));
+  out.push(againstPrevious(smolCase, `wall per ${smolCase?.length ?? 300}-word article, SmolLM2 shape, against ${commit} in the same run`, previous));
   out.push({ target: "`npm run bench` with CUDA on a GPU", model: "", value: "not measured (no GPU machine lent to this task)", goal: "figures recorded", met: undefined, why: "" });
   return out;
 }
