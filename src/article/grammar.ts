@@ -16,7 +16,7 @@ export interface FieldShape {
   end?: string;
   /**
    * The field goes on from words already written (a description lengthened): its words follow
-   * a space, or a comma and a space. @default false
+   * a space, or a comma and a space (in scripts without spaces, a space or a CJK character). @default false
    */
   continues?: boolean;
 }
@@ -111,8 +111,10 @@ function spacedField(shape: FieldShape): string {
 function unspacedField(shape: FieldShape): string {
   const [min, max] = shape.words;
   const end = shape.end ? ` ${literal(shape.end)}` : "";
+  // Lengthening what is written: a space or a CJK character first, so nothing glues onto a Latin word.
+  if (shape.continues) return `sep c{${Math.max(0, min * 2 - 1)},${max * 2 - 1}}${end}`;
   // About two characters a word in these scripts.
-  if (!shape.keyword || shape.continues) return `c{${min * 2},${max * 2}}${end}`;
+  if (!shape.keyword) return `c{${min * 2},${max * 2}}${end}`;
   const before = (shape.before ?? 2) * 2;
   const after = `c{${Math.max(0, min * 2 - 8)},${max * 2}}`;
   // A Latin keyword stays a word of its own: what stands next to it is a space or a character of another script.

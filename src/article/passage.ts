@@ -5,7 +5,7 @@ import type { KeywordSchedule } from "./keyword-schedule.js";
 import type { TokenLedger } from "./ledger.js";
 import type { Plan } from "./plan.js";
 import type { Placement, SentenceGate } from "./sentence-gate.js";
-import { boundaryGrammar, generateSentences, type StepResult, type Verdict } from "./step.js";
+import { generateSentences, type StepResult, type Verdict } from "./step.js";
 import { capitalise, countWords, hasPhrase } from "./text.js";
 
 /** What every passage of one article shares. */
@@ -87,7 +87,7 @@ export async function writePassage(ctx: PassageContext, passage: Passage): Promi
     // The opening is prefilled until the model has failed it a few times; then any first sentence will do.
     const opening = needsOne() && idle < IDLE_STEPS;
     const mark = writer.text.length;
-    if (opening) await prefillOpening(ctx, mark);
+    if (opening) prefillOpening(ctx, mark);
     const left = prose ? budget - state.words : 40;
     const result = await generateSentences({
       writer,
@@ -98,7 +98,7 @@ export async function writePassage(ctx: PassageContext, passage: Passage): Promi
       maxTokens: Math.max(24, Math.ceil(left * ctx.tokensPerWord * 1.3) + 16),
       seed: ctx.seed,
       signal: ctx.signal,
-      ...(prose ? { steer: () => schedule.due(state.words) ?? owedAnchor(ctx, passage, state.sentences), opened: opening } : {}),
+      ...(prose ? { steer: () => schedule.due(state.words) ?? owedAnchor(ctx, passage, state.sentences), ...(opening ? { opened: plan.primary } : {}) } : {}),
       take: (sentence, breakBefore) => take(ctx, { passage, budget, state, opening, sentence, breakBefore, owing }),
     });
     if (result.tokens > 0 && result.words > 0) ctx.tokensPerWord = Math.min(6, Math.max(1, result.tokens / result.words));
@@ -125,16 +125,11 @@ function owedAnchor(ctx: PassageContext, passage: Passage, sentences: number): s
   return ctx.grounding.owedAnchor(passage.section);
 }
 
-/** The introduction's first words: the primary keyword, then one token that starts a new word. */
-async function prefillOpening(ctx: PassageContext, mark: number): Promise<void> {
+/** The introduction's first words: the primary keyword (the step's first token keeps it a word of its own). */
+function prefillOpening(ctx: PassageContext, mark: number): void {
   const { writer, plan } = ctx;
   const atStart = /(^|\n)(- )?$/.test(writer.text.slice(Math.max(0, mark - 3)));
   writer.append(`${atStart ? "" : " "}${capitalise(plan.primary, plan.request.language)}`);
-  const grammar = boundaryGrammar(plan.primary, plan.spaced);
-  if (!grammar) return;
-  for await (const _ of writer.generate({ grammar, maxTokens: 1, seed: ctx.seed(), signal: ctx.signal })) {
-    // One token that starts a new word.
-  }
 }
 
 /** Judge one whole sentence of the passage, and keep it in the document when it passes. */

@@ -32,10 +32,11 @@ export interface StepOptions {
    */
   steer?: () => string | undefined;
   /**
-   * The first sentence already holds a forced keyword (the introduction's prefilled opening): steering starts with the next one.
-   * @default false
+   * The keyword the answer ends with, forced as the first sentence's opening (the introduction's):
+   * steering starts with the next sentence, and the model's first token keeps it a word of its own.
+   * @default none
    */
-  opened?: boolean;
+  opened?: string;
   /** Judge a whole sentence; `breakBefore`: the model started a new line before it. */
   take: (sentence: string, breakBefore: boolean) => Verdict;
 }
@@ -59,14 +60,14 @@ const KEEPS: ReadonlySet<Verdict> = new Set(["full", "paragraph", "item", "more"
 const LEAD = { min: 2, max: 5 } as const;
 /** Refusals of banned phrases in one step before the sentence is dropped and written again. */
 const MAX_REFUSALS = 6;
-/** After a forced keyword the model's next token must not glue onto it ("coffeewith"). */
-const BOUNDARY = { spaced: "root ::= [ ,.;:!?'\u2019)] [^\\n]*", unspaced: "root ::= [^a-zA-Z0-9\\n] [^\\n]*" } as const;
+/** The first character after a forced keyword, so the model's next token does not glue onto it ("coffeewith"). */
+const BOUNDARY = { spaced: "[ ,.;:!?'\u2019)]", unspaced: "[^a-zA-Z0-9\\n]" } as const;
 
 /**
- * The one-token grammar after a forced keyword: a space or a mark in spaced scripts; in the
- * others, anything but a Latin letter after a Latin keyword, and nothing for a CJK one (nothing glues onto it).
+ * What may follow a forced keyword: a space or a mark in spaced scripts; in the others, anything
+ * but a Latin letter after a Latin keyword, and anything after a CJK one (nothing glues onto it).
  */
-export function boundaryGrammar(keyword: string, spaced: boolean): string | undefined {
+function boundaryRule(keyword: string, spaced: boolean): string | undefined {
   if (spaced) return BOUNDARY.spaced;
   return /^[\p{Script=Latin}\p{N}]/u.test(keyword) ? BOUNDARY.unspaced : undefined;
 }
@@ -79,16 +80,20 @@ export const QUOTED_TEXT = `chunk ::= [^"\\n] | "\\n" quote? | [ \\t] quote\nquo
  * The grammar of a free generation call: the model writes what it likes, except a straight
  * double quote that closes nothing, or a line break (or the end) inside a quotation, or a
  * quotation that runs on, so no sentence is left with its quotation open. `pending` is the
- * unfinished sentence the call continues: a quotation it opened must close first. node-llama-cpp
- * and llama-server apply a grammar only to a sampled token that breaks it, so the model's own
- * text costs nothing more.
+ * unfinished sentence the call continues: a quotation it opened must close first. When the
+ * answer ends with a forced keyword (`after`), the first character keeps it a word of its own.
+ * node-llama-cpp and llama-server apply a grammar only to a sampled token that breaks it, so
+ * the model's own text costs nothing more, and the boundary needs no call of its own.
  */
-export function quoteGrammar(pending: string): string {
+export function freeTextGrammar(options: { pending: string; after?: string; spaced: boolean }): string {
+  const { pending, after, spaced } = options;
+  const boundary = after === undefined ? undefined : boundaryRule(after, spaced);
   // An odd count of straight quotes: the last one opened a quotation still open.
   if (quotes(pending) === "open" && pending.split('"').length % 2 === 0) {
     const left = Math.max(8, QUOTATION_CHARS - (pending.length - pending.lastIndexOf('"')));
-    return `root ::= [^"\\n]{0,${left}} "\\"" chunk*\n${QUOTED_TEXT}`;
+    return `root ::= ${boundary ? `${boundary} ` : ""}[^"\\n]{0,${left}} "\\"" chunk*\n${QUOTED_TEXT}`;
   }
+  if (boundary) return `root ::= ${boundary} chunk*\n${QUOTED_TEXT}`;
   return `root ::= ${pending === "" || /\s$/u.test(pending) ? "quote? " : ""}chunk*\n${QUOTED_TEXT}`;
 }
 
@@ -135,6 +140,8 @@ class Step {
   private refusals = 0;
   /** Whether the pending sentence has its steered keyword already. */
   private steered = false;
+  /** The keyword the answer ends with, forced: the next call's first character must not glue onto it. */
+  private after: string | undefined;
   private outcome: Outcome | undefined;
   private refusal: Refusal | undefined;
   /** The last sentence read would have gone past the passage's budget. */
@@ -147,7 +154,8 @@ class Step {
   constructor(private readonly o: StepOptions) {
     this.text = o.writer.text.slice(o.mark);
     this.tokensBefore = o.writer.usage.completionTokens;
-    this.steered = o.opened === true;
+    this.steered = o.opened !== undefined;
+    this.after = o.opened;
   }
 
   async run(): Promise<StepResult> {
@@ -187,7 +195,8 @@ class Step {
   /** One generation call, until the model stops, the pass has its outcome, or something interrupts. */
   private async generate(maxTokens: number): Promise<Interrupt | undefined> {
     const { writer, seed, signal, avoid } = this.o;
-    const grammar = quoteGrammar(this.text.slice(this.cursor));
+    const grammar = freeTextGrammar({ pending: this.text.slice(this.cursor), spaced: this.o.spaced, ...(this.after === undefined ? {} : { after: this.after }) });
+    this.after = undefined;
     for await (const piece of writer.generate({ maxTokens, seed: seed(), signal, grammar })) {
       const at = this.text.length;
       this.text += piece;
@@ -223,8 +232,7 @@ class Step {
     const gap = spaced || (latin && /[\p{Script=Latin}\p{N}]/u.test(before)) ? " " : "";
     writer.append(`${gap}${interrupt.keyword}`);
     this.text = writer.text.slice(mark);
-    const grammar = boundaryGrammar(interrupt.keyword, spaced);
-    if (grammar) for await (const piece of writer.generate({ grammar, maxTokens: 1, seed: seed(), signal })) this.text += piece;
+    this.after = interrupt.keyword;
     this.steered = true;
   }
 

@@ -6,7 +6,7 @@ import { getLlama, LlamaLogLevel, type Llama, type LlamaGrammar } from "node-lla
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GrammarBuilder, literal, type FieldShape, type Item } from "../../src/article/grammar.js";
 import { writeOutline } from "../../src/article/outline.js";
-import { quoteGrammar } from "../../src/article/step.js";
+import { freeTextGrammar } from "../../src/article/step.js";
 import { plan } from "../../src/article/plan.js";
 import { GenerateRequestSchema, type GenerateRequestInput } from "../../src/article/request.js";
 import { ModelRuntime } from "../../src/model/runtime.js";
@@ -203,6 +203,13 @@ describe("GrammarBuilder in llama.cpp", () => {
       expect(await check(true, shape, "And much more besides.")).toBe(false);
     });
 
+    it("unspaced: a description lengthened never glues onto the Latin word it ends with", async () => {
+      const shape: FieldShape = { words: [3, 8], end: ".", continues: true };
+      expect(await check(false, shape, " and much more.")).toBe(true);
+      expect(await check(false, shape, "もっと多くのこと.")).toBe(true);
+      expect(await check(false, shape, "couses and more.")).toBe(false);
+    });
+
     it("unspaced: the keyword within the first characters, the end mark when asked", async () => {
       const shape: FieldShape = { words: [2, 8], keyword: "観葉植物", before: 2 };
       expect(await check(false, shape, "観葉植物の育て方")).toBe(true);
@@ -214,7 +221,8 @@ describe("GrammarBuilder in llama.cpp", () => {
   });
 
   describe("the quotation grammar of free text", () => {
-    const check = async (pending: string, text: string) => accepts(await llama.createGrammar({ grammar: quoteGrammar(pending) }), text);
+    const check = async (pending: string, text: string, after?: string) =>
+      accepts(await llama.createGrammar({ grammar: freeTextGrammar({ pending, spaced: true, ...(after ? { after } : {}) }) }), text);
 
     it("lets the model write quotations that open before a word and close on the same line", async () => {
       expect(await check("", 'Tom said, "Stop. Look!" and Lily laughed.\n\n"Yes," she said.')).toBe(true);
@@ -228,6 +236,14 @@ describe("GrammarBuilder in llama.cpp", () => {
       expect(await check("", 'She said, "Look at this\nand that."')).toBe(false);
       expect(await check("", 'She said, "Look at this')).toBe(false);
       expect(await check("", `She said, "${"and on ".repeat(30)}"`)).toBe(false);
+    });
+
+    it("keeps a forced keyword a word of its own: the first character is a space or a mark", async () => {
+      expect(await check("We filled the compost bin", " with leaves.", "compost bin")).toBe(true);
+      expect(await check("We filled the compost bin", ", then left.", "compost bin")).toBe(true);
+      expect(await check("We filled the compost bin", "s with leaves.", "compost bin")).toBe(false);
+      expect(await check('He said, "The compost bin', ' is full." Then he left.', "compost bin")).toBe(true);
+      expect(await check('He said, "The compost bin', 's are full."', "compost bin")).toBe(false);
     });
 
     it("makes a quotation the pending sentence opened close first", async () => {
