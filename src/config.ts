@@ -12,6 +12,8 @@ import { readSetting, settingText, type SettingSources } from "./settings.js";
 export interface ModelConfig {
   modelPath: string;
   threads: number;
+  /** Tokens of the latest prose the model keeps in view; 0: all the context holds. */
+  window: number;
   /** Where the model runs. */
   gpu: GpuChoice;
   /** Layers to offload to the GPU. */
@@ -83,6 +85,7 @@ export function resolveModelConfig(sources: SettingSources = {}): ModelConfig {
   return {
     modelPath: readSetting("model", sources),
     threads: readSetting("threads", sources),
+    window: readSetting("window", sources),
     gpu: readSetting("gpu", sources),
     gpuLayers: readSetting("gpuLayers", sources),
   };

@@ -72,6 +72,15 @@ export const SETTINGS = {
     details: "token generation reads the whole model per token and is bound by memory bandwidth: on 2 cores, 1 thread measured fastest",
     parse: (raw: string | undefined) => (raw === undefined ? defaultThreads() : integer("threads", 1, 256)(raw)),
   },
+  window: {
+    flag: "window",
+    env: "INKPRESS_WINDOW",
+    default: "512",
+    description: "tokens of the latest prose a local model keeps in view, besides the instructions and the outline",
+    details:
+      "older prose leaves the model's view as the article grows (its cache is shifted, never evaluated again), so each token costs the same at word 50 and at word 3,000; on small models attention over a long view is most of a token's cost; `0` keeps all the context holds; with `--backend`, the server's context decides",
+    parse: integer("window", 0, 1_000_000),
+  },
   apiKeys: {
     env: "INKPRESS_API_KEYS",
     defaultNote: "none",

@@ -24,7 +24,7 @@ export const batchCommand = defineCommand({
     links: { type: "string", description: "Pages every article may link: a sitemap.xml, or a CSV or JSONL file of url,title,keywords (a row never links its own url)" },
     server: { type: "string", description: "URL of an inkpress server that writes the articles through its jobs API, instead of a local model" },
     key: { type: "string", description: "API key for --server (INKPRESS_API_KEY)" },
-    ...settingArgs("model", "threads", "gpu", "gpuLayers"),
+    ...settingArgs("model", "threads", "window", "gpu", "gpuLayers"),
   },
   async run({ args }) {
     try {

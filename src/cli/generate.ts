@@ -41,7 +41,7 @@ export const generateCommand = defineCommand({
     source: { type: "string", description: "A text or Markdown file the article draws on and cites; repeat the flag for more" },
     format: { type: "string", default: "md", description: "md, html (a full document) or json (the API's answer)" },
     output: { type: "string", alias: "o", description: "Write to this file instead of stdout" },
-    ...settingArgs("model", "threads", "gpu", "gpuLayers"),
+    ...settingArgs("model", "threads", "window", "gpu", "gpuLayers"),
   },
   async run({ args, rawArgs }) {
     try {

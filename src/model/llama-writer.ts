@@ -26,6 +26,12 @@ export interface LlamaWriterOptions {
   llama: Llama;
   model: LlamaModel;
   sequence: LlamaContextSequence;
+  /**
+   * Tokens of the latest unpinned answer the model keeps in view; 0: all the context holds.
+   * Attention over the view is much of a small model's cost per token: a bounded view keeps it flat.
+   * @default 0
+   */
+  window?: number;
   /** Formats the instructions in the model's chat format, or as plain completion text. */
   tokenizePrompt: (prompt: Prompt) => Token[];
   /** Gives the sequence back to the pool. */
@@ -36,8 +42,9 @@ export interface LlamaWriterOptions {
  * A {@link Writer} on one context sequence. It keeps the tokens the model should see
  * (instructions, then the answer) and, before each step, evaluates only what the
  * sequence does not hold yet: forced text, or the last token after a cut. An answer
- * longer than the context drops its oldest unpinned tokens from the sequence (the KV
- * cache is shifted, not re-evaluated), so instructions and outline always stay in view.
+ * longer than the context (or than its window) drops its oldest unpinned tokens from the
+ * sequence (the KV cache is shifted, not re-evaluated), so instructions and outline always
+ * stay in view.
  */
 export class LlamaWriter implements Writer {
   readonly usage: Usage = { promptTokens: 0, completionTokens: 0 };
@@ -138,7 +145,7 @@ export class LlamaWriter implements Writer {
             outcome = "length";
             break;
           }
-          if (this.viewLength() >= this.contextSize - 1) {
+          if (this.viewLength() >= this.contextSize - 1 || this.outgrown()) {
             outcome = "room";
             break;
           }
@@ -187,13 +194,25 @@ export class LlamaWriter implements Writer {
     return input;
   }
 
-  /** Shift the context when the view is about to fill it: the oldest unpinned half of the answer goes. */
+  /** Whether the unpinned answer has outgrown the window. */
+  private outgrown(): boolean {
+    const window = this.options.window ?? 0;
+    return window > 0 && this.tokens.length - this.droppedTo > window;
+  }
+
+  /**
+   * Shift the context when the view is about to fill it (the oldest unpinned half of the
+   * answer goes), or when the unpinned answer outgrows the window (its oldest quarter goes:
+   * shifts stay rare and the model keeps most of what it just read).
+   */
   private async makeRoom(): Promise<void> {
     const margin = Math.max(16, Math.floor(this.contextSize / 16));
-    if (this.viewLength() + margin < this.contextSize) return;
-    const { sequence } = this.options;
     const unpinned = this.tokens.length - this.droppedTo;
-    const drop = Math.max(1, Math.floor(unpinned / 2));
+    let drop = 0;
+    if (this.viewLength() + margin >= this.contextSize) drop = Math.max(1, Math.floor(unpinned / 2));
+    else if (this.outgrown()) drop = unpinned - Math.floor(((this.options.window ?? 0) * 3) / 4);
+    if (drop === 0) return;
+    const { sequence } = this.options;
     const start = this.prompt.length + this.pinned;
     const held = Math.max(0, Math.min(sequence.nextTokenIndex, start + drop) - start);
     if (held > 0) await sequence.eraseContextTokenRanges([{ start, end: start + held }]);

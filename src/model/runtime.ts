@@ -32,6 +32,11 @@ export interface RuntimeOptions {
    */
   contextSize?: number;
   /**
+   * Tokens of the latest prose a writer keeps in view besides what it pins (instructions, outline); 0: all the context holds.
+   * @default 0
+   */
+  window?: number;
+  /**
    * Where the model runs: the best GPU that works (else the CPU), a named one, or the CPU.
    * @default "auto"
    */
@@ -64,6 +69,7 @@ export class ModelRuntime implements ReportingBackend {
   readonly slots: SlotPool<LlamaContextSequence>;
   /** Chat wrapper for models with a chat template; undefined means plain completion. */
   private readonly chatWrapper: ChatWrapper | undefined;
+  private readonly window: number;
 
   private constructor(
     private readonly llama: Llama,
@@ -77,6 +83,7 @@ export class ModelRuntime implements ReportingBackend {
     const named = general?.name && general.name !== general.architecture ? general.name : undefined;
     this.name = named ?? path.basename(options.modelPath, ".gguf");
     this.contextSize = context.contextSize;
+    this.window = options.window ?? 0;
     this.compute = { gpu: llama.gpu || "cpu", gpuLayers: model.gpuLayers, layers: model.fileInsights.totalLayers, fallback };
     const sequences: LlamaContextSequence[] = [];
     while (context.sequencesLeft > 0) sequences.push(context.getSequence());
@@ -116,6 +123,7 @@ export class ModelRuntime implements ReportingBackend {
       llama: this.llama,
       model: this.model,
       sequence,
+      window: this.window,
       tokenizePrompt: (prompt) => this.tokenize(prompt),
       release: () => this.slots.release(sequence),
     });

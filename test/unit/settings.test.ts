@@ -105,14 +105,15 @@ describe("the configuration", () => {
       authFailures: 20,
       jobs: { queueSize: 40, perKey: 10, retentionS: 7 * 86_400, pageSize: 100 },
     });
-    expect(config.source).toEqual({ kind: "model", modelPath: MODEL, threads: defaultThreads(), gpu: "auto", gpuLayers: "auto", sequences: defaultSequences() });
+    expect(config.source).toEqual({ kind: "model", modelPath: MODEL, threads: defaultThreads(), window: 512, gpu: "auto", gpuLayers: "auto", sequences: defaultSequences() });
     expect(resolveServeConfig({ flags: { model: MODEL }, env: {} }).redisUrl).toBeUndefined();
   });
 
   it("the model settings of generate and batch are the server's", () => {
-    expect(resolveModelConfig({ flags: { model: MODEL, threads: "3" }, env: { INKPRESS_GPU: "off", INKPRESS_GPU_LAYERS: "0" } })).toEqual({
+    expect(resolveModelConfig({ flags: { model: MODEL, threads: "3" }, env: { INKPRESS_GPU: "off", INKPRESS_GPU_LAYERS: "0", INKPRESS_WINDOW: "0" } })).toEqual({
       modelPath: MODEL,
       threads: 3,
+      window: 0,
       gpu: "off",
       gpuLayers: 0,
     });
