@@ -19,6 +19,8 @@ export interface FieldShape {
    * a space, or a comma and a space (in scripts without spaces, a space or a CJK character). @default false
    */
   continues?: boolean;
+  /** Most letters a word of the field may have (the shared word rule allows 12, and 10 more after a hyphen). @default 22 */
+  letters?: number;
 }
 
 /** A piece of a structured answer: text forced by the grammar, or a field the model writes. */
@@ -91,7 +93,8 @@ function spacedField(shape: FieldShape): string {
   // Without a required ending the model may still close the field with a stop of its own,
   // which callers drop: a model that wants to end there is not pushed into gluing letters on.
   const end = shape.end ? ` ${literal(shape.end)}` : ' [.!]?';
-  if (shape.continues) return `","? ${repeat('(" " w)', min - 1, max - 1)} " " wl${end}`.replace(/\s+/g, " ");
+  const [w, wl] = shape.letters ? [`(l{1,${shape.letters}} ","?)`, `l{1,${shape.letters}}`] : ["w", "wl"];
+  if (shape.continues) return `","? ${repeat(`(" " ${w})`, min - 1, max - 1)} " " ${wl}${end}`.replace(/\s+/g, " ");
   if (!shape.keyword) return `w ${repeat('(" " w)', min - 2, max - 2)} " " wl${end}`.replace(/\s+/g, " ");
   const keywordWords = shape.keyword.split(/\s+/).length;
   // One alternative per number of words before the keyword, so the whole field keeps its word range.

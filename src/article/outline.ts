@@ -58,7 +58,7 @@ export async function writeOutline(options: WriteOutlineOptions): Promise<Outlin
   return new OutlinePass(options).run();
 }
 
-/** Where the next generation call starts: a field written again, or a description the model lengthens. */
+/** Where the next generation call starts: a field written again, or one the model mends (lengthens or ends sooner). */
 interface Resume {
   from: number;
   /** The field at `from` stays and the model goes on with it in this shape. @default written from its start */
@@ -153,9 +153,9 @@ class OutlinePass {
     }
     this.rewrites.set(failing, (this.rewrites.get(failing) ?? 0) + 1);
     const value = this.values.get(failing)!;
-    const extend = this.lengthen(failing, value);
-    this.resume = { from: failing, ...(extend ? { extend } : {}) };
-    if (extend) this.writer.cut(this.start + parsed.offsets.get(failing)! + value.length - 1, "outline");
+    const mended = this.mend(failing, value);
+    this.resume = { from: failing, ...(mended ? { extend: mended.shape } : {}) };
+    if (mended) this.writer.cut(this.start + parsed.offsets.get(failing)! + mended.keep, "outline");
     else {
       this.resize(failing, value);
       cutAt(failing);
@@ -164,17 +164,45 @@ class OutlinePass {
   }
 
   /**
-   * A description too short to fit is not thrown away: its full stop goes and the model adds
-   * as many words as fit, at its own word width. Undefined when the field must be written again.
+   * A title or description of the wrong length is mended rather than thrown away: one too short
+   * loses its full stop and the model adds words; one too long is cut back to a whole word that
+   * leaves room for one more (the keyword kept), and the model ends it. The model's words before
+   * the cut stay: `keep` is how many characters of the field do, `shape` what the model adds, in
+   * as many words as fit at its own width per word. Undefined when the field is written again.
    */
-  private lengthen(i: number, value: string): FieldShape | undefined {
+  private mend(i: number, value: string): { keep: number; shape: FieldShape } | undefined {
     const role = (this.items[i] as { role: Role }).role;
-    const width = displayWidth(value);
-    if (role.kind !== "description" || width >= DESCRIPTION.min || !value.endsWith(".")) return undefined;
+    if (role.kind !== "title" && role.kind !== "description") return undefined;
+    const [min, max] = role.kind === "title" ? [10, TITLE_MAX] : [DESCRIPTION.min, DESCRIPTION.max];
     const perUnit = unitWidth(value, this.plan);
-    const least = Math.max(1, Math.ceil((DESCRIPTION.min + 1 - width) / perUnit));
-    const most = Math.floor((DESCRIPTION.max - width) / perUnit);
-    return most >= least ? { words: [least, most], end: ".", continues: true } : undefined;
+    // Room is left for the widest word the model wrote: a model's words vary more than their mean.
+    const spans = this.plan.spaced ? wordSpans(value, this.plan.request.language) : [];
+    const widest = Math.max(perUnit, ...spans.map((w) => displayWidth(w.word) + 1));
+    let keep: number;
+    if (role.kind === "description" && displayWidth(value) < min && value.endsWith(".")) keep = value.length - 1;
+    else if (this.plan.spaced && displayWidth(value.replace(/[.!]$/u, "")) > max) keep = this.cutPoint(value, max - widest);
+    else return undefined;
+    const width = displayWidth(value.slice(0, keep));
+    const most = Math.floor((max - width) / widest);
+    const least = Math.min(most, Math.max(1, Math.ceil((min + 1 - width) / perUnit)));
+    // Each added word fits in its share of the room (a space and perhaps a comma besides): the mended field fits.
+    const letters = Math.floor((max - width) / Math.max(1, most)) - 2;
+    if (keep <= 0 || most < 1 || letters < 2) return undefined;
+    const end = role.kind === "description" ? { end: "." } : {};
+    return { keep, shape: { words: [least, most], ...end, continues: true, letters: Math.min(22, letters) } };
+  }
+
+  /** The end of the longest run of whole words of `value` at most `columns` wide that still holds the keyword whole; 0 when none. */
+  private cutPoint(value: string, columns: number): number {
+    const { primary, request } = this.plan;
+    const keyword = value.toLocaleLowerCase(request.language).indexOf(primary.toLocaleLowerCase(request.language));
+    let best = 0;
+    for (const { word, index } of wordSpans(value, request.language)) {
+      const end = index + word.length;
+      if (displayWidth(value.slice(0, end)) > columns) break;
+      if (keyword >= 0 && end >= keyword + primary.length) best = end;
+    }
+    return best;
   }
 
   /** A title or description of the wrong length is asked again in as many words as fit, at the model's own word width. */

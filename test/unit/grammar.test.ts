@@ -203,6 +203,13 @@ describe("GrammarBuilder in llama.cpp", () => {
       expect(await check(true, shape, "And much more besides.")).toBe(false);
     });
 
+    it("a field mended within its room holds words of at most the letters it is given", async () => {
+      const shape: FieldShape = { words: [1, 2], end: ".", continues: true, letters: 6 };
+      expect(await check(true, shape, " garden.")).toBe(true);
+      expect(await check(true, shape, " small garden.")).toBe(true);
+      expect(await check(true, shape, " gardening.")).toBe(false);
+    });
+
     it("unspaced: a description lengthened never glues onto the Latin word it ends with", async () => {
       const shape: FieldShape = { words: [3, 8], end: ".", continues: true };
       expect(await check(false, shape, " and much more.")).toBe(true);

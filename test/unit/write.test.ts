@@ -481,12 +481,27 @@ describe("writeOutline", () => {
     expect(writer.text).not.toContain("why COMPOST");
   });
 
-  it.each(["lines", "json"] as const)("%s: rewrites a description that is too long", async (format) => {
-    const { writer, outline } = await outlineWith(p, format, outlineModel([[TITLE], [LONG_DESCRIPTION, GOOD_DESCRIPTION], ...headings.map((h) => [h])]));
+  it.each(["lines", "json"] as const)("%s: ends a description that is too long sooner: cut back to a whole word, the model ends it", async (format) => {
+    const { writer, outline } = await outlineWith(p, format, outlineModel([[TITLE], [LONG_DESCRIPTION, " today."], ...headings.map((h) => [h])]));
     expect(writer.steps).toBe(2);
-    expect(outline.metaDescription).toBe(GOOD_DESCRIPTION);
+    // The model's words up to the cut stay; the rest of the long answer is gone.
+    const [, second] = writer.textsAtSteps();
+    const kept = second!.slice(second!.indexOf("Compost bins turn"));
+    expect(LONG_DESCRIPTION.startsWith(kept)).toBe(true);
+    expect(kept.length).toBeGreaterThan(GOOD_DESCRIPTION.length);
+    expect(outline.metaDescription).toBe(`${kept} today.`);
+    expect(outline.metaDescription.length).toBeLessThanOrEqual(DESCRIPTION.max);
     expect(writer.text).not.toContain("every single week");
     expect(outline.sections.map((s) => s.heading)).toEqual([null, ...headings, null]);
+  });
+
+  it("ends a title that is too long sooner: cut back to a whole word after its keyword, the model ends it", async () => {
+    const long = "Compost bins for small gardens, balconies, allotments and every backyard";
+    const { writer, outline } = await outlineWith(p, "lines", outlineModel([[long, " today"], [GOOD_DESCRIPTION], ...headings.map((h) => [h])]));
+    expect(writer.steps).toBe(2);
+    expect(outline.title.length).toBeLessThanOrEqual(TITLE_MAX);
+    expect(outline.title.endsWith(" today")).toBe(true);
+    expect(long.startsWith(outline.title.slice(0, -" today".length))).toBe(true);
   });
 
   it.each(["lines", "json"] as const)("%s: judges a field the moment it is complete: the fields after a failing one are written once", async (format) => {
@@ -515,10 +530,12 @@ describe("writeOutline", () => {
   });
 
   it("keeps a field that still breaks its rule after a few rewrites, and stops", async () => {
-    const { writer, outline } = await outlineWith(p, "lines", outlineModel([[TITLE], [LONG_DESCRIPTION], ...headings.map((h) => [h])]));
+    const late = "A practical and friendly guide to compost bins";
+    const { writer, outline } = await outlineWith(p, "lines", outlineModel([[late], [GOOD_DESCRIPTION], ...headings.map((h) => [h])]));
     expect(writer.steps).toBeGreaterThan(1);
     expect(writer.steps).toBeLessThanOrEqual(8);
-    expect(outline.metaDescription).toBe(LONG_DESCRIPTION);
+    expect(outline.title).toBe(late);
+    expect(outline.metaDescription).toBe(GOOD_DESCRIPTION);
     expect(outline.sections.map((s) => s.heading)).toEqual([null, ...headings, null]);
   });
 
