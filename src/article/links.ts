@@ -6,7 +6,7 @@
  */
 import type { Link } from "./request.js";
 import { contentWords, stopWords, TermIndex } from "./terms.js";
-import { lowerFirst, wordSpans } from "./text.js";
+import { lowerFirst, wordSpans, type WordSpan } from "./text.js";
 
 /** How densely an article links. */
 export const LINKING = {
@@ -119,8 +119,8 @@ export function anchorPhrases(options: {
 function titlePhrases(title: string, language: string): string[] {
   const spans = wordSpans(title, language);
   const titleCase = spans.length > 1 && spans.every((s) => /^\p{Lu}/u.test(s.word) || stopWords(language).has(s.word.toLocaleLowerCase(language)));
-  const runs: Array<typeof spans> = [];
-  let run: typeof spans = [];
+  const runs: WordSpan[][] = [];
+  let run: WordSpan[] = [];
   spans.forEach((span, i) => {
     const joined = i > 0 && /^\s+$/u.test(title.slice(spans[i - 1]!.index + spans[i - 1]!.word.length, span.index));
     const stop = stopWords(language).has(span.word.toLocaleLowerCase(language));
@@ -131,7 +131,7 @@ function titlePhrases(title: string, language: string): string[] {
     if (!stop) run.push(span);
   });
   if (run.length) runs.push(run);
-  const text = (words: typeof spans) => {
+  const text = (words: readonly WordSpan[]) => {
     const phrase = title.slice(words[0]!.index, words.at(-1)!.index + words.at(-1)!.word.length);
     // Title Case and a sentence-case title's first capital are positional, not the word's own (acronyms stay).
     if (titleCase) return phrase.split(/(\s+)/u).map((word) => lowerFirst(word, language)).join("");

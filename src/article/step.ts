@@ -73,13 +73,16 @@ function boundaryRule(keyword: string, spaced: boolean): string | undefined {
 }
 /** Most characters inside one straight-quoted quotation: the model closes it before it runs on. */
 const QUOTATION_CHARS = 160;
+/** A quotation ends with its sentence's mark, if any: one sentence never spreads over several inside quotes. */
+const QUOTE_END = '[.!?,\u2026]{0,3} "\\""';
 /** The rules every free-text grammar ends with: a straight double quote opens a quotation after a space or a line break, or closes one. */
-export const QUOTED_TEXT = `chunk ::= [^"\\n] | "\\n" quote? | [ \\t] quote\nquote ::= "\\"" [^" \\n] [^"\\n]{0,${QUOTATION_CHARS}} "\\""`;
+export const QUOTED_TEXT = `chunk ::= [^"\\n] | "\\n" quote? | [ \\t] quote\nquote ::= "\\"" [^" \\n.!?] [^"\\n.!?]{0,${QUOTATION_CHARS}} ${QUOTE_END}`;
 
 /**
  * The grammar of a free generation call: the model writes what it likes, except a straight
- * double quote that closes nothing, or a line break (or the end) inside a quotation, or a
- * quotation that runs on, so no sentence is left with its quotation open. `pending` is the
+ * double quote that closes nothing, a line break (or the end) inside a quotation, a quotation
+ * that runs on or holds a sentence end before its last mark, so no sentence is left with its
+ * quotation open and a reader's sentences are the engine's. `pending` is the
  * unfinished sentence the call continues: a quotation it opened must close first. When the
  * answer ends with a forced keyword (`after`), the first character keeps it a word of its own.
  * node-llama-cpp and llama-server apply a grammar only to a sampled token that breaks it, so
@@ -91,7 +94,7 @@ export function freeTextGrammar(options: { pending: string; after?: string; spac
   // An odd count of straight quotes: the last one opened a quotation still open.
   if (quotes(pending) === "open" && pending.split('"').length % 2 === 0) {
     const left = Math.max(8, QUOTATION_CHARS - (pending.length - pending.lastIndexOf('"')));
-    return `root ::= ${boundary ? `${boundary} ` : ""}[^"\\n]{0,${left}} "\\"" chunk*\n${QUOTED_TEXT}`;
+    return `root ::= ${boundary ? `${boundary} ` : ""}[^"\\n.!?]{0,${left}} ${QUOTE_END} chunk*\n${QUOTED_TEXT}`;
   }
   if (boundary) return `root ::= ${boundary} chunk*\n${QUOTED_TEXT}`;
   return `root ::= ${pending === "" || /\s$/u.test(pending) ? "quote? " : ""}chunk*\n${QUOTED_TEXT}`;
@@ -243,29 +246,26 @@ class Step {
 
   /**
    * The spot for an owed keyword, when this piece starts a new word of the pending sentence:
-   * after a slot word ("the", "with") once the model wrote a few words, or after the most lead words.
+   * after a slot word ("the", "with") once the model wrote a few words, or after the most lead
+   * words. The sentence's words are read only while a keyword is owed: a free sentence costs
+   * the same per token however long it grows.
    */
   private steerAt(pieceAt: number, piece: string): Interrupt | undefined {
     if (this.steered || !this.o.steer || this.cursor > pieceAt) return undefined;
+    const keyword = this.o.steer();
+    if (keyword === undefined) return undefined;
     const { language, spaced } = this.o;
     const lead = this.text.slice(this.cursor, pieceAt);
     if (/\n\s*\S/u.test(lead.trimStart()) || /^\s*#/u.test(lead)) return undefined;
     const slot = (word: string | undefined) => word !== undefined && (SLOT_WORDS[language]?.has(word.toLocaleLowerCase(language)) ?? false);
     // A piece that is a whole slot word (" the") takes the keyword right after it: no token of the model's is cut.
-    if (spaced && /^\s\S+$/u.test(piece) && slot(piece.trim()) && wordSpans(lead, language).length + 1 >= LEAD.min) return this.steer(this.text.length);
+    if (spaced && /^\s\S+$/u.test(piece) && slot(piece.trim()) && wordSpans(lead, language).length + 1 >= LEAD.min) return { kind: "steer", at: this.text.length, keyword };
     const wordStart = spaced ? /^\s/u.test(piece) : wordSpans(lead + piece, language).some((w) => w.index === lead.length);
     if (!wordStart) return undefined;
     const spans = wordSpans(lead, language);
     if (spans.length < LEAD.min || (!slot(spans.at(-1)?.word) && spans.length < LEAD.max)) return undefined;
-    return this.steer(pieceAt);
+    return { kind: "steer", at: pieceAt, keyword };
   }
-
-  /** The steered keyword to place at `at`, if one is still owed. */
-  private steer(at: number): Interrupt | undefined {
-    const keyword = this.o.steer!();
-    return keyword === undefined ? undefined : { kind: "steer", at, keyword };
-  }
-
 
   /** Hand every whole sentence of the pending text to `take`, until one decides the outcome. */
   private consume(final: boolean): void {

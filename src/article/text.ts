@@ -25,12 +25,21 @@ export interface WordSpan {
   index: number;
 }
 
-/** The word-like segments of a text, with their offsets. */
-export function wordSpans(text: string, language: string): WordSpan[] {
+/** The texts segmented last: one sentence is read by several rules in a row (each keyword, its opening, its case). */
+const recentSpans = new Map<string, readonly WordSpan[]>();
+const RECENT_SPANS = 32;
+
+/** The word-like segments of a text, with their offsets (shared between callers: never changed). */
+export function wordSpans(text: string, language: string): readonly WordSpan[] {
+  const key = `${language}\u0000${text}`;
+  const cached = recentSpans.get(key);
+  if (cached) return cached;
   const spans: WordSpan[] = [];
   for (const s of segmenter(language, "word").segment(text)) {
-    if (s.isWordLike) spans.push({ word: s.segment, index: s.index });
+    if (s.isWordLike) spans.push(Object.freeze({ word: s.segment, index: s.index }));
   }
+  recentSpans.set(key, Object.freeze(spans));
+  if (recentSpans.size > RECENT_SPANS) recentSpans.delete(recentSpans.keys().next().value!);
   return spans;
 }
 
