@@ -56,7 +56,8 @@ export function splitLongSentence(sentence: string, language: string): string[] 
   });
   if (!cut) return [sentence];
   const head = sentence.slice(0, cut.at).replace(/[\s,;:，、]+$/, "") + terminatorFor(sentence, language);
-  const tail = capitalise(sentence.slice(cut.at).replace(/^[\s,;:，、]+/, ""), language);
+  // The tail opens on its first word: marks the model left at the cut (". . data") go with the head's end.
+  const tail = capitalise(sentence.slice(cut.at).replace(/^[\s,;:，、.!?…。！？]+/u, ""), language);
   return [...splitLongSentence(head, language), ...splitLongSentence(tail, language)];
 }
 

@@ -142,6 +142,16 @@ describe("quotations and the introduction", () => {
     for (const part of splitLongSentence(sentence, "en")) expect(balanced(part), part).toBe(true);
   });
 
+  it("a long sentence split where the model left stray marks opens its second half on a word, as a reader's segmenter sees it", () => {
+    const sentence = "Potting soil number idea has day time their first important decide these. . data sea summer potting soil reason know come sure night and by much?";
+    const parts = splitLongSentence(sentence, "en");
+    expect(parts.length).toBeGreaterThan(1);
+    for (const part of parts) expect(part).toMatch(/^\p{Lu}/u);
+    // Joined as the document joins them, a reader's segmenter finds the same sentences.
+    const segments = [...new Intl.Segmenter("en", { granularity: "sentence" }).segment(parts.join(" "))].map((s) => s.segment.trim());
+    expect(segments).toEqual(parts);
+  });
+
   it("an introduction is written even when the model fails its keyword opening again and again", async () => {
     const p = planFor({ length: 300 });
     let n = 0;
