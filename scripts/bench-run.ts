@@ -13,6 +13,7 @@ import { articlePrompt } from "../src/article/prompts.js";
 import type { GenerateRequest } from "../src/article/request.js";
 import { LlamaWriter } from "../src/model/llama-writer.js";
 import { ModelRuntime } from "../src/model/runtime.js";
+import { readSetting } from "../src/settings.js";
 import { BENCH_DIR, type BenchModel } from "./bench-models.js";
 import { nativeTotals, readProfile, resetProfile, setCapturePrompts } from "./bench-probe.js";
 import { promptAccounting, splitPrompt, summariseCpuProfile } from "./bench-profile.js";
@@ -86,7 +87,8 @@ function mainThreadSched(): { cpu: number; wait: number } {
  * the native counters read at the outline and at every delta.
  */
 async function longArticle(model: BenchModel, length: number): Promise<LongRun> {
-  const runtime = await ModelRuntime.load({ modelPath: model.path, threads: THREADS, sequences: 1, queueSize: 1 });
+  // The service's own view of the article: the default `--window`.
+  const runtime = await ModelRuntime.load({ modelPath: model.path, threads: THREADS, sequences: 1, queueSize: 1, window: readSetting("window", { env: {} }) });
   setCapturePrompts(false);
   try {
     // Warm-up: the first passes of a context allocate its buffers.
