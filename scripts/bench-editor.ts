@@ -69,7 +69,15 @@ function retrievalMs(list: ReturnType<typeof sources>): number {
 
 interface Answer {
   article: { wordCount: number };
-  usage: { promptTokens: number; completionTokens: number; durationMs: number };
+  /** `discardedTokens` is today's only (the baseline does not count them). */
+  usage: { promptTokens: number; completionTokens: number; durationMs: number; discardedTokens?: Record<string, number> };
+}
+
+/** Today's discarded completion tokens by reason, summed over a series, most first. */
+function discarded(answers: Answer[]): Array<[string, number]> {
+  const sums = new Map<string, number>();
+  for (const a of answers) for (const [reason, n] of Object.entries(a.usage.discardedTokens ?? {})) sums.set(reason, (sums.get(reason) ?? 0) + n);
+  return [...sums].sort((x, y) => y[1] - x[1]);
 }
 
 async function generate(url: string, body: unknown): Promise<Answer> {
@@ -156,7 +164,12 @@ request by request in one run, ${os.cpus().length} cores (${os.cpus()[0]?.model 
 
 Steering a keyword into a sentence costs ${perWord(s) <= perWord(b) ? "no more" : "more"} completion tokens per body word than the
 prefill it replaces (${fmt(perWord(s))} against ${fmt(perWord(b))}, ${fmt(((perWord(s) - perWord(b)) / perWord(b)) * 100, 1)}%). Today's figure
-also pays for the editor's other refusals (quotations left open, keyword openings past 40%, clichés).
+also pays for the editor's other refusals; what each cost, from \`usage.discardedTokens\` (completion tokens generated
+and then cut, summed over the ${n} articles; steering itself is \`steering\`, the model's token at the spot where a keyword went):
+
+| reason | tokens | share of completion tokens |
+|---|---|---|
+${discarded(r.steered).map(([reason, tokens]) => `| \`${reason}\` | ${tokens} | ${fmt((tokens / s.completion) * 100, 1)}% |`).join("\n")}
 
 ## Banned phrases
 
