@@ -93,7 +93,8 @@ export function freeTextGrammar(options: { pending: string; after?: string; spac
   const boundary = after === undefined ? undefined : boundaryRule(after, spaced);
   // An odd count of straight quotes: the last one opened a quotation still open.
   if (quotes(pending) === "open" && pending.split('"').length % 2 === 0) {
-    const left = Math.max(8, QUOTATION_CHARS - (pending.length - pending.lastIndexOf('"')));
+    // In steps of 40 characters: a handful of distinct grammars, each compiled once and cached.
+    const left = Math.max(8, Math.floor((QUOTATION_CHARS - (pending.length - pending.lastIndexOf('"'))) / 40) * 40);
     return `root ::= ${boundary ? `${boundary} ` : ""}[^"\\n.!?]{0,${left}} ${QUOTE_END} chunk*\n${QUOTED_TEXT}`;
   }
   if (boundary) return `root ::= ${boundary} chunk*\n${QUOTED_TEXT}`;

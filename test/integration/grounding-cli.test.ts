@@ -38,7 +38,7 @@ async function written(out: string): Promise<Array<{ data: Record<string, unknow
 }
 
 describe.skipIf(!HAS_STORIES_MODEL)("style and grounding inputs of the CLI on stories260K", () => {
-  const generate = (...extra: string[]) => runCli(["generate", "--model", STORIES_MODEL, "--threads", "1", "--topic", "Home composting", "--length", "150", "--seed", "5", ...extra]);
+  const generate = (...extra: string[]) => runCli(["generate", "--model", STORIES_MODEL, "--threads", "1", "--topic", "Home composting", "--length", "150", "--seed", "4", ...extra]);
 
   it("inkpress generate --avoid (repeated, or ;-separated) keeps the phrases out of an article that has them otherwise", async () => {
     const dir = await folder({ "diary.md": DIARY });
