@@ -67,6 +67,8 @@ export interface Profile {
   /** Chat wrappers' `generateContextState` (prompt formatting). */
   chatFormat: Counter;
   erase: Counter;
+  /** The number of calls made when each writer pinned its answer: the outline ends at the first. */
+  pins: number[];
   memory?: NodeJS.MemoryUsage;
 }
 
@@ -103,6 +105,7 @@ function emptyProfile(): Profile {
     tokenize: { calls: 0, ms: 0 },
     chatFormat: { calls: 0, ms: 0 },
     erase: { calls: 0, ms: 0 },
+    pins: [],
   };
 }
 
@@ -195,6 +198,13 @@ export async function installProbe(): Promise<void> {
   const nlc = await import("node-llama-cpp");
   const { LlamaContextSequence, LlamaModel, LlamaText } = nlc;
 
+  // The engine pins the answer once its outline is written: the calls before are the outline's.
+  const { LlamaWriter } = await import("../src/model/llama-writer.js");
+  const pin = LlamaWriter.prototype.pin;
+  LlamaWriter.prototype.pin = function (this: InstanceType<typeof LlamaWriter>) {
+    profile.pins.push(profile.calls.length);
+    pin.call(this);
+  };
   const evaluate = LlamaContextSequence.prototype.evaluate;
   LlamaContextSequence.prototype.evaluate = function (this: LlamaContextSequence, tokens: Token[], options?: SequenceEvaluateOptions) {
     try {

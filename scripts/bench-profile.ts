@@ -232,11 +232,9 @@ export function summariseCpuProfile(profile: CpuProfile, file: string): CpuSumma
   return { top: list(functions, 20), categories: list(categories, 12), file };
 }
 
-/** The leading grammar-constrained calls that write more than one token: the outline and its rewrites. */
-export function outlineCalls(calls: CallRecord[]): CallRecord[] {
-  let n = 0;
-  while (n < calls.length && calls[n]!.grammar && calls[n]!.tokens > 1) n++;
-  return calls.slice(0, n);
+/** The calls before the writer pinned its answer: the outline and its rewrites. */
+export function outlineCalls(calls: CallRecord[], pins: readonly number[]): CallRecord[] {
+  return calls.slice(0, pins[0] ?? calls.length);
 }
 
 /** The (2) article's prompt tokens by kind. */
@@ -264,19 +262,20 @@ export function gap(r: ModelResult) {
   const s = timeParts(p, best.wallMs, best.usage.durationMs);
   const w = timeParts(r.raw.profile, r.raw.totalMs, r.raw.totalMs);
   const rawPerSample = r.raw.profile.sampleToken.ms / Math.max(1, r.raw.profile.sampleToken.calls);
-  const grammarCalls = p.calls.filter((c) => c.grammar);
-  const freeCalls = p.calls.filter((c) => !c.grammar);
-  const grammarTokens = sum(grammarCalls.map((c) => c.tokens));
-  const grammarSampleMs = sum(grammarCalls.map((c) => c.nativeSampleMs));
-  const grammar = grammarSampleMs - grammarTokens * rawPerSample;
+  // The outline's structured grammar against the body's free text (under a light quotation grammar its own tokens nearly always fit).
+  const outline = outlineCalls(p.calls, p.pins);
+  const body = p.calls.slice(outline.length);
+  const outlineTokens = sum(outline.map((c) => c.tokens));
+  const outlineSampleMs = sum(outline.map((c) => c.nativeSampleMs));
+  const grammar = outlineSampleMs - outlineTokens * rawPerSample;
   const parts = {
     /** Batches of 2+ tokens: the instructions and forced answer text, beyond the raw run's one prompt. */
     prompts: s.multi - w.multi,
     /** 1-token forward passes: the same native code; a different context length, count, or machine noise. */
     steps: s.single - w.single,
-    /** Grammar-constrained sampling (outline, keyword boundaries) beyond what plain sampling costs. */
+    /** The outline's grammar-constrained sampling beyond what plain sampling costs. */
     grammar,
-    /** Other sampling beyond the raw run's: the repeat penalty. */
+    /** Other sampling beyond the raw run's: the body's repeat penalty and quotation grammar. */
     sampling: s.sample - w.sample - grammar,
     /** The engine holding each token: detokenizing, sentence handling, document, deltas. */
     consumer: s.consumer - w.consumer,
@@ -287,7 +286,6 @@ export function gap(r: ModelResult) {
     /** HTTP, validation, SSE, outside writeArticle. */
     http: s.http,
   };
-  const outline = outlineCalls(p.calls);
   return {
     parts,
     total: best.wallMs - r.raw.totalMs,
@@ -299,14 +297,13 @@ export function gap(r: ModelResult) {
       tokens: sum(outline.map((c) => c.tokens)),
       ms: sum(outline.map((c) => c.endedAt - c.startedAt)),
     },
-    boundaryCalls: grammarCalls.length - outline.length,
-    freeCalls: freeCalls.length,
-    freeTokens: sum(freeCalls.map((c) => c.tokens)),
+    bodyCalls: body.length,
+    bodyTokens: sum(body.map((c) => c.tokens)),
     perToken: {
       serviceStep: s.single / Math.max(1, s.singleCalls),
       rawStep: w.single / Math.max(1, w.singleCalls),
-      grammarSample: grammarSampleMs / Math.max(1, grammarTokens),
-      freeSample: sum(freeCalls.map((c) => c.nativeSampleMs)) / Math.max(1, sum(freeCalls.map((c) => c.tokens))),
+      outlineSample: outlineSampleMs / Math.max(1, outlineTokens),
+      bodySample: sum(body.map((c) => c.nativeSampleMs)) / Math.max(1, sum(body.map((c) => c.tokens))),
       rawSample: rawPerSample,
       consumer: s.consumer / Math.max(1, best.usage.completionTokens),
       rawConsumer: w.consumer / Math.max(1, r.raw.tokens),

@@ -63,7 +63,7 @@ function gapRows(out: string[], { results }: BenchRun): void {
   );
   out.push(
     table(
-      ["model", "model calls", "outline: calls / tokens / time", "keyword-boundary calls", "free-text calls / tokens", "completion tokens", "body words", "sampling ms/token: grammar / free / raw", "1-token pass ms (service / raw)", "between tokens ms/token (service / raw)", "writer layer tok/s vs raw (same prompt)"],
+      ["model", "model calls", "outline: calls / tokens / time", "body calls / tokens", "completion tokens", "body words", "sampling ms/token: outline / body / raw", "1-token pass ms (service / raw)", "between tokens ms/token (service / raw)", "writer layer tok/s vs raw (same prompt)"],
       results.map((r) => {
         const g = gap(r);
         const b = r.service.best;
@@ -71,11 +71,10 @@ function gapRows(out: string[], { results }: BenchRun): void {
           r.model.label,
           String(g.calls),
           `${g.outline.calls} / ${g.outline.tokens} / ${ms(g.outline.ms)}`,
-          String(g.boundaryCalls),
-          `${g.freeCalls} / ${g.freeTokens}`,
+          `${g.bodyCalls} / ${g.bodyTokens}`,
           String(b.usage.completionTokens),
           String(b.words),
-          `${f(g.perToken.grammarSample, 3)} / ${f(g.perToken.freeSample, 3)} / ${f(g.perToken.rawSample, 3)}`,
+          `${f(g.perToken.outlineSample, 3)} / ${f(g.perToken.bodySample, 3)} / ${f(g.perToken.rawSample, 3)}`,
           `${f(g.perToken.serviceStep, 2)} / ${f(g.perToken.rawStep, 2)}`,
           `${f(g.perToken.consumer, 3)} / ${f(g.perToken.rawConsumer, 3)}`,
           r.writer ? `${f(r.writer.decodeRate)} vs ${f(r.writer.rawDecodeRate)} (${r.writer.tokens} tokens)` : "skipped",

@@ -182,8 +182,8 @@ function closeGap(r: ModelResult, g: ReturnType<typeof gap>): string {
   const big = (k: keyof typeof g.parts) => k !== "steps" && g.parts[k] > Math.max(0.1 * g.total, allowed / 4);
   if (big("grammar")) {
     tips.push(
-      `Grammar sampling costs ${f(g.perToken.grammarSample, 2)} ms a token against ${f(g.perToken.freeSample, 2)} ms unconstrained: node-llama-cpp samples first and, when the token breaks the grammar, applies the grammar to all ${r.model.spec?.vocab ?? "the vocabulary's"} candidates and samples again (llama/addon/AddonSampler.cpp). The outline took ${g.outline.calls} grammar call${g.outline.calls === 1 ? "" : "s"} (${g.outline.calls - 1} rewrite${g.outline.calls === 2 ? "" : "s"}) and ${g.outline.tokens} tokens (${ms(g.outline.ms)}). ` +
-        `Closing it: fewer outline tokens — a rewrite regenerates every field after the failing one, not just that field; random weights break the length rules far more often than a trained model would — and cheaper constrained steps (the grammar applied after top-k, which node-llama-cpp 3.22 does not offer).`,
+      `The outline's grammar-constrained sampling costs ${f(g.perToken.outlineSample, 2)} ms a token against ${f(g.perToken.bodySample, 2)} ms in the body: node-llama-cpp samples first and, when the token breaks the grammar, applies the grammar to all ${r.model.spec?.vocab ?? "the vocabulary's"} candidates and samples again (llama/addon/AddonSampler.cpp). The outline took ${g.outline.calls} grammar call${g.outline.calls === 1 ? "" : "s"} (${g.outline.calls - 1} rewrite${g.outline.calls === 2 ? "" : "s"} or mend${g.outline.calls === 2 ? "" : "s"}) and ${g.outline.tokens} tokens (${ms(g.outline.ms)}). ` +
+        `Closing it: fewer outline tokens — random weights break the length rules far more often than a trained model would, and each mend costs the failing field's last words again — and cheaper constrained steps (the grammar applied after top-k, which node-llama-cpp 3.22 does not offer).`,
     );
   }
   if (big("prompts")) {

@@ -8,8 +8,8 @@ export interface BannedMatch {
   start: number;
   /** Offset where its last word starts, spaces before it included: the text is cut back to here. */
   cut: number;
-  /** A grammar for the next few tokens after the cut: anything but the phrase's last word. */
-  grammar: string;
+  /** The phrase's last word: the model writes on from the cut with anything but it. */
+  word: string;
 }
 
 /** Letters and digits of any script: a phrase matches only between two non-word characters. */
@@ -21,7 +21,7 @@ const APOSTROPHE = /['\u2019]/gu;
  * The phrases an article never holds: the request's `avoid` list and, unless turned off,
  * the built-in AI clichés of its language. The writer asks it, piece by piece, whether the
  * text just written completed one; code then cuts back to the start of the phrase's last
- * word and lets the model write on under a grammar that refuses that word there. Nothing is
+ * word and lets the model write on under a grammar that refuses that word there (step.ts). Nothing is
  * ever deleted from a kept sentence.
  */
 export class AvoidList {
@@ -70,7 +70,7 @@ export class AvoidList {
     const wordStart = at + lastWord.index + (lastWord[0].length - lastWord[1]!.length);
     let cut = wordStart;
     while (cut > 0 && /\s/u.test(text[cut - 1]!)) cut--;
-    return { phrase, start: at, cut, grammar: refusalGrammar(lastWord[1]!) };
+    return { phrase, start: at, cut, word: lastWord[1]! };
   }
 }
 
@@ -84,24 +84,23 @@ function phrasePattern(phrase: string): string {
 }
 
 /**
- * GBNF for what may follow the cut: optional space, then anything that does not spell
- * `word` (any case) followed by a word's end. A few tokens of it take the model past the
- * spot; the rest of the sentence is free again.
+ * A GBNF expression for text that does not start with `word` (any case) followed by a word's
+ * end; `rest` is the rule that takes over once the text has left the word behind.
  */
-export function refusalGrammar(word: string): string {
+export function notWord(word: string, rest: string): string {
   const chars = [...word.toLocaleLowerCase()];
   const cls = (c: string) => {
     const upper = c.toLocaleUpperCase();
     return upper === c ? escapeClass(c) : `${escapeClass(c)}${escapeClass(upper)}`;
   };
   // Innermost: the whole word matched, so it must go on with a letter or digit ("timely").
-  let rule = "[^\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f] rest";
+  let rule = `[^\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f] ${rest}`;
   for (let i = chars.length - 1; i >= 0; i--) {
     // At the first character a space may not stand in for a different one: " time" is the word again.
     const other = `[^${cls(chars[i]!)}${i === 0 ? " " : ""}\\n]`;
-    rule = `${other} rest | [${cls(chars[i]!)}] (${rule})`;
+    rule = `${other} ${rest} | [${cls(chars[i]!)}] (${rule})`;
   }
-  return `root ::= " "? (${rule})\nrest ::= [^\\n]*`;
+  return rule;
 }
 
 /** A character inside a GBNF class, escaped where the class syntax needs it. */

@@ -98,6 +98,7 @@ export async function writePassage(ctx: PassageContext, passage: Passage): Promi
       maxTokens: Math.max(24, Math.ceil(left * ctx.tokensPerWord * 1.3) + 16),
       seed: ctx.seed,
       signal: ctx.signal,
+      ...thirdOpening(ctx),
       ...(prose ? { steer: () => schedule.due(state.words) ?? owedAnchor(ctx, passage, state.sentences), ...(opening ? { opened: plan.primary } : {}) } : {}),
       take: (sentence, breakBefore) => take(ctx, { passage, budget, state, opening, sentence, breakBefore, owing }),
     });
@@ -108,6 +109,12 @@ export async function writePassage(ctx: PassageContext, passage: Passage): Promi
   }
   if (prose) schedule.close();
   return state.words;
+}
+
+/** The word the step's first sentence may not open with, when the last two opened with it. */
+function thirdOpening(ctx: PassageContext): { notOpening?: string } {
+  const word = ctx.gate.repeatedOpening();
+  return word === undefined ? {} : { notOpening: word };
 }
 
 /** Open the next paragraph or list item the step asked for; true when a paragraph was opened. */

@@ -96,6 +96,12 @@ export class SentenceGate {
     }
   }
 
+  /** The word the next sentence may not open with: the last two kept opened with it. */
+  repeatedOpening(): string | undefined {
+    const [a, b] = this.starts;
+    return a !== undefined && a !== "" && a === b ? a : undefined;
+  }
+
   /** Whether a sentence opening like `text` would be the third in a row to open with the same word. */
   thirdAlike(text: string): boolean {
     const [a, b] = this.starts;

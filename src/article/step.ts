@@ -1,4 +1,4 @@
-import type { AvoidList, BannedMatch } from "./avoid.js";
+import { notWord, type AvoidList, type BannedMatch } from "./avoid.js";
 import type { DiscardReason, TokenLedger } from "./ledger.js";
 import type { Refusal } from "./sentence-gate.js";
 import { quotes, splitLongSentence } from "./sentences.js";
@@ -37,6 +37,11 @@ export interface StepOptions {
    * @default none
    */
   opened?: string;
+  /**
+   * A word the step's first sentence may not open with: the two sentences before it opened with it.
+   * @default none
+   */
+  notOpening?: string;
   /** Judge a whole sentence; `breakBefore`: the model started a new line before it. */
   take: (sentence: string, breakBefore: boolean) => Verdict;
 }
@@ -78,27 +83,45 @@ const QUOTE_END = '[.!?,\u2026]{0,3} "\\""';
 /** The rules every free-text grammar ends with: a straight double quote opens a quotation after a space or a line break, or closes one. */
 export const QUOTED_TEXT = `chunk ::= [^"\\n] | "\\n" quote? | [ \\t] quote\nquote ::= "\\"" [^" \\n.!?] [^"\\n.!?]{0,${QUOTATION_CHARS}} ${QUOTE_END}`;
 
+/** What the next free call must keep besides the quotation rules. */
+export interface FreeTextOptions {
+  /** The unfinished sentence the call continues ("" at a sentence's start). */
+  pending: string;
+  /** Whether the language parts words with spaces. */
+  spaced: boolean;
+  /** The keyword the answer ends with, forced: the first character keeps it a word of its own. @default none */
+  after?: string;
+  /** A word that just completed a banned phrase and was cut: the call may not write it again there. @default none */
+  refuse?: string;
+  /** A word the sentence about to start may not open with (it would be the third alike). @default none */
+  notOpening?: string;
+}
+
 /**
  * The grammar of a free generation call: the model writes what it likes, except a straight
  * double quote that closes nothing, a line break (or the end) inside a quotation, a quotation
  * that runs on or holds a sentence end before its last mark, so no sentence is left with its
- * quotation open and a reader's sentences are the engine's. `pending` is the
- * unfinished sentence the call continues: a quotation it opened must close first. When the
- * answer ends with a forced keyword (`after`), the first character keeps it a word of its own.
- * node-llama-cpp and llama-server apply a grammar only to a sampled token that breaks it, so
- * the model's own text costs nothing more, and the boundary needs no call of its own.
+ * quotation open and a reader's sentences are the engine's. A quotation `pending` opened must
+ * close first. The call's first characters also keep what the step asks (a word boundary after
+ * a forced keyword, a banned phrase's last word refused, a third opening alike refused), so
+ * none of these needs a call of its own. node-llama-cpp and llama-server apply a grammar only
+ * to a sampled token that breaks it: the model's own text costs nothing more.
  */
-export function freeTextGrammar(options: { pending: string; after?: string; spaced: boolean }): string {
-  const { pending, after, spaced } = options;
-  const boundary = after === undefined ? undefined : boundaryRule(after, spaced);
+export function freeTextGrammar(options: FreeTextOptions): string {
+  const { pending, after, spaced, refuse, notOpening } = options;
   // An odd count of straight quotes: the last one opened a quotation still open.
-  if (quotes(pending) === "open" && pending.split('"').length % 2 === 0) {
-    // In steps of 40 characters: a handful of distinct grammars, each compiled once and cached.
-    const left = Math.max(8, Math.floor((QUOTATION_CHARS - (pending.length - pending.lastIndexOf('"'))) / 40) * 40);
-    return `root ::= ${boundary ? `${boundary} ` : ""}[^"\\n.!?]{0,${left}} ${QUOTE_END} chunk*\n${QUOTED_TEXT}`;
-  }
-  if (boundary) return `root ::= ${boundary} chunk*\n${QUOTED_TEXT}`;
-  return `root ::= ${pending === "" || /\s$/u.test(pending) ? "quote? " : ""}chunk*\n${QUOTED_TEXT}`;
+  const open = quotes(pending) === "open" && pending.split('"').length % 2 === 0;
+  // In steps of 40 characters: a handful of distinct grammars, each compiled once and cached.
+  const left = open ? Math.max(8, Math.floor((QUOTATION_CHARS - (pending.length - pending.lastIndexOf('"'))) / 40) * 40) : 0;
+  const boundary = after === undefined ? undefined : boundaryRule(after, spaced);
+  const opening = notOpening !== undefined && pending.trim() === "";
+  const lineStart = !boundary && !refuse && !opening && (pending === "" || /\s$/u.test(pending));
+  const tail = open ? `[^"\\n.!?]{0,${left}} ${QUOTE_END} chunk*` : `${lineStart ? "quote? " : ""}chunk*`;
+  let root = "tail";
+  if (boundary) root = `${boundary} tail`;
+  else if (refuse) root = `" "? (${notWord(refuse, "tail")})`;
+  else if (opening) root = `[ \\n]* (${notWord(notOpening, "tail")})`;
+  return `root ::= ${root}\ntail ::= ${tail}\n${QUOTED_TEXT}`;
 }
 
 /** A piece holding one of these may complete a sentence or a line: only then is the pending text read again. */
@@ -146,6 +169,8 @@ class Step {
   private steered = false;
   /** The keyword the answer ends with, forced: the next call's first character must not glue onto it. */
   private after: string | undefined;
+  /** The last word of a banned phrase just cut: the next call may not write it again there. */
+  private refused: string | undefined;
   private outcome: Outcome | undefined;
   private refusal: Refusal | undefined;
   /** The last sentence read would have gone past the passage's budget. */
@@ -169,7 +194,7 @@ class Step {
       if (left <= 0) break;
       const interrupt = await this.generate(left);
       if (this.outcome !== undefined) break;
-      if (interrupt) await this.apply(interrupt);
+      if (interrupt) this.apply(interrupt);
       else {
         // The model ended (or ran out of tokens): a last sentence may be whole without a follower.
         this.consume(writer.stopReason === "end");
@@ -199,8 +224,14 @@ class Step {
   /** One generation call, until the model stops, the pass has its outcome, or something interrupts. */
   private async generate(maxTokens: number): Promise<Interrupt | undefined> {
     const { writer, seed, signal, avoid } = this.o;
-    const grammar = freeTextGrammar({ pending: this.text.slice(this.cursor), spaced: this.o.spaced, ...(this.after === undefined ? {} : { after: this.after }) });
-    this.after = undefined;
+    const grammar = freeTextGrammar({
+      pending: this.text.slice(this.cursor),
+      spaced: this.o.spaced,
+      ...(this.kept === 0 && this.o.notOpening !== undefined ? { notOpening: this.o.notOpening } : {}),
+      ...(this.after === undefined ? {} : { after: this.after }),
+      ...(this.refused === undefined ? {} : { refuse: this.refused }),
+    });
+    this.after = this.refused = undefined;
     for await (const piece of writer.generate({ maxTokens, seed: seed(), signal, grammar })) {
       const at = this.text.length;
       this.text += piece;
@@ -216,8 +247,8 @@ class Step {
   }
 
   /** Cut the answer back and force what the interrupt asks for. */
-  private async apply(interrupt: Interrupt): Promise<void> {
-    const { writer, mark, signal, seed, spaced } = this.o;
+  private apply(interrupt: Interrupt): void {
+    const { writer, mark, spaced } = this.o;
     if (interrupt.kind === "refuse") {
       if (++this.refusals > MAX_REFUSALS) {
         this.outcome = "rejected";
@@ -225,8 +256,7 @@ class Step {
         return;
       }
       this.cutTo(interrupt.match.cut, "banned");
-      for await (const piece of writer.generate({ grammar: interrupt.match.grammar, maxTokens: 3, seed: seed(), signal })) this.text += piece;
-      this.unread = true;
+      this.refused = interrupt.match.word;
       return;
     }
     this.cutTo(interrupt.at, "steering");

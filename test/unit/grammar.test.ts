@@ -255,6 +255,22 @@ describe("GrammarBuilder in llama.cpp", () => {
       expect(await check('He said, "The compost bin', 's are full."', "compost bin")).toBe(false);
     });
 
+    it("refuses the word that completed a banned phrase, not words that start with it, then lets the model write on", async () => {
+      const grammar = await llama.createGrammar({ grammar: freeTextGrammar({ pending: "Once upon a", spaced: true, refuse: "time" }) });
+      expect(accepts(grammar, " time there was a dog.")).toBe(false);
+      expect(accepts(grammar, " Time there was a dog.")).toBe(false);
+      expect(accepts(grammar, " day there was a dog.")).toBe(true);
+      expect(accepts(grammar, " timely visit came.")).toBe(true);
+    });
+
+    it("keeps a sentence about to start from opening like the two before it", async () => {
+      const grammar = await llama.createGrammar({ grammar: freeTextGrammar({ pending: "", spaced: true, notOpening: "zerodi" }) });
+      expect(accepts(grammar, " Zerodi went home.")).toBe(false);
+      expect(accepts(grammar, "\n\nzerodi went home.")).toBe(false);
+      expect(accepts(grammar, " Zerodis went home.")).toBe(true);
+      expect(accepts(grammar, " Then zerodi went home.")).toBe(true);
+    });
+
     it("makes a quotation the pending sentence opened close first", async () => {
       const pending = 'Mom said, "Come';
       expect(await check(pending, ' inside now." Lily ran.')).toBe(true);
