@@ -255,20 +255,13 @@ describe("GrammarBuilder in llama.cpp", () => {
       expect(await check('He said, "The compost bin', 's are full."', "compost bin")).toBe(false);
     });
 
-    it("refuses the word that completed a banned phrase, not words that start with it, then lets the model write on", async () => {
-      const grammar = await llama.createGrammar({ grammar: freeTextGrammar({ pending: "Once upon a", spaced: true, refuse: "time" }) });
-      expect(accepts(grammar, " time there was a dog.")).toBe(false);
-      expect(accepts(grammar, " Time there was a dog.")).toBe(false);
-      expect(accepts(grammar, " day there was a dog.")).toBe(true);
-      expect(accepts(grammar, " timely visit came.")).toBe(true);
-    });
-
-    it("keeps a sentence about to start from opening like the two before it", async () => {
-      const grammar = await llama.createGrammar({ grammar: freeTextGrammar({ pending: "", spaced: true, notOpening: "zerodi" }) });
-      expect(accepts(grammar, " Zerodi went home.")).toBe(false);
-      expect(accepts(grammar, "\n\nzerodi went home.")).toBe(false);
-      expect(accepts(grammar, " Zerodis went home.")).toBe(true);
-      expect(accepts(grammar, " Then zerodi went home.")).toBe(true);
+    it.each([
+      ["refuses the word that completed a banned phrase, not words that start with it, then lets the model write on", { pending: "Once upon a", refuse: "time" }, [" time there was a dog.", " Time there was a dog."], [" day there was a dog.", " timely visit came."]],
+      ["keeps a sentence about to start from opening like the two before it", { pending: "", notOpening: "zerodi" }, [" Zerodi went home.", "\n\nzerodi went home."], [" Zerodis went home.", " Then zerodi went home."]],
+    ] as const)("%s", async (_name, options, refused, accepted) => {
+      const grammar = await llama.createGrammar({ grammar: freeTextGrammar({ spaced: true, ...options }) });
+      for (const text of refused) expect(accepts(grammar, text), text).toBe(false);
+      for (const text of accepted) expect(accepts(grammar, text), text).toBe(true);
     });
 
     it("makes a quotation the pending sentence opened close first", async () => {
