@@ -674,7 +674,9 @@ describe.skipIf(!existsSync("/proc/self/status"))("leak check: 500 streams opene
         `(${rssAfter500.after} kB after GC): ${(growth * 100).toFixed(1)} % after GC`,
     );
     expect(Object.fromEntries(statuses)).toEqual({ 200: 500 });
-    expect(Math.abs(growth)).toBeLessThanOrEqual(0.1);
+    // A leak grows; a fall is the allocator handing back what the first cycles took (measured −9 % to −12 % on
+    // a 2-core machine at commits that passed before), so only growth is bounded.
+    expect(growth).toBeLessThanOrEqual(0.1);
     // Still serving.
     expect((await server.generate({ topic: "After the leak check", length: 150 })).status).toBe(200);
   });
