@@ -25,9 +25,11 @@ export interface WordSpan {
   index: number;
 }
 
-/** The texts segmented last: one sentence is read by several rules in a row (each keyword, its opening, its case). */
+/** The sentences segmented last: one sentence is read by several rules in a row (each keyword, its opening, its case). */
 const recentSpans = new Map<string, readonly WordSpan[]>();
 const RECENT_SPANS = 32;
+/** Longer texts (a whole article read by the report) are segmented each time, never kept. */
+const RECENT_CHARS = 2000;
 
 /** The word-like segments of a text, with their offsets (shared between callers: never changed). */
 export function wordSpans(text: string, language: string): readonly WordSpan[] {
@@ -38,6 +40,7 @@ export function wordSpans(text: string, language: string): readonly WordSpan[] {
   for (const s of segmenter(language, "word").segment(text)) {
     if (s.isWordLike) spans.push(Object.freeze({ word: s.segment, index: s.index }));
   }
+  if (text.length > RECENT_CHARS) return spans;
   recentSpans.set(key, Object.freeze(spans));
   if (recentSpans.size > RECENT_SPANS) recentSpans.delete(recentSpans.keys().next().value!);
   return spans;
