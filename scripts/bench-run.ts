@@ -12,6 +12,7 @@ import { plan } from "../src/article/plan.js";
 import { articlePrompt } from "../src/article/prompts.js";
 import type { GenerateRequest } from "../src/article/request.js";
 import { LlamaWriter } from "../src/model/llama-writer.js";
+import { flashAttentionFor } from "../src/model/gpu.js";
 import { ModelRuntime } from "../src/model/runtime.js";
 import { readSetting } from "../src/settings.js";
 import { BENCH_DIR, type BenchModel } from "./bench-models.js";
@@ -218,6 +219,7 @@ async function rawRows(model: BenchModel, budget: Budget, { prompt, n, runs, bes
       contextSize: Math.min(RUNTIME_CONTEXT, loaded.trainContextSize),
       sequences: 1,
       threads: { ideal: THREADS, min: THREADS },
+      flashAttention: flashAttentionFor(llama),
     });
     const sequence = context.getSequence();
     let warmup = 0;

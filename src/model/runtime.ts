@@ -11,7 +11,7 @@ import {
 import type { Prompt, Prompting, Writer } from "./backend.js";
 import { ModelLoadError } from "./errors.js";
 import { ggufProblem } from "./gguf.js";
-import { openLlama, type Compute, type GpuChoice, type GpuLayers } from "./gpu.js";
+import { flashAttentionFor, openLlama, type Compute, type GpuChoice, type GpuLayers } from "./gpu.js";
 import { LlamaWriter } from "./llama-writer.js";
 import { SlotPool } from "./pool.js";
 import type { BackendReport, ReportingBackend } from "./report.js";
@@ -104,6 +104,7 @@ export class ModelRuntime implements ReportingBackend {
         contextSize,
         sequences: options.sequences,
         threads: { ideal: options.threads, min: options.threads },
+        flashAttention: flashAttentionFor(llama),
       });
       return new ModelRuntime(llama, model, context, options, fallback);
     } catch (error) {
