@@ -57,6 +57,13 @@ const MODEL_BREAK_WORDS = 25;
 const RUN_WORDS = 270;
 /** How much further past its budget than short of it a passage may end. */
 const OVERSHOOT = 1.5;
+/**
+ * Words past its budget a passage may always end, as a share of the article's length, at most
+ * OVERSHOOT_WORDS: a sentence the model has written is kept rather than cut (the next sections'
+ * budgets take the words back, and the last passage stays within the ±10 % the article promises).
+ */
+const OVERSHOOT_SHARE = 0.04;
+const OVERSHOOT_WORDS = 12;
 /** Steps in a row that add no sentence before a passage gives up (the report then shows the shortfall). */
 const IDLE_STEPS = 6;
 /** Steps the introduction may take to get its first sentence: an article never opens on a heading. */
@@ -98,7 +105,7 @@ export async function writePassage(ctx: PassageContext, passage: Passage): Promi
       maxTokens: Math.max(24, Math.ceil(left * ctx.tokensPerWord * 1.3) + 16),
       seed: ctx.seed,
       signal: ctx.signal,
-      ...thirdOpening(ctx),
+      notOpening: () => ctx.gate.repeatedOpening(),
       ...(prose ? { steer: () => schedule.due(state.words) ?? owedAnchor(ctx, passage, state.sentences), ...(opening ? { opened: plan.primary } : {}) } : {}),
       take: (sentence, breakBefore) => take(ctx, { passage, budget, state, opening, sentence, breakBefore, owing }),
     });
@@ -109,12 +116,6 @@ export async function writePassage(ctx: PassageContext, passage: Passage): Promi
   }
   if (prose) schedule.close();
   return state.words;
-}
-
-/** The word the step's first sentence may not open with, when the last two opened with it. */
-function thirdOpening(ctx: PassageContext): { notOpening?: string } {
-  const word = ctx.gate.repeatedOpening();
-  return word === undefined ? {} : { notOpening: word };
 }
 
 /** Open the next paragraph or list item the step asked for; true when a paragraph was opened. */
@@ -158,7 +159,8 @@ function take(
   const language = plan.request.language;
   const n = countWords(sentence, language);
   const items = passage.items;
-  if (items === undefined && state.words > 0 && !s.owing() && state.words + n - budget > OVERSHOOT * (budget - state.words)) return "stop";
+  const allowance = Math.max(OVERSHOOT * (budget - state.words), Math.min(OVERSHOOT_WORDS, Math.floor(OVERSHOOT_SHARE * plan.request.length)));
+  if (items === undefined && state.words > 0 && !s.owing() && state.words + n - budget > allowance) return "stop";
   const first = state.sentences === 0;
   const answer = !ctx.visible && plan.sections[passage.section]?.kind === "faq";
   const placement: Placement = { articleStart: passage.opening === true && first, sectionStart: passage.sectionStart === true && first, answer };

@@ -38,10 +38,12 @@ export interface StepOptions {
    */
   opened?: string;
   /**
-   * A word the step's first sentence may not open with: the two sentences before it opened with it.
+   * The word the next sentence may not open with (the two before it opened with it), asked at
+   * each sentence start: a call that just kept such a pair ends there, and the next call's
+   * grammar refuses the word, so no third sentence alike is written and then cut.
    * @default none
    */
-  notOpening?: string;
+  notOpening?: () => string | undefined;
   /** Judge a whole sentence; `breakBefore`: the model started a new line before it. */
   take: (sentence: string, breakBefore: boolean) => Verdict;
 }
@@ -154,8 +156,8 @@ export async function generateSentences(options: StepOptions): Promise<StepResul
   return new Step(options).run();
 }
 
-/** What interrupts a generation call: a banned phrase to refuse, or the spot for a steered keyword. */
-type Interrupt = { kind: "refuse"; match: BannedMatch } | { kind: "steer"; at: number; keyword: string };
+/** What interrupts a generation call: a banned phrase to refuse, the spot for a steered keyword, or a sentence start whose opening word is refused. */
+type Interrupt = { kind: "refuse"; match: BannedMatch } | { kind: "steer"; at: number; keyword: string } | { kind: "reopen" };
 
 class Step {
   private text: string;
@@ -224,10 +226,12 @@ class Step {
   /** One generation call, until the model stops, the pass has its outcome, or something interrupts. */
   private async generate(maxTokens: number): Promise<Interrupt | undefined> {
     const { writer, seed, signal, avoid } = this.o;
+    const pending = this.text.slice(this.cursor);
+    const notOpening = pending.trim() === "" ? this.o.notOpening?.() : undefined;
     const grammar = freeTextGrammar({
-      pending: this.text.slice(this.cursor),
+      pending,
       spaced: this.o.spaced,
-      ...(this.kept === 0 && this.o.notOpening !== undefined ? { notOpening: this.o.notOpening } : {}),
+      ...(notOpening === undefined ? {} : { notOpening }),
       ...(this.after === undefined ? {} : { after: this.after }),
       ...(this.refused === undefined ? {} : { refuse: this.refused }),
     });
@@ -238,17 +242,32 @@ class Step {
       const match = avoid.completedIn(this.text, at);
       if (match && match.start >= this.cursor) return { kind: "refuse", match };
       if (PIECE_ENDS.test(piece)) this.unread = true;
+      const kept = this.kept;
       if (this.unread || this.text.length - this.readAt > RUN_ON_CHARS) this.consume(false);
       if (this.outcome !== undefined) return undefined;
+      if (this.kept > kept && this.reopens()) return { kind: "reopen" };
       const steer = this.steerAt(at, piece);
       if (steer) return steer;
     }
     return undefined;
   }
 
+  /**
+   * Whether the sentence after the one just kept may not open as it has begun to: the last two
+   * opened with the same word, and the next one has no word yet or one that may still become it.
+   */
+  private reopens(): boolean {
+    const refused = this.o.notOpening?.();
+    if (refused === undefined) return false;
+    const begun = /^[\s"'\u201c\u2018(\-\u2013\u2014]*([\p{L}\p{N}]*)/u.exec(this.text.slice(this.cursor))![1]!;
+    return refused.startsWith(begun.toLocaleLowerCase(this.o.language));
+  }
+
   /** Cut the answer back and force what the interrupt asks for. */
   private apply(interrupt: Interrupt): void {
     const { writer, mark, spaced } = this.o;
+    // The next sentence's first letters go (usually none or one token); the next call's grammar refuses the word.
+    if (interrupt.kind === "reopen") return this.cutTo(this.cursor, "third-alike");
     if (interrupt.kind === "refuse") {
       if (++this.refusals > MAX_REFUSALS) {
         this.outcome = "rejected";

@@ -7,6 +7,7 @@ import { DESCRIPTION, TITLE_MAX, writeOutline, type Outline } from "../../src/ar
 import { plan, type Plan } from "../../src/article/plan.js";
 import { GenerateRequestSchema, type GenerateRequestInput, type Preset } from "../../src/article/request.js";
 import { capitalise, countPhrase, endsSentence, normaliseSentence, splitSentences, wordSpans } from "../../src/article/text.js";
+import { freeTextGrammar } from "../../src/article/step.js";
 import { writeBody } from "../../src/article/write.js";
 import {
   FakeWriter,
@@ -285,6 +286,39 @@ describe("writeBody: sentences the article does not keep", () => {
     expect(sentences).not.toContain(worms[2]);
     expect(writer.removed().some((r) => r.includes(worms[2]!))).toBe(true);
     expect(writer.text).not.toContain(worms[2]);
+  });
+
+  it("cuts a third sentence opening alike at its first word, and the next call's grammar refuses the word", async () => {
+    const worms = [
+      "Worms break down soft scraps within a few warm weeks.",
+      "Worms avoid citrus peel and strong onion skins.",
+      "Worms multiply quickly when their bedding stays damp.",
+    ];
+    const p = planFor({ structure: "paragraphs", length: 300 });
+    const { writer, document } = await writeWith(p, endless(...take<ProseItem>(distinctSentences(50), 2), ...worms));
+    const calls = writer.events.flatMap((e) => (e.type === "generate" ? [e] : []));
+    // The call that began the third "Worms" sentence stopped at its first word: the next call starts after the second…
+    const next = calls.find((c) => c.text.trimEnd().endsWith(worms[1]!));
+    expect(next, "a call starting at the end of the second sentence alike").toBeDefined();
+    // …under a grammar whose first word may not be "worms".
+    expect(next!.options.grammar).toBe(freeTextGrammar({ pending: "", spaced: true, notOpening: "worms" }));
+    // Only that first word was cut, not the whole sentence.
+    expect(writer.removed().filter((r) => r.includes("Worms"))).toEqual([" Worms"]);
+    expect(longestRun(sentencesOf(document))).toBeLessThan(3);
+  });
+
+  it("keeps a long last sentence that ends a passage a few words past its budget, within the article's length", async () => {
+    // Sentences of 19 words: near a budget, most overshoot it by more than the words left.
+    const long = function* (): Generator<ProseItem> {
+      for (const sentence of distinctSentences()) yield sentence.replace(/\.$/, ", and then they rest a while in the shade.");
+    };
+    for (const length of [300, 800]) {
+      const { writer, document } = await writeWith(planFor({ structure: "sections", length }), proseModel(long(), continuations()));
+      const cut = writer.removed().filter((r) => wordSpans(r, "en").length >= 15);
+      expect(cut, `whole sentences cut at ${length} words`).toEqual([]);
+      expect(document.wordCount).toBeGreaterThanOrEqual(length * 0.9);
+      expect(document.wordCount).toBeLessThanOrEqual(length * 1.1);
+    }
   });
 
   it("does not stall when a due keyword would be the third opening alike", async () => {
