@@ -83,11 +83,20 @@ function phrasePattern(phrase: string): string {
     .join("\\s+");
 }
 
+/** Where a {@link notWord} expression stands. */
+export interface NotWordOptions {
+  /** Inside an open quotation: no sentence may end before it closes. @default false */
+  inQuotation?: boolean;
+}
+
 /**
  * A GBNF expression for text that does not start with `word` (any case) followed by a word's
- * end; `rest` is the rule that takes over once the text has left the word behind.
+ * end; `rest` is the rule that takes over once the text has left the word behind. Its own
+ * characters are never a straight quote (a quote opened or closed here would escape the
+ * quotation rules of `rest`), nor, inside a quotation, a sentence end.
  */
-export function notWord(word: string, rest: string): string {
+export function notWord(word: string, rest: string, options: NotWordOptions = {}): string {
+  const never = options.inQuotation ? '\\n".!?' : '\\n"';
   const chars = [...word.toLocaleLowerCase()];
   const cls = (c: string) => {
     const upper = c.toLocaleUpperCase();
@@ -97,7 +106,7 @@ export function notWord(word: string, rest: string): string {
   let rule = `[^\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f] ${rest}`;
   for (let i = chars.length - 1; i >= 0; i--) {
     // At the first character a space may not stand in for a different one: " time" is the word again.
-    const other = `[^${cls(chars[i]!)}${i === 0 ? " " : ""}\\n]`;
+    const other = `[^${cls(chars[i]!)}${i === 0 ? " " : ""}${never}]`;
     rule = `${other} ${rest} | [${cls(chars[i]!)}] (${rule})`;
   }
   return rule;

@@ -121,8 +121,8 @@ export function freeTextGrammar(options: FreeTextOptions): string {
   const tail = open ? `[^"\\n.!?]{0,${left}} ${QUOTE_END} chunk*` : `${lineStart ? "quote? " : ""}chunk*`;
   let root = "tail";
   if (boundary) root = `${boundary} tail`;
-  else if (refuse) root = `" "? (${notWord(refuse, "tail")})`;
-  else if (opening) root = `[ \\n]* (${notWord(notOpening, "tail")})`;
+  else if (refuse) root = `" "? (${notWord(refuse, "tail", { inQuotation: open })})`;
+  else if (opening) root = `[ \\n]* (${notWord(notOpening, "tail")} | quote tail)`;
   return `root ::= ${root}\ntail ::= ${tail}\n${QUOTED_TEXT}`;
 }
 
