@@ -2,7 +2,7 @@ import type { AvoidList } from "./avoid.js";
 import type { ArticleDocument } from "./document.js";
 import type { Plan } from "./plan.js";
 import { balanced } from "./sentences.js";
-import { countPhrase, firstWords, hasPhrase, normaliseSentence, opensWith } from "./text.js";
+import { countPhrase, hasPhrase, normaliseSentence, opensWith, wordSpans } from "./text.js";
 
 /** Why the gate refuses a sentence. */
 export type Refusal =
@@ -132,6 +132,7 @@ function caseKept(sentence: string, keyword: string, language: string): boolean 
   return true;
 }
 
+/** The first word as a reader counts it: quotes and marks before it do not make another opening. */
 function firstWord(text: string, language: string): string {
-  return firstWords(text, 1, language).toLocaleLowerCase(language).replace(/[^\p{L}\p{N}]+$/u, "");
+  return (wordSpans(text, language)[0]?.word ?? "").toLocaleLowerCase(language);
 }

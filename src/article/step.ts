@@ -83,7 +83,7 @@ const QUOTATION_CHARS = 160;
 /** A quotation ends with its sentence's mark, if any: one sentence never spreads over several inside quotes. */
 const QUOTE_END = '[.!?,\u2026]{0,3} "\\""';
 /** The rules every free-text grammar ends with: a straight double quote opens a quotation after a space or a line break, or closes one. */
-export const QUOTED_TEXT = `chunk ::= [^"\\n] | "\\n" quote? | [ \\t] quote\nquote ::= "\\"" [^" \\n.!?] [^"\\n.!?]{0,${QUOTATION_CHARS}} ${QUOTE_END}`;
+export const QUOTED_TEXT = `chunk ::= [^"\\n] | "\\n" quote? | [ \\t] quote\nquote ::= "\\"" [^" \\n.!?,;:] [^"\\n.!?]{0,${QUOTATION_CHARS}} ${QUOTE_END}`;
 
 /** What the next free call must keep besides the quotation rules. */
 export interface FreeTextOptions {

@@ -245,6 +245,8 @@ describe("GrammarBuilder in llama.cpp", () => {
       expect(await check("", `She said, "${"and on ".repeat(30)}"`)).toBe(false);
       // One sentence inside quotes at most: a reader's sentences are the engine's.
       expect(await check("", 'Tom said, "Stop. Look!" and Lily laughed.')).toBe(false);
+      // A quotation opens on a word: a quote before a comma closes something the reader never saw open.
+      expect(await check("", 'It was right! ", she came and said, " and left.')).toBe(false);
     });
 
     it("keeps a forced keyword a word of its own: the first character is a space or a mark", async () => {

@@ -288,6 +288,15 @@ describe("writeBody: sentences the article does not keep", () => {
     expect(writer.text).not.toContain(worms[2]);
   });
 
+  it("counts a sentence's first word as a reader does: a quotation's opening mark does not make it another opening", async () => {
+    const worms = ["Worms break down soft scraps within a few warm weeks.", "Worms avoid citrus peel and strong onion skins."];
+    const quoted = '"Worms like it dark," the old gardener said.';
+    const p = planFor({ structure: "paragraphs", length: 300 });
+    const { document } = await writeWith(p, endless(...take<ProseItem>(distinctSentences(50), 2), ...worms, { insist: quoted }));
+    expect(sentencesOf(document)).not.toContain(quoted);
+    expect(longestRun(sentencesOf(document))).toBeLessThan(3);
+  });
+
   it("cuts a third sentence opening alike at its first word, and the next call's grammar refuses the word", async () => {
     const worms = [
       "Worms break down soft scraps within a few warm weeks.",
