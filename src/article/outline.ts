@@ -29,8 +29,8 @@ export const TITLE_MAX = 60;
 export const DESCRIPTION = { min: 120, max: 156 } as const;
 /** Times the model may rewrite one field that breaks a rule (too long, a repeated heading). */
 const REWRITES = 3;
-/** Generation steps one outline may take in all, rewrites and resumptions after a cut-off answer included. */
-const STEPS = 16;
+/** Generation steps one outline may take besides one per field: rewrites and resumptions after a cut-off answer. */
+const EXTRA_STEPS = 16;
 
 /** What writing the outline needs. */
 export interface WriteOutlineOptions {
@@ -46,10 +46,11 @@ export interface WriteOutlineOptions {
 }
 
 /**
- * One grammar-constrained answer plans the whole outline: the title (keyword in its first
- * half, at most 60 columns, ending on a whole word), the meta description, the H2s,
- * H3s and FAQ questions, the keyword placed in the headings the plan marks. Chat models
- * answer a JSON object, plain models lines. A field that still breaks a rule (a repeated
+ * The model plans the outline in one answer, a grammar-constrained call per field: the title
+ * (keyword in its first half, at most 60 columns, ending on a whole word), the meta
+ * description, the H2s, H3s and FAQ questions, the keyword placed in the headings the plan
+ * marks. Chat models answer a JSON object, plain models lines; the labels and punctuation
+ * between fields are forced by code, so the model spends no step on them. A field that still breaks a rule (a repeated
  * heading, a description out of 120–156 columns) is judged the moment it is complete, cut,
  * and written again, up to a few times, before any field after it is written; a field that
  * completes a banned phrase is cut the moment it does. What still fails is reported by the analyser, never patched.
@@ -58,11 +59,13 @@ export async function writeOutline(options: WriteOutlineOptions): Promise<Outlin
   return new OutlinePass(options).run();
 }
 
-/** Where the next generation call starts: a field written again, or one the model mends (lengthens or ends sooner). */
+/** Where the next generation call starts: the next field, a field written again, or one the model mends (lengthens or ends sooner). */
 interface Resume {
   from: number;
   /** The field at `from` stays and the model goes on with it in this shape. @default written from its start */
   extend?: FieldShape;
+  /** Characters of the literal at `from` the model wrote already (its first ends the field before it). @default 0 */
+  written?: number;
 }
 
 class OutlinePass {
@@ -74,8 +77,6 @@ class OutlinePass {
   private readonly start: number;
   private values = new Map<number, string>();
   private readonly rewrites = new Map<number, number>();
-  /** What may follow a field: the first character of the literal after it. */
-  private readonly ends: Set<string>;
   private resume: Resume = { from: 0 };
 
   constructor(private readonly o: WriteOutlineOptions) {
@@ -84,11 +85,11 @@ class OutlinePass {
     this.sizes = o.plan.spaced ? { title: [3, 8], description: [16, 28] } : { title: [3, 12], description: [31, 38] };
     this.items = outlineItems(o.plan, o.format, this.sizes);
     this.start = this.writer.text.length;
-    this.ends = new Set(this.items.flatMap((item) => ("literal" in item ? [item.literal[0]!] : [])));
   }
 
   async run(): Promise<Outline> {
-    for (let attempt = 0; attempt < STEPS; attempt++) {
+    const steps = this.items.filter((item) => "field" in item).length + EXTRA_STEPS;
+    for (let attempt = 0; attempt < steps; attempt++) {
       const rest = this.rest();
       if (!rest.length) break;
       const banned = await this.generate(rest, attempt);
@@ -101,28 +102,34 @@ class OutlinePass {
     return (this.rewrites.get(i) ?? 0) >= REWRITES;
   }
 
-  /** The items the next call writes; fixed text before the first of them (the opening, a given title) is forced, not sampled. */
+  /**
+   * The items still to write. The fixed text before the first field (the opening, a label, a
+   * given title) is forced, not sampled: the model spends no step on what code already knows.
+   */
   private rest(): OutlineItem[] {
-    const { from, extend } = this.resume;
+    const { from, extend, written = 0 } = this.resume;
     let rest = this.items.slice(from);
     if (extend) return [{ field: extend, role: (rest[0] as { role: Role }).role }, ...rest.slice(1)];
-    while (rest[0] && "literal" in rest[0]) {
-      this.writer.append(rest[0].literal);
+    if (rest[0] && "literal" in rest[0]) {
+      this.writer.append(rest[0].literal.slice(written));
       rest = rest.slice(1);
     }
     return rest;
   }
 
-  /** One grammar-constrained call; returns where a banned phrase starts when one was completed. */
+  /**
+   * One grammar-constrained call for the next field, ending with the first character of the
+   * literal after it (the model's own end of the field); returns where a banned phrase starts
+   * when one was completed. The field is judged once written: a rewrite costs that field alone.
+   */
   private async generate(rest: OutlineItem[], attempt: number): Promise<number | undefined> {
     const { writer, start, plan } = this;
-    const maxTokens = 32 + rest.reduce((n, item) => n + ("field" in item ? item.field.words[1] * 6 : item.literal.length), 0);
-    const grammar = new GrammarBuilder(plan.spaced).add(rest).build();
-    for await (const piece of writer.generate({ grammar, maxTokens, seed: (this.o.seed + attempt * 7919) >>> 0, signal: this.o.signal })) {
+    const [field, after] = rest as [OutlineItem & { field: FieldShape }, OutlineItem | undefined];
+    const call = after && "literal" in after ? [field, { literal: after.literal[0]! }] : [field];
+    const grammar = new GrammarBuilder(plan.spaced).add(call).build();
+    for await (const piece of writer.generate({ grammar, maxTokens: 32 + field.field.words[1] * 6, seed: (this.o.seed + attempt * 7919) >>> 0, signal: this.o.signal })) {
       const match = this.o.avoid.completedIn(writer.text, writer.text.length - piece.length);
       if (match && match.start >= start) return match.start - start;
-      // A field is judged the moment it is complete: a rewrite then costs that field alone, never the ones after it.
-      if ([...piece].some((c) => this.ends.has(c)) && this.failing(parseOutline(this.items, writer.text.slice(start)).values) !== undefined) break;
     }
     return undefined;
   }
@@ -146,6 +153,13 @@ class OutlinePass {
     const failing = this.failing(this.values);
     if (failing === undefined) {
       if (parsed.broken === undefined) return false;
+      // The literal after a field the model ended: code writes the rest of it.
+      const begun = this.writer.text.slice(this.start + parsed.offsets.get(parsed.broken)!);
+      const item = this.items[parsed.broken]!;
+      if ("literal" in item && begun && item.literal.startsWith(begun)) {
+        this.resume = { from: parsed.broken, written: begun.length };
+        return true;
+      }
       // The answer stopped short (out of tokens): it goes on from the first piece not written whole.
       this.resume = { from: parsed.broken };
       cutAt(parsed.broken);

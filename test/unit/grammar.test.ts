@@ -119,22 +119,30 @@ describe("GrammarBuilder in llama.cpp", () => {
     });
   });
 
-  it("the sections outline accepts a well-formed answer in both formats", async () => {
+  it.each(["lines", "json"] as const)("the sections outline (%s), field by field, accepts a well-formed answer, and code writes its labels", async (format) => {
     const headings = ["Why compost bins matter", "Choosing compost bins", "Filling the heap well"];
     const title = "Compost bins for small gardens";
     const description = "Compost bins turn kitchen scraps into rich, dark soil, and this guide shows how to choose, place and fill them in any small garden.";
-    const input = { structure: "sections", length: 800, seo: { keywords: "compost bins" } };
-    const linesStep = await outlineStep(input, "lines");
-    const jsonStep = await outlineStep(input, "json");
-    const lines = await llama.createGrammar({ grammar: linesStep.grammar });
-    const json = await llama.createGrammar({ grammar: jsonStep.grammar });
-    // The grammar takes over after the forced opening.
-    const after = (forced: string, text: string) => (expect(text.startsWith(forced)).toBe(true), text.slice(forced.length));
-    expect(accepts(lines, after(linesStep.forced, `Title: ${title}\nDescription: ${description}\n${headings.map((h, i) => `${i + 1}. ${h}`).join("\n")}\n`))).toBe(true);
+    const p = plan(v.parse(GenerateRequestSchema, { topic: "Composting at home", seed: 1, structure: "sections", length: 800, seo: { keywords: "compost bins" } }));
+    // Each call writes one field and the first character of the label after it: a line break, or a JSON quote.
+    const end = format === "json" ? '"' : "\n";
+    const fields = [title, description, ...headings];
+    const grammars: string[] = [];
+    const writer = new FakeWriter(({ options }) => {
+      grammars.push(options.grammar!);
+      return { pieces: [`${fields[grammars.length - 1]}${end}`] };
+    });
+    await writeOutline({ plan: p, writer, format, seed: 1, avoid: new AvoidList({ style: { avoid: [], cliches: true }, language: "en" }) });
+    expect(grammars).toHaveLength(fields.length);
+    for (const [i, grammar] of grammars.entries()) expect(accepts(await llama.createGrammar({ grammar }), `${fields[i]}${end}`), fields[i]).toBe(true);
     const sections = headings.map((h) => `{"heading": "${h}"}`).join(", ");
-    expect(accepts(json, after(jsonStep.forced, `{"title": "${title}", "description": "${description}", "sections": [${sections}]}`))).toBe(true);
+    expect(writer.text).toBe(
+      format === "json"
+        ? `{"title": "${title}", "description": "${description}", "sections": [${sections}]}`
+        : `Title: ${title}\nDescription: ${description}\n${headings.map((h, i) => `${i + 1}. ${h}`).join("\n")}\n`,
+    );
     // A heading the grammar does not allow: Markdown in a field.
-    expect(accepts(lines, after(linesStep.forced, `Title: ${title}\nDescription: ${description}\n1. ## ${headings[0]}\n2. ${headings[1]}\n3. ${headings[2]}\n`))).toBe(false);
+    expect(accepts(await llama.createGrammar({ grammar: grammars[2]! }), `## ${headings[0]}${end}`)).toBe(false);
   });
 
   describe("what a field accepts", () => {

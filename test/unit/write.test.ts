@@ -443,20 +443,21 @@ function* take<T>(source: Iterator<T>, n: number): Generator<T> {
 // The outline
 
 /**
- * A model that follows the outline grammar: it writes the literals the grammar's root
- * forces and, for field k, the next of `values[k]` (the last one again once they run out).
- * `cut(step)` makes a step run out of tokens after that many characters.
+ * A model that follows the outline grammar: it writes the literals the grammar's root forces
+ * and, for field k, the next of `values[k]` (the last one again once they run out). Each call
+ * writes one field; which one it is follows from where the call starts: where an earlier call
+ * started (that field written again), inside what it wrote (that field mended), or past it
+ * (the next field). `cut(step)` makes a step run out of tokens after that many characters.
  */
 function outlineModel(values: string[][], cut: (step: number) => number | undefined = () => undefined): Script {
-  let total: number | undefined;
   const tries = new Map<number, number>();
-  return ({ index, options }) => {
-    const items = rootItems(options.grammar ?? "");
-    const fields = items.filter((item) => "field" in item).length;
-    total ??= fields;
-    let k = total - fields;
+  const calls: Array<{ start: number; end: number; k: number }> = [];
+  return ({ index, options, writer }) => {
+    const at = writer.text.length;
+    const last = calls.findLast((c) => c.start <= at);
+    let k = last === undefined ? 0 : at < last.end || at === last.start ? last.k : last.k + 1;
     let text = "";
-    for (const item of items) {
+    for (const item of rootItems(options.grammar ?? "")) {
       if ("literal" in item) {
         text += item.literal;
         continue;
@@ -467,8 +468,10 @@ function outlineModel(values: string[][], cut: (step: number) => number | undefi
       text += list[Math.min(n, list.length - 1)];
       k++;
     }
-    const at = cut(index);
-    return at === undefined ? { pieces: tokens(text) } : { pieces: tokens(text.slice(0, at)), stop: "length" };
+    const stop = cut(index);
+    const written = stop === undefined ? text : text.slice(0, stop);
+    calls.push({ start: at, end: at + written.length, k: k - 1 });
+    return stop === undefined ? { pieces: tokens(text) } : { pieces: tokens(written), stop: "length" };
   };
 }
 
@@ -497,9 +500,11 @@ describe("writeOutline", () => {
     expect(LONG_DESCRIPTION.length).toBeGreaterThan(DESCRIPTION.max);
   });
 
-  it.each(["lines", "json"] as const)("%s: reads the title, description and headings of one answer", async (format) => {
+  it.each(["lines", "json"] as const)("%s: reads the title, description and headings, one call a field, the labels forced", async (format) => {
     const { writer, outline, start } = await outlineWith(p, format, outlineModel([[TITLE], [GOOD_DESCRIPTION], ...headings.map((h) => [h])]));
-    expect(writer.steps).toBe(1);
+    expect(writer.steps).toBe(5);
+    // The model ends a field with the label's first character; code writes the rest of the label.
+    expect(writer.appended()).toContain(format === "json" ? ', "description": "' : "Description: ");
     expect(outline.title).toBe(TITLE);
     expect(outline.metaDescription).toBe(GOOD_DESCRIPTION);
     expect(outline.sections.map((s) => s.heading)).toEqual([null, ...headings, null]);
@@ -515,10 +520,10 @@ describe("writeOutline", () => {
     // The second heading repeats the first (in other case); its second try is new.
     const script = outlineModel([[TITLE], [GOOD_DESCRIPTION], [headings[0]!], ["why COMPOST bins matter", headings[1]!], [headings[2]!]]);
     const { writer, outline } = await outlineWith(p, format, script);
-    expect(writer.steps).toBe(2);
+    expect(writer.steps).toBe(6);
     expect(outline.sections.map((s) => s.heading)).toEqual([null, ...headings, null]);
-    // The answer was cut back to the start of the repeated heading, the rest written again.
-    const [, second] = writer.textsAtSteps();
+    // The answer was cut back to the start of the repeated heading, which was written again.
+    const second = writer.textsAtSteps()[4];
     expect(second!.endsWith(format === "json" ? '}, {"heading": "' : "\n2. ")).toBe(true);
     expect(second).not.toContain("why COMPOST");
     expect(writer.text).not.toContain("why COMPOST");
@@ -526,9 +531,9 @@ describe("writeOutline", () => {
 
   it.each(["lines", "json"] as const)("%s: ends a description that is too long sooner: cut back to a whole word, the model ends it", async (format) => {
     const { writer, outline } = await outlineWith(p, format, outlineModel([[TITLE], [LONG_DESCRIPTION, " today."], ...headings.map((h) => [h])]));
-    expect(writer.steps).toBe(2);
+    expect(writer.steps).toBe(6);
     // The model's words up to the cut stay; the rest of the long answer is gone.
-    const [, second] = writer.textsAtSteps();
+    const second = writer.textsAtSteps()[2];
     const kept = second!.slice(second!.indexOf("Compost bins turn"));
     expect(LONG_DESCRIPTION.startsWith(kept)).toBe(true);
     expect(kept.length).toBeGreaterThan(GOOD_DESCRIPTION.length);
@@ -541,7 +546,7 @@ describe("writeOutline", () => {
   it("ends a title that is too long sooner: cut back to a whole word after its keyword, the model ends it", async () => {
     const long = "Compost bins for small gardens, balconies, allotments and every backyard";
     const { writer, outline } = await outlineWith(p, "lines", outlineModel([[long, " today"], [GOOD_DESCRIPTION], ...headings.map((h) => [h])]));
-    expect(writer.steps).toBe(2);
+    expect(writer.steps).toBe(6);
     expect(outline.title.length).toBeLessThanOrEqual(TITLE_MAX);
     expect(outline.title.endsWith(" today")).toBe(true);
     expect(long.startsWith(outline.title.slice(0, -" today".length))).toBe(true);
@@ -558,10 +563,10 @@ describe("writeOutline", () => {
     const short = "Compost bins turn kitchen scraps into rich, dark soil.";
     const rest = ", and this guide shows how to choose, place and fill them in any small garden.";
     const { writer, outline } = await outlineWith(p, format, outlineModel([[TITLE], [short, rest], ...headings.map((h) => [h])]));
-    expect(writer.steps).toBe(2);
+    expect(writer.steps).toBe(6);
     expect(outline.metaDescription).toBe(GOOD_DESCRIPTION);
     // Only the full stop was cut: the model's words stay, and it goes on from them.
-    const [, second] = writer.textsAtSteps();
+    const second = writer.textsAtSteps()[2];
     expect(second!.endsWith("dark soil")).toBe(true);
     expect(outline.sections.map((s) => s.heading)).toEqual([null, ...headings, null]);
   });
@@ -610,22 +615,21 @@ describe("writeOutline", () => {
   });
 
   it("a model that runs out of tokens inside a field is asked again from that field", async () => {
-    const full = `Title: ${TITLE}\nDescription: ${GOOD_DESCRIPTION}`;
-    // The first answer stops in the middle of the description.
-    const { writer, outline } = await outlineWith(p, "lines", outlineModel([[TITLE], [GOOD_DESCRIPTION], ...headings.map((h) => [h])], (step) => (step === 0 ? full.length - 20 : undefined)));
-    expect(writer.steps).toBe(2);
+    // The description's first answer stops in its middle.
+    const { writer, outline } = await outlineWith(p, "lines", outlineModel([[TITLE], [GOOD_DESCRIPTION], ...headings.map((h) => [h])], (step) => (step === 1 ? GOOD_DESCRIPTION.length - 20 : undefined)));
+    expect(writer.steps).toBe(6);
     expect(outline.metaDescription).toBe(GOOD_DESCRIPTION);
     expect(outline.sections.map((s) => s.heading)).toEqual([null, ...headings, null]);
   });
 
-  it("a model that runs out of tokens inside the outline's punctuation is asked again, and the outline is whole", async () => {
-    // The first answer stops inside the literal "\nDescription: ".
+  it("a model that runs out of tokens at a field's last word, before ending it, is asked again, and the outline is whole", async () => {
+    // The title's first answer stops before the line break that ends it.
     const { writer, outline } = await outlineWith(
       p,
       "lines",
-      outlineModel([[TITLE], [GOOD_DESCRIPTION], ...headings.map((h) => [h])], (step) => (step === 0 ? `Title: ${TITLE}\nDescr`.length : undefined)),
+      outlineModel([[TITLE], [GOOD_DESCRIPTION], ...headings.map((h) => [h])], (step) => (step === 0 ? TITLE.length : undefined)),
     );
-    expect(writer.steps).toBeLessThanOrEqual(3);
+    expect(writer.steps).toBe(6);
     expect(outline.title).toBe(TITLE);
     expect(outline.metaDescription).toBe(GOOD_DESCRIPTION);
     expect(outline.sections.map((s) => s.heading)).toEqual([null, ...headings, null]);
@@ -633,8 +637,9 @@ describe("writeOutline", () => {
 
   it("a model that never finishes the outline does not keep the request forever", async () => {
     // Every answer runs out of tokens inside the title.
-    const script = outlineModel([[TITLE], [GOOD_DESCRIPTION], ...headings.map((h) => [h])], () => "Title: Compost".length);
+    const script = outlineModel([[TITLE], [GOOD_DESCRIPTION], ...headings.map((h) => [h])], () => "Compost".length);
     const { writer } = await outlineWith(p, "lines", script, 50);
-    expect(writer.steps).toBeLessThanOrEqual(16);
+    // A call for each of its 5 fields and 16 more at most.
+    expect(writer.steps).toBeLessThanOrEqual(21);
   });
 });
