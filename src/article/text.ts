@@ -25,29 +25,55 @@ export interface WordSpan {
   index: number;
 }
 
-/** The sentences segmented last: one sentence is read by several rules in a row (each keyword, its opening, its case). */
-const recentSpans = new Map<string, readonly WordSpan[]>();
+/** A text's words, and their lower-case forms once a phrase is matched against them. */
+class Reading {
+  private lowered: readonly string[] | undefined;
+
+  constructor(
+    readonly spans: readonly WordSpan[],
+    private readonly language: string,
+  ) {}
+
+  /** Each word lower-cased on its own, as a phrase's words are. */
+  get lower(): readonly string[] {
+    return (this.lowered ??= this.spans.map((s) => s.word.toLocaleLowerCase(this.language)));
+  }
+}
+
+/**
+ * The sentences read last: one sentence is read by several rules in a row (its length, each
+ * keyword, its opening, its case), and by the document and the step after the gate, so it is
+ * segmented (and lower-cased) once.
+ */
+const recent = new Map<string, Reading>();
 const RECENT_SPANS = 32;
 /** Longer texts (a whole article read by the report) are segmented each time, never kept. */
 const RECENT_CHARS = 2000;
 
-/** The word-like segments of a text, with their offsets (shared between callers: never changed). */
-export function wordSpans(text: string, language: string): readonly WordSpan[] {
+function read(text: string, language: string): Reading {
   const key = `${language}\u0000${text}`;
-  const cached = recentSpans.get(key);
+  const cached = recent.get(key);
   if (cached) return cached;
   const spans: WordSpan[] = [];
   for (const s of segmenter(language, "word").segment(text)) {
     if (s.isWordLike) spans.push(Object.freeze({ word: s.segment, index: s.index }));
   }
-  if (text.length > RECENT_CHARS) return spans;
-  recentSpans.set(key, Object.freeze(spans));
-  if (recentSpans.size > RECENT_SPANS) recentSpans.delete(recentSpans.keys().next().value!);
-  return spans;
+  if (text.length > RECENT_CHARS) return new Reading(spans, language);
+  const reading = new Reading(Object.freeze(spans), language);
+  recent.set(key, reading);
+  if (recent.size > RECENT_SPANS) recent.delete(recent.keys().next().value!);
+  return reading;
+}
+
+/** The word-like segments of a text, with their offsets (shared between callers: never changed). */
+export function wordSpans(text: string, language: string): readonly WordSpan[] {
+  return read(text, language).spans;
 }
 
 /** Number of words in a text. */
 export function countWords(text: string, language: string): number {
+  // A sentence is counted by several readers in a row: its segmentation is kept for them.
+  if (text.length <= RECENT_CHARS) return read(text, language).spans.length;
   let count = 0;
   for (const word of segmenter(language, "word").segment(text)) if (word.isWordLike) count++;
   return count;
@@ -70,31 +96,55 @@ export function endsSentence(text: string): boolean {
 
 const separator = (s: string) => s.replace(/\s+/gu, " ");
 
+/** A phrase as {@link countPhrase} matches it: its words lower-cased, and the separators between them. */
+interface PhraseWords {
+  words: readonly string[];
+  separators: readonly string[];
+}
+
+/** The phrases matched lately (the article's keywords, anchors, banned phrases), each read once. */
+const phrases = new Map<string, PhraseWords>();
+const RECENT_PHRASES = 64;
+
+function phraseWords(phrase: string, language: string): PhraseWords {
+  const key = `${language}\u0000${phrase}`;
+  let found = phrases.get(key);
+  if (found) return found;
+  const want = wordSpans(phrase, language);
+  found = {
+    words: want.map((w) => w.word.toLocaleLowerCase(language)),
+    separators: want.slice(1).map((w, i) => separator(phrase.slice(want[i]!.index + want[i]!.word.length, w.index))),
+  };
+  phrases.set(key, found);
+  if (phrases.size > RECENT_PHRASES) phrases.delete(phrases.keys().next().value!);
+  return found;
+}
+
 /**
  * Occurrences of a phrase in a text: exact, case-insensitive, on word boundaries.
  * Words must follow each other with the same separators as in the phrase
  * (so "seo tools" does not match "seo, tools").
  */
 export function countPhrase(text: string, phrase: string, language: string): number {
-  const want = wordSpans(phrase, language);
-  if (want.length === 0) return 0;
-  const wantWords = want.map((w) => w.word.toLocaleLowerCase(language));
-  const wantSeps = want.slice(1).map((w, i) => separator(phrase.slice(want[i]!.index + want[i]!.word.length, w.index)));
-  const have = wordSpans(text, language);
+  const { words, separators } = phraseWords(phrase, language);
+  if (words.length === 0) return 0;
+  const have = read(text, language);
+  const spans = have.spans;
+  if (spans.length < words.length) return 0;
+  const lower = have.lower;
   let count = 0;
-  for (let i = 0; i + want.length <= have.length; i++) {
+  for (let i = 0; i + words.length <= spans.length; i++) {
     let match = true;
-    for (let j = 0; j < want.length && match; j++) {
-      const span = have[i + j]!;
-      match = span.word.toLocaleLowerCase(language) === wantWords[j];
+    for (let j = 0; j < words.length && match; j++) {
+      match = lower[i + j] === words[j];
       if (match && j > 0) {
-        const prev = have[i + j - 1]!;
-        match = separator(text.slice(prev.index + prev.word.length, span.index)) === wantSeps[j - 1];
+        const prev = spans[i + j - 1]!;
+        match = separator(text.slice(prev.index + prev.word.length, spans[i + j]!.index)) === separators[j - 1];
       }
     }
     if (match) {
       count++;
-      i += want.length - 1;
+      i += words.length - 1;
     }
   }
   return count;
@@ -143,12 +193,19 @@ export function lowerFirst(text: string, language: string): string {
   return head.toLocaleLowerCase(language) + text.slice(head.length);
 }
 
+/** The sentence normalised last, with its result. */
+let lastNormalised = { text: "", language: "", value: "" };
+
 /**
  * A sentence as the uniqueness rule compares it: without case, punctuation or spacing
  * ("Once upon a time there was…" and "Once upon a time, there was…" are the same).
  */
 export function normaliseSentence(text: string, language: string): string {
-  return text.toLocaleLowerCase(language).replace(/[\p{P}\p{S}]+/gu, " ").replace(/\s+/gu, " ").trim();
+  // The gate asks twice for the same sentence (to refuse it, then to keep it).
+  if (lastNormalised.text !== text || lastNormalised.language !== language) {
+    lastNormalised = { text, language, value: text.toLocaleLowerCase(language).replace(/[\p{P}\p{S}]+/gu, " ").replace(/\s+/gu, " ").trim() };
+  }
+  return lastNormalised.value;
 }
 
 /**
@@ -163,6 +220,6 @@ export function displayWidth(text: string): number {
 
 /** Whether a sentence's first words are the phrase (case-insensitive, as {@link countPhrase} matches). */
 export function opensWith(sentence: string, phrase: string, language: string): boolean {
-  const words = wordSpans(phrase, language).length;
+  const words = phraseWords(phrase, language).words.length;
   return words > 0 && countPhrase(firstWords(sentence, words, language), phrase, language) > 0;
 }
