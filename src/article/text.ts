@@ -40,19 +40,35 @@ class Reading {
   }
 }
 
+/** A few values per language, keyed by text (no key is built per look-up); the oldest goes once it is full. */
+class Recent<V> {
+  private readonly byLanguage = new Map<string, Map<string, V>>();
+
+  constructor(private readonly size: number) {}
+
+  get(language: string, text: string): V | undefined {
+    return this.byLanguage.get(language)?.get(text);
+  }
+
+  set(language: string, text: string, value: V): void {
+    let values = this.byLanguage.get(language);
+    if (!values) this.byLanguage.set(language, (values = new Map()));
+    values.set(text, value);
+    if (values.size > this.size) values.delete(values.keys().next().value!);
+  }
+}
+
 /**
  * The sentences read last: one sentence is read by several rules in a row (its length, each
  * keyword, its opening, its case), and by the document and the step after the gate, so it is
  * segmented (and lower-cased) once.
  */
-const recent = new Map<string, Reading>();
-const RECENT_SPANS = 32;
+const recent = new Recent<Reading>(32);
 /** Longer texts (a whole article read by the report) are segmented each time, never kept. */
 const RECENT_CHARS = 2000;
 
 function read(text: string, language: string): Reading {
-  const key = `${language}\u0000${text}`;
-  const cached = recent.get(key);
+  const cached = recent.get(language, text);
   if (cached) return cached;
   const spans: WordSpan[] = [];
   for (const s of segmenter(language, "word").segment(text)) {
@@ -60,8 +76,7 @@ function read(text: string, language: string): Reading {
   }
   if (text.length > RECENT_CHARS) return new Reading(spans, language);
   const reading = new Reading(Object.freeze(spans), language);
-  recent.set(key, reading);
-  if (recent.size > RECENT_SPANS) recent.delete(recent.keys().next().value!);
+  recent.set(language, text, reading);
   return reading;
 }
 
@@ -103,20 +118,17 @@ interface PhraseWords {
 }
 
 /** The phrases matched lately (the article's keywords, anchors, banned phrases), each read once. */
-const phrases = new Map<string, PhraseWords>();
-const RECENT_PHRASES = 64;
+const phrases = new Recent<PhraseWords>(64);
 
 function phraseWords(phrase: string, language: string): PhraseWords {
-  const key = `${language}\u0000${phrase}`;
-  let found = phrases.get(key);
+  let found = phrases.get(language, phrase);
   if (found) return found;
   const want = wordSpans(phrase, language);
   found = {
     words: want.map((w) => w.word.toLocaleLowerCase(language)),
     separators: want.slice(1).map((w, i) => separator(phrase.slice(want[i]!.index + want[i]!.word.length, w.index))),
   };
-  phrases.set(key, found);
-  if (phrases.size > RECENT_PHRASES) phrases.delete(phrases.keys().next().value!);
+  phrases.set(language, phrase, found);
   return found;
 }
 
