@@ -230,8 +230,24 @@ export function displayWidth(text: string): number {
   return width;
 }
 
+/**
+ * Scripts whose word breaks follow rules that look no further than the next word: the words
+ * of a text's first n words alone are its first n words. (Thai, Chinese or Japanese are broken
+ * by a dictionary over the whole run of letters: their first words alone may break otherwise.)
+ */
+const RULE_BROKEN = /^[\p{scx=Latn}\p{scx=Grek}\p{scx=Cyrl}\p{scx=Zyyy}\p{scx=Zinh}]*$/u;
+
 /** Whether a sentence's first words are the phrase (case-insensitive, as {@link countPhrase} matches). */
 export function opensWith(sentence: string, phrase: string, language: string): boolean {
-  const words = phraseWords(phrase, language).words.length;
-  return words > 0 && countPhrase(firstWords(sentence, words, language), phrase, language) > 0;
+  const { words, separators } = phraseWords(phrase, language);
+  if (words.length === 0) return false;
+  // The first words read alone; where they read as in the sentence, the sentence's own reading serves.
+  if (!RULE_BROKEN.test(sentence)) return countPhrase(firstWords(sentence, words.length, language), phrase, language) > 0;
+  const { spans, lower } = read(sentence, language);
+  if (spans.length < words.length) return false;
+  for (let j = 0; j < words.length; j++) {
+    if (lower[j] !== words[j]) return false;
+    if (j > 0 && separator(sentence.slice(spans[j - 1]!.index + spans[j - 1]!.word.length, spans[j]!.index)) !== separators[j - 1]) return false;
+  }
+  return true;
 }
