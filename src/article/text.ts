@@ -94,8 +94,20 @@ export function countWords(text: string, language: string): number {
   return count;
 }
 
+/**
+ * A text that is one sentence whatever the language: a sentence ends only after a terminator or a
+ * paragraph separator, and this allows no punctuation but what never ends one (commas, quotes,
+ * brackets, dashes; ";" ends a Greek question) before one closing run of terminators.
+ */
+const ONE_SENTENCE = /^(?:[^\p{P}\n\r\u0085\u2028\u2029]|[,'"\u2018\u2019\u201c\u201d()\-\u2013\u2014])*(?:[.!?]+["'\u2019\u201d)]*[ \t]*)?$/u;
+
 /** Sentences of a text, trimmed, empty ones dropped. */
 export function splitSentences(text: string, language: string): string[] {
+  // The pass reads the sentence being written again and again: segmenting a sure single one is waste.
+  if (ONE_SENTENCE.test(text)) {
+    const sentence = text.trim();
+    return sentence ? [sentence] : [];
+  }
   const out: string[] = [];
   for (const s of segmenter(language, "sentence").segment(text)) {
     const sentence = s.segment.trim();
