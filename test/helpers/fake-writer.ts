@@ -177,7 +177,8 @@ export function proseModel(source: Iterator<ProseItem>, continuation: () => stri
           pending = typeof item === "object" && "insist" in item ? item : undefined;
           if (typeof item === "string" || "insist" in item) {
             const sentence = typeof item === "string" ? item : item.insist;
-            const lineStart = writer.text === "" || /(\n|- )$/.test(writer.text);
+            // endsWith, not a regex anchored at the end: that would scan the whole article per sentence.
+            const lineStart = writer.text === "" || writer.text.endsWith("\n") || writer.text.endsWith("- ");
             yield* tokens(`${lineStart ? "" : " "}${sentence}`);
           } else {
             yield* tokens(item.raw);
