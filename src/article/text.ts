@@ -95,19 +95,30 @@ export function countWords(text: string, language: string): number {
 }
 
 /**
- * A text that is one sentence whatever the language: a sentence ends only after a terminator or a
- * paragraph separator, and this allows no punctuation but what never ends one (commas, quotes,
- * brackets, dashes; ";" ends a Greek question) before one closing run of terminators.
+ * A character that never ends a sentence, in any language: a sentence ends only after a
+ * terminator or a paragraph separator, and this allows no punctuation but commas, quotes,
+ * brackets and dashes (";" ends a Greek question).
  */
-const ONE_SENTENCE = /^(?:[^\p{P}\n\r\u0085\u2028\u2029]|[,'"\u2018\u2019\u201c\u201d()\-\u2013\u2014])*(?:[.!?]+["'\u2019\u201d)]*[ \t]*)?$/u;
+const WITHIN = String.raw`(?:[^\p{P}\n\r\u0085\u2028\u2029]|[,'"\u2018\u2019\u201c\u201d()\-\u2013\u2014])`;
+/** The closing run of terminators (and quotes or a bracket after them) a sentence may end with. */
+const CLOSING = String.raw`(?:[.!?]+["'\u2019\u201d)]*[ \t]*)?`;
+/** A text that is one sentence whatever the language. */
+const ONE_SENTENCE = new RegExp(`^${WITHIN}*${CLOSING}$`, "u");
+/**
+ * Two such sentences, the second opening with a capital after a space: every language breaks
+ * after the first one's terminator and its spaces (the pass reads each sentence so once the next begins).
+ */
+const TWO_SENTENCES = new RegExp(`^(${WITHIN}*[.!?]+ +)(\\p{Lu}${WITHIN}*${CLOSING})$`, "u");
 
 /** Sentences of a text, trimmed, empty ones dropped. */
 export function splitSentences(text: string, language: string): string[] {
-  // The pass reads the sentence being written again and again: segmenting a sure single one is waste.
+  // The pass reads the sentence being written again and again: segmenting what is sure is waste.
   if (ONE_SENTENCE.test(text)) {
     const sentence = text.trim();
     return sentence ? [sentence] : [];
   }
+  const two = TWO_SENTENCES.exec(text);
+  if (two) return [two[1]!.trim(), two[2]!.trim()];
   const out: string[] = [];
   for (const s of segmenter(language, "sentence").segment(text)) {
     const sentence = s.segment.trim();
