@@ -238,7 +238,7 @@ let lastNormalised = { text: "", language: "", value: "" };
 export function normaliseSentence(text: string, language: string): string {
   // The gate asks twice for the same sentence (to refuse it, then to keep it).
   if (lastNormalised.text !== text || lastNormalised.language !== language) {
-    lastNormalised = { text, language, value: text.toLocaleLowerCase(language).replace(/[\p{P}\p{S}]+/gu, " ").replace(/\s+/gu, " ").trim() };
+    lastNormalised = { text, language, value: text.toLocaleLowerCase(language).replace(/[\p{P}\p{S}\s]+/gu, " ").trim() };
   }
   return lastNormalised.value;
 }
