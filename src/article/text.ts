@@ -106,7 +106,8 @@ const CLOSING = String.raw`(?:[.!?]+["'\u2019\u201d)]*[ \t]*)?`;
 const ONE_SENTENCE = new RegExp(`^${WITHIN}*${CLOSING}$`, "u");
 /**
  * Two such sentences, the second opening with a capital after a space: every language breaks
- * after the first one's terminator and its spaces (the pass reads each sentence so once the next begins).
+ * after the first one's terminator and its spaces. The pass meets most sentences so: whole once
+ * the next one begins.
  */
 const TWO_SENTENCES = new RegExp(`^(${WITHIN}*[.!?]+ +)(\\p{Lu}${WITHIN}*${CLOSING})$`, "u");
 
