@@ -67,7 +67,17 @@ const recent = new Recent<Reading>(32);
 /** Longer texts (a whole article read by the report) are segmented each time, never kept. */
 const RECENT_CHARS = 2000;
 
+/** The text read last: most look-ups ask for it again, and comparing it costs less than hashing a new copy. */
+let last: { text: string; language: string; reading: Reading } | undefined;
+
 function read(text: string, language: string): Reading {
+  if (last && text === last.text && language === last.language) return last.reading;
+  const reading = readAgain(text, language);
+  if (text.length <= RECENT_CHARS) last = { text, language, reading };
+  return reading;
+}
+
+function readAgain(text: string, language: string): Reading {
   const cached = recent.get(language, text);
   if (cached) return cached;
   const spans: WordSpan[] = [];
