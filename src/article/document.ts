@@ -18,8 +18,17 @@ const MARKDOWN: ToMarkdownOptions = {
   setext: false,
 };
 
+/**
+ * Text the serialiser leaves as it is in a paragraph of its own: it opens with a letter (no
+ * list, heading or quote marker), ends on no space, and holds none of the marks it escapes
+ * anywhere (emphasis, code, brackets, references, HTML, backslashes, line breaks).
+ */
+const PLAIN = /^\p{L}(?:[^\t\r\n\\[\]_`*&<]*[^\s\\[\]_`*&<])?$/u;
+
 /** A node's Markdown, escaped as remark escapes it, without the final newline. */
 function markdownOf(node: RootContent): string {
+  // Most sentences need no escape: serialising each one would cost more than the rest of its checks.
+  if (node.type === "paragraph" && node.children.length === 1 && node.children[0]!.type === "text" && PLAIN.test(node.children[0].value)) return node.children[0].value;
   return toMarkdown(node, MARKDOWN).replace(/\n$/, "");
 }
 

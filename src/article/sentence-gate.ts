@@ -74,7 +74,8 @@ export class SentenceGate {
     if (!balanced(sentence)) return "unbalanced";
     if (placement.answer && /[?\uff1f\u061f]["'\u201d\u2019\u00bb)\]]*$/u.test(sentence)) return "question";
     if (avoid.holds(sentence)) return "banned";
-    if (this.keywords.some((k) => !caseKept(sentence, k, this.language))) return "keyword-case";
+    const lower = sentence.toLocaleLowerCase(this.language);
+    if (this.keywords.some((k) => !caseKept(sentence, lower, k, this.language))) return "keyword-case";
     const primary = hasPhrase(sentence, plan.primary, this.language);
     if (primary && !placement.articleStart && document.occurrences(plan.primary) + 1 > plan.request.length * PRIMARY_CAP) return "density";
     if (!placement.articleStart && this.opensWithKeyword(sentence)) {
@@ -116,10 +117,10 @@ export class SentenceGate {
 
 /**
  * Whether every use of the keyword keeps the case the request gave it, apart from a use
- * that opens the sentence (its first letter is then a capital).
+ * that opens the sentence (its first letter is then a capital); `lower` is the sentence
+ * lower-cased, once for all the keywords.
  */
-function caseKept(sentence: string, keyword: string, language: string): boolean {
-  const lower = sentence.toLocaleLowerCase(language);
+function caseKept(sentence: string, lower: string, keyword: string, language: string): boolean {
   const want = keyword.toLocaleLowerCase(language);
   let at = lower.indexOf(want);
   while (at >= 0) {

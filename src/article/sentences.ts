@@ -78,6 +78,8 @@ const CLOSER: ReadonlyMap<string, string> = new Map([
   ["\uff08", "\uff09"],
 ]);
 const CLOSERS = new Set(CLOSER.values());
+/** Any mark {@link quotes} reads: a text without one has nothing open or broken. */
+const MARKS = new RegExp(`["${[...CLOSER.keys(), ...CLOSERS].join("")}]`, "u");
 
 /**
  * Whether every quotation mark and bracket a text opens is closed in it, in order. Curly
@@ -95,6 +97,7 @@ export function balanced(text: string): boolean {
  * may close them), or broken (a mark closes what was never opened: no more text mends it).
  */
 export function quotes(text: string): "closed" | "open" | "broken" {
+  if (!MARKS.test(text)) return "closed";
   const open: string[] = [];
   const chars = [...text];
   for (const [i, c] of chars.entries()) {

@@ -25,36 +25,111 @@ export interface WordSpan {
   index: number;
 }
 
-/** The sentences segmented last: one sentence is read by several rules in a row (each keyword, its opening, its case). */
-const recentSpans = new Map<string, readonly WordSpan[]>();
-const RECENT_SPANS = 32;
+/** A text's words, and their lower-case forms once a phrase is matched against them. */
+class Reading {
+  private lowered: readonly string[] | undefined;
+
+  constructor(
+    readonly spans: readonly WordSpan[],
+    private readonly language: string,
+  ) {}
+
+  /** Each word lower-cased on its own, as a phrase's words are. */
+  get lower(): readonly string[] {
+    return (this.lowered ??= this.spans.map((s) => s.word.toLocaleLowerCase(this.language)));
+  }
+}
+
+/** A few values per language, keyed by text (no key is built per look-up); the oldest goes once it is full. */
+class Recent<V> {
+  private readonly byLanguage = new Map<string, Map<string, V>>();
+
+  constructor(private readonly size: number) {}
+
+  get(language: string, text: string): V | undefined {
+    return this.byLanguage.get(language)?.get(text);
+  }
+
+  set(language: string, text: string, value: V): void {
+    let values = this.byLanguage.get(language);
+    if (!values) this.byLanguage.set(language, (values = new Map()));
+    values.set(text, value);
+    if (values.size > this.size) values.delete(values.keys().next().value!);
+  }
+}
+
+/**
+ * The sentences read last: one sentence is read by several rules in a row (its length, each
+ * keyword, its opening, its case), and by the document and the step after the gate, so it is
+ * segmented (and lower-cased) once.
+ */
+const recent = new Recent<Reading>(32);
 /** Longer texts (a whole article read by the report) are segmented each time, never kept. */
 const RECENT_CHARS = 2000;
 
-/** The word-like segments of a text, with their offsets (shared between callers: never changed). */
-export function wordSpans(text: string, language: string): readonly WordSpan[] {
-  const key = `${language}\u0000${text}`;
-  const cached = recentSpans.get(key);
+/** The text read last: most look-ups ask for it again, and comparing it costs less than hashing a new copy. */
+let last: { text: string; language: string; reading: Reading } | undefined;
+
+function read(text: string, language: string): Reading {
+  if (last && text === last.text && language === last.language) return last.reading;
+  const reading = readAgain(text, language);
+  if (text.length <= RECENT_CHARS) last = { text, language, reading };
+  return reading;
+}
+
+function readAgain(text: string, language: string): Reading {
+  const cached = recent.get(language, text);
   if (cached) return cached;
   const spans: WordSpan[] = [];
   for (const s of segmenter(language, "word").segment(text)) {
     if (s.isWordLike) spans.push(Object.freeze({ word: s.segment, index: s.index }));
   }
-  if (text.length > RECENT_CHARS) return spans;
-  recentSpans.set(key, Object.freeze(spans));
-  if (recentSpans.size > RECENT_SPANS) recentSpans.delete(recentSpans.keys().next().value!);
-  return spans;
+  if (text.length > RECENT_CHARS) return new Reading(spans, language);
+  const reading = new Reading(Object.freeze(spans), language);
+  recent.set(language, text, reading);
+  return reading;
+}
+
+/** The word-like segments of a text, with their offsets (shared between callers: never changed). */
+export function wordSpans(text: string, language: string): readonly WordSpan[] {
+  return read(text, language).spans;
 }
 
 /** Number of words in a text. */
 export function countWords(text: string, language: string): number {
+  // A sentence is counted by several readers in a row: its segmentation is kept for them.
+  if (text.length <= RECENT_CHARS) return read(text, language).spans.length;
   let count = 0;
   for (const word of segmenter(language, "word").segment(text)) if (word.isWordLike) count++;
   return count;
 }
 
+/**
+ * A character that never ends a sentence, in any language: a sentence ends only after a
+ * terminator or a paragraph separator, and this allows no punctuation but commas, quotes,
+ * brackets and dashes (";" ends a Greek question).
+ */
+const WITHIN = String.raw`(?:[^\p{P}\n\r\u0085\u2028\u2029]|[,'"\u2018\u2019\u201c\u201d()\-\u2013\u2014])`;
+/** The closing run of terminators (and quotes or a bracket after them) a sentence may end with. */
+const CLOSING = String.raw`(?:[.!?]+["'\u2019\u201d)]*[ \t]*)?`;
+/** A text that is one sentence whatever the language. */
+const ONE_SENTENCE = new RegExp(`^${WITHIN}*${CLOSING}$`, "u");
+/**
+ * Two such sentences, the second opening with a capital after a space: every language breaks
+ * after the first one's terminator and its spaces. The pass meets most sentences so: whole once
+ * the next one begins.
+ */
+const TWO_SENTENCES = new RegExp(`^(${WITHIN}*[.!?]+ +)(\\p{Lu}${WITHIN}*${CLOSING})$`, "u");
+
 /** Sentences of a text, trimmed, empty ones dropped. */
 export function splitSentences(text: string, language: string): string[] {
+  // The pass reads the sentence being written again and again: segmenting what is sure is waste.
+  if (ONE_SENTENCE.test(text)) {
+    const sentence = text.trim();
+    return sentence ? [sentence] : [];
+  }
+  const two = TWO_SENTENCES.exec(text);
+  if (two) return [two[1]!.trim(), two[2]!.trim()];
   const out: string[] = [];
   for (const s of segmenter(language, "sentence").segment(text)) {
     const sentence = s.segment.trim();
@@ -70,31 +145,52 @@ export function endsSentence(text: string): boolean {
 
 const separator = (s: string) => s.replace(/\s+/gu, " ");
 
+/** A phrase as {@link countPhrase} matches it: its words lower-cased, and the separators between them. */
+interface PhraseWords {
+  words: readonly string[];
+  separators: readonly string[];
+}
+
+/** The phrases matched lately (the article's keywords, anchors, banned phrases), each read once. */
+const phrases = new Recent<PhraseWords>(64);
+
+function phraseWords(phrase: string, language: string): PhraseWords {
+  let found = phrases.get(language, phrase);
+  if (found) return found;
+  const want = wordSpans(phrase, language);
+  found = {
+    words: want.map((w) => w.word.toLocaleLowerCase(language)),
+    separators: want.slice(1).map((w, i) => separator(phrase.slice(want[i]!.index + want[i]!.word.length, w.index))),
+  };
+  phrases.set(language, phrase, found);
+  return found;
+}
+
 /**
  * Occurrences of a phrase in a text: exact, case-insensitive, on word boundaries.
  * Words must follow each other with the same separators as in the phrase
  * (so "seo tools" does not match "seo, tools").
  */
 export function countPhrase(text: string, phrase: string, language: string): number {
-  const want = wordSpans(phrase, language);
-  if (want.length === 0) return 0;
-  const wantWords = want.map((w) => w.word.toLocaleLowerCase(language));
-  const wantSeps = want.slice(1).map((w, i) => separator(phrase.slice(want[i]!.index + want[i]!.word.length, w.index)));
-  const have = wordSpans(text, language);
+  const { words, separators } = phraseWords(phrase, language);
+  if (words.length === 0) return 0;
+  const have = read(text, language);
+  const spans = have.spans;
+  if (spans.length < words.length) return 0;
+  const lower = have.lower;
   let count = 0;
-  for (let i = 0; i + want.length <= have.length; i++) {
+  for (let i = 0; i + words.length <= spans.length; i++) {
     let match = true;
-    for (let j = 0; j < want.length && match; j++) {
-      const span = have[i + j]!;
-      match = span.word.toLocaleLowerCase(language) === wantWords[j];
+    for (let j = 0; j < words.length && match; j++) {
+      match = lower[i + j] === words[j];
       if (match && j > 0) {
-        const prev = have[i + j - 1]!;
-        match = separator(text.slice(prev.index + prev.word.length, span.index)) === wantSeps[j - 1];
+        const prev = spans[i + j - 1]!;
+        match = separator(text.slice(prev.index + prev.word.length, spans[i + j]!.index)) === separators[j - 1];
       }
     }
     if (match) {
       count++;
-      i += want.length - 1;
+      i += words.length - 1;
     }
   }
   return count;
@@ -143,12 +239,19 @@ export function lowerFirst(text: string, language: string): string {
   return head.toLocaleLowerCase(language) + text.slice(head.length);
 }
 
+/** The sentence normalised last, with its result. */
+let lastNormalised = { text: "", language: "", value: "" };
+
 /**
  * A sentence as the uniqueness rule compares it: without case, punctuation or spacing
  * ("Once upon a time there was…" and "Once upon a time, there was…" are the same).
  */
 export function normaliseSentence(text: string, language: string): string {
-  return text.toLocaleLowerCase(language).replace(/[\p{P}\p{S}]+/gu, " ").replace(/\s+/gu, " ").trim();
+  // The gate asks twice for the same sentence (to refuse it, then to keep it).
+  if (lastNormalised.text !== text || lastNormalised.language !== language) {
+    lastNormalised = { text, language, value: text.toLocaleLowerCase(language).replace(/[\p{P}\p{S}\s]+/gu, " ").trim() };
+  }
+  return lastNormalised.value;
 }
 
 /**
@@ -161,8 +264,24 @@ export function displayWidth(text: string): number {
   return width;
 }
 
+/**
+ * Scripts whose word breaks follow rules that look no further than the next word: the words
+ * of a text's first n words alone are its first n words. (Thai, Chinese or Japanese are broken
+ * by a dictionary over the whole run of letters: their first words alone may break otherwise.)
+ */
+const RULE_BROKEN = /^[\p{scx=Latn}\p{scx=Grek}\p{scx=Cyrl}\p{scx=Zyyy}\p{scx=Zinh}]*$/u;
+
 /** Whether a sentence's first words are the phrase (case-insensitive, as {@link countPhrase} matches). */
 export function opensWith(sentence: string, phrase: string, language: string): boolean {
-  const words = wordSpans(phrase, language).length;
-  return words > 0 && countPhrase(firstWords(sentence, words, language), phrase, language) > 0;
+  const { words, separators } = phraseWords(phrase, language);
+  if (words.length === 0) return false;
+  // The first words read alone; where they read as in the sentence, the sentence's own reading serves.
+  if (!RULE_BROKEN.test(sentence)) return countPhrase(firstWords(sentence, words.length, language), phrase, language) > 0;
+  const { spans, lower } = read(sentence, language);
+  if (spans.length < words.length) return false;
+  for (let j = 0; j < words.length; j++) {
+    if (lower[j] !== words[j]) return false;
+    if (j > 0 && separator(sentence.slice(spans[j - 1]!.index + spans[j - 1]!.word.length, spans[j]!.index)) !== separators[j - 1]) return false;
+  }
+  return true;
 }

@@ -30,7 +30,8 @@ export function nextUnit(pending: string, language: string, final: boolean): Uni
   const first = segments.slice(0, count).join("");
   const whole = first !== "" && (count < segments.length || lineDone);
   if (!whole) {
-    if (first && countWords(first, language) > RUN_ON_WORDS && balanced(first)) return runOn(first, lead, language);
+    // Each word takes a character at least: a shorter text is no run-on, and needs no count.
+    if (first.length > RUN_ON_WORDS && countWords(first, language) > RUN_ON_WORDS && balanced(first)) return runOn(first, lead, language);
     return undefined;
   }
   const clean = cleanProse(first);
