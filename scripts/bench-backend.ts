@@ -271,6 +271,8 @@ function targets(smollm2: Overhead, stories: Overhead | undefined): string[] {
     row(`same, stories260K`, stories ? String(stories.evaluated) : "—", "—", undefined),
     "| the same on a GPU (CUDA) | — | — | not measured (no GPU machine in this run) |",
     "",
+    "Prompt tokens count forced text besides the instructions: the title, the headings and the outline's labels and punctuation, which code writes rather than the model samples (a label costs llama-server one batched evaluation, not a step per token).",
+    "",
   ];
 }
 
