@@ -92,11 +92,11 @@ export interface NotWordOptions {
 /**
  * A GBNF expression for text that does not start with `word` (any case) followed by a word's
  * end; `rest` is the rule that takes over once the text has left the word behind. Its own
- * characters are never a straight quote (a quote opened or closed here would escape the
+ * characters are never a double quote (a quote opened or closed here would escape the
  * quotation rules of `rest`), nor, inside a quotation, a sentence end.
  */
 export function notWord(word: string, rest: string, options: NotWordOptions = {}): string {
-  const never = options.inQuotation ? '\\n".!?' : '\\n"';
+  const never = options.inQuotation ? '\\n"\u201c\u201d.!?' : '\\n"\u201c\u201d';
   const chars = [...word.toLocaleLowerCase()];
   const cls = (c: string) => {
     const upper = c.toLocaleUpperCase();

@@ -1,4 +1,5 @@
 import { notWord, type AvoidList, type BannedMatch } from "./avoid.js";
+import { literal } from "./grammar.js";
 import type { DiscardReason, TokenLedger } from "./ledger.js";
 import type { Refusal } from "./sentence-gate.js";
 import { quotes, splitLongSentence } from "./sentences.js";
@@ -78,12 +79,37 @@ function boundaryRule(keyword: string, spaced: boolean): string | undefined {
   if (spaced) return BOUNDARY.spaced;
   return /^[\p{Script=Latin}\p{N}]/u.test(keyword) ? BOUNDARY.unspaced : undefined;
 }
-/** Most characters inside one straight-quoted quotation: the model closes it before it runs on. */
+/** Most characters inside one quotation: the model closes it before it runs on. */
 const QUOTATION_CHARS = 160;
-/** A quotation ends with its sentence's mark, if any: one sentence never spreads over several inside quotes. */
-const QUOTE_END = '[.!?,\u2026]{0,3} "\\""';
-/** The rules every free-text grammar ends with: a straight double quote opens a quotation after a space or a line break, or closes one. */
-export const QUOTED_TEXT = `chunk ::= [^"\\n] | "\\n" quote? | [ \\t] quote\nquote ::= "\\"" [^" \\n.!?,;:] [^"\\n.!?]{0,${QUOTATION_CHARS}} ${QUOTE_END}`;
+/** The quotation marks the grammar pairs: straight double quotes, and curly ones (which open and close differently). */
+const PAIRS = [
+  { open: '"', close: '"' },
+  { open: "\u201c", close: "\u201d" },
+] as const;
+/** Neither kind of double quote: what a quotation holds and what free text holds outside one. */
+const NOT_QUOTES = '"\u201c\u201d';
+/** A quotation ends with its sentence's mark, if any, then its closing quote: one sentence never spreads over several inside quotes. */
+const quoteEnd = (close: string) => `[.!?,\u2026]{0,3} ${literal(close)}`;
+/**
+ * The rules every free-text grammar ends with: a double quote (straight or curly) opens a
+ * quotation after a space or a line break, on a word, and the same kind closes it.
+ */
+export const QUOTED_TEXT = [
+  `chunk ::= [^${NOT_QUOTES}\\n] | "\\n" quote? | [ \\t] quote`,
+  `quote ::= ${PAIRS.map(({ open, close }) => `${literal(open)} [^${NOT_QUOTES} \\n.!?,;:] [^${NOT_QUOTES}\\n.!?]{0,${QUOTATION_CHARS}} ${quoteEnd(close)}`).join(" | ")}`,
+].join("\n");
+
+/** The quotation `pending` left open, and the characters written inside it; undefined when none is. */
+function openQuotation(pending: string): { close: string; inside: number } | undefined {
+  // A quote that ends the pending text opens a quotation on the word the model writes next.
+  if (quotes(/["\u201c]$/u.test(pending) ? `${pending}w` : pending) !== "open") return undefined;
+  const straight = pending.lastIndexOf('"');
+  const curly = pending.lastIndexOf("\u201c");
+  // An odd count of straight quotes: the last one opened a quotation still open.
+  if (straight > curly && pending.split('"').length % 2 === 0) return { close: '"', inside: pending.length - straight };
+  if (curly > straight && pending.indexOf("\u201d", curly) < 0) return { close: "\u201d", inside: pending.length - curly };
+  return undefined;
+}
 
 /** What the next free call must keep besides the quotation rules. */
 export interface FreeTextOptions {
@@ -111,17 +137,16 @@ export interface FreeTextOptions {
  */
 export function freeTextGrammar(options: FreeTextOptions): string {
   const { pending, after, spaced, refuse, notOpening } = options;
-  // An odd count of straight quotes: the last one opened a quotation still open.
-  const open = quotes(pending) === "open" && pending.split('"').length % 2 === 0;
+  const open = openQuotation(pending);
   // In steps of 40 characters: a handful of distinct grammars, each compiled once and cached.
-  const left = open ? Math.max(8, Math.floor((QUOTATION_CHARS - (pending.length - pending.lastIndexOf('"'))) / 40) * 40) : 0;
+  const left = open ? Math.max(8, Math.floor((QUOTATION_CHARS - open.inside) / 40) * 40) : 0;
   const boundary = after === undefined ? undefined : boundaryRule(after, spaced);
   const opening = notOpening !== undefined && pending.trim() === "";
   const lineStart = !boundary && !refuse && !opening && (pending === "" || /\s$/u.test(pending));
-  const tail = open ? `[^"\\n.!?]{0,${left}} ${QUOTE_END} chunk*` : `${lineStart ? "quote? " : ""}chunk*`;
+  const tail = open ? `[^${NOT_QUOTES}\\n.!?]{0,${left}} ${quoteEnd(open.close)} chunk*` : `${lineStart ? "quote? " : ""}chunk*`;
   let root = "tail";
   if (boundary) root = `${boundary} tail`;
-  else if (refuse) root = `" "? (${notWord(refuse, "tail", { inQuotation: open })})`;
+  else if (refuse) root = `" "? (${notWord(refuse, "tail", { inQuotation: open !== undefined })})`;
   else if (opening) root = `[ \\n]* (${notWord(notOpening, "tail")} | quote tail)`;
   return `root ::= ${root}\ntail ::= ${tail}\n${QUOTED_TEXT}`;
 }

@@ -277,6 +277,18 @@ describe("GrammarBuilder in llama.cpp", () => {
       for (const text of accepted) expect(accepts(grammar, text), text).toBe(true);
     });
 
+    it("holds curly quotations to the same rules: opened on a word after a space, closed by their own mark", async () => {
+      expect(await check("", "She said, \u201cLook at this!\u201d and smiled.")).toBe(true);
+      expect(await check("", "She said, \u201cLook at this!\" and smiled.")).toBe(false);
+      expect(await check("", "She said, \u201cLook at this. Then that.\u201d")).toBe(false);
+      expect(await check("", "Thank you,\u201d said his friend.")).toBe(false);
+      expect(await check('He said, \u201cCome', " inside now.\u201d Lily ran.")).toBe(true);
+      expect(await check('He said, \u201cCome', " inside now. Lily ran.")).toBe(false);
+      // A quote the pending text ends with is open: the model writes its word and closes it.
+      expect(await check('He said, "', 'Come inside." Lily ran.')).toBe(true);
+      expect(await check('He said, "', "Come inside. Lily ran.")).toBe(false);
+    });
+
     it("makes a quotation the pending sentence opened close first", async () => {
       const pending = 'Mom said, "Come';
       expect(await check(pending, ' inside now." Lily ran.')).toBe(true);
