@@ -126,8 +126,8 @@ export interface FreeTextOptions {
 }
 
 /**
- * The grammar of a free generation call: the model writes what it likes, except a straight
- * double quote that closes nothing, a line break (or the end) inside a quotation, a quotation
+ * The grammar of a free generation call: the model writes what it likes, except a double
+ * quote (straight or curly) that closes nothing, a line break (or the end) inside a quotation, a quotation
  * that runs on or holds a sentence end before its last mark, so no sentence is left with its
  * quotation open and a reader's sentences are the engine's. A quotation `pending` opened must
  * close first. The call's first characters also keep what the step asks (a word boundary after

@@ -172,28 +172,28 @@ function phraseWords(phrase: string, language: string): PhraseWords {
  * (so "seo tools" does not match "seo, tools").
  */
 export function countPhrase(text: string, phrase: string, language: string): number {
-  const { words, separators } = phraseWords(phrase, language);
-  if (words.length === 0) return 0;
+  const want = phraseWords(phrase, language);
+  if (want.words.length === 0) return 0;
   const have = read(text, language);
-  const spans = have.spans;
-  if (spans.length < words.length) return 0;
-  const lower = have.lower;
   let count = 0;
-  for (let i = 0; i + words.length <= spans.length; i++) {
-    let match = true;
-    for (let j = 0; j < words.length && match; j++) {
-      match = lower[i + j] === words[j];
-      if (match && j > 0) {
-        const prev = spans[i + j - 1]!;
-        match = separator(text.slice(prev.index + prev.word.length, spans[i + j]!.index)) === separators[j - 1];
-      }
-    }
-    if (match) {
-      count++;
-      i += words.length - 1;
-    }
+  for (let i = 0; i + want.words.length <= have.spans.length; i++) {
+    if (!matchesAt(text, have, want, i)) continue;
+    count++;
+    i += want.words.length - 1;
   }
   return count;
+}
+
+/** Whether the phrase's words, with its separators, stand in `text` from its `i`-th word on. */
+function matchesAt(text: string, have: Reading, want: PhraseWords, i: number): boolean {
+  const { spans, lower } = have;
+  for (let j = 0; j < want.words.length; j++) {
+    if (lower[i + j] !== want.words[j]) return false;
+    if (j === 0) continue;
+    const prev = spans[i + j - 1]!;
+    if (separator(text.slice(prev.index + prev.word.length, spans[i + j]!.index)) !== want.separators[j - 1]) return false;
+  }
+  return true;
 }
 
 /** Whether a text holds a phrase (see {@link countPhrase}). */
@@ -273,15 +273,10 @@ const RULE_BROKEN = /^[\p{scx=Latn}\p{scx=Grek}\p{scx=Cyrl}\p{scx=Zyyy}\p{scx=Zi
 
 /** Whether a sentence's first words are the phrase (case-insensitive, as {@link countPhrase} matches). */
 export function opensWith(sentence: string, phrase: string, language: string): boolean {
-  const { words, separators } = phraseWords(phrase, language);
-  if (words.length === 0) return false;
+  const want = phraseWords(phrase, language);
+  if (want.words.length === 0) return false;
   // The first words read alone; where they read as in the sentence, the sentence's own reading serves.
-  if (!RULE_BROKEN.test(sentence)) return countPhrase(firstWords(sentence, words.length, language), phrase, language) > 0;
-  const { spans, lower } = read(sentence, language);
-  if (spans.length < words.length) return false;
-  for (let j = 0; j < words.length; j++) {
-    if (lower[j] !== words[j]) return false;
-    if (j > 0 && separator(sentence.slice(spans[j - 1]!.index + spans[j - 1]!.word.length, spans[j]!.index)) !== separators[j - 1]) return false;
-  }
-  return true;
+  if (!RULE_BROKEN.test(sentence)) return countPhrase(firstWords(sentence, want.words.length, language), phrase, language) > 0;
+  const have = read(sentence, language);
+  return have.spans.length >= want.words.length && matchesAt(sentence, have, want, 0);
 }
