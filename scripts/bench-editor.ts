@@ -19,9 +19,9 @@ import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as v from "valibot";
-import { Grounding } from "../src/article/grounding.js";
-import { plan } from "../src/article/plan.js";
-import { GenerateRequestSchema } from "../src/article/request.js";
+import { Grounding } from "../src/article/grounding/grounding.js";
+import { plan } from "../src/article/plan/plan.js";
+import { GenerateRequestSchema } from "../src/article/wire/request.js";
 import { baselineFolder, serveCheckout } from "./bench-baseline.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..");

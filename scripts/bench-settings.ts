@@ -6,7 +6,7 @@
 import os from "node:os";
 import path from "node:path";
 import * as v from "valibot";
-import { GenerateRequestSchema, type GenerateRequest } from "../src/article/request.js";
+import { GenerateRequestSchema, type GenerateRequest } from "../src/article/wire/request.js";
 import { SAMPLING } from "../src/model/sampling.js";
 import { defaultThreads } from "../src/setting-parsers.js";
 import { BENCH_DIR, benchArticle } from "./bench-models.js";

@@ -1,19 +1,19 @@
 import { randomUUID } from "node:crypto";
 import type { Backend } from "../model/backend.js";
-import { analyse, requestTexts } from "./analyse.js";
-import { AvoidList } from "./avoid.js";
-import { ArticleDocument } from "./document.js";
-import { Grounding } from "./grounding.js";
-import { articleJsonLd } from "./jsonld.js";
+import { analyse, requestTexts } from "./report/analyse.js";
+import { AvoidList } from "./plan/avoid.js";
+import { ArticleDocument } from "./body/document.js";
+import { Grounding } from "./grounding/grounding.js";
+import { articleJsonLd } from "./output/jsonld.js";
 import { TokenLedger } from "./ledger.js";
-import { plannedOutline, writeOutline } from "./outline.js";
-import { plan } from "./plan.js";
-import { articlePrompt } from "./prompts.js";
-import { renderArticle } from "./render.js";
-import { resolveStyle, type GenerateRequest } from "./request.js";
-import { articleSlug } from "./slug.js";
-import type { ArticleResponse, StreamMeta, StreamOutline } from "./response.js";
-import { writeBody } from "./write.js";
+import { plannedOutline, writeOutline } from "./outline/outline.js";
+import { plan } from "./plan/plan.js";
+import { articlePrompt } from "./plan/prompts.js";
+import { renderArticle } from "./output/render.js";
+import type { GenerateRequest } from "./wire/request.js";
+import { articleSlug } from "./text/slug.js";
+import type { ArticleResponse, StreamMeta, StreamOutline } from "./wire/response.js";
+import { writeBody } from "./body/write.js";
 
 /** A written article in every form the API serves. */
 export interface WrittenArticle {
@@ -67,7 +67,7 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
 
   const articlePlan = plan(request);
   const keywords = [articlePlan.primary, ...articlePlan.secondary];
-  const style = resolveStyle(request.style);
+  const { style } = articlePlan;
   const avoid = new AvoidList({ style, language: request.language });
   const document = new ArticleDocument(request.language, keywords, onDelta);
   const writer = TokenLedger.of(await backend.writer(signal));

@@ -1,5 +1,5 @@
 import type { GenerateOptions, Prompt, StopReason, Usage, Writer } from "../model/backend.js";
-import type { Refusal } from "./sentence-gate.js";
+import type { Refusal } from "./body/sentence-gate.js";
 
 /**
  * Why generated tokens were cut from the answer: a sentence the gate refused (its reason),

@@ -1,8 +1,7 @@
 import { parse } from "csv-parse/sync";
 import type { CsvError } from "csv-parse";
 import { BatchError } from "./errors.js";
-import type { InputRow } from "./input.js";
-import { unknownField } from "./row.js";
+import { unknownField, type InputRow } from "./row.js";
 
 /**
  * The rows of a CSV file whose first row names the columns. An empty cell is a field not

@@ -1,13 +1,12 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { splitList } from "../article/fields.js";
+import { splitList } from "../article/wire/fields.js";
 import { csvRows } from "./csv.js";
 import { BatchError } from "./errors.js";
 import { jsonlRows } from "./jsonl.js";
+import type { InputRow } from "./row.js";
 import { SourceFileError, readSourceFiles } from "./source-files.js";
 
-/** One row as read from the input: its fields, or why it could not be read; `line` is where it starts (1-based). */
-export type InputRow = { line: number; fields: Record<string, unknown> } | { line: number; error: string };
 
 /**
  * The rows of a `.csv` (header row first) or `.jsonl` file, in file order. A row's

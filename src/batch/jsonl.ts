@@ -1,4 +1,4 @@
-import type { InputRow } from "./input.js";
+import type { InputRow } from "./row.js";
 
 /**
  * The rows of a JSON Lines file: one object per line, its members the request's fields

@@ -3,9 +3,9 @@ import path from "node:path";
 import { parse as parseCsv } from "csv-parse/sync";
 import { XMLParser } from "fast-xml-parser";
 import * as v from "valibot";
-import { fieldPath } from "../article/fields.js";
-import { LinkSchema, type Link } from "../article/request.js";
-import { capitalise } from "../article/text.js";
+import { fieldPath } from "../article/wire/fields.js";
+import { LinkSchema, type Link } from "../article/wire/request.js";
+import { capitalise } from "../article/text/text.js";
 import { BatchError } from "./errors.js";
 
 /** One page as a links file gives it, and where (for errors). */

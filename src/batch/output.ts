@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { stringify, type ScalarTag, type Tags } from "yaml";
-import type { GenerateRequest } from "../article/request.js";
-import type { ArticleResponse } from "../article/response.js";
+import type { GenerateRequest } from "../article/wire/request.js";
+import type { ArticleResponse } from "../article/wire/response.js";
 import { groundingData } from "./grounding.js";
 
 /** What the files of a row are made from: the generate JSON answer, of the local model or a server. */

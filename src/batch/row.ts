@@ -1,8 +1,11 @@
 import { createHash } from "node:crypto";
 import * as v from "valibot";
-import { REQUEST_FIELDS, fieldPath, requestFromFields, type RequestField } from "../article/fields.js";
-import { LinkSet, sameAddress } from "../article/links.js";
-import { GenerateRequestSchema, LIMITS, SiteUrlSchema, type GenerateRequest, type Link } from "../article/request.js";
+import { REQUEST_FIELDS, fieldPath, requestFromFields, type RequestField } from "../article/wire/fields.js";
+import { LinkSet, sameAddress } from "../article/grounding/links.js";
+import { GenerateRequestSchema, LIMITS, SiteUrlSchema, type GenerateRequest, type Link } from "../article/wire/request.js";
+
+/** One row as read from the input: its fields, or why it could not be read; `line` is where it starts (1-based). */
+export type InputRow = { line: number; fields: Record<string, unknown> } | { line: number; error: string };
 
 /** A valid row, ready to write. */
 export interface BatchRow {

@@ -1,5 +1,5 @@
 import { defineCommand } from "citty";
-import { LinkSet } from "../article/links.js";
+import { LinkSet } from "../article/grounding/links.js";
 import { readLinksFile } from "../batch/links-file.js";
 import { localWriter } from "../batch/local.js";
 import { planBatch } from "../batch/plan.js";

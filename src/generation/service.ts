@@ -1,5 +1,5 @@
 import { writeArticle, type WriteArticleOptions, type WrittenArticle } from "../article/article.js";
-import type { GenerateRequest, Style } from "../article/request.js";
+import type { GenerateRequest, Style } from "../article/wire/request.js";
 import type { KeyLimiter } from "../keys/limiter.js";
 import type { ApiKey } from "../keys/registry.js";
 import { Lifecycle } from "../lifecycle.js";

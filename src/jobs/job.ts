@@ -1,6 +1,6 @@
 import * as v from "valibot";
-import type { GenerateRequest } from "../article/request.js";
-import { ArticleResponseSchema, NormalisedRequestSchema } from "../article/response.js";
+import type { GenerateRequest } from "../article/wire/request.js";
+import { ArticleResponseSchema, NormalisedRequestSchema } from "../article/wire/response.js";
 
 /**
  * The shapes of the jobs API as valibot schemas: they validate the request, type the

@@ -1,6 +1,6 @@
 import { mkdir, open, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { KeyStoreError } from "./store.js";
+import { KeyStoreError } from "./errors.js";
 
 const LOCK_WAIT_MS = 10_000;
 

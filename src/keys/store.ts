@@ -2,8 +2,9 @@ import { createHash, randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import * as v from "valibot";
 import { writeFileAtomic } from "../atomic.js";
-import { StyleSchema, type Style } from "../article/request.js";
+import { StyleSchema, type Style } from "../article/wire/request.js";
 import { InkpressError } from "../errors.js";
+import { KeyStoreError } from "./errors.js";
 import { lock } from "./file-lock.js";
 
 /** Limits of one key; a missing limit means none. */
@@ -62,9 +63,6 @@ const WEBHOOK_SECRET_PREFIX = "whsec_";
 
 /** Names of INKPRESS_API_KEYS keys (`env-1`, `env-2`…): no stored key may take one. */
 const ENV_NAME = /^env-\d+$/;
-
-/** A key file that cannot be read or trusted, or a key command that cannot be done: one line for the user. */
-export class KeyStoreError extends InkpressError {}
 
 const LimitsSchema = v.object({
   rate: v.object({ requests: v.pipe(v.number(), v.integer(), v.minValue(1)), windowS: v.pipe(v.number(), v.integer(), v.minValue(1)) }),

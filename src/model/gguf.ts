@@ -9,6 +9,7 @@
 import { type FileHandle, open, stat } from "node:fs/promises";
 import path from "node:path";
 import { readGgufFileInfo } from "node-llama-cpp";
+import { InkpressError } from "../errors.js";
 
 /** Options of {@link ggufProblem}. */
 export interface GgufCheckOptions {
@@ -109,10 +110,14 @@ async function skipValue(cursor: Cursor, type: number): Promise<void> {
 }
 
 /** The header claims more bytes than the file has. */
-class PastEnd extends Error {}
+class PastEnd extends InkpressError {
+  constructor() {
+    super("truncated GGUF file");
+  }
+}
 
 /** The header holds something no GGUF writer writes; the message says what. */
-class Damaged extends Error {}
+class Damaged extends InkpressError {}
 
 /** How much of the file a {@link Cursor} reads at once. */
 const CHUNK = 1 << 20;

@@ -1,8 +1,8 @@
 import type { Nodes, PhrasingContent, Root } from "mdast";
 import remarkParse from "remark-parse";
 import { unified } from "unified";
-import type { Block } from "../../src/article/document.js";
-import { countWords, splitSentences } from "../../src/article/text.js";
+import type { Block } from "../../src/article/body/document.js";
+import { countWords, splitSentences } from "../../src/article/text/text.js";
 
 /**
  * The analyser's input read from a Markdown string with remark-parse: an oracle that

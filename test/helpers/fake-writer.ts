@@ -1,5 +1,5 @@
 import type { GenerateOptions, Prompt, StopReason, Usage, Writer } from "../../src/model/backend.js";
-import { QUOTED_TEXT } from "../../src/article/step.js";
+import { QUOTED_TEXT } from "../../src/article/body/step.js";
 
 /**
  * A scripted stand-in for the model behind the {@link Writer} interface: each `generate`

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { analyse, scoreChecks, type AnalyseInput, type Analysis, type CheckId } from "../../src/article/analyse.js";
-import { slugify } from "../../src/article/slug.js";
-import { splitSentences } from "../../src/article/text.js";
+import { analyse, scoreChecks, type AnalyseInput, type Analysis, type CheckId } from "../../src/article/report/analyse.js";
+import { slugify } from "../../src/article/text/slug.js";
+import { splitSentences } from "../../src/article/text/text.js";
 import { blocksOf } from "../helpers/blocks.js";
 
 // ---------------------------------------------------------------------------------------

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { analyse, scoreChecks, type AnalyseInput, type CheckId } from "../../src/article/analyse.js";
-import { hasTransition, isPassive } from "../../src/article/checks/english.js";
-import { figureKey, figuresIn } from "../../src/article/checks/figures.js";
-import { CHECK_IDS, CHECK_LABELS } from "../../src/article/checks/registry.js";
+import { analyse, scoreChecks, type AnalyseInput, type CheckId } from "../../src/article/report/analyse.js";
+import { hasTransition, isPassive } from "../../src/article/report/checks/english.js";
+import { figureKey, figuresIn } from "../../src/article/report/checks/figures.js";
+import { CHECK_IDS, CHECK_LABELS } from "../../src/article/report/checks/registry.js";
 import { blocksOf } from "../helpers/blocks.js";
 
 /** The analyser's input for a document written here as Markdown (read by remark, not by the engine). */

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { CLICHES, clichesFor } from "../../src/article/cliches.js";
-import { countPhrase } from "../../src/article/text.js";
+import { CLICHES, clichesFor } from "../../src/article/plan/cliches.js";
+import { countPhrase } from "../../src/article/text/text.js";
 
 describe("clichesFor", () => {
   it("holds the issue's English examples", () => {

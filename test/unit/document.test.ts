@@ -2,9 +2,9 @@ import type { Heading, List, Nodes, Paragraph, Root } from "mdast";
 import { toString } from "mdast-util-to-string";
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../../scripts/gguf.js";
-import { ArticleDocument } from "../../src/article/document.js";
-import { renderArticle } from "../../src/article/render.js";
-import { countPhrase, countWords } from "../../src/article/text.js";
+import { ArticleDocument } from "../../src/article/body/document.js";
+import { renderArticle } from "../../src/article/output/render.js";
+import { countPhrase, countWords } from "../../src/article/text/text.js";
 import { blocksOf, parseMarkdown } from "../helpers/blocks.js";
 
 // The document on hand-fed text: no model. Its Markdown is checked by parsing it back with

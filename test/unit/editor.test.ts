@@ -1,13 +1,13 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { AvoidList } from "../../src/article/avoid.js";
-import { ArticleDocument } from "../../src/article/document.js";
-import { plannedOutline, type Outline } from "../../src/article/outline.js";
-import { plan, type Plan } from "../../src/article/plan.js";
-import { GenerateRequestSchema, type GenerateRequestInput } from "../../src/article/request.js";
-import { balanced, finishSentence, splitLongSentence } from "../../src/article/sentences.js";
-import { hasPhrase } from "../../src/article/text.js";
-import { writeBody } from "../../src/article/write.js";
+import { AvoidList } from "../../src/article/plan/avoid.js";
+import { ArticleDocument } from "../../src/article/body/document.js";
+import { plannedOutline, type Outline } from "../../src/article/outline/outline.js";
+import { plan, type Plan } from "../../src/article/plan/plan.js";
+import { GenerateRequestSchema, type GenerateRequestInput } from "../../src/article/wire/request.js";
+import { balanced, finishSentence, splitLongSentence } from "../../src/article/text/sentences.js";
+import { hasPhrase } from "../../src/article/text/text.js";
+import { writeBody } from "../../src/article/body/write.js";
 import { FakeWriter, continuations, distinctSentences, proseModel, type ProseItem, type Script } from "../helpers/fake-writer.js";
 
 // How code steers without showing, on a scripted fake model: owed keywords inside

@@ -1,14 +1,14 @@
-import { AvoidList } from "../../src/article/avoid.js";
+import { AvoidList } from "../../src/article/plan/avoid.js";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import * as v from "valibot";
 import { getLlama, LlamaLogLevel, type Llama, type LlamaGrammar } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GrammarBuilder, literal, type FieldShape, type Item } from "../../src/article/grammar.js";
-import { writeOutline } from "../../src/article/outline.js";
-import { freeTextGrammar } from "../../src/article/step.js";
-import { plan } from "../../src/article/plan.js";
-import { GenerateRequestSchema, type GenerateRequestInput } from "../../src/article/request.js";
+import { GrammarBuilder, literal, type FieldShape, type Item } from "../../src/article/gbnf/grammar.js";
+import { writeOutline } from "../../src/article/outline/outline.js";
+import { freeTextGrammar } from "../../src/article/body/step.js";
+import { plan } from "../../src/article/plan/plan.js";
+import { GenerateRequestSchema, type GenerateRequestInput } from "../../src/article/wire/request.js";
 import { ModelRuntime } from "../../src/model/runtime.js";
 import { FakeWriter } from "../helpers/fake-writer.js";
 

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { writeArticle } from "../../src/article/article.js";
 import { TokenLedger } from "../../src/article/ledger.js";
-import { GenerateRequestSchema } from "../../src/article/request.js";
+import { GenerateRequestSchema } from "../../src/article/wire/request.js";
 import { FakeBackend } from "../helpers/fake-backend.js";
 import { distinctSentences, FakeWriter, scripted } from "../helpers/fake-writer.js";
 

@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { focusKeyword, plan, type Plan, type PlannedHeading } from "../../src/article/plan.js";
-import { GenerateRequestSchema, type GenerateRequestInput, type Preset } from "../../src/article/request.js";
-import { countWords } from "../../src/article/text.js";
+import { focusKeyword, plan, type Plan, type PlannedHeading } from "../../src/article/plan/plan.js";
+import { GenerateRequestSchema, type GenerateRequestInput, type Preset } from "../../src/article/wire/request.js";
+import { countWords } from "../../src/article/text/text.js";
 
 // `plan()` decides everything code owns before the model writes a word. These tests read
 // the plan as a contract: they compute the figures the rules ask for (H2s per requested

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { RESTATES, SourceIndex, passagesForSections, pickPassages, restates, splitPassages, type SourcePassage } from "../../src/article/sources.js";
-import { contentWords } from "../../src/article/terms.js";
-import { countWords } from "../../src/article/text.js";
+import { RESTATES, SourceIndex, passagesForSections, pickPassages, restates, splitPassages, type SourcePassage } from "../../src/article/grounding/sources.js";
+import { contentWords } from "../../src/article/text/terms.js";
+import { countWords } from "../../src/article/text/text.js";
 
 const COMPOST = {
   title: "Composting guide",

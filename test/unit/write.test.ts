@@ -1,14 +1,14 @@
-import { AvoidList } from "../../src/article/avoid.js";
+import { AvoidList } from "../../src/article/plan/avoid.js";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { analyse, type CheckId } from "../../src/article/analyse.js";
-import { ArticleDocument } from "../../src/article/document.js";
-import { DESCRIPTION, TITLE_MAX, writeOutline, type Outline } from "../../src/article/outline.js";
-import { plan, type Plan } from "../../src/article/plan.js";
-import { GenerateRequestSchema, type GenerateRequestInput, type Preset } from "../../src/article/request.js";
-import { capitalise, countPhrase, endsSentence, normaliseSentence, splitSentences, wordSpans } from "../../src/article/text.js";
-import { freeTextGrammar } from "../../src/article/step.js";
-import { writeBody } from "../../src/article/write.js";
+import { analyse, type CheckId } from "../../src/article/report/analyse.js";
+import { ArticleDocument } from "../../src/article/body/document.js";
+import { DESCRIPTION, TITLE_MAX, writeOutline, type Outline } from "../../src/article/outline/outline.js";
+import { plan, type Plan } from "../../src/article/plan/plan.js";
+import { GenerateRequestSchema, type GenerateRequestInput, type Preset } from "../../src/article/wire/request.js";
+import { capitalise, countPhrase, endsSentence, normaliseSentence, splitSentences, wordSpans } from "../../src/article/text/text.js";
+import { freeTextGrammar } from "../../src/article/body/step.js";
+import { writeBody } from "../../src/article/body/write.js";
 import {
   FakeWriter,
   continuations,

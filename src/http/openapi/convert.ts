@@ -5,8 +5,8 @@
  * added to that description in valibot's own message, so no rule drops out silently.
  */
 import { toJsonSchema, type JsonSchema, type OverrideActionContext } from "@valibot/to-json-schema";
-import { cleanBlock, cleanText } from "../../article/request.js";
-import { ArticleResponseSchema, NormalisedRequestSchema } from "../../article/response.js";
+import { cleanBlock, cleanText } from "../../article/wire/request.js";
+import { ArticleResponseSchema, NormalisedRequestSchema } from "../../article/wire/response.js";
 import { JobSchema } from "../../jobs/job.js";
 
 /** A JSON object of the document. */

@@ -9,7 +9,7 @@
  * like the reference table. The page's script is client/playground.ts, served at
  * `/assets/playground.js`; it reads the request from the form's named controls.
  */
-import { LABELLED_LANGUAGES, languageName } from "../../article/labels.js";
+import { LABELLED_LANGUAGES, languageName } from "../../article/plan/labels.js";
 import { componentSchema, fieldAt, type SchemaNode } from "./fields.js";
 import { escapeHtml, renderPage, type Page } from "./html.js";
 

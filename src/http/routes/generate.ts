@@ -1,6 +1,6 @@
 import { EventStream, defineHandler, type H3Event } from "h3";
 import type { WrittenArticle } from "../../article/article.js";
-import { GenerateRequestSchema } from "../../article/request.js";
+import { GenerateRequestSchema } from "../../article/wire/request.js";
 import type { GenerationService, WriteOptions } from "../../generation/service.js";
 import type { KeyStorage } from "../../keys/storage.js";
 import { log } from "../../log.js";

@@ -1,6 +1,6 @@
 import { defineHandler, getQuery, getRouterParam, type H3Event } from "h3";
 import * as v from "valibot";
-import { GenerateRequestSchema } from "../../article/request.js";
+import { GenerateRequestSchema } from "../../article/wire/request.js";
 import { JOB_STATUSES, JobExtrasSchema, type Job } from "../../jobs/job.js";
 import type { Jobs } from "../../jobs/jobs.js";
 import { readCursor } from "../../jobs/store.js";

@@ -8,7 +8,7 @@
  * or `error`. The request body is read from the form (see {@link requestBody}), so a new
  * field is a new control in the page, not new code here.
  */
-import type { ArticleResponse, StreamOutline } from "../../../article/response.js";
+import type { ArticleResponse, StreamOutline } from "../../../article/wire/response.js";
 import { byId, el } from "./dom.js";
 import { linksFromText, sourcesFromText } from "./grounding.js";
 import { renderMarkdown } from "./markdown.js";

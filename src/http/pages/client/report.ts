@@ -1,5 +1,5 @@
 /** The playground's SEO report: the score, the article's figures and every check, named in words. */
-import type { ArticleResponse, SeoCheck } from "../../../article/response.js";
+import type { ArticleResponse, SeoCheck } from "../../../article/wire/response.js";
 import { byId, el } from "./dom.js";
 
 type CheckKind = "pass" | "fail" | "na";

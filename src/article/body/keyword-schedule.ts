@@ -1,0 +1,62 @@
+import { hasPhrase } from "../text/text.js";
+
+/** The keywords one passage of prose owes. */
+export interface PassageKeywords {
+  /** Sentences that should hold the primary keyword. */
+  primaryUses: number;
+  /** Secondary keywords the passage must mention. */
+  secondary: string[];
+  /** Words the passage aims at: the primary keyword's uses are spread over them. */
+  budget: number;
+}
+
+/**
+ * When a keyword is owed. The plan gives each prose passage its uses of the primary
+ * keyword, spread evenly over its words, and the secondary keywords it must mention.
+ * Sentences that hold a keyword, whoever placed it, pay
+ * what is owed; what a passage could not place is carried to the next prose passage.
+ */
+export class KeywordSchedule {
+  /** Uses the last passage could not place. */
+  private carried = { primary: 0, secondary: [] as string[] };
+  private uses = 0;
+  private primaryLeft = 0;
+  private secondaryLeft: string[] = [];
+  private every = Infinity;
+
+  constructor(private readonly options: { primary: string; language: string }) {}
+
+  /** Start a prose passage: its own keywords and whatever the one before still owes. */
+  open(passage: PassageKeywords): void {
+    this.uses = passage.primaryUses + this.carried.primary;
+    this.primaryLeft = this.uses;
+    this.secondaryLeft = [...this.carried.secondary, ...passage.secondary];
+    this.carried = { primary: 0, secondary: [] };
+    this.every = passage.budget / Math.max(1, this.uses);
+  }
+
+  /** The keyword the passage owes now, after `words` words; undefined when none is. */
+  due(words: number): string | undefined {
+    if (this.primaryLeft > 0 && words >= this.every * (this.uses - this.primaryLeft)) return this.options.primary;
+    return this.secondaryLeft[0];
+  }
+
+  /** Whether the passage still owes a keyword. */
+  get owing(): boolean {
+    return this.primaryLeft > 0 || this.secondaryLeft.length > 0;
+  }
+
+  /** A sentence the article kept: the keywords it holds are paid. */
+  record(sentence: string): void {
+    const { primary, language } = this.options;
+    if (this.primaryLeft > 0 && hasPhrase(sentence, primary, language)) this.primaryLeft--;
+    this.secondaryLeft = this.secondaryLeft.filter((k) => !hasPhrase(sentence, k, language));
+  }
+
+  /** End the passage: what it still owes goes to the next one. */
+  close(): void {
+    this.carried = { primary: Math.max(0, this.primaryLeft), secondary: this.secondaryLeft };
+    this.primaryLeft = 0;
+    this.secondaryLeft = [];
+  }
+}

@@ -1,0 +1,187 @@
+import type { AvoidList } from "../plan/avoid.js";
+import type { ArticleDocument } from "./document.js";
+import type { Grounding } from "../grounding/grounding.js";
+import type { KeywordSchedule } from "./keyword-schedule.js";
+import type { TokenLedger } from "../ledger.js";
+import type { Plan } from "../plan/plan.js";
+import type { Placement, SentenceGate } from "./sentence-gate.js";
+import { generateSentences, type StepResult, type Verdict } from "./step.js";
+import { capitalise, countWords, hasPhrase } from "../text/text.js";
+
+/** What every passage of one article shares. */
+export interface PassageContext {
+  plan: Plan;
+  writer: TokenLedger;
+  document: ArticleDocument;
+  gate: SentenceGate;
+  schedule: KeywordSchedule;
+  avoid: AvoidList;
+  grounding: Grounding;
+  /** Whether headings become heading nodes (a run of prose between two is then capped). */
+  visible: boolean;
+  /** A fresh sampling seed for each generation call. */
+  seed: () => number;
+  /** Stops the work between two tokens. @default none */
+  signal?: AbortSignal;
+  /**
+   * The running totals of body words and tokens, after every sentence.
+   * @default none
+   */
+  onWords?: (words: number, tokens: number) => void;
+  /** Tokens the model spends per word, as last measured: sizes each step's token allowance. */
+  tokensPerWord: number;
+}
+
+/** One passage of prose (or the items of a list): its budget and the keywords it owes. */
+export interface Passage {
+  budget: number;
+  primaryUses: number;
+  secondary: string[];
+  /** List items instead of paragraph sentences (key takeaways), at most this many. */
+  items?: number;
+  /** The article's first passage: it opens with the primary keyword and is never left empty. */
+  opening?: boolean;
+  /** The first passage of a section after the introduction. */
+  sectionStart?: boolean;
+  /** The planned section it belongs to (its links). */
+  section: number;
+  /** The article's last passage: it goes a little past its budget while a keyword is still owed. */
+  final?: boolean;
+}
+
+/** Paragraphs close at the first sentence end past this many words (the limit is 150). */
+const PARAGRAPH_WORDS = 90;
+/** A paragraph break the model writes is kept once the paragraph has this many words. */
+const MODEL_BREAK_WORDS = 25;
+/** Most words of prose between two visible headings (the report's limit is 300). */
+const RUN_WORDS = 270;
+/** How much further past its budget than short of it a passage may end. */
+const OVERSHOOT = 1.5;
+/**
+ * Words past its budget a passage may always end, as a share of the article's length, at most
+ * OVERSHOOT_WORDS: a sentence the model has written is kept rather than cut (the next sections'
+ * budgets take the words back, and the last passage stays within the ±10 % the article promises).
+ */
+const OVERSHOOT_SHARE = 0.04;
+const OVERSHOOT_WORDS = 12;
+/** Steps in a row that add no sentence before a passage gives up (the report then shows the shortfall). */
+const IDLE_STEPS = 6;
+/** Steps the introduction may take to get its first sentence: an article never opens on a heading. */
+const OPENING_STEPS = 30;
+/** The opening sentence must say something: stock phrases ("X was happy.") repeat across articles. */
+const OPENING_WORDS = 6;
+/** Words the article's last passage may write past its budget to place a keyword still owed. */
+const OWED_WORDS = 20;
+
+/**
+ * Prose of about `budget` words, sentence by sentence, from one continuing generation.
+ * Ends when the budget is met, or when the model keeps failing to add a sentence; returns
+ * the words written. Only the introduction's first sentence is opened with the primary
+ * keyword (prefilled); every other owed keyword is steered into the middle of a sentence.
+ */
+export async function writePassage(ctx: PassageContext, passage: Passage): Promise<number> {
+  const { plan, writer, schedule } = ctx;
+  const budget = ctx.visible ? Math.min(RUN_WORDS, passage.budget) : passage.budget;
+  const prose = passage.items === undefined;
+  if (prose) schedule.open({ primaryUses: passage.primaryUses, secondary: passage.secondary, budget });
+  const state = { words: 0, sentences: 0, newParagraph: true };
+  // Nothing after it could place what is owed: the last passage writes on a little for it.
+  const owing = () => passage.final === true && prose && schedule.owing && state.words < budget + OWED_WORDS;
+  let idle = 0;
+  const needsOne = () => passage.opening === true && state.sentences === 0;
+  while (idle < (needsOne() ? OPENING_STEPS : IDLE_STEPS)) {
+    if (prose ? state.words >= budget - 2 && !owing() : state.sentences >= passage.items!) break;
+    // The opening is prefilled until the model has failed it a few times; then any first sentence will do.
+    const opening = needsOne() && idle < IDLE_STEPS;
+    const mark = writer.text.length;
+    if (opening) prefillOpening(ctx, mark);
+    const left = prose ? budget - state.words : 40;
+    const result = await generateSentences({
+      writer,
+      language: plan.request.language,
+      spaced: plan.spaced,
+      avoid: ctx.avoid,
+      mark,
+      maxTokens: Math.max(24, Math.ceil(left * ctx.tokensPerWord * 1.3) + 16),
+      seed: ctx.seed,
+      signal: ctx.signal,
+      notOpening: () => ctx.gate.repeatedOpening(),
+      ...(prose ? { steer: () => schedule.due(state.words) ?? owedAnchor(ctx, passage, state.sentences), ...(opening ? { opened: plan.primary } : {}) } : {}),
+      take: (sentence, breakBefore) => take(ctx, { passage, budget, state, opening, sentence, breakBefore, owing }),
+    });
+    if (result.tokens > 0 && result.words > 0) ctx.tokensPerWord = Math.min(6, Math.max(1, result.tokens / result.words));
+    idle = result.accepted > 0 ? 0 : idle + 1;
+    if (result.outcome === "full") break;
+    if (startsBlock(writer, result, idle)) state.newParagraph = true;
+  }
+  if (prose) schedule.close();
+  return state.words;
+}
+
+/** Open the next paragraph or list item the step asked for; true when a paragraph was opened. */
+function startsBlock(writer: TokenLedger, result: StepResult, idle: number): boolean {
+  if (result.outcome === "item") writer.append("\n- ");
+  // A model that keeps ending its answer gets a new paragraph to continue in.
+  const paragraph = result.outcome === "paragraph" || (result.outcome === "ended" && idle >= 2);
+  if (paragraph) writer.append("\n\n");
+  return paragraph;
+}
+
+/** The anchor of a link the section owes, once the paragraph may take one: never in the article's first sentence, one a paragraph. */
+function owedAnchor(ctx: PassageContext, passage: Passage, sentences: number): string | undefined {
+  if ((passage.opening && sentences === 0) || ctx.document.paragraphLinked) return undefined;
+  return ctx.grounding.owedAnchor(passage.section);
+}
+
+/** The introduction's first words: the primary keyword (the step's first token keeps it a word of its own). */
+function prefillOpening(ctx: PassageContext, mark: number): void {
+  const { writer, plan } = ctx;
+  const atStart = /(^|\n)(- )?$/.test(writer.text.slice(Math.max(0, mark - 3)));
+  writer.append(`${atStart ? "" : " "}${capitalise(plan.primary, plan.request.language)}`);
+}
+
+/** Judge one whole sentence of the passage, and keep it in the document when it passes. */
+function take(
+  ctx: PassageContext,
+  s: {
+    passage: Passage;
+    budget: number;
+    state: { words: number; sentences: number; newParagraph: boolean };
+    opening: boolean;
+    sentence: string;
+    breakBefore: boolean;
+    /** Whether the passage goes past its budget for an owed keyword. */
+    owing: () => boolean;
+  },
+): Verdict {
+  const { plan, document, gate, schedule, writer } = ctx;
+  const { passage, budget, state, sentence } = s;
+  const language = plan.request.language;
+  const n = countWords(sentence, language);
+  const items = passage.items;
+  const allowance = Math.max(OVERSHOOT * (budget - state.words), Math.min(OVERSHOOT_WORDS, Math.floor(OVERSHOOT_SHARE * plan.request.length)));
+  if (items === undefined && state.words > 0 && !s.owing() && state.words + n - budget > allowance) return "stop";
+  const first = state.sentences === 0;
+  const answer = !ctx.visible && plan.sections[passage.section]?.kind === "faq";
+  const placement: Placement = { articleStart: passage.opening === true && first, sectionStart: passage.sectionStart === true && first, answer };
+  const refusal = gate.refuse(sentence, placement);
+  if (refusal) return refusal;
+  if (s.opening && first && (n < OPENING_WORDS || !hasPhrase(sentence, plan.primary, language))) return "weak-opening";
+  if (items !== undefined) document.addListItem(sentence);
+  else {
+    const newParagraph = state.newParagraph || (s.breakBefore && document.paragraphWords >= MODEL_BREAK_WORDS);
+    const mayLink = !placement.articleStart && (newParagraph || !document.paragraphLinked);
+    const link = mayLink ? ctx.grounding.place(passage.section, sentence) : undefined;
+    const citation = ctx.grounding.cite(sentence);
+    document.addSentence(sentence, newParagraph, { ...(link ? { link } : {}), ...(citation ? { citation } : {}) });
+  }
+  gate.keep(sentence, placement);
+  if (items === undefined) schedule.record(sentence);
+  state.newParagraph = false;
+  state.words += n;
+  state.sentences++;
+  ctx.onWords?.(document.wordCount, writer.usage.promptTokens + writer.usage.completionTokens);
+  if (items !== undefined) return state.sentences >= items ? "full" : "item";
+  if (state.words >= budget - 2 && !s.owing()) return "full";
+  return document.paragraphWords >= PARAGRAPH_WORDS ? "paragraph" : "more";
+}

@@ -1,0 +1,387 @@
+import { notWord, type AvoidList, type BannedMatch } from "../plan/avoid.js";
+import { literal } from "../gbnf/grammar.js";
+import type { DiscardReason, TokenLedger } from "../ledger.js";
+import type { Refusal } from "./sentence-gate.js";
+import { quotes, splitLongSentence } from "../text/sentences.js";
+import { countWords, wordSpans } from "../text/text.js";
+import { nextUnit } from "./units.js";
+
+/** What the pass says of a sentence: refuse it (and why), end before it, or keep it and say what comes next. */
+export type Verdict = Refusal | "stop" | "full" | "paragraph" | "item" | "more";
+/** Why a generation step ended. */
+export type Outcome = "full" | "paragraph" | "item" | "ended" | "rejected" | "length";
+
+/** What one step of the body pass needs. */
+export interface StepOptions {
+  /** The article's writer: what a step cuts from the answer is counted by why. */
+  writer: TokenLedger;
+  language: string;
+  /** Whether the language parts words with spaces (false for Japanese, Chinese, Thai…). */
+  spaced: boolean;
+  avoid: AvoidList;
+  /** Offset in the answer where the step's text starts (the end of the last sentence kept). */
+  mark: number;
+  maxTokens: number;
+  /** A fresh sampling seed for each generation call. */
+  seed: () => number;
+  /** Stops the work between two tokens. @default none */
+  signal?: AbortSignal;
+  /**
+   * The keyword to place inside the next sentence, asked at each point where it could go
+   * (undefined once the model wrote it itself, or when none is owed).
+   * @default no steering
+   */
+  steer?: () => string | undefined;
+  /**
+   * The keyword the answer ends with, forced as the first sentence's opening (the introduction's):
+   * steering starts with the next sentence, and the model's first token keeps it a word of its own.
+   * @default none
+   */
+  opened?: string;
+  /**
+   * The word the next sentence may not open with (the two before it opened with it), asked at
+   * each sentence start: a call that just kept such a pair ends there, and the next call's
+   * grammar refuses the word, so no third sentence alike is written and then cut.
+   * @default none
+   */
+  notOpening?: () => string | undefined;
+  /** Judge a whole sentence; `breakBefore`: the model started a new line before it. */
+  take: (sentence: string, breakBefore: boolean) => Verdict;
+}
+
+/** How a step went. */
+export interface StepResult {
+  outcome: Outcome;
+  /** Sentences kept. */
+  accepted: number;
+  /** Tokens generated, kept or not. */
+  tokens: number;
+  /** Words of the sentences kept. */
+  words: number;
+  /** Why the step's last sentence was refused, when it was. */
+  refusal?: Refusal;
+}
+
+/** Verdicts that keep the sentence. */
+const KEEPS: ReadonlySet<Verdict> = new Set(["full", "paragraph", "item", "more"]);
+/** Words of its own the model writes before a steered keyword, at least and at most. */
+const LEAD = { min: 2, max: 5 } as const;
+/** Refusals of banned phrases in one step before the sentence is dropped and written again. */
+const MAX_REFUSALS = 6;
+/** The first character after a forced keyword, so the model's next token does not glue onto it ("coffeewith"). */
+const BOUNDARY = { spaced: "[ ,.;:!?'\u2019)]", unspaced: "[^a-zA-Z0-9\\n]" } as const;
+
+/**
+ * What may follow a forced keyword: a space or a mark in spaced scripts; in the others, anything
+ * but a Latin letter after a Latin keyword, and anything after a CJK one (nothing glues onto it).
+ */
+function boundaryRule(keyword: string, spaced: boolean): string | undefined {
+  if (spaced) return BOUNDARY.spaced;
+  return /^[\p{Script=Latin}\p{N}]/u.test(keyword) ? BOUNDARY.unspaced : undefined;
+}
+/** Most characters inside one quotation: the model closes it before it runs on. */
+const QUOTATION_CHARS = 160;
+/** The quotation marks the grammar pairs: straight double quotes, and curly ones (which open and close differently). */
+const PAIRS = [
+  { open: '"', close: '"' },
+  { open: "\u201c", close: "\u201d" },
+] as const;
+/** Neither kind of double quote: what a quotation holds and what free text holds outside one. */
+const NOT_QUOTES = '"\u201c\u201d';
+/** A quotation ends with its sentence's mark, if any, then its closing quote: one sentence never spreads over several inside quotes. */
+const quoteEnd = (close: string) => `[.!?,\u2026]{0,3} ${literal(close)}`;
+/**
+ * The rules every free-text grammar ends with: a double quote (straight or curly) opens a
+ * quotation after a space or a line break, on a word, and the same kind closes it.
+ */
+export const QUOTED_TEXT = [
+  `chunk ::= [^${NOT_QUOTES}\\n] | "\\n" quote? | [ \\t] quote`,
+  `quote ::= ${PAIRS.map(({ open, close }) => `${literal(open)} [^${NOT_QUOTES} \\n.!?,;:] [^${NOT_QUOTES}\\n.!?]{0,${QUOTATION_CHARS}} ${quoteEnd(close)}`).join(" | ")}`,
+].join("\n");
+
+/** The quotation `pending` left open, and the characters written inside it; undefined when none is. */
+function openQuotation(pending: string): { close: string; inside: number } | undefined {
+  // A quote that ends the pending text opens a quotation on the word the model writes next.
+  if (quotes(/["\u201c]$/u.test(pending) ? `${pending}w` : pending) !== "open") return undefined;
+  const straight = pending.lastIndexOf('"');
+  const curly = pending.lastIndexOf("\u201c");
+  // An odd count of straight quotes: the last one opened a quotation still open.
+  if (straight > curly && pending.split('"').length % 2 === 0) return { close: '"', inside: pending.length - straight };
+  if (curly > straight && pending.indexOf("\u201d", curly) < 0) return { close: "\u201d", inside: pending.length - curly };
+  return undefined;
+}
+
+/** What the next free call must keep besides the quotation rules. */
+export interface FreeTextOptions {
+  /** The unfinished sentence the call continues ("" at a sentence's start). */
+  pending: string;
+  /** Whether the language parts words with spaces. */
+  spaced: boolean;
+  /** The keyword the answer ends with, forced: the first character keeps it a word of its own. @default none */
+  after?: string;
+  /** A word that just completed a banned phrase and was cut: the call may not write it again there. @default none */
+  refuse?: string;
+  /** A word the sentence about to start may not open with (it would be the third alike). @default none */
+  notOpening?: string;
+}
+
+/**
+ * The grammar of a free generation call: the model writes what it likes, except a double
+ * quote (straight or curly) that closes nothing, a line break (or the end) inside a quotation, a quotation
+ * that runs on or holds a sentence end before its last mark, so no sentence is left with its
+ * quotation open and a reader's sentences are the engine's. A quotation `pending` opened must
+ * close first. The call's first characters also keep what the step asks (a word boundary after
+ * a forced keyword, a banned phrase's last word refused, a third opening alike refused), so
+ * none of these needs a call of its own. node-llama-cpp and llama-server apply a grammar only
+ * to a sampled token that breaks it: the model's own text costs nothing more.
+ */
+export function freeTextGrammar(options: FreeTextOptions): string {
+  const { pending, after, spaced, refuse, notOpening } = options;
+  const open = openQuotation(pending);
+  // In steps of 40 characters: a handful of distinct grammars, each compiled once and cached.
+  const left = open ? Math.max(8, Math.floor((QUOTATION_CHARS - open.inside) / 40) * 40) : 0;
+  const boundary = after === undefined ? undefined : boundaryRule(after, spaced);
+  const opening = notOpening !== undefined && pending.trim() === "";
+  const lineStart = !boundary && !refuse && !opening && (pending === "" || /\s$/u.test(pending));
+  const tail = open ? `[^${NOT_QUOTES}\\n.!?]{0,${left}} ${quoteEnd(open.close)} chunk*` : `${lineStart ? "quote? " : ""}chunk*`;
+  let root = "tail";
+  if (boundary) root = `${boundary} tail`;
+  else if (refuse) root = `" "? (${notWord(refuse, "tail", { inQuotation: open !== undefined })})`;
+  else if (opening) root = `[ \\n]* (${notWord(notOpening, "tail")} | quote tail)`;
+  return `root ::= ${root}\ntail ::= ${tail}\n${QUOTED_TEXT}`;
+}
+
+/** A piece holding one of these may complete a sentence or a line: only then is the pending text read again. */
+const PIECE_ENDS = /[.!?\u3002\uff01\uff1f\u0964\u061f\u2026\n"\u201d\u00bb\u300d\u300f)]/u;
+/** Pending text holding one of these may become a whole sentence with the next piece. */
+const TERMINATORS = /[.!?\u3002\uff01\uff1f\u0964\u061f\u2026\n]/u;
+/** Pending text without an end is still read after this many more characters (a run-on sentence). */
+const RUN_ON_CHARS = 120;
+/** Words a steered keyword comes after: an article, a preposition, a possessive ("went to the compost bin"). */
+const SLOT_WORDS: Record<string, ReadonlySet<string>> = {
+  en: new Set("the a an his her their my your our its this that some every each of in on at to for with from about into near by under over and or like without through".split(" ")),
+  de: new Set("der die das den dem des ein eine einen einem einer mit für von zu zum zur im in auf und über".split(" ")),
+  fr: new Set("le la les un une des du de au aux avec pour dans et sur".split(" ")),
+  es: new Set("el la los las un una de del con para en y sobre".split(" ")),
+  it: new Set("il lo la i gli le un una di del della con per in e su".split(" ")),
+  pt: new Set("o a os as um uma de do da com para em e sobre".split(" ")),
+  nl: new Set("de het een van met voor in op en over".split(" ")),
+};
+
+/**
+ * Generate from the answer's end and hand each whole sentence after `mark` to `take`.
+ * On the way it keeps two promises while the model samples: a banned phrase is refused
+ * the moment it is completed (the answer is cut back to its last word and the model
+ * writes on under a grammar that refuses that word there), and an owed keyword is placed
+ * inside a sentence, after a few words of the model's own, never as its opening. The step
+ * stops when `take` says so or the model stops; the answer is then cut back to the end of
+ * the last sentence taken, so the model always sees what the article holds.
+ */
+export async function generateSentences(options: StepOptions): Promise<StepResult> {
+  return new Step(options).run();
+}
+
+/** What interrupts a generation call: a banned phrase to refuse, the spot for a steered keyword, or a sentence start whose opening word is refused. */
+type Interrupt = { kind: "refuse"; match: BannedMatch } | { kind: "steer"; at: number; keyword: string } | { kind: "reopen" };
+
+class Step {
+  private text: string;
+  /** Offset in `text` up to which it is consumed: the end of the last sentence taken (or skipped). */
+  private cursor = 0;
+  private kept = 0;
+  private accepted = 0;
+  private words = 0;
+  private refusals = 0;
+  /** Whether the pending sentence has its steered keyword already. */
+  private steered = false;
+  /** The keyword the answer ends with, forced: the next call's first character must not glue onto it. */
+  private after: string | undefined;
+  /** The last word of a banned phrase just cut: the next call may not write it again there. */
+  private refused: string | undefined;
+  private outcome: Outcome | undefined;
+  private refusal: Refusal | undefined;
+  /** The last sentence read would have gone past the passage's budget. */
+  private overBudget = false;
+  /** Whether the pending text may hold a sentence end not read yet. */
+  private unread = false;
+  private readAt = 0;
+  private readonly tokensBefore: number;
+
+  constructor(private readonly o: StepOptions) {
+    this.text = o.writer.text.slice(o.mark);
+    this.tokensBefore = o.writer.usage.completionTokens;
+    this.steered = o.opened !== undefined;
+    this.after = o.opened;
+  }
+
+  async run(): Promise<StepResult> {
+    const { writer } = this.o;
+    while (this.outcome === undefined) {
+      const left = this.o.maxTokens - this.tokens();
+      if (left <= 0) break;
+      const interrupt = await this.generate(left);
+      if (this.outcome !== undefined) break;
+      if (interrupt) this.apply(interrupt);
+      else {
+        // The model ended (or ran out of tokens): a last sentence may be whole without a follower.
+        this.consume(writer.stopReason === "end");
+        this.outcome ??= writer.stopReason === "end" ? "ended" : "length";
+      }
+    }
+    if (this.outcome === undefined) {
+      this.consume(false);
+      this.outcome ??= "length";
+    }
+    writer.cut(this.o.mark + this.kept, this.leftover());
+    return { outcome: this.outcome, accepted: this.accepted, tokens: this.tokens(), words: this.words, ...(this.refusal ? { refusal: this.refusal } : {}) };
+  }
+
+  /** Why the text after the last sentence kept goes, when the step ends. */
+  private leftover(): DiscardReason {
+    if (this.refusal) return this.refusal;
+    if (this.overBudget) return "over-budget";
+    if (this.outcome === "rejected") return "heading";
+    return this.outcome === "ended" || this.outcome === "length" ? "unfinished" : "step-end";
+  }
+
+  private tokens(): number {
+    return this.o.writer.usage.completionTokens - this.tokensBefore;
+  }
+
+  /** One generation call, until the model stops, the pass has its outcome, or something interrupts. */
+  private async generate(maxTokens: number): Promise<Interrupt | undefined> {
+    const { writer, seed, signal, avoid } = this.o;
+    const pending = this.text.slice(this.cursor);
+    const notOpening = pending.trim() === "" ? this.o.notOpening?.() : undefined;
+    const grammar = freeTextGrammar({
+      pending,
+      spaced: this.o.spaced,
+      ...(notOpening === undefined ? {} : { notOpening }),
+      ...(this.after === undefined ? {} : { after: this.after }),
+      ...(this.refused === undefined ? {} : { refuse: this.refused }),
+    });
+    this.after = this.refused = undefined;
+    for await (const piece of writer.generate({ maxTokens, seed: seed(), signal, grammar })) {
+      const at = this.text.length;
+      this.text += piece;
+      const match = avoid.completedIn(this.text, at);
+      if (match && match.start >= this.cursor) return { kind: "refuse", match };
+      if (PIECE_ENDS.test(piece)) this.unread = true;
+      const kept = this.kept;
+      if (this.unread || this.text.length - this.readAt > RUN_ON_CHARS) this.consume(false);
+      if (this.outcome !== undefined) return undefined;
+      if (this.kept > kept && this.reopens()) return { kind: "reopen" };
+      const steer = this.steerAt(at, piece);
+      if (steer) return steer;
+    }
+    return undefined;
+  }
+
+  /**
+   * Whether the sentence after the one just kept may not open as it has begun to: the last two
+   * opened with the same word, and the next one has no word yet or one that may still become it.
+   */
+  private reopens(): boolean {
+    const refused = this.o.notOpening?.();
+    if (refused === undefined) return false;
+    const begun = /^[\s"'\u201c\u2018(\-\u2013\u2014]*([\p{L}\p{N}]*)/u.exec(this.text.slice(this.cursor))![1]!;
+    return refused.startsWith(begun.toLocaleLowerCase(this.o.language));
+  }
+
+  /** Cut the answer back and force what the interrupt asks for. */
+  private apply(interrupt: Interrupt): void {
+    const { writer, mark, spaced } = this.o;
+    // The next sentence's first letters go (usually none or one token); the next call's grammar refuses the word.
+    if (interrupt.kind === "reopen") return this.cutTo(this.cursor, "third-alike");
+    if (interrupt.kind === "refuse") {
+      if (++this.refusals > MAX_REFUSALS) {
+        this.outcome = "rejected";
+        this.refusal = "banned";
+        return;
+      }
+      this.cutTo(interrupt.match.cut, "banned");
+      this.refused = interrupt.match.word;
+      return;
+    }
+    this.cutTo(interrupt.at, "steering");
+    const before = this.text.at(-1) ?? "";
+    const latin = /^[\p{Script=Latin}\p{N}]/u.test(interrupt.keyword);
+    // Spaced scripts always part words with a space; others only where two Latin words would touch.
+    const gap = spaced || (latin && /[\p{Script=Latin}\p{N}]/u.test(before)) ? " " : "";
+    writer.append(`${gap}${interrupt.keyword}`);
+    this.text = writer.text.slice(mark);
+    this.after = interrupt.keyword;
+    this.steered = true;
+  }
+
+  private cutTo(at: number, reason: DiscardReason): void {
+    this.o.writer.cut(this.o.mark + at, reason);
+    this.text = this.o.writer.text.slice(this.o.mark);
+  }
+
+  /**
+   * The spot for an owed keyword, when this piece starts a new word of the pending sentence:
+   * after a slot word ("the", "with") once the model wrote a few words, or after the most lead
+   * words. The sentence's words are read only while a keyword is owed: a free sentence costs
+   * the same per token however long it grows.
+   */
+  private steerAt(pieceAt: number, piece: string): Interrupt | undefined {
+    if (this.steered || !this.o.steer || this.cursor > pieceAt) return undefined;
+    const keyword = this.o.steer();
+    if (keyword === undefined) return undefined;
+    const { language, spaced } = this.o;
+    const lead = this.text.slice(this.cursor, pieceAt);
+    if (/\n\s*\S/u.test(lead.trimStart()) || /^\s*#/u.test(lead)) return undefined;
+    const slot = (word: string | undefined) => word !== undefined && (SLOT_WORDS[language]?.has(word.toLocaleLowerCase(language)) ?? false);
+    // A piece that is a whole slot word (" the") takes the keyword right after it: no token of the model's is cut.
+    if (spaced && /^\s\S+$/u.test(piece) && slot(piece.trim()) && wordSpans(lead, language).length + 1 >= LEAD.min) return { kind: "steer", at: this.text.length, keyword };
+    const wordStart = spaced ? /^\s/u.test(piece) : wordSpans(lead + piece, language).some((w) => w.index === lead.length);
+    if (!wordStart) return undefined;
+    const spans = wordSpans(lead, language);
+    if (spans.length < LEAD.min || (!slot(spans.at(-1)?.word) && spans.length < LEAD.max)) return undefined;
+    return { kind: "steer", at: pieceAt, keyword };
+  }
+
+  /** Hand every whole sentence of the pending text to `take`, until one decides the outcome. */
+  private consume(final: boolean): void {
+    const { language, take } = this.o;
+    this.readAt = this.text.length;
+    while (this.outcome === undefined) {
+      const pending = this.text.slice(this.cursor);
+      const unit = nextUnit(pending, language, final);
+      if (!unit) break;
+      const breakBefore = /\n\s*$/.test(this.text.slice(this.kept, this.cursor)) || /^\s*\n/.test(pending);
+      // The model tries to start a section of its own: the passage goes on from the last sentence.
+      if (unit.kind === "heading") {
+        this.outcome = "rejected";
+        break;
+      }
+      const parts = unit.kind === "sentence" ? splitLongSentence(unit.text, language) : [];
+      for (const part of parts) {
+        const verdict = take(part, breakBefore);
+        if (verdict === "stop") {
+          this.outcome = "full";
+          this.overBudget = true;
+        }
+        else if (!KEEPS.has(verdict)) {
+          this.outcome = "rejected";
+          this.refusal = verdict as Refusal;
+        }
+        if (this.outcome !== undefined) return;
+        this.accepted++;
+        this.words += countWords(part, language);
+        if (verdict !== "more") {
+          this.outcome = verdict as Exclude<Outcome, "ended" | "rejected" | "length">;
+          break;
+        }
+      }
+      this.cursor += unit.length;
+      if (parts.length) {
+        this.kept = this.cursor;
+        // A kept sentence ends the steered one: a keyword still owed goes into the next.
+        this.steered = false;
+      }
+    }
+    this.unread = this.outcome === undefined && TERMINATORS.test(this.text.slice(this.cursor));
+  }
+}

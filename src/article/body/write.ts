@@ -1,0 +1,162 @@
+import type { Writer } from "../../model/backend.js";
+import type { AvoidList } from "../plan/avoid.js";
+import type { ArticleDocument } from "./document.js";
+import { Grounding } from "../grounding/grounding.js";
+import { KeywordSchedule } from "./keyword-schedule.js";
+import { TokenLedger } from "../ledger.js";
+import { headingText, type Outline } from "../outline/outline.js";
+import { writePassage, type Passage, type PassageContext } from "./passage.js";
+import type { Plan, PlannedSection } from "../plan/plan.js";
+import { SentenceGate } from "./sentence-gate.js";
+import { countWords } from "../text/text.js";
+
+/** What the body pass needs besides the plan and the outline. */
+export interface WriteBodyOptions {
+  writer: Writer;
+  document: ArticleDocument;
+  /** Phrases the article never holds: refused while the model samples. */
+  avoid: AvoidList;
+  /**
+   * The request's sources (notes before each section, citations) and links (anchors to steer).
+   * @default none
+   */
+  grounding?: Grounding;
+  seed: number;
+  /** Stops the work between two tokens. @default none */
+  signal?: AbortSignal;
+  /**
+   * The running totals of body words and tokens, after every sentence.
+   * @default none
+   */
+  onWords?: (words: number, tokens: number) => void;
+}
+
+/** Share of the requested length the pass aims at: the ±10 % rule has room above, "at least N words" none below. */
+const LENGTH_AIM = 1.02;
+
+/**
+ * The body, in one continuing generation that sees the outline and all text before it.
+ * At a section's budget, at a sentence end, code appends the next heading to the
+ * answer (forced tokens, not a new prompt) and the model goes on. The model writes
+ * every sentence; code decides which ones the article keeps (the sentence gate), when a
+ * keyword is owed (the keyword schedule) and steers an owed keyword into the middle of a
+ * sentence the model is writing (the step). A refused sentence is cut from the answer
+ * and the model writes another.
+ */
+export async function writeBody(plan: Plan, outline: Outline, options: WriteBodyOptions): Promise<void> {
+  await new BodyPass(plan, outline, options).run();
+}
+
+class BodyPass {
+  private step = 0;
+  private readonly language: string;
+  private readonly writer: TokenLedger;
+  private readonly doc: ArticleDocument;
+  private readonly ctx: PassageContext;
+
+  constructor(
+    private readonly plan: Plan,
+    private readonly outline: Outline,
+    options: WriteBodyOptions,
+  ) {
+    this.language = plan.request.language;
+    this.writer = TokenLedger.of(options.writer);
+    this.doc = options.document;
+    this.ctx = {
+      plan,
+      writer: this.writer,
+      document: options.document,
+      gate: new SentenceGate({ plan, document: options.document, avoid: options.avoid }),
+      schedule: new KeywordSchedule({ primary: plan.primary, language: this.language }),
+      avoid: options.avoid,
+      grounding: options.grounding ?? new Grounding({ plan, outline }),
+      visible: plan.subheadings,
+      seed: () => (options.seed + 1 + this.step++ * 977) >>> 0,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onWords ? { onWords: options.onWords } : {}),
+      tokensPerWord: 2,
+    };
+  }
+
+  async run(): Promise<void> {
+    const { plan, outline, doc } = this;
+    this.writer.append(`# ${outline.title}\n\n`);
+    if (plan.headings) doc.addTitle(outline.title);
+    let remaining = Math.round(plan.request.length * LENGTH_AIM) - this.fixedWords();
+    let shares = plan.sections.reduce((n, s) => n + s.share, 0);
+    for (const [i, section] of plan.sections.entries()) {
+      const budget = Math.max(8, Math.round((remaining * section.share) / shares));
+      shares -= section.share;
+      remaining -= await this.section(i, budget);
+    }
+    doc.addSources(plan.headings ? plan.labels.sources : null, this.ctx.grounding.citedSources());
+    doc.finish();
+  }
+
+  /** Words outside the prose: visible headings and FAQ questions (they count as body words). */
+  private fixedWords(): number {
+    let words = 0;
+    for (const [i, section] of this.plan.sections.entries()) {
+      const written = this.outline.sections[i]!;
+      const heading = headingText(section, written.heading);
+      if (this.ctx.visible && heading) words += countWords(heading, this.language);
+      if (this.ctx.visible || section.kind === "faq") words += written.subheadings.reduce((n, h) => n + countWords(h, this.language), 0);
+    }
+    return words;
+  }
+
+  /** Write section `i`'s prose within `budget` words, after its notes and heading; returns the prose words it added. */
+  private async section(i: number, budget: number): Promise<number> {
+    const { ctx, doc } = this;
+    const section = this.plan.sections[i]!;
+    const written = this.outline.sections[i]!;
+    const heading = headingText(section, written.heading);
+    // The section's source passages, read by the model as its own notes: never part of the article.
+    const notes = ctx.grounding.notes(i);
+    if (notes) {
+      this.writer.truncate(this.writer.text.trimEnd().length);
+      // The heading's block starts a new paragraph after them; the introduction has none, so it starts one here.
+      this.writer.append(`\n\n${notes}${section.kind === "introduction" ? "\n\n" : ""}`);
+    }
+    if (heading) this.block(`## ${heading}`, () => ctx.visible && doc.addHeading(2, heading));
+    else if (section.kind !== "introduction") this.block("", () => doc.close());
+    const keywords = { primaryUses: section.primaryUses, secondary: section.secondary, section: i };
+    const sectionStart = section.kind !== "introduction";
+
+    if (section.kind === "takeaways") {
+      this.writer.append("- ");
+      return writePassage(ctx, { budget, primaryUses: 0, secondary: [], items: section.items, section: i });
+    }
+    const last = i === this.plan.sections.length - 1;
+    if (written.subheadings.length === 0) return writePassage(ctx, { budget, ...keywords, opening: !sectionStart, sectionStart, final: last });
+    // Subsections (or questions) share the budget; the first carries the section's keywords.
+    let used = 0;
+    for (const [j, sub] of written.subheadings.entries()) {
+      this.block(`### ${sub}`, () => {
+        if (ctx.visible) doc.addHeading(3, sub);
+        // A question shown without headings is a paragraph of its own, and a sentence of the body.
+        else if (section.kind === "faq") this.question(sub);
+      });
+      const share = Math.round((budget - used) / (written.subheadings.length - j));
+      const final = last && j === written.subheadings.length - 1;
+      const passage: Passage = j === 0 ? { budget: share, ...keywords, sectionStart, final } : { budget: share, primaryUses: 0, secondary: [], section: i, final };
+      used += await writePassage(ctx, passage);
+    }
+    return used;
+  }
+
+  /** Start a new block in the answer (a blank line, then `markdown`) and in the document. */
+  private block(markdown: string, add: () => void): void {
+    const text = this.writer.text;
+    this.writer.truncate(text.trimEnd().length);
+    this.writer.append(`\n\n${markdown}${markdown ? "\n\n" : ""}`);
+    this.doc.close();
+    add();
+  }
+
+  /** An outline question shown as a paragraph of its own (headings off), kept like any sentence. */
+  private question(text: string): void {
+    this.doc.addSentence(text, true);
+    this.ctx.gate.keep(text, { articleStart: false, sectionStart: false });
+  }
+}

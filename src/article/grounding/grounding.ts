@@ -1,0 +1,164 @@
+import { createHash } from "node:crypto";
+import { planLinks, type Link, type PlannedLink } from "./links.js";
+import { headingText, type Outline } from "../outline/outline.js";
+import type { Plan } from "../plan/plan.js";
+import { passagesForSections, restates, SourceIndex, type Source, type SourcePassage } from "./sources.js";
+import { countPhrase, wordSpans } from "../text/text.js";
+
+/** Tokens of passages one section is shown, at most. */
+const SECTION_TOKENS = 160;
+/** Tokens of passages one article is shown, at most: the notes must leave the context room to write in. */
+const ARTICLE_TOKENS = 640;
+
+/** A source the article cites, numbered in the order of its first citation. */
+export interface CitedSource {
+  /** The marker's number: `[n]`. */
+  n: number;
+  title: string;
+  url?: string;
+}
+
+/** A link placed in a sentence: which words of it, and where they point. */
+export interface PlacedLink {
+  /** Offset of the anchor in the sentence, and its length. */
+  start: number;
+  length: number;
+  url: string;
+}
+
+/**
+ * The request's own material, per section: the source passages it is shown (notes forced
+ * into the answer before the section, never part of the article) and the pages it links.
+ * Tells which source a written sentence restates (its citation) and which planned link a
+ * sentence can carry. Without sources and links it does nothing.
+ */
+export class Grounding {
+  /** Passages per planned section. */
+  private readonly passages: SourcePassage[][];
+  /** Passages shown so far: a sentence may restate any of them. */
+  private readonly shown: SourcePassage[] = [];
+  /** Links per planned section that are still to place. */
+  private readonly links: PlannedLink[][];
+  private readonly cited = new Map<number, CitedSource>();
+  private readonly sources: readonly Source[];
+  private readonly language: string;
+  private readonly pages: number;
+  private readonly wanted: number;
+  private placed = 0;
+
+  constructor(options: { plan: Plan; outline: Outline; sources?: readonly Source[]; links?: readonly Link[] }) {
+    const { plan, outline } = options;
+    this.sources = options.sources ?? [];
+    this.pages = options.links?.length ?? 0;
+    this.language = plan.request.language;
+    const queries = plan.sections.map((section, i) => {
+      const heading = headingText(section, outline.sections[i]!.heading) ?? outline.title;
+      return [heading, ...outline.sections[i]!.subheadings, plan.primary, ...section.secondary].join(" ");
+    });
+    const budget = Math.min(SECTION_TOKENS, Math.floor(ARTICLE_TOKENS / Math.max(1, plan.sections.length)));
+    this.passages = this.sources.length
+      ? passagesForSections({ index: new SourceIndex({ sources: this.sources, language: this.language }), sections: queries.map((query) => ({ query, budget })) })
+      : plan.sections.map(() => []);
+    const words = plan.sections.map((s) => Math.round((plan.request.length * s.share) / plan.sections.reduce((n, x) => n + x.share, 0)));
+    this.links = options.links?.length
+      ? planLinks({
+          links: options.links,
+          sections: queries.map((query, i) => ({ query, words: words[i]!, ...(plan.sections[i]!.kind === "takeaways" ? { paragraphs: 0 } : {}) })),
+          length: plan.request.length,
+          language: this.language,
+          article: `${plan.request.topic} ${[plan.primary, ...plan.secondary].join(" ")}`,
+          avoid: [plan.primary],
+        })
+      : plan.sections.map(() => []);
+    // An anchor inside a keyword ("garden" for "garden day") would link the keyword: such anchors go,
+    // and the one this article's seed picks comes first, so anchors vary from article to article.
+    const keywords = [plan.primary, ...plan.secondary].map((k) => ` ${lowerWords(k, this.language).join(" ")} `);
+    for (const section of this.links) {
+      for (const link of section) {
+        const usable = link.anchors.filter((a) => !keywords.some((k) => k.includes(` ${lowerWords(a, this.language).join(" ")} `)));
+        const pick = createHash("sha256").update(`${plan.request.seed} ${link.url}`).digest().readUInt32BE(0) % Math.max(1, usable.length);
+        link.anchors = [...usable.slice(pick), ...usable.slice(0, pick)];
+      }
+      section.splice(0, section.length, ...section.filter((link) => link.anchors.length > 0));
+    }
+    this.wanted = this.links.reduce((n, l) => n + l.length, 0);
+  }
+
+  /** What was done with the request's material, for the report. */
+  stats(): { sources: number; cited: number; links: number; linksWanted: number; linksPlaced: number } {
+    return { sources: this.sources.length, cited: this.cited.size, links: this.pages, linksWanted: this.wanted, linksPlaced: this.placed };
+  }
+
+  /** The notes a section's writing starts from: its passages as plain lines, or nothing. */
+  notes(section: number): string {
+    const passages = this.passages[section] ?? [];
+    this.shown.push(...passages);
+    return passages.map((p) => `Note: ${p.text}`).join("\n");
+  }
+
+  /** The source a sentence restates, numbered for its marker, or undefined. */
+  cite(sentence: string): CitedSource | undefined {
+    if (!this.shown.length) return undefined;
+    const citation = restates({ sentence, passages: this.shown, language: this.language });
+    if (!citation) return undefined;
+    let cited = this.cited.get(citation.source);
+    if (!cited) {
+      const source = this.sources[citation.source]!;
+      cited = { n: this.cited.size + 1, title: source.title, ...(source.url ? { url: source.url } : {}) };
+      this.cited.set(citation.source, cited);
+    }
+    return cited;
+  }
+
+  /** Every source cited so far, in marker order. */
+  citedSources(): CitedSource[] {
+    return [...this.cited.values()];
+  }
+
+  /**
+   * The anchor phrase a section still owes a link for, to steer into a sentence: the page's
+   * candidate this article's seed put first.
+   */
+  owedAnchor(section: number): string | undefined {
+    return this.links[section]?.[0]?.anchors[0];
+  }
+
+  /** Links the section still owes. */
+  owes(section: number): boolean {
+    return (this.links[section]?.length ?? 0) > 0;
+  }
+
+  /** The section's next link if the sentence holds one of its anchors; the link is then placed. */
+  place(section: number, sentence: string): PlacedLink | undefined {
+    const owed = this.links[section];
+    const link = owed?.[0];
+    if (!link) return undefined;
+    for (const anchor of link.anchors) {
+      if (countPhrase(sentence, anchor, this.language) === 0) continue;
+      const at = findPhrase(sentence, anchor, this.language);
+      if (at === undefined) continue;
+      owed.shift();
+      this.placed++;
+      return { start: at.start, length: at.length, url: link.url };
+    }
+    return undefined;
+  }
+}
+
+/** A text's words, lower-cased. */
+function lowerWords(text: string, language: string): string[] {
+  return wordSpans(text, language).map((w) => w.word.toLocaleLowerCase(language));
+}
+
+/** Where a phrase stands in a text, matched on word boundaries without case. */
+function findPhrase(text: string, phrase: string, language: string): { start: number; length: number } | undefined {
+  const words = wordSpans(text, language);
+  const want = wordSpans(phrase, language).map((w) => w.word.toLocaleLowerCase(language));
+  for (let i = 0; i + want.length <= words.length; i++) {
+    if (want.every((w, j) => words[i + j]!.word.toLocaleLowerCase(language) === w)) {
+      const last = words[i + want.length - 1]!;
+      return { start: words[i]!.index, length: last.index + last.word.length - words[i]!.index };
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,254 @@
+/**
+ * Offline retrieval over the request's sources: they are split into passages of a few
+ * sentences (Markdown stripped), ranked per planned section with BM25, and each section
+ * is shown its best passages within a token budget. The citation measure says whether a
+ * written sentence restates a passage. Pure: no model, no network.
+ */
+import type { Nodes, Root } from "mdast";
+import { toString } from "mdast-util-to-string";
+import remarkGfm from "remark-gfm";
+import remarkParse from "remark-parse";
+import { unified } from "unified";
+import { contentWords, TermIndex } from "../text/terms.js";
+import { endsSentence, splitSentences, wordSpans } from "../text/text.js";
+
+/** A document the request hands the writer (the wire schema validates it): its text is split into passages. */
+export interface Source {
+  title: string;
+  url?: string;
+  text: string;
+}
+
+/** A few sentences of one source, the unit that is ranked, shown to the model and cited. */
+export interface SourcePassage {
+  /** Position in {@link SourceIndex.passages}. */
+  index: number;
+  /** Position of its source in the request's `sources`. */
+  source: number;
+  /** Plain text: Markdown stripped, sentences joined by spaces. */
+  text: string;
+  /** The source heading it stands under, if any. */
+  heading?: string;
+  words: number;
+}
+
+/** How passages are cut. */
+export interface PassageOptions {
+  /**
+   * Most sentences in a passage.
+   * @default 3
+   */
+  sentences?: number;
+  /**
+   * Most words in a passage; a longer sentence is cut into pieces of this many words.
+   * @default 80
+   */
+  maxWords?: number;
+}
+
+/** One block of a source's text (a paragraph, a list item, a table row) and the heading above it. */
+interface Block {
+  text: string;
+  heading?: string;
+}
+
+/** The text blocks of Markdown (GitHub's, tables included), in order; code and HTML are left out (they are not prose to restate). */
+function blocksOf(markdown: string): Block[] {
+  const blocks: Block[] = [];
+  let heading: string | undefined;
+  const text = (node: Nodes) => toString(node, { includeImageAlt: false }).replace(/\s+/g, " ").trim();
+  const visit = (node: Nodes): void => {
+    if (node.type === "heading") heading = text(node) || undefined;
+    else if (node.type === "paragraph") blocks.push({ text: text(node), heading });
+    else if (node.type === "tableRow") blocks.push({ text: node.children.map(text).filter(Boolean).join("; "), heading });
+    else if (node.type !== "code" && node.type !== "html" && "children" in node) for (const child of node.children) visit(child);
+  };
+  visit(unified().use(remarkParse).use(remarkGfm).parse(markdown) as Root);
+  return blocks.filter((block) => block.text);
+}
+
+/** Characters Intl.Segmenter is given at once: its time grows faster than the text's length. */
+const SEGMENT_CHARS = 1000;
+
+/**
+ * The sentences of a block, segmented in pieces of about {@link SEGMENT_CHARS}: a long
+ * block is first cut after a sentence terminator and its spaces (a boundary the segmenter
+ * would also find), or, with none in reach, at a space.
+ */
+function sentencesOf(text: string, language: string): string[] {
+  const out: string[] = [];
+  let rest = text;
+  while (rest.length > SEGMENT_CHARS) {
+    const head = rest.slice(0, SEGMENT_CHARS);
+    const ends = [...head.matchAll(/[.!?。！？]["'”’»)\]]*\s+|[。！？]/gu)];
+    const last = ends.at(-1);
+    const cut = last ? last.index + last[0].length : head.lastIndexOf(" ") + 1 || SEGMENT_CHARS;
+    out.push(...splitSentences(rest.slice(0, cut), language));
+    rest = rest.slice(cut);
+  }
+  return [...out, ...splitSentences(rest, language)];
+}
+
+/** A sentence with its word count; one longer than `maxWords` words is cut into pieces of at most that many. */
+function pieces(sentence: string, maxWords: number, language: string): Array<{ text: string; words: number }> {
+  const spans = wordSpans(sentence, language);
+  if (spans.length <= maxWords) return [{ text: sentence, words: spans.length }];
+  const out: Array<{ text: string; words: number }> = [];
+  for (let start = 0; start < spans.length; start += maxWords) {
+    const from = start === 0 ? 0 : spans[start]!.index;
+    const to = start + maxWords < spans.length ? spans[start + maxWords]!.index : sentence.length;
+    out.push({ text: sentence.slice(from, to).trim(), words: Math.min(maxWords, spans.length - start) });
+  }
+  return out;
+}
+
+/**
+ * The sources as passages: consecutive sentences under the same heading of one source,
+ * at most `sentences` of them and `maxWords` words. A block that does not end a sentence (a
+ * list item, a table row) is closed with a full stop so passages read as prose.
+ */
+export function splitPassages(options: PassageOptions & { sources: readonly Source[]; language: string }): SourcePassage[] {
+  const { sources, language, sentences: most = 3, maxWords = 80 } = options;
+  const passages: SourcePassage[] = [];
+  sources.forEach((source, sourceIndex) => {
+    let run: string[] = [];
+    let runWords = 0;
+    let runHeading: string | undefined;
+    const flush = () => {
+      if (run.length) passages.push({ index: passages.length, source: sourceIndex, text: run.join(" "), ...(runHeading ? { heading: runHeading } : {}), words: runWords });
+      run = [];
+      runWords = 0;
+    };
+    for (const block of blocksOf(source.text)) {
+      if (block.heading !== runHeading) flush();
+      runHeading = block.heading;
+      const text = endsSentence(block.text) ? block.text : `${block.text}.`;
+      for (const { text: sentence, words } of sentencesOf(text, language).flatMap((s) => pieces(s, maxWords, language))) {
+        if (run.length >= most || (run.length && runWords + words > maxWords)) flush();
+        run.push(sentence);
+        runWords += words;
+      }
+    }
+    flush();
+  });
+  return passages;
+}
+
+/** A passage and how well it answers a query. */
+export interface RankedPassage {
+  passage: SourcePassage;
+  score: number;
+}
+
+/**
+ * The request's sources, split into passages and indexed once per article. A passage's
+ * own words weigh most; its heading and its source's title help it match a section.
+ */
+export class SourceIndex {
+  /** Every passage of every source, in source order. */
+  readonly passages: readonly SourcePassage[];
+  private readonly index: TermIndex;
+
+  constructor(options: PassageOptions & { sources: readonly Source[]; language: string }) {
+    this.passages = splitPassages(options);
+    this.index = new TermIndex({
+      language: options.language,
+      fields: { text: 1, context: 0.5 },
+      documents: this.passages.map((p) => ({ id: p.index, text: p.text, context: `${options.sources[p.source]!.title} ${p.heading ?? ""}` })),
+    });
+  }
+
+  /** The passages that share a word with the query (a section's heading and keywords), best first. */
+  rank(query: string): RankedPassage[] {
+    return this.index.rank(query).map(({ id, score }) => ({ passage: this.passages[id]!, score }));
+  }
+}
+
+/** Tokens per word when no tokenizer is given: about what BPE vocabularies spend on English prose. */
+const TOKENS_PER_WORD = 1.4;
+
+/**
+ * The best passages that fit a token budget, in rank order: each is taken when it still
+ * fits, so a long passage that does not leaves room for a shorter one after it. Passages in
+ * `exclude` (shown to an earlier section of the same answer, so still in context) are skipped.
+ */
+export function pickPassages(options: {
+  ranked: readonly RankedPassage[];
+  budget: number;
+  /**
+   * Tokens of a passage's text as the model will read it.
+   * @default words × {@link TOKENS_PER_WORD}
+   */
+  tokens?: (passage: SourcePassage) => number;
+  /** Passages not to take again (by index). */
+  exclude?: ReadonlySet<number>;
+}): SourcePassage[] {
+  const { ranked, exclude } = options;
+  const tokens = options.tokens ?? ((passage: SourcePassage) => Math.ceil(passage.words * TOKENS_PER_WORD));
+  let left = options.budget;
+  const picked: SourcePassage[] = [];
+  for (const { passage } of ranked) {
+    if (exclude?.has(passage.index)) continue;
+    const cost = tokens(passage);
+    if (cost > left) continue;
+    picked.push(passage);
+    left -= cost;
+  }
+  return picked;
+}
+
+/**
+ * Each section's passages: ranked by the section's query and picked within its budget,
+ * a passage shown to one section never shown again (one continuing answer keeps it in context).
+ */
+export function passagesForSections(options: {
+  index: SourceIndex;
+  sections: ReadonlyArray<{ query: string; budget: number }>;
+  tokens?: (passage: SourcePassage) => number;
+}): SourcePassage[][] {
+  const shown = new Set<number>();
+  return options.sections.map(({ query, budget }) => {
+    const picked = pickPassages({ ranked: options.index.rank(query), budget, tokens: options.tokens, exclude: shown });
+    for (const passage of picked) shown.add(passage.index);
+    return picked;
+  });
+}
+
+/**
+ * When a sentence restates a passage: it shares at least `minShared` content words with it
+ * (stop words left out, compared lower-cased, numbers included), and they are at least
+ * `minShare` of the sentence's own content words.
+ */
+export const RESTATES = { minShared: 3, minShare: 0.4 } as const;
+
+/** Which passage a sentence restates: its index, its source's, and the content words they share. */
+export interface Citation {
+  passage: number;
+  source: number;
+  shared: string[];
+}
+
+const passageTerms = new WeakMap<SourcePassage, ReadonlySet<string>>();
+
+/**
+ * The passage a sentence restates, by {@link RESTATES}: of those that qualify, the one
+ * sharing the most content words (then the larger share of the passage, then the first).
+ * Undefined when none does: the sentence then carries no citation marker.
+ */
+export function restates(options: { sentence: string; passages: readonly SourcePassage[]; language: string }): Citation | undefined {
+  const { sentence, passages, language } = options;
+  const own = new Set(contentWords(sentence, language));
+  if (own.size < RESTATES.minShared) return undefined;
+  let best: (Citation & { share: number }) | undefined;
+  for (const passage of passages) {
+    let terms = passageTerms.get(passage);
+    if (!terms) passageTerms.set(passage, (terms = new Set(contentWords(passage.text, language))));
+    const shared = [...own].filter((term) => terms.has(term));
+    if (shared.length < RESTATES.minShared || shared.length / own.size < RESTATES.minShare) continue;
+    const share = shared.length / terms.size;
+    if (!best || shared.length > best.shared.length || (shared.length === best.shared.length && share > best.share)) {
+      best = { passage: passage.index, source: passage.source, shared, share };
+    }
+  }
+  return best && { passage: best.passage, source: best.source, shared: best.shared };
+}

@@ -1,0 +1,197 @@
+import { articleLanguage, type Labels } from "./labels.js";
+import { resolveStyle, type GenerateRequest, type Preset } from "../wire/request.js";
+import { lowerFirst, wordSpans } from "../text/text.js";
+
+/** The logical parts of an article. */
+export type SectionKind = "introduction" | "takeaways" | "body" | "conclusion" | "faq";
+
+/** A heading or question the model writes in the outline. */
+export interface PlannedHeading {
+  /** Whether the grammar makes it hold the primary keyword. */
+  keyword: boolean;
+}
+
+/** One part of the article as planned, before the model writes anything. */
+export interface PlannedSection {
+  kind: SectionKind;
+  /** The fixed, localised heading of a structural section; null when the model writes it or when the section shows none. */
+  label: string | null;
+  /** The H2 the model writes (body sections of every preset but `paragraphs`). */
+  heading: PlannedHeading | null;
+  /** Shown before the heading: listicle items and how-to steps are numbered. */
+  number: number | null;
+  /** H3s the model writes: subsections (detailed body) or questions (FAQ). */
+  subheadings: PlannedHeading[];
+  /** Bullets of a list section (key takeaways). */
+  items: number;
+  /** Relative share of the article's words. */
+  share: number;
+  /** Sentences that open with the primary keyword in this section's prose. */
+  primaryUses: number;
+  /** Secondary keywords this section's prose must mention. */
+  secondary: string[];
+}
+
+/** Everything code decides before the model writes: the contract between request and outline. */
+export interface Plan {
+  request: GenerateRequest;
+  /** The request's style resolved once (its fields over the key's default, which the service merged in). */
+  style: ReturnType<typeof resolveStyle>;
+  preset: Preset;
+  labels: Labels;
+  /** English name of the article's language, for prompts. */
+  languageName: string;
+  /** The focus keyword: the first given one, else a short phrase from the topic. */
+  primary: string;
+  secondary: string[];
+  /** Whether the article shows heading nodes at all (its H1 title among them). */
+  headings: boolean;
+  /** Whether sections show their H2 and H3 headings: with headings on, in every preset but `paragraphs`. */
+  subheadings: boolean;
+  /** Whether the language separates words with spaces (grammars build words differently). */
+  spaced: boolean;
+  sections: PlannedSection[];
+}
+
+/** Words per part, by preset: about one H2 per 220 words, a list item per 150, a step per 180. */
+const WORDS_PER_PART = { paragraphs: 180, sections: 220, detailed: 300, listicle: 150, "how-to": 180 } as const;
+/** Target primary keyword density: low in the 0.5–2.5 % band, so ±10 % length keeps it inside. */
+const PRIMARY_DENSITY = 0.008;
+/** Share of subheadings that hold the keyword (Yoast asks for 30–75 %). */
+const HEADING_KEYWORD_SHARE = 0.5;
+const SHARE = { introduction: 0.7, takeaways: 0.5, body: 1, conclusion: 0.6, faq: 1.2 } as const;
+/** Languages written without spaces between words. */
+const UNSPACED = new Set(["ja", "zh", "th", "lo", "km", "my", "bo"]);
+/** Longest focus keyword taken from a topic, in words. */
+const FOCUS_WORDS = 4;
+
+const clamp = (n: number, min: number, max: number) => Math.min(max, Math.max(min, n));
+
+/** Plan an article from a normalised request: sections, word shares, keyword placement. Pure. */
+export function plan(request: GenerateRequest): Plan {
+  const preset = request.structure;
+  const { labels, name } = articleLanguage(request.language);
+  const [first, ...rest] = request.seo.keywords;
+  const primary = first ?? focusKeyword(request.topic, request.language);
+  const secondary = rest.filter((k) => k.toLocaleLowerCase() !== primary.toLocaleLowerCase());
+  const headings = request.seo.headingTags;
+  const subheadings = headings && preset !== "paragraphs";
+  const parts = Math.round(request.length / WORDS_PER_PART[preset]);
+
+  const section = (kind: SectionKind, fields: Partial<PlannedSection> = {}): PlannedSection => ({
+    kind, label: null, heading: null, number: null, subheadings: [], items: 0, share: SHARE[kind], primaryUses: 0, secondary: [], ...fields,
+  });
+  const written = (): PlannedHeading => ({ keyword: false });
+  const sections: PlannedSection[] = [section("introduction")];
+  switch (preset) {
+    case "paragraphs":
+      for (let i = 0; i < Math.max(1, parts - 2); i++) sections.push(section("body"));
+      sections.push(section("conclusion"));
+      break;
+    case "sections": {
+      // From 200 words there is room for a body H2 and the conclusion's.
+      const h2 = Math.max(request.length >= 200 ? 2 : 1, parts);
+      for (let i = 0; i < Math.max(1, h2 - 1); i++) sections.push(section("body", { heading: written() }));
+      sections.push(section("conclusion", { label: h2 > 1 ? labels.conclusion : null }));
+      break;
+    }
+    case "detailed": {
+      const h2 = Math.max(2, parts);
+      sections.push(section("takeaways", { label: labels.keyTakeaways, items: clamp(Math.round(request.length / 500), 3, 5) }));
+      for (let i = 0; i < Math.max(1, h2 - 2); i++) {
+        sections.push(section("body", { heading: written(), subheadings: [written(), written()] }));
+      }
+      sections.push(section("conclusion", { label: labels.conclusion }));
+      const questions = clamp(Math.round(request.length / 600), 3, 5);
+      sections.push(section("faq", { label: labels.faq, subheadings: Array.from({ length: questions }, written) }));
+      break;
+    }
+    case "listicle":
+    case "how-to": {
+      // Enough items that none runs past the 300 words a subheading may cover, even at 5000 words.
+      const count = preset === "listicle" ? clamp(parts, 3, 40) : clamp(parts, 3, 30);
+      for (let i = 0; i < count; i++) sections.push(section("body", { heading: written(), number: i + 1 }));
+      sections.push(section("conclusion", { label: labels.conclusion }));
+      break;
+    }
+  }
+
+  const keywordHeadings = markKeywordHeadings(sections, subheadings, request.length);
+  placeKeywordUses(sections, secondary, request.length, keywordHeadings);
+  return {
+    request,
+    style: resolveStyle(request.style),
+    preset,
+    labels,
+    languageName: name,
+    primary,
+    secondary,
+    headings,
+    subheadings,
+    spaced: !UNSPACED.has(request.language),
+    sections,
+  };
+}
+
+/**
+ * A focus keyword from the topic when none is given: at most four words, never a whole
+ * long topic or question. Leading question words and trailing small words go, so the
+ * phrase reads naturally inside a sentence ("How do I start composting at home?" →
+ * "start composting at home").
+ */
+export function focusKeyword(topic: string, language: string): string {
+  // The first run of words not broken by punctuation ("Home composting <img …>" → "Home composting").
+  const text = topic.split(/[^\p{L}\p{N}\p{M}\s'’-]+/u).map((part) => part.trim()).find((part) => wordSpans(part, language).length > 0) ?? topic.trim();
+  const spans = wordSpans(text, language);
+  if (spans.length === 0) return lowerFirst(text, language);
+  const small = SMALL_WORDS[language] ?? new Set<string>();
+  const isSmall = (i: number) => small.has(spans[i]!.word.toLocaleLowerCase(language));
+  let start = 0;
+  while (start < spans.length - 1 && spans.length - start > FOCUS_WORDS && isSmall(start)) start++;
+  let end = Math.min(spans.length, start + FOCUS_WORDS);
+  while (end - start > 1 && isSmall(end - 1)) end--;
+  const last = spans[end - 1]!;
+  return lowerFirst(text.slice(spans[start]!.index, last.index + last.word.length), language);
+}
+
+/** Words a focus keyword should neither start nor end with (question words, articles, prepositions). */
+const SMALL_WORDS: Record<string, Set<string>> = {
+  en: new Set(
+    "a an the and or but of in on at to for with by from about into over under than how what why when where which who whose is are was were do does did can could should would will i you we my your our it its this that these those best top ultimate guide small big".split(" "),
+  ),
+  de: new Set("der die das ein eine und oder von in im am an auf zu für mit wie was warum wann wo ist sind ich du wir".split(" ")),
+  fr: new Set("le la les un une des et ou de du en au aux à pour avec sur sous dans par comment quoi pourquoi quand est sont je vous nous".split(" ")),
+  es: new Set("el la los las un una y o de del en a al para con cómo qué por es son yo".split(" ")),
+};
+
+/**
+ * Mark the model-written headings that hold the keyword, spread evenly, so that about
+ * half of all visible subheadings (fixed labels included) do. A very short article with
+ * many headings gets fewer: density wins, and the report says the share is low. Returns how many.
+ */
+function markKeywordHeadings(sections: PlannedSection[], visible: boolean, length: number): number {
+  if (!visible) {
+    // Questions stay visible as paragraphs without headings; one in two holds the keyword, like with headings.
+    const questions = sections.flatMap((s) => (s.kind === "faq" ? s.subheadings : []));
+    questions.forEach((q, i) => (q.keyword = i % 2 === 0));
+    return questions.filter((q) => q.keyword).length;
+  }
+  const writable = sections.flatMap((s) => [...(s.heading ? [s.heading] : []), ...s.subheadings]);
+  const total = writable.length + sections.filter((s) => s.label !== null).length;
+  // Never so many that the headings alone (and the introduction's one use) pass the 2.5 % density limit.
+  const room = Math.max(1, Math.floor(length * 0.025) - 1);
+  const wanted = Math.min(writable.length, room, Math.max(1, Math.round(total * HEADING_KEYWORD_SHARE)));
+  for (let i = 0; i < wanted; i++) writable[Math.floor((i * writable.length) / wanted)]!.keyword = true;
+  return wanted;
+}
+
+/**
+ * Spread the primary keyword's sentence openings over the prose sections, the
+ * introduction first, and give each secondary keyword a section of its own, round-robin.
+ */
+function placeKeywordUses(sections: PlannedSection[], secondary: string[], length: number, headingUses: number): void {
+  const prose = sections.filter((s) => s.kind === "introduction" || s.kind === "body" || s.kind === "conclusion");
+  const uses = Math.max(1, Math.ceil(length * PRIMARY_DENSITY) - headingUses);
+  for (let i = 0; i < uses; i++) prose[i % prose.length]!.primaryUses++;
+  secondary.forEach((keyword, i) => prose[(i + 1) % prose.length]!.secondary.push(keyword));
+}

@@ -1,0 +1,33 @@
+import type { Prompt } from "../../model/backend.js";
+import type { Plan } from "./plan.js";
+import type { Preset } from "./presets.js";
+
+const FORMS: Record<Preset, string> = {
+  paragraphs: "paragraphs, no subheadings",
+  sections: "introduction, sections, conclusion",
+  detailed: "in-depth guide: takeaways, sections with subsections, conclusion, FAQ",
+  listicle: "numbered list, one section per item",
+  "how-to": "step-by-step how-to, one section per step, headings start with a verb",
+};
+
+/**
+ * The one prompt of an article. The answer that follows holds the outline (as JSON for
+ * chat models, as lines for plain ones), then the article in Markdown: one continuing
+ * answer, so the prompt is evaluated once and every word sees the outline and all the
+ * text before it.
+ */
+export function articlePrompt(plan: Plan, format: "json" | "lines"): Prompt {
+  const request = plan.request;
+  const keywords = [plan.primary, ...plan.secondary].map((k) => `"${k}"`).join(", ");
+  const form = request.structureRequested !== request.structure ? `${FORMS[plan.preset]} ("${request.structureRequested}")` : FORMS[plan.preset];
+  const outline = format === "json" ? "JSON" : "lines";
+  const { voice } = plan.style;
+  // Short on purpose: every prompt token is evaluated before the first word.
+  return {
+    system: `You write ${plan.languageName} web articles in a ${request.tone} tone.${voice ? ` Style: ${voice}` : ""}`,
+    user:
+      `Article: ${request.topic}\nKeywords: ${keywords} (focus: the first)\nForm: ${form}; about ${request.length} words\n` +
+      `Answer with the outline as ${outline} (title, description, headings), then the article in Markdown.`,
+    completion: `${request.topic}. Keywords: ${keywords}.\n\n`,
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * Phrase checks: the built-in AI clichés and the request's banned phrases (`style.avoid`),
+ * looked for everywhere a reader sees text: the title, the meta description, every heading
+ * and the body. A phrase matches as the writer refuses it: case-insensitively, on word
+ * boundaries, with either apostrophe.
+ */
+import { clichesFor } from "../../plan/cliches.js";
+import { countPhrase } from "../../text/text.js";
+import type { CheckId } from "./registry.js";
+import { type Article, type Measure, listFound, na, plural, sum, verdict } from "./article.js";
+
+/** A phrase found, with how often. */
+export interface Found {
+  phrase: string;
+  count: number;
+}
+
+/** The phrase checks by id. */
+export const phraseChecks = {
+  // Counted also when the request allows clichés (`style.cliches: false`), but then not scored.
+  cliches: (article) => {
+    const found = findPhrases(article, clichesFor(article.input.language));
+    const total = sum(found.map((hit) => hit.count));
+    const summary = found.length ? `Found ${plural(total, "AI cliché")}: ${listFound(found)}.` : "Found no AI cliché.";
+    if (article.input.style?.cliches === false) return na(`${summary} The request allows clichés (style.cliches is false), so this check does not apply.`);
+    return verdict(found.length === 0, `${summary}${found.length ? " Target: none." : ""}`);
+  },
+
+  avoid: (article) => {
+    const banned = article.input.style?.avoid ?? [];
+    if (banned.length === 0) return na("The request bans no phrases (style.avoid is empty).");
+    const found = findPhrases(article, banned);
+    const total = sum(found.map((hit) => hit.count));
+    return verdict(
+      found.length === 0,
+      found.length
+        ? `Found ${plural(total, "banned phrase")}: ${listFound(found)} (target none of the ${banned.length} in style.avoid).`
+        : `None of the ${plural(banned.length, "phrase")} in style.avoid appears.`,
+    );
+  },
+} satisfies Partial<Record<CheckId, Measure>>;
+
+/** Apostrophes compared in one form, so "it’s" matches "it's". */
+const straight = (text: string) => text.replace(/[\u2019\u02bc]/gu, "'");
+
+/** The phrases that appear in the article's title, meta description, headings or body, with their counts. */
+function findPhrases(article: Article, phrases: readonly string[]): Found[] {
+  const { language } = article.input;
+  const texts = [article.input.title, article.input.metaDescription, ...article.body.map((block) => block.text)].map((text) => {
+    const plain = straight(text);
+    return { plain, lower: plain.toLocaleLowerCase(language) };
+  });
+  return phrases
+    .map((phrase) => {
+      const wanted = straight(phrase);
+      // A text without the phrase's longest word cannot hold it: skip segmenting it (a hundred phrases a text).
+      const longest = wanted.split(/\s+/u).reduce((longer, word) => (word.length > longer.length ? word : longer), "").toLocaleLowerCase(language);
+      const holding = texts.filter((text) => text.lower.includes(longest));
+      return { phrase, count: sum(holding.map((text) => countPhrase(text.plain, wanted, language))) };
+    })
+    .filter((hit) => hit.count > 0);
+}

@@ -1,0 +1,103 @@
+/**
+ * Readability checks, with Yoast SEO's published thresholds: sentence and paragraph
+ * length, varied openings and no repeats for every language; transition words and the
+ * passive voice for English only (the lists are English), not applicable elsewhere.
+ */
+import { countWords, normaliseSentence, wordSpans } from "../../text/text.js";
+import { hasTransition, isPassive } from "./english.js";
+import type { CheckId } from "./registry.js";
+import { type Measure, na, percent, plural, quote, round, verdict } from "./article.js";
+
+/** Yoast's longest recommended sentence, in words, where it differs from 20. */
+const LONG_SENTENCE: Readonly<Record<string, number>> = { es: 25, it: 25, pt: 25, ru: 15, he: 15, tr: 15 };
+
+/** The longest recommended sentence in a language, in words. */
+const longSentence = (language: string) => LONG_SENTENCE[language] ?? 20;
+
+/** Yoast checks transition words only in a text of at least 200 words. */
+const TRANSITION_MIN_WORDS = 200;
+
+/** The readability checks by id. */
+export const readabilityChecks = {
+  "paragraph-length": (article) => {
+    const longest = Math.max(0, ...article.prose.map((paragraph) => paragraph.words));
+    return verdict(longest <= 150, `The longest paragraph has ${plural(longest, "word")} (target at most 150).`);
+  },
+
+  // Yoast: at most 25% of sentences over 20 words (25 for Spanish, Italian and Portuguese, 15 for Russian, Hebrew and Turkish).
+  "sentence-length": (article) => {
+    const limit = longSentence(article.input.language);
+    const long = article.sentences.filter((sentence) => countWords(sentence, article.input.language) > limit).length;
+    const share = percent(long, article.sentences.length);
+    return verdict(
+      share <= 25,
+      `${round(share, 1)}% of sentences (${long} of ${article.sentences.length}) have more than ${limit} words (target at most 25%).`,
+    );
+  },
+
+  "consecutive-sentence-starts": (article) => {
+    const { word, run } = longestSameStart(article.sentences, article.input.language);
+    return verdict(
+      run < 3,
+      `The longest run of sentences starting with the same word is ${run}${word && ` (“${word}”)`} (target fewer than 3).`,
+    );
+  },
+
+  "duplicate-sentences": (article) => {
+    const repeats = repeatedSentences(article.sentences, article.input.language);
+    return verdict(
+      repeats.length === 0,
+      repeats[0] === undefined
+        ? `No sentence appears twice (${plural(article.sentences.length, "sentence")} checked).`
+        : `Found ${plural(repeats.length, "sentence")} repeating an earlier one (first: ${quote(repeats[0], article.input.language)}).`,
+    );
+  },
+
+  // Yoast: at least 30% of sentences hold a transition word, in texts of 200 words or more.
+  "transition-words": (article) => {
+    if (article.input.language !== "en") return na("Transition words are checked in English articles only.");
+    if (article.wordCount < TRANSITION_MIN_WORDS) return na(`Transition words are checked from ${TRANSITION_MIN_WORDS} words on.`);
+    const linked = article.sentences.filter(hasTransition).length;
+    const share = percent(linked, article.sentences.length);
+    return verdict(
+      share >= 30,
+      `${round(share, 1)}% of sentences (${linked} of ${article.sentences.length}) hold a transition word (target at least 30%).`,
+    );
+  },
+
+  // Yoast: at most 10% of sentences in the passive voice.
+  "passive-voice": (article) => {
+    if (article.input.language !== "en") return na("The passive voice is checked in English articles only.");
+    const passive = article.sentences.filter(isPassive);
+    const share = percent(passive.length, article.sentences.length);
+    return verdict(
+      share <= 10,
+      `${round(share, 1)}% of sentences (${passive.length} of ${article.sentences.length}) are in the passive voice (target at most 10%` +
+        `${passive[0] === undefined ? "" : `; first: ${quote(passive[0], "en")}`}).`,
+    );
+  },
+} satisfies Partial<Record<CheckId, Measure>>;
+
+/** The longest run of consecutive sentences whose first words match, lower-cased. */
+function longestSameStart(sentences: readonly string[], language: string): { word: string; run: number } {
+  let best = { word: "", run: 0 };
+  let current = { word: "", run: 0 };
+  for (const sentence of sentences) {
+    const word = wordSpans(sentence, language)[0]?.word.toLocaleLowerCase(language);
+    // A sentence without words (a lone symbol) starts nothing, so it breaks the run.
+    current = word === undefined ? { word: "", run: 0 } : { word, run: word === current.word ? current.run + 1 : 1 };
+    if (current.run > best.run) best = current;
+  }
+  return best;
+}
+
+/** Sentences that repeat an earlier one, ignoring case, punctuation and spacing. */
+function repeatedSentences(sentences: readonly string[], language: string): string[] {
+  const seen = new Set<string>();
+  return sentences.filter((sentence) => {
+    const key = normaliseSentence(sentence, language);
+    if (seen.has(key)) return true;
+    seen.add(key);
+    return false;
+  });
+}

@@ -1,0 +1,50 @@
+/** What the analyser is given: the written document's blocks and the targets it is measured against. */
+import type { Block } from "../body/document.js";
+import type { Preset } from "../plan/presets.js";
+import type { Source } from "../grounding/sources.js";
+
+/** A source the request hands the writer: figures in its text are supported. */
+export type SourceText = Source;
+
+/** What the analyser measures. */
+export interface AnalyseInput {
+  /** The body blocks in document order (the H1 title is not one of them). */
+  blocks: readonly Block[];
+  /** Whether the article starts with its title as H1. */
+  hasTitle: boolean;
+  /** Article title (also the H1 when headingTags). */
+  title: string;
+  metaDescription: string;
+  slug: string;
+  /** Normalised; the first is primary; may be empty. */
+  keywords: string[];
+  /** ISO 639-1, lower-case. */
+  language: string;
+  headingTags: boolean;
+  preset: Preset;
+  /** Requested words. */
+  targetLength: number;
+  /**
+   * The resolved style (the request's over the key's default). `avoid`: phrases the article
+   * must not hold; `cliches: false` lets the built-in clichés go unscored.
+   * @default { avoid: [], cliches: true }
+   */
+  style?: { avoid?: readonly string[]; cliches?: boolean };
+  /**
+   * Every text the request supplied (topic, tone, keywords, title, description, style, …):
+   * a figure in one of them is not invented. `requestTexts(request)` collects them.
+   * @default []
+   */
+  given?: readonly string[];
+  /**
+   * The request's sources: a figure in one of them is supported.
+   * @default []
+   */
+  sources?: readonly SourceText[];
+  /**
+   * What the writer did with the request's sources and links: sources given and cited,
+   * pages given, links the plan wanted and links placed.
+   * @default none (both checks not applicable)
+   */
+  grounding?: { sources: number; cited: number; links: number; linksWanted: number; linksPlaced: number };
+}

@@ -1,0 +1,295 @@
+import * as v from "valibot";
+import { isIso6391 } from "../plan/labels.js";
+import { resolvePreset, type Preset } from "../plan/presets.js";
+
+/** Bounds of the request, one table so validation, docs and errors agree. */
+export const LIMITS = {
+  topic: 300,
+  lengthMin: 100,
+  lengthMax: 5000,
+  word: 40,
+  keywords: 20,
+  keyword: 80,
+  title: 120,
+  description: 320,
+  avoid: 100,
+  avoidPhrase: 60,
+  voice: 500,
+  sources: 20,
+  /** Bytes of source text (UTF-8) in all: 100 KiB. */
+  sourcesText: 100 * 1024,
+  sourceTitle: 200,
+  url: 2048,
+  links: 50,
+  linkTitle: 200,
+  linkKeywords: 10,
+} as const;
+
+/** The defaults a request may leave open, filled into every normalised request. */
+export const DEFAULTS = {
+  length: 800,
+  tone: "professional",
+  language: "en",
+  structure: "sections",
+  headingTags: true,
+} as const;
+
+/**
+ * Text as the engine takes it: well-formed Unicode in NFC, without control characters
+ * (line breaks become spaces), bidirectional overrides or invisible zero-width marks,
+ * which would hide text from a reader or break keyword matching.
+ */
+export function cleanText(text: string): string {
+  return text
+    .toWellFormed()
+    .normalize("NFC")
+    .replace(/[\u0000-\u001f\u007f-\u009f]+/gu, " ")
+    .replace(/[\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/gu, "");
+}
+
+const text = (message: string) => v.pipe(v.string(message), v.transform(cleanText), v.trim());
+
+const described = <S extends v.GenericSchema>(schema: S, description: string) => v.pipe(schema, v.description(description));
+
+/** Text whose lines matter (a source's Markdown): cleaned line by line like {@link cleanText}, the line breaks kept. */
+export function cleanBlock(text: string): string {
+  return text.replace(/\r\n?/g, "\n").split("\n").map(cleanText).join("\n");
+}
+
+const trimmed = (max: number, what: string) =>
+  v.pipe(text(`${what} must be a string`), v.maxLength(max, `${what} must be at most ${max} characters`));
+
+const optionalText = (max: number, what: string) =>
+  v.optional(v.pipe(trimmed(max, what), v.transform((s) => s || undefined)));
+
+/** Phrases trimmed, inner spaces collapsed, empties and case-insensitive duplicates dropped, in order. */
+function uniquePhrases(phrases: string[]): string[] {
+  const seen = new Set<string>();
+  return phrases.map((p) => p.trim().replace(/\s+/g, " ")).filter((p) => {
+    const key = p.toLocaleLowerCase();
+    if (!p || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Comma-separated keywords: trimmed, empties and case-insensitive duplicates dropped. */
+const Keywords = v.pipe(
+  text("keywords must be a comma-separated string"),
+  v.transform((raw) => uniquePhrases(raw.split(","))),
+  v.maxLength(LIMITS.keywords, `at most ${LIMITS.keywords} keywords`),
+  v.check(
+    (list) => list.every((k) => k.length <= LIMITS.keyword),
+    `each keyword must be at most ${LIMITS.keyword} characters`,
+  ),
+);
+
+/** A JSON object: valibot's `object` alone would also take an array (whose `length` then looks like a field). */
+function jsonObject<const TEntries extends v.ObjectEntries>(entries: TEntries, message: string) {
+  const isObject = (input: unknown) => typeof input === "object" && input !== null && !Array.isArray(input);
+  // The guard says "not an object"; what `object` itself reports is a missing required key.
+  const missing = (issue: v.ObjectIssue) => `${String(issue.path?.at(-1)?.key ?? "a field")} is required`;
+  return v.pipe(v.custom<Record<string, unknown>>(isObject, message), v.object(entries, missing));
+}
+
+/** The `seo` object of a request. */
+const SeoSchema = jsonObject({
+  keywords: v.optional(
+    v.pipe(Keywords, v.description("Comma-separated keywords; the first is the primary keyword. Each is trimmed; empties and case-insensitive duplicates are dropped.")),
+    "",
+  ),
+  title: v.pipe(
+    optionalText(LIMITS.title, "title"),
+    v.description("Title used verbatim instead of a generated one (even when it breaks a rule; the SEO report then says so). Empty means generated."),
+  ),
+  description: v.pipe(optionalText(LIMITS.description, "description"), v.description("Meta description used verbatim instead of a generated one. Empty means generated.")),
+  headingTags: v.optional(
+    v.pipe(v.boolean("headingTags must be true or false"), v.description("`false`: no heading nodes at all; the title stays `article.title` and the HTML `<title>`.")),
+    DEFAULTS.headingTags,
+  ),
+}, "seo must be an object");
+
+/** Phrases to avoid: trimmed, empties and case-insensitive duplicates dropped. */
+const AvoidList = v.pipe(
+  v.array(trimmed(LIMITS.avoidPhrase, "each avoid phrase"), "avoid must be an array of strings"),
+  v.maxLength(LIMITS.avoid, `avoid holds at most ${LIMITS.avoid} phrases`),
+  v.transform(uniquePhrases),
+);
+
+/**
+ * The `style` object of a request (or a key's default style): phrases the article never
+ * contains, a voice note for the prompt, and whether the built-in AI clichés are avoided.
+ */
+export const StyleSchema = jsonObject({
+  avoid: v.optional(described(AvoidList, "Phrases that never appear in the title, description, headings or body (case-insensitive, whole words); the model writes on instead of completing one.")),
+  voice: described(optionalText(LIMITS.voice, "voice"), "A style note the prompt carries, such as \"plain British English, second person, no exclamation marks\"."),
+  cliches: v.optional(described(v.boolean("cliches must be true or false"), "Avoid the built-in list of AI clichés (true unless a key's default style or the request says false).")),
+}, "style must be an object");
+
+/** A style as given: every field optional, so a request's style can override a key's default field by field. */
+export type Style = v.InferOutput<typeof StyleSchema>;
+
+/**
+ * The style an article is written in: the request's fields over the key's default ones.
+ * `cliches` defaults to true (the built-in list is avoided).
+ */
+export function resolveStyle(request: Style | undefined, keyDefault?: Style): { avoid: string[]; voice?: string; cliches: boolean } {
+  const voice = request?.voice ?? keyDefault?.voice;
+  return {
+    avoid: request?.avoid ?? keyDefault?.avoid ?? [],
+    ...(voice ? { voice } : {}),
+    cliches: request?.cliches ?? keyDefault?.cliches ?? true,
+  };
+}
+
+/** An absolute http(s) URL, without spaces. */
+const isHttpUrl = (url: string) => /^https?:\/\/[^/\s]\S*$/i.test(url) && URL.canParse(url);
+/** A path on the article's own site: one leading slash (two would name another host), no backslash (browsers read it as a slash). */
+const isSitePath = (url: string) => /^\/(?![/\\])[^\s\\]*$/.test(url) && URL.canParse(url, "https://site.invalid");
+
+const url = (allowSitePath: boolean) =>
+  v.pipe(
+    text("url must be a string"),
+    v.maxLength(LIMITS.url, `url must be at most ${LIMITS.url} characters`),
+    v.check(
+      (given) => isHttpUrl(given) || (allowSitePath && isSitePath(given)),
+      allowSitePath ? "url must be an absolute http(s) URL or a site path starting with /" : "url must be an absolute http(s) URL",
+    ),
+  );
+
+const requiredText = (max: number, what: string) => v.pipe(trimmed(max, what), v.minLength(1, `${what} must not be empty`));
+
+/** An address on the user's site: an absolute http(s) URL or a site path starting with `/`. */
+export const SiteUrlSchema = url(true);
+
+/** One document the article may draw on and cite. */
+const SourceSchema = jsonObject({
+  title: described(requiredText(LIMITS.sourceTitle, "title"), "Shown in the article's Sources list."),
+  url: v.optional(described(url(false), "Shown to readers beside the title; never fetched.")),
+  text: described(
+    v.pipe(v.string("text must be a string"), v.transform(cleanBlock), v.trim(), v.minLength(1, "text must not be empty")),
+    "Plain text or Markdown.",
+  ),
+}, "each source must be an object");
+
+/** The request's sources: at most 20, with at most 100 KiB of text (UTF-8) in all. */
+const SourcesSchema = v.pipe(
+  v.array(SourceSchema, "sources must be an array of { title, url?, text }"),
+  v.maxLength(LIMITS.sources, `sources holds at most ${LIMITS.sources} entries`),
+  v.check(
+    (sources) => sources.reduce((bytes, source) => bytes + Buffer.byteLength(source.text), 0) <= LIMITS.sourcesText,
+    `sources hold at most ${LIMITS.sourcesText / 1024} KiB (${LIMITS.sourcesText} bytes of UTF-8) of text in all`,
+  ),
+);
+
+/** A page's keywords: a comma-separated string or an array, cleaned like `seo.keywords`. */
+const LinkKeywords = v.pipe(
+  v.union([v.string(), v.array(v.string())], "keywords must be a comma-separated string or an array of strings"),
+  v.transform((given) => uniquePhrases((typeof given === "string" ? given.split(",") : given).map(cleanText))),
+  v.maxLength(LIMITS.linkKeywords, `at most ${LIMITS.linkKeywords} keywords`),
+  v.check((list) => list.every((k) => k.length <= LIMITS.keyword), `each keyword must be at most ${LIMITS.keyword} characters`),
+);
+
+/** One page of the user's site the article may link. */
+export const LinkSchema = jsonObject({
+  url: described(SiteUrlSchema, "The page's address; never fetched."),
+  title: described(requiredText(LIMITS.linkTitle, "title"), "The page's title: ranks the page against each section, and anchors are drawn from it."),
+  keywords: v.optional(described(LinkKeywords, "Phrases the page is about; anchors are drawn from them too."), []),
+}, "each link must be an object");
+
+/** The request's links: at most 50 pages. */
+const LinksSchema = v.pipe(
+  v.array(LinkSchema, "links must be an array of { url, title, keywords? }"),
+  v.maxLength(LIMITS.links, `links holds at most ${LIMITS.links} entries`),
+);
+
+/** A source as the engine takes it. */
+export type Source = v.InferOutput<typeof SourceSchema>;
+
+/** A link as the engine takes it: `keywords` always a list. */
+export type Link = v.InferOutput<typeof LinkSchema>;
+
+/**
+ * The generation request (spec part 2) as valibot validates it: the one source of truth
+ * for validation, the engine's input type and the OpenAPI document. Unknown fields are ignored.
+ */
+export const GenerateRequestSchema = v.pipe(
+  jsonObject({
+    topic: v.pipe(
+      text("topic is required and must be a string"),
+      v.minLength(1, "topic must not be empty"),
+      v.maxLength(LIMITS.topic, `topic must be at most ${LIMITS.topic} characters`),
+      v.description("What the article is about. Without keywords it is also the primary keyword."),
+    ),
+    length: v.optional(
+      v.pipe(
+        v.number("length must be a number"),
+        v.integer("length must be a whole number of words"),
+        v.minValue(LIMITS.lengthMin, `length must be at least ${LIMITS.lengthMin} words`),
+        v.maxValue(LIMITS.lengthMax, `length must be at most ${LIMITS.lengthMax} words`),
+        v.description("Target length of the body in words (the title is not counted); the article lands within ±10% of it."),
+      ),
+      DEFAULTS.length,
+    ),
+    tone: v.optional(
+      v.pipe(trimmed(LIMITS.word, "tone"), v.description("Free-text tone of voice, passed to the model, such as `conversational` or `formal`.")),
+      DEFAULTS.tone,
+    ),
+    language: v.optional(
+      v.pipe(
+        v.string("language must be a string"),
+        v.trim(),
+        v.toLowerCase(),
+        v.check(isIso6391, "language must be an ISO 639-1 code such as en, de or ja"),
+        v.description("ISO 639-1 code of the article's language, any case; answered lower-case."),
+      ),
+      DEFAULTS.language,
+    ),
+    structure: v.optional(
+      v.pipe(
+        trimmed(LIMITS.word, "structure"),
+        v.description(
+          "`paragraphs`, `sections`, `detailed`, `listicle` or `how-to`, or free words mapped to the nearest of them (`steps`, `tutorial` → how-to; `list`, `top 10`, `tips` → listicle; `essay`, `story` → paragraphs; `guide`, `faq` → detailed; anything else → sections).",
+        ),
+      ),
+      DEFAULTS.structure,
+    ),
+    seed: v.optional(
+      v.pipe(
+        v.number("seed must be a number"),
+        v.integer("seed must be an integer"),
+        v.minValue(0, "seed must be at least 0"),
+        v.maxValue(2 ** 32 - 1, "seed must be below 2^32"),
+        v.description("Seed of the sampler: the same request with the same seed gives the same article on the same model. Random when absent; echoed in `request.seed`."),
+      ),
+    ),
+    seo: v.optional(v.pipe(SeoSchema, v.description("Search-engine settings.")), {}),
+    style: v.optional(described(StyleSchema, "How the article is written: phrases it never contains, a voice, whether AI clichés are avoided.")),
+    sources: v.optional(described(SourcesSchema, "Documents the article draws on: each section sees its best passages, and a sentence that restates one cites it.")),
+    links: v.optional(described(LinksSchema, "Pages of your site the article links where they fit: about one per 200 words.")),
+    /** Answer with Server-Sent Events, like `Accept: text/event-stream`; a transport choice, so not echoed. */
+    stream: v.optional(v.pipe(v.boolean("stream must be true or false"), v.description("Answer with Server-Sent Events, like `Accept: text/event-stream`.")), false),
+  }, "the request body must be a JSON object"),
+  v.transform(({ tone, structure, seed, ...rest }) => ({
+    ...rest,
+    tone: tone || DEFAULTS.tone,
+    structure: resolvePreset(structure || DEFAULTS.structure),
+    structureRequested: structure || DEFAULTS.structure,
+    seed: seed ?? randomSeed(),
+  })),
+);
+
+function randomSeed(): number {
+  return Math.floor(Math.random() * 2 ** 32);
+}
+
+/** A request as clients send it. */
+export type GenerateRequestInput = v.InferInput<typeof GenerateRequestSchema>;
+
+/** A validated request body: the normalised request plus the transport choice `stream`. */
+export type GenerateRequestBody = v.InferOutput<typeof GenerateRequestSchema>;
+
+/** A normalised request: defaults filled in, keywords split, structure mapped to a preset. */
+export type GenerateRequest = Omit<GenerateRequestBody, "stream">;
+
+export type { Preset };

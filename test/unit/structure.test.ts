@@ -1,0 +1,131 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The house rules a newcomer relies on, read from the source itself: imports go one way,
+ * the article engine's stages are entered in order, errors share one base, pieces stay small.
+ */
+
+const SRC = path.resolve(import.meta.dirname, "../../src");
+const ARTICLE = path.join(SRC, "article");
+
+const files = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? files(full) : /\.ts$/.test(entry.name) ? [full] : [];
+  });
+
+const SOURCES = files(SRC);
+const text = new Map(SOURCES.map((file) => [file, readFileSync(file, "utf8")]));
+
+/** Every file of src/ a file imports (static, re-exported or dynamic), type-only imports included. */
+function importsOf(file: string): string[] {
+  const found: string[] = [];
+  for (const match of text.get(file)!.matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)) {
+    const target = path.resolve(path.dirname(file), match[1]!.replace(/\.js$/, ".ts"));
+    if (text.has(target)) found.push(target);
+  }
+  return found;
+}
+
+const GRAPH = new Map(SOURCES.map((file) => [file, importsOf(file)]));
+const rel = (file: string) => path.relative(SRC, file);
+
+/** The import cycles of the graph: each strongly connected component of more than one file (Tarjan). */
+function cycles(): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  let next = 0;
+  const visit = (file: string): void => {
+    index.set(file, next);
+    low.set(file, next++);
+    stack.push(file);
+    onStack.add(file);
+    for (const target of GRAPH.get(file)!) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file)!, low.get(target)!));
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file)!, index.get(target)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(rel(member));
+    } while (member !== file);
+    if (component.length > 1 || GRAPH.get(file)!.includes(file)) found.push(component);
+  };
+  for (const file of SOURCES) if (!index.has(file)) visit(file);
+  return found;
+}
+
+/** The article engine's stages in the order a request walks them; each imports only those before it. */
+const STAGES = ["text", "gbnf", "plan", "outline", "grounding", "body", "report", "output"];
+
+/** Where a file of src/article/ sits: a stage, `wire` (the HTTP contract) or the top level. */
+const stageOf = (file: string) => {
+  const parts = path.relative(ARTICLE, file).split(path.sep);
+  return parts.length > 1 ? parts[0]! : "top";
+};
+
+describe("the source's structure", () => {
+  it("has no import cycle in src/", () => {
+    expect(cycles()).toEqual([]);
+  });
+
+  it("keeps cli/ and http/ apart: each uses the feature folders, never the other", () => {
+    const crossing = SOURCES.flatMap((file) =>
+      GRAPH.get(file)!
+        .filter((target) => {
+          const [from, to] = [rel(file).split(path.sep)[0], rel(target).split(path.sep)[0]];
+          return (from === "cli" && to === "http") || (from === "http" && to === "cli");
+        })
+        .map((target) => `${rel(file)} -> ${rel(target)}`),
+    );
+    expect(crossing).toEqual([]);
+  });
+
+  it("walks the article engine's stages one way, and only the request's entry reads the wire contract", () => {
+    const backwards: string[] = [];
+    for (const file of SOURCES.filter((f) => f.startsWith(ARTICLE + path.sep))) {
+      const from = stageOf(file);
+      for (const target of GRAPH.get(file)!.filter((t) => t.startsWith(ARTICLE + path.sep))) {
+        const to = stageOf(target);
+        if (from === to || from === "wire" || from === "top") continue;
+        // The writer's ledger wraps the one writer every stage talks to the model through.
+        if (to === "top" && path.basename(target) === "ledger.ts") continue;
+        // The plan is where a request becomes engine decisions: the one stage that reads the request.
+        if (to === "wire" && from === "plan") continue;
+        if (to === "wire" || to === "top" || STAGES.indexOf(to) >= STAGES.indexOf(from)) backwards.push(`${rel(file)} -> ${rel(target)}`);
+      }
+    }
+    expect(backwards).toEqual([]);
+  });
+
+  it("raises errors through the one base (src/errors.ts)", () => {
+    const outside = SOURCES.filter((file) => file !== path.join(SRC, "errors.ts") && /\bextends\s+(Error|TypeError|RangeError)\b/.test(text.get(file)!));
+    expect(outside.map(rel)).toEqual([]);
+  });
+
+  it("keeps files under 400 lines and functions under 80", () => {
+    const long: string[] = [];
+    for (const file of SOURCES) {
+      const source = ts.createSourceFile(file, text.get(file)!, ts.ScriptTarget.Latest, true);
+      const lines = (node: ts.Node) => source.getLineAndCharacterOfPosition(node.getEnd()).line - source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
+      if (source.getLineAndCharacterOfPosition(source.getEnd()).line + 1 > 400) long.push(`${rel(file)}: over 400 lines`);
+      const visit = (node: ts.Node): void => {
+        if (ts.isFunctionLike(node) && "body" in node && node.body && lines(node) > 80) long.push(`${rel(file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: a function of ${lines(node)} lines`);
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(long).toEqual([]);
+  });
+});
