@@ -19,9 +19,9 @@ export interface SettingBase {
   readonly env: string;
   /** The default in words (Markdown): after the default's text, or alone for a default that is computed. */
   readonly defaultNote?: string;
-  /** What it sets, in a few plain words: `--help` and the README's table show it. */
+  /** What it sets, in a few plain words: `--help` and the configuration table of docs/operating.md show it. */
   readonly description: string;
-  /** What more the README's table says (Markdown): consequences, formats, links. */
+  /** What more the configuration table of docs/operating.md says (Markdown): consequences, formats, links. */
   readonly details?: string;
 }
 

@@ -4,11 +4,11 @@ import { MODELS_DIR, defaultThreads, duration, gpuLayers, integer, list, modelPa
 /**
  * The settings of the server, each described once: its flag, its environment variable, its
  * default, its parser and what it means. The CLI flags, the configuration (config.ts), `serve
- * --help` and the README's configuration table all come from {@link SETTINGS}; a unit test
- * holds the README to it (`npx tsx scripts/readme-settings.ts` rewrites the README's table).
+ * --help` and the configuration table of docs/operating.md all come from {@link SETTINGS}; a unit
+ * test holds the page to it (`npx tsx scripts/docs-settings.ts` rewrites the page's table).
  */
 
-/** Every setting, in the order `--help` and the README list them. */
+/** Every setting, in the order `--help` and docs/operating.md list them. */
 export const SETTINGS = {
   host: {
     flag: "host",
@@ -276,7 +276,7 @@ export function readSetting<N extends SettingName>(name: N, sources: SettingSour
   return (setting.default === undefined ? setting.parse(text, cwd) : setting.parse(text ?? setting.default, cwd)) as SettingValue<N>;
 }
 
-/** The default as the README shows it (Markdown). */
+/** The default as docs/operating.md shows it (Markdown). */
 function defaultShown(setting: Setting<unknown>): string {
   if (setting.default === undefined) return setting.defaultNote ?? "none";
   return `\`${setting.default}\`${setting.defaultNote ? ` (${setting.defaultNote})` : ""}`;
@@ -301,7 +301,7 @@ export function settingArgs<const N extends SettingName>(...names: N[]): { [K in
   return args as never;
 }
 
-/** The README's configuration table, one row per setting. */
+/** The configuration table of docs/operating.md, one row per setting. */
 export function settingsTable(): string {
   const rows = Object.values(SETTINGS).map((setting: Setting<unknown>) => {
     const meaning = setting.details ? `${setting.description}; ${setting.details}` : setting.description;
@@ -311,9 +311,9 @@ export function settingsTable(): string {
   return ["| env | flag | default | meaning |", "|---|---|---|---|", ...rows].join("\n");
 }
 
-/** The configuration table of a README's text (the table under "## Configuration"), as written; undefined without one. */
-export function readmeSettingsTable(readme: string): string | undefined {
-  const section = readme.split(/^## /m).find((part) => part.startsWith("Configuration\n"));
+/** The configuration table of a Markdown page (the table under "## Configuration"), as written; undefined without one. */
+export function documentedSettingsTable(page: string): string | undefined {
+  const section = page.split(/^## /m).find((part) => part.startsWith("Configuration\n"));
   return section && /^\| env \|.*(?:\n\|.*)*/m.exec(section)?.[0];
 }
 

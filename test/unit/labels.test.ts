@@ -6,7 +6,7 @@ import { LABELLED_LANGUAGES, isIso6391, labelsFor, languageName } from "../../sr
 const KEYS = ["introduction", "conclusion", "faq", "keyTakeaways", "sources"] as const;
 
 describe("labels", () => {
-  it("covers the 22 languages the API promises labels in (the README lists them)", () => {
+  it("covers the 22 languages the API promises labels in (docs/guarantees.md lists them)", () => {
     expect([...LABELLED_LANGUAGES].sort()).toEqual(
       ["en", "de", "fr", "es", "it", "pt", "nl", "pl", "sv", "da", "no", "fi", "cs", "tr", "ru", "uk", "ja", "zh", "ko", "ar", "hi", "id"].sort(),
     );

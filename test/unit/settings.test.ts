@@ -6,10 +6,10 @@ import { describe, expect, it } from "vitest";
 import { resolveModelConfig, resolveServeConfig } from "../../src/config.js";
 import { ConfigError } from "../../src/errors.js";
 import { NoModelError, defaultSequences, defaultThreads, type Setting } from "../../src/setting-parsers.js";
-import { SETTINGS, readSetting, readmeSettingsTable, settingArgs, settingsTable } from "../../src/settings.js";
+import { SETTINGS, readSetting, documentedSettingsTable, settingArgs, settingsTable } from "../../src/settings.js";
 
 // The settings table is the one description of every setting: these tests hold the
-// resolution, the CLI flags and the README to it.
+// resolution, the CLI flags and docs/operating.md to it.
 
 const MODEL = "/models/some.gguf";
 const all = Object.entries(SETTINGS) as [string, Setting<unknown>][];
@@ -135,11 +135,11 @@ describe("the CLI flags", () => {
   });
 });
 
-describe("the README", () => {
-  it("configuration table is the settings table (npx tsx scripts/readme-settings.ts rewrites it)", () => {
-    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
-    const table = readmeSettingsTable(readme);
-    expect(table, "README.md has a configuration table under ## Configuration").toBeDefined();
+describe("docs/operating.md", () => {
+  it("configuration table is the settings table (npx tsx scripts/docs-settings.ts rewrites it)", () => {
+    const page = readFileSync(new URL("../../docs/operating.md", import.meta.url), "utf8");
+    const table = documentedSettingsTable(page);
+    expect(table, "docs/operating.md has a configuration table under ## Configuration").toBeDefined();
     expect(table!.split("\n")).toEqual(settingsTable().split("\n"));
   });
 
