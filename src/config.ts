@@ -1,4 +1,5 @@
 import { ConfigError } from "./errors.js";
+import type { Publisher } from "./article/output/jsonld.js";
 import type { GpuChoice, GpuLayers } from "./model/gpu.js";
 import { defaultSequences } from "./setting-parsers.js";
 import { readSetting, settingText, type SettingSources } from "./settings.js";
@@ -65,6 +66,8 @@ export interface ServeConfig {
   webhookAllow: string[];
   /** Failed authentications one client address may make in 10 s before it gets 429s. */
   authFailures: number;
+  /** The publisher articles name in their structured data unless the key has its own; undefined: none. */
+  publisher: Publisher | undefined;
   jobs: JobsConfig;
 }
 
@@ -109,8 +112,20 @@ export function resolveServeConfig(sources: SettingSources = {}): ServeConfig {
     redisUrl: readSetting("redis", sources),
     webhookAllow: readSetting("webhookAllow", sources),
     authFailures: readSetting("authFailures", sources),
+    publisher: resolvePublisher(sources),
     jobs: resolveJobs(sources),
   };
+}
+
+function resolvePublisher(sources: SettingSources): Publisher | undefined {
+  const name = readSetting("publisherName", sources);
+  const url = readSetting("publisherUrl", sources);
+  const logo = readSetting("publisherLogo", sources);
+  if (!name) {
+    if (url || logo) throw new ConfigError("--publisher-url and --publisher-logo need --publisher-name (INKPRESS_PUBLISHER_NAME)");
+    return undefined;
+  }
+  return { name, ...(url ? { url } : {}), ...(logo ? { logo } : {}) };
 }
 
 function resolveJobs(sources: SettingSources): JobsConfig {

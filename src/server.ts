@@ -128,7 +128,7 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
           : connectBackend(source.url, { key: source.key, sequences: source.sequences, queueSize: config.queueSize })),
   );
   const metrics = new Metrics(modelHost);
-  const generations = new GenerationService({ modelHost, limiter, lifecycle, timeoutMs: config.timeoutS * 1000, meter: () => metrics.article() });
+  const generations = new GenerationService({ modelHost, limiter, lifecycle, timeoutMs: config.timeoutS * 1000, meter: () => metrics.article(), ...(config.publisher ? { publisher: config.publisher } : {}) });
   const jobs = new Jobs({
     store: jobStore,
     generations,

@@ -176,6 +176,27 @@ export const SETTINGS = {
     description: "comma-separated hosts, addresses or CIDR ranges that webhooks may reach although loopback or private, e.g. `127.0.0.1,10.0.0.0/8`",
     parse: list,
   },
+  publisherName: {
+    flag: "publisher-name",
+    env: "INKPRESS_PUBLISHER_NAME",
+    defaultNote: "none: no `publisher` in the structured data",
+    description: "the publisher every article's JSON-LD names, unless the key has its own (`inkpress keys set-publisher`)",
+    parse: optional((raw: string) => raw.trim()),
+  },
+  publisherUrl: {
+    flag: "publisher-url",
+    env: "INKPRESS_PUBLISHER_URL",
+    defaultNote: "none",
+    description: "the publisher's home page, with `--publisher-name`",
+    parse: optional(url("publisher url", /^https?:\/\/[^/]/i, "an http:// or https:// URL")),
+  },
+  publisherLogo: {
+    flag: "publisher-logo",
+    env: "INKPRESS_PUBLISHER_LOGO",
+    defaultNote: "none",
+    description: "the address of the publisher's logo image, with `--publisher-name`",
+    parse: optional(url("publisher logo", /^https?:\/\/[^/]/i, "an http:// or https:// URL")),
+  },
   authFailures: {
     flag: "auth-failures",
     env: "INKPRESS_AUTH_FAILURES",

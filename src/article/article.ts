@@ -4,7 +4,7 @@ import { analyse, requestTexts } from "./report/analyse.js";
 import { AvoidList } from "./plan/avoid.js";
 import { ArticleDocument } from "./body/document.js";
 import { Grounding } from "./grounding/grounding.js";
-import { articleJsonLd } from "./output/jsonld.js";
+import { articleJsonLd, type Publisher } from "./output/jsonld.js";
 import { TokenLedger } from "./ledger.js";
 import { plannedOutline, writeOutline } from "./outline/outline.js";
 import { plan } from "./plan/plan.js";
@@ -50,6 +50,11 @@ export interface WriteArticleOptions {
    * @default none
    */
   onWords?: (words: number, tokens: number) => void;
+  /**
+   * Who publishes the article (the key's publisher, else the server's), for its structured data.
+   * @default none (no `publisher` in the JSON-LD)
+   */
+  publisher?: Publisher;
 }
 
 /**
@@ -109,7 +114,21 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
   const created = Math.floor(Date.now() / 1000);
   const { wordCount, readingTimeMinutes } = report;
   const cited = grounding.citedSources();
-  const jsonLd = articleJsonLd({ plan: articlePlan, outline, blocks: document.blocks, title, metaDescription, language: request.language, keywords, wordCount, readingTimeMinutes, created, cited });
+  const jsonLd = articleJsonLd({
+    plan: articlePlan,
+    outline,
+    blocks: document.blocks,
+    title,
+    metaDescription,
+    language: request.language,
+    keywords,
+    wordCount,
+    readingTimeMinutes,
+    created,
+    cited,
+    ...(request.seo.author ? { author: request.seo.author } : {}),
+    ...(options.publisher ? { publisher: options.publisher } : {}),
+  });
   const { html, page } = renderArticle(document.tree, { title, metaDescription, language: request.language, jsonLd });
   const response: ArticleResponse = {
     id,

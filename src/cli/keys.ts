@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { defineCommand } from "citty";
 import * as v from "valibot";
-import { StyleSchema, type Style } from "../article/wire/request.js";
+import { PublisherSchema, StyleSchema, type Style } from "../article/wire/request.js";
 import { cliCommand } from "../invocation.js";
 import { KeyStoreError } from "../keys/errors.js";
 import { DEFAULT_LIMITS, KeyStore, type KeyLimits, type KeyRecord } from "../keys/store.js";
@@ -178,8 +178,39 @@ async function lastUses(file: string, keys: KeyRecord[]): Promise<Record<string,
   }
 }
 
-/** `inkpress keys create | list | revoke | rotate-secret | set-style`. */
+const setPublisher = defineCommand({
+  meta: { name: "set-publisher", description: "Set the publisher a key's articles name in their structured data (over the server's --publisher-name)" },
+  args: {
+    name: { type: "positional", description: "The key's name", required: true },
+    publisher: { type: "string", description: "The publisher's name; with --clear, none" },
+    url: { type: "string", description: "The publisher's home page (http or https)" },
+    logo: { type: "string", description: "The address of the publisher's logo image (http or https)" },
+    clear: { type: "boolean", description: "Remove the key's publisher: the server's applies again" },
+    ...fileArg,
+  },
+  async run({ args }) {
+    try {
+      const publisher = args.clear ? undefined : parsePublisher(args);
+      await new KeyStore(readSetting("keysFile", { flags: args })).setPublisher(args.name, publisher);
+      process.stderr.write(`publisher of "${args.name}" ${publisher ? "set" : "removed"}; a running server uses it within a second\n`);
+    } catch (error) {
+      fail(error);
+    }
+  },
+});
+
+/** The publisher of `keys set-publisher`'s flags, validated as the key file holds it: a bad one is one line naming the flag. */
+function parsePublisher(args: { publisher?: string; url?: string; logo?: string }) {
+  const given = { name: args.publisher ?? "", ...(args.url !== undefined && { url: args.url }), ...(args.logo !== undefined && { logo: args.logo }) };
+  const parsed = v.safeParse(PublisherSchema, given);
+  if (parsed.success) return parsed.output;
+  const issue = parsed.issues[0];
+  const flag = issue.path?.[0]?.key === "name" ? "--publisher" : `--${String(issue.path?.[0]?.key)}`;
+  throw new KeyStoreError(`${flag}: ${issue.message}`);
+}
+
+/** `inkpress keys create | list | revoke | rotate-secret | set-style | set-publisher`. */
 export const keysCommand = defineCommand({
   meta: { name: "keys", description: "Manage API keys (stored hashed in the key file) and their webhook secrets" },
-  subCommands: { create, list, revoke, "rotate-secret": rotateSecret, "set-style": setStyle },
+  subCommands: { create, list, revoke, "rotate-secret": rotateSecret, "set-style": setStyle, "set-publisher": setPublisher },
 });

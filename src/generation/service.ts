@@ -1,4 +1,5 @@
 import { writeArticle, type WriteArticleOptions, type WrittenArticle } from "../article/article.js";
+import type { Publisher } from "../article/output/jsonld.js";
 import type { GenerateRequest, Style } from "../article/wire/request.js";
 import type { KeyLimiter } from "../keys/limiter.js";
 import type { ApiKey } from "../keys/registry.js";
@@ -48,6 +49,11 @@ export interface GenerationServiceOptions {
    * @default none
    */
   meter?: () => ArticleMeter;
+  /**
+   * The publisher articles name in their structured data when the key names none.
+   * @default none
+   */
+  publisher?: Publisher;
 }
 
 /** Who a generation runs for. */
@@ -109,6 +115,7 @@ export class GenerationService {
       ...this.options,
       lifecycle: this.lifecycle,
       style: key?.style,
+      publisher: key?.publisher ?? this.options.publisher,
       revoked: revoked.signal,
       end: async (words) => {
         const own = key && this.running.get(key.id);
@@ -129,6 +136,8 @@ interface AdmissionParts extends GenerationServiceOptions {
   lifecycle: Lifecycle;
   /** The key's default style. */
   style: Style | undefined;
+  /** The key's publisher, else the service's. */
+  publisher: Publisher | undefined;
   /** Aborted when the key is revoked. */
   revoked: AbortSignal;
   /** Frees the key's slot and counts its words; called once. */
@@ -157,6 +166,7 @@ export class Admission {
         return writeArticle(withStyle(request, this.parts.style), {
           ...options,
           backend: meter?.backend(backend) ?? backend,
+          ...(this.parts.publisher ? { publisher: this.parts.publisher } : {}),
           signal,
           onDelta: (text) => (meter?.delta(), options.onDelta?.(text)),
           onWords: (count, tokens) => ((words = count), options.onWords?.(count, tokens)),

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { unwatchFile, watchFile } from "node:fs";
+import type { Publisher } from "../article/output/jsonld.js";
 import type { Style } from "../article/wire/request.js";
 import { log } from "../log.js";
 import { ENV_KEY_LIMITS, KeyStore, derivedKeyId, digestKey, type KeyLimits } from "./store.js";
@@ -14,6 +15,8 @@ export interface ApiKey {
   webhookSecret?: string;
   /** Its default style, under the request's own. */
   style?: Style;
+  /** The publisher its articles' structured data names, over the server's. */
+  publisher?: Publisher;
 }
 
 interface Entry extends ApiKey {
@@ -127,6 +130,6 @@ export class ApiKeys {
   }
 }
 
-function publicKey({ id, name, limits, webhookSecret, style }: Entry): ApiKey {
-  return { id, name, limits, ...(webhookSecret && { webhookSecret }), ...(style && { style }) };
+function publicKey({ id, name, limits, webhookSecret, style, publisher }: Entry): ApiKey {
+  return { id, name, limits, ...(webhookSecret && { webhookSecret }), ...(style && { style }), ...(publisher && { publisher }) };
 }

@@ -2,7 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import * as v from "valibot";
 import { writeFileAtomic } from "../atomic.js";
-import { StyleSchema, type Style } from "../article/wire/request.js";
+import type { Publisher } from "../article/output/jsonld.js";
+import { PublisherSchema, StyleSchema, type Style } from "../article/wire/request.js";
 import { InkpressError } from "../errors.js";
 import { KeyStoreError } from "./errors.js";
 import { lock } from "./file-lock.js";
@@ -42,6 +43,8 @@ export interface KeyRecord {
   webhookSecret?: string;
   /** The style its articles are written in unless a request says otherwise, field by field. */
   style?: Style;
+  /** The publisher its articles' structured data names, over the server's `--publisher-name`. */
+  publisher?: Publisher;
   /**
    * The name that owned this key's jobs and usage before keys had ids (key files of 0.1.0):
    * set once by the migration, for the active key of that name only.
@@ -84,6 +87,7 @@ const RecordSchema = v.object({
   id: v.pipe(v.string(), v.regex(/^key_[0-9a-f]{24}$/)),
   revoked: v.optional(v.string()),
   style: v.optional(StyleSchema),
+  publisher: v.optional(PublisherSchema),
   formerOwner: v.optional(v.string()),
 });
 
@@ -183,6 +187,11 @@ export class KeyStore {
     const secret = newWebhookSecret();
     await this.change(name, (k) => ({ ...k, webhookSecret: secret }));
     return secret;
+  }
+
+  /** Set the publisher a key's articles name in their structured data; undefined removes it. */
+  async setPublisher(name: string, publisher: Publisher | undefined): Promise<void> {
+    await this.change(name, ({ publisher: _old, ...k }) => ({ ...k, ...(publisher && { publisher }) }));
   }
 
   /** Set the style a key's articles are written in by default. */

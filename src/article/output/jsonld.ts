@@ -36,6 +36,20 @@ const JsonLdArticleSchema = v.object({
       "The request's sources the article cites, in the order of their markers.",
     ),
   ),
+  author: v.optional(
+    described(v.object({ "@type": v.literal("Person"), name: v.string(), url: v.optional(v.string()) }), "From the request's `seo.author`; absent when none was given."),
+  ),
+  publisher: v.optional(
+    described(
+      v.object({
+        "@type": v.literal("Organization"),
+        name: v.string(),
+        url: v.optional(v.string()),
+        logo: v.optional(v.object({ "@type": v.literal("ImageObject"), url: v.string() })),
+      }),
+      "The key's publisher, else the server's (`--publisher-name`); absent when neither is set.",
+    ),
+  ),
 });
 
 const JsonLdFaqPageSchema = v.object({
@@ -80,7 +94,7 @@ export const JsonLdSchema = v.pipe(
     "@context": described(v.literal("https://schema.org"), "Always `https://schema.org`."),
     "@graph": described(
       v.pipe(v.array(v.variant("@type", [JsonLdArticleSchema, JsonLdFaqPageSchema, JsonLdHowToSchema])), v.minLength(1)),
-      "The nodes, each type at most once, in this order: `Article` (`headline`, `description`, `inLanguage`, `keywords`, `wordCount`, `timeRequired`, `datePublished`, `dateModified`); " +
+      "The nodes, each type at most once, in this order: `Article` (`headline`, `description`, `inLanguage`, `keywords`, `wordCount`, `timeRequired`, `datePublished`, `dateModified`, and when known `citation`, `author`, `publisher`); " +
         "`FAQPage` (`mainEntity`: a `Question` per FAQ question, its `name` the question and `acceptedAnswer.text` the answer's paragraphs); " +
         "`HowTo` (`name`, `description`, `inLanguage`, `step`: a `HowToStep` per step heading with its `position`, `name` and `text`).",
     ),
@@ -94,6 +108,20 @@ export const JsonLdSchema = v.pipe(
 export type JsonLd = v.InferOutput<typeof JsonLdSchema>;
 type FaqPage = v.InferOutput<typeof JsonLdFaqPageSchema>;
 type HowTo = v.InferOutput<typeof JsonLdHowToSchema>;
+
+/** Who wrote an article, as the request names them: never invented. */
+export interface Author {
+  name: string;
+  url?: string;
+}
+
+/** Who publishes an article (a key's, else the server's): never invented. */
+export interface Publisher {
+  name: string;
+  url?: string;
+  /** The address of the publisher's logo image. */
+  logo?: string;
+}
 
 /** What the structured data is built from: the engine's plan, outline and document, and the answer's metadata. */
 export interface JsonLdSource {
@@ -114,6 +142,16 @@ export interface JsonLdSource {
    * @default []
    */
   cited?: ReadonlyArray<{ title: string; url?: string }>;
+  /**
+   * The article's author, as the request gives it.
+   * @default none (no `author` node)
+   */
+  author?: Author;
+  /**
+   * The article's publisher.
+   * @default none (no `publisher` node)
+   */
+  publisher?: Publisher;
 }
 
 /** The article's JSON-LD: `@graph` holds the Article, then the FAQPage and the HowTo where the article has them. */
@@ -133,6 +171,8 @@ export function articleJsonLd(source: JsonLdSource): JsonLd {
       datePublished: date,
       dateModified: date,
       ...(source.cited?.length ? { citation: source.cited.map((c) => ({ "@type": "CreativeWork" as const, name: c.title, ...(c.url ? { url: c.url } : {}) })) } : {}),
+      ...(source.author ? { author: { "@type": "Person" as const, name: source.author.name, ...(source.author.url ? { url: source.author.url } : {}) } } : {}),
+      ...(source.publisher ? { publisher: publisherNode(source.publisher) } : {}),
     },
   ];
   const faq = faqPage(source);
@@ -143,6 +183,10 @@ export function articleJsonLd(source: JsonLdSource): JsonLd {
 }
 
 /** The title as a headline: whole when it fits, else cut on a word end (or, without one, on a character). */
+function publisherNode({ name, url, logo }: Publisher) {
+  return { "@type": "Organization" as const, name, ...(url ? { url } : {}), ...(logo ? { logo: { "@type": "ImageObject" as const, url: logo } } : {}) };
+}
+
 function headline(title: string, language: string): string {
   if (title.length <= HEADLINE_MAX) return title;
   const cut = cutAtWord(title, HEADLINE_MAX, language);

@@ -23,6 +23,7 @@ export const LIMITS = {
   links: 50,
   linkTitle: 200,
   linkKeywords: 10,
+  authorName: 100,
 } as const;
 
 /** The defaults a request may leave open, filled into every normalised request. */
@@ -92,6 +93,36 @@ function jsonObject<const TEntries extends v.ObjectEntries>(entries: TEntries, m
   return v.pipe(v.custom<Record<string, unknown>>(isObject, message), v.object(entries, missing));
 }
 
+/** An absolute http(s) URL, without spaces. */
+const isHttpUrl = (url: string) => /^https?:\/\/[^/\s]\S*$/i.test(url) && URL.canParse(url);
+/** A path on the article's own site: one leading slash (two would name another host), no backslash (browsers read it as a slash). */
+const isSitePath = (url: string) => /^\/(?![/\\])[^\s\\]*$/.test(url) && URL.canParse(url, "https://site.invalid");
+
+const url = (allowSitePath: boolean) =>
+  v.pipe(
+    text("url must be a string"),
+    v.maxLength(LIMITS.url, `url must be at most ${LIMITS.url} characters`),
+    v.check(
+      (given) => isHttpUrl(given) || (allowSitePath && isSitePath(given)),
+      allowSitePath ? "url must be an absolute http(s) URL or a site path starting with /" : "url must be an absolute http(s) URL",
+    ),
+  );
+
+const requiredText = (max: number, what: string) => v.pipe(trimmed(max, what), v.minLength(1, `${what} must not be empty`));
+
+/** The `seo.author` object: who wrote the article, for its structured data. */
+const AuthorSchema = jsonObject({
+  name: described(requiredText(LIMITS.authorName, "name"), "The author's name, as readers see it."),
+  url: v.optional(described(url(false), "A page about the author (a profile or an about page).")),
+}, "author must be an object");
+
+/** A key's publisher (`inkpress keys set-publisher`), as the key file holds it. */
+export const PublisherSchema = v.object({
+  name: requiredText(LIMITS.authorName, "name"),
+  url: v.optional(url(false)),
+  logo: v.optional(url(false)),
+});
+
 /** The `seo` object of a request. */
 const SeoSchema = jsonObject({
   keywords: v.optional(
@@ -107,6 +138,7 @@ const SeoSchema = jsonObject({
     v.pipe(v.boolean("headingTags must be true or false"), v.description("`false`: no heading nodes at all; the title stays `article.title` and the HTML `<title>`.")),
     DEFAULTS.headingTags,
   ),
+  author: v.optional(described(AuthorSchema, "Who wrote the article: its JSON-LD `Article` then names them as `author`. Never invented: without it, the structured data has no author.")),
 }, "seo must be an object");
 
 /** Phrases to avoid: trimmed, empties and case-insensitive duplicates dropped. */
@@ -142,22 +174,6 @@ export function resolveStyle(request: Style | undefined, keyDefault?: Style): { 
   };
 }
 
-/** An absolute http(s) URL, without spaces. */
-const isHttpUrl = (url: string) => /^https?:\/\/[^/\s]\S*$/i.test(url) && URL.canParse(url);
-/** A path on the article's own site: one leading slash (two would name another host), no backslash (browsers read it as a slash). */
-const isSitePath = (url: string) => /^\/(?![/\\])[^\s\\]*$/.test(url) && URL.canParse(url, "https://site.invalid");
-
-const url = (allowSitePath: boolean) =>
-  v.pipe(
-    text("url must be a string"),
-    v.maxLength(LIMITS.url, `url must be at most ${LIMITS.url} characters`),
-    v.check(
-      (given) => isHttpUrl(given) || (allowSitePath && isSitePath(given)),
-      allowSitePath ? "url must be an absolute http(s) URL or a site path starting with /" : "url must be an absolute http(s) URL",
-    ),
-  );
-
-const requiredText = (max: number, what: string) => v.pipe(trimmed(max, what), v.minLength(1, `${what} must not be empty`));
 
 /** An address on the user's site: an absolute http(s) URL or a site path starting with `/`. */
 export const SiteUrlSchema = url(true);

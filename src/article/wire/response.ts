@@ -33,6 +33,7 @@ export const NormalisedRequestSchema = v.object({
     title: v.optional(v.string()),
     description: v.optional(v.string()),
     headingTags: v.boolean(),
+    author: v.optional(v.object({ name: v.string(), url: v.optional(v.string()) })),
   }),
   style: v.optional(
     described(
