@@ -1,6 +1,6 @@
 /**
  * The engine's own time per token, in-process and without a model: `writeArticle` on the
- * scripted fake backend (test/helpers/fake-backend.ts), whose writer yields one token-sized
+ * scripted fake backend (scripts/fixtures/fake-backend.ts), whose writer yields one token-sized
  * piece (a word with the space before it) at a time, once writing 30-word sentences and
  * once 5-word ones. The body pass's CPU time (the process's, so other work on a shared
  * machine does not count) from the outline to the last sentence, less what the fake writer
@@ -9,8 +9,8 @@
  */
 import type { Writer } from "../src/model/backend.js";
 import { writeArticle } from "../src/article/article.js";
-import { FakeBackend } from "../test/helpers/fake-backend.js";
-import { FakeWriter, scripted, tokens } from "../test/helpers/fake-writer.js";
+import { FakeBackend } from "./fixtures/fake-backend.js";
+import { FakeWriter, scripted, tokens } from "./fixtures/fake-writer.js";
 import { median, normalised, QUICK } from "./bench-settings.js";
 import type { TokenCost } from "./bench-types.js";
 

@@ -345,7 +345,7 @@ function engineRows(out: string[], { tokenCost }: BenchRun): void {
   if (!tokenCost) return;
   out.push("## The engine's own time per token, by sentence length", "");
   out.push(
-    "In-process, no model: `writeArticle` on the scripted fake backend (test/helpers/fake-backend.ts), whose writer yields one token-sized piece (a word with its space) at a time, writing distinct sentences of 5 words or of 30 (split in two by the engine's 20-word rule). The process's CPU time (so other work on a shared machine does not count) from the `outline` callback to the last sentence kept, less the fake writer's own cost per piece (measured alone), over the tokens generated in between; the runs of both lengths interleaved after a warm-up.",
+    "In-process, no model: `writeArticle` on the scripted fake backend (scripts/fixtures/fake-backend.ts), whose writer yields one token-sized piece (a word with its space) at a time, writing distinct sentences of 5 words or of 30 (split in two by the engine's 20-word rule). The process's CPU time (so other work on a shared machine does not count) from the `outline` callback to the last sentence kept, less the fake writer's own cost per piece (measured alone), over the tokens generated in between; the runs of both lengths interleaved after a warm-up.",
     "",
   );
   out.push(table(["sentence words", "generated tokens per article", "engine CPU µs per token (median)", "runs (µs)", "fake writer CPU µs per piece (taken out)"], tokenCost.map((c) => [String(c.words), String(c.tokens), f(c.usPerToken, 2), c.runs.map((x) => f(x, 1)).join(", "), f(c.writerUsPerToken, 2)])), "");

@@ -301,7 +301,7 @@ export function issueTargets({ results, tokenCost, previous }: BenchRun): Verdic
   const short = tokenCost?.find((c) => c.words === 5);
   const long = tokenCost?.find((c) => c.words === 30);
   if (short && long && !(short.tokens > 0 && long.tokens > 0)) {
-    out.push({ target: costTarget, model: "scripted writer", value: `no body written (${short.tokens} and ${long.tokens} tokens)`, goal: "within 10 %", met: undefined, why: "the engine wrote no body with test/helpers/fake-backend.ts's scripted writer, so there was nothing to time: the fake backend no longer answers the way the body pass asks (a grammar it does not follow)." });
+    out.push({ target: costTarget, model: "scripted writer", value: `no body written (${short.tokens} and ${long.tokens} tokens)`, goal: "within 10 %", met: undefined, why: "the engine wrote no body with scripts/fixtures/fake-backend.ts's scripted writer, so there was nothing to time: the fake backend no longer answers the way the body pass asks (a grammar it does not follow)." });
   } else if (short && long) {
     const ratio = long.usPerToken / short.usPerToken;
     const met = Math.abs(ratio - 1) <= 0.1;

@@ -5,8 +5,8 @@ import type { H3 } from "h3";
 import { resolveServeConfig } from "../../src/config.js";
 import { log } from "../../src/log.js";
 import { composeServer } from "../../src/server.js";
-import { FakeBackend } from "./fake-backend.js";
-import type { ProseItem } from "./fake-writer.js";
+import { FakeBackend } from "../../scripts/fixtures/fake-backend.js";
+import type { ProseItem } from "../../scripts/fixtures/fake-writer.js";
 import { API_KEY, ROOT } from "./server.js";
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MATRIX_MODELS } from "../helpers/matrix.js";
 import { startApp, type TestApp } from "../helpers/app.js";
-import { distinctSentences } from "../helpers/fake-writer.js";
+import { distinctSentences } from "../../scripts/fixtures/fake-writer.js";
 import { HAS_STORIES_MODEL, STORIES_MODEL, startServer, type TestServer } from "../helpers/server.js";
 import { sentences } from "../helpers/rules.js";
 

@@ -8,7 +8,7 @@ import { GenerateRequestSchema, type GenerateRequestInput } from "../../src/arti
 import { balanced, finishSentence, splitLongSentence } from "../../src/article/text/sentences.js";
 import { hasPhrase } from "../../src/article/text/text.js";
 import { writeBody } from "../../src/article/body/write.js";
-import { FakeWriter, continuations, distinctSentences, proseModel, type ProseItem, type Script } from "../helpers/fake-writer.js";
+import { FakeWriter, continuations, distinctSentences, proseModel, type ProseItem, type Script } from "../../scripts/fixtures/fake-writer.js";
 
 // How code steers without showing, on a scripted fake model: owed keywords inside
 // sentences, banned phrases refused while sampling, quotations closed, an introduction

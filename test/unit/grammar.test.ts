@@ -10,7 +10,7 @@ import { freeTextGrammar } from "../../src/article/body/step.js";
 import { plan } from "../../src/article/plan/plan.js";
 import { GenerateRequestSchema, type GenerateRequestInput } from "../../src/article/wire/request.js";
 import { ModelRuntime } from "../../src/model/runtime.js";
-import { FakeWriter } from "../helpers/fake-writer.js";
+import { FakeWriter } from "../../scripts/fixtures/fake-writer.js";
 
 // GrammarBuilder's GBNF is read by llama.cpp itself: every grammar the engine can build must
 // parse, must accept the text it is meant for and refuse what it is meant to keep out, and a

@@ -10,7 +10,7 @@ import { GenerateRequestSchema, type GenerateRequestInput } from "../../src/arti
 import { capitalise } from "../../src/article/text/text.js";
 import { writeBody } from "../../src/article/body/write.js";
 import { blocksOf } from "../helpers/blocks.js";
-import { FakeWriter, continuations, distinctSentences, proseModel } from "../helpers/fake-writer.js";
+import { FakeWriter, continuations, distinctSentences, proseModel } from "../../scripts/fixtures/fake-writer.js";
 import { expectValidJsonLd, jsonLdOf, scriptsOf } from "../helpers/jsonld.js";
 
 // The structured data of articles written by the real body pass on a scripted model: the

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { writeArticle } from "../../src/article/article.js";
 import { TokenLedger } from "../../src/article/ledger.js";
 import { GenerateRequestSchema } from "../../src/article/wire/request.js";
-import { FakeBackend } from "../helpers/fake-backend.js";
-import { distinctSentences, FakeWriter, scripted } from "../helpers/fake-writer.js";
+import { FakeBackend } from "../../scripts/fixtures/fake-backend.js";
+import { distinctSentences, FakeWriter, scripted } from "../../scripts/fixtures/fake-writer.js";
 
 async function drain(pieces: AsyncIterable<string>): Promise<void> {
   for await (const _ of pieces) {

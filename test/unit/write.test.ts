@@ -18,7 +18,7 @@ import {
   tokens,
   type ProseItem,
   type Script,
-} from "../helpers/fake-writer.js";
+} from "../../scripts/fixtures/fake-writer.js";
 
 // The generator's logic on a scripted fake model: the document, plan and text helpers are
 // the real ones; only the model is a script. Every test reads what the article holds (the
