@@ -5,35 +5,50 @@
  * - every exported value (function, class, constant) is imported by some other file of src/, scripts/
  *   or test/, else it need not be exported.
  *
- * `npx tsx scripts/check-exports.ts [path …]` prints one line per finding and exits 1 when there is one.
+ * `npx tsx scripts/check-exports.ts [path …]` prints one line per finding and exits 1 when there is one;
+ * test/unit/check-exports.test.ts runs it on src/ and scripts/ in the fast tier.
  */
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import ts from "typescript";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
-
 /** One thing to fix, at a place in a file. */
-interface Finding {
+export interface Finding {
   file: string;
   line: number;
   message: string;
 }
 
-const program = loadProgram();
-const targets = (process.argv.slice(2).length ? process.argv.slice(2) : ["src"]).map((target) => path.resolve(ROOT, target));
-const own = program.getSourceFiles().filter((file) => !file.isDeclarationFile && targets.some((target) => inside(file.fileName, target)));
-const used = importedNames(program);
-const findings = own.flatMap((file) => check(file, used.get(path.resolve(file.fileName))));
+/** What {@link checkExports} reads. */
+export interface CheckOptions {
+  /** The project: its tsconfig.json names the files that may import one another. @default the repository */
+  root?: string;
+  /** Files or folders to check, relative to `root`. */
+  targets: string[];
+}
 
-for (const finding of findings) process.stdout.write(`${path.relative(ROOT, finding.file)}:${finding.line}: ${finding.message}\n`);
-process.stdout.write(`${findings.length} finding${findings.length === 1 ? "" : "s"} in ${own.length} files\n`);
-process.exitCode = findings.length ? 1 : 0;
+/** The findings in `targets`, each with its file (relative to `root`) and line. */
+export function checkExports({ root = path.resolve(import.meta.dirname, ".."), targets }: CheckOptions): Finding[] {
+  const program = loadProgram(root);
+  const absolute = targets.map((target) => path.resolve(root, target));
+  const own = program.getSourceFiles().filter((file) => !file.isDeclarationFile && absolute.some((target) => inside(file.fileName, target)));
+  const used = importedNames(program);
+  return own.flatMap((file) => check(file, { root, importedElsewhere: used.get(path.resolve(file.fileName)) })).map((f) => ({ ...f, file: path.relative(root, f.file) }));
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  const findings = checkExports({ targets: process.argv.slice(2).length ? process.argv.slice(2) : ["src"] });
+  for (const finding of findings) process.stdout.write(`${finding.file}:${finding.line}: ${finding.message}\n`);
+  process.stdout.write(`${findings.length} finding${findings.length === 1 ? "" : "s"}\n`);
+  process.exitCode = findings.length ? 1 : 0;
+}
 
 /** The project's program: src/, scripts/ and test/ as tsconfig.json names them. */
-function loadProgram(): ts.Program {
-  const configFile = ts.readConfigFile(path.join(ROOT, "tsconfig.json"), ts.sys.readFile);
-  const parsed = ts.parseJsonConfigFileContent(configFile.config, ts.sys, ROOT);
-  const options = { ...parsed.options, noEmit: true };
+function loadProgram(root: string): ts.Program {
+  const configFile = ts.readConfigFile(path.join(root, "tsconfig.json"), ts.sys.readFile);
+  const parsed = ts.parseJsonConfigFileContent(configFile.config, ts.sys, root);
+  // Parsed, never type-checked: only the project's own files, no library or declaration files.
+  const options = { ...parsed.options, noEmit: true, noResolve: true, noLib: true, types: [] };
   // Parent pointers: doc comments and tags are read through them.
   return ts.createProgram({ rootNames: parsed.fileNames, options, host: ts.createCompilerHost(options, true) });
 }
@@ -89,8 +104,8 @@ function importedBy(node: ts.ImportDeclaration | ts.ExportDeclaration): string[]
   return names;
 }
 
-/** The findings of one file. */
-function check(file: ts.SourceFile, importedElsewhere: Set<string> | undefined): Finding[] {
+/** The findings of one file, given what other files import from it. */
+function check(file: ts.SourceFile, { root, importedElsewhere }: { root: string; importedElsewhere: Set<string> | undefined }): Finding[] {
   const findings: Finding[] = [];
   const at = (node: ts.Node, message: string) => findings.push({ file: file.fileName, line: file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1, message });
   for (const statement of file.statements) {
@@ -98,7 +113,7 @@ function check(file: ts.SourceFile, importedElsewhere: Set<string> | undefined):
     for (const name of declaredNames(statement)) {
       if (!documented(statement, file)) at(statement, `${name}: exported without a doc comment`);
       // Types stay exported: they name what exported functions take and give.
-      if (isType(statement) || isEntryPoint(file)) continue;
+      if (isType(statement) || isEntryPoint(path.relative(root, file.fileName), importedElsewhere)) continue;
       if (!importedElsewhere) at(statement, `${name}: exported, but no other file imports this file`);
       else if (!importedElsewhere.has("*") && !importedElsewhere.has(name)) at(statement, `${name}: exported, but no other file imports it`);
     }
@@ -113,9 +128,9 @@ function check(file: ts.SourceFile, importedElsewhere: Set<string> | undefined):
   return findings;
 }
 
-/** Files run as programs, which nothing imports. */
-function isEntryPoint(file: ts.SourceFile): boolean {
-  return /\/(cli\/main|scripts\/[^/]+)\.ts$/.test(file.fileName);
+/** Files run as programs: the CLI, and any script that no other file imports. */
+function isEntryPoint(relative: string, importedElsewhere: Set<string> | undefined): boolean {
+  return relative === path.join("src", "cli", "main.ts") || (relative.startsWith(`scripts${path.sep}`) && !importedElsewhere);
 }
 
 function isType(statement: ts.Statement): boolean {

@@ -80,7 +80,7 @@ export interface GgufWriteOptions {
   /** Written in order; `general.alignment` (uint32), if present, sets the data alignment. */
   metadata: ReadonlyArray<readonly [string, GgufValue]>;
   tensors: readonly GgufTensor[];
-  /** Seed of the PRNG passed to every fill, so output is deterministic. Default 0. */
+  /** Seed of the PRNG passed to every fill, so output is deterministic. @default 0 */
   seed?: number;
 }
 

@@ -15,7 +15,7 @@ export interface TestModelOptions {
   path: string;
   /** "chat" adds ChatML control tokens and Qwen2.5-Instruct's chat template. */
   variant: "plain" | "chat";
-  /** PRNG seed for the weights. Default 42. */
+  /** PRNG seed for the weights. @default 42 */
   seed?: number;
 }
 
@@ -57,16 +57,16 @@ const HEADS = 4;
 const OUTPUT_SCALE = 0.5;
 
 // llama.cpp token attribute types (llama_token_type).
-export const NORMAL = 1;
-export const UNKNOWN = 2;
-export const CONTROL = 3;
-export const BYTE = 6;
+const NORMAL = 1;
+const UNKNOWN = 2;
+const CONTROL = 3;
+const BYTE = 6;
 
 /** SentencePiece's visible space, prefixed to word-initial pieces. */
-export const SPACE = "\u2581";
+const SPACE = "\u2581";
 
 /** A SentencePiece-style vocabulary of a test model. */
-export interface Vocabulary {
+interface Vocabulary {
   tokens: string[];
   types: number[];
   /** Per token: whether generation should produce it (whole words and punctuation). */
@@ -152,8 +152,8 @@ function tensors({ tokens, emitted }: Vocabulary): GgufTensor[] {
 const LETTERS = Array.from("abcdefghijklmnopqrstuvwxyz");
 const PUNCTUATION = [".", ",", "!", "?"];
 
-/** Common English words and those the engine's prompts use: the test models' and the bench models' vocabulary. */
-export const WORDS = `
+/** Common English words and those the engine's prompts use: the test models' vocabulary. */
+const WORDS = `
 the of and to in is that for it as was with be by on not he this are or his from at which but
 have an they you were her she there been one all we their has would when if so no will more can
 out up about who what some into them could time these two may then do first any my now such like
@@ -181,7 +181,7 @@ children food music color garden season summer winter spring ocean forest bird
 `.trim().split(/\s+/);
 
 /** The ChatML template Qwen2.5-Instruct ships in tokenizer_config.json, verbatim. */
-export const QWEN25_CHAT_TEMPLATE = String.raw`{%- if tools %}
+const QWEN25_CHAT_TEMPLATE = String.raw`{%- if tools %}
     {{- '<|im_start|>system\n' }}
     {%- if messages[0]['role'] == 'system' %}
         {{- messages[0]['content'] }}
