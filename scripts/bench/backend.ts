@@ -4,7 +4,7 @@
  * this machine's cores. Per seed: one article through inkpress, then llama-server alone
  * generating as many tokens after the same prompt (`/completion`, `ignore_eos`, the service's
  * sampling), and the prompt tokens llama-server evaluated for the article (its `/metrics`).
- * Writes BENCHMARKS-backend.md; about 1 minute on 2 cores once llama-server is built.
+ * Writes BENCHMARKS-backend.md; under a minute on 2 idle cores once llama-server is built.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -27,7 +27,12 @@ async function llamaServer(): Promise<Server> {
   // stories260K ends a story with BOS (id 1) and never writes its EOS.
   const eos = /stories260K/i.test(MODEL) ? ["--override-kv", "tokenizer.ggml.eos_token_id=int:1"] : [];
   const server = await spawnServer({ command: binary, args: ["-m", MODEL, "--host", "127.0.0.1", "--port", "0", "--parallel", "1", "-c", "4096", "-t", String(defaultThreads()), "--metrics", ...eos] });
-  while (!(await fetch(`${server.url}/health`).then((r) => r.ok, () => false))) await new Promise((r) => setTimeout(r, 100));
+  for (const deadline = Date.now() + 120_000; !(await fetch(`${server.url}/health`).then((r) => r.ok, () => false)); await new Promise((r) => setTimeout(r, 100))) {
+    if (Date.now() > deadline) {
+      await server.stop();
+      throw new Error(`llama-server did not load ${MODEL} in 2 minutes: ${server.output().slice(-2000)}`);
+    }
+  }
   return server;
 }
 

@@ -78,7 +78,7 @@ export interface Verdict {
 }
 
 /** A ratio against its ceiling as a verdict. */
-export function atMost(target: string, ratio: number, limit: number, why: string, value = `${f(ratio)}×`): Verdict {
+export function atMost(target: string, ratio: number, limit: number, why: string, value = Number.isFinite(ratio) ? `${f(ratio)}×` : "–"): Verdict {
   return { target, goal: `≤ ${f(limit)}×`, value, met: Number.isFinite(ratio) ? ratio <= limit : undefined, why };
 }
 

@@ -3,7 +3,7 @@
  * with 100 phrases (the ten stories260K writes most among them, so the bans are met and
  * refused, not only matched), on today's engine and the previous commit's (BENCH_PREVIOUS),
  * every series interleaved in one run (scripts/bench/compare.ts): wall per article and
- * completion tokens per body word. Writes BENCHMARKS-editor.md; about 4 minutes on 2 cores
+ * completion tokens per body word. Writes BENCHMARKS-editor.md; about 3 minutes on 2 idle cores
  * once the previous commit is installed (BENCH_QUICK=1: under a minute).
  */
 import { existsSync } from "node:fs";

@@ -1,10 +1,10 @@
 /**
  * `npm run bench`: today's engine against a previous commit's (BENCH_PREVIOUS, default main),
- * in one run: the engine's own time per token on the scripted writer, in-process and without a
- * model (scripts/bench/engine.ts), then whole articles on the model over HTTP, the requests
+ * in one run: the engine's own time per token on the scripted writer, a child process per
+ * engine and no model (scripts/bench/engine.ts), then whole articles on the model over HTTP, the requests
  * interleaved (scripts/bench/compare.ts): wall time per article and completion tokens per body
- * word. Goal: today within 5 % of the previous engine on each. Writes BENCHMARKS.md; about
- * 3 minutes on 2 cores once the previous commit is installed (BENCH_QUICK=1: under a minute).
+ * word. Goal: today within 5 % of the previous engine on each. Writes BENCHMARKS.md; 1–2
+ * minutes on 2 idle cores once the previous commit is installed (BENCH_QUICK=1: under a minute).
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -36,7 +36,7 @@ function articleVerdicts(answers: Answers, previous: string | undefined, variant
   const [t, p] = [totals(today), before && totals(before)];
   const model = path.basename(MODEL, ".gguf");
   if (!before || !p) {
-    const none = (target: string) => atMost(target, NaN, LIMIT, "no previous engine in this run", "–");
+    const none = (target: string) => atMost(target, NaN, LIMIT, "no previous engine in this run");
     return [none(`wall per ${S.length}-word article, ${model}, today ÷ previous`), none("completion tokens per body word, today ÷ previous")];
   }
   const r = ratios(today, before);
