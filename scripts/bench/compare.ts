@@ -1,9 +1,10 @@
 /**
  * The same requests written by several engines (today's checkout and a previous commit's),
  * each behind its own `inkpress serve` (one thread, one sequence), all up at once and the
- * requests interleaved: for every request, every round, every variant, one engine and then the
- * next. Machine noise then falls on all of them alike. Each request keeps the quickest of its
- * rounds: the same seed writes the same article, so the rest is noise.
+ * requests interleaved: for every request, every round, every variant, one engine and then
+ * the next, which engine goes first alternating. Machine noise then falls on all of them
+ * alike. Each request keeps the quickest of its rounds: the same seed writes the same
+ * article, so the rest is noise.
  */
 import { generate, serve, type Answer, type Server } from "./checkout.js";
 import { f, log, ms, sum, table } from "./common.js";
@@ -41,8 +42,10 @@ export async function compare({ engines, model, requests, variants, rounds }: Co
     for (const [i, request] of requests.entries()) {
       const best = new Map<string, Answer>();
       for (let round = 0; round < rounds; round++) {
+        // The engines take turns going first, so an effect of going first falls on each alike.
+        const order = (i * rounds + round) % 2 ? [...engines.entries()].reverse() : [...engines.entries()];
         for (const variant of variants) {
-          for (const [k, engine] of engines.entries()) {
+          for (const [k, engine] of order) {
             const answer = await generate(servers[k]!, { ...request, ...variant.fields });
             const key = `${engine.name}\n${variant.name}`;
             if (!best.has(key) || answer.wallMs < best.get(key)!.wallMs) best.set(key, answer);

@@ -3,8 +3,8 @@
  * scripted fake backend, in a child process of its own (scripts/bench/engine-child.ts), the
  * fake model writing distinct sentences of 5 words or of 30. Per run, the CPU time of the body
  * pass (outline to the last words kept) over the tokens generated in between, and the whole
- * article's CPU time. Runs are interleaved (every length on every engine, then again) after a
- * warm-up; the medians count.
+ * article's CPU time. Runs are interleaved (every length on every engine, which engine goes
+ * first alternating, then again) after a warm-up; the medians count.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
@@ -68,7 +68,7 @@ export async function engineCost({ engines, runs, length }: EngineCostOptions): 
   try {
     for (let i = -2; i < runs; i++) {
       for (const words of SENTENCE_WORDS) {
-        for (const [k, child] of children.entries()) {
+        for (const [k, child] of i % 2 ? [...children.entries()].reverse() : children.entries()) {
           child.send({ words, length });
           const reply = await next(child);
           if (i < 0) continue; // warm-up
