@@ -114,21 +114,8 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
   const created = Math.floor(Date.now() / 1000);
   const { wordCount, readingTimeMinutes } = report;
   const cited = grounding.citedSources();
-  const jsonLd = articleJsonLd({
-    plan: articlePlan,
-    outline,
-    blocks: document.blocks,
-    title,
-    metaDescription,
-    language: request.language,
-    keywords,
-    wordCount,
-    readingTimeMinutes,
-    created,
-    cited,
-    ...(request.seo.author ? { author: request.seo.author } : {}),
-    ...(options.publisher ? { publisher: options.publisher } : {}),
-  });
+  const people = { ...(request.seo.author ? { author: request.seo.author } : {}), ...(options.publisher ? { publisher: options.publisher } : {}) };
+  const jsonLd = articleJsonLd({ plan: articlePlan, outline, blocks: document.blocks, title, metaDescription, language: request.language, keywords, wordCount, readingTimeMinutes, created, cited, ...people });
   const { html, page } = renderArticle(document.tree, { title, metaDescription, language: request.language, jsonLd });
   const response: ArticleResponse = {
     id,
