@@ -86,7 +86,7 @@ describe.skipIf(!HAS_CHROMIUM)("the playground in headless Chromium", () => {
     const page = await openPlayground(WIDE);
     // No keywords: the topic is the primary keyword, so the hostile text is in the article.
     // A given title is used verbatim: the one place request text reaches the article as is.
-    await generate(page, { "f-topic": TOPIC, "f-seo.title": `Composting ${HOSTILE}`, "f-length": "600", "f-structure": "detailed" });
+    await generate(page, { "f-topic": TOPIC, "f-seo-title": `Composting ${HOSTILE}`, "f-length": "600", "f-structure": "detailed" });
 
     // The article: a title, headings and paragraphs, all from the Markdown.
     const h1 = await page.locator("#article h1").allTextContents();
@@ -235,8 +235,8 @@ describe.skipIf(!HAS_CHROMIUM)("the playground in headless Chromium", () => {
     });
     await page.fill("#f-key", API_KEY);
     await page.fill("#f-topic", "Home composting");
-    await page.fill('[id="f-style.avoid"]', "once upon a time\n\n  game-changer  ");
-    await page.fill('[id="f-style.voice"]', "plain British English");
+    await page.fill("#f-style-avoid", "once upon a time\n\n  game-changer  ");
+    await page.fill("#f-style-voice", "plain British English");
     await page.fill("#f-sources", "# Our trial\nThe heap reached 60 °C.\n---\nTurn it weekly.");
     await page.fill("#f-links", "/guides/compost-bins How to choose a compost bin | compost bin, tumbler\njavascript:alert(1) Evil page");
     await page.click("#generate");

@@ -32,6 +32,14 @@ export interface Field {
   depth: number;
 }
 
+/**
+ * A field's dotted path as the tail of an HTML id: `seo.keywords` → `seo-keywords`,
+ * `links[].url` → `links-url` (ids hold letters, digits, `-` and `_` only).
+ */
+export function pathId(path: string): string {
+  return path.replace(/\[\]/g, "").replace(/[^A-Za-z0-9_-]+/g, "-");
+}
+
 /** A schema of `components.schemas` by name. */
 export function componentSchema(doc: Record<string, unknown>, name: string): SchemaNode {
   const schemas = (doc.components as { schemas?: Record<string, SchemaNode> } | undefined)?.schemas ?? {};

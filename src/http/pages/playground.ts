@@ -139,9 +139,10 @@ const placeholder = (schema: SchemaNode, fallback = "") =>
 type FieldOf = (path: string) => SchemaNode;
 
 /**
- * The form's fieldsets. Each control's `name` is its dotted path in the request body and
- * its id `f-<name>` (a 422 marks the control of each invalid field): a new request field
- * is a new control here, which the page's script sends without a change of its own.
+ * The form's fieldsets. Each control's `name` is its dotted path in the request body (a 422
+ * marks the control of each invalid field by it) and its id `f-` and the path with hyphens
+ * for dots (`f-seo-keywords`): a new request field is a new control here, which the page's
+ * script sends without a change of its own.
  */
 function fieldsets(field: FieldOf, presets: string[]): string {
   const lengthDefault = field("length").default;
@@ -149,7 +150,7 @@ function fieldsets(field: FieldOf, presets: string[]): string {
   return `<fieldset>
 <legend>Access</legend>
 <label class="field"><span>API key</span>
-<input type="password" id="f-key" required autocomplete="off" spellcheck="false" placeholder="x-api-key">
+<input type="password" id="f-key" required autocomplete="current-password" spellcheck="false" placeholder="x-api-key">
 <small>Sent only in the <code>x-api-key</code> header; kept in this tab only.</small></label>
 </fieldset>
 <fieldset>
@@ -175,21 +176,21 @@ function fieldsets(field: FieldOf, presets: string[]): string {
 <fieldset>
 <legend>SEO</legend>
 <label class="field"><span>Keywords</span>
-<input type="text" id="f-seo.keywords" name="seo.keywords" ${limits(field("seo.keywords"))} placeholder="compost bin, garden waste">
+<input type="text" id="f-seo-keywords" name="seo.keywords" ${limits(field("seo.keywords"))} placeholder="compost bin, garden waste">
 <small>Comma-separated; the first is the primary keyword.</small></label>
 <label class="field"><span>Title <small>(optional, used verbatim)</small></span>
-<input type="text" id="f-seo.title" name="seo.title" ${limits(field("seo.title"))} placeholder="generated"></label>
+<input type="text" id="f-seo-title" name="seo.title" ${limits(field("seo.title"))} placeholder="generated"></label>
 <label class="field"><span>Meta description <small>(optional, used verbatim)</small></span>
-<textarea id="f-seo.description" name="seo.description" rows="2" ${limits(field("seo.description"))} placeholder="generated"></textarea></label>
-<label class="check"><input type="checkbox" id="f-seo.headingTags" name="seo.headingTags"${headingDefault ? " checked" : ""}> Heading tags (H1, H2, H3)</label>
+<textarea id="f-seo-description" name="seo.description" rows="2" ${limits(field("seo.description"))} placeholder="generated"></textarea></label>
+<label class="check"><input type="checkbox" id="f-seo-headingTags" name="seo.headingTags"${headingDefault ? " checked" : ""}> Heading tags (H1, H2, H3)</label>
 </fieldset>
 <fieldset>
 <legend>Style</legend>
 <label class="field"><span>Avoid <small>(optional)</small></span>
-<textarea id="f-style.avoid" name="style.avoid" data-list="lines" rows="2" placeholder="once upon a time&#10;game-changer"></textarea>
+<textarea id="f-style-avoid" name="style.avoid" data-list="lines" rows="2" placeholder="once upon a time&#10;game-changer"></textarea>
 <small>One phrase per line, up to ${escapeHtml(String(field("style.avoid").maxItems ?? ""))}; none appears in the article.</small></label>
 <label class="field"><span>Voice <small>(optional)</small></span>
-<input type="text" id="f-style.voice" name="style.voice" ${limits(field("style.voice"))} placeholder="plain British English, second person"></label>
+<input type="text" id="f-style-voice" name="style.voice" ${limits(field("style.voice"))} placeholder="plain British English, second person"></label>
 </fieldset>
 <fieldset>
 <legend>Grounding</legend>
@@ -225,8 +226,8 @@ const REPORT = `<section class="report panel" id="report" aria-labelledby="repor
 <div class="score" id="score"><strong id="score-value">–</strong><div class="bar" aria-hidden="true"><span id="score-bar"></span></div><span class="muted">of 100</span></div>
 <dl class="stats" id="stats"></dl>
 <p class="checks-summary" id="checks-summary"></p>
-<ul class="checks" id="checks" aria-label="SEO checks"></ul>
-<details class="na-checks" id="na-checks" hidden><summary id="na-summary"></summary><ul class="checks" id="na-list" aria-label="Checks that do not apply"></ul></details>
+<ul class="checks" id="checks"></ul>
+<details class="na-checks" id="na-checks" hidden><summary id="na-summary"></summary><ul class="checks" id="na-list"></ul></details>
 </div>
 </section>`;
 

@@ -128,9 +128,9 @@ function showProblem(problem: Problem, retryAfter?: string | null): void {
   const title = `${status ? `${status} ` : ""}${problem.title || "Error"}`;
   const detail = `${problem.detail ?? ""}${retryAfter ? ` Retry in ${retryAfter} s.` : ""}`;
   const items = (Array.isArray(problem.errors) ? problem.errors : []).map((error) => {
-    // A list member's error (links[2].url) marks the control of the whole list.
-    const input = (document.getElementById(`f-${error.path}`) ?? document.getElementById(`f-${error.path.replace(/\[.*$/, "")}`)) as HTMLInputElement | null;
-    if (input?.form === form) input.setAttribute("aria-invalid", "true");
+    // A control's name is the field's path; a list member's error (links[2].url) marks the control of the whole list.
+    const named = (name: string) => form.querySelector(`[name="${CSS.escape(name)}"]`);
+    (named(error.path) ?? named(error.path.replace(/\[.*$/, "")))?.setAttribute("aria-invalid", "true");
     return `${error.path}: ${error.message}`;
   });
   if (status === 401) keyInput.setAttribute("aria-invalid", "true");

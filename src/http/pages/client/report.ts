@@ -15,13 +15,15 @@ function checkItem(check: SeoCheck, kind: CheckKind): HTMLLIElement {
   const label = check.label;
   const li = el("li", kind);
   li.dataset.check = check.id;
-  li.append(el("span", "icon", icon));
+  const mark = el("span", "icon", icon);
+  // The state is said in words beside the name; the mark is for the eye.
+  mark.setAttribute("aria-hidden", "true");
+  li.append(mark);
   const name = el("div", "name", label);
   name.append(el("span", "state", state));
   const text = el("div");
   text.append(name, el("div", "msg", check.message));
   li.append(text);
-  li.setAttribute("aria-label", `${label}: ${state}. ${check.message}`);
   return li;
 }
 
