@@ -74,9 +74,15 @@ function problemResponse(status: ProblemStatus): Json {
   };
 }
 
-/** An operation's problem answers: references to the shared responses. */
-export function problemRefs(statuses: readonly ProblemStatus[]): Json {
-  return Object.fromEntries(statuses.map((status) => [status, { $ref: `#/components/responses/${PROBLEM_TYPES[status]}` }]));
+/**
+ * What any request can be answered with, whatever its route: HTTP that cannot be parsed or
+ * no Host header (400), headers not received in time (408) or too large (431).
+ */
+const ANY_REQUEST: readonly ProblemStatus[] = [400, 408, 431];
+
+/** An operation's problem answers, those of {@link ANY_REQUEST} included: references to the shared responses. */
+export function problemRefs(statuses: readonly ProblemStatus[] = []): Json {
+  return Object.fromEntries([...ANY_REQUEST, ...statuses].map((status) => [status, { $ref: `#/components/responses/${PROBLEM_TYPES[status]}` }]));
 }
 
 /** The problem schemas of `components.schemas`. */

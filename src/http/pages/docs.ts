@@ -9,7 +9,7 @@ import { BODY_LIMIT } from "../body.js";
 import { FORMATS, STREAM_EVENTS } from "../openapi/articles.js";
 import { PROBLEM_NOTES } from "../openapi/problems.js";
 import { PROBLEM_TYPES } from "../problem.js";
-import { componentSchema, defaultText, fieldsOf, pathId, rulesText, typeText, type Field, type SchemaNode } from "./fields.js";
+import { componentSchema, defaultText, fieldsOf, pathId, requestBodySchema, rulesText, typeText, type Field, type SchemaNode } from "./fields.js";
 import { escapeHtml, renderPage, type Page, prose } from "./html.js";
 
 const STYLE = `
@@ -61,7 +61,7 @@ export const ORIGIN = "__INKPRESS_ORIGIN__";
 /** The reference page, from the OpenAPI document. */
 export function docsPage(doc: Record<string, unknown>): Page {
   const info = doc.info as { title: string; version: string; description?: string };
-  const request = componentSchema(doc, "GenerateRequest");
+  const request = requestBodySchema(doc, "GenerateRequest");
   const response = componentSchema(doc, "ArticleResponse");
   const sections: [id: string, title: string, html: string][] = [
     ["authentication", "Authentication", authentication()],

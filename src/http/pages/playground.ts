@@ -10,7 +10,7 @@
  * `/assets/playground.js`; it reads the request from the form's named controls.
  */
 import { LABELLED_LANGUAGES, languageName } from "../../article/plan/labels.js";
-import { componentSchema, fieldAt, type SchemaNode } from "./fields.js";
+import { componentSchema, fieldAt, requestBodySchema, type SchemaNode } from "./fields.js";
 import { escapeHtml, renderPage, type Page } from "./html.js";
 
 const STYLE = `
@@ -233,7 +233,7 @@ const REPORT = `<section class="report panel" id="report" aria-labelledby="repor
 
 /** The playground page, its form limits from the OpenAPI request schema. */
 export function playgroundPage(doc: Record<string, unknown>): Page {
-  const request = componentSchema(doc, "GenerateRequest");
+  const request = requestBodySchema(doc, "GenerateRequest");
   const presets = (fieldAt(componentSchema(doc, "NormalisedRequest"), "structure").enum ?? []).map(String);
   const body = `
 <div class="wrap" id="app">
