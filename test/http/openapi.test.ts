@@ -9,6 +9,7 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULTS, LIMITS } from "../../src/article/wire/request.js";
 import { PROBLEM_TYPES } from "../../src/http/problem.js";
+import type { Job } from "../../src/jobs/job.js";
 import { jobsApi } from "../helpers/jobs.js";
 import { startApp, type TestApp } from "../helpers/app.js";
 import { API_KEY } from "../helpers/server.js";
@@ -253,11 +254,20 @@ describe("the OpenAPI document", () => {
   it("describes the jobs API's answers: a queued job, a succeeded one with its result, a page of jobs", async () => {
     const api = jobsApi(server.url, KEYS[1]!, server.fetch);
     const job = compile(doc, "#/components/schemas/Job");
-    const queued = await api.create({ ...base, seed: 9 });
+    const submitted = await api.submit({ ...base, seed: 9 });
+    expect(submitted.status).toBe(202);
+    // A job that has not ended says when to read it again, as the document states.
+    const pollAfter = String(doc.paths["/api/v1/jobs"].post.responses[202].headers["Retry-After"].schema.const);
+    expect(submitted.headers.get("retry-after")).toBe(pollAfter);
+    const queued: Job = await submitted.json();
     expect(job(queued), JSON.stringify(job.errors)).toBe(true);
     const done = await api.waitFor(queued.id);
     expect(done.status).toBe("succeeded");
     expect(job(done), JSON.stringify(job.errors)).toBe(true);
+    expect((await api.get(queued.id)).headers.get("retry-after")).toBeNull();
+    const pending = await api.create({ ...base, length: 5000 });
+    expect((await api.get(pending.id)).headers.get("retry-after")).toBe(pollAfter);
+    expect((await api.cancel(pending.id)).status).toBe(200);
     const list = compile(doc, "#/components/schemas/JobList");
     const page = await (await api.list("limit=5")).json();
     expect(list(page), JSON.stringify(list.errors)).toBe(true);

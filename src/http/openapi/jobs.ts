@@ -5,6 +5,7 @@
 import * as v from "valibot";
 import { FINAL_STATUSES, JOB_STATUSES, JobExtrasSchema, JobListSchema, JobSchema } from "../../jobs/job.js";
 import { WEBHOOK_ATTEMPTS } from "../../jobs/webhook/backoff.js";
+import { POLL_AFTER_S } from "../routes/jobs.js";
 import { generateRequestSchema } from "./articles.js";
 import { answerSchema, ref, requestSchema, type Json } from "./convert.js";
 import { IDEMPOTENCY_KEY, KEYED, type PathGroup } from "./group.js";
@@ -19,6 +20,10 @@ const JobEndedSchema = v.object({
 
 const jobId = { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^job_[0-9a-f]{32}$" } };
 const job = (description: string) => ({ description, content: { "application/json": { schema: ref("Job") } } });
+/** The poll hint of a job that has not ended. */
+const RETRY_AFTER = {
+  "Retry-After": { schema: { type: "integer", const: POLL_AFTER_S }, description: `While the job is queued or running: seconds to wait before reading it again (${POLL_AFTER_S}).` },
+};
 
 const JOBS_PATH = {
   post: {
@@ -31,7 +36,7 @@ const JOBS_PATH = {
     parameters: [IDEMPOTENCY_KEY],
     requestBody: { $ref: "#/components/requestBodies/JobRequest" },
     responses: {
-      202: { ...job("The queued job."), headers: { Location: { schema: { type: "string" }, description: "`/api/v1/jobs/{id}`." } } },
+      202: { ...job("The queued job."), headers: { Location: { schema: { type: "string" }, description: "`/api/v1/jobs/{id}`." }, ...RETRY_AFTER } },
       ...problemRefs([400, 401, 409, 413, 415, 422, 429, 500, 503]),
     },
   },
@@ -58,7 +63,7 @@ const JOB_PATH = {
     description: "Its status and progress; `result` (the generate answer) once it succeeded, `error` (a problem) once it failed, and every webhook attempt. Another key's job is a 404.",
     security: KEYED,
     parameters: [jobId],
-    responses: { 200: job("The job."), ...problemRefs([401, 404, 429, 500, 503]) },
+    responses: { 200: { ...job("The job."), headers: RETRY_AFTER }, ...problemRefs([401, 404, 429, 500, 503]) },
   },
   delete: {
     operationId: "cancelJob",
