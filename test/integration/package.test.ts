@@ -1,4 +1,5 @@
 import { execFile, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { copyFile, mkdtemp, readFile, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -97,6 +98,13 @@ describe("the npm package", () => {
     const health = await fetch(`${url}/healthz`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: "ok", model: "inkpress-test-tiny" });
+    // The playground's script is the bundle the build made (esbuild is not installed here), the API client inside.
+    expect((await fetch(`${url}/`)).status).toBe(200);
+    const script = await fetch(`${url}/assets/playground.js`);
+    expect(script.status).toBe(200);
+    expect(await script.text()).toContain("x-api-key");
+    expect(await readdir(path.join(installDir, "node_modules/inkpress/dist/http/pages/client"))).toEqual(["playground.js"]);
+    expect(existsSync(path.join(installDir, "node_modules/esbuild"))).toBe(false);
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
   });
