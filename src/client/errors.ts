@@ -1,32 +1,28 @@
-/**
- * What the client throws. The server's own error base (src/errors.ts) is for errors the
- * server raises and needs Node; these describe answers a client receives, in any runtime.
- */
+/** What the client throws, through the project's one error base (which needs no Node module). */
+import { InkpressError } from "../errors.js";
 import type { Problem } from "./types.js";
 
-/** An answer that is an error: its status and its problem+json body. */
-export class InkpressApiError extends Error {
-  /** The HTTP status (or, for an `error` event of a stream, the problem's status). */
-  readonly status: number;
+/**
+ * An answer that is an error: `status` is its HTTP status (for an `error` event of a stream,
+ * the problem's), `headers` its headers, and `problem` its problem+json body.
+ */
+export class InkpressApiError extends InkpressError {
   /** The problem body; a body that was not problem+json is described by one. */
   readonly problem: Problem;
   /** Seconds to wait before trying again, from `Retry-After`, when the server sent one. */
   readonly retryAfter: number | undefined;
 
-  constructor(problem: Problem, retryAfter?: number) {
-    super(`${problem.status} ${problem.title}: ${problem.detail}`);
-    this.name = "InkpressApiError";
-    this.status = problem.status;
+  constructor(problem: Problem, headers?: Headers) {
+    super(`${problem.status} ${problem.title}: ${problem.detail}`, { status: problem.status, headers: headers ? Object.fromEntries(headers) : {} });
     this.problem = problem;
-    this.retryAfter = retryAfter;
+    this.retryAfter = headers ? retryAfterSeconds(headers) : undefined;
   }
 }
 
-/** A stream that ended before its `done` or `error` event: the connection was cut. */
-export class IncompleteStreamError extends Error {
+/** A stream that ended before its `done` or `error` event: the connection was cut (a 502, as a proxy would say). */
+export class IncompleteStreamError extends InkpressError {
   constructor() {
-    super("The stream ended before the article was done.");
-    this.name = "IncompleteStreamError";
+    super("The stream ended before the article was done.", { status: 502 });
   }
 }
 
@@ -51,5 +47,5 @@ export async function apiError(response: Response): Promise<InkpressApiError> {
     }
   }
   problem ??= { type: "about:blank", title: response.statusText || "Error", status: response.status, detail: text.slice(0, 500) };
-  return new InkpressApiError(problem, retryAfterSeconds(response.headers));
+  return new InkpressApiError(problem, response.headers);
 }

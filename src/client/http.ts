@@ -19,13 +19,19 @@ export interface ClientOptions {
 
 /** What each call may add. */
 export interface CallOptions {
-  /** Aborts the call (and, for generate and stream, the generation on the server). */
+  /**
+   * Aborts the call (and, for generate and stream, the generation on the server).
+   * @default none: the call runs until the server answers
+   */
   signal?: AbortSignal;
 }
 
 /** What a call that creates something may add. */
 export interface CreateOptions extends CallOptions {
-  /** `Idempotency-Key`: sending the same key with the same body again gives the same answer or job. */
+  /**
+   * `Idempotency-Key`: sending the same key with the same body again gives the same answer or job.
+   * @default none: every call creates anew
+   */
   idempotencyKey?: string;
 }
 

@@ -39,6 +39,8 @@ export async function bundleScript(name: (typeof PAGE_SCRIPTS)[number]): Promise
     target: "es2022",
     minify: true,
     legalComments: "none",
+    // Error classes keep their names (InkpressError names each error after its class).
+    keepNames: true,
     write: false,
   });
   return result.outputFiles[0]!.text;
