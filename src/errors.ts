@@ -1,5 +1,3 @@
-import { STATUS_CODES } from "node:http";
-
 /** What an {@link InkpressError} adds to its message. */
 export interface InkpressErrorOptions {
   /**
@@ -82,23 +80,3 @@ export const PROBLEM_TYPES = {
   503: "unavailable",
   504: "timeout",
 } as const satisfies Record<number, string>;
-
-/** The members of a problem+json body (RFC 9457) besides `instance`. */
-export interface ProblemDetails {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-}
-
-/** A problem of a status; without a detail of our own, the status's name says it (a 500 never shows its cause). */
-export function problemDetails(status: number, detail?: string): ProblemDetails {
-  const known = PROBLEM_TYPES[status as keyof typeof PROBLEM_TYPES];
-  const fallback = status === 500 ? "An internal error stopped the request. It has been logged." : (STATUS_CODES[status] ?? "Error");
-  return { type: known ? `/docs#${known}` : "about:blank", title: STATUS_CODES[status] ?? "Error", status, detail: detail || fallback };
-}
-
-/** The problem of any error: ours keep their status and message; anything else is a 500 whose cause stays in the log. */
-export function problemOf(error: unknown): ProblemDetails {
-  return error instanceof InkpressError ? problemDetails(error.status, error.message) : problemDetails(500);
-}

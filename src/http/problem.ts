@@ -1,5 +1,6 @@
 import { HTTPError } from "h3";
-import { InkpressError, InvalidFieldError, problemDetails } from "../errors.js";
+import { InkpressError, InvalidFieldError } from "../errors.js";
+import { problemDetails } from "../problem-details.js";
 
 export { PROBLEM_TYPES } from "../errors.js";
 

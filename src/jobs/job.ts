@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import type { GenerateRequest } from "../article/wire/request.js";
+import { jsonObject, type GenerateRequest } from "../article/wire/request.js";
 import { ArticleResponseSchema, NormalisedRequestSchema } from "../article/wire/response.js";
 
 /**
@@ -9,25 +9,21 @@ import { ArticleResponseSchema, NormalisedRequestSchema } from "../article/wire/
 
 const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
-const isObject = (input: unknown) => typeof input === "object" && input !== null && !Array.isArray(input);
 
 /** Where a job's end is announced. */
-const WebhookRequestSchema = v.pipe(
-  v.custom<Record<string, unknown>>(isObject, "webhook must be an object"),
-  v.object(
-    {
-      url: v.pipe(
-        v.string("webhook.url must be a string"),
-        v.trim(),
-        v.maxLength(2048, "webhook.url must be at most 2048 characters"),
-        v.check((url) => /^https?:\/\//i.test(url) && URL.canParse(url), "webhook.url must be an http:// or https:// URL"),
-        v.description(
-          "Checked when the job is submitted and before every attempt: an address that is loopback, private, link-local or a metadata service is refused unless the server's `--webhook-allow` lists it.",
-        ),
+const WebhookRequestSchema = jsonObject(
+  {
+    url: v.pipe(
+      v.string("webhook.url must be a string"),
+      v.trim(),
+      v.maxLength(2048, "webhook.url must be at most 2048 characters"),
+      v.check((url) => /^https?:\/\//i.test(url) && URL.canParse(url), "webhook.url must be an http:// or https:// URL"),
+      v.description(
+        "Checked when the job is submitted and before every attempt: an address that is loopback, private, link-local or a metadata service is refused unless the server's `--webhook-allow` lists it.",
       ),
-    },
-    "webhook must be an object",
-  ),
+    ),
+  },
+  "webhook must be an object",
 );
 
 /** What `POST /api/v1/jobs` takes besides the generate request's fields (validated by `GenerateRequestSchema`). */

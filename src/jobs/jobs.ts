@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { InkpressError, InvalidFieldError, problemOf } from "../errors.js";
+import { InkpressError, InvalidFieldError } from "../errors.js";
+import { problemOf } from "../problem-details.js";
 import { GenerationCancelledError, KeyRevokedError } from "../generation/errors.js";
 import type { Admission, GenerationService } from "../generation/service.js";
 import { LimitError } from "../keys/limiter.js";

@@ -4,81 +4,25 @@
  * watches the article stream in, rendered, then reads the SEO report: beside the article
  * and in view while scrolling on a wide screen, summarised above it with the form folded
  * away on a phone. Model text (and a hostile topic) must only ever become text. Needs
- * /usr/bin/chromium (.ci/run installs it). Screenshots go to test-artifacts/.
+ * /usr/bin/chromium (.ci/run installs it). Screenshots go to test-artifacts/; links, errors
+ * and taking the article away: playground-takeaway.test.ts.
  */
-import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { CHECK_LABELS } from "../../src/http/pages/check-labels.js";
-import { API_KEY, ROOT, startServer, testModel, type TestServer } from "../helpers/server.js";
+import { ARTIFACTS, HAS_CHROMIUM, PHONE, WIDE, playgroundInBrowser } from "../helpers/browser.js";
+import { API_KEY } from "../helpers/server.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const HAS_CHROMIUM = existsSync(CHROMIUM);
-const ARTIFACTS = path.join(ROOT, "test-artifacts");
 /** A topic that would run script if any model or request text reached the page as markup. */
 const HOSTILE = "<img src=x onerror=window.__pwned=1>";
 const TOPIC = `Composting ${HOSTILE} <script>window.__pwned=2</script>`;
-const WIDE = { width: 1366, height: 900 };
-const PHONE = { width: 390, height: 844 };
-
-if (!HAS_CHROMIUM) console.warn(`playground browser test skipped: ${CHROMIUM} is missing (apt-get install -y chromium; .ci/run does it).`);
 
 describe.skipIf(!HAS_CHROMIUM)("the playground in headless Chromium", () => {
-  let server: TestServer;
-  let context: BrowserContext;
-  let profile: string;
-  /** Uncaught page errors and console errors (a CSP violation shows up here). */
-  const pageErrors: string[] = [];
-
-  beforeAll(async () => {
-    server = await startServer(await testModel("plain"));
-    profile = await mkdtemp(path.join(tmpdir(), "inkpress-chromium-"));
-    // launchPersistentContext is Playwright's way to pass a fresh --user-data-dir.
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-      viewport: WIDE,
-    });
-    await mkdir(ARTIFACTS, { recursive: true });
-  });
-
-  afterAll(async () => {
-    await context?.close();
-    await server?.stop();
-    if (profile) await rm(profile, { recursive: true, force: true });
-  });
-
-  async function openPlayground(viewport = WIDE): Promise<Page> {
-    const page = await context.newPage();
-    await page.setViewportSize(viewport);
-    page.on("pageerror", (error) => pageErrors.push(`pageerror: ${error.message}`));
-    page.on("console", (message) => {
-      if (message.type() === "error") pageErrors.push(`console: ${message.text()}`);
-    });
-    const response = await page.goto(`${server.url}/`);
-    expect(response?.status()).toBe(200);
-    return page;
-  }
-
-  /** Fill in the form, press Generate and wait until the article is done and the form usable again. */
-  async function generate(page: Page, fields: Record<string, string>): Promise<void> {
-    // Record the status line as it changes, to see the article arrive while it is written.
-    await page.evaluate(() => {
-      const status = document.getElementById("status")!;
-      const seen: string[] = ((window as any).__statuses = []);
-      new MutationObserver(() => seen.push(status.textContent ?? "")).observe(status, { childList: true, characterData: true, subtree: true });
-    });
-    await page.fill("#f-key", API_KEY);
-    for (const [id, value] of Object.entries(fields)) await page.fill(`[id="${id}"]`, value);
-    await page.click("#generate");
-    await page.locator("#article h1").first().waitFor({ timeout: 90_000 });
-    await page.locator("#checks li").first().waitFor({ timeout: 90_000 });
-    await expect.poll(() => page.locator("#generate").isEnabled()).toBe(true);
-  }
+  const playground = playgroundInBrowser();
+  const openPlayground = (viewport = WIDE): Promise<Page> => playground().open(viewport);
+  const generate = (page: Page, fields: Record<string, string>) => playground().generate(page, fields);
+  const pageErrors = () => playground().pageErrors;
 
   const box = async (page: Page, selector: string) => (await page.locator(selector).boundingBox())!;
 
@@ -86,7 +30,7 @@ describe.skipIf(!HAS_CHROMIUM)("the playground in headless Chromium", () => {
     const page = await openPlayground(WIDE);
     // No keywords: the topic is the primary keyword, so the hostile text is in the article.
     // A given title is used verbatim: the one place request text reaches the article as is.
-    await generate(page, { "f-topic": TOPIC, "f-seo.title": `Composting ${HOSTILE}`, "f-length": "600", "f-structure": "detailed" });
+    await generate(page, { "f-topic": TOPIC, "f-seo-title": `Composting ${HOSTILE}`, "f-length": "600", "f-structure": "detailed" });
 
     // The article: a title, headings and paragraphs, all from the Markdown.
     const h1 = await page.locator("#article h1").allTextContents();
@@ -130,6 +74,11 @@ describe.skipIf(!HAS_CHROMIUM)("the playground in headless Chromium", () => {
       expect(await item.locator(".name").evaluate((node) => node.firstChild?.textContent)).toBe(CHECK_LABELS[id]);
       expect(((await item.locator(".msg").textContent()) ?? "").length).toBeGreaterThan(0);
     }
+    // The failed checks first, counted in the report's heading, so none hides among the passes.
+    const kinds = await checks.evaluateAll((items) => items.map((item) => item.className));
+    const failed = kinds.filter((kind) => kind === "fail").length;
+    expect(kinds).toEqual([...Array<string>(failed).fill("fail"), ...Array<string>(kinds.length - failed).fill("pass")]);
+    expect(await page.locator("#failed-count").textContent()).toBe(failed ? `${failed} failed` : "none failed");
     const notApplicable = page.locator("#na-list li");
     expect(await notApplicable.count()).toBeGreaterThan(0); // no secondary keywords were given
     expect(await page.locator("#na-checks").evaluate((node) => (node as HTMLDetailsElement).open)).toBe(false);
@@ -155,7 +104,7 @@ describe.skipIf(!HAS_CHROMIUM)("the playground in headless Chromium", () => {
 
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: path.join(ARTIFACTS, "playground-1366.png"), fullPage: true });
-    expect(pageErrors).toEqual([]);
+    expect(pageErrors()).toEqual([]);
     await page.close();
   });
 
@@ -189,23 +138,7 @@ describe.skipIf(!HAS_CHROMIUM)("the playground in headless Chromium", () => {
     // The form opens again to change the request.
     await page.click("#unfold");
     expect(await page.locator("#fields").isVisible()).toBe(true);
-    expect(pageErrors).toEqual([]);
-    await page.close();
-  });
-
-  it("shows a wrong key's 401 readably", async () => {
-    const page = await openPlayground();
-    await page.fill("#f-key", "not-a-valid-key");
-    await page.fill("#f-topic", "Home composting");
-    await page.click("#generate");
-    const error = page.locator("#error");
-    await error.waitFor({ state: "visible" });
-    expect(await error.locator("h2").textContent()).toBe("401 Unauthorized");
-    expect(await error.textContent()).toContain("A valid API key is required in the x-api-key header.");
-    expect(await error.locator("a").getAttribute("href")).toBe("/docs#unauthorized");
-    expect(await page.locator("#f-key").getAttribute("aria-invalid")).toBe("true");
-    expect(await page.locator("#article h1").count()).toBe(0);
-    expect(await page.locator("#generate").isEnabled()).toBe(true);
+    expect(pageErrors()).toEqual([]);
     await page.close();
   });
 
@@ -224,7 +157,7 @@ describe.skipIf(!HAS_CHROMIUM)("the playground in headless Chromium", () => {
     expect(await page.locator("#f-length").getAttribute("aria-invalid")).toBe("true");
     expect(await page.locator("#f-language").getAttribute("aria-invalid")).toBe("true");
     await page.close();
-    expect(pageErrors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
+    expect(pageErrors().filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
   });
 
   it("sends the style, sources and links boxes as the request's fields, and marks the box of a bad link", async () => {
@@ -235,8 +168,8 @@ describe.skipIf(!HAS_CHROMIUM)("the playground in headless Chromium", () => {
     });
     await page.fill("#f-key", API_KEY);
     await page.fill("#f-topic", "Home composting");
-    await page.fill('[id="f-style.avoid"]', "once upon a time\n\n  game-changer  ");
-    await page.fill('[id="f-style.voice"]', "plain British English");
+    await page.fill("#f-style-avoid", "once upon a time\n\n  game-changer  ");
+    await page.fill("#f-style-voice", "plain British English");
     await page.fill("#f-sources", "# Our trial\nThe heap reached 60 °C.\n---\nTurn it weekly.");
     await page.fill("#f-links", "/guides/compost-bins How to choose a compost bin | compost bin, tumbler\njavascript:alert(1) Evil page");
     await page.click("#generate");

@@ -9,6 +9,7 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULTS, LIMITS } from "../../src/article/wire/request.js";
 import { PROBLEM_TYPES } from "../../src/http/problem.js";
+import type { Job } from "../../src/jobs/job.js";
 import { jobsApi } from "../helpers/jobs.js";
 import { startApp, type TestApp } from "../helpers/app.js";
 import { API_KEY } from "../helpers/server.js";
@@ -18,12 +19,16 @@ const KEYS = [API_KEY, "openapi-test-key-2", "openapi-test-key-3", "openapi-test
 
 type Doc = Record<string, any>;
 
-/** A validator for one schema of the document, its `#/components/schemas/*` refs resolved. */
-function compile(doc: Doc, ref: string): ValidateFunction {
+/** A validator for one schema of the document (a `#/components/schemas/*` ref, or a schema), its refs resolved. */
+function compile(doc: Doc, target: string | Doc): ValidateFunction {
   const rewritten = JSON.parse(JSON.stringify(doc.components.schemas).replaceAll('"#/components/schemas/', '"#/$defs/'));
   const ajv = new Ajv2020({ strict: true, allErrors: true });
-  return ajv.compile({ $defs: rewritten, $ref: ref.replace("#/components/schemas/", "#/$defs/") });
+  const root = typeof target === "string" ? { $ref: target.replace("#/components/schemas/", "#/$defs/") } : target;
+  return ajv.compile({ $defs: rewritten, ...root });
 }
+
+/** The JSON schema of the generate request body, kept in `components.requestBodies`. */
+const requestSchema = (doc: Doc): Doc => doc.components.requestBodies.GenerateRequest.content["application/json"].schema;
 
 const base = { topic: "Home composting", length: 100 };
 const chars = (n: number, c = "a") => c.repeat(n);
@@ -153,7 +158,7 @@ describe("the OpenAPI document", () => {
     const generate = doc.paths["/api/v1/generate"].post;
     expect(generate.security).toEqual([{ apiKey: [] }]);
     expect(doc.paths["/healthz"].get.security).toEqual([]);
-    expect(generate.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/GenerateRequest" });
+    expect(generate.requestBody).toEqual({ $ref: "#/components/requestBodies/GenerateRequest" });
     expect(Object.keys(generate.responses["200"].content)).toEqual(["application/json", "text/markdown", "text/html", "text/event-stream"]);
     for (const status of [400, 401, 404, 405, 406, 413, 415, 422, 503, 504]) {
       const response = generate.responses[String(status)];
@@ -169,7 +174,7 @@ describe("the OpenAPI document", () => {
   });
 
   it("describes the input shape of the valibot schema", () => {
-    const schema = doc.components.schemas.GenerateRequest;
+    const schema = requestSchema(doc);
     expect(schema.type).toBe("object");
     expect(schema.required).toEqual(["topic"]);
     expect(schema.additionalProperties).toBeUndefined();
@@ -196,7 +201,7 @@ describe("the OpenAPI document", () => {
   });
 
   it(`agrees with the server's validation on ${CORPUS.length} requests`, { timeout: 240_000 }, async () => {
-    const validate = compile(doc, doc.paths["/api/v1/generate"].post.requestBody.content["application/json"].schema.$ref);
+    const validate = compile(doc, requestSchema(doc));
     const disagreements: string[] = [];
     let valid = 0;
     for (const [i, [name, body]] of CORPUS.entries()) {
@@ -214,7 +219,7 @@ describe("the OpenAPI document", () => {
   });
 
   it("names exactly the known differences, rules JSON Schema cannot express", async () => {
-    const validate = compile(doc, "#/components/schemas/GenerateRequest");
+    const validate = compile(doc, requestSchema(doc));
     const cases: [string, unknown, { schema: boolean; server: boolean }][] = [
       ["an unknown language code", { ...base, language: "xx" }, { schema: true, server: false }],
       ["21 keywords", { ...base, seo: { keywords: Array.from({ length: 21 }, (_, i) => `keyword ${i}`).join(", ") } }, { schema: true, server: false }],
@@ -249,11 +254,20 @@ describe("the OpenAPI document", () => {
   it("describes the jobs API's answers: a queued job, a succeeded one with its result, a page of jobs", async () => {
     const api = jobsApi(server.url, KEYS[1]!, server.fetch);
     const job = compile(doc, "#/components/schemas/Job");
-    const queued = await api.create({ ...base, seed: 9 });
+    const submitted = await api.submit({ ...base, seed: 9 });
+    expect(submitted.status).toBe(202);
+    // A job that has not ended says when to read it again, as the document states.
+    const pollAfter = String(doc.paths["/api/v1/jobs"].post.responses[202].headers["Retry-After"].schema.const);
+    expect(submitted.headers.get("retry-after")).toBe(pollAfter);
+    const queued: Job = await submitted.json();
     expect(job(queued), JSON.stringify(job.errors)).toBe(true);
     const done = await api.waitFor(queued.id);
     expect(done.status).toBe("succeeded");
     expect(job(done), JSON.stringify(job.errors)).toBe(true);
+    expect((await api.get(queued.id)).headers.get("retry-after")).toBeNull();
+    const pending = await api.create({ ...base, length: 5000 });
+    expect((await api.get(pending.id)).headers.get("retry-after")).toBe(pollAfter);
+    expect((await api.cancel(pending.id)).status).toBe(200);
     const list = compile(doc, "#/components/schemas/JobList");
     const page = await (await api.list("limit=5")).json();
     expect(list(page), JSON.stringify(list.errors)).toBe(true);
@@ -286,7 +300,7 @@ describe("the reference page", () => {
         if (child.properties) walk(child, `${prefix}${name}.`);
       }
     };
-    walk(doc.components.schemas.GenerateRequest, "");
+    walk(doc.components.requestBodies.GenerateRequest.content["application/json"].schema, "");
     expect(fields).toEqual(expect.arrayContaining(["topic", "length", "tone", "language", "structure", "seed", "seo", "seo.keywords", "seo.title", "seo.description", "seo.headingTags"]));
     for (const field of fields) expect(html, field).toContain(`<code>${field}</code>`);
 

@@ -1,10 +1,11 @@
 import { execFile, spawn } from "node:child_process";
-import { mkdtemp, readFile, readdir } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { copyFile, mkdtemp, readFile, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { beforeAll, describe, expect, it } from "vitest";
-import { CLEAN_ENV, ROOT, testModel } from "../helpers/server.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { API_KEY, CLEAN_ENV, ROOT, startServer, testModel, type TestServer } from "../helpers/server.js";
 
 const run = promisify(execFile);
 
@@ -23,21 +24,21 @@ async function npx(cwd: string, args: string[], env: Record<string, string> = {}
   return { ...result, stderr: result.stderr.replace(/^npm warn .*\n/gm, "") };
 }
 
-// What `npx inkpress` gets: the packed tarball, installed into an empty folder.
+// What `npx inkpress` and `import "inkpress/client"` get: the packed tarball, installed into an empty folder.
+let installDir: string;
+let bin: string;
+
+beforeAll(async () => {
+  const packDir = await mkdtemp(path.join(tmpdir(), "inkpress-pack-"));
+  await run("npm", ["pack", "--pack-destination", packDir], { cwd: ROOT });
+  const tarball = path.join(packDir, (await readdir(packDir)).find((f) => f.endsWith(".tgz"))!);
+  installDir = await mkdtemp(path.join(tmpdir(), "inkpress-install-"));
+  await run("npm", ["init", "-y"], { cwd: installDir });
+  await run("npm", ["install", "--no-audit", "--no-fund", tarball], { cwd: installDir });
+  bin = path.join(installDir, "node_modules/.bin/inkpress");
+}, 600_000);
+
 describe("the npm package", () => {
-  let installDir: string;
-  let bin: string;
-
-  beforeAll(async () => {
-    const packDir = await mkdtemp(path.join(tmpdir(), "inkpress-pack-"));
-    await run("npm", ["pack", "--pack-destination", packDir], { cwd: ROOT });
-    const tarball = path.join(packDir, (await readdir(packDir)).find((f) => f.endsWith(".tgz"))!);
-    installDir = await mkdtemp(path.join(tmpdir(), "inkpress-install-"));
-    await run("npm", ["init", "-y"], { cwd: installDir });
-    await run("npm", ["install", "--no-audit", "--no-fund", tarball], { cwd: installDir });
-    bin = path.join(installDir, "node_modules/.bin/inkpress");
-  }, 600_000);
-
   it("holds built JavaScript, not the TypeScript sources", async () => {
     const files = await readdir(path.join(installDir, "node_modules/inkpress/dist/cli"));
     expect(files).toContain("main.js");
@@ -97,7 +98,94 @@ describe("the npm package", () => {
     const health = await fetch(`${url}/healthz`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: "ok", model: "inkpress-test-tiny" });
+    // The playground's script is the bundle the build made (esbuild is not installed here), the API client inside.
+    expect((await fetch(`${url}/`)).status).toBe(200);
+    const script = await fetch(`${url}/assets/playground.js`);
+    expect(script.status).toBe(200);
+    expect(await script.text()).toContain("x-api-key");
+    expect(await readdir(path.join(installDir, "node_modules/inkpress/dist/http/pages/client"))).toEqual(["playground.js"]);
+    expect(existsSync(path.join(installDir, "node_modules/esbuild"))).toBe(false);
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
+  });
+});
+
+/** What test/fixtures/package-client/drive.mjs prints. */
+interface Drive {
+  generate: { object: string; markdown: string; score: number };
+  stream: { events: string[]; markdown: string };
+  streamDone: string;
+  aborted: string;
+  jobs: { submitted: string; final: string; result?: string; progress: string[]; gapsMs: number[]; again: string; replayed: boolean };
+  cancel: string;
+  [error: string]: unknown;
+}
+
+// `import { createClient } from "inkpress/client"` in a project that installed the tarball,
+// run by plain Node against a real server, then type-checked by tsc from the package's types.
+describe("inkpress/client from the package", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer(await testModel("plain"));
+  });
+  afterAll(() => server?.stop());
+
+  it("drives generate, stream and jobs against a real server, errors as InkpressApiError with the problem", async () => {
+    await copyFile(path.join(ROOT, "test/fixtures/package-client/drive.mjs"), path.join(installDir, "drive.mjs"));
+    const { stdout } = await run(process.execPath, ["drive.mjs", server.url, API_KEY], { cwd: installDir });
+    const out: Drive = JSON.parse(stdout);
+    expect(out.generate).toMatchObject({ object: "article", markdown: expect.stringMatching(/^# .+\n\n/) });
+    expect(out.stream.events).toEqual(["meta", "outline", "delta", "done"]);
+    expect(out.stream.markdown).toBe(out.streamDone);
+    expect(out.aborted).toBe("AbortError");
+
+    expect(out.jobs).toMatchObject({ submitted: "queued", final: "succeeded", again: "succeeded", replayed: true, result: expect.stringMatching(/^# /) });
+    // Read again only after the server's Retry-After (2 s), although the client was told 50 ms.
+    expect(out.jobs.gapsMs.length).toBeGreaterThan(0);
+    for (const gap of out.jobs.gapsMs) expect(gap).toBeGreaterThanOrEqual(1900);
+    expect(out.jobs.progress.length).toBe(out.jobs.gapsMs.length);
+    expect(out.cancel).toBe("cancelled");
+
+    const unauthorized = { isApiError: true, status: 401, problem: expect.objectContaining({ status: 401, type: "/docs#unauthorized" }) };
+    expect(out.wrongKey).toMatchObject(unauthorized);
+    expect(out.streamWrongKey).toMatchObject(unauthorized);
+    expect(out.invalid).toMatchObject({ isApiError: true, status: 422, problem: { errors: [{ path: "length", message: "length must be at least 100 words" }] } });
+    expect(out.missingJob).toMatchObject({ isApiError: true, status: 404 });
+  });
+
+  it("types requests and answers from the server's schemas", async () => {
+    await writeFile(
+      path.join(installDir, "typed.ts"),
+      `import { createClient, InkpressApiError, type ArticleRequest, type ArticleResponse, type Job, type StreamEvent } from "inkpress/client";
+const inkpress = createClient({ baseUrl: "http://127.0.0.1:3000", apiKey: "key" });
+const request: ArticleRequest = { topic: "Home composting", length: 800, seo: { keywords: "compost bin", headingTags: true }, links: [{ url: "/bins", title: "Bins" }] };
+export async function use(signal: AbortSignal): Promise<string> {
+  const answer: ArticleResponse = await inkpress.generate({ topic: "Home composting" }, { signal });
+  for await (const event of inkpress.stream(request)) {
+    if (event.event === "delta") event.data.text.toUpperCase();
+    if (event.event === "done") event.data.seo.score.toFixed();
+  }
+  const queued: Job = await inkpress.jobs.submit({ ...request, webhook: { url: "https://cms.example.com/hook" } }, { idempotencyKey: "a" });
+  const job = await inkpress.jobs.wait(queued.id, { signal, onProgress: (j) => j.progress.words.toFixed() });
+  if (job.status === "succeeded") return job.result!.article.markdown;
+  await inkpress.jobs.cancel(job.id).catch((error: unknown) => (error instanceof InkpressApiError ? error.problem.detail : ""));
+  return answer.article.title;
+}
+const event: StreamEvent = { event: "delta", data: { text: "x" } };
+// @ts-expect-error topic is required
+inkpress.generate({ length: 800 });
+// @ts-expect-error length is a number of words
+inkpress.generate({ topic: "x", length: "800" });
+// @ts-expect-error there is no "error" event: it is thrown
+const wrong: StreamEvent = { event: "error", data: { text: "x" } };
+`,
+    );
+    const tsc = path.join(ROOT, "node_modules/typescript/bin/tsc");
+    const args = ["--noEmit", "--strict", "--target", "es2022", "--lib", "es2022,dom,dom.iterable", "--module", "nodenext", "--moduleResolution", "nodenext", "typed.ts"];
+    const result = await run(process.execPath, [tsc, ...args], { cwd: installDir }).then(
+      () => "",
+      (error: { stdout: string }) => error.stdout,
+    );
+    expect(result).toBe("");
   });
 });

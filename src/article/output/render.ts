@@ -7,8 +7,11 @@ import { serialiseJsonLd, type JsonLd } from "./jsonld.js";
 
 const RTL = new Set(["ar", "he", "fa", "ur", "ps", "yi", "dv", "ku", "sd", "ug"]);
 
-/** Built once: Markdown tree → HTML tree → text. Model text only ever entered the tree as text nodes, so it is escaped. */
-const processor = unified().use(remarkRehype).use(rehypeStringify);
+/**
+ * Built once: Markdown tree → HTML tree → text. Model text only ever entered the tree as text
+ * nodes, so it is escaped. `<!DOCTYPE html>` upper-case, as HTML validators prefer.
+ */
+const processor = unified().use(remarkRehype).use(rehypeStringify, { upperDoctype: true });
 
 /** What the HTML page shows besides the body. */
 export interface PageMeta {

@@ -85,12 +85,16 @@ const Keywords = v.pipe(
   ),
 );
 
-/** A JSON object: valibot's `object` alone would also take an array (whose `length` then looks like a field). */
-function jsonObject<const TEntries extends v.ObjectEntries>(entries: TEntries, message: string) {
+/**
+ * A JSON object: valibot's `object` alone would also take an array (whose `length` then looks
+ * like a field). The guard is typed as the object's input, so `InferInput` of a request
+ * schema is the shape clients send, not any record.
+ */
+export function jsonObject<const TEntries extends v.ObjectEntries>(entries: TEntries, message: string) {
   const isObject = (input: unknown) => typeof input === "object" && input !== null && !Array.isArray(input);
   // The guard says "not an object"; what `object` itself reports is a missing required key.
   const missing = (issue: v.ObjectIssue) => `${String(issue.path?.at(-1)?.key ?? "a field")} is required`;
-  return v.pipe(v.custom<Record<string, unknown>>(isObject, message), v.object(entries, missing));
+  return v.pipe(v.custom<v.InferInput<v.ObjectSchema<TEntries, undefined>>>(isObject, message), v.object(entries, missing));
 }
 
 /** An absolute http(s) URL, without spaces. */

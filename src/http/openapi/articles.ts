@@ -13,7 +13,7 @@ import { problemRefs } from "./problems.js";
 export const FORMATS: Record<ArticleFormat, string> = {
   "application/json": "The article with its metadata, SEO report and usage (the default).",
   "text/markdown": "The Markdown of the article alone.",
-  "text/html": "A full HTML document with `<html lang>`, `<title>`, `<meta name=\"description\">` and the structured data of `article.jsonLd` in a `<script type=\"application/ld+json\">`.",
+  "text/html": "A full HTML document with its language (`html` `lang`), `title`, meta description, and the structured data of `article.jsonLd` in a JSON-LD (`application/ld+json`) script element.",
   "text/event-stream": "Server-Sent Events as the article is written (also with `\"stream\": true` in the body).",
 };
 
@@ -46,17 +46,45 @@ const EXAMPLE_REQUEST = {
 /** The problem statuses the generate operation can answer with. */
 const GENERATE_PROBLEMS = [400, 401, 404, 405, 406, 409, 413, 415, 422, 429, 500, 502, 503, 504] as const;
 
+/**
+ * One event of a stream: its name and its data (the JSON its `data` lines carry), one
+ * variant per event, each data shape a schema of its own.
+ */
+function streamEventSchema(): Json {
+  const variants = STREAM_EVENTS.map(({ event, schema, data }) => ({
+    type: "object",
+    properties: { event: { const: event }, data: ref(schema) },
+    required: ["event", "data"],
+    description: data,
+  }));
+  return { oneOf: variants, description: "One Server-Sent Event of a generate stream, its `data` parsed as JSON." };
+}
+
 function formatContent(format: ArticleFormat): Json {
   if (format === "application/json") return { schema: ref("ArticleResponse") };
   if (format !== "text/event-stream") return { schema: { type: "string", description: FORMATS[format] } };
   const events = STREAM_EVENTS.map((e) => `\`${e.event}\` (${e.schema}): ${e.data}`).join(" ");
-  return { schema: { type: "string", description: `${FORMATS[format]} Events: ${events} Comment lines (\`: keep-alive\`) every 15 s.` } };
+  // The body is text; `contentSchema` describes the events it decodes to (JSON Schema 2020-12).
+  return {
+    schema: {
+      type: "string",
+      contentMediaType: "text/event-stream",
+      contentSchema: { type: "array", items: ref("StreamEvent") },
+      description: `${FORMATS[format]} Events: ${events} Comment lines (\`: keep-alive\`) every 15 s.`,
+    },
+  };
+}
+
+/** The generate request's schema, converted from `GenerateRequestSchema`; the jobs body holds it too. */
+export function generateRequestSchema(): Json {
+  return { title: "GenerateRequest", ...requestSchema(GenerateRequestSchema), description: REQUEST_NOTE };
 }
 
 /** The articles path group. */
 export function articlesGroup(): PathGroup {
   return {
     tag: "articles",
+    description: "Writing an article: at once as JSON, Markdown or HTML, or streamed as it is written.",
     paths: {
       "/api/v1/generate": {
         post: {
@@ -66,7 +94,7 @@ export function articlesGroup(): PathGroup {
           description: "Plans, writes and measures one article. The format follows `Accept`; `text/event-stream` (or `\"stream\": true`) streams it as it is written.",
           security: KEYED,
           parameters: [IDEMPOTENCY_KEY],
-          requestBody: { required: true, content: { "application/json": { schema: ref("GenerateRequest"), example: EXAMPLE_REQUEST } } },
+          requestBody: { $ref: "#/components/requestBodies/GenerateRequest" },
           responses: {
             200: { description: "The article, in the negotiated format.", content: Object.fromEntries(ARTICLE_FORMATS.map((format) => [format, formatContent(format)])) },
             ...problemRefs(GENERATE_PROBLEMS),
@@ -74,13 +102,20 @@ export function articlesGroup(): PathGroup {
         },
       },
     },
+    requestBodies: {
+      GenerateRequest: {
+        required: true,
+        description: "A generation request.",
+        content: { "application/json": { schema: generateRequestSchema(), example: EXAMPLE_REQUEST } },
+      },
+    },
     schemas: {
-      GenerateRequest: { title: "GenerateRequest", ...requestSchema(GenerateRequestSchema), description: REQUEST_NOTE },
       NormalisedRequest: answerSchema(NormalisedRequestSchema),
       ArticleResponse: answerSchema(ArticleResponseSchema),
       StreamMeta: answerSchema(StreamMetaSchema),
       StreamOutline: answerSchema(StreamOutlineSchema),
       StreamDelta: answerSchema(StreamDeltaSchema),
+      StreamEvent: streamEventSchema(),
     },
   };
 }

@@ -30,18 +30,28 @@ const INFO = {
 
 const API_KEY_SCHEME = { type: "apiKey", in: "header", name: "x-api-key", description: "An API key, only ever in this header (never in the query string)." };
 
+/** How a webhook's receiver knows the call came from this server: the signature a key's secret makes. */
+const WEBHOOK_SIGNATURE_SCHEME = {
+  type: "apiKey",
+  in: "header",
+  name: "webhook-signature",
+  description:
+    "Standard Webhooks: `v1,<base64 HMAC-SHA256 of webhook-id.webhook-timestamp.body>`, made with the `whsec_…` secret of the key that created the job. The receiver checks it (and the timestamp's age) before it trusts the call.",
+};
+
 function buildDocument(): Json {
   const groups = [articlesGroup(), jobsGroup(), serviceGroup()];
   return {
     openapi: "3.1.1",
     info: { ...INFO, version: version() },
     servers: [{ url: "/" }],
-    tags: groups.map((group) => ({ name: group.tag })),
+    tags: groups.map((group) => ({ name: group.tag, description: group.description })),
     webhooks: Object.assign({}, ...groups.map((group) => group.webhooks ?? {})),
     paths: Object.assign({}, ...groups.map((group) => group.paths)),
     components: {
-      securitySchemes: { apiKey: API_KEY_SCHEME },
+      securitySchemes: { apiKey: API_KEY_SCHEME, webhookSignature: WEBHOOK_SIGNATURE_SCHEME },
       schemas: Object.assign({}, ...groups.map((group) => group.schemas), problemSchemas()),
+      requestBodies: Object.assign({}, ...groups.map((group) => group.requestBodies ?? {})),
       responses: problemResponses(),
     },
   };

@@ -1,11 +1,19 @@
 /** What each path group of the document (articles, jobs, service) brings to it. */
 import type { Json } from "./convert.js";
 
-/** One path group: its tag, paths and component schemas, and the webhooks it sends. */
+/** One path group: its tag, paths, component schemas and request bodies, and the webhooks it sends. */
 export interface PathGroup {
   tag: string;
+  /** What the tag's operations are for, in a sentence. */
+  description: string;
   paths: Json;
   schemas: Json;
+  /**
+   * Request bodies, kept in `components.requestBodies` rather than `components.schemas`: a
+   * field with a default is optional to send, and generators (openapi-typescript) read a
+   * default in a schema component as "always present".
+   */
+  requestBodies?: Json;
   webhooks?: Json;
 }
 

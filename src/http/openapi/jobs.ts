@@ -5,6 +5,8 @@
 import * as v from "valibot";
 import { FINAL_STATUSES, JOB_STATUSES, JobExtrasSchema, JobListSchema, JobSchema } from "../../jobs/job.js";
 import { WEBHOOK_ATTEMPTS } from "../../jobs/webhook/backoff.js";
+import { POLL_AFTER_S } from "../routes/jobs.js";
+import { generateRequestSchema } from "./articles.js";
 import { answerSchema, ref, requestSchema, type Json } from "./convert.js";
 import { IDEMPOTENCY_KEY, KEYED, type PathGroup } from "./group.js";
 import { problemRefs } from "./problems.js";
@@ -18,6 +20,10 @@ const JobEndedSchema = v.object({
 
 const jobId = { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^job_[0-9a-f]{32}$" } };
 const job = (description: string) => ({ description, content: { "application/json": { schema: ref("Job") } } });
+/** The poll hint of a job that has not ended. */
+const RETRY_AFTER = {
+  "Retry-After": { schema: { type: "integer", const: POLL_AFTER_S }, description: `While the job is queued or running: seconds to wait before reading it again (${POLL_AFTER_S}).` },
+};
 
 const JOBS_PATH = {
   post: {
@@ -28,9 +34,9 @@ const JOBS_PATH = {
       "Takes the generate request (plus an optional `webhook`) and answers at once; the article is written in the background. The key's limits apply when the job runs, and its quota counts the words the job really wrote. Jobs survive a restart: one that was running runs again.",
     security: KEYED,
     parameters: [IDEMPOTENCY_KEY],
-    requestBody: { required: true, content: { "application/json": { schema: { allOf: [ref("GenerateRequest"), ref("JobExtras")] } } } },
+    requestBody: { $ref: "#/components/requestBodies/JobRequest" },
     responses: {
-      202: { ...job("The queued job."), headers: { Location: { schema: { type: "string" }, description: "`/api/v1/jobs/{id}`." } } },
+      202: { ...job("The queued job."), headers: { Location: { schema: { type: "string" }, description: "`/api/v1/jobs/{id}`." }, ...RETRY_AFTER } },
       ...problemRefs([400, 401, 409, 413, 415, 422, 429, 500, 503]),
     },
   },
@@ -57,7 +63,7 @@ const JOB_PATH = {
     description: "Its status and progress; `result` (the generate answer) once it succeeded, `error` (a problem) once it failed, and every webhook attempt. Another key's job is a 404.",
     security: KEYED,
     parameters: [jobId],
-    responses: { 200: job("The job."), ...problemRefs([401, 404, 429, 500, 503]) },
+    responses: { 200: { ...job("The job."), headers: RETRY_AFTER }, ...problemRefs([401, 404, 429, 500, 503]) },
   },
   delete: {
     operationId: "cancelJob",
@@ -75,6 +81,7 @@ function jobEnded(): Json {
   const header = (name: string, description: string) => ({ name, in: "header", required: true, schema: { type: "string" }, description });
   return {
     post: {
+      operationId: "jobEnded",
       summary: "A job ended",
       description: `Sent to the job's \`webhook.url\` when it succeeded, failed or was cancelled, signed as Standard Webhooks says with the key's \`whsec_…\` secret. A 2xx answer within 10 s is a delivery; anything else (a redirect too) is retried with exponential backoff, ${WEBHOOK_ATTEMPTS} attempts over about 9 hours, each recorded on the job. The answer's body is not read.`,
       parameters: [
@@ -82,7 +89,8 @@ function jobEnded(): Json {
         header("webhook-timestamp", "Unix seconds of this attempt."),
         header("webhook-signature", "`v1,<base64 HMAC-SHA256 of id.timestamp.body>`."),
       ],
-      requestBody: { content: { "application/json": { schema: answerSchema(JobEndedSchema) } } },
+      security: [{ webhookSignature: [] }],
+      requestBody: { required: true, content: { "application/json": { schema: answerSchema(JobEndedSchema) } } },
       responses: { 200: { description: "Any 2xx acknowledges the event." } },
     },
   };
@@ -92,7 +100,17 @@ function jobEnded(): Json {
 export function jobsGroup(): PathGroup {
   return {
     tag: "jobs",
+    description: "Writing an article in the background: queue it, then poll the job or receive a signed webhook when it ends.",
     paths: { "/api/v1/jobs": JOBS_PATH, "/api/v1/jobs/{id}": JOB_PATH },
+    requestBodies: {
+      JobRequest: {
+        required: true,
+        description: "The generate request, plus an optional `webhook`.",
+        // The generate body's schema again, not a $ref into the other request body: generators
+        // (openapi-typescript) type such a reference wrongly.
+        content: { "application/json": { schema: { allOf: [generateRequestSchema(), ref("JobExtras")] } } },
+      },
+    },
     schemas: { JobExtras: requestSchema(JobExtrasSchema), Job: answerSchema(JobSchema), JobList: answerSchema(JobListSchema) },
     webhooks: { jobEnded: jobEnded() },
   };

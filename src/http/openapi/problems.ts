@@ -1,39 +1,13 @@
 /**
- * The problem+json answers (RFC 9457) of the document: their schema, when each type
- * happens (prose the reference page shows too), and the reusable responses.
+ * The problem+json answers (RFC 9457) of the document: their schemas (converted from the
+ * wire contract's), when each type happens (prose the reference page shows too), and the
+ * reusable responses.
  */
 import { STATUS_CODES } from "node:http";
-import * as v from "valibot";
+import { ProblemSchema, ValidationProblemSchema } from "../../article/wire/problem.js";
 import { BODY_LIMIT } from "../body.js";
 import { PROBLEM_TYPES } from "../problem.js";
 import { answerSchema, ref, type Json } from "./convert.js";
-
-const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
-
-const FieldErrorSchema = v.object({
-  path: described(v.string(), "Dotted path of the field, such as `seo.keywords`; `body` for the request as a whole."),
-  message: v.string(),
-});
-
-const PROBLEM_ENTRIES = {
-  type: described(v.string(), "`/docs#<name>`: the entry of this problem in the API reference."),
-  title: described(v.string(), "The HTTP status text."),
-  status: v.pipe(v.number(), v.integer(), v.minValue(400)),
-  detail: described(v.string(), "What went wrong, for a person."),
-  instance: v.optional(described(v.string(), "The path of the request.")),
-};
-
-/** Every problem answer. */
-const ProblemSchema = described(
-  v.object({ ...PROBLEM_ENTRIES, errors: v.optional(described(v.array(FieldErrorSchema), "422 only: every invalid field.")) }),
-  "RFC 9457 problem details.",
-);
-
-/** A 422 for invalid fields: `errors` names each. */
-const ValidationProblemSchema = described(
-  v.object({ ...PROBLEM_ENTRIES, errors: described(v.pipe(v.array(FieldErrorSchema), v.minLength(1)), "Every invalid field.") }),
-  "RFC 9457 problem details of invalid fields.",
-);
 
 /** When each problem type happens. */
 export const PROBLEM_NOTES: Record<keyof typeof PROBLEM_TYPES, string> = {
@@ -74,9 +48,15 @@ function problemResponse(status: ProblemStatus): Json {
   };
 }
 
-/** An operation's problem answers: references to the shared responses. */
-export function problemRefs(statuses: readonly ProblemStatus[]): Json {
-  return Object.fromEntries(statuses.map((status) => [status, { $ref: `#/components/responses/${PROBLEM_TYPES[status]}` }]));
+/**
+ * What any request can be answered with, whatever its route: HTTP that cannot be parsed or
+ * no Host header (400), headers not received in time (408) or too large (431).
+ */
+const ANY_REQUEST: readonly ProblemStatus[] = [400, 408, 431];
+
+/** An operation's problem answers, those of {@link ANY_REQUEST} included: references to the shared responses. */
+export function problemRefs(statuses: readonly ProblemStatus[] = []): Json {
+  return Object.fromEntries([...ANY_REQUEST, ...statuses].map((status) => [status, { $ref: `#/components/responses/${PROBLEM_TYPES[status]}` }]));
 }
 
 /** The problem schemas of `components.schemas`. */

@@ -2,6 +2,7 @@
 import { HealthSchema } from "../../model/report.js";
 import { answerSchema } from "./convert.js";
 import type { PathGroup } from "./group.js";
+import { problemRefs } from "./problems.js";
 
 /** Where the document is served; public, like `/docs` and `/`. */
 export const OPENAPI_PATH = "/api/v1/openapi.json";
@@ -13,6 +14,7 @@ const health = { "application/json": { schema: { $ref: "#/components/schemas/Hea
 export function serviceGroup(): PathGroup {
   return {
     tag: "service",
+    description: "Running the server: health, metrics and this document, none needing a key.",
     paths: {
       "/healthz": {
         get: {
@@ -21,7 +23,7 @@ export function serviceGroup(): PathGroup {
           summary: "Health and load",
           description: "No key needed. 200 once the model is loaded (or the inference server reached), with its name, how it is prompted, where it runs and how busy the queue is.",
           security: PUBLIC,
-          responses: { 200: { description: "Ready.", content: health }, 503: { description: "The model is still loading.", content: health } },
+          responses: { 200: { description: "Ready.", content: health }, 503: { description: "The model is still loading.", content: health }, ...problemRefs() },
         },
       },
       "/metrics": {
@@ -31,7 +33,7 @@ export function serviceGroup(): PathGroup {
           summary: "Prometheus metrics",
           description: "No key needed; no secrets. Requests by route and status, articles, tokens, queue depth, time to first token and decode rate, in the Prometheus text format.",
           security: PUBLIC,
-          responses: { 200: { description: "The metrics.", content: { "text/plain": { schema: { type: "string" } } } } },
+          responses: { 200: { description: "The metrics.", content: { "text/plain": { schema: { type: "string" } } } }, ...problemRefs() },
         },
       },
       [OPENAPI_PATH]: {
@@ -41,7 +43,7 @@ export function serviceGroup(): PathGroup {
           summary: "This document",
           description: "No key needed.",
           security: PUBLIC,
-          responses: { 200: { description: "The OpenAPI 3.1 document.", content: { "application/json": { schema: { type: "object" } } } } },
+          responses: { 200: { description: "The OpenAPI 3.1 document.", content: { "application/json": { schema: { type: "object" } } } }, ...problemRefs() },
         },
       },
     },

@@ -9,7 +9,7 @@ import { BODY_LIMIT } from "../body.js";
 import { FORMATS, STREAM_EVENTS } from "../openapi/articles.js";
 import { PROBLEM_NOTES } from "../openapi/problems.js";
 import { PROBLEM_TYPES } from "../problem.js";
-import { componentSchema, defaultText, fieldsOf, rulesText, typeText, type Field, type SchemaNode } from "./fields.js";
+import { componentSchema, defaultText, fieldsOf, pathId, requestBodySchema, rulesText, typeText, type Field, type SchemaNode } from "./fields.js";
 import { escapeHtml, renderPage, type Page, prose } from "./html.js";
 
 const STYLE = `
@@ -61,7 +61,7 @@ export const ORIGIN = "__INKPRESS_ORIGIN__";
 /** The reference page, from the OpenAPI document. */
 export function docsPage(doc: Record<string, unknown>): Page {
   const info = doc.info as { title: string; version: string; description?: string };
-  const request = componentSchema(doc, "GenerateRequest");
+  const request = requestBodySchema(doc, "GenerateRequest");
   const response = componentSchema(doc, "ArticleResponse");
   const sections: [id: string, title: string, html: string][] = [
     ["authentication", "Authentication", authentication()],
@@ -121,7 +121,7 @@ ${health(doc)}
 /** The health answer's fields, from its schema: the ready answer (200); `{"status":"loading"}` (503) while the model loads. */
 function health(doc: Record<string, unknown>): string {
   const [ready] = (componentSchema(doc, "Health").oneOf ?? []) as SchemaNode[];
-  const rows = fieldsOf(ready ?? {}).map((field) => fieldRow(field));
+  const rows = fieldsOf(ready ?? {}).map((field) => fieldRow(field, "health"));
   return `<p><code>GET /healthz</code> answers 200 with these fields once the model is loaded (or the inference server reached),
 or <code>503 {"status":"loading"}</code> while it loads. The backend's fields depend on its <code>kind</code>.</p>
 <div class="table-wrap"><table>
@@ -130,10 +130,11 @@ or <code>503 {"status":"loading"}</code> while it loads. The backend's fields de
 </table></div>`;
 }
 
-function fieldRow(field: Field, defaultCell?: string): string {
+/** A row of a field table; its id (`request-field-seo-keywords`) is unique on the page, as each table names its own. */
+function fieldRow(field: Field, table: "request" | "response" | "health", defaultCell?: string): string {
   const rules = rulesText(field.schema);
   const name = field.depth ? `<span class="nested"><code>${escapeHtml(field.path)}</code></span>` : `<code>${escapeHtml(field.path)}</code>`;
-  return `<tr id="field-${escapeHtml(field.path)}">
+  return `<tr id="${table}-field-${pathId(field.path)}">
 <td class="nowrap">${name}</td>
 <td class="nowrap">${escapeHtml(typeText(field.schema))}</td>
 ${defaultCell === undefined ? "" : `<td class="nowrap">${defaultCell}</td>`}
@@ -146,7 +147,7 @@ function requestSection(schema: SchemaNode): string {
   const rows = fieldsOf(schema).map((field) => {
     const fallback = defaultText(field.schema);
     const cell = field.required ? "<strong>required</strong>" : fallback !== undefined ? `<code>${escapeHtml(fallback)}</code>` : '<span class="muted">none</span>';
-    return fieldRow(field, cell);
+    return fieldRow(field, "request", cell);
   });
   return `<p>${prose(schema.description ?? "")}</p>
 <p>The body of <code>POST /api/v1/generate</code> is a JSON object (<code>content-type: application/json</code>, at most ${BODY_LIMIT / 1024} KiB).
@@ -166,7 +167,7 @@ function formats(doc: Record<string, unknown>): string {
 }
 
 function responseSection(schema: SchemaNode): string {
-  const rows = fieldsOf(schema).map((field) => fieldRow(field));
+  const rows = fieldsOf(schema).map((field) => fieldRow(field, "response"));
   return `<p>The <code>application/json</code> answer (and the <code>done</code> event of a stream). <code>request</code> is the request as the server normalised it: defaults filled in, keywords split into a list, <code>structure</code> mapped to its preset and the words asked for kept in <code>structureRequested</code>.</p>
 <div class="table-wrap"><table>
 <thead><tr><th>Field</th><th>Type</th><th>Rules</th><th>Meaning</th></tr></thead>

@@ -32,6 +32,22 @@ export interface Field {
   depth: number;
 }
 
+/**
+ * A field's dotted path as the tail of an HTML id: `seo.keywords` → `seo-keywords`,
+ * `links[].url` → `links-url` (ids hold letters, digits, `-` and `_` only).
+ */
+export function pathId(path: string): string {
+  return path.replace(/\[\]/g, "").replace(/[^A-Za-z0-9_-]+/g, "-");
+}
+
+/** The JSON schema of a request body of `components.requestBodies` by name. */
+export function requestBodySchema(doc: Record<string, unknown>, name: string): SchemaNode {
+  const bodies = (doc.components as { requestBodies?: Record<string, { content?: Record<string, { schema?: SchemaNode }> }> } | undefined)?.requestBodies ?? {};
+  const schema = bodies[name]?.content?.["application/json"]?.schema;
+  if (!schema) throw new Error(`The OpenAPI document has no request body ${name}.`);
+  return schema;
+}
+
 /** A schema of `components.schemas` by name. */
 export function componentSchema(doc: Record<string, unknown>, name: string): SchemaNode {
   const schemas = (doc.components as { schemas?: Record<string, SchemaNode> } | undefined)?.schemas ?? {};

@@ -87,7 +87,7 @@ export function renderPage(parts: PageParts): Page {
   const style = BASE_STYLE + parts.style;
   const link = (href: string, label: string) =>
     `<a href="${href}"${parts.current === href ? ' aria-current="page"' : ""}>${label}</a>`;
-  const markup = `<!doctype html>
+  const markup = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">

@@ -10,7 +10,7 @@
  * `/assets/playground.js`; it reads the request from the form's named controls.
  */
 import { LABELLED_LANGUAGES, languageName } from "../../article/plan/labels.js";
-import { componentSchema, fieldAt, type SchemaNode } from "./fields.js";
+import { componentSchema, fieldAt, requestBodySchema, type SchemaNode } from "./fields.js";
 import { escapeHtml, renderPage, type Page } from "./html.js";
 
 const STYLE = `
@@ -18,7 +18,9 @@ const STYLE = `
 .intro { grid-column: 1 / -1; display: flex; align-items: baseline; gap: 14px; flex-wrap: wrap; }
 .intro h1 { margin: 0; font-size: 24px; letter-spacing: -0.02em; }
 .intro p { margin: 0; color: var(--muted); }
-form.panel { padding: 18px; position: sticky; top: 16px; }
+form.panel { padding: 18px; position: sticky; top: 16px; display: flex; flex-direction: column; max-height: calc(100vh - 32px); }
+/* The fields scroll inside the form, so the Generate button and its error stay in view at any height. */
+.fields { overflow-y: auto; min-height: 0; flex: 0 1 auto; margin: -4px; padding: 4px; }
 .folded-bar { display: none; align-items: center; gap: 10px; margin-bottom: 12px; }
 .folded-bar span { flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; font-weight: 600; }
 .folded-bar button { padding: 5px 12px; font-size: 13px; }
@@ -38,7 +40,7 @@ input:focus, textarea:focus, button:focus-visible, summary:focus-visible { outli
 [aria-invalid=true] { border-color: var(--bad) !important; background: var(--bad-bg) !important; }
 .check { display: flex; align-items: center; gap: 8px; font-size: 14px; margin: 4px 0 10px; }
 .check input { width: 16px; height: 16px; accent-color: var(--accent); }
-.actions { display: flex; gap: 10px; margin-top: 14px; }
+.actions { display: flex; gap: 10px; margin-top: 14px; flex: none; }
 button { font: inherit; font-weight: 600; font-size: 14px; border-radius: 8px; padding: 9px 16px; cursor: pointer; border: 1px solid var(--line); background: var(--panel); color: var(--text); }
 button.primary { background: var(--accent); border-color: var(--accent); color: var(--accent-text); flex: 1; }
 button:disabled { opacity: 0.55; cursor: default; }
@@ -47,7 +49,8 @@ button:disabled { opacity: 0.55; cursor: default; }
 .status .spinner { width: 14px; height: 14px; border-radius: 50%; border: 2px solid var(--line); border-top-color: var(--accent); animation: spin 0.8s linear infinite; display: none; }
 .busy .status .spinner { display: inline-block; }
 @keyframes spin { to { transform: rotate(360deg); } }
-.error { border: 1px solid var(--bad); background: var(--bad-bg); color: var(--text); border-radius: var(--radius); padding: 12px 16px; }
+.error { border: 1px solid var(--bad); background: var(--bad-bg); color: var(--text); border-radius: var(--radius); padding: 12px 16px; margin-top: 12px; flex: none; max-height: 40vh; overflow-y: auto; }
+.error:focus { outline: 2px solid var(--bad); outline-offset: 2px; }
 .error h2 { margin: 0 0 4px; font-size: 16px; color: var(--bad); }
 .error p { margin: 4px 0; }
 .error ul { margin: 6px 0 0; padding-left: 20px; }
@@ -67,7 +70,10 @@ button:disabled { opacity: 0.55; cursor: default; }
 .report .pending { color: var(--muted); margin: 0; }
 .summary-bar { display: flex; align-items: baseline; gap: 6px 14px; flex-wrap: wrap; margin: 0; padding: 10px 16px; font-size: 14px; }
 .summary-bar strong { font-size: 20px; }
-.report h2 { font-size: 16px; margin: 0 0 12px; }
+.report h2 { font-size: 16px; margin: 0 0 12px; display: flex; align-items: baseline; gap: 10px; }
+.failed-count { font-size: 13px; font-weight: 600; border-radius: 999px; padding: 1px 10px; }
+.failed-count.fail { background: var(--bad-bg); color: var(--bad); }
+.failed-count.pass { background: var(--ok-bg); color: var(--ok); }
 .score { display: flex; align-items: center; gap: 16px; margin-bottom: 14px; }
 .score strong { font-size: 34px; line-height: 1; letter-spacing: -0.02em; }
 .score .bar { flex: 1; height: 10px; border-radius: 999px; background: var(--na-bg); overflow: hidden; }
@@ -98,7 +104,7 @@ details.na-checks summary { cursor: pointer; font-size: 13px; color: var(--muted
 details.source { padding: 10px 16px; }
 details.source summary { cursor: pointer; font-weight: 600; font-size: 14px; }
 details.source pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 420px; margin: 10px 0 4px; }
-.toolbar { display: flex; gap: 8px; margin-top: 8px; }
+.toolbar { display: flex; gap: 8px; flex-wrap: wrap; }
 .toolbar button { padding: 5px 12px; font-size: 13px; }
 [hidden] { display: none !important; }
 /* Wide: the report beside the article, in view while the article scrolls; the summary bar is redundant there. */
@@ -114,7 +120,8 @@ details.source pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height:
 @media (max-width: 899px) {
   .wrap { grid-template-columns: minmax(0, 1fr); padding: 16px; gap: 16px; }
   .report { grid-column: 1; }
-  form.panel { position: static; }
+  form.panel { position: static; max-height: none; }
+  .fields { overflow: visible; }
   form.folded .fields { display: none; }
   form.folded .folded-bar { display: flex; }
   form.folded .actions { margin-top: 0; }
@@ -139,9 +146,10 @@ const placeholder = (schema: SchemaNode, fallback = "") =>
 type FieldOf = (path: string) => SchemaNode;
 
 /**
- * The form's fieldsets. Each control's `name` is its dotted path in the request body and
- * its id `f-<name>` (a 422 marks the control of each invalid field): a new request field
- * is a new control here, which the page's script sends without a change of its own.
+ * The form's fieldsets. Each control's `name` is its dotted path in the request body (a 422
+ * marks the control of each invalid field by it) and its id `f-` and the path with hyphens
+ * for dots (`f-seo-keywords`): a new request field is a new control here, which the page's
+ * script sends without a change of its own.
  */
 function fieldsets(field: FieldOf, presets: string[]): string {
   const lengthDefault = field("length").default;
@@ -149,7 +157,7 @@ function fieldsets(field: FieldOf, presets: string[]): string {
   return `<fieldset>
 <legend>Access</legend>
 <label class="field"><span>API key</span>
-<input type="password" id="f-key" required autocomplete="off" spellcheck="false" placeholder="x-api-key">
+<input type="password" id="f-key" required autocomplete="current-password" spellcheck="false" placeholder="x-api-key">
 <small>Sent only in the <code>x-api-key</code> header; kept in this tab only.</small></label>
 </fieldset>
 <fieldset>
@@ -175,21 +183,21 @@ function fieldsets(field: FieldOf, presets: string[]): string {
 <fieldset>
 <legend>SEO</legend>
 <label class="field"><span>Keywords</span>
-<input type="text" id="f-seo.keywords" name="seo.keywords" ${limits(field("seo.keywords"))} placeholder="compost bin, garden waste">
+<input type="text" id="f-seo-keywords" name="seo.keywords" ${limits(field("seo.keywords"))} placeholder="compost bin, garden waste">
 <small>Comma-separated; the first is the primary keyword.</small></label>
 <label class="field"><span>Title <small>(optional, used verbatim)</small></span>
-<input type="text" id="f-seo.title" name="seo.title" ${limits(field("seo.title"))} placeholder="generated"></label>
+<input type="text" id="f-seo-title" name="seo.title" ${limits(field("seo.title"))} placeholder="generated"></label>
 <label class="field"><span>Meta description <small>(optional, used verbatim)</small></span>
-<textarea id="f-seo.description" name="seo.description" rows="2" ${limits(field("seo.description"))} placeholder="generated"></textarea></label>
-<label class="check"><input type="checkbox" id="f-seo.headingTags" name="seo.headingTags"${headingDefault ? " checked" : ""}> Heading tags (H1, H2, H3)</label>
+<textarea id="f-seo-description" name="seo.description" rows="2" ${limits(field("seo.description"))} placeholder="generated"></textarea></label>
+<label class="check"><input type="checkbox" id="f-seo-headingTags" name="seo.headingTags"${headingDefault ? " checked" : ""}> Heading tags (H1, H2, H3)</label>
 </fieldset>
 <fieldset>
 <legend>Style</legend>
 <label class="field"><span>Avoid <small>(optional)</small></span>
-<textarea id="f-style.avoid" name="style.avoid" data-list="lines" rows="2" placeholder="once upon a time&#10;game-changer"></textarea>
+<textarea id="f-style-avoid" name="style.avoid" data-list="lines" rows="2" placeholder="once upon a time&#10;game-changer"></textarea>
 <small>One phrase per line, up to ${escapeHtml(String(field("style.avoid").maxItems ?? ""))}; none appears in the article.</small></label>
 <label class="field"><span>Voice <small>(optional)</small></span>
-<input type="text" id="f-style.voice" name="style.voice" ${limits(field("style.voice"))} placeholder="plain British English, second person"></label>
+<input type="text" id="f-style-voice" name="style.voice" ${limits(field("style.voice"))} placeholder="plain British English, second person"></label>
 </fieldset>
 <fieldset>
 <legend>Grounding</legend>
@@ -207,32 +215,31 @@ function fieldsets(field: FieldOf, presets: string[]): string {
 /** Where the article streams in, with its status line, errors and Markdown. */
 const OUTPUT = `<div class="out" id="out">
 <div class="status" role="status" aria-live="polite"><span class="spinner" aria-hidden="true"></span><span id="status">Enter a key and a topic, then press Generate.</span></div>
-<div class="error" id="error" role="alert" hidden></div>
 <p class="summary-bar panel" id="summary" hidden><span>SEO score <strong id="summary-score"></strong></span><span id="summary-words"></span><span id="summary-time"></span><a href="#report">Full report</a></p>
+<div class="toolbar" id="takeaway" hidden><button type="button" id="copy-md">Copy Markdown</button><button type="button" id="copy-html">Copy HTML</button><button type="button" id="download-md">Download .md</button></div>
 <article class="article panel" id="article" aria-live="off" aria-busy="false"><p class="placeholder">The article appears here as it is written.</p></article>
 <details class="source panel" id="source" hidden>
 <summary>Markdown</summary>
 <pre id="markdown"></pre>
-<div class="toolbar"><button type="button" id="copy">Copy Markdown</button></div>
 </details>
 </div>`;
 
 /** The SEO report, filled in when an article is done (each check of the answer carries its name in words). */
 const REPORT = `<section class="report panel" id="report" aria-labelledby="report-title">
-<h2 id="report-title">SEO report</h2>
+<h2 id="report-title">SEO report <span class="failed-count" id="failed-count" hidden></span></h2>
 <p class="pending" id="report-pending">The report measures the finished article: it appears here when the article is done.</p>
 <div id="report-body" hidden>
 <div class="score" id="score"><strong id="score-value">–</strong><div class="bar" aria-hidden="true"><span id="score-bar"></span></div><span class="muted">of 100</span></div>
 <dl class="stats" id="stats"></dl>
 <p class="checks-summary" id="checks-summary"></p>
-<ul class="checks" id="checks" aria-label="SEO checks"></ul>
-<details class="na-checks" id="na-checks" hidden><summary id="na-summary"></summary><ul class="checks" id="na-list" aria-label="Checks that do not apply"></ul></details>
+<ul class="checks" id="checks"></ul>
+<details class="na-checks" id="na-checks" hidden><summary id="na-summary"></summary><ul class="checks" id="na-list"></ul></details>
 </div>
 </section>`;
 
 /** The playground page, its form limits from the OpenAPI request schema. */
 export function playgroundPage(doc: Record<string, unknown>): Page {
-  const request = componentSchema(doc, "GenerateRequest");
+  const request = requestBodySchema(doc, "GenerateRequest");
   const presets = (fieldAt(componentSchema(doc, "NormalisedRequest"), "structure").enum ?? []).map(String);
   const body = `
 <div class="wrap" id="app">
@@ -249,6 +256,7 @@ ${fieldsets((path) => fieldAt(request, path), presets)}
 <button type="submit" class="primary" id="generate">Generate</button>
 <button type="button" id="stop" disabled>Stop</button>
 </div>
+<div class="error" id="error" role="alert" tabindex="-1" hidden></div>
 </form>
 ${OUTPUT}
 ${REPORT}

@@ -1,7 +1,7 @@
 import { defineHandler, getQuery, getRouterParam, type H3Event } from "h3";
 import * as v from "valibot";
 import { GenerateRequestSchema } from "../../article/wire/request.js";
-import { JOB_STATUSES, JobExtrasSchema, type Job } from "../../jobs/job.js";
+import { FINAL_STATUSES, JOB_STATUSES, JobExtrasSchema, type Job } from "../../jobs/job.js";
 import type { Jobs } from "../../jobs/jobs.js";
 import { readCursor } from "../../jobs/store.js";
 import type { KeyStorage } from "../../keys/storage.js";
@@ -27,6 +27,17 @@ const DEFAULT_PAGE = 20;
 
 const location = (job: Job) => `/api/v1/jobs/${job.id}`;
 
+/**
+ * Seconds a client is asked (`Retry-After`) to wait before it reads a job that has not ended:
+ * progress is saved about every second, and every read counts against the key's rate limit.
+ */
+export const POLL_AFTER_S = 2;
+
+/** Ask for the next read of a job that has not ended after {@link POLL_AFTER_S}. */
+function pollHint(event: H3Event, job: Job): void {
+  if (!FINAL_STATUSES.includes(job.status)) event.res.headers.set("retry-after", String(POLL_AFTER_S));
+}
+
 /** `POST /api/v1/jobs`: validate like generate (plus `webhook`), queue, answer 202 with the job and its Location. */
 export function submitJobRoute({ jobs, storage, bodyTimeoutMs, retentionMs }: JobsRouteOptions) {
   return defineHandler(async (event) => {
@@ -51,13 +62,18 @@ export function submitJobRoute({ jobs, storage, bodyTimeoutMs, retentionMs }: Jo
     }
     event.res.status = 202;
     event.res.headers.set("location", location(job));
+    pollHint(event, job);
     return job;
   });
 }
 
 /** `GET /api/v1/jobs/{id}`: the job with its progress, and its result or problem once it ended. */
 export function getJobRoute({ jobs }: JobsRouteOptions) {
-  return defineHandler((event) => jobs.get(event.context.apiKey!.id, jobId(event)));
+  return defineHandler(async (event) => {
+    const job = await jobs.get(event.context.apiKey!.id, jobId(event));
+    pollHint(event, job);
+    return job;
+  });
 }
 
 /** `DELETE /api/v1/jobs/{id}`: cancel a queued or running job. */

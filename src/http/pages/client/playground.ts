@@ -1,32 +1,24 @@
 /**
- * The playground's script (`/assets/playground.js`), a browser module: a person enters a
- * key and the request, presses Generate, and watches the article stream in, rendered, then
- * reads its SEO report.
+ * The playground's script (`/assets/playground.js`), a browser module bundled with what it
+ * imports: a person enters a key and the request, presses Generate, and watches the article
+ * stream in, rendered, then reads its SEO report and takes the article away.
  *
- * The stream is read with fetch (EventSource cannot POST nor send headers): `meta`
- * (accepted), `outline` (title and headings planned), `delta` (Markdown pieces), then `done`
- * or `error`. The request body is read from the form (see {@link requestBody}), so a new
- * field is a new control in the page, not new code here.
+ * The stream is read by the package's own client (`inkpress/client`): `meta` (accepted),
+ * `outline` (title and headings planned), `delta` (Markdown pieces, rendered as they come),
+ * then `done`, whose `article.html` (the server's rendering) replaces the streamed one. The
+ * request body is read from the form (see {@link requestBody}), so a new field is a new
+ * control in the page, not new code here.
  */
-import type { ArticleResponse, StreamOutline } from "../../../article/wire/response.js";
+import { createClient, IncompleteStreamError, InkpressApiError, type ArticleRequest, type ArticleResponse, type StreamEvent } from "../../../client/index.js";
 import { byId, el } from "./dom.js";
+import { hideError, showError, showProblem } from "./errors.js";
 import { linksFromText, sourcesFromText } from "./grounding.js";
 import { renderMarkdown } from "./markdown.js";
 import { hideReport, seconds, showReport } from "./report.js";
-import { readSse } from "./sse.js";
-
-/** A problem+json body, as far as the page reads it. */
-interface Problem {
-  status?: number;
-  title?: string;
-  detail?: string;
-  type?: string;
-  errors?: { path: string; message: string }[];
-}
+import { offer } from "./takeaway.js";
 
 const form = byId<HTMLFormElement>("form");
 const articleEl = byId("article");
-const errorBox = byId("error");
 const keyInput = byId<HTMLInputElement>("f-key");
 const generateButton = byId<HTMLButtonElement>("generate");
 const stopButton = byId<HTMLButtonElement>("stop");
@@ -35,6 +27,8 @@ const KEY_STORAGE = "inkpress.key";
 let controller: AbortController | null = null;
 let markdown = "";
 let renderQueued = false;
+/** Deltas are arriving: a queued render still applies (once the answer is done, its HTML is shown instead). */
+let streaming = false;
 
 const text = (id: string) => byId<HTMLInputElement>(id).value.trim();
 const placeholder = (words: string) => articleEl.replaceChildren(el("p", "placeholder", words));
@@ -86,9 +80,26 @@ function setBusy(busy: boolean): void {
   generateButton.textContent = busy ? "Generating…" : "Generate";
 }
 
+/** Links open in a tab of their own: following one must not lose the article. */
+function linksOpenApart(): void {
+  for (const link of articleEl.querySelectorAll("a[href]")) {
+    link.setAttribute("target", "_blank");
+    link.setAttribute("rel", "noopener noreferrer");
+  }
+}
+
 function showArticle(): void {
   if (markdown.trim()) articleEl.replaceChildren(renderMarkdown(markdown));
   else placeholder("Waiting for the first words…");
+  linksOpenApart();
+}
+
+/** The server's own rendering of the finished article (escaped there), in place of the streamed one. */
+function showFinished(answer: ArticleResponse): void {
+  const template = document.createElement("template");
+  template.innerHTML = answer.article.html;
+  articleEl.replaceChildren(template.content);
+  linksOpenApart();
 }
 
 function queueRender(): void {
@@ -96,60 +107,12 @@ function queueRender(): void {
   renderQueued = true;
   requestAnimationFrame(() => {
     renderQueued = false;
-    showArticle();
+    if (streaming) showArticle();
   });
 }
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "word" });
 const countWords = (words: string) => [...segmenter.segment(words)].filter((part) => part.isWordLike).length;
-
-/** Show an error: a heading, a sentence, and optionally a list and a link to its reference entry. */
-function showError(title: string, detail?: string, items: string[] = [], href?: string): void {
-  errorBox.replaceChildren(el("h2", null, title));
-  if (detail) errorBox.append(el("p", null, detail));
-  if (items.length) {
-    const ul = el("ul");
-    ul.append(...items.map((item) => el("li", null, item)));
-    errorBox.append(ul);
-  }
-  if (href) {
-    const link = el("a", null, "What this error means");
-    link.href = href;
-    const p = el("p");
-    p.append(link);
-    errorBox.append(p);
-  }
-  errorBox.hidden = false;
-}
-
-/** A problem+json body, readable: status and title, detail, the invalid fields marked in the form. */
-function showProblem(problem: Problem, retryAfter?: string | null): void {
-  const status = Number(problem.status) || 0;
-  const title = `${status ? `${status} ` : ""}${problem.title || "Error"}`;
-  const detail = `${problem.detail ?? ""}${retryAfter ? ` Retry in ${retryAfter} s.` : ""}`;
-  const items = (Array.isArray(problem.errors) ? problem.errors : []).map((error) => {
-    // A list member's error (links[2].url) marks the control of the whole list.
-    const input = (document.getElementById(`f-${error.path}`) ?? document.getElementById(`f-${error.path.replace(/\[.*$/, "")}`)) as HTMLInputElement | null;
-    if (input?.form === form) input.setAttribute("aria-invalid", "true");
-    return `${error.path}: ${error.message}`;
-  });
-  if (status === 401) keyInput.setAttribute("aria-invalid", "true");
-  const type = typeof problem.type === "string" && /^\/docs#[a-z-]+$/.test(problem.type) ? problem.type : undefined;
-  showError(title, detail, items, type);
-  setStatus(status === 401 ? "Check the API key." : "The request failed.");
-}
-
-async function showHttpError(response: Response): Promise<void> {
-  const body = await response.text();
-  if (/json/.test(response.headers.get("content-type") ?? "")) {
-    try {
-      return showProblem(JSON.parse(body) as Problem, response.headers.get("retry-after"));
-    } catch {
-      // not JSON after all
-    }
-  }
-  showProblem({ status: response.status, title: response.statusText || "Error", detail: body.slice(0, 300) });
-}
 
 /** Fold the form to one line (only narrow screens show it folded), so the article is near the top. */
 function fold(folded: boolean): void {
@@ -162,9 +125,9 @@ function fold(folded: boolean): void {
 
 function reset(): void {
   markdown = "";
-  errorBox.hidden = true;
-  errorBox.replaceChildren();
+  hideError();
   hideReport();
+  offer(undefined);
   byId("source").hidden = true;
   for (const input of form.querySelectorAll("[aria-invalid]")) input.removeAttribute("aria-invalid");
   placeholder("Waiting for a free slot and the first words…");
@@ -186,54 +149,53 @@ function missingFields(key: string): string[] {
 
 // --- the stream ----------------------------------------------------------------------------
 
-/** Show one event of the stream; true once the stream has said its last word (done or error). */
-function onEvent(name: string, data: string, started: number): boolean {
-  let payload: unknown;
-  try {
-    payload = JSON.parse(data);
-  } catch {
-    return false;
-  }
-  if (name === "meta") setStatus("Planning the outline…");
-  else if (name === "outline") setStatus(`Writing “${(payload as StreamOutline).title}”…`);
-  else if (name === "delta") {
-    markdown += (payload as { text: string }).text;
+/** Show the finished answer: its HTML, report, Markdown and the buttons to take it away. */
+function finish(answer: ArticleResponse, started: number): void {
+  streaming = false;
+  markdown = answer.article.markdown;
+  showFinished(answer);
+  showReport(answer);
+  byId("markdown").textContent = markdown;
+  byId("source").hidden = false;
+  offer({ markdown, html: answer.article.html, slug: answer.article.slug });
+  setStatus(`Done: ${answer.article.wordCount} words in ${seconds(performance.now() - started)}, SEO score ${answer.seo.score}.`);
+}
+
+/** Show one event of the stream. */
+function onEvent(event: StreamEvent, started: number): void {
+  if (event.event === "meta") setStatus("Planning the outline…");
+  else if (event.event === "outline") setStatus(`Writing “${event.data.title}”…`);
+  else if (event.event === "delta") {
+    markdown += event.data.text;
     queueRender();
     setStatus(`Writing… ${countWords(markdown)} words so far`);
-  } else if (name === "done") {
-    const answer = payload as ArticleResponse;
-    markdown = answer.article.markdown;
-    showArticle();
-    showReport(answer);
-    byId("markdown").textContent = markdown;
-    byId("source").hidden = false;
-    setStatus(`Done: ${answer.article.wordCount} words in ${seconds(performance.now() - started)}, SEO score ${answer.seo.score}.`);
-  } else if (name === "error") {
-    showArticle();
-    showProblem(payload as Problem);
-    setStatus("Generation stopped with an error.");
-  }
-  return name === "done" || name === "error";
+  } else finish(event.data, started);
 }
 
 /** Send the request and show its stream, or why there is none. */
 async function generate(key: string, signal: AbortSignal): Promise<void> {
   const started = performance.now();
-  const response = await fetch("/api/v1/generate", {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "text/event-stream", "x-api-key": key },
-    body: JSON.stringify(requestBody()),
-    signal,
-  });
-  if (!response.ok || !response.body || !/^text\/event-stream/.test(response.headers.get("content-type") ?? "")) {
-    placeholder("No article: the request was refused.");
-    fold(false); // the fields to correct are in the form
-    return showHttpError(response);
+  const inkpress = createClient({ baseUrl: location.origin, apiKey: key });
+  let accepted = false;
+  streaming = true;
+  try {
+    for await (const event of inkpress.stream(requestBody() as ArticleRequest, { signal })) {
+      if (!accepted) setStatus("Waiting for a free slot and the first words…");
+      accepted = true;
+      onEvent(event, started);
+    }
+  } catch (error) {
+    if (!(error instanceof InkpressApiError)) throw error;
+    if (accepted) showArticle();
+    else {
+      placeholder("No article: the request was refused.");
+      fold(false); // the fields to correct are in the form
+    }
+    showProblem(form, error.problem, error.retryAfter);
+    setStatus(accepted ? "Generation stopped with an error." : error.status === 401 ? "Check the API key." : "The request failed.");
+  } finally {
+    streaming = false;
   }
-  setStatus("Waiting for a free slot and the first words…");
-  let finished = false;
-  for await (const event of readSse(response.body)) finished = onEvent(event.event, event.data, started) || finished;
-  if (!finished) showError("The stream ended early", "The server closed the connection before the article was finished.");
 }
 
 form.addEventListener("submit", async (event) => {
@@ -261,6 +223,9 @@ form.addEventListener("submit", async (event) => {
   } catch (error) {
     if (error instanceof DOMException && error.name === "AbortError") {
       setStatus("Stopped. Nothing more will be generated for this request.");
+    } else if (error instanceof IncompleteStreamError) {
+      showError("The stream ended early", "The server closed the connection before the article was finished.");
+      setStatus("The request failed.");
     } else {
       showError("Could not reach the server", error instanceof Error ? error.message : String(error));
       setStatus("The request failed.");
@@ -276,17 +241,6 @@ stopButton.addEventListener("click", () => controller?.abort());
 byId("unfold").addEventListener("click", () => {
   fold(false);
   byId("f-topic").focus();
-});
-
-byId("copy").addEventListener("click", (event) => {
-  const button = event.currentTarget as HTMLButtonElement;
-  navigator.clipboard?.writeText(markdown).then(
-    () => {
-      button.textContent = "Copied";
-      setTimeout(() => (button.textContent = "Copy Markdown"), 1500);
-    },
-    () => {},
-  );
 });
 
 form.addEventListener("input", (event) => {

@@ -15,13 +15,15 @@ function checkItem(check: SeoCheck, kind: CheckKind): HTMLLIElement {
   const label = check.label;
   const li = el("li", kind);
   li.dataset.check = check.id;
-  li.append(el("span", "icon", icon));
+  const mark = el("span", "icon", icon);
+  // The state is said in words beside the name; the mark is for the eye.
+  mark.setAttribute("aria-hidden", "true");
+  li.append(mark);
   const name = el("div", "name", label);
   name.append(el("span", "state", state));
   const text = el("div");
   text.append(name, el("div", "msg", check.message));
   li.append(text);
-  li.setAttribute("aria-label", `${label}: ${state}. ${check.message}`);
   return li;
 }
 
@@ -53,18 +55,29 @@ function showStats(answer: ArticleResponse): void {
   if (density.length) stat(stats, "Keyword density", density.join(" · "), true);
 }
 
-/** Checks that cannot apply to this article (passed: null) are folded away below the others. */
+const kindOf = (check: SeoCheck): CheckKind => (check.passed === true ? "pass" : check.passed === false ? "fail" : "na");
+
+/**
+ * The failed checks first, then the passed ones, each group in the answer's order; checks
+ * that cannot apply to this article (passed: null) are folded away below them. The report's
+ * heading counts the failed ones, so they are seen without scrolling.
+ */
 function showChecks(checks: readonly SeoCheck[]): void {
   const list = byId("checks");
   const naList = byId("na-list");
   const counts: Record<CheckKind, number> = { pass: 0, fail: 0, na: 0 };
   list.replaceChildren();
   naList.replaceChildren();
-  for (const check of checks) {
-    const kind: CheckKind = check.passed === true ? "pass" : check.passed === false ? "fail" : "na";
+  const failedFirst = [...checks].sort((a, b) => Number(kindOf(a) !== "fail") - Number(kindOf(b) !== "fail"));
+  for (const check of failedFirst) {
+    const kind = kindOf(check);
     counts[kind]++;
     (kind === "na" ? naList : list).append(checkItem(check, kind));
   }
+  const failed = byId("failed-count");
+  failed.textContent = counts.fail ? `${counts.fail} failed` : "none failed";
+  failed.className = `failed-count ${counts.fail ? "fail" : "pass"}`;
+  failed.hidden = false;
   byId("checks-summary").textContent = `${counts.pass} passed · ${counts.fail} failed`;
   byId("na-summary").textContent = `${counts.na}${counts.na === 1 ? " check does" : " checks do"} not apply to this article`;
   const folded = byId<HTMLDetailsElement>("na-checks");
@@ -90,6 +103,7 @@ export function showReport(answer: ArticleResponse): void {
 
 /** Hide the report until the next article is done. */
 export function hideReport(): void {
+  byId("failed-count").hidden = true;
   byId("report-body").hidden = true;
   byId("report-pending").hidden = false;
   byId("summary").hidden = true;

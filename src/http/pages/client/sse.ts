@@ -5,8 +5,8 @@
  * one space after the colon is dropped, a blank line dispatches, and an event without
  * data is not dispatched. Events are yielded as they arrive, not when the body ends.
  *
- * Web APIs only, so one reader serves the playground in the browser (EventSource cannot
- * POST nor send headers), the bench and the tests in Node.
+ * Web APIs only. The bench and the tests read streams with it, timing each event; the
+ * playground reads its stream through the package's client (`src/client/`) instead.
  */
 
 /** One dispatched event. `event` is "message" when the stream named none. */

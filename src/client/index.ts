@@ -1,0 +1,46 @@
+/**
+ * `inkpress/client`: a small typed client of the inkpress API. It needs nothing but `fetch`
+ * (Node 20 or a browser) and eventsource-parser, and its types are inferred from the
+ * server's own valibot schemas.
+ *
+ * @example
+ * const inkpress = createClient({ baseUrl: "http://127.0.0.1:3000", apiKey: process.env.INKPRESS_KEY! });
+ * const answer = await inkpress.generate({ topic: "Home composting" });
+ * for await (const event of inkpress.stream({ topic: "Home composting" })) if (event.event === "delta") process.stdout.write(event.data.text);
+ * const job = await inkpress.jobs.wait((await inkpress.jobs.submit({ topic: "Home composting", length: 2000 })).id);
+ */
+import { caller, type CallOptions, type ClientOptions, type CreateOptions } from "./http.js";
+import { jobsClient, type JobsClient } from "./jobs.js";
+import { streamArticle } from "./stream.js";
+import type { ArticleRequest, ArticleResponse, StreamEvent } from "./types.js";
+
+export { IncompleteStreamError, InkpressApiError } from "./errors.js";
+export type { CallOptions, ClientOptions, CreateOptions } from "./http.js";
+export type { JobsClient, WaitOptions } from "./jobs.js";
+export type { ArticleRequest, ArticleResponse, Job, JobRequest, Problem, StreamEvent } from "./types.js";
+
+/** A client bound to one server and one key. */
+export interface InkpressClient {
+  /** `POST /api/v1/generate`: write an article and answer it whole, as JSON. */
+  generate(request: ArticleRequest, options?: CreateOptions): Promise<ArticleResponse>;
+  /**
+   * `POST /api/v1/generate` as Server-Sent Events: `meta`, `outline`, the `delta`s, then `done`.
+   * Leaving the loop early (or aborting) stops the generation on the server.
+   */
+  stream(request: ArticleRequest, options?: CallOptions): AsyncGenerator<StreamEvent>;
+  /** Articles written in the background. */
+  jobs: JobsClient;
+}
+
+/** A client of the inkpress server at `baseUrl`, calling it with `apiKey`. Errors are {@link InkpressApiError}s. */
+export function createClient(options: ClientOptions): InkpressClient {
+  const call = caller(options);
+  return {
+    async generate(request, { signal, idempotencyKey } = {}) {
+      const response = await call({ method: "POST", path: "/api/v1/generate", accept: "application/json", body: request, signal, idempotencyKey });
+      return (await response.json()) as ArticleResponse;
+    },
+    stream: (request, options) => streamArticle(call, request, options),
+    jobs: jobsClient(call),
+  };
+}

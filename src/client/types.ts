@@ -1,0 +1,36 @@
+/**
+ * The client's types, inferred from the valibot schemas the server validates and answers
+ * with (the same ones the OpenAPI document is converted from). Type imports only: the
+ * client's code needs none of the schemas at run time.
+ */
+import type * as v from "valibot";
+import type { JobExtrasSchema, JobSchema } from "../jobs/job.js";
+import type { ProblemSchema } from "../article/wire/problem.js";
+import type { GenerateRequestSchema } from "../article/wire/request.js";
+import type { ArticleResponseSchema, StreamDeltaSchema, StreamMetaSchema, StreamOutlineSchema } from "../article/wire/response.js";
+
+/** A generation request as sent: only `topic` is required. The client sets the transport itself, so `stream` is not part of it. */
+export type ArticleRequest = Omit<v.InferInput<typeof GenerateRequestSchema>, "stream">;
+
+/** What `POST /api/v1/jobs` takes: a generation request and, optionally, a `webhook`. */
+export type JobRequest = ArticleRequest & v.InferInput<typeof JobExtrasSchema>;
+
+/** The generate answer: the article, its SEO report and usage. */
+export type ArticleResponse = v.InferOutput<typeof ArticleResponseSchema>;
+
+/** A job as the API shows it. */
+export type Job = v.InferOutput<typeof JobSchema>;
+
+/** A problem+json body (RFC 9457); a 422 adds `errors`, one `{ path, message }` per invalid field. */
+export type Problem = v.InferOutput<typeof ProblemSchema>;
+
+/**
+ * One event of a generate stream, its data parsed: `meta` once accepted, `outline` once
+ * planned, `delta`s of Markdown, then `done` with the full answer. An `error` event is
+ * thrown, not yielded.
+ */
+export type StreamEvent =
+  | { event: "meta"; data: v.InferOutput<typeof StreamMetaSchema> }
+  | { event: "outline"; data: v.InferOutput<typeof StreamOutlineSchema> }
+  | { event: "delta"; data: v.InferOutput<typeof StreamDeltaSchema> }
+  | { event: "done"; data: ArticleResponse };
