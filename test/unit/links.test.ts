@@ -98,6 +98,13 @@ describe("anchorPhrases", () => {
 });
 
 describe("LinkSet and sameAddress", () => {
+  it("ranks a page relevant whichever way its words are formed: \"Compost in 18 days\" for \"Home composting\"", () => {
+    const pages = [link("/other", "Knitting"), link("/fast", "Compost in 18 days", ["compost bin"])];
+    expect(new LinkSet(pages).for({ query: "Home composting", language: "en", max: 1 }).map((l) => l.url)).toEqual(["/fast"]);
+    // A language the stemmer package lacks (Polish) still matches the words a query word begins.
+    expect(new LinkSet([link("/other", "Robótki"), link("/k", "Kompostownik dla każdego")]).for({ query: "kompost", language: "pl", max: 1 }).map((l) => l.url)).toEqual(["/k"]);
+  });
+
   it("ranks pages by their title and keywords, and keeps the set's order where nothing matches", () => {
     expect(new LinkSet(LINKS).for({ query: "vermicompost", language: "en", max: 1 }).map((l) => l.url)).toEqual(["/worms"]);
     expect(new LinkSet(LINKS).for({ query: "the of and", language: "en", max: 2 }).map((l) => l.url)).toEqual(["/compost-bins", "https://example.org/rain-barrels/"]);

@@ -4,7 +4,7 @@
  * page's title and keywords. Pure: the engine steers a sentence to hold one of the phrases
  * and wraps it as the link.
  */
-import { contentWords, stopWords, TermIndex } from "../text/terms.js";
+import { contentTerms, stopWords, TermIndex } from "../text/terms.js";
 import { lowerFirst, wordSpans, type WordSpan } from "../text/text.js";
 
 /** A page of the user's site the article may link (the wire schema validates it; `keywords` always a list). */
@@ -112,8 +112,8 @@ export function anchorPhrases(options: {
     seen.add(phraseKey);
     return true;
   });
-  const query = new Set(contentWords(options.query, language));
-  const overlap = (phrase: string) => contentWords(phrase, language).filter((w) => query.has(w)).length;
+  const query = new Set(contentTerms(options.query, language));
+  const overlap = (phrase: string) => contentTerms(phrase, language).filter((w) => query.has(w)).length;
   // A stable sort: equal overlap keeps keywords before title phrases, longer runs before their parts.
   return phrases.map((phrase, order) => ({ phrase, order, overlap: overlap(phrase) }))
     .sort((a, b) => b.overlap - a.overlap || a.order - b.order)

@@ -9,7 +9,7 @@ import { toString } from "mdast-util-to-string";
 import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import { unified } from "unified";
-import { contentWords, TermIndex } from "../text/terms.js";
+import { contentTerms, TermIndex } from "../text/terms.js";
 import { endsSentence, splitSentences, wordSpans } from "../text/text.js";
 
 /** A document the request hands the writer (the wire schema validates it): its text is split into passages. */
@@ -237,12 +237,12 @@ const passageTerms = new WeakMap<SourcePassage, ReadonlySet<string>>();
  */
 export function restates(options: { sentence: string; passages: readonly SourcePassage[]; language: string }): Citation | undefined {
   const { sentence, passages, language } = options;
-  const own = new Set(contentWords(sentence, language));
+  const own = new Set(contentTerms(sentence, language));
   if (own.size < RESTATES.minShared) return undefined;
   let best: (Citation & { share: number }) | undefined;
   for (const passage of passages) {
     let terms = passageTerms.get(passage);
-    if (!terms) passageTerms.set(passage, (terms = new Set(contentWords(passage.text, language))));
+    if (!terms) passageTerms.set(passage, (terms = new Set(contentTerms(passage.text, language))));
     const shared = [...own].filter((term) => terms.has(term));
     if (shared.length < RESTATES.minShared || shared.length / own.size < RESTATES.minShare) continue;
     const share = shared.length / terms.size;
