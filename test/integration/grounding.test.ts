@@ -4,6 +4,7 @@ import { startApp, type TestApp } from "../helpers/app.js";
 import { distinctSentences } from "../../scripts/fixtures/fake-writer.js";
 import { HAS_STORIES_MODEL, STORIES_MODEL, startServer, type TestServer } from "../helpers/server.js";
 import { sentences } from "../helpers/rules.js";
+import { STORIES as SOURCES } from "../helpers/citations.js";
 
 // Grounded articles over real HTTP: the user's pages linked with anchors the model wrote,
 // the user's sources cited honestly (story-like sources stories260K can echo), and figures
@@ -23,12 +24,6 @@ const LINKS = [
   { url: "https://garden.example/tomatoes", title: "Growing Tomatoes in the Garden", keywords: ["red tomatoes", "garden beds"] },
   { url: "/blog/watering", title: "Watering the Garden in Summer", keywords: ["watering can", "garden hose"] },
   { url: "https://garden.example/birds", title: "Birds That Visit the Garden", keywords: ["bird feeder", "garden birds"] },
-];
-
-const SOURCES = [
-  { title: "The garden diary", url: "https://diary.example/garden", text: "Lily went to the garden with her mom. They saw a big compost bin near the old tree. Lily put the leaves in the compost bin and her mom smiled. The worms in the bin were happy and the soil was dark." },
-  { title: "Tom and the dog", url: "https://stories.example/tom", text: "Tom had a little dog named Max. Every day Tom and Max played in the park with a red ball. One day the ball went into the pond and Max jumped in to get it." },
-  { title: "Notes without a link", text: "The girl liked to play with her toys in the sun. She had a doll, a ball and a big box of blocks." },
 ];
 
 describe.each(MATRIX_MODELS)("internal links on $name over HTTP", ({ path, skip }) => {
@@ -81,7 +76,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("sources on stories260K over HTTP", () => {
   });
   afterAll(() => server?.stop());
 
-  const request = { topic: "Lily and the compost bin", length: 300, seo: { keywords: "compost bin" } };
+  const request = { topic: "Compost for kids", length: 300, seo: { keywords: "compost bin" } };
 
   it("cites what it restates, lists each cited source with its URL, and invents no URL", async () => {
     let cited = 0;

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { planLinks, type Link, type PlannedLink } from "./links.js";
 import { headingText, type Outline } from "../outline/outline.js";
 import type { Plan } from "../plan/plan.js";
-import { passagesForSections, restates, SourceIndex, type Source, type SourcePassage } from "./sources.js";
+import { givenWords, passagesForSections, restates, SourceIndex, type GivenWords, type Source, type SourcePassage } from "./sources.js";
 import { countPhrase, wordSpans } from "../text/text.js";
 
 /** Tokens of passages one section is shown, at most. */
@@ -41,6 +41,8 @@ export class Grounding {
   private readonly links: PlannedLink[][];
   private readonly cited = new Map<number, CitedSource>();
   private readonly sources: readonly Source[];
+  /** The request's own words: never evidence that a sentence restates a passage. */
+  private readonly given: GivenWords;
   private readonly language: string;
   private readonly pages: number;
   private readonly wanted: number;
@@ -51,6 +53,7 @@ export class Grounding {
     this.sources = options.sources ?? [];
     this.pages = options.links?.length ?? 0;
     this.language = plan.request.language;
+    this.given = givenWords(requestWords(plan, options.links ?? []), this.language);
     const queries = plan.sections.map((section, i) => {
       const heading = headingText(section, outline.sections[i]!.heading) ?? outline.title;
       return [heading, ...outline.sections[i]!.subheadings, plan.primary, ...section.secondary].join(" ");
@@ -99,7 +102,7 @@ export class Grounding {
   /** The source a sentence restates, numbered for its marker, or undefined. */
   cite(sentence: string): CitedSource | undefined {
     if (!this.shown.length) return undefined;
-    const citation = restates({ sentence, passages: this.shown, language: this.language });
+    const citation = restates({ sentence, passages: this.shown, language: this.language, given: this.given });
     if (!citation) return undefined;
     let cited = this.cited.get(citation.source);
     if (!cited) {
@@ -143,6 +146,17 @@ export class Grounding {
     }
     return undefined;
   }
+}
+
+/**
+ * The texts the request supplied, which code also steers into sentences (keywords, anchors
+ * drawn from the links): its topic, keywords, given title and description, tone, voice, and
+ * each link's title and keywords.
+ */
+function requestWords(plan: Plan, links: readonly Link[]): string[] {
+  const { request, style } = plan;
+  const texts = [request.topic, plan.primary, ...plan.secondary, request.seo.title, request.seo.description, request.tone, style.voice];
+  return [...texts, ...links.flatMap((link) => [link.title, ...link.keywords])].filter((text): text is string => Boolean(text));
 }
 
 /** A text's words, lower-cased. */
