@@ -3,7 +3,9 @@ import { MATRIX_MODELS } from "../helpers/matrix.js";
 import { startApp, type TestApp } from "../helpers/app.js";
 import { distinctSentences } from "../../scripts/fixtures/fake-writer.js";
 import { HAS_STORIES_MODEL, STORIES_MODEL, startServer, type TestServer } from "../helpers/server.js";
+import * as stopword from "stopword";
 import { sentences } from "../helpers/rules.js";
+import { STORIES as SOURCES } from "../helpers/citations.js";
 
 // Grounded articles over real HTTP: the user's pages linked with anchors the model wrote,
 // the user's sources cited honestly (story-like sources stories260K can echo), and figures
@@ -25,13 +27,37 @@ const LINKS = [
   { url: "https://garden.example/birds", title: "Birds That Visit the Garden", keywords: ["bird feeder", "garden birds"] },
 ];
 
-const SOURCES = [
-  { title: "The garden diary", url: "https://diary.example/garden", text: "Lily went to the garden with her mom. They saw a big compost bin near the old tree. Lily put the leaves in the compost bin and her mom smiled. The worms in the bin were happy and the soil was dark." },
-  { title: "Tom and the dog", url: "https://stories.example/tom", text: "Tom had a little dog named Max. Every day Tom and Max played in the park with a red ball. One day the ball went into the pond and Max jumped in to get it." },
-  { title: "Notes without a link", text: "The girl liked to play with her toys in the sun. She had a doll, a ball and a big box of blocks." },
+/** Pages of a composting site, for an article whose primary keyword is one of their keywords. */
+const COMPOST_PAGES = [
+  { url: "/guides/compost-bins", title: "How to choose a compost bin", keywords: ["compost bin"] },
+  { url: "/guides/fast", title: "Compost in 18 days", keywords: ["compost bin"] },
+  { url: "/guides/leaves", title: "Composting autumn leaves", keywords: [] },
+  { url: "/guides/worms", title: "Worm composting: a beginner's guide", keywords: ["worm farm", "vermicompost"] },
+  { url: "/about", title: "Our composting story", keywords: [] },
 ];
 
-describe.each(MATRIX_MODELS)("internal links on $name over HTTP", ({ path, skip }) => {
+type Page = { url: string; title: string; keywords: string[] };
+
+/** The links of an answer's Markdown (citation markers are not links to pages). */
+const linksOf = (markdown: string) =>
+  [...markdown.matchAll(/\[([^\]]+)\]\(([^)\s]+)\)/g)].filter((m) => !/^\\?\[\d+\\?\]$/.test(m[1]!)).map((m) => ({ anchor: m[1]!, url: m[2]! }));
+
+/** What is wrong with an anchor by the rules a reader would click by; empty when nothing is. */
+function anchorFaults(anchor: string, page: Page, primary: string): string[] {
+  const words = anchor.toLowerCase().split(/\s+/u);
+  const own = new Set(`${page.title} ${page.keywords.join(" ")}`.toLowerCase().split(/[^\p{L}\p{N}']+/u));
+  const keyword = page.keywords.some((k) => k.toLowerCase() === anchor.toLowerCase());
+  return [
+    words.length === 1 && !keyword ? "a lone word that is not one of the page's keywords" : "",
+    words.every((w) => stopword.eng.includes(w)) ? "stop words only" : "",
+    words.some((w) => own.has(w) && !stopword.eng.includes(w)) ? "" : "no content word of the page's title or keywords",
+    anchor.toLowerCase() === page.title.toLowerCase() ? "the page's title" : "",
+    anchor.toLowerCase() === primary ? "the article's primary keyword" : "",
+    words.length > 6 ? "over 6 words" : "",
+  ].filter(Boolean);
+}
+
+describe.each(MATRIX_MODELS)("internal links on $name over HTTP", ({ name, path, skip }) => {
   let server: TestServer;
   beforeAll(async () => {
     if (!skip) server = await startServer(await path());
@@ -44,7 +70,7 @@ describe.each(MATRIX_MODELS)("internal links on $name over HTTP", ({ path, skip 
       const response = await server.generate({ topic: "A day in the garden", length: 800, seed, seo: { keywords: "garden day" }, links: LINKS });
       expect(response.status).toBe(200);
       const answer = (await response.json()) as Answer;
-      const linked = [...answer.article.markdown.matchAll(/\[([^\]]+)\]\(([^)\s]+)\)/g)].map((m) => ({ anchor: m[1]!, url: m[2]! }));
+      const linked = linksOf(answer.article.markdown);
       const urls = linked.map((l) => l.url);
       expect(new Set(urls).size, `seed ${seed}: ${JSON.stringify(linked)}`).toBe(urls.length);
       expect(urls.length, `seed ${seed}: ${JSON.stringify(linked)}`).toBeGreaterThanOrEqual(3);
@@ -58,12 +84,29 @@ describe.each(MATRIX_MODELS)("internal links on $name over HTTP", ({ path, skip 
       const firstParagraph = answer.article.markdown.split("\n\n")[1] ?? "";
       // A reader's first sentence (one ending in a closing quote included).
       expect(sentences(firstParagraph, "en")[0]).not.toMatch(/\]\(/);
-      for (const l of linked) expect(LINKS.find((p) => p.url === l.url)!.title.toLowerCase()).not.toBe(l.anchor.toLowerCase());
-      anchors.push(...linked.map((l) => `${l.url} ${l.anchor.toLowerCase()}`));
+      for (const l of linked) expect(anchorFaults(l.anchor, LINKS.find((p) => p.url === l.url)!, "garden day"), `seed ${seed}: “${l.anchor}”`).toEqual([]);
+      anchors.push(...linked.map((l) => l.anchor.toLowerCase()));
       expect(answer.seo.checks.find((c) => c.id === "internal-links")?.passed, `seed ${seed}`).toBe(true);
     }
-    // Over three articles the same page is mostly linked by different words.
-    expect(new Set(anchors).size, anchors.join("\n")).toBeGreaterThan(anchors.length / 2);
+    console.log(`${name}, garden pages: ${anchors.length} anchors, ${new Set(anchors).size} distinct: ${anchors.join(" | ")}`);
+    // Over three articles at least two thirds of the anchors are distinct.
+    expect(new Set(anchors).size, anchors.join("\n")).toBeGreaterThanOrEqual((anchors.length * 2) / 3);
+  });
+
+  it.skipIf(skip)("links pages whose keyword is the article's own by a phrase of their title, and says which pages it left out and why", async () => {
+    const anchors: string[] = [];
+    for (const seed of [21, 22, 23]) {
+      const answer = (await (await server.generate({ topic: "Home composting", length: 800, seed, seo: { keywords: "compost bin" }, links: COMPOST_PAGES })).json()) as Answer;
+      const linked = linksOf(answer.article.markdown);
+      for (const l of linked) expect(anchorFaults(l.anchor, COMPOST_PAGES.find((p) => p.url === l.url)!, "compost bin"), `seed ${seed}: “${l.anchor}”`).toEqual([]);
+      anchors.push(...linked.map((l) => l.anchor.toLowerCase()));
+      // "Compost in 18 days" is relevant to "Home composting": word forms match both ways.
+      expect(linked.map((l) => l.url), `seed ${seed}`).toContain("/guides/fast");
+      // "Our composting story" holds no phrase naming the page but its title pasted whole: left out, and said so.
+      expect(linked.map((l) => l.url)).not.toContain("/about");
+      expect(answer.seo.checks.find((c) => c.id === "internal-links")?.message).toMatch(/Not linked: \/about \(no descriptive anchor/);
+    }
+    console.log(`${name}, composting pages: ${anchors.length} anchors, ${new Set(anchors).size} distinct: ${anchors.join(" | ")}`);
   });
 
   it.skipIf(skip)("a javascript: link is a 422 naming links[i].url", async () => {
@@ -81,7 +124,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("sources on stories260K over HTTP", () => {
   });
   afterAll(() => server?.stop());
 
-  const request = { topic: "Lily and the compost bin", length: 300, seo: { keywords: "compost bin" } };
+  const request = { topic: "Compost for kids", length: 300, seo: { keywords: "compost bin" } };
 
   it("cites what it restates, lists each cited source with its URL, and invents no URL", async () => {
     let cited = 0;

@@ -402,13 +402,16 @@ const badCases: BadCase[] = [
   },
   {
     id: "sources-cited",
-    input: () => sectionsInput(undefined, { grounding: { sources: 2, cited: 0, links: 0, linksWanted: 0, linksPlaced: 0 } }),
+    input: () => sectionsInput(undefined, { grounding: { sources: 2, cited: 0, links: 0, linksWanted: 0, linksPlaced: 0, unlinked: [] } }),
     figure: "0 sources of 2 cited",
   },
   {
     id: "internal-links",
-    input: () => sectionsInput(undefined, { grounding: { sources: 0, cited: 0, links: 5, linksWanted: 4, linksPlaced: 1 } }),
-    figure: "1 link placed of 4 wanted",
+    input: () =>
+      sectionsInput(undefined, {
+        grounding: { sources: 0, cited: 0, links: 5, linksWanted: 4, linksPlaced: 1, unlinked: [{ url: "/a", reason: "not-written" }, { url: "/b", reason: "no-anchor" }] },
+      }),
+    figure: "1 link placed of 4 wanted (target: at least half). Not linked: /b (no descriptive anchor",
   },
   {
     id: "heading-hierarchy",

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { analyse, scoreChecks, type AnalyseInput, type CheckId } from "../../src/article/report/analyse.js";
 import { hasTransition, isPassive } from "../../src/article/report/checks/english.js";
-import { figureKey, figuresIn } from "../../src/article/report/checks/figures.js";
+import { figureKey, figuresIn } from "../../src/article/text/figures.js";
 import { CHECK_IDS, CHECK_LABELS } from "../../src/article/report/checks/registry.js";
 import { blocksOf } from "../helpers/blocks.js";
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LINKING, LinkSet, anchorPhrases, planLinks, sameAddress, type LinkSection } from "../../src/article/grounding/links.js";
 import type { Link } from "../../src/article/wire/request.js";
+import { stopWords } from "../../src/article/text/terms.js";
 
 const link = (url: string, title: string, keywords: string[] = []): Link => ({ url, title, keywords });
 
@@ -10,6 +11,7 @@ const LINKS = [
   link("/worms", "Worm composting: a beginner's guide", ["worm farm", "vermicompost"]),
   link("/leaves", "Autumn leaves as brown material", ["leaf mould"]),
   link("/history", "Our company history"),
+  link("/knitting", "Knitting patterns for winter scarves"),
 ];
 
 const SECTIONS: LinkSection[] = [
@@ -22,7 +24,7 @@ const SECTIONS: LinkSection[] = [
 ];
 
 const plan = (over: Partial<Parameters<typeof planLinks>[0]> = {}) =>
-  planLinks({ links: LINKS, sections: SECTIONS, length: 800, language: "en", article: "Home composting garden", avoid: ["home composting"], ...over });
+  planLinks({ links: LINKS, sections: SECTIONS, length: 800, language: "en", article: "Home composting garden", keywords: ["home composting"], ...over }).sections;
 
 describe("planLinks", () => {
   it("links about one page per 200 words, each URL once, a page in the section it ranks for", () => {
@@ -34,21 +36,42 @@ describe("planLinks", () => {
     expect(result[2]!.map((l) => l.url)).toEqual(["/worms"]);
     expect(result[3]!.map((l) => l.url)).toEqual(["https://example.org/rain-barrels/"]);
     expect(result[4]!.map((l) => l.url)).toEqual(["/leaves"]);
-    // A page that matches neither a section nor the article is not linked.
+    // A page that matches neither a section nor the article is not linked, nor one with no descriptive anchor.
+    expect(urls).not.toContain("/knitting");
     expect(urls).not.toContain("/history");
+  });
+
+  it("says which pages it leaves out and why", () => {
+    const { unlinked } = planLinks({ links: [...LINKS, link("/worms/", "Worms again")], sections: SECTIONS, length: 600, language: "en", article: "Home composting garden" });
+    expect(unlinked).toEqual([
+      // "Our company history" is its title pasted whole but for "our": no anchor names the page.
+      { url: "/history", reason: "no-anchor" },
+      { url: "/worms/", reason: "duplicate" },
+      // 600 words take three links; the fourth relevant page is past them.
+      { url: "https://example.org/rain-barrels/", reason: "budget" },
+      { url: "/knitting", reason: "irrelevant" },
+    ]);
+  });
+
+  it("links a page relevant in any word form: \"Compost in 18 days\" for \"Home composting\"", () => {
+    const page = link("/fast", "Compost in 18 days", ["compost bin"]);
+    const sections = [{ query: "Home composting", words: 300 }];
+    expect(planLinks({ links: [page], sections, length: 300, language: "en", article: "Home composting", keywords: ["home composting"] }).sections).toEqual([
+      [{ url: "/fast", title: page.title, anchors: ["compost bin", "18 days"] }],
+    ]);
   });
 
   it("spreads links over the sections before a section gets a second, and never more than its paragraphs", () => {
     const two = [link("/a", "Compost bin sizes"), link("/b", "Compost bin materials"), link("/c", "Compost bin placement")];
     const sections: LinkSection[] = [{ query: "compost bin", words: 400 }, { query: "compost", words: 90 }];
-    const result = planLinks({ links: two, sections, length: 600, language: "en", article: "compost" });
+    const result = planLinks({ links: two, sections, length: 600, language: "en", article: "compost" }).sections;
     expect(result.map((s) => s.length)).toEqual([2, 1]);
     // One paragraph per section: one link each, whatever the length asks for.
-    const tight = planLinks({ links: two, sections: sections.map((s) => ({ ...s, paragraphs: 1 })), length: 2000, language: "en", article: "compost" });
+    const tight = planLinks({ links: two, sections: sections.map((s) => ({ ...s, paragraphs: 1 })), length: 2000, language: "en", article: "compost" }).sections;
     expect(tight.map((s) => s.length)).toEqual([1, 1]);
     // A section that takes no links gets none.
     const none = planLinks({ links: two, sections: [{ query: "compost bin", words: 400, paragraphs: 0 }], length: 600, language: "en", article: "compost" });
-    expect(none).toEqual([[]]);
+    expect(none).toEqual({ sections: [[]], unlinked: two.map((l) => ({ url: l.url, reason: "budget" })) });
   });
 
   it("fills sections with room from pages that rank only for the whole article", () => {
@@ -58,46 +81,79 @@ describe("planLinks", () => {
       length: 300,
       language: "en",
       article: "garden soil",
-    });
+    }).sections;
     expect(result).toEqual([[], [{ url: "/soil", title: "Healthy garden soil", anchors: expect.any(Array) }]]);
   });
 
   it("links the same URL once even when the request lists it twice, and one page per 200 words at least once", () => {
     const twice = [link("/a", "Compost bin sizes"), link("/a/", "Compost bin sizes again")];
     const result = planLinks({ links: twice, sections: [{ query: "compost bin", words: 300 }, { query: "compost bin", words: 300 }], length: 600, language: "en", article: "compost" });
-    expect(result.flat()).toHaveLength(1);
-    expect(planLinks({ links: twice, sections: [{ query: "compost bin", words: 100 }], length: 100, language: "en", article: "compost" }).flat()).toHaveLength(1);
-    expect(planLinks({ links: [], sections: SECTIONS, length: 800, language: "en", article: "compost" })).toEqual(SECTIONS.map(() => []));
+    expect(result.sections.flat()).toHaveLength(1);
+    expect(planLinks({ links: twice, sections: [{ query: "compost bin", words: 100 }], length: 100, language: "en", article: "compost" }).sections.flat()).toHaveLength(1);
+    expect(planLinks({ links: [], sections: SECTIONS, length: 800, language: "en", article: "compost" })).toEqual({ sections: SECTIONS.map(() => []), unlinked: [] });
   });
 });
 
 describe("anchorPhrases", () => {
-  it("offers the page's keywords and parts of its title, cased for mid-sentence use, never the whole title or a generic phrase", () => {
-    const phrases = anchorPhrases({ link: LINKS[0]!, query: "anything", language: "en" });
-    expect(phrases).toEqual(["compost bin", "tumbler", "choose"]);
-    expect(anchorPhrases({ link: link("/x", "Worm composting: a beginner's guide"), query: "", language: "en" })).toEqual(["worm composting", "beginner's guide"]);
-    expect(anchorPhrases({ link: link("/x", "SEO Tools for Small Shops"), query: "", language: "en" })).toEqual(["SEO tools", "small shops"]);
-    expect(anchorPhrases({ link: link("/x", "Click here", ["click here", "read more"]), query: "", language: "en" })).toEqual([]);
-    for (const l of LINKS) {
-      for (const phrase of anchorPhrases({ link: l, query: "compost", language: "en" })) {
-        expect(phrase.toLowerCase()).not.toBe(l.title.toLowerCase());
+  const anchors = (title: string, keywords: string[] = [], over: Partial<Parameters<typeof anchorPhrases>[0]> = {}) =>
+    anchorPhrases({ link: link("/x", title, keywords), query: "", language: "en", ...over });
+
+  it("offers the page's keywords, then phrases of 2–6 title words bounded by whole runs of content words", () => {
+    expect(anchors("How to Choose a Compost Bin", ["compost bin", "tumbler"])).toEqual(["compost bin", "tumbler", "choose a compost bin"]);
+    expect(anchors("Worm composting: a beginner's guide")).toEqual(["worm composting", "beginner's guide"]);
+    expect(anchors("SEO Tools for Small Shops")).toEqual(["SEO tools", "small shops"]);
+    expect(anchors("Watering the Garden in Summer")).toEqual(["watering the garden", "garden in summer"]);
+    expect(anchors("Compost in 18 Days")).toEqual(["18 days"]);
+  });
+
+  it("never offers a lone title word, the title pasted whole, stop words only, a generic phrase or the article's keyword", () => {
+    // "choose" alone says nothing of the page; "compost bin" is the article's own keyword.
+    expect(anchors("How to Choose a Compost Bin", ["compost bin"], { keywords: ["compost bin"] })).toEqual(["choose a compost bin"]);
+    // A single word is an anchor only as one of the page's keywords.
+    expect(anchors("Tumblers", ["tumbler"])).toEqual(["tumbler"]);
+    // A run cut in two keeps its end, where an English compound has its head: never "healthy garden".
+    expect(anchors("Healthy Garden Soil")).toEqual(["garden soil"]);
+    expect(anchors("A Guide to the Compost Bin")).toEqual(["compost bin"]);
+    expect(anchors("Our company history")).toEqual([]);
+    expect(anchors("Click here", ["click here", "read more", "the", "of the"])).toEqual([]);
+    // Inside one of the article's keywords ("garden" for "garden day") is the keyword's, not the page's.
+    expect(anchors("Garden Tools", ["garden"], { keywords: ["garden day"] })).toEqual([]);
+  });
+
+  it("holds a content word of the page's title or keywords, 2–6 words unless one of its keywords, for every page", () => {
+    const pages = [...LINKS, link("/a", "The Complete Guide to Composting Kitchen Scraps at Home in Winter"), link("/b", "Birds That Visit the Garden", ["bird feeder"])];
+    for (const page of pages) {
+      const words = new Set(`${page.title} ${page.keywords.join(" ")}`.toLowerCase().split(/[^\p{L}\p{N}']+/u));
+      for (const phrase of anchorPhrases({ link: page, query: "compost", language: "en", keywords: ["home composting"] })) {
+        const own = phrase.toLowerCase().split(/\s+/);
+        expect(own.some((w) => words.has(w) && !stopWords("en").has(w)), phrase).toBe(true);
+        if (!page.keywords.includes(phrase)) expect(own.length, phrase).toBeGreaterThanOrEqual(2);
+        expect(own.length, phrase).toBeLessThanOrEqual(6);
+        expect(phrase.toLowerCase()).not.toBe(page.title.toLowerCase());
+        expect(phrase.toLowerCase()).not.toBe("home composting");
       }
     }
   });
 
-  it("puts the phrases that share words with the section first, and leaves out the primary keyword", () => {
+  it("puts the phrases that share words with the section first, in any word form", () => {
     const page = link("/worms", "Worm composting: a beginner's guide", ["worm farm", "vermicompost"]);
-    expect(anchorPhrases({ link: page, query: "Setting up a worm farm", language: "en" })[0]).toBe("worm farm");
-    expect(anchorPhrases({ link: page, query: "Which guide to read first", language: "en" })[0]).toBe("beginner's guide");
-    expect(anchorPhrases({ link: page, query: "", language: "en", avoid: ["Worm Farm"] })).not.toContain("worm farm");
+    expect(anchorPhrases({ link: page, query: "Setting up worm farms", language: "en" })[0]).toBe("worm farm");
+    expect(anchorPhrases({ link: page, query: "Which guides to read first", language: "en" })[0]).toBe("beginner's guide");
   });
 
   it("keeps a German title's capitals, which are the nouns' own", () => {
-    expect(anchorPhrases({ link: link("/k", "Kompost im Garten anlegen"), query: "", language: "de" })).toContain("Kompost");
+    expect(anchorPhrases({ link: link("/k", "Kompost im Garten anlegen"), query: "", language: "de" })).toEqual(["Garten anlegen"]);
   });
 });
 
 describe("LinkSet and sameAddress", () => {
+  it("ranks a page relevant whichever way its words are formed: \"Compost in 18 days\" for \"Home composting\"", () => {
+    const pages = [link("/other", "Knitting"), link("/fast", "Compost in 18 days", ["compost bin"])];
+    expect(new LinkSet(pages).for({ query: "Home composting", language: "en", max: 1 }).map((l) => l.url)).toEqual(["/fast"]);
+    // A language the stemmer package lacks (Polish) still matches the words a query word begins.
+    expect(new LinkSet([link("/other", "Robótki"), link("/k", "Kompostownik dla każdego")]).for({ query: "kompost", language: "pl", max: 1 }).map((l) => l.url)).toEqual(["/k"]);
+  });
+
   it("ranks pages by their title and keywords, and keeps the set's order where nothing matches", () => {
     expect(new LinkSet(LINKS).for({ query: "vermicompost", language: "en", max: 1 }).map((l) => l.url)).toEqual(["/worms"]);
     expect(new LinkSet(LINKS).for({ query: "the of and", language: "en", max: 2 }).map((l) => l.url)).toEqual(["/compost-bins", "https://example.org/rain-barrels/"]);

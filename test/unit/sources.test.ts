@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { RESTATES, SourceIndex, passagesForSections, pickPassages, restates, splitPassages, type SourcePassage } from "../../src/article/grounding/sources.js";
-import { contentWords } from "../../src/article/text/terms.js";
+import { RESTATES, SourceIndex, givenWords, passagesForSections, pickPassages, restates, splitPassages, type SourcePassage } from "../../src/article/grounding/sources.js";
+import { contentTerms } from "../../src/article/text/terms.js";
 import { countWords } from "../../src/article/text/text.js";
 
 const COMPOST = {
@@ -77,15 +77,16 @@ describe("SourceIndex: BM25 per section", () => {
   const index = new SourceIndex({ sources: [COMPOST, BARRELS], language: "en" });
 
   it("ranks the passage that answers a section's heading first, and leaves out passages sharing no word", () => {
-    const ranked = index.rank("Turning the compost heap");
+    const ranked = index.rank("Turning the heap every week");
     expect(ranked[0]!.passage.text).toMatch(/^Turn the heap every two weeks/);
     expect(ranked.map((r) => r.score)).toEqual([...ranked.map((r) => r.score)].sort((a, b) => b - a));
     expect(index.rank("Rain barrels and roof water")[0]!.passage.source).toBe(1);
     expect(index.rank("quantum chromodynamics")).toEqual([]);
   });
 
-  it("matches a query word to the words it begins (compost → composting), and stop words match nothing", () => {
-    expect(index.rank("compost").length).toBeGreaterThan(0);
+  it("matches word forms both ways (composting → compost, turned heaps → turn the heap), and stop words match nothing", () => {
+    expect(index.rank("composting")[0]!.passage.text).toMatch(/compost bin/);
+    expect(index.rank("turned heaps")[0]!.passage.text).toMatch(/^Turn the heap/);
     expect(index.rank("the and of which")).toEqual([]);
   });
 });
@@ -123,30 +124,59 @@ describe("pickPassages and passagesForSections", () => {
 describe("restates: the citation measure", () => {
   const passages = splitPassages({ sources: [COMPOST, BARRELS], language: "en" });
   const turning = passages.find((p) => p.text.startsWith("Turn the heap"))!;
+  const barrel = passages.find((p) => p.source === 1)!;
+  const none = givenWords([], "en");
+  const cite = (sentence: string, given = none, among = passages) => restates({ sentence, passages: among, language: "en", given });
 
-  it("cites a sentence sharing at least 3 content words, 40% of its own, with a passage", () => {
-    const citation = restates({ sentence: "Gardeners turn their heap every two weeks.", passages, language: "en" });
-    expect(citation).toEqual({ passage: turning.index, source: 0, shared: ["turn", "heap", "every", "two", "weeks"] });
-    // Numbers are content words: the figure and its unit are what a reader checks.
-    expect(restates({ sentence: "A barrel of 200 litre fills up fast.", passages, language: "en" })).toMatchObject({ source: 1 });
+  it("cites a sentence sharing 3 content words, 40% of its own, and a run of two of them with a passage", () => {
+    expect(cite("Gardeners turn their heap every two weeks.")).toEqual({
+      passage: turning.index,
+      source: 0,
+      shared: ["turn", "heap", "everi", "two", "week"],
+      evidence: ["turn", "heap"],
+    });
+  });
+
+  it("takes a figure the passage gives as the evidence when no run is shared", () => {
+    // "storm summer", "summer 200", "200 fill", "fill barrel": no run the passage has, but its figure.
+    expect(cite("Storms each summer, 200 fill the barrel.")).toMatchObject({ passage: barrel.index, evidence: ["200"] });
+    // The same words without the figure, or with a figure the request gave, restate nothing.
+    expect(cite("Storms each summer fill the barrel.")).toBeUndefined();
+    expect(cite("Storms each summer, 200 fill the barrel.", givenWords(["Barrels of 200 litres"], "en"))).toBeUndefined();
   });
 
   it("does not cite a sentence that shares too few words, or too small a share of its own", () => {
-    expect(restates({ sentence: "The dog ran across the park.", passages, language: "en" })).toBeUndefined();
+    expect(cite("The dog ran across the park.")).toBeUndefined();
     // Two shared words are not enough, however short the sentence.
-    expect(restates({ sentence: "Turn the heap.", passages, language: "en" })).toBeUndefined();
+    expect(cite("Turn the heap.")).toBeUndefined();
     // Three shared of eight content words (37.5%) is under the 40% share.
     const sentence = "Turn the heap twice, said Lily, laughing loudly with Tom in sunshine.";
-    const own = new Set(contentWords(sentence, "en"));
+    const own = new Set(contentTerms(sentence, "en"));
     expect(own.size).toBeGreaterThanOrEqual(8);
-    expect([...own].filter((w) => contentWords(turning.text, "en").includes(w)).length).toBeGreaterThanOrEqual(RESTATES.minShared - 1);
-    expect(restates({ sentence, passages, language: "en" })).toBeUndefined();
-    expect(restates({ sentence: "Gardeners turn their heap every two weeks.", passages: [], language: "en" })).toBeUndefined();
+    expect([...own].filter((w) => contentTerms(turning.text, "en").includes(w)).length).toBeGreaterThanOrEqual(RESTATES.minShared - 1);
+    expect(cite(sentence)).toBeUndefined();
+    expect(cite("Gardeners turn their heap every two weeks.", none, [])).toBeUndefined();
+  });
+
+  it("never counts the request's words: keywords steered into a sentence prove nothing", () => {
+    const guide = splitPassages({ sources: [{ title: "Kitchen scraps", text: "Kitchen scraps such as fruit peels, coffee grounds and eggshells go into the compost bin." }], language: "en" });
+    const given = givenWords(["Home composting", "compost bin", "kitchen scraps", "garden waste"], "en");
+    // Its only run ("kitchen scraps") is a keyword: cited without the request's words, not with them.
+    const steered = "Eggshells, coffee and fruit go into kitchen scraps.";
+    expect(cite(steered, none, guide)).toMatchObject({ evidence: ["kitchen", "scrap"] });
+    expect(cite(steered, given, guide)).toBeUndefined();
+    // The keywords themselves, with a word or two of the model's own, are no restatement.
+    expect(cite("Kitchen scraps go into the compost bin, said Lily.", none, guide)).toBeDefined();
+    expect(cite("Kitchen scraps go into the compost bin, said Lily.", given, guide)).toBeUndefined();
+    // What the passage says beyond the keywords is.
+    expect(cite("Fruit peels and coffee go into the compost bin.", given, guide)).toMatchObject({ evidence: ["fruit", "peel"] });
+    // Word forms of the request's words are the request's too ("composting" gives "compost").
+    expect(given.terms.has(contentTerms("composted", "en")[0]!)).toBe(true);
   });
 
   it("picks the passage sharing the most words when several qualify", () => {
     const a: SourcePassage = { index: 0, source: 0, text: "Brown leaves add carbon to compost.", words: 6 };
     const b: SourcePassage = { index: 1, source: 1, text: "Brown leaves add carbon and nitrogen to compost heaps.", words: 9 };
-    expect(restates({ sentence: "Brown leaves add carbon and nitrogen.", passages: [a, b], language: "en" })).toMatchObject({ passage: 1, source: 1 });
+    expect(cite("Brown leaves add carbon and nitrogen.", none, [a, b])).toMatchObject({ passage: 1, source: 1 });
   });
 });

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import { planLinks, type Link, type PlannedLink } from "./links.js";
+import { planLinks, type Link, type PlannedLink, type UnlinkedPage } from "./links.js";
 import { headingText, type Outline } from "../outline/outline.js";
 import type { Plan } from "../plan/plan.js";
-import { passagesForSections, restates, SourceIndex, type Source, type SourcePassage } from "./sources.js";
+import { givenWords, passagesForSections, restates, SourceIndex, type GivenWords, type Source, type SourcePassage } from "./sources.js";
 import { countPhrase, wordSpans } from "../text/text.js";
 
 /** Tokens of passages one section is shown, at most. */
@@ -16,6 +16,18 @@ export interface CitedSource {
   n: number;
   title: string;
   url?: string;
+}
+
+/** What an article did with the request's sources and links. */
+export interface GroundingStats {
+  sources: number;
+  cited: number;
+  /** Pages the request gave. */
+  links: number;
+  linksWanted: number;
+  linksPlaced: number;
+  /** The request's pages the article does not link, and why. */
+  unlinked: UnlinkedPage[];
 }
 
 /** A link placed in a sentence: which words of it, and where they point. */
@@ -39,8 +51,12 @@ export class Grounding {
   private readonly shown: SourcePassage[] = [];
   /** Links per planned section that are still to place. */
   private readonly links: PlannedLink[][];
+  /** Pages the plan left out, and why. */
+  private readonly unlinked: readonly UnlinkedPage[];
   private readonly cited = new Map<number, CitedSource>();
   private readonly sources: readonly Source[];
+  /** The request's own words: never evidence that a sentence restates a passage. */
+  private readonly given: GivenWords;
   private readonly language: string;
   private readonly pages: number;
   private readonly wanted: number;
@@ -51,6 +67,7 @@ export class Grounding {
     this.sources = options.sources ?? [];
     this.pages = options.links?.length ?? 0;
     this.language = plan.request.language;
+    this.given = givenWords(requestWords(plan, options.links ?? []), this.language);
     const queries = plan.sections.map((section, i) => {
       const heading = headingText(section, outline.sections[i]!.heading) ?? outline.title;
       return [heading, ...outline.sections[i]!.subheadings, plan.primary, ...section.secondary].join(" ");
@@ -60,33 +77,30 @@ export class Grounding {
       ? passagesForSections({ index: new SourceIndex({ sources: this.sources, language: this.language }), sections: queries.map((query) => ({ query, budget })) })
       : plan.sections.map(() => []);
     const words = plan.sections.map((s) => Math.round((plan.request.length * s.share) / plan.sections.reduce((n, x) => n + x.share, 0)));
-    this.links = options.links?.length
+    const linkPlan = options.links?.length
       ? planLinks({
           links: options.links,
           sections: queries.map((query, i) => ({ query, words: words[i]!, ...(plan.sections[i]!.kind === "takeaways" ? { paragraphs: 0 } : {}) })),
           length: plan.request.length,
           language: this.language,
           article: `${plan.request.topic} ${[plan.primary, ...plan.secondary].join(" ")}`,
-          avoid: [plan.primary],
+          keywords: [plan.primary, ...plan.secondary],
         })
-      : plan.sections.map(() => []);
-    // An anchor inside a keyword ("garden" for "garden day") would link the keyword: such anchors go,
-    // and the one this article's seed picks comes first, so anchors vary from article to article.
-    const keywords = [plan.primary, ...plan.secondary].map((k) => ` ${lowerWords(k, this.language).join(" ")} `);
-    for (const section of this.links) {
-      for (const link of section) {
-        const usable = link.anchors.filter((a) => !keywords.some((k) => k.includes(` ${lowerWords(a, this.language).join(" ")} `)));
-        const pick = createHash("sha256").update(`${plan.request.seed} ${link.url}`).digest().readUInt32BE(0) % Math.max(1, usable.length);
-        link.anchors = [...usable.slice(pick), ...usable.slice(0, pick)];
-      }
-      section.splice(0, section.length, ...section.filter((link) => link.anchors.length > 0));
+      : { sections: plan.sections.map(() => []), unlinked: [] };
+    // The candidate this article's seed picks comes first, so a page's anchor varies from article to article.
+    for (const link of linkPlan.sections.flat()) {
+      const pick = createHash("sha256").update(`${plan.request.seed} ${link.url}`).digest().readUInt32BE(0) % link.anchors.length;
+      link.anchors = [...link.anchors.slice(pick), ...link.anchors.slice(0, pick)];
     }
+    this.links = linkPlan.sections;
+    this.unlinked = linkPlan.unlinked;
     this.wanted = this.links.reduce((n, l) => n + l.length, 0);
   }
 
-  /** What was done with the request's material, for the report. */
-  stats(): { sources: number; cited: number; links: number; linksWanted: number; linksPlaced: number } {
-    return { sources: this.sources.length, cited: this.cited.size, links: this.pages, linksWanted: this.wanted, linksPlaced: this.placed };
+  /** What was done with the request's material, for the report: a planned link still owed at the end was never written. */
+  stats(): GroundingStats {
+    const unwritten = this.links.flat().map((link): UnlinkedPage => ({ url: link.url, reason: "not-written" }));
+    return { sources: this.sources.length, cited: this.cited.size, links: this.pages, linksWanted: this.wanted, linksPlaced: this.placed, unlinked: [...this.unlinked, ...unwritten] };
   }
 
   /** The notes a section's writing starts from: its passages as plain lines, or nothing. */
@@ -99,7 +113,7 @@ export class Grounding {
   /** The source a sentence restates, numbered for its marker, or undefined. */
   cite(sentence: string): CitedSource | undefined {
     if (!this.shown.length) return undefined;
-    const citation = restates({ sentence, passages: this.shown, language: this.language });
+    const citation = restates({ sentence, passages: this.shown, language: this.language, given: this.given });
     if (!citation) return undefined;
     let cited = this.cited.get(citation.source);
     if (!cited) {
@@ -145,9 +159,15 @@ export class Grounding {
   }
 }
 
-/** A text's words, lower-cased. */
-function lowerWords(text: string, language: string): string[] {
-  return wordSpans(text, language).map((w) => w.word.toLocaleLowerCase(language));
+/**
+ * The texts the request supplied, which code also steers into sentences (keywords, anchors
+ * drawn from the links): its topic, keywords, given title and description, tone, voice, and
+ * each link's title and keywords.
+ */
+function requestWords(plan: Plan, links: readonly Link[]): string[] {
+  const { request, style } = plan;
+  const texts = [request.topic, plan.primary, ...plan.secondary, request.seo.title, request.seo.description, request.tone, style.voice];
+  return [...texts, ...links.flatMap((link) => [link.title, ...link.keywords])].filter((text): text is string => Boolean(text));
 }
 
 /** Where a phrase stands in a text, matched on word boundaries without case. */

@@ -4,7 +4,7 @@
  * page's title and keywords. Pure: the engine steers a sentence to hold one of the phrases
  * and wraps it as the link.
  */
-import { contentWords, stopWords, TermIndex } from "../text/terms.js";
+import { contentTerms, stopWords, TermIndex } from "../text/terms.js";
 import { lowerFirst, wordSpans, type WordSpan } from "../text/text.js";
 
 /** A page of the user's site the article may link (the wire schema validates it; `keywords` always a list). */
@@ -82,74 +82,97 @@ export class LinkSet {
   }
 }
 
+/** Words an anchor holds: a single word only when it is one of the page's own keywords. */
+const ANCHOR_WORDS = { min: 2, max: 6 } as const;
+
 /**
- * Phrases an anchor for the page may be, best first: its keywords, then runs of content
- * words from its title (whole runs of up to four words, and their two-word parts). Never
- * the whole title of more than two words, a generic phrase ("click here"), or one of
- * `avoid` (the article's primary keyword, so links do not all share one anchor). Phrases
- * sharing words with the section's query come first, so anchors vary with the article.
+ * Phrases an anchor for the page may be, best first: phrases that name what the page is
+ * about. Its keywords (a single word only there), then phrases of 2–6 words from its title
+ * that end where a run of content words ends ("choose a compost bin", "compost bin", "garden
+ * soil"; never "choose" alone, never "tools every"). Never the title pasted whole, a phrase of
+ * stop words only, a generic phrase ("click here"), or a phrase equal to or inside one of
+ * `keywords` (the article's own, so a link never takes the article's primary keyword).
+ * Phrases sharing words with the section's query come first. Empty when the page has none:
+ * it is then not linked.
  */
 export function anchorPhrases(options: {
   link: Link;
   query: string;
   language: string;
   /**
-   * Phrases the anchor never is.
+   * The article's keywords: an anchor is never one of them or a part of one.
    * @default none
    */
-  avoid?: readonly string[];
+  keywords?: readonly string[];
 }): string[] {
   const { link, language } = options;
-  const key = (phrase: string) => phrase.toLocaleLowerCase(language).replace(/\s+/g, " ").trim();
-  const title = key(link.title);
-  const refused = new Set([...GENERIC_ANCHORS, ...(options.avoid ?? []).map(key)]);
-  if (wordSpans(link.title, language).length > 2) refused.add(title);
-  const candidates = [...link.keywords, ...titlePhrases(link.title, language)];
+  const key = (phrase: string) => lowerWords(phrase, language).join(" ");
+  const keywords = (options.keywords ?? []).map((k) => ` ${key(k)} `);
+  const whole = wholeTitle(link.title, language);
+  const usable = (phrase: string, words: number) =>
+    words >= 1 && words <= ANCHOR_WORDS.max && contentTerms(phrase, language).length > 0 && !GENERIC_ANCHORS.has(key(phrase)) && !whole.includes(key(phrase)) && !keywords.some((k) => k.includes(` ${key(phrase)} `));
+  const candidates = [...link.keywords.filter((k) => usable(k, wordSpans(k, language).length)), ...titlePhrases(link.title, language).filter((p) => usable(p, 2))];
   const seen = new Set<string>();
-  const phrases = candidates.filter((phrase) => {
-    const phraseKey = key(phrase);
-    if (!phraseKey || refused.has(phraseKey) || seen.has(phraseKey)) return false;
-    seen.add(phraseKey);
-    return true;
-  });
-  const query = new Set(contentWords(options.query, language));
-  const overlap = (phrase: string) => contentWords(phrase, language).filter((w) => query.has(w)).length;
-  // A stable sort: equal overlap keeps keywords before title phrases, longer runs before their parts.
+  const phrases = candidates.filter((phrase) => !seen.has(key(phrase)) && seen.add(key(phrase)));
+  const query = new Set(contentTerms(options.query, language));
+  const overlap = (phrase: string) => contentTerms(phrase, language).filter((w) => query.has(w)).length;
+  // A stable sort: equal overlap keeps keywords before title phrases, shorter phrases before longer ones.
   return phrases.map((phrase, order) => ({ phrase, order, overlap: overlap(phrase) }))
     .sort((a, b) => b.overlap - a.overlap || a.order - b.order)
     .slice(0, LINKING.anchors)
     .map((p) => p.phrase);
 }
 
-/** Runs of content words in a title (broken at stop words and punctuation), in title order, cased for use mid-sentence. */
+/** A text's words, lower-cased. */
+function lowerWords(text: string, language: string): string[] {
+  return wordSpans(text, language).map((w) => w.word.toLocaleLowerCase(language));
+}
+
+/**
+ * The title as a whole, as compared: itself, and without the one stop word at an edge that
+ * leaves it whole all the same ("A Guide to the Compost Bin", "The Compost Bin").
+ */
+function wholeTitle(title: string, language: string): string[] {
+  const words = lowerWords(title, language);
+  const stop = (word: string | undefined) => word !== undefined && stopWords(language).has(word);
+  const trimmed = [stop(words[0]) ? words.slice(1) : [], stop(words.at(-1)) ? words.slice(0, -1) : []];
+  return [words, ...trimmed.filter((t) => t.length)].map((t) => t.join(" "));
+}
+
+/**
+ * Phrases of a title's words (2–6 of them, none across punctuation) that end where a run of
+ * content words ends and begin where one begins or inside one (a compound's head comes last:
+ * "garden soil"), shortest first, cased for use mid-sentence.
+ */
 function titlePhrases(title: string, language: string): string[] {
   const spans = wordSpans(title, language);
-  const titleCase = spans.length > 1 && spans.every((s) => /^\p{Lu}/u.test(s.word) || stopWords(language).has(s.word.toLocaleLowerCase(language)));
-  const runs: WordSpan[][] = [];
-  let run: WordSpan[] = [];
+  const stop = (span: WordSpan) => stopWords(language).has(span.word.toLocaleLowerCase(language));
+  const titleCase = spans.length > 1 && spans.every((s) => /^(\p{Lu}|\P{L})/u.test(s.word) || stop(s));
+  // Words joined by spaces only (or nothing, in a language written without them) form one stretch.
+  const stretches: WordSpan[][] = [];
   spans.forEach((span, i) => {
-    const joined = i > 0 && /^\s+$/u.test(title.slice(spans[i - 1]!.index + spans[i - 1]!.word.length, span.index));
-    const stop = stopWords(language).has(span.word.toLocaleLowerCase(language));
-    if (stop || !joined) {
-      if (run.length) runs.push(run);
-      run = [];
-    }
-    if (!stop) run.push(span);
+    const before = spans[i - 1];
+    if (!before || !/^\s*$/u.test(title.slice(before.index + before.word.length, span.index))) stretches.push([]);
+    stretches.at(-1)!.push(span);
   });
-  if (run.length) runs.push(run);
   const text = (words: readonly WordSpan[]) => {
     const phrase = title.slice(words[0]!.index, words.at(-1)!.index + words.at(-1)!.word.length);
     // Title Case and a sentence-case title's first capital are positional, not the word's own (acronyms stay).
     if (titleCase) return phrase.split(/(\s+)/u).map((word) => lowerFirst(word, language)).join("");
     return words[0]!.index === 0 ? lowerFirst(phrase, language) : phrase;
   };
-  const phrases: string[] = [];
-  for (const words of runs) {
-    if (words.length <= 4) phrases.push(text(words));
-    for (let i = 0; words.length > 2 && i + 1 < words.length; i++) phrases.push(text(words.slice(i, i + 2)));
-    if (words.length === 1 && [...words[0]!.word].length < 4) phrases.pop();
+  const phrases: Array<{ text: string; words: number }> = [];
+  for (const words of stretches) {
+    const content = (i: number) => i >= 0 && i < words.length && !stop(words[i]!);
+    for (let from = 0; from < words.length; from++) {
+      // A run's start, or a later word of it that still leaves two: "garden soil" of "healthy garden soil".
+      if (!content(from) || (content(from - 1) && !content(from + 1))) continue;
+      for (let to = from + 1; to < words.length && to - from < ANCHOR_WORDS.max; to++) {
+        if (content(to) && !content(to + 1)) phrases.push({ text: text(words.slice(from, to + 1)), words: to - from + 1 });
+      }
+    }
   }
-  return phrases;
+  return phrases.sort((a, b) => a.words - b.words).map((p) => p.text);
 }
 
 /** One section as the link plan sees it. */
@@ -173,13 +196,28 @@ export interface PlannedLink {
   anchors: string[];
 }
 
+/** Why a page of the request is not linked. */
+export type UnlinkedReason = "duplicate" | "no-anchor" | "irrelevant" | "budget" | "not-written";
+
+/** A page the article does not link, and why. */
+export interface UnlinkedPage {
+  url: string;
+  reason: UnlinkedReason;
+}
+
+/** Which page each section links, and the pages left out. */
+export interface LinkPlan {
+  sections: PlannedLink[][];
+  unlinked: UnlinkedPage[];
+}
+
 /**
  * Which page each section links: about one link per 200 words of the article, at most one
  * per paragraph, each URL once, spread over the sections (every section gets its best page
  * before any gets a second). A section takes the pages that rank for its own query first;
  * pages that rank only for the whole article (`article`: its topic and keywords) fill
- * sections with room after that; pages that match neither are not linked. A page with no
- * usable anchor phrase is skipped.
+ * sections with room after that. A page with no descriptive anchor phrase, or that matches
+ * neither, is not linked; `unlinked` says which and why.
  */
 export function planLinks(options: {
   links: readonly Link[];
@@ -190,22 +228,27 @@ export function planLinks(options: {
   /** The article's topic and keywords. */
   article: string;
   /**
-   * Phrases anchors never are: the primary keyword.
+   * The article's keywords, which anchors never are (nor a part of one).
    * @default none
    */
-  avoid?: readonly string[];
-}): PlannedLink[][] {
-  const { sections, language } = options;
+  keywords?: readonly string[];
+}): LinkPlan {
+  const { sections, language, keywords } = options;
   const plan: PlannedLink[][] = sections.map(() => []);
+  const unlinked: UnlinkedPage[] = [];
   const used = new Set<string>();
-  const unique = options.links.filter((link, i) => options.links.findIndex((other) => sameAddress(other.url, link.url)) === i);
+  const unique = options.links.filter((link, i) => {
+    const first = options.links.findIndex((other) => sameAddress(other.url, link.url)) === i;
+    if (!first) unlinked.push({ url: link.url, reason: "duplicate" });
+    else if (!anchorPhrases({ link, query: "", language, keywords }).length) unlinked.push({ url: link.url, reason: "no-anchor" });
+    else return true;
+    return false;
+  });
   let want = Math.min(unique.length, Math.max(1, Math.round(options.length / LINKING.wordsPerLink)));
   const room = sections.map((s) => s.paragraphs ?? Math.max(1, Math.floor(s.words / LINKING.paragraphWords)));
   const place = (s: number, link: Link): boolean => {
     if (want === 0 || used.has(link.url) || plan[s]!.length >= room[s]!) return false;
-    const anchors = anchorPhrases({ link, query: sections[s]!.query, language, avoid: options.avoid });
-    if (!anchors.length) return false;
-    plan[s]!.push({ url: link.url, title: link.title, anchors });
+    plan[s]!.push({ url: link.url, title: link.title, anchors: anchorPhrases({ link, query: sections[s]!.query, language, keywords }) });
     used.add(link.url);
     want--;
     return true;
@@ -217,10 +260,13 @@ export function planLinks(options: {
   for (let round = 1; want > 0 && round <= Math.max(0, ...room); round++) {
     for (const { s, link } of pairs) if (plan[s]!.length < round) place(s, link);
   }
+  const relevant = new Set(pairs.map((p) => p.link.url));
   for (const link of index.rank(options.article).map((r) => unique[r.id]!)) {
+    relevant.add(link.url);
     // The section with the fewest links and room left, the longer one on a tie.
     const order = sections.map((_, s) => s).sort((a, b) => plan[a]!.length - plan[b]!.length || sections[b]!.words - sections[a]!.words || a - b);
     for (const s of order) if (place(s, link)) break;
   }
-  return plan;
+  for (const link of unique) if (!used.has(link.url)) unlinked.push({ url: link.url, reason: relevant.has(link.url) ? "budget" : "irrelevant" });
+  return { sections: plan, unlinked };
 }

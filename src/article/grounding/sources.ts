@@ -2,14 +2,15 @@
  * Offline retrieval over the request's sources: they are split into passages of a few
  * sentences (Markdown stripped), ranked per planned section with BM25, and each section
  * is shown its best passages within a token budget. The citation measure says whether a
- * written sentence restates a passage. Pure: no model, no network.
+ * written sentence restates a passage beyond the request's own words. Pure: no model, no network.
  */
 import type { Nodes, Root } from "mdast";
 import { toString } from "mdast-util-to-string";
 import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import { unified } from "unified";
-import { contentWords, TermIndex } from "../text/terms.js";
+import { figureKey, figuresIn } from "../text/figures.js";
+import { contentTerms, TermIndex } from "../text/terms.js";
 import { endsSentence, splitSentences, wordSpans } from "../text/text.js";
 
 /** A document the request hands the writer (the wire schema validates it): its text is split into passages. */
@@ -215,40 +216,93 @@ export function passagesForSections(options: {
 }
 
 /**
- * When a sentence restates a passage: it shares at least `minShared` content words with it
- * (stop words left out, compared lower-cased, numbers included), and they are at least
- * `minShare` of the sentence's own content words.
+ * When a sentence restates a passage. Words the request supplied ({@link givenWords}) are
+ * never evidence: code steers keywords and anchors into sentences, so they prove nothing.
+ * Beyond them, the sentence shares at least `minShared` content words with the passage (stems,
+ * stop words left out, numbers included), at least `minShare` of its own such words, and
+ * either a run of `run` consecutive content words or a figure that the passage also has.
  */
-export const RESTATES = { minShared: 3, minShare: 0.4 } as const;
+export const RESTATES = { minShared: 3, minShare: 0.4, run: 2 } as const;
 
-/** Which passage a sentence restates: its index, its source's, and the content words they share. */
+/** What the request itself supplied, as compared: content words (stems) and figures. */
+export interface GivenWords {
+  terms: ReadonlySet<string>;
+  figures: ReadonlySet<string>;
+}
+
+/** The words and figures of the request's own texts (topic, keywords, link titles and keywords, voice…). */
+export function givenWords(texts: readonly string[], language: string): GivenWords {
+  return { terms: new Set(texts.flatMap((text) => contentTerms(text, language))), figures: new Set(texts.flatMap(figuresIn).map(figureKey)) };
+}
+
+/** Which passage a sentence restates, its source, the content words they share and the evidence (a run of words, or a figure). */
 export interface Citation {
   passage: number;
   source: number;
   shared: string[];
+  evidence: string[];
 }
 
-const passageTerms = new WeakMap<SourcePassage, ReadonlySet<string>>();
+/** A text as the citation measure reads it: its content words, its runs of two, its figures. */
+interface Reading {
+  terms: ReadonlySet<string>;
+  runs: ReadonlySet<string>;
+  figures: ReadonlySet<string>;
+}
+
+/** Two consecutive content words as one key. */
+const runKey = (a: string, b: string) => `${a}\u0000${b}`;
+
+/** The content-word runs of each sentence of a text (a run never spans two sentences). */
+function runsOf(text: string, language: string): string[][] {
+  return splitSentences(text, language).map((sentence) => contentTerms(sentence, language));
+}
+
+const passageReadings = new WeakMap<SourcePassage, Reading>();
+
+function readPassage(passage: SourcePassage, language: string): Reading {
+  let reading = passageReadings.get(passage);
+  if (!reading) {
+    const sentences = runsOf(passage.text, language);
+    const runs = sentences.flatMap((terms) => terms.slice(1).map((term, i) => runKey(terms[i]!, term)));
+    reading = { terms: new Set(sentences.flat()), runs: new Set(runs), figures: new Set(figuresIn(passage.text).map(figureKey)) };
+    passageReadings.set(passage, reading);
+  }
+  return reading;
+}
+
+/** Evidence a sentence restates a passage: a run of two of its own words, or one of its own figures, that the passage has too. */
+function evidence(terms: readonly string[], figures: readonly string[], passage: Reading, given: GivenWords): string[] | undefined {
+  for (let i = 0; i + 1 < terms.length; i++) {
+    const [a, b] = [terms[i]!, terms[i + 1]!];
+    if (!given.terms.has(a) && !given.terms.has(b) && passage.runs.has(runKey(a, b))) return [a, b];
+  }
+  const figure = figures.find((f) => passage.figures.has(f));
+  return figure === undefined ? undefined : [figure];
+}
 
 /**
  * The passage a sentence restates, by {@link RESTATES}: of those that qualify, the one
  * sharing the most content words (then the larger share of the passage, then the first).
  * Undefined when none does: the sentence then carries no citation marker.
  */
-export function restates(options: { sentence: string; passages: readonly SourcePassage[]; language: string }): Citation | undefined {
-  const { sentence, passages, language } = options;
-  const own = new Set(contentWords(sentence, language));
+export function restates(options: { sentence: string; passages: readonly SourcePassage[]; language: string; given: GivenWords }): Citation | undefined {
+  const { sentence, passages, language, given } = options;
+  const terms = contentTerms(sentence, language);
+  const own = new Set(terms.filter((term) => !given.terms.has(term)));
   if (own.size < RESTATES.minShared) return undefined;
+  const figures = figuresIn(sentence).map(figureKey).filter((figure) => !given.figures.has(figure));
   let best: (Citation & { share: number }) | undefined;
   for (const passage of passages) {
-    let terms = passageTerms.get(passage);
-    if (!terms) passageTerms.set(passage, (terms = new Set(contentWords(passage.text, language))));
-    const shared = [...own].filter((term) => terms.has(term));
+    const reading = readPassage(passage, language);
+    const shared = [...own].filter((term) => reading.terms.has(term));
     if (shared.length < RESTATES.minShared || shared.length / own.size < RESTATES.minShare) continue;
-    const share = shared.length / terms.size;
+    const proof = evidence(terms, figures, reading, given);
+    if (!proof) continue;
+    const share = shared.length / reading.terms.size;
     if (!best || shared.length > best.shared.length || (shared.length === best.shared.length && share > best.share)) {
-      best = { passage: passage.index, source: passage.source, shared, share };
+      best = { passage: passage.index, source: passage.source, shared, evidence: proof, share };
     }
   }
-  return best && { passage: best.passage, source: best.source, shared: best.shared };
+  return best && { passage: best.passage, source: best.source, shared: best.shared, evidence: best.evidence };
 }

@@ -1,6 +1,7 @@
 /** What the analyser is given: the written document's blocks and the targets it is measured against. */
 import type { Block } from "../body/document.js";
 import type { Preset } from "../plan/presets.js";
+import type { GroundingStats } from "../grounding/grounding.js";
 import type { Source } from "../grounding/sources.js";
 
 /** A source the request hands the writer: figures in its text are supported. */
@@ -43,8 +44,8 @@ export interface AnalyseInput {
   sources?: readonly SourceText[];
   /**
    * What the writer did with the request's sources and links: sources given and cited,
-   * pages given, links the plan wanted and links placed.
+   * pages given, links the plan wanted and links placed, and the pages left out with why.
    * @default none (both checks not applicable)
    */
-  grounding?: { sources: number; cited: number; links: number; linksWanted: number; linksPlaced: number };
+  grounding?: GroundingStats;
 }

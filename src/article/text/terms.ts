@@ -2,10 +2,12 @@
  * Content words and BM25 ranking, shared by the sources (passages per section, citations)
  * and the links (pages per section). Words are the engine's word segments (text.ts), so
  * CJK text ranks as well as English; stop words come from the `stopword` package's list
- * for the language (none where it has no list); ranking is MiniSearch's BM25.
+ * for the language (none where it has no list); words compare by their stem (stem.ts), so
+ * "composting" and "compost" match both ways; ranking is MiniSearch's BM25.
  */
 import MiniSearch from "minisearch";
 import * as stopword from "stopword";
+import { stem, stems } from "./stem.js";
 import { wordSpans } from "./text.js";
 
 /** The `stopword` list of an ISO 639-1 code (the package names its lists by ISO 639-3 code). */
@@ -32,14 +34,14 @@ export function stopWords(language: string): ReadonlySet<string> {
   return set;
 }
 
-/** A word as compared: lower-cased in the language, or undefined for a stop word. */
+/** A word as compared: its lower-cased stem, or undefined for a stop word. */
 function contentTerm(word: string, language: string): string | undefined {
-  const term = word.toLocaleLowerCase(language);
-  return stopWords(language).has(term) ? undefined : term;
+  const lower = word.toLocaleLowerCase(language);
+  return stopWords(language).has(lower) ? undefined : stem(lower, language);
 }
 
-/** The content words of a text, lower-cased, in order (stop words left out, numbers kept). */
-export function contentWords(text: string, language: string): string[] {
+/** The content words of a text as compared (lower-cased stems), in order: stop words left out, numbers kept. */
+export function contentTerms(text: string, language: string): string[] {
   const out: string[] = [];
   for (const { word } of wordSpans(text, language)) {
     const term = contentTerm(word, language);
@@ -54,7 +56,7 @@ export type TermDocument = { id: number; [field: string]: string | number };
 /** A document's id and its BM25 score for a query. */
 export type Ranked = { id: number; score: number };
 
-/** Query terms of at least this many letters also match words they begin ("compost" finds "composting"): a light stand-in for stemming. */
+/** In a language without a stemmer, query terms of at least this many letters also match words they begin ("compost" finds "composting"). */
 const PREFIX_MIN = 4;
 
 /**
@@ -66,11 +68,12 @@ export class TermIndex {
 
   constructor(options: { language: string; fields: Record<string, number>; documents: TermDocument[] }) {
     const { language, fields } = options;
+    const stemmed = stems(language);
     this.search = new MiniSearch({
       fields: Object.keys(fields),
       tokenize: (text) => wordSpans(text, language).map((span) => span.word),
       processTerm: (word) => contentTerm(word, language) ?? null,
-      searchOptions: { boost: fields, prefix: (term) => [...term].length >= PREFIX_MIN, combineWith: "OR" },
+      searchOptions: { boost: fields, prefix: (term) => !stemmed && [...term].length >= PREFIX_MIN, combineWith: "OR" },
     });
     this.search.addAll(options.documents);
   }

@@ -5,40 +5,11 @@
  * how-to steps ("## 3. Turn the pile") and citation markers ("[2]").
  */
 import type { CheckId } from "./registry.js";
+import { figureKey, figuresIn } from "../../text/figures.js";
 import { type Article, type Measure, plural, verdict } from "./article.js";
-
-/**
- * A figure: digits with inner separators ("1,000", "2.5", "10:30"), not glued to a word
- * before it ("mp3", "COVID-19"), with a currency sign or a percent sign kept for the message.
- */
-const FIGURE = /(?<![\p{L}\p{N}]|\p{L}[-‑])[$€£¥₹]?\d+(?:[.,:]\d+)*(?:\s?%)?/gu;
 
 /** The numbering the engine gives listicle items and how-to steps. */
 const NUMBERING = /^\s*\d+[.)]\s/u;
-
-/** Citation markers: "[1]", "[2, 3]", "[1–3]". */
-const CITATION = /\[\d+(?:\s*[,–-]\s*\d+)*\]/gu;
-
-/** The figures of a text as written, structure removed. */
-export function figuresIn(text: string): string[] {
-  return [...text.replace(CITATION, " ").matchAll(FIGURE)].map((match) => match[0]);
-}
-
-/**
- * A figure as a number, so "1,000", "1.000" and "1000" agree and "2,5" is "2.5": a
- * separator followed by exactly three digits groups thousands, any other is a decimal
- * point (a colon stays, as in a time). Signs and trailing decimal zeros are dropped.
- */
-export function figureKey(figure: string): string {
-  const parts = figure.match(/\d+|[.,:]/gu) ?? [];
-  let key = "";
-  parts.forEach((part, i) => {
-    if (part === ":") key += ":";
-    else if (part === "." || part === ",") key += parts[i + 1]?.length === 3 && parts[i + 2] !== ":" ? "" : ".";
-    else key += part;
-  });
-  return key.includes(".") ? key.replace(/\.?0+$/u, "") : key;
-}
 
 /** Every string in a value, however deeply nested (a request's fields, its sources). */
 export function stringsIn(value: unknown): string[] {
