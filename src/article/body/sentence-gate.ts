@@ -1,6 +1,7 @@
 import type { AvoidList } from "../plan/avoid.js";
 import type { ArticleDocument } from "./document.js";
 import type { Plan } from "../plan/plan.js";
+import { classOf, QUESTION_MARKS, TRAILING } from "../text/scripts.js";
 import { balanced } from "../text/sentences.js";
 import { countPhrase, hasPhrase, normaliseSentence, opensWith, wordSpans } from "../text/text.js";
 
@@ -33,6 +34,8 @@ export interface Placement {
   answer?: boolean;
 }
 
+/** A question's end: its question mark, then closing quotes or brackets. */
+const QUESTION_END = new RegExp(`[${classOf(QUESTION_MARKS)}][${classOf(TRAILING)}]*$`, "u");
 /** Most primary keyword uses per word the model may add on its own (the density limit is 2.5 %). */
 const PRIMARY_CAP = 0.02;
 /** Most keyword-bearing sentences that may open with a keyword (the introduction's first apart). */

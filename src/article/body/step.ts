@@ -2,6 +2,7 @@ import { notWord, type AvoidList, type BannedMatch } from "../plan/avoid.js";
 import { literal } from "../gbnf/grammar.js";
 import type { DiscardReason, TokenLedger } from "../ledger.js";
 import type { Refusal } from "./sentence-gate.js";
+import { classOf, GRAMMAR_PAIRS, GRAMMAR_QUOTES, QUOTATION_ENDS, TERMINATORS } from "../text/scripts.js";
 import { quotes, splitLongSentence } from "../text/sentences.js";
 import { countWords, wordSpans } from "../text/text.js";
 import { nextUnit } from "./units.js";
@@ -81,13 +82,6 @@ function boundaryRule(keyword: string, spaced: boolean): string | undefined {
 }
 /** Most characters inside one quotation: the model closes it before it runs on. */
 const QUOTATION_CHARS = 160;
-/** The quotation marks the grammar pairs: straight double quotes, and curly ones (which open and close differently). */
-const PAIRS = [
-  { open: '"', close: '"' },
-  { open: "\u201c", close: "\u201d" },
-] as const;
-/** Neither kind of double quote: what a quotation holds and what free text holds outside one. */
-const NOT_QUOTES = '"\u201c\u201d';
 /** A quotation ends with its sentence's mark, if any, then its closing quote: one sentence never spreads over several inside quotes. */
 const quoteEnd = (close: string) => `[.!?,\u2026]{0,3} ${literal(close)}`;
 /**
@@ -95,8 +89,8 @@ const quoteEnd = (close: string) => `[.!?,\u2026]{0,3} ${literal(close)}`;
  * quotation after a space or a line break, on a word, and the same kind closes it.
  */
 export const QUOTED_TEXT = [
-  `chunk ::= [^${NOT_QUOTES}\\n] | "\\n" quote? | [ \\t] quote`,
-  `quote ::= ${PAIRS.map(({ open, close }) => `${literal(open)} [^${NOT_QUOTES} \\n.!?,;:] [^${NOT_QUOTES}\\n.!?]{0,${QUOTATION_CHARS}} ${quoteEnd(close)}`).join(" | ")}`,
+  `chunk ::= [^${GRAMMAR_QUOTES}\\n] | "\\n" quote? | [ \\t] quote`,
+  `quote ::= ${GRAMMAR_PAIRS.map(({ open, close }) => `${literal(open)} [^${GRAMMAR_QUOTES} \\n.!?,;:] [^${GRAMMAR_QUOTES}\\n.!?]{0,${QUOTATION_CHARS}} ${quoteEnd(close)}`).join(" | ")}`,
 ].join("\n");
 
 /** The quotation `pending` left open, and the characters written inside it; undefined when none is. */
@@ -143,7 +137,7 @@ export function freeTextGrammar(options: FreeTextOptions): string {
   const boundary = after === undefined ? undefined : boundaryRule(after, spaced);
   const opening = notOpening !== undefined && pending.trim() === "";
   const lineStart = !boundary && !refuse && !opening && (pending === "" || /\s$/u.test(pending));
-  const tail = open ? `[^${NOT_QUOTES}\\n.!?]{0,${left}} ${quoteEnd(open.close)} chunk*` : `${lineStart ? "quote? " : ""}chunk*`;
+  const tail = open ? `[^${GRAMMAR_QUOTES}\\n.!?]{0,${left}} ${quoteEnd(open.close)} chunk*` : `${lineStart ? "quote? " : ""}chunk*`;
   let root = "tail";
   if (boundary) root = `${boundary} tail`;
   else if (refuse) root = `" "? (${notWord(refuse, "tail", { inQuotation: open !== undefined })})`;
@@ -152,9 +146,9 @@ export function freeTextGrammar(options: FreeTextOptions): string {
 }
 
 /** A piece holding one of these may complete a sentence or a line: only then is the pending text read again. */
-const PIECE_ENDS = /[.!?\u3002\uff01\uff1f\u0964\u061f\u2026\n"\u201d\u00bb\u300d\u300f)]/u;
+const PIECE_ENDS = new RegExp(`[${classOf(TERMINATORS + QUOTATION_ENDS)}\\n]`, "u");
 /** Pending text holding one of these may become a whole sentence with the next piece. */
-const TERMINATORS = /[.!?\u3002\uff01\uff1f\u0964\u061f\u2026\n]/u;
+const SENTENCE_END = new RegExp(`[${classOf(TERMINATORS)}\\n]`, "u");
 /** Pending text without an end is still read after this many more characters (a run-on sentence). */
 const RUN_ON_CHARS = 120;
 /** Words a steered keyword comes after: an article, a preposition, a possessive ("went to the compost bin"). */
@@ -382,6 +376,6 @@ class Step {
         this.steered = false;
       }
     }
-    this.unread = this.outcome === undefined && TERMINATORS.test(this.text.slice(this.cursor));
+    this.unread = this.outcome === undefined && SENTENCE_END.test(this.text.slice(this.cursor));
   }
 }

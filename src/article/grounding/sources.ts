@@ -68,28 +68,6 @@ function blocksOf(markdown: string): Block[] {
   return blocks.filter((block) => block.text);
 }
 
-/** Characters Intl.Segmenter is given at once: its time grows faster than the text's length. */
-const SEGMENT_CHARS = 1000;
-
-/**
- * The sentences of a block, segmented in pieces of about {@link SEGMENT_CHARS}: a long
- * block is first cut after a sentence terminator and its spaces (a boundary the segmenter
- * would also find), or, with none in reach, at a space.
- */
-function sentencesOf(text: string, language: string): string[] {
-  const out: string[] = [];
-  let rest = text;
-  while (rest.length > SEGMENT_CHARS) {
-    const head = rest.slice(0, SEGMENT_CHARS);
-    const ends = [...head.matchAll(/[.!?。！？]["'”’»)\]]*\s+|[。！？]/gu)];
-    const last = ends.at(-1);
-    const cut = last ? last.index + last[0].length : head.lastIndexOf(" ") + 1 || SEGMENT_CHARS;
-    out.push(...splitSentences(rest.slice(0, cut), language));
-    rest = rest.slice(cut);
-  }
-  return [...out, ...splitSentences(rest, language)];
-}
-
 /** A sentence with its word count; one longer than `maxWords` words is cut into pieces of at most that many. */
 function pieces(sentence: string, maxWords: number, language: string): Array<{ text: string; words: number }> {
   const spans = wordSpans(sentence, language);
@@ -124,7 +102,7 @@ export function splitPassages(options: PassageOptions & { sources: readonly Sour
       if (block.heading !== runHeading) flush();
       runHeading = block.heading;
       const text = endsSentence(block.text) ? block.text : `${block.text}.`;
-      for (const { text: sentence, words } of sentencesOf(text, language).flatMap((s) => pieces(s, maxWords, language))) {
+      for (const { text: sentence, words } of splitSentences(text, language).flatMap((s) => pieces(s, maxWords, language))) {
         if (run.length >= most || (run.length && runWords + words > maxWords)) flush();
         run.push(sentence);
         runWords += words;

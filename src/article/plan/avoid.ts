@@ -1,3 +1,4 @@
+import { GRAMMAR_QUOTES } from "../text/scripts.js";
 import { clichesFor } from "./cliches.js";
 
 /** Where a banned phrase was completed in a text, and how to refuse it. */
@@ -96,7 +97,7 @@ export interface NotWordOptions {
  * quotation rules of `rest`), nor, inside a quotation, a sentence end.
  */
 export function notWord(word: string, rest: string, options: NotWordOptions = {}): string {
-  const never = options.inQuotation ? '\\n"\u201c\u201d.!?' : '\\n"\u201c\u201d';
+  const never = `\\n${GRAMMAR_QUOTES}${options.inQuotation ? ".!?" : ""}`;
   const chars = [...word.toLocaleLowerCase()];
   const cls = (c: string) => {
     const upper = c.toLocaleUpperCase();

@@ -1,3 +1,4 @@
+import { classOf, fullStopFor, PAUSES, QUOTATION_PAIRS, TERMINATORS } from "./scripts.js";
 import { capitalise, endsSentence, wordSpans } from "./text.js";
 
 /** Longest sentence we let through; longer model sentences are split (readability rule: prefer ≤ 20 words). */
@@ -5,21 +6,20 @@ const MAX_SENTENCE_WORDS = 20;
 /** Shortest run of words we accept as a sentence. */
 export const MIN_SENTENCE_WORDS = 3;
 
-/** Han, kana and hangul: the scripts that close a sentence with "。". */
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 /** Letters of any script, to find a text's last letter. */
 const LETTERS = /\p{L}/gu;
+/** A clause break a long sentence is cut after, and the same with the spaces before it. */
+const PAUSE_AFTER = new RegExp(`^\\s*[${classOf(PAUSES)}]`);
+const PAUSES_AT_END = new RegExp(`[\\s${classOf(PAUSES)}]+$`);
+/** What the model left at a cut (". . data"): it goes with the head's end. */
+const LEFT_AT_CUT = new RegExp(`^[\\s${classOf(PAUSES + TERMINATORS)}]+`, "u");
 
 /**
- * The terminator of a sentence: "。" for Chinese and Japanese text, "।" for Hindi, else a
- * full stop. It follows the script the sentence is written in, not the requested language:
- * an English sentence in a Japanese article ends with ".".
+ * The terminator of a sentence: it follows the script the sentence is written in, not the
+ * requested language: an English sentence in a Japanese article ends with ".".
  */
 function terminatorFor(sentence: string, language: string): string {
-  const last = sentence.match(LETTERS)?.at(-1);
-  if (last !== undefined && CJK.test(last)) return "。";
-  if (language === "hi" && last !== undefined && /\p{Script=Devanagari}/u.test(last)) return "।";
-  return ".";
+  return fullStopFor(sentence.match(LETTERS)?.at(-1), language);
 }
 
 /**
@@ -50,14 +50,14 @@ export function splitLongSentence(sentence: string, language: string): string[] 
   spans.forEach((span, i) => {
     const end = span.index + span.word.length;
     if (i + 1 < MIN_SENTENCE_WORDS || spans.length - i - 1 < MIN_SENTENCE_WORDS || !balanced(sentence.slice(0, end))) return;
-    const comma = /^\s*[,;:，、]/.test(sentence.slice(end));
+    const comma = PAUSE_AFTER.test(sentence.slice(end));
     const cost = Math.abs(i + 1 - middle) + (comma ? 0 : spans.length);
     if (!cut || cost < cut.cost) cut = { at: end, cost };
   });
   if (!cut) return [sentence];
-  const head = sentence.slice(0, cut.at).replace(/[\s,;:，、]+$/, "") + terminatorFor(sentence, language);
+  const head = sentence.slice(0, cut.at).replace(PAUSES_AT_END, "") + terminatorFor(sentence, language);
   // The tail opens on its first word: marks the model left at the cut (". . data") go with the head's end.
-  const tail = capitalise(sentence.slice(cut.at).replace(/^[\s,;:，、.!?…。！？]+/u, ""), language);
+  const tail = capitalise(sentence.slice(cut.at).replace(LEFT_AT_CUT, ""), language);
   return [...splitLongSentence(head, language), ...splitLongSentence(tail, language)];
 }
 
@@ -67,19 +67,11 @@ export function finishSentence(sentence: string, language: string): string {
   return endsSentence(whole) ? whole : `${whole.replace(/[\s,;:–—-]+$/u, "")}${terminatorFor(whole, language)}`;
 }
 
-/** Each opening mark and the mark that closes it („ closes with “, which elsewhere opens). */
-const CLOSER: ReadonlyMap<string, string> = new Map([
-  ["\u201c", "\u201d"],
-  ["\u201e", "\u201c"],
-  ["\u00ab", "\u00bb"],
-  ["(", ")"],
-  ["\u300c", "\u300d"],
-  ["\u300e", "\u300f"],
-  ["\uff08", "\uff09"],
-]);
+/** Each opening character and the one that closes it; the straight double quote, which does both, apart. */
+const CLOSER: ReadonlyMap<string, string> = new Map(QUOTATION_PAIRS.filter((p) => p.open !== p.close).map((p) => [p.open, p.close]));
 const CLOSERS = new Set(CLOSER.values());
-/** Any mark {@link quotes} reads: a text without one has nothing open or broken. */
-const MARKS = new RegExp(`["${[...CLOSER.keys(), ...CLOSERS].join("")}]`, "u");
+/** Any character {@link quotes} reads: a text without one has nothing open or broken. */
+const HAS_QUOTATION = new RegExp(`["${[...CLOSER.keys(), ...CLOSERS].join("")}]`, "u");
 
 /**
  * Whether every quotation mark and bracket a text opens is closed in it, in order. Curly
@@ -97,7 +89,7 @@ export function balanced(text: string): boolean {
  * may close them), or broken (a mark closes what was never opened: no more text mends it).
  */
 export function quotes(text: string): "closed" | "open" | "broken" {
-  if (!MARKS.test(text)) return "closed";
+  if (!HAS_QUOTATION.test(text)) return "closed";
   const open: string[] = [];
   const chars = [...text];
   for (const [i, c] of chars.entries()) {

@@ -1,4 +1,5 @@
 import { eastAsianWidth } from "get-east-asian-width";
+import { classOf, SEGMENTED_TERMINATORS, TERMINATORS, TRAILING, UNSPACED_TERMINATORS } from "./scripts.js";
 
 /**
  * Counting and matching text the way the whole engine counts it:
@@ -110,8 +111,10 @@ export function countWords(text: string, language: string): number {
  * brackets and dashes (";" ends a Greek question).
  */
 const WITHIN = String.raw`(?:[^\p{P}\n\r\u0085\u2028\u2029]|[,'"\u2018\u2019\u201c\u201d()\-\u2013\u2014])`;
+/** A run of terminators the segmenter breaks after. */
+const BREAK = `[${classOf(SEGMENTED_TERMINATORS)}]+`;
 /** The closing run of terminators (and quotes or a bracket after them) a sentence may end with. */
-const CLOSING = String.raw`(?:[.!?]+["'\u2019\u201d)]*[ \t]*)?`;
+const CLOSING = `(?:${BREAK}[${classOf(TRAILING)}]*[ \\t]*)?`;
 /** A text that is one sentence whatever the language. */
 const ONE_SENTENCE = new RegExp(`^${WITHIN}*${CLOSING}$`, "u");
 /**
@@ -119,10 +122,33 @@ const ONE_SENTENCE = new RegExp(`^${WITHIN}*${CLOSING}$`, "u");
  * after the first one's terminator and its spaces. The pass meets most sentences so: whole once
  * the next one begins.
  */
-const TWO_SENTENCES = new RegExp(`^(${WITHIN}*[.!?]+ +)(\\p{Lu}${WITHIN}*${CLOSING})$`, "u");
+const TWO_SENTENCES = new RegExp(`^(${WITHIN}*${BREAK} +)(\\p{Lu}${WITHIN}*${CLOSING})$`, "u");
+/** Characters Intl.Segmenter is given at once: its time grows faster than the text's length. */
+const SEGMENT_CHARS = 1000;
+/** Where a long text is cut before segmenting: after a terminator and its spaces (or one that needs none). */
+const CHUNK_END = new RegExp(`[${classOf(SEGMENTED_TERMINATORS)}][${classOf(TRAILING)}]*\\s+|[${classOf(UNSPACED_TERMINATORS)}]`, "gu");
 
-/** Sentences of a text, trimmed, empty ones dropped. */
+/**
+ * Sentences of a text, trimmed, empty ones dropped: the one sentence reader. A text longer
+ * than {@link SEGMENT_CHARS} is segmented in pieces of about that size, each cut after a
+ * sentence terminator and its spaces (a boundary the segmenter would also find) or, with
+ * none in reach, at a space.
+ */
 export function splitSentences(text: string, language: string): string[] {
+  if (text.length <= SEGMENT_CHARS) return segmentSentences(text, language);
+  const out: string[] = [];
+  let rest = text;
+  while (rest.length > SEGMENT_CHARS) {
+    const head = rest.slice(0, SEGMENT_CHARS);
+    const last = [...head.matchAll(CHUNK_END)].at(-1);
+    const cut = last ? last.index + last[0].length : head.lastIndexOf(" ") + 1 || SEGMENT_CHARS;
+    out.push(...segmentSentences(rest.slice(0, cut), language));
+    rest = rest.slice(cut);
+  }
+  return [...out, ...segmentSentences(rest, language)];
+}
+
+function segmentSentences(text: string, language: string): string[] {
   // The pass reads the sentence being written again and again: segmenting what is sure is waste.
   if (ONE_SENTENCE.test(text)) {
     const sentence = text.trim();
@@ -138,9 +164,12 @@ export function splitSentences(text: string, language: string): string[] {
   return out;
 }
 
+/** A sentence's end: a terminator of any script, then closing quotes or brackets. */
+const SENTENCE_END = new RegExp(`[${classOf(TERMINATORS)}][${classOf(TRAILING)}]*$`, "u");
+
 /** Whether a sentence ends with a terminator of any script. */
 export function endsSentence(text: string): boolean {
-  return /[.!?。！？।؟…]["'”’»)\]]*$/u.test(text.trim());
+  return SENTENCE_END.test(text.trim());
 }
 
 const separator = (s: string) => s.replace(/\s+/gu, " ");
