@@ -1,4 +1,5 @@
 import { LlamaGrammarEvaluationState, type Llama, type LlamaContextSequence, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
+import { LRUCache } from "lru-cache";
 import type { GenerateOptions, Prompt, StopReason, Usage, Writer } from "./backend.js";
 import { SAMPLING } from "./sampling.js";
 
@@ -6,18 +7,14 @@ import { SAMPLING } from "./sampling.js";
 const CONTEXT_TOKENS = 8;
 
 /** Grammars most recently used, per runtime: the same grammar text (a keyword boundary) is compiled once. */
-const grammars = new WeakMap<Llama, Map<string, Promise<LlamaGrammar>>>();
+const grammars = new WeakMap<Llama, LRUCache<string, Promise<LlamaGrammar>>>();
 const GRAMMAR_CACHE = 32;
 
 function grammarFor(llama: Llama, text: string): Promise<LlamaGrammar> {
   let cache = grammars.get(llama);
-  if (!cache) grammars.set(llama, (cache = new Map()));
+  if (!cache) grammars.set(llama, (cache = new LRUCache({ max: GRAMMAR_CACHE })));
   let grammar = cache.get(text);
-  if (grammar) cache.delete(text);
-  else grammar = llama.createGrammar({ grammar: text });
-  // Re-inserted last: the map's first entry is the one used longest ago.
-  cache.set(text, grammar);
-  if (cache.size > GRAMMAR_CACHE) cache.delete(cache.keys().next().value!);
+  if (!grammar) cache.set(text, (grammar = llama.createGrammar({ grammar: text })));
   return grammar;
 }
 

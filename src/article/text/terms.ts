@@ -5,6 +5,7 @@
  * for the language (none where it has no list); words compare by their stem (stem.ts), so
  * "composting" and "compost" match both ways; ranking is MiniSearch's BM25.
  */
+import { LRUCache } from "lru-cache";
 import MiniSearch from "minisearch";
 import * as stopword from "stopword";
 import { stem, stems } from "./stem.js";
@@ -21,7 +22,8 @@ const STOPWORD_LISTS: Record<string, string> = {
   zh: "zho", zu: "zul",
 };
 
-const stopSets = new Map<string, ReadonlySet<string>>();
+/** Each language's stop words, read once. */
+const stopSets = new LRUCache<string, ReadonlySet<string>>({ max: 64 });
 
 /** The stop words of a language, lower-cased; empty for a language without a list. */
 export function stopWords(language: string): ReadonlySet<string> {

@@ -1,4 +1,5 @@
 import { eastAsianWidth } from "get-east-asian-width";
+import { LRUCache } from "lru-cache";
 import { classOf, SEGMENTED_TERMINATORS, TERMINATORS, TRAILING, UNSPACED_TERMINATORS } from "./scripts.js";
 
 /**
@@ -8,7 +9,8 @@ import { classOf, SEGMENTED_TERMINATORS, TERMINATORS, TRAILING, UNSPACED_TERMINA
  * budget and a measurement can never disagree.
  */
 
-const segmenters = new Map<string, Intl.Segmenter>();
+/** One segmenter per language and granularity, built once. */
+const segmenters = new LRUCache<string, Intl.Segmenter>({ max: 64 });
 
 function segmenter(language: string, granularity: "word" | "sentence"): Intl.Segmenter {
   const key = `${language}:${granularity}`;
@@ -41,11 +43,14 @@ class Reading {
   }
 }
 
-/** A few values per language, keyed by text (no key is built per look-up); the oldest goes once it is full. */
-class Recent<V> {
-  private readonly byLanguage = new Map<string, Map<string, V>>();
+/**
+ * A few values per language, keyed by text (no key is built per look-up): the engine's one
+ * bounded cache, lru-cache's, whose least recently used entry goes once it is full.
+ */
+class Recent<V extends {}> {
+  private readonly byLanguage = new Map<string, LRUCache<string, V>>();
 
-  constructor(private readonly size: number) {}
+  constructor(private readonly max: number) {}
 
   get(language: string, text: string): V | undefined {
     return this.byLanguage.get(language)?.get(text);
@@ -53,9 +58,8 @@ class Recent<V> {
 
   set(language: string, text: string, value: V): void {
     let values = this.byLanguage.get(language);
-    if (!values) this.byLanguage.set(language, (values = new Map()));
+    if (!values) this.byLanguage.set(language, (values = new LRUCache({ max: this.max })));
     values.set(text, value);
-    if (values.size > this.size) values.delete(values.keys().next().value!);
   }
 }
 
@@ -68,17 +72,7 @@ const recent = new Recent<Reading>(32);
 /** Longer texts (a whole article read by the report) are segmented each time, never kept. */
 const RECENT_CHARS = 2000;
 
-/** The text read last: most look-ups ask for it again, and comparing it costs less than hashing a new copy. */
-let last: { text: string; language: string; reading: Reading } | undefined;
-
 function read(text: string, language: string): Reading {
-  if (last && text === last.text && language === last.language) return last.reading;
-  const reading = readAgain(text, language);
-  if (text.length <= RECENT_CHARS) last = { text, language, reading };
-  return reading;
-}
-
-function readAgain(text: string, language: string): Reading {
   const cached = recent.get(language, text);
   if (cached) return cached;
   const spans: WordSpan[] = [];
@@ -268,19 +262,17 @@ export function lowerFirst(text: string, language: string): string {
   return head.toLocaleLowerCase(language) + text.slice(head.length);
 }
 
-/** The sentence normalised last, with its result. */
-let lastNormalised = { text: "", language: "", value: "" };
+/** The sentences normalised last: the gate asks twice for each one (to refuse it, then to keep it). */
+const normalised = new Recent<string>(8);
 
 /**
  * A sentence as the uniqueness rule compares it: without case, punctuation or spacing
  * ("Once upon a time there was…" and "Once upon a time, there was…" are the same).
  */
 export function normaliseSentence(text: string, language: string): string {
-  // The gate asks twice for the same sentence (to refuse it, then to keep it).
-  if (lastNormalised.text !== text || lastNormalised.language !== language) {
-    lastNormalised = { text, language, value: text.toLocaleLowerCase(language).replace(/[\p{P}\p{S}\s]+/gu, " ").trim() };
-  }
-  return lastNormalised.value;
+  let value = normalised.get(language, text);
+  if (value === undefined) normalised.set(language, text, (value = text.toLocaleLowerCase(language).replace(/[\p{P}\p{S}\s]+/gu, " ").trim()));
+  return value;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { Generated } from "./server.js";
 
 /** The server's raw tokenizer: no BOS, special tokens kept as text. */
@@ -13,7 +14,7 @@ const CACHE_SIZE = 512;
  * tokens. Answers are cached per server, so a piece seen before costs no request.
  */
 export function pieceTokenizer(raw: RawTokenize): RawTokenize {
-  const cache = new Map<string, number[]>();
+  const cache = new LRUCache<string, number[]>({ max: CACHE_SIZE });
   let newline: Promise<number[]> | undefined;
   const uncached = async (text: string, signal?: AbortSignal): Promise<number[]> => {
     if (/^\s/u.test(text)) return raw(text, signal);
@@ -27,11 +28,7 @@ export function pieceTokenizer(raw: RawTokenize): RawTokenize {
   };
   return async (text, signal) => {
     let tokens = cache.get(text);
-    if (tokens) cache.delete(text);
-    else tokens = await uncached(text, signal);
-    // Re-inserted last: the map's first entry is the one used longest ago.
-    cache.set(text, tokens);
-    if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    if (!tokens) cache.set(text, (tokens = await uncached(text, signal)));
     return tokens;
   };
 }
