@@ -6,6 +6,7 @@ import { plannedOutline, type Outline } from "../../src/article/outline/outline.
 import { plan, type Plan } from "../../src/article/plan/plan.js";
 import { GenerateRequestSchema, type GenerateRequestInput } from "../../src/article/wire/request.js";
 import { balanced, finishSentence, splitLongSentence } from "../../src/article/text/sentences.js";
+import { sentenceWords } from "../../src/article/plan/limits.js";
 import { hasPhrase } from "../../src/article/text/text.js";
 import { writeBody } from "../../src/article/body/write.js";
 import { FakeWriter, continuations, distinctSentences, proseModel, type ProseItem, type Script } from "../../scripts/fixtures/fake-writer.js";
@@ -134,12 +135,12 @@ describe("quotations and the introduction", () => {
 
   it("a long sentence is never split inside a quotation", () => {
     const sentence = 'The old gardener told us "turn the heap every week, keep it damp, and never add meat or dairy to it" before he left the allotment that day.';
-    for (const part of splitLongSentence(sentence, "en")) expect(balanced(part), part).toBe(true);
+    for (const part of splitLongSentence(sentence, "en", sentenceWords("en"))) expect(balanced(part), part).toBe(true);
   });
 
   it("a long sentence split where the model left stray marks opens its second half on a word, as a reader's segmenter sees it", () => {
     const sentence = "Potting soil number idea has day time their first important decide these. . data sea summer potting soil reason know come sure night and by much?";
-    const parts = splitLongSentence(sentence, "en");
+    const parts = splitLongSentence(sentence, "en", sentenceWords("en"));
     expect(parts.length).toBeGreaterThan(1);
     for (const part of parts) expect(part).toMatch(/^\p{Lu}/u);
     // Joined as the document joins them, a reader's segmenter finds the same sentences.

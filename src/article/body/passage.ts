@@ -3,6 +3,7 @@ import type { ArticleDocument } from "./document.js";
 import type { Grounding } from "../grounding/grounding.js";
 import type { KeywordSchedule } from "./keyword-schedule.js";
 import type { TokenLedger } from "../ledger.js";
+import { PARAGRAPH_WORDS, RUN_WORDS } from "../plan/limits.js";
 import type { Plan } from "../plan/plan.js";
 import type { Placement, SentenceGate } from "./sentence-gate.js";
 import { generateSentences, type StepResult, type Verdict } from "./step.js";
@@ -49,12 +50,12 @@ export interface Passage {
   final?: boolean;
 }
 
-/** Paragraphs close at the first sentence end past this many words (the limit is 150). */
-const PARAGRAPH_WORDS = 90;
+/** Paragraphs close at the first sentence end past this many words: three fifths of the limit, so a long last sentence stays within it. */
+const PARAGRAPH_CLOSE = (PARAGRAPH_WORDS * 3) / 5;
 /** A paragraph break the model writes is kept once the paragraph has this many words. */
 const MODEL_BREAK_WORDS = 25;
-/** Most words of prose between two visible headings (the report's limit is 300). */
-const RUN_WORDS = 270;
+/** Most words of prose between two visible headings: the limit less room for a last sentence that ends past the budget. */
+const RUN_BUDGET = RUN_WORDS - 30;
 /** How much further past its budget than short of it a passage may end. */
 const OVERSHOOT = 1.5;
 /**
@@ -81,7 +82,7 @@ const OWED_WORDS = 20;
  */
 export async function writePassage(ctx: PassageContext, passage: Passage): Promise<number> {
   const { plan, writer, schedule } = ctx;
-  const budget = ctx.visible ? Math.min(RUN_WORDS, passage.budget) : passage.budget;
+  const budget = ctx.visible ? Math.min(RUN_BUDGET, passage.budget) : passage.budget;
   const prose = passage.items === undefined;
   if (prose) schedule.open({ primaryUses: passage.primaryUses, secondary: passage.secondary, budget });
   const state = { words: 0, sentences: 0, newParagraph: true };
@@ -183,5 +184,5 @@ function take(
   ctx.onWords?.(document.wordCount, writer.usage.promptTokens + writer.usage.completionTokens);
   if (items !== undefined) return state.sentences >= items ? "full" : "item";
   if (state.words >= budget - 2 && !s.owing()) return "full";
-  return document.paragraphWords >= PARAGRAPH_WORDS ? "paragraph" : "more";
+  return document.paragraphWords >= PARAGRAPH_CLOSE ? "paragraph" : "more";
 }

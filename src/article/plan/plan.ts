@@ -1,3 +1,4 @@
+import { KEYWORD_DENSITY } from "./limits.js";
 import { articleLanguage, type Labels } from "./labels.js";
 import { resolveStyle, type GenerateRequest, type Preset } from "../wire/request.js";
 import { lowerFirst, wordSpans } from "../text/text.js";
@@ -55,7 +56,7 @@ export interface Plan {
 
 /** Words per part, by preset: about one H2 per 220 words, a list item per 150, a step per 180. */
 const WORDS_PER_PART = { paragraphs: 180, sections: 220, detailed: 300, listicle: 150, "how-to": 180 } as const;
-/** Target primary keyword density: low in the 0.5–2.5 % band, so ±10 % length keeps it inside. */
+/** Target primary keyword density: low in the {@link KEYWORD_DENSITY} band, so ±10 % length keeps it inside. */
 const PRIMARY_DENSITY = 0.008;
 /** Share of subheadings that hold the keyword (Yoast asks for 30–75 %). */
 const HEADING_KEYWORD_SHARE = 0.5;
@@ -108,7 +109,7 @@ export function plan(request: GenerateRequest): Plan {
     }
     case "listicle":
     case "how-to": {
-      // Enough items that none runs past the 300 words a subheading may cover, even at 5000 words.
+      // Enough items that none runs past the RUN_WORDS a subheading may cover, even at 5000 words.
       const count = preset === "listicle" ? clamp(parts, 3, 40) : clamp(parts, 3, 30);
       for (let i = 0; i < count; i++) sections.push(section("body", { heading: written(), number: i + 1 }));
       sections.push(section("conclusion", { label: labels.conclusion }));
@@ -178,8 +179,8 @@ function markKeywordHeadings(sections: PlannedSection[], visible: boolean, lengt
   }
   const writable = sections.flatMap((s) => [...(s.heading ? [s.heading] : []), ...s.subheadings]);
   const total = writable.length + sections.filter((s) => s.label !== null).length;
-  // Never so many that the headings alone (and the introduction's one use) pass the 2.5 % density limit.
-  const room = Math.max(1, Math.floor(length * 0.025) - 1);
+  // Never so many that the headings alone (and the introduction's one use) pass the density limit.
+  const room = Math.max(1, Math.floor((length * KEYWORD_DENSITY.max) / 100) - 1);
   const wanted = Math.min(writable.length, room, Math.max(1, Math.round(total * HEADING_KEYWORD_SHARE)));
   for (let i = 0; i < wanted; i++) writable[Math.floor((i * writable.length) / wanted)]!.keyword = true;
   return wanted;

@@ -1,8 +1,6 @@
 import { classOf, fullStopFor, PAUSES, QUOTATION_PAIRS, TERMINATORS } from "./scripts.js";
 import { capitalise, endsSentence, wordSpans } from "./text.js";
 
-/** Longest sentence we let through; longer model sentences are split (readability rule: prefer ≤ 20 words). */
-const MAX_SENTENCE_WORDS = 20;
 /** Shortest run of words we accept as a sentence. */
 export const MIN_SENTENCE_WORDS = 3;
 
@@ -38,12 +36,12 @@ export function cleanProse(text: string): string {
 }
 
 /**
- * Split a sentence longer than {@link MAX_SENTENCE_WORDS} into whole sentences, at commas
- * where it can, never inside a quotation or brackets (a sentence that has no such cut stays whole).
+ * Split a sentence longer than `maxWords` into whole sentences, at commas where it can,
+ * never inside a quotation or brackets (a sentence that has no such cut stays whole).
  */
-export function splitLongSentence(sentence: string, language: string): string[] {
+export function splitLongSentence(sentence: string, language: string, maxWords: number): string[] {
   const spans = wordSpans(sentence, language);
-  if (spans.length <= MAX_SENTENCE_WORDS) return [sentence];
+  if (spans.length <= maxWords) return [sentence];
   // Prefer the comma closest to the middle, then the word closest to it; only where both halves stand alone.
   const middle = Math.floor(spans.length / 2);
   let cut: { at: number; cost: number } | undefined;
@@ -58,7 +56,7 @@ export function splitLongSentence(sentence: string, language: string): string[] 
   const head = sentence.slice(0, cut.at).replace(PAUSES_AT_END, "") + terminatorFor(sentence, language);
   // The tail opens on its first word: marks the model left at the cut (". . data") go with the head's end.
   const tail = capitalise(sentence.slice(cut.at).replace(LEFT_AT_CUT, ""), language);
-  return [...splitLongSentence(head, language), ...splitLongSentence(tail, language)];
+  return [...splitLongSentence(head, language, maxWords), ...splitLongSentence(tail, language, maxWords)];
 }
 
 /** A whole sentence: capitalised, ending with a terminator of its language. */

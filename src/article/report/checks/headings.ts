@@ -1,5 +1,6 @@
 /** Heading checks: one H1, levels in order, distinct subheadings spread over the text. */
 import type { Block } from "../../body/document.js";
+import { RUN_WORDS } from "../../plan/limits.js";
 import { normaliseSentence } from "../../text/text.js";
 import type { CheckId } from "./registry.js";
 import { type Heading, type Measure, na, plural, verdict, withHeadings } from "./article.js";
@@ -50,7 +51,7 @@ export const headingChecks = {
   "subheading-distribution": withHeadings((article) => {
     if (article.input.preset === "paragraphs") return na("The paragraphs preset has no subheadings to distribute.");
     const longest = Math.max(0, ...textRuns(article.body));
-    return verdict(longest <= 300, `The longest text without a subheading has ${plural(longest, "word")} (target at most 300).`);
+    return verdict(longest <= RUN_WORDS, `The longest text without a subheading has ${plural(longest, "word")} (target at most ${RUN_WORDS}).`);
   }),
 } satisfies Partial<Record<CheckId, Measure>>;
 

@@ -1,4 +1,5 @@
 /** Keyword checks: where the keywords stand, how often, and how sentences carry them. */
+import { KEYWORD_DENSITY } from "../../plan/limits.js";
 import { slugify } from "../../text/slug.js";
 import { countPhrase, opensWith } from "../../text/text.js";
 import type { CheckId } from "./registry.js";
@@ -43,8 +44,8 @@ export const keywordChecks = {
     const density = article.keywordDensity[keyword] ?? 0;
     const count = occurrences(article.body, keyword, article.input.language);
     return verdict(
-      density >= 0.5 && density <= 2.5,
-      `Keyword density is ${density}% (“${keyword}” ${plural(count, "time")} in ${plural(article.wordCount, "word")}; target 0.5–2.5%).`,
+      density >= KEYWORD_DENSITY.min && density <= KEYWORD_DENSITY.max,
+      `Keyword density is ${density}% (“${keyword}” ${plural(count, "time")} in ${plural(article.wordCount, "word")}; target ${KEYWORD_DENSITY.min}–${KEYWORD_DENSITY.max}%).`,
     );
   }),
 

@@ -3,16 +3,11 @@
  * length, varied openings and no repeats for every language; transition words and the
  * passive voice for English only (the lists are English), not applicable elsewhere.
  */
+import { LONG_SENTENCE_SHARE, PARAGRAPH_WORDS, sentenceWords } from "../../plan/limits.js";
 import { countWords, normaliseSentence, wordSpans } from "../../text/text.js";
 import { hasTransition, isPassive } from "./english.js";
 import type { CheckId } from "./registry.js";
 import { type Measure, na, percent, plural, quote, round, verdict } from "./article.js";
-
-/** Yoast's longest recommended sentence, in words, where it differs from 20. */
-const LONG_SENTENCE: Readonly<Record<string, number>> = { es: 25, it: 25, pt: 25, ru: 15, he: 15, tr: 15 };
-
-/** The longest recommended sentence in a language, in words. */
-const longSentence = (language: string) => LONG_SENTENCE[language] ?? 20;
 
 /** Yoast checks transition words only in a text of at least 200 words. */
 const TRANSITION_MIN_WORDS = 200;
@@ -21,17 +16,17 @@ const TRANSITION_MIN_WORDS = 200;
 export const readabilityChecks = {
   "paragraph-length": (article) => {
     const longest = Math.max(0, ...article.prose.map((paragraph) => paragraph.words));
-    return verdict(longest <= 150, `The longest paragraph has ${plural(longest, "word")} (target at most 150).`);
+    return verdict(longest <= PARAGRAPH_WORDS, `The longest paragraph has ${plural(longest, "word")} (target at most ${PARAGRAPH_WORDS}).`);
   },
 
   // Yoast: at most 25% of sentences over 20 words (25 for Spanish, Italian and Portuguese, 15 for Russian, Hebrew and Turkish).
   "sentence-length": (article) => {
-    const limit = longSentence(article.input.language);
+    const limit = sentenceWords(article.input.language);
     const long = article.sentences.filter((sentence) => countWords(sentence, article.input.language) > limit).length;
     const share = percent(long, article.sentences.length);
     return verdict(
-      share <= 25,
-      `${round(share, 1)}% of sentences (${long} of ${article.sentences.length}) have more than ${limit} words (target at most 25%).`,
+      share <= LONG_SENTENCE_SHARE,
+      `${round(share, 1)}% of sentences (${long} of ${article.sentences.length}) have more than ${limit} words (target at most ${LONG_SENTENCE_SHARE}%).`,
     );
   },
 

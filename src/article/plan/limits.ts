@@ -1,0 +1,28 @@
+/**
+ * The limits the SEO report measures an article against (Yoast SEO's published
+ * thresholds), held once: the plan and the body pass steer below them, and the report's
+ * checks measure them, from these same constants.
+ */
+
+/** Most words in one paragraph. */
+export const PARAGRAPH_WORDS = 150;
+
+/** Most words of text without a subheading between them. */
+export const RUN_WORDS = 300;
+
+/** The band the primary keyword's density must fall in, in percent of the body's words. */
+export const KEYWORD_DENSITY = { min: 0.5, max: 2.5 } as const;
+
+/** Most sentences, in percent, that may be longer than {@link sentenceWords}. */
+export const LONG_SENTENCE_SHARE = 25;
+
+/** The longest recommended sentence, in words, where a language differs from {@link SENTENCE_WORDS}. */
+const SENTENCE_WORDS_BY_LANGUAGE: Readonly<Record<string, number>> = { es: 25, it: 25, pt: 25, ru: 15, he: 15, tr: 15 };
+
+/** The longest recommended sentence, in words, in most languages. */
+export const SENTENCE_WORDS = 20;
+
+/** The longest recommended sentence in a language, in words. */
+export function sentenceWords(language: string): number {
+  return SENTENCE_WORDS_BY_LANGUAGE[language] ?? SENTENCE_WORDS;
+}
