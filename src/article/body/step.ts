@@ -6,7 +6,7 @@ import { classOf, GRAMMAR_PAIRS, GRAMMAR_QUOTES, QUOTATION_ENDS, TERMINATORS } f
 import { quotes, splitLongSentence } from "../text/sentences.js";
 import { countWords, wordSpans } from "../text/text.js";
 import { nextUnit } from "./units.js";
-import { SENTENCE_WORDS } from "../plan/limits.js";
+import { sentenceWords } from "../plan/limits.js";
 
 /** What the pass says of a sentence: refuse it (and why), end before it, or keep it and say what comes next. */
 export type Verdict = Refusal | "stop" | "full" | "paragraph" | "item" | "more";
@@ -351,7 +351,7 @@ class Step {
         this.outcome = "rejected";
         break;
       }
-      const parts = unit.kind === "sentence" ? splitLongSentence(unit.text, language, SENTENCE_WORDS) : [];
+      const parts = unit.kind === "sentence" ? splitLongSentence(unit.text, language, sentenceWords(language)) : [];
       for (const part of parts) {
         const verdict = take(part, breakBefore);
         if (verdict === "stop") {

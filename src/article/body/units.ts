@@ -1,6 +1,6 @@
 import { MIN_SENTENCE_WORDS, balanced, cleanProse, finishSentence, quotes, splitLongSentence } from "../text/sentences.js";
 import { countWords, endsSentence, firstWords, splitSentences } from "../text/text.js";
-import { SENTENCE_WORDS } from "../plan/limits.js";
+import { sentenceWords } from "../plan/limits.js";
 
 /** One whole piece of model text, read from the start of what the pass has not consumed yet. */
 export type Unit =
@@ -47,7 +47,7 @@ export function nextUnit(pending: string, language: string, final: boolean): Uni
 /** The head of a run-on sentence as a sentence of its own. */
 function runOn(first: string, lead: number, language: string): Unit {
   const clean = cleanProse(first);
-  const head = splitLongSentence(clean, language, SENTENCE_WORDS)[0]!;
+  const head = splitLongSentence(clean, language, sentenceWords(language))[0]!;
   const words = firstWords(first, countWords(head, language), language);
   const at = first.indexOf(words);
   return { kind: "sentence", text: finishSentence(head, language), length: lead + (at < 0 ? first.length : at + words.length) };
