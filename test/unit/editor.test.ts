@@ -1,45 +1,23 @@
-import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { AvoidList } from "../../src/article/plan/avoid.js";
 import { ArticleDocument } from "../../src/article/body/document.js";
-import { plannedOutline, type Outline } from "../../src/article/outline/outline.js";
-import { plan, type Plan } from "../../src/article/plan/plan.js";
-import { GenerateRequestSchema, type GenerateRequestInput } from "../../src/article/wire/request.js";
+import { plannedOutline } from "../../src/article/outline/outline.js";
 import { balanced, finishSentence, splitLongSentence } from "../../src/article/text/sentences.js";
 import { sentenceWords } from "../../src/article/plan/limits.js";
 import { hasPhrase } from "../../src/article/text/text.js";
-import { writeBody } from "../../src/article/body/write.js";
-import { FakeWriter, continuations, distinctSentences, proseModel, type ProseItem, type Script } from "../../scripts/fixtures/fake-writer.js";
+import { COMPOSTING, outlineFor, planFor, writeWith } from "../helpers/body.js";
+import { continuations, distinctSentences, proseModel, type ProseItem, type Script } from "../../scripts/fixtures/fake-writer.js";
 
 // How code steers without showing, on a scripted fake model: owed keywords inside
 // sentences, banned phrases refused while sampling, quotations closed, an introduction
 // always, an outline that lists what the article shows. The document and plan are real.
 
 const PRIMARY = "compost bins";
+/** The request these tests write: a secondary keyword besides the primary. */
+const TWO_KEYWORDS = { ...COMPOSTING, seo: { keywords: `${PRIMARY}, kitchen scraps` } };
 
-function planFor(input: Partial<GenerateRequestInput> = {}): Plan {
-  return plan(v.parse(GenerateRequestSchema, { topic: "Composting at home", seed: 1, length: 600, seo: { keywords: `${PRIMARY}, kitchen scraps` }, ...input }));
-}
 
-function outlineFor(p: Plan): Outline {
-  return {
-    title: "Compost bins for small gardens",
-    metaDescription: "Compost bins turn kitchen scraps into soil.",
-    sections: p.sections.map((s, i) => ({
-      heading: s.heading ? (s.heading.keyword ? `Compost bins in part ${i}` : `Part ${i} of the guide`) : null,
-      subheadings: s.subheadings.map((_, j) => (s.kind === "faq" ? `Question ${j} about the heap?` : `Detail ${i}.${j}`)),
-    })),
-  };
-}
 
-const noAvoid = (p: Plan) => new AvoidList({ style: { avoid: [], cliches: true }, language: p.request.language });
-
-async function writeWith(p: Plan, script: Script, avoid = noAvoid(p)) {
-  const writer = new FakeWriter(script);
-  const document = new ArticleDocument(p.request.language, [p.primary, ...p.secondary]);
-  await writeBody(p, outlineFor(p), { writer, document, avoid, seed: 7 });
-  return { writer, document };
-}
 
 function* chain(...sources: Iterable<ProseItem>[]): Generator<ProseItem> {
   for (const source of sources) yield* source;
@@ -50,7 +28,7 @@ const sentencesOf = (doc: ArticleDocument) => doc.blocks.flatMap((b) => (b.kind 
 
 describe("keywords where they fit", () => {
   it("places an owed keyword inside a sentence, after a few of the model's own words and in the request's case", async () => {
-    const p = planFor();
+    const p = planFor({}, TWO_KEYWORDS);
     const { writer, document } = await writeWith(p, proseModel(distinctSentences(), continuations()));
     const forced = writer.events.filter((e) => e.type === "append" && hasPhrase(e.text, PRIMARY, "en") || (e.type === "append" && hasPhrase(e.text, "kitchen scraps", "en")));
     // The opening of the introduction, then keywords steered mid-sentence: each after at least two words of the model's own.
@@ -76,7 +54,7 @@ describe("keywords where they fit", () => {
   });
 
   it("refuses a model's own keyword openings past 40 % of the keyword sentences", async () => {
-    const p = planFor({ length: 800 });
+    const p = planFor({ length: 800 }, TWO_KEYWORDS);
     // Every third sentence the model writes opens with the secondary keyword.
     function* opening(): Generator<ProseItem> {
       const plain = distinctSentences(40);
@@ -93,13 +71,13 @@ describe("keywords where they fit", () => {
 
 describe("banned phrases", () => {
   it("are refused the moment the model completes one: cut back to the last word, the model writes on", async () => {
-    const p = planFor();
+    const p = planFor({}, TWO_KEYWORDS);
     const avoid = new AvoidList({ style: { avoid: ["once upon a time", "Lily"], cliches: true }, language: "en" });
     const base = proseModel(chain(["Once upon a time there was a tidy heap.", "Lily went to see the garden bed.", "Later, Lily smiled at the careful gardeners."], distinctSentences()), continuations());
     // A call that starts under the refusal of a word takes another word first; then it writes its sentences.
     const refusing = (grammar: string | undefined) => /^root ::= " "\? \(/m.test(grammar ?? "");
     const script: Script = (step) => (refusing(step.options.grammar) ? { pieces: [" day."] } : base(step));
-    const { writer, document } = await writeWith(p, script, avoid);
+    const { writer, document } = await writeWith(p, script, { avoid });
     const text = sentencesOf(document).join(" ");
     expect(text).not.toMatch(/once upon a time/i);
     expect(text).not.toMatch(/\bLily\b/);
@@ -127,7 +105,7 @@ describe("banned phrases", () => {
 
 describe("quotations and the introduction", () => {
   it("a sentence that leaves a quotation open is refused and written again", async () => {
-    const p = planFor({ length: 300 });
+    const p = planFor({ length: 300 }, TWO_KEYWORDS);
     const { document, writer } = await writeWith(p, proseModel(chain([{ raw: ' Often, the gardener said "stop now and went home to rest.\n\n' }], distinctSentences()), continuations()));
     for (const s of sentencesOf(document)) expect(balanced(s), s).toBe(true);
     expect(writer.removed().join(" ")).toContain('"stop now');
@@ -149,7 +127,7 @@ describe("quotations and the introduction", () => {
   });
 
   it("an introduction is written even when the model fails its keyword opening again and again", async () => {
-    const p = planFor({ length: 300 });
+    const p = planFor({ length: 300 }, TWO_KEYWORDS);
     let n = 0;
     // The first ten continuations of the prefilled keyword are too short to keep.
     const script = proseModel(distinctSentences(), () => (n++ < 10 ? "rot." : "help small gardens every single season."));
@@ -165,14 +143,14 @@ describe("quotations and the introduction", () => {
 
 describe("the outline", () => {
   it("the document lists exactly the headings it shows; without them the planned sections are marked not shown", async () => {
-    const p = planFor({ structure: "detailed", length: 800 });
+    const p = planFor({ structure: "detailed", length: 800 }, TWO_KEYWORDS);
     const { document } = await writeWith(p, proseModel(distinctSentences(), continuations()));
     const shown = document.blocks.flatMap((b) => (b.kind === "heading" ? [{ level: b.depth, text: b.text, shown: true }] : []));
     expect(document.headings()).toEqual(shown);
     // No "Introduction" that no article shows.
     expect(shown.map((e) => e.text)).not.toContain("Introduction");
 
-    const off = planFor({ structure: "sections", length: 800, seo: { keywords: PRIMARY, headingTags: false } });
+    const off = planFor({ structure: "sections", length: 800, seo: { keywords: PRIMARY, headingTags: false } }, TWO_KEYWORDS);
     const entries = plannedOutline(off, outlineFor(off));
     expect(entries.length).toBeGreaterThan(2);
     expect(entries.every((e) => e.shown === false)).toBe(true);

@@ -3,13 +3,11 @@ import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { ArticleDocument } from "../../src/article/body/document.js";
 import { HEADLINE_MAX, JsonLdSchema, articleJsonLd, serialiseJsonLd, type JsonLd, type JsonLdSource } from "../../src/article/output/jsonld.js";
-import type { Outline } from "../../src/article/outline/outline.js";
-import { plan, type Plan } from "../../src/article/plan/plan.js";
 import { renderArticle } from "../../src/article/output/render.js";
-import { GenerateRequestSchema, type GenerateRequestInput } from "../../src/article/wire/request.js";
-import { capitalise } from "../../src/article/text/text.js";
+import type { GenerateRequestInput } from "../../src/article/wire/request.js";
 import { writeBody } from "../../src/article/body/write.js";
 import { blocksOf } from "../helpers/blocks.js";
+import { COMPOSTING, outlineFor, planFor } from "../helpers/body.js";
 import { FakeWriter, continuations, distinctSentences, proseModel } from "../../scripts/fixtures/fake-writer.js";
 import { expectValidJsonLd, jsonLdOf, scriptsOf } from "../helpers/jsonld.js";
 
@@ -19,29 +17,17 @@ import { expectValidJsonLd, jsonLdOf, scriptsOf } from "../helpers/jsonld.js";
 // is read back the way an HTML parser reads a script element.
 
 const PRIMARY = "compost bins";
+/** The request these tests write: a secondary keyword besides the primary. */
+const TWO_KEYWORDS = { ...COMPOSTING, seo: { keywords: `${PRIMARY}, kitchen scraps` } };
 const CREATED = 1_795_311_039;
+const DESCRIPTION = "Compost bins turn kitchen scraps into rich soil for every small garden, balcony and shared plot, all year round.";
 
-function planFor(input: Partial<GenerateRequestInput> = {}): Plan {
-  return plan(v.parse(GenerateRequestSchema, { topic: "Composting at home", seed: 1, length: 600, seo: { keywords: `${PRIMARY}, kitchen scraps` }, ...input }));
-}
 
-/** The outline as the model might have planned it: distinct headings, FAQ questions ending in "?". */
-function outlineFor(p: Plan, title = "Compost bins for small gardens and balconies"): Outline {
-  const keyword = capitalise(p.primary, p.request.language);
-  return {
-    title,
-    metaDescription: "Compost bins turn kitchen scraps into rich soil for every small garden, balcony and shared plot, all year round.",
-    sections: p.sections.map((s, i) => ({
-      heading: s.heading ? (s.heading.keyword ? `${keyword} in part ${i}` : `Part ${i} of the guide`) : null,
-      subheadings: s.subheadings.map((sub, j) => (s.kind === "faq" ? `Question ${j} about ${sub.keyword ? p.primary : "the heap"}?` : `Detail ${i}.${j}`)),
-    })),
-  };
-}
 
 /** Write the article with the real body pass on an endless prose model; returns what `articleJsonLd` reads. */
 async function written(input: Partial<GenerateRequestInput> = {}, title?: string) {
-  const p = planFor(input);
-  const outline = outlineFor(p, title);
+  const p = planFor(input, TWO_KEYWORDS);
+  const outline = outlineFor(p, { ...(title === undefined ? {} : { title }), metaDescription: DESCRIPTION });
   const writer = new FakeWriter(proseModel(distinctSentences(), continuations()));
   const keywords = [p.primary, ...p.secondary];
   const document = new ArticleDocument(p.request.language, keywords);
@@ -121,7 +107,7 @@ describe("the Article node", () => {
   });
 
   it("leaves out a description the model never wrote", async () => {
-    const p = planFor();
+    const p = planFor({}, TWO_KEYWORDS);
     const { source } = await written();
     const jsonLd = articleJsonLd({ ...source, plan: p, metaDescription: "" });
     expect(nodeOf(jsonLd, "Article")).not.toHaveProperty("description");

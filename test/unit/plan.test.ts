@@ -1,26 +1,26 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { focusKeyword, plan, type Plan, type PlannedHeading } from "../../src/article/plan/plan.js";
-import { GenerateRequestSchema, type GenerateRequestInput, type Preset } from "../../src/article/wire/request.js";
+import { GenerateRequestSchema, type Preset } from "../../src/article/wire/request.js";
 import { countWords } from "../../src/article/text/text.js";
+import { planFor } from "../helpers/body.js";
 
 // `plan()` decides everything code owns before the model writes a word. These tests read
 // the plan as a contract: they compute the figures the rules ask for (H2s per requested
 // words, keyword share of subheadings, keyword density…) from the plan and compare them
 // with the rules, rather than restating how plan.ts computes them.
 
+/** The request these tests plan unless told otherwise: no length, no keywords. */
+const PLANTS = { topic: "Caring for indoor plants", seed: 1 };
 const KEYWORDS = "indoor plants, watering schedule, potting soil";
 const PRIMARY = "indoor plants";
 const SECONDARY = ["watering schedule", "potting soil"];
 const PRESETS: Preset[] = ["paragraphs", "sections", "detailed", "listicle", "how-to"];
 const LENGTHS = [100, 150, 200, 300, 500, 800, 1200, 2000, 3000, 5000];
 
-function planFor(input: Partial<GenerateRequestInput> & { seo?: GenerateRequestInput["seo"] }): Plan {
-  return plan(v.parse(GenerateRequestSchema, { topic: "Caring for indoor plants", seed: 1, ...input }));
-}
 
 function keywordPlan(structure: Preset, length: number, headingTags = true): Plan {
-  return planFor({ structure, length, seo: { keywords: KEYWORDS, headingTags } });
+  return planFor({ structure, length, seo: { keywords: KEYWORDS, headingTags } }, PLANTS);
 }
 
 const kinds = (p: Plan) => p.sections.map((s) => s.kind);
@@ -289,7 +289,7 @@ describe("plan: keywords", () => {
 
   it("assigns all 19 secondary keywords of a 20-keyword request round robin over the prose sections", () => {
     const keywords = Array.from({ length: 20 }, (_, i) => `keyword ${i}`);
-    const p = planFor({ structure: "sections", length: 800, seo: { keywords: keywords.join(", ") } });
+    const p = planFor({ structure: "sections", length: 800, seo: { keywords: keywords.join(", ") } }, PLANTS);
     expect(p.primary).toBe("keyword 0");
     const prose = proseSections(p);
     expect(p.sections.flatMap((s) => s.secondary).sort()).toEqual(keywords.slice(1).sort());
@@ -303,7 +303,7 @@ describe("plan: keywords", () => {
   });
 
   it("drops a secondary keyword equal to the primary one, in any case", () => {
-    const p = planFor({ seo: { keywords: "Indoor plants, watering" } });
+    const p = planFor({ seo: { keywords: "Indoor plants, watering" } }, PLANTS);
     expect(p.primary).toBe("Indoor plants");
     expect(p.secondary).toEqual(["watering"]);
   });
@@ -318,7 +318,7 @@ describe("plan: focus keyword from the topic when no keywords are given", () => 
     ["Zimmerpflanzen richtig gießen", "de", "Zimmerpflanzen richtig gießen"],
     ["観葉植物の育て方", "ja", "観葉植物の育て方"],
   ])("%s (%s) → %s", (topic, language, primary) => {
-    const p = planFor({ topic, language, structure: "detailed", length: 800 });
+    const p = planFor({ topic, language, structure: "detailed", length: 800 }, PLANTS);
     expect(p.primary).toBe(primary);
     expect(p.secondary).toEqual([]);
     expect(proseSections(p)[0]!.primaryUses).toBeGreaterThanOrEqual(1);
@@ -341,7 +341,7 @@ describe("plan: focus keyword from the topic when no keywords are given", () => 
     expect(SMALL.has(words[0]!), keyword).toBe(false);
     expect(SMALL.has(words.at(-1)!), keyword).toBe(false);
     expect(keyword).not.toMatch(/[?.!]$/);
-    expect(planFor({ topic }).primary).toBe(keyword);
+    expect(planFor({ topic }, PLANTS).primary).toBe(keyword);
   });
 
   it("keeps a short topic of small words whole rather than returning nothing", () => {
@@ -350,7 +350,7 @@ describe("plan: focus keyword from the topic when no keywords are given", () => 
   });
 
   it("uses the first given keyword, not the topic, when keywords are given", () => {
-    expect(planFor({ topic: "Caring for indoor plants", seo: { keywords: "Monstera care, light" } }).primary).toBe("Monstera care");
+    expect(planFor({ topic: "Caring for indoor plants", seo: { keywords: "Monstera care, light" } }, PLANTS).primary).toBe("Monstera care");
   });
 });
 
@@ -370,29 +370,29 @@ describe("plan: structure mapping", () => {
     ["detailed", "detailed"],
     ["how-to", "how-to"],
   ] as const)("%s → %s, with the requested words kept", (structure, preset) => {
-    const p = planFor({ structure });
+    const p = planFor({ structure }, PLANTS);
     expect(p.preset).toBe(preset);
     expect(p.request.structure).toBe(preset);
     expect(p.request.structureRequested).toBe(structure);
   });
 
   it("defaults to sections", () => {
-    const p = planFor({});
+    const p = planFor({}, PLANTS);
     expect(p.preset).toBe("sections");
     expect(p.request.structureRequested).toBe("sections");
   });
 
   it("plans the mapped preset's shape: a how-to guide gets numbered steps, an essay no headings", () => {
-    const howTo = planFor({ structure: "how-to guide", length: 900, seo: { keywords: KEYWORDS } });
+    const howTo = planFor({ structure: "how-to guide", length: 900, seo: { keywords: KEYWORDS } }, PLANTS);
     expect(bodies(howTo).map((s) => s.number)).toEqual([1, 2, 3, 4, 5]);
-    const essay = planFor({ structure: "essay", length: 800 });
+    const essay = planFor({ structure: "essay", length: 800 }, PLANTS);
     expect(essay.sections.some((s) => s.heading || s.label || s.kind === "faq" || s.kind === "takeaways")).toBe(false);
   });
 });
 
 describe("plan: language", () => {
   it("German: Fazit, Das Wichtigste in Kürze, Häufig gestellte Fragen", () => {
-    const p = planFor({ topic: "Zimmerpflanzen", language: "de", structure: "detailed", seo: { keywords: "Zimmerpflanzen, Gießplan" } });
+    const p = planFor({ topic: "Zimmerpflanzen", language: "de", structure: "detailed", seo: { keywords: "Zimmerpflanzen, Gießplan" } }, PLANTS);
     expect(p.languageName).toBe("German");
     expect(p.labels.conclusion).toBe("Fazit");
     expect(p.sections.find((s) => s.kind === "conclusion")!.label).toBe("Fazit");
@@ -402,7 +402,7 @@ describe("plan: language", () => {
   });
 
   it("Japanese: まとめ, よくある質問, and words without spaces", () => {
-    const p = planFor({ topic: "観葉植物の育て方", language: "ja", structure: "detailed", seo: { keywords: "観葉植物, 水やり" } });
+    const p = planFor({ topic: "観葉植物の育て方", language: "ja", structure: "detailed", seo: { keywords: "観葉植物, 水やり" } }, PLANTS);
     expect(p.languageName).toBe("Japanese");
     expect(p.primary).toBe("観葉植物");
     expect(p.sections.find((s) => s.kind === "conclusion")!.label).toBe("まとめ");
@@ -412,11 +412,11 @@ describe("plan: language", () => {
   });
 
   it.each(["ja", "zh", "th"])("%s is written without spaces", (language) => {
-    expect(planFor({ language }).spaced).toBe(false);
+    expect(planFor({ language }, PLANTS).spaced).toBe(false);
   });
 
   it("Swahili has no labels of its own: English labels, but the prompts still name Swahili", () => {
-    const p = planFor({ topic: "Mimea ya ndani", language: "sw", structure: "detailed", seo: { keywords: "mimea ya ndani" } });
+    const p = planFor({ topic: "Mimea ya ndani", language: "sw", structure: "detailed", seo: { keywords: "mimea ya ndani" } }, PLANTS);
     expect(p.languageName).toBe("Swahili");
     expect(p.spaced).toBe(true);
     expect(p.sections.find((s) => s.kind === "conclusion")!.label).toBe("Conclusion");
@@ -425,7 +425,7 @@ describe("plan: language", () => {
   });
 
   it("language codes are taken in any case", () => {
-    const p = planFor({ language: "DE", structure: "sections" });
+    const p = planFor({ language: "DE", structure: "sections" }, PLANTS);
     expect(p.request.language).toBe("de");
     expect(p.sections.at(-1)!.label).toBe("Fazit");
   });

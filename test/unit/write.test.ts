@@ -1,14 +1,14 @@
 import { AvoidList } from "../../src/article/plan/avoid.js";
-import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { analyse, type CheckId } from "../../src/article/report/analyse.js";
 import { ArticleDocument } from "../../src/article/body/document.js";
 import { DESCRIPTION, TITLE_MAX, writeOutline, type Outline } from "../../src/article/outline/outline.js";
-import { plan, type Plan } from "../../src/article/plan/plan.js";
-import { GenerateRequestSchema, type GenerateRequestInput, type Preset } from "../../src/article/wire/request.js";
-import { capitalise, countPhrase, endsSentence, normaliseSentence, splitSentences, wordSpans } from "../../src/article/text/text.js";
+import type { Plan } from "../../src/article/plan/plan.js";
+import type { Preset } from "../../src/article/wire/request.js";
+import { countPhrase, endsSentence, normaliseSentence, splitSentences, wordSpans } from "../../src/article/text/text.js";
 import { freeTextGrammar } from "../../src/article/body/step.js";
 import { writeBody } from "../../src/article/body/write.js";
+import { outlineFor, planFor, writeWith } from "../helpers/body.js";
 import {
   FakeWriter,
   continuations,
@@ -27,35 +27,8 @@ import {
 const PRIMARY = "compost bins";
 const TITLE = "Compost bins for small gardens and balconies";
 
-function planFor(input: Partial<GenerateRequestInput> & { seo?: GenerateRequestInput["seo"] } = {}): Plan {
-  return plan(v.parse(GenerateRequestSchema, { topic: "Composting at home", seed: 1, length: 600, seo: { keywords: PRIMARY }, ...input }));
-}
 
-/** The outline as the model might have planned it: distinct headings, the keyword where the plan marks it. */
-function outlineFor(p: Plan): Outline {
-  const keyword = capitalise(p.primary, p.request.language);
-  return {
-    title: TITLE,
-    metaDescription: "Compost bins turn kitchen scraps into rich soil.",
-    sections: p.sections.map((s, i) => ({
-      heading: s.heading ? (s.heading.keyword ? `${keyword} in part ${i}` : `Part ${i} of the guide`) : null,
-      subheadings: s.subheadings.map((sub, j) =>
-        s.kind === "faq" ? `Question ${j} about ${sub.keyword ? p.primary : "the heap"}?` : `${sub.keyword ? keyword : "Detail"} ${i}.${j}`,
-      ),
-    })),
-  };
-}
 
-/** Run the body pass on a fake model; the document is the real one. */
-async function writeWith(p: Plan, script: Script, options: { outline?: Outline; maxSteps?: number; signal?: AbortSignal; avoid?: AvoidList } = {}) {
-  const writer = new FakeWriter(script);
-  writer.maxSteps = options.maxSteps ?? 2000;
-  const document = new ArticleDocument(p.request.language, [p.primary, ...p.secondary]);
-  const words: number[] = [];
-  const outline = options.outline ?? outlineFor(p);
-  await writeBody(p, outline, { writer, document, avoid: options.avoid ?? new AvoidList({ style: { avoid: [], cliches: true }, language: p.request.language }), seed: 7, signal: options.signal, onWords: (n) => words.push(n) });
-  return { writer, document, outline, words };
-}
 
 /** A model that writes endless distinct sentences, with `items` put in front of them. */
 function endless(...items: ProseItem[]): Script {
