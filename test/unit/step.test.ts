@@ -10,7 +10,7 @@ import { FakeWriter, scripted, type Script } from "../../scripts/fixtures/fake-w
 // the answer and what it cuts, and why.
 
 /** Run one step over `script` after `before` (forced text), taking every sentence with `verdicts` in turn ("more" once they run out). */
-async function step(script: Script, options: { language?: string; before?: string; verdicts?: Verdict[]; avoid?: string[] } & Partial<StepOptions> = {}) {
+async function step(script: Script, options: { language?: string; before?: string; verdicts?: Verdict[]; avoid?: string[] } & Partial<Omit<StepOptions, "avoid">> = {}) {
   const { language = "en", before = "# Title\n\n", verdicts = [], avoid = [], ...rest } = options;
   const fake = new FakeWriter(script);
   const writer = TokenLedger.of(fake);
@@ -52,4 +52,59 @@ describe("a step's sentences and the language's longest sentence", () => {
       expect(sentences[parts]).toBe("Then the model wrote another one here.");
     });
   }
+});
+
+describe("a step", () => {
+  it("hands each whole sentence to take, and ends on the verdict that ends it, cutting what follows", async () => {
+    const { result, sentences, writer } = await step(scripted([" One two three four. Five six seven eight. Nine ten eleven twelve. Thirteen"]), { verdicts: ["more", "paragraph"] });
+    expect(sentences).toEqual(["One two three four.", "Five six seven eight."]);
+    expect(result).toMatchObject({ outcome: "paragraph", accepted: 2, words: 8 });
+    // The answer ends on the last sentence kept: what the model wrote after it went, counted as the step's end.
+    expect(writer.text).toBe("# Title\n\n One two three four. Five six seven eight.");
+    expect(writer.discarded["step-end"]).toBeGreaterThan(0);
+  });
+
+  it("ends on a refusal, the refused sentence cut and counted under the refusal", async () => {
+    const { result, writer } = await step(scripted([" One two three four. Five six seven eight. Nine"]), { verdicts: ["more", "duplicate"] });
+    expect(result).toMatchObject({ outcome: "rejected", accepted: 1, refusal: "duplicate" });
+    expect(writer.text).toBe("# Title\n\n One two three four.");
+    expect(writer.discarded.duplicate).toBeGreaterThan(0);
+  });
+
+  it("ends before a sentence that would pass the budget, which is cut as over budget", async () => {
+    const { result, writer } = await step(scripted([" One two three four. Five six seven eight. Nine"]), { verdicts: ["more", "stop"] });
+    expect(result).toMatchObject({ outcome: "full", accepted: 1 });
+    expect(writer.text).toBe("# Title\n\n One two three four.");
+    expect(writer.discarded["over-budget"]).toBeGreaterThan(0);
+  });
+
+  it("rejects a heading the model starts on its own", async () => {
+    const { result, writer } = await step(scripted([" One two three four.\n\n## A heading of its own\n\nMore"]));
+    expect(result).toMatchObject({ outcome: "rejected", accepted: 1 });
+    expect(writer.text).toBe("# Title\n\n One two three four.");
+    expect(writer.discarded.heading).toBeGreaterThan(0);
+  });
+
+  it("takes the model's last sentence when it stops, and says it ended", async () => {
+    const { result, sentences } = await step(scripted([" One two three four. Five six seven eight"]));
+    expect(sentences).toEqual(["One two three four.", "Five six seven eight."]);
+    expect(result.outcome).toBe("ended");
+  });
+
+  it("refuses a banned phrase the moment it is completed: cut back to its last word, the next call's grammar refuses that word", async () => {
+    // The phrase is complete once the character after it is written (" and").
+    const { fake, writer, sentences } = await step(scripted([" The heap was truly wonderful and", " lovely today and warm. Then"]), { avoid: ["truly wonderful"] });
+    expect(fake.removed()[0]).toBe(" wonderful and");
+    const second = fake.events.filter((e) => e.type === "generate")[1];
+    expect(second?.type === "generate" && second.options.grammar).toMatch(/^root ::= " "\? \(/);
+    expect(sentences[0]).toBe("The heap was truly lovely today and warm.");
+    expect(writer.discarded.banned).toBeGreaterThan(0);
+  });
+
+  it("steers an owed keyword in after a few of the model's own words, never as the sentence's opening", async () => {
+    const { sentences, fake } = await step(scripted([" Most gardeners like to use the old shed", " that stand by the fence. Then"]), { steer: () => "compost bins" });
+    // Right after "like", a slot word, once the model wrote two words of its own; its next call goes on from the keyword.
+    expect(fake.appended()).toContain(" compost bins");
+    expect(sentences[0]).toBe("Most gardeners like compost bins that stand by the fence.");
+  });
 });
