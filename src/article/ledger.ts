@@ -30,7 +30,7 @@ export class TokenLedger implements Writer {
   private dropped = 0;
 
   private constructor(private readonly inner: Writer) {
-    this.mark();
+    this.recordEnd();
   }
 
   /** The ledger over `writer` (itself when it is one already). */
@@ -52,7 +52,7 @@ export class TokenLedger implements Writer {
   }
   append(text: string): void {
     this.inner.append(text);
-    this.mark();
+    this.recordEnd();
   }
   pin(): void {
     this.inner.pin();
@@ -62,7 +62,7 @@ export class TokenLedger implements Writer {
   }
   async *generate(options: GenerateOptions): AsyncGenerator<string, void, undefined> {
     for await (const piece of this.inner.generate(options)) {
-      this.mark();
+      this.recordEnd();
       yield piece;
     }
   }
@@ -75,7 +75,7 @@ export class TokenLedger implements Writer {
   /** Cut the answer back to its first `length` characters; the generated tokens it drops count as `reason`. */
   cut(length: number, reason: DiscardReason): void {
     if (length >= this.inner.text.length) return;
-    // The first mark is where the ledger started: nothing before it is counted.
+    // The first end recorded is where the ledger started: nothing before it is counted.
     let i = this.ends.length;
     while (i > 1 && this.ends[i - 1]! > length) i--;
     // A piece that straddles the cut is lost whole: the model evaluates the kept part again as forced text.
@@ -84,11 +84,12 @@ export class TokenLedger implements Writer {
     this.counts.length = i;
     this.inner.truncate(length);
     this.dropped += tokens;
-    this.mark();
+    this.recordEnd();
     if (tokens > 0) this.discarded[reason] = (this.discarded[reason] ?? 0) + tokens;
   }
 
-  private mark(): void {
+  /** Record the answer's length, and the completion tokens not yet counted as discarded, as a piece's end. */
+  private recordEnd(): void {
     this.ends.push(this.inner.text.length);
     this.counts.push(this.usage.completionTokens - this.dropped);
   }

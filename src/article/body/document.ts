@@ -20,7 +20,7 @@ const MARKDOWN: ToMarkdownOptions = {
 
 /**
  * Text the serialiser leaves as it is in a paragraph of its own: it opens with a letter (no
- * list, heading or quote marker), ends on no space, and holds none of the marks it escapes
+ * list, heading or quote marker), ends on no space, and holds none of the characters it escapes
  * anywhere (emphasis, code, brackets, references, HTML, backslashes, line breaks).
  */
 const PLAIN = /^\p{L}(?:[^\t\r\n\\[\]_`*&<]*[^\s\\[\]_`*&<])?$/u;
@@ -35,7 +35,7 @@ function markdownOf(node: RootContent): string {
 const text = (value: string) => ({ type: "text" as const, value });
 
 /** What a sentence carries besides its words. */
-export interface SentenceMarks {
+export interface SentenceAttachments {
   /** Words of the sentence (the model wrote them) that link a page: code wraps them, nothing more. */
   link?: { start: number; length: number; url: string };
   /** The source the sentence restates: a marker `[n]` after it, linking the source's URL when it has one. */
@@ -43,8 +43,8 @@ export interface SentenceMarks {
 }
 
 /** A sentence as inline nodes: its text, the linked words as a link, the citation marker after it. */
-function inlineNodes(sentence: string, marks: SentenceMarks): PhrasingContent[] {
-  const { link, citation } = marks;
+function inlineNodes(sentence: string, attached: SentenceAttachments): PhrasingContent[] {
+  const { link, citation } = attached;
   const nodes: PhrasingContent[] = link
     ? [
         ...(link.start > 0 ? [text(sentence.slice(0, link.start))] : []),
@@ -107,22 +107,22 @@ export class ArticleDocument {
   }
 
   /**
-   * A sentence at the end of the open paragraph, or opening a new one. Its marks (a link on
+   * A sentence at the end of the open paragraph, or opening a new one. What it carries (a link on
    * words the model wrote, a citation marker after it) are nodes of their own; the marker is
    * not a word of the article.
    */
-  addSentence(sentence: string, newParagraph: boolean, marks: SentenceMarks = {}): void {
+  addSentence(sentence: string, newParagraph: boolean, attached: SentenceAttachments = {}): void {
     const words = this.count(sentence);
     this.openList = undefined;
-    const inline = inlineNodes(sentence, marks);
-    if (marks.link) this.linkedParagraph = true;
+    const inline = inlineNodes(sentence, attached);
+    if (attached.link) this.linkedParagraph = true;
     if (!this.openParagraph || newParagraph) {
       const node: Paragraph = { type: "paragraph", children: inline };
       const block = { kind: "prose" as const, text: sentence, words, sentences: [sentence] };
       this.blocks.push(block);
       this.push(node);
       this.openParagraph = { node, block };
-      this.linkedParagraph = marks.link !== undefined;
+      this.linkedParagraph = attached.link !== undefined;
       return;
     }
     const { node, block } = this.openParagraph;

@@ -35,7 +35,7 @@ export interface Placement {
   answer?: boolean;
 }
 
-/** A question's end: its question mark, then closing quotes or brackets. */
+/** A question's end: its terminator, then closing quotes or brackets. */
 const QUESTION_END = new RegExp(`[${classOf(QUESTION_MARKS)}][${classOf(TRAILING)}]*$`, "u");
 /** Most primary keyword uses per word the model may add on its own: half a point below the density limit. */
 const PRIMARY_CAP = (KEYWORD_DENSITY.max - 0.5) / 100;
@@ -137,7 +137,7 @@ function caseKept(sentence: string, lower: string, keyword: string, language: st
   return true;
 }
 
-/** The first word as a reader counts it: quotes and marks before it do not make another opening. */
+/** The first word as a reader counts it: quotes and punctuation before it do not make another opening. */
 function firstWord(text: string, language: string): string {
   return (wordSpans(text, language)[0]?.word ?? "").toLocaleLowerCase(language);
 }

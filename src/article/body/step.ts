@@ -74,7 +74,7 @@ const MAX_REFUSALS = 6;
 const BOUNDARY = { spaced: "[ ,.;:!?'\u2019)]", unspaced: "[^a-zA-Z0-9\\n]" } as const;
 
 /**
- * What may follow a forced keyword: a space or a mark in spaced scripts; in the others, anything
+ * What may follow a forced keyword: a space or punctuation in spaced scripts; in the others, anything
  * but a Latin letter after a Latin keyword, and anything after a CJK one (nothing glues onto it).
  */
 function boundaryRule(keyword: string, spaced: boolean): string | undefined {
@@ -83,7 +83,7 @@ function boundaryRule(keyword: string, spaced: boolean): string | undefined {
 }
 /** Most characters inside one quotation: the model closes it before it runs on. */
 const QUOTATION_CHARS = 160;
-/** A quotation ends with its sentence's mark, if any, then its closing quote: one sentence never spreads over several inside quotes. */
+/** A quotation ends with its sentence's terminator, if any, then its closing quote: one sentence never spreads over several inside quotes. */
 const quoteEnd = (close: string) => `[.!?,\u2026]{0,3} ${literal(close)}`;
 /**
  * The rules every free-text grammar ends with: a double quote (straight or curly) opens a
@@ -123,7 +123,7 @@ export interface FreeTextOptions {
 /**
  * The grammar of a free generation call: the model writes what it likes, except a double
  * quote (straight or curly) that closes nothing, a line break (or the end) inside a quotation, a quotation
- * that runs on or holds a sentence end before its last mark, so no sentence is left with its
+ * that runs on or holds a sentence end before its closing quote, so no sentence is left with its
  * quotation open and a reader's sentences are the engine's. A quotation `pending` opened must
  * close first. The call's first characters also keep what the step asks (a word boundary after
  * a forced keyword, a banned phrase's last word refused, a third opening alike refused), so

@@ -22,11 +22,11 @@ interface ScriptPunctuation {
   terminators: string;
   /** The terminator a sentence left without one gets. @default none: "." */
   fullStop?: string;
-  /** The question mark among the terminators. @default none */
+  /** The terminator that ends a question. @default none */
   question?: string;
   /** Characters that part clauses inside a sentence: a long sentence is cut after one. @default none */
   pauses?: string;
-  /** Its quotation marks and brackets. @default none */
+  /** Its quotation pairs and brackets. @default none */
   quotations?: readonly QuotationPair[];
 }
 
@@ -71,7 +71,7 @@ export const SEGMENTED_TERMINATORS = all("terminators");
 export const ELLIPSIS = "\u2026";
 /** Every character that may end a sentence. */
 export const TERMINATORS = SEGMENTED_TERMINATORS + ELLIPSIS;
-/** The question marks of every script. */
+/** The terminators that end a question, in every script. */
 export const QUESTION_MARKS = all("question");
 /** The characters that part clauses, in every script. */
 export const PAUSES = all("pauses");

@@ -54,7 +54,7 @@ export function splitLongSentence(sentence: string, language: string, maxWords: 
   });
   if (!cut) return [sentence];
   const head = sentence.slice(0, cut.at).replace(PAUSES_AT_END, "") + terminatorFor(sentence, language);
-  // The tail opens on its first word: marks the model left at the cut (". . data") go with the head's end.
+  // The tail opens on its first word: punctuation the model left at the cut (". . data") goes with the head's end.
   const tail = capitalise(sentence.slice(cut.at).replace(LEFT_AT_CUT, ""), language);
   return [...splitLongSentence(head, language, maxWords), ...splitLongSentence(tail, language, maxWords)];
 }
@@ -72,7 +72,7 @@ const CLOSERS = new Set(CLOSER.values());
 const HAS_QUOTATION = new RegExp(`["${[...CLOSER.keys(), ...CLOSERS].join("")}]`, "u");
 
 /**
- * Whether every quotation mark and bracket a text opens is closed in it, in order. Curly
+ * Whether every quote and bracket a text opens is closed in it, in order. Curly
  * and angle quotes and brackets close what they open. A straight double quote opens where
  * an opening quote stands (at the start or after a space, before a word) and closes
  * otherwise, so `?" A cat"` is a close without an open. Single quotes are left alone
@@ -84,7 +84,7 @@ export function balanced(text: string): boolean {
 
 /**
  * The state of a text's quotations and brackets: all closed, some still open (more text
- * may close them), or broken (a mark closes what was never opened: no more text mends it).
+ * may close them), or broken (a quote or bracket closes what was never opened: no more text mends it).
  */
 export function quotes(text: string): "closed" | "open" | "broken" {
   if (!HAS_QUOTATION.test(text)) return "closed";
