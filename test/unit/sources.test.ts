@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RESTATES, SourceIndex, givenWords, passagesForSections, pickPassages, restates, splitPassages, type SourcePassage } from "../../src/article/grounding/sources.js";
+import { RESTATES, SourceIndex, givenWords, excerptsForSections, pickExcerpts, restates, splitExcerpts, type Excerpt } from "../../src/article/grounding/sources.js";
 import { contentTerms } from "../../src/article/text/terms.js";
 import { countWords } from "../../src/article/text/text.js";
 
@@ -30,45 +30,45 @@ const COMPOST = {
 };
 const BARRELS = { title: "Rain barrels", text: "Rain barrels collect water from the roof. A 200 litre barrel fills in one summer storm." };
 
-describe("splitPassages", () => {
-  const passages = splitPassages({ sources: [COMPOST, BARRELS], language: "en" });
+describe("splitExcerpts", () => {
+  const excerpts = splitExcerpts({ sources: [COMPOST, BARRELS], language: "en" });
 
-  it("strips Markdown, keeps each passage under one heading of one source, and leaves code out", () => {
-    const texts = passages.map((p) => p.text);
+  it("strips Markdown, keeps each excerpt under one heading of one source, and leaves code out", () => {
+    const texts = excerpts.map((p) => p.text);
     expect(texts[0]).toBe("A compost bin turns kitchen scraps into dark soil. Brown leaves add carbon to the heap. Green scraps add nitrogen.");
-    expect(passages[0]).toMatchObject({ index: 0, source: 0, heading: "Composting at home" });
-    // The fourth sentence of the paragraph starts a passage of its own (three sentences at most).
+    expect(excerpts[0]).toMatchObject({ index: 0, source: 0, heading: "Composting at home" });
+    // The fourth sentence of the paragraph starts an excerpt of its own (three sentences at most).
     expect(texts[1]).toBe("Shredded paper counts as brown material.");
-    expect(passages.filter((p) => p.heading === "Turning the heap").map((p) => p.text).join(" ")).toBe(
+    expect(excerpts.filter((p) => p.heading === "Turning the heap").map((p) => p.text).join(" ")).toBe(
       "Turn the heap every two weeks so that air reaches the middle. A hot heap reaches 60 degrees. Coffee grounds. Eggshells, crushed. material; kind. straw; brown.",
     );
     expect(texts.join(" ")).not.toMatch(/[*#`|[\]]|https?:|turnHeap/);
-    expect(passages.at(-1)).toMatchObject({ source: 1, text: BARRELS.text });
-    expect(passages.at(-1)).not.toHaveProperty("heading");
-    expect(passages.map((p) => p.index)).toEqual(passages.map((_, i) => i));
-    for (const p of passages) expect(p.words).toBe(countWords(p.text, "en"));
+    expect(excerpts.at(-1)).toMatchObject({ source: 1, text: BARRELS.text });
+    expect(excerpts.at(-1)).not.toHaveProperty("heading");
+    expect(excerpts.map((p) => p.index)).toEqual(excerpts.map((_, i) => i));
+    for (const p of excerpts) expect(p.words).toBe(countWords(p.text, "en"));
   });
 
-  it("cuts a passage at its word limit, and a sentence longer than the limit into pieces", () => {
+  it("cuts an excerpt at its word limit, and a sentence longer than the limit into pieces", () => {
     const long = Array.from({ length: 50 }, (_, i) => `word${i}`).join(" ");
-    const cut = splitPassages({ sources: [{ title: "Long", text: `${long}. Short one here.` }], language: "en", maxWords: 20 });
+    const cut = splitExcerpts({ sources: [{ title: "Long", text: `${long}. Short one here.` }], language: "en", maxWords: 20 });
     expect(cut.map((p) => p.words)).toEqual([20, 20, 13]);
     expect(cut.map((p) => p.text).join(" ")).toBe(`${long}. Short one here.`);
   });
 
   it("splits a very long paragraph the way it splits short ones, keeping every word", () => {
     const sentences = Array.from({ length: 400 }, (_, i) => `Heap ${i} needs "brown" leaves (and green scraps)!`);
-    const passages = splitPassages({ sources: [{ title: "Long", text: sentences.join(" ") }], language: "en" });
-    expect(passages.map((p) => p.text).join(" ")).toBe(sentences.join(" "));
-    expect(passages).toHaveLength(Math.ceil(400 / 3));
-    for (const p of passages) expect(p.text.split("!").length - 1).toBeLessThanOrEqual(3);
+    const excerpts = splitExcerpts({ sources: [{ title: "Long", text: sentences.join(" ") }], language: "en" });
+    expect(excerpts.map((p) => p.text).join(" ")).toBe(sentences.join(" "));
+    expect(excerpts).toHaveLength(Math.ceil(400 / 3));
+    for (const p of excerpts) expect(p.text.split("!").length - 1).toBeLessThanOrEqual(3);
     // Text without any terminator is cut at spaces, never inside a word.
-    const plain = splitPassages({ sources: [{ title: "Plain", text: "word ".repeat(3000) }], language: "en" });
+    const plain = splitExcerpts({ sources: [{ title: "Plain", text: "word ".repeat(3000) }], language: "en" });
     expect(plain.reduce((n, p) => n + p.words, 0)).toBe(3000);
   });
 
   it("splits text without spaces between words (Japanese) into sentences too", () => {
-    const ja = splitPassages({ sources: [{ title: "堆肥", text: "堆肥は土を豊かにします。落ち葉は炭素を加えます。生ごみは窒素を加えます。毎週かき混ぜます。" }], language: "ja" });
+    const ja = splitExcerpts({ sources: [{ title: "堆肥", text: "堆肥は土を豊かにします。落ち葉は炭素を加えます。生ごみは窒素を加えます。毎週かき混ぜます。" }], language: "ja" });
     expect(ja.map((p) => p.text)).toEqual(["堆肥は土を豊かにします。 落ち葉は炭素を加えます。 生ごみは窒素を加えます。", "毎週かき混ぜます。"]);
   });
 });
@@ -76,37 +76,37 @@ describe("splitPassages", () => {
 describe("SourceIndex: BM25 per section", () => {
   const index = new SourceIndex({ sources: [COMPOST, BARRELS], language: "en" });
 
-  it("ranks the passage that answers a section's heading first, and leaves out passages sharing no word", () => {
+  it("ranks the excerpt that answers a section's heading first, and leaves out excerpts sharing no word", () => {
     const ranked = index.rank("Turning the heap every week");
-    expect(ranked[0]!.passage.text).toMatch(/^Turn the heap every two weeks/);
+    expect(ranked[0]!.excerpt.text).toMatch(/^Turn the heap every two weeks/);
     expect(ranked.map((r) => r.score)).toEqual([...ranked.map((r) => r.score)].sort((a, b) => b - a));
-    expect(index.rank("Rain barrels and roof water")[0]!.passage.source).toBe(1);
+    expect(index.rank("Rain barrels and roof water")[0]!.excerpt.source).toBe(1);
     expect(index.rank("quantum chromodynamics")).toEqual([]);
   });
 
   it("matches word forms both ways (composting → compost, turned heaps → turn the heap), and stop words match nothing", () => {
-    expect(index.rank("composting")[0]!.passage.text).toMatch(/compost bin/);
-    expect(index.rank("turned heaps")[0]!.passage.text).toMatch(/^Turn the heap/);
+    expect(index.rank("composting")[0]!.excerpt.text).toMatch(/compost bin/);
+    expect(index.rank("turned heaps")[0]!.excerpt.text).toMatch(/^Turn the heap/);
     expect(index.rank("the and of which")).toEqual([]);
   });
 });
 
-describe("pickPassages and passagesForSections", () => {
-  const passage = (index: number, words: number): SourcePassage => ({ index, source: 0, text: `p${index}`, words });
+describe("pickExcerpts and excerptsForSections", () => {
+  const excerpt = (index: number, words: number): Excerpt => ({ index, source: 0, text: `p${index}`, words });
 
-  it("takes passages in rank order while they fit, skipping one too long for what is left", () => {
-    const ranked = [passage(0, 50), passage(1, 100), passage(2, 20)].map((p, i) => ({ passage: p, score: 3 - i }));
+  it("takes excerpts in rank order while they fit, skipping one too long for what is left", () => {
+    const ranked = [excerpt(0, 50), excerpt(1, 100), excerpt(2, 20)].map((p, i) => ({ excerpt: p, score: 3 - i }));
     // 50 words × 1.4 = 70 tokens, then 140 does not fit in the 50 left, then 28 does.
-    expect(pickPassages({ ranked, budget: 120 }).map((p) => p.index)).toEqual([0, 2]);
-    expect(pickPassages({ ranked, budget: 120, tokens: (p) => p.words }).map((p) => p.index)).toEqual([0, 2]);
-    expect(pickPassages({ ranked, budget: 200, tokens: (p) => p.words }).map((p) => p.index)).toEqual([0, 1, 2]);
-    expect(pickPassages({ ranked, budget: 10 })).toEqual([]);
-    expect(pickPassages({ ranked, budget: 1000, exclude: new Set([1]) }).map((p) => p.index)).toEqual([0, 2]);
+    expect(pickExcerpts({ ranked, budget: 120 }).map((p) => p.index)).toEqual([0, 2]);
+    expect(pickExcerpts({ ranked, budget: 120, tokens: (p) => p.words }).map((p) => p.index)).toEqual([0, 2]);
+    expect(pickExcerpts({ ranked, budget: 200, tokens: (p) => p.words }).map((p) => p.index)).toEqual([0, 1, 2]);
+    expect(pickExcerpts({ ranked, budget: 10 })).toEqual([]);
+    expect(pickExcerpts({ ranked, budget: 1000, exclude: new Set([1]) }).map((p) => p.index)).toEqual([0, 2]);
   });
 
-  it("shows each passage to one section only, the prompt growing with the passages picked, not the sources given", () => {
+  it("shows each excerpt to one section only, the prompt growing with the excerpts picked, not the sources given", () => {
     const index = new SourceIndex({ sources: [COMPOST, BARRELS], language: "en" });
-    const sections = passagesForSections({ index, sections: [{ query: "compost heap", budget: 60 }, { query: "compost heap turning", budget: 60 }, { query: "rain water", budget: 60 }] });
+    const sections = excerptsForSections({ index, sections: [{ query: "compost heap", budget: 60 }, { query: "compost heap turning", budget: 60 }, { query: "rain water", budget: 60 }] });
     const shown = sections.flat().map((p) => p.index);
     expect(new Set(shown).size).toBe(shown.length);
     for (const picked of sections) expect(picked.reduce((n, p) => n + Math.ceil(p.words * 1.4), 0)).toBeLessThanOrEqual(60);
@@ -116,30 +116,30 @@ describe("pickPassages and passagesForSections", () => {
       sources: [COMPOST, BARRELS, ...Array.from({ length: 20 }, (_, i) => ({ title: `Other ${i}`, text: `Knitting patterns number ${i} use wool and needles.` }))],
       language: "en",
     });
-    const again = passagesForSections({ index: crowded, sections: [{ query: "compost heap", budget: 60 }, { query: "compost heap turning", budget: 60 }, { query: "rain water", budget: 60 }] });
+    const again = excerptsForSections({ index: crowded, sections: [{ query: "compost heap", budget: 60 }, { query: "compost heap turning", budget: 60 }, { query: "rain water", budget: 60 }] });
     expect(again.map((s) => s.map((p) => p.text))).toEqual(sections.map((s) => s.map((p) => p.text)));
   });
 });
 
 describe("restates: the citation measure", () => {
-  const passages = splitPassages({ sources: [COMPOST, BARRELS], language: "en" });
-  const turning = passages.find((p) => p.text.startsWith("Turn the heap"))!;
-  const barrel = passages.find((p) => p.source === 1)!;
+  const excerpts = splitExcerpts({ sources: [COMPOST, BARRELS], language: "en" });
+  const turning = excerpts.find((p) => p.text.startsWith("Turn the heap"))!;
+  const barrel = excerpts.find((p) => p.source === 1)!;
   const none = givenWords([], "en");
-  const cite = (sentence: string, given = none, among = passages) => restates({ sentence, passages: among, language: "en", given });
+  const cite = (sentence: string, given = none, among = excerpts) => restates({ sentence, excerpts: among, language: "en", given });
 
-  it("cites a sentence sharing 3 content words, 40% of its own, and a run of two of them with a passage", () => {
+  it("cites a sentence sharing 3 content words, 40% of its own, and a run of two of them with an excerpt", () => {
     expect(cite("Gardeners turn their heap every two weeks.")).toEqual({
-      passage: turning.index,
+      excerpt: turning.index,
       source: 0,
       shared: ["turn", "heap", "everi", "two", "week"],
       evidence: ["turn", "heap"],
     });
   });
 
-  it("takes a figure the passage gives as the evidence when no run is shared", () => {
-    // "storm summer", "summer 200", "200 fill", "fill barrel": no run the passage has, but its figure.
-    expect(cite("Storms each summer, 200 fill the barrel.")).toMatchObject({ passage: barrel.index, evidence: ["200"] });
+  it("takes a figure the excerpt gives as the evidence when no run is shared", () => {
+    // "storm summer", "summer 200", "200 fill", "fill barrel": no run the excerpt has, but its figure.
+    expect(cite("Storms each summer, 200 fill the barrel.")).toMatchObject({ excerpt: barrel.index, evidence: ["200"] });
     // The same words without the figure, or with a figure the request gave, restate nothing.
     expect(cite("Storms each summer fill the barrel.")).toBeUndefined();
     expect(cite("Storms each summer, 200 fill the barrel.", givenWords(["Barrels of 200 litres"], "en"))).toBeUndefined();
@@ -159,7 +159,7 @@ describe("restates: the citation measure", () => {
   });
 
   it("never counts the request's words: keywords steered into a sentence prove nothing", () => {
-    const guide = splitPassages({ sources: [{ title: "Kitchen scraps", text: "Kitchen scraps such as fruit peels, coffee grounds and eggshells go into the compost bin." }], language: "en" });
+    const guide = splitExcerpts({ sources: [{ title: "Kitchen scraps", text: "Kitchen scraps such as fruit peels, coffee grounds and eggshells go into the compost bin." }], language: "en" });
     const given = givenWords(["Home composting", "compost bin", "kitchen scraps", "garden waste"], "en");
     // Its only run ("kitchen scraps") is a keyword: cited without the request's words, not with them.
     const steered = "Eggshells, coffee and fruit go into kitchen scraps.";
@@ -168,15 +168,15 @@ describe("restates: the citation measure", () => {
     // The keywords themselves, with a word or two of the model's own, are no restatement.
     expect(cite("Kitchen scraps go into the compost bin, said Lily.", none, guide)).toBeDefined();
     expect(cite("Kitchen scraps go into the compost bin, said Lily.", given, guide)).toBeUndefined();
-    // What the passage says beyond the keywords is.
+    // What the excerpt says beyond the keywords is.
     expect(cite("Fruit peels and coffee go into the compost bin.", given, guide)).toMatchObject({ evidence: ["fruit", "peel"] });
     // Word forms of the request's words are the request's too ("composting" gives "compost").
     expect(given.terms.has(contentTerms("composted", "en")[0]!)).toBe(true);
   });
 
-  it("picks the passage sharing the most words when several qualify", () => {
-    const a: SourcePassage = { index: 0, source: 0, text: "Brown leaves add carbon to compost.", words: 6 };
-    const b: SourcePassage = { index: 1, source: 1, text: "Brown leaves add carbon and nitrogen to compost heaps.", words: 9 };
-    expect(cite("Brown leaves add carbon and nitrogen.", none, [a, b])).toMatchObject({ passage: 1, source: 1 });
+  it("picks the excerpt sharing the most words when several qualify", () => {
+    const a: Excerpt = { index: 0, source: 0, text: "Brown leaves add carbon to compost.", words: 6 };
+    const b: Excerpt = { index: 1, source: 1, text: "Brown leaves add carbon and nitrogen to compost heaps.", words: 9 };
+    expect(cite("Brown leaves add carbon and nitrogen.", none, [a, b])).toMatchObject({ excerpt: 1, source: 1 });
   });
 });

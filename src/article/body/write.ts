@@ -111,7 +111,7 @@ class BodyPass {
     const section = this.plan.sections[i]!;
     const written = this.outline.sections[i]!;
     const heading = headingText(section, written.heading);
-    // The section's source passages, read by the model as its own notes: never part of the article.
+    // The section's source excerpts, read by the model as its own notes: never part of the article.
     const notes = ctx.grounding.notes(i);
     if (notes) {
       this.writer.truncate(this.writer.text.trimEnd().length);

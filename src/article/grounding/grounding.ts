@@ -2,12 +2,12 @@ import { createHash } from "node:crypto";
 import { planLinks, type Link, type PlannedLink, type UnlinkedPage } from "./links.js";
 import { headingText, type Outline } from "../outline/outline.js";
 import type { Plan } from "../plan/plan.js";
-import { givenWords, passagesForSections, restates, SourceIndex, type GivenWords, type Source, type SourcePassage } from "./sources.js";
+import { givenWords, excerptsForSections, restates, SourceIndex, type GivenWords, type Source, type Excerpt } from "./sources.js";
 import { countPhrase, wordSpans } from "../text/text.js";
 
-/** Tokens of passages one section is shown, at most. */
+/** Tokens of excerpts one section is shown, at most. */
 const SECTION_TOKENS = 160;
-/** Tokens of passages one article is shown, at most: the notes must leave the context room to write in. */
+/** Tokens of excerpts one article is shown, at most: the notes must leave the context room to write in. */
 const ARTICLE_TOKENS = 640;
 
 /** A source the article cites, numbered in the order of its first citation. */
@@ -39,23 +39,23 @@ export interface PlacedLink {
 }
 
 /**
- * The request's own material, per section: the source passages it is shown (notes forced
+ * The request's own material, per section: the source excerpts it is shown (notes forced
  * into the answer before the section, never part of the article) and the pages it links.
  * Tells which source a written sentence restates (its citation) and which planned link a
  * sentence can carry. Without sources and links it does nothing.
  */
 export class Grounding {
-  /** Passages per planned section. */
-  private readonly passages: SourcePassage[][];
-  /** Passages shown so far: a sentence may restate any of them. */
-  private readonly shown: SourcePassage[] = [];
+  /** Excerpts per planned section. */
+  private readonly excerpts: Excerpt[][];
+  /** Excerpts shown so far: a sentence may restate any of them. */
+  private readonly shown: Excerpt[] = [];
   /** Links per planned section that are still to place. */
   private readonly links: PlannedLink[][];
   /** Pages the plan left out, and why. */
   private readonly unlinked: readonly UnlinkedPage[];
   private readonly cited = new Map<number, CitedSource>();
   private readonly sources: readonly Source[];
-  /** The request's own words: never evidence that a sentence restates a passage. */
+  /** The request's own words: never evidence that a sentence restates an excerpt. */
   private readonly given: GivenWords;
   private readonly language: string;
   private readonly pages: number;
@@ -73,8 +73,8 @@ export class Grounding {
       return [heading, ...outline.sections[i]!.subheadings, plan.primary, ...section.secondary].join(" ");
     });
     const budget = Math.min(SECTION_TOKENS, Math.floor(ARTICLE_TOKENS / Math.max(1, plan.sections.length)));
-    this.passages = this.sources.length
-      ? passagesForSections({ index: new SourceIndex({ sources: this.sources, language: this.language }), sections: queries.map((query) => ({ query, budget })) })
+    this.excerpts = this.sources.length
+      ? excerptsForSections({ index: new SourceIndex({ sources: this.sources, language: this.language }), sections: queries.map((query) => ({ query, budget })) })
       : plan.sections.map(() => []);
     const words = plan.sections.map((s) => Math.round((plan.request.length * s.share) / plan.sections.reduce((n, x) => n + x.share, 0)));
     const linkPlan = options.links?.length
@@ -103,17 +103,17 @@ export class Grounding {
     return { sources: this.sources.length, cited: this.cited.size, links: this.pages, linksWanted: this.wanted, linksPlaced: this.placed, unlinked: [...this.unlinked, ...unwritten] };
   }
 
-  /** The notes a section's writing starts from: its passages as plain lines, or nothing. */
+  /** The notes a section's writing starts from: its excerpts as plain lines, or nothing. */
   notes(section: number): string {
-    const passages = this.passages[section] ?? [];
-    this.shown.push(...passages);
-    return passages.map((p) => `Note: ${p.text}`).join("\n");
+    const excerpts = this.excerpts[section] ?? [];
+    this.shown.push(...excerpts);
+    return excerpts.map((p) => `Note: ${p.text}`).join("\n");
   }
 
   /** The source a sentence restates, numbered for its marker, or undefined. */
   cite(sentence: string): CitedSource | undefined {
     if (!this.shown.length) return undefined;
-    const citation = restates({ sentence, passages: this.shown, language: this.language, given: this.given });
+    const citation = restates({ sentence, excerpts: this.shown, language: this.language, given: this.given });
     if (!citation) return undefined;
     let cited = this.cited.get(citation.source);
     if (!cited) {

@@ -1,6 +1,6 @@
 /**
  * Internal links: which of the user's pages each section links, and the phrases its anchor
- * may be. Pages are ranked per section with the same BM25 as the source passages, over the
+ * may be. Pages are ranked per section with the same BM25 as the source excerpts, over the
  * page's title and keywords. Pure: the engine steers a sentence to hold one of the phrases
  * and wraps it as the link.
  */

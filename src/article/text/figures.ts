@@ -1,6 +1,6 @@
 /**
  * Figures written in digits (a number, percentage, year or amount): the report lists those
- * no one supplied, and a citation may rest on one that a source's passage gives.
+ * no one supplied, and a citation may rest on one that a source's excerpt gives.
  */
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Content words and BM25 ranking, shared by the sources (passages per section, citations)
+ * Content words and BM25 ranking, shared by the sources (excerpts per section, citations)
  * and the links (pages per section). Words are the engine's word segments (text.ts), so
  * CJK text ranks as well as English; stop words come from the `stopword` package's list
  * for the language (none where it has no list); words compare by their stem (stem.ts), so
@@ -63,7 +63,7 @@ const PREFIX_MIN = 4;
 
 /**
  * A BM25 index over documents of named text fields, in one language. `boost` weighs a
- * field's matches (a passage's own text over its source's title, say).
+ * field's matches (an excerpt's own text over its source's title, say).
  */
 export class TermIndex {
   private readonly search: MiniSearch<TermDocument>;
