@@ -8,10 +8,12 @@ import { countWords, wordSpans } from "../text/text.js";
 import { nextUnit } from "./units.js";
 import { sentenceWords } from "../plan/limits.js";
 
+/** A kept sentence that ends the step: the passage is full, or a paragraph or list item ends with it. */
+export type Ending = "full" | "paragraph" | "item";
 /** What the pass says of a sentence: refuse it (and why), end before it, or keep it and say what comes next. */
-export type Verdict = Refusal | "stop" | "full" | "paragraph" | "item" | "more";
-/** Why a generation step ended. */
-export type Outcome = "full" | "paragraph" | "item" | "ended" | "rejected" | "length";
+export type Verdict = Refusal | "stop" | Ending | "more";
+/** Why a generation step ended: a sentence ended it, the model ended, a sentence was rejected, or the tokens ran out. */
+export type Outcome = Ending | "ended" | "rejected" | "length";
 
 /** What one step of the body pass needs. */
 export interface StepOptions {
@@ -65,7 +67,9 @@ export interface StepResult {
 }
 
 /** Verdicts that keep the sentence. */
-const KEEPS: ReadonlySet<Verdict> = new Set(["full", "paragraph", "item", "more"]);
+const KEEPS: ReadonlySet<Verdict> = new Set<Ending | "more">(["full", "paragraph", "item", "more"]);
+/** Whether a verdict keeps the sentence. */
+const keeps = (verdict: Verdict): verdict is Ending | "more" => KEEPS.has(verdict);
 /** Words of its own the model writes before a steered keyword, at least and at most. */
 const LEAD = { min: 2, max: 5 } as const;
 /** Refusals of banned phrases in one step before the sentence is dropped and written again. */
@@ -357,16 +361,17 @@ class Step {
         if (verdict === "stop") {
           this.outcome = "full";
           this.overBudget = true;
+          return;
         }
-        else if (!KEEPS.has(verdict)) {
+        if (!keeps(verdict)) {
           this.outcome = "rejected";
-          this.refusal = verdict as Refusal;
+          this.refusal = verdict;
+          return;
         }
-        if (this.outcome !== undefined) return;
         this.accepted++;
         this.words += countWords(part, language);
         if (verdict !== "more") {
-          this.outcome = verdict as Exclude<Outcome, "ended" | "rejected" | "length">;
+          this.outcome = verdict;
           break;
         }
       }
