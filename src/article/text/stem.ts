@@ -4,6 +4,7 @@
  * has no stemmer for keeps its words as they are (lower-cased by the caller).
  */
 import { createRequire } from "node:module";
+import { LRUCache } from "lru-cache";
 
 /** The package's module for an ISO 639-1 code (it names them in English). */
 const STEMMERS: Record<string, string> = {
@@ -15,17 +16,18 @@ const STEMMERS: Record<string, string> = {
 
 // The package's CommonJS build loads synchronously, one language at a time, when first asked for.
 const require = createRequire(import.meta.url);
-const loaded = new Map<string, ((word: string) => string) | null>();
+/** Each language's stemmer once loaded (false: the package has none), in the engine's one bounded cache. */
+const loaded = new LRUCache<string, ((word: string) => string) | false>({ max: 64 });
 
 /** The stemmer of a language, or null where the package has none. */
 function stemmerOf(language: string): ((word: string) => string) | null {
   let stemmer = loaded.get(language);
   if (stemmer === undefined) {
     const name = STEMMERS[language];
-    stemmer = name ? (require(`@orama/stemmers/${name}`) as { stemmer: (word: string) => string }).stemmer : null;
+    stemmer = name ? (require(`@orama/stemmers/${name}`) as { stemmer: (word: string) => string }).stemmer : false;
     loaded.set(language, stemmer);
   }
-  return stemmer;
+  return stemmer || null;
 }
 
 /** Whether words of the language are stemmed (otherwise {@link stem} returns them unchanged). */
