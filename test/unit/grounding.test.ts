@@ -29,7 +29,7 @@ describe("grounding", () => {
       expect(g.owedAnchor(i)).toBeUndefined();
     }
     expect(g.cite("Compost bins in the city collected kitchen scraps.")).toBeUndefined();
-    expect(g.stats()).toEqual({ sources: 0, cited: 0, links: 0, linksWanted: 0, linksPlaced: 0 });
+    expect(g.stats()).toEqual({ sources: 0, cited: 0, links: 0, linksWanted: 0, linksPlaced: 0, unlinked: [] });
   });
 
   it("shows each source excerpt to one section, as notes, and cites a sentence that restates one it was shown", () => {

@@ -20,7 +20,7 @@ export const LONG_SENTENCE_SHARE = 25;
 const SENTENCE_WORDS_BY_LANGUAGE: Readonly<Record<string, number>> = { es: 25, it: 25, pt: 25, ru: 15, he: 15, tr: 15 };
 
 /** The longest recommended sentence, in words, in most languages. */
-export const SENTENCE_WORDS = 20;
+const SENTENCE_WORDS = 20;
 
 /** The longest recommended sentence in a language, in words. */
 export function sentenceWords(language: string): number {

@@ -68,7 +68,7 @@ const all = (field: "terminators" | "question" | "pauses") => Object.values(SCRI
 /** Terminators of every script the sentence segmenter breaks after. */
 export const SEGMENTED_TERMINATORS = all("terminators");
 /** The ellipsis ends a sentence too, but the segmenter reads on after it. */
-export const ELLIPSIS = "\u2026";
+const ELLIPSIS = "\u2026";
 /** Every character that may end a sentence. */
 export const TERMINATORS = SEGMENTED_TERMINATORS + ELLIPSIS;
 /** The terminators that end a question, in every script. */
