@@ -21,3 +21,14 @@ export function cliName(): string {
 export function cliCommand(rest: string): string {
   return `${cliName()} ${rest}`;
 }
+
+/**
+ * Where the user ran the command. npm runs a checkout's scripts (`npm start`, `npm run cli`)
+ * in the package's folder and names the user's own in INIT_CWD: the CLI works from there, so
+ * relative paths (`-o`, `--source`, `--model`, `models/`, `./data`) mean what they mean to
+ * `inkpress` run in that folder.
+ */
+export function userDirectory(): string {
+  const { npm_lifecycle_event: script, INIT_CWD: initial } = process.env;
+  return (script === "cli" || script === "start") && initial ? initial : process.cwd();
+}

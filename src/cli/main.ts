@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { createRequire } from "node:module";
 import { defineCommand, runMain } from "citty";
-import { cliName } from "../invocation.js";
+import { cliName, userDirectory } from "../invocation.js";
 import { log } from "../log.js";
 import { readSetting } from "../settings.js";
 import { checkArgs } from "./check-args.js";
@@ -35,4 +35,5 @@ const main = defineCommand({
   },
 });
 
+process.chdir(userDirectory());
 runMain(main, { showUsage });
