@@ -1,5 +1,5 @@
 import type { ArgsDef, CommandDef, Resolvable } from "citty";
-import { closest, distance } from "fastest-levenshtein";
+import { meantName } from "../did-you-mean.js";
 import { cliCommand } from "../invocation.js";
 import { UsageError } from "./fail.js";
 
@@ -74,9 +74,7 @@ function flagsOf(args: ArgsDef): Map<string, boolean> {
 /** "unknown flag --lenght for generate; did you mean --length?", or where to find the valid ones. */
 function unknown(kind: "flag" | "command", given: string, valid: string[], path: string[]): UsageError {
   const here = path.length ? ` for ${path.join(" ")}` : "";
-  const nearest = closest(given, valid);
-  // Close enough to be a typo: up to a third of the word, and at least two edits.
-  const typo = distance(given, nearest) <= Math.max(2, Math.floor(given.length / 3));
-  const hint = typo ? `did you mean ${nearest}?` : `see ${cliCommand([...path, "--help"].join(" "))}`;
+  const meant = meantName(given, valid);
+  const hint = meant ? `did you mean ${meant}?` : `see ${cliCommand([...path, "--help"].join(" "))}`;
   return new UsageError(`unknown ${kind} ${given}${here}; ${hint}`);
 }
