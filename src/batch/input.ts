@@ -6,6 +6,7 @@ import { BatchError } from "./errors.js";
 import { jsonlRows } from "./jsonl.js";
 import type { InputRow } from "./row.js";
 import { SourceFileError, readSourceFiles } from "./source-files.js";
+import { unreadable } from "./unreadable.js";
 
 
 /**
@@ -20,7 +21,7 @@ export async function readRows(file: string): Promise<InputRow[]> {
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    throw new BatchError(`cannot read ${file}: ${(error as Error).message}`, { cause: error });
+    throw new BatchError(`cannot read ${file}: ${unreadable(error)}`, { cause: error });
   }
   const base = path.dirname(file);
   return Promise.all(parse(text).map((row) => withSourceFiles(row, base)));

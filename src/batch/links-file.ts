@@ -7,6 +7,7 @@ import { fieldPath } from "../article/wire/fields.js";
 import { LinkSchema, type Link } from "../article/wire/request.js";
 import { capitalise } from "../article/text/text.js";
 import { BatchError } from "./errors.js";
+import { unreadable } from "./unreadable.js";
 
 /** One page as a links file gives it, and where (for errors). */
 interface Entry {
@@ -29,7 +30,7 @@ export async function readLinksFile(file: string): Promise<Link[]> {
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    throw new BatchError(`cannot read ${file}: ${(error as Error).message}`, { cause: error });
+    throw new BatchError(`cannot read ${file}: ${unreadable(error)}`, { cause: error });
   }
   const links: Link[] = [];
   for (const { where, fields } of parse(text, file)) {

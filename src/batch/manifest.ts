@@ -3,6 +3,7 @@ import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { writeFileAtomic } from "../atomic.js";
 import { BatchError } from "./errors.js";
+import { unreadable } from "./unreadable.js";
 
 /** The manifest's file name in the output folder. */
 const MANIFEST_FILE = ".inkpress-batch.json";
@@ -36,7 +37,7 @@ export class Manifest {
       text = await readFile(file, "utf8");
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return new Manifest(dir, {});
-      throw new BatchError(`cannot read ${file}: ${(error as Error).message}`, { cause: error });
+      throw new BatchError(`cannot read ${file}: ${unreadable(error)}`, { cause: error });
     }
     let rows: unknown;
     try {

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parse } from "yaml";
 import { InkpressError } from "../errors.js";
+import { unreadable } from "./unreadable.js";
 
 /** A source read from a file, before the request's validation. */
 export interface SourceFile {
@@ -50,8 +51,7 @@ export async function readSourceFiles(options: { paths: readonly string[]; base:
       try {
         content = await readFile(file, "utf8");
       } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        throw new SourceFileError(`cannot read source ${given}: ${code === "ENOENT" ? "no such file" : (error as Error).message}`, { cause: error });
+        throw new SourceFileError(`cannot read source ${given}: ${unreadable(error)}`, { cause: error });
       }
       return sourceFromFile(given, content);
     }),
