@@ -17,11 +17,12 @@ export class BatchProgress {
   private readonly line: StatusLine;
   private timer: NodeJS.Timeout | undefined;
   private started = 0;
-  private total = 0;
-  /** Rows done, skipped and failed included. */
-  private done = 0;
-  /** Rows this run wrote or failed to write, which the rate counts. */
-  private tried = 0;
+  /** Rows this run is to write: rows already written or refused before the run are not among them. */
+  private pending = 0;
+  /** Rows this run wrote. */
+  private wroteNow = 0;
+  /** Rows this run tried and failed to write. */
+  private failedNow = 0;
 
   constructor(stream: NodeJS.WriteStream = process.stderr) {
     this.line = statusLine(stream);
@@ -29,8 +30,7 @@ export class BatchProgress {
 
   /** What the input holds and what is left of it; each bad row with its line. */
   plan({ total, pending, skipped, failed, duplicates }: BatchPlan): void {
-    this.total = total;
-    this.done = skipped + failed.length + duplicates.length;
+    this.pending = pending.length;
     const bad = failed.length ? `, ${failed.length} that cannot be written` : "";
     const same = duplicates.length ? `, ${duplicates.length} repeating another line` : "";
     this.line.print(`${total} row${total === 1 ? "" : "s"}: ${pending.length} to write, ${skipped} already written${same}${bad}`);
@@ -52,12 +52,14 @@ export class BatchProgress {
 
   written(row: BatchRow, file: string): void {
     this.line.print(`line ${row.line}: wrote ${path.basename(file)}`);
-    this.advance();
+    this.wroteNow++;
+    this.line.draw(this.state());
   }
 
   failed(row: BadRow): void {
     this.line.print(`line ${row.line}: ${row.error}`);
-    this.advance();
+    this.failedNow++;
+    this.line.draw(this.state());
   }
 
   /** The last line: rows written, skipped and failed (by line), or how to go on after an interruption. */
@@ -78,23 +80,22 @@ export class BatchProgress {
     this.line.end();
   }
 
-  private advance(): void {
-    this.done++;
-    this.tried++;
-    this.line.draw(this.state());
-  }
-
   private tick(): void {
     if (this.line.live) this.line.draw(this.state(), true);
     else this.line.print(this.state());
   }
 
-  /** "[######------] 12/50 rows, 3.1 rows/min, about 12m left" (the bar on a terminal only). */
+  /**
+   * "[######------] 12/50 rows, 3.1 rows/min, about 12m left" (the bar on a terminal only): the
+   * rows written of those this run writes, and those that failed, never counted as written.
+   */
   private state(): string {
-    const progress = `${this.line.live ? `${bar(this.done, this.total)} ` : "writing: "}${this.done}/${this.total} rows`;
-    const perMinute = this.tried / ((performance.now() - this.started) / 60_000);
+    const tried = this.wroteNow + this.failedNow;
+    const failed = this.failedNow ? `, ${this.failedNow} failed` : "";
+    const progress = `${this.line.live ? `${bar(tried, this.pending)} ` : "writing: "}${this.wroteNow}/${this.pending} rows${failed}`;
+    const perMinute = tried / ((performance.now() - this.started) / 60_000);
     if (!(perMinute > 0) || !Number.isFinite(perMinute)) return progress;
-    const left = this.total - this.done;
+    const left = this.pending - tried;
     const eta = left > 0 ? `, about ${duration((left / perMinute) * 60_000)} left` : "";
     return `${progress}, ${perMinute.toFixed(perMinute < 10 ? 1 : 0)} rows/min${eta}`;
   }
