@@ -55,7 +55,7 @@ const create = defineCommand({
     name: { type: "string", description: "A unique name for the key (shown in logs)", required: true },
     rate: { type: "string", description: "Requests per window, e.g. 60/min (default 60/min)" },
     concurrency: { type: "string", description: "Generations at once (default 2)" },
-    "daily-words": { type: "string", description: "Words per UTC day (default: no quota)" },
+    "daily-words": { type: "string", description: "Words per UTC day (default no quota)" },
     style: { type: "string", description: "A JSON file with the key's default style (avoid, voice, cliches)" },
     ...fileArg,
   },

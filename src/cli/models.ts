@@ -25,7 +25,7 @@ const presetList = Object.values(PRESETS)
 
 const dirArg = {
   type: "string",
-  description: `Models folder (default: ${MODELS_DIR}/ in the working directory)`,
+  description: `Models folder (default ${MODELS_DIR}/ in the working directory)`,
 } as const;
 
 const pullCommand = defineCommand({
@@ -41,7 +41,7 @@ const pullCommand = defineCommand({
     },
     dir: dirArg,
     sha256: { type: "string", description: "Expected SHA-256 of the file; a mismatch deletes it and fails" },
-    file: { type: "string", description: "File name to save as (default: the name in the URI/URL)" },
+    file: { type: "string", description: "File name to save as (default the name in the URI/URL)" },
     timeout: { type: "string", description: "Seconds to wait for the server to answer (default 15)" },
   },
   async run({ args }) {

@@ -24,7 +24,8 @@ const MAX_COLUMN = 50;
  */
 export async function showUsage(command: AnyCommand, parent?: AnyCommand): Promise<void> {
   const top = !parent;
-  let text = await renderUsage(top ? { ...command, args: {} } : command, parent);
+  // citty writes a flag's `default` as "(Default: md)"; the descriptions say "(default 800)": one style.
+  let text = (await renderUsage(top ? { ...command, args: {} } : command, parent)).replaceAll("(Default: ", "(default ");
   if (top) text += `\nWithout a command, ${cliName()} runs serve; its flags: ${cliCommand("serve --help")}.`;
   const shown = colourful() ? text : stripVTControlCharacters(text);
   process.stdout.write(`${shown.split("\n").flatMap(fitLine).join("\n")}\n\n`);

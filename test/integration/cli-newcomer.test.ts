@@ -17,6 +17,12 @@ describe("help", () => {
     for (const line of result.stdout.split("\n")) expect(line.length, line).toBeLessThanOrEqual(80);
   });
 
+  it.each(["serve", "generate", "batch", "keys create", "models pull", "models list"])("inkpress %s --help says defaults one way: 'default X'", async (command) => {
+    const help = (await runCli([...command.split(" "), "--help"])).stdout.replace(/\s+/g, " ");
+    expect(help).toMatch(/(\(|, )default \S/);
+    expect(help).not.toMatch(/Default:|default:/);
+  });
+
   it("generate --help names every preset and takes --gpu and --gpu-layers like serve", async () => {
     const help = (await runCli(["generate", "--help"])).stdout.replace(/\s+/g, " ");
     for (const preset of PRESETS) expect(help).toContain(preset);
