@@ -46,7 +46,7 @@ export type Setting<T> = SettingBase &
 /** Folder searched for a model when none is configured, where `models pull` puts one. */
 export const MODELS_DIR = "models";
 
-/** No model configured and none in `models/`: `serve` pulls the default one, other commands stop. */
+/** No model configured and none in `models/`: the commands that write pull the default one first. */
 export class NoModelError extends ConfigError {
   constructor(
     message: string,

@@ -5,10 +5,10 @@ import { localWriter } from "../batch/local.js";
 import { planBatch } from "../batch/plan.js";
 import { runBatch, type BatchSummary } from "../batch/run.js";
 import { serverWriter } from "../batch/server.js";
-import { resolveModelConfig } from "../config.js";
 import { ModelRuntime } from "../model/runtime.js";
 import { BatchProgress } from "./batch-progress.js";
 import { UsageError, fail } from "./fail.js";
+import { localModelConfig } from "./first-model.js";
 import { settingArgs } from "../settings.js";
 
 /** Most articles at once: each is a model sequence or a job in flight. */
@@ -33,13 +33,13 @@ export const batchCommand = defineCommand({
         throw new UsageError(`concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${args.concurrency}"`);
       }
       const server = serverOf(args);
-      const model = server ? undefined : resolveModelConfig({ flags: args });
-
+      // The files first: a missing input is said before anything about the model.
       const links = args.links === undefined ? undefined : new LinkSet(await readLinksFile(args.links));
       const plan = await planBatch(args.input, args.out, { links });
       const progress = new BatchProgress();
       progress.plan(plan);
       if (plan.pending.length === 0) return finish(progress, { written: 0, skipped: plan.skipped, failed: plan.failed, duplicates: plan.duplicates, interrupted: false });
+      const model = server ? undefined : await localModelConfig(args);
 
       // Ctrl-C stops cleanly: finished rows are kept and recorded, the rows in flight are dropped.
       const stop = new AbortController();

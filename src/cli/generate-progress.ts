@@ -61,6 +61,11 @@ export class GenerateProgress {
     this.line.print(`done: ${words} words in ${seconds} s, SEO score ${score}`);
   }
 
+  /** The article is in this file (`-o`), as the user named it. */
+  wrote(file: string): void {
+    this.line.print(`wrote ${file}`);
+  }
+
   /** No more output (also on failure, so the line does not outlive the command). */
   stop(): void {
     clearInterval(this.timer);

@@ -1,6 +1,5 @@
 import { writeFile } from "node:fs/promises";
 import { defineCommand } from "citty";
-import { resolveModelConfig } from "../config.js";
 import { writeArticle } from "../article/article.js";
 import { requestFromFields, splitList } from "../article/wire/fields.js";
 import { readSourceFiles } from "../batch/source-files.js";
@@ -9,6 +8,7 @@ import { GenerateRequestSchema } from "../article/wire/request.js";
 import { fieldErrors } from "../article/wire/fields.js";
 import { ModelRuntime } from "../model/runtime.js";
 import { UsageError, fail } from "./fail.js";
+import { localModelConfig } from "./first-model.js";
 import { GenerateProgress } from "./generate-progress.js";
 import { repeatedFlag } from "./repeated.js";
 import { settingArgs } from "../settings.js";
@@ -62,7 +62,7 @@ export const generateCommand = defineCommand({
         throw new UsageError(`invalid request: ${errors.join("; ")}`);
       }
       const { stream: _stream, ...request } = validated.value;
-      const model = resolveModelConfig({ flags: args });
+      const model = await localModelConfig(args);
       const progress = new GenerateProgress(request.length);
       try {
         progress.loading(model.modelPath);
@@ -76,8 +76,10 @@ export const generateCommand = defineCommand({
           });
           progress.done(response.article.wordCount, response.seo.score);
           const out = format === "json" ? `${JSON.stringify(response, null, 2)}\n` : format === "html" ? document : response.article.markdown;
-          if (args.output) await writeFile(args.output, out);
-          else process.stdout.write(out);
+          if (args.output) {
+            await writeFile(args.output, out);
+            progress.wrote(args.output);
+          } else process.stdout.write(out);
         } finally {
           await backend.dispose();
         }

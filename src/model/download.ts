@@ -10,6 +10,7 @@ import path from "node:path";
 import { huggingFaceEndpoint, OFFLINE_HINT, resolveSource, splitPartNames, type Target } from "./download-source.js";
 import { throwIfCancelled, transfer, type PullProgress, type PullStart } from "./download-transfer.js";
 import { allExist, ensureGgufExtension, removeProgressTrailers, verifyFiles } from "./download-verify.js";
+import { cliCommand } from "../invocation.js";
 import { ModelPullError } from "./errors.js";
 import { DEFAULT_PRESET, PRESETS, type ModelPreset, type PresetName } from "./presets.js";
 
@@ -169,7 +170,7 @@ function offlineMessage(dir: string, preset: ModelPreset = PRESETS[DEFAULT_PRESE
   const shown = relative.startsWith("..") || path.isAbsolute(relative) ? path.resolve(dir) : relative || ".";
   return (
     `no model in ${shown}/ and the model hub is unreachable${cause ? ` (${cause.replace(OFFLINE_HINT, "")})` : ""}: ` +
-    `run "inkpress models pull" on a connected machine, or, air-gapped, download ${preset.file} from ${preset.page} ` +
+    `run "${cliCommand("models pull")}" on a connected machine, or, air-gapped, download ${preset.file} from ${preset.page} ` +
     `elsewhere and copy it into ${shown}/ (or set INKPRESS_MODEL=/path/to/model.gguf)`
   );
 }

@@ -150,6 +150,18 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress batch on stories260K", () => {
     expect(result.output).toMatch(/\r\x1b\[K\[#{24}\] 3\/3 rows, [\d.]+ rows\/min\r?\ndone: 3 written, 0 skipped \(already written\), 0 failed in .+\r?\n/);
   });
 
+  it("on a terminal, counts the rows written of those to write: refused rows are never counted as written", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "inkpress-batch-"));
+    const input = path.join(dir, "topics.csv");
+    await writeFile(input, "topic,length\nWild swimming,100\nRain barrels,abc\nDrying herbs,100\n,100\n");
+    const result = await runInTerminal(batchArgs(input, path.join(dir, "out")));
+    expect(result.code).toBe(1);
+    const states = [...result.output.matchAll(/\[[#-]+\] (\d+\/\d+) rows/g)].map((m) => m[1]);
+    for (const state of states) expect(["0/2", "1/2", "2/2"]).toContain(state);
+    expect(states).toContain("2/2");
+    expect(result.output).toMatch(/done: 2 written, 0 skipped \(already written\), 2 failed \(lines 3, 5\)/);
+  });
+
   it("reads JSON Lines, flat or with the API's seo object, and names a line that is not JSON", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "inkpress-batch-"));
     const input = path.join(dir, "topics.jsonl");
@@ -244,11 +256,22 @@ describe("inkpress batch: arguments, and servers that refuse or are not inkpress
   it("refuses an unknown column before anything runs, naming the fields", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "inkpress-batch-"));
     const input = path.join(dir, "topics.csv");
-    await writeFile(input, "topic,lenght\nHome composting,100\n");
+    await writeFile(input, "topic,lenght,colour\nHome composting,100,red\n");
     const result = await runCli(["batch", input, "--out", path.join(dir, "out"), "--model", "/nonexistent.gguf"]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^inkpress: line 1: lenght: unknown field \(the fields are topic, length, .+\)$/m);
+    // A typo is named with the field meant, as a mistyped flag is; another name lists the fields.
+    expect(result.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(/^inkpress: line 1: lenght: unknown field \(did you mean length\?\); colour: unknown field \(the fields are topic, length, .+\)$/),
+    ]);
     await expect(readdir(path.join(dir, "out"))).rejects.toThrow();
+  });
+
+  it("a missing input file is one line, said before anything about the model", async () => {
+    // No model configured, none in models/, and no hub to pull one from.
+    const cwd = await mkdtemp(path.join(tmpdir(), "inkpress-batch-"));
+    const result = await runCli(["batch", "nope.csv", "--out", "out"], { HF_ENDPOINT: `http://127.0.0.1:${await freePort()}/`, MODEL_ENDPOINT: undefined }, cwd);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("inkpress: cannot read nope.csv: no such file\n");
   });
 
   it("waits as long as a 429's Retry-After says, and submits again with the same Idempotency-Key", async () => {

@@ -1,11 +1,21 @@
-import { mkdtemp, readFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { copyFile, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectArticleBasics, parseArticle } from "../helpers/article.js";
 import { runInTerminal } from "../helpers/cli.js";
 import { timeless } from "../helpers/jsonld.js";
-import { runCli, startServer, testModel, type TestServer } from "../helpers/server.js";
+import { CLEAN_ENV, ROOT, runCli, startServer, testModel, type TestServer } from "../helpers/server.js";
+
+/** `npm run -s cli -- ARGS` started in `cwd`, as a person runs it from a folder of their own (npm finds the checkout by --prefix). */
+function npmRunCli(args: string[], cwd: string): Promise<{ code: number | null; stderr: string }> {
+  const env = Object.fromEntries(Object.entries<string | undefined>({ ...process.env, ...CLEAN_ENV, INIT_CWD: undefined }).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const child = spawn("npm", ["--prefix", ROOT, "run", "-s", "cli", "--", ...args], { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stderr })));
+}
 
 describe("inkpress generate (no server)", () => {
   let model: string;
@@ -69,10 +79,26 @@ describe("inkpress generate (no server)", () => {
     const result = await runCli(base("--no-heading-tags", "--language", "fr", "--format", "html", "-o", file));
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("");
+    expect(result.stderr.trimEnd().split("\n").slice(-2)).toEqual([expect.stringMatching(/^done: /), `wrote ${file}`]);
     const html = await readFile(file, "utf8");
     expect(html).toMatch(/^<!doctype html>/i);
     expect(html).toMatch(/<html[^>]* lang="fr"/);
     expect(html).not.toMatch(/<h[1-6][\s>]/);
+  });
+
+  it("under `npm run -s cli`, reads and writes relative paths in the user's folder, not the checkout's", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "inkpress-cli-"));
+    await mkdir(path.join(dir, "notes"));
+    await mkdir(path.join(dir, "m"));
+    await copyFile(model, path.join(dir, "m", "tiny.gguf"));
+    await writeFile(path.join(dir, "notes", "hives.md"), "# Hive notes\n\nA hive needs shade in the afternoon.\n");
+    const generate = ["generate", "--model", "m/tiny.gguf", "--source", "notes/hives.md", "-o", "out.json", "--format", "json"];
+    // npm runs the script in the checkout, and names the folder it was started in as INIT_CWD.
+    const result = await npmRunCli([...generate, "--threads", "1", "--topic", "Urban beekeeping", "--length", "200", "--seed", "9"], dir);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^wrote out\.json$/m);
+    const answer = JSON.parse(await readFile(path.join(dir, "out.json"), "utf8"));
+    expect(answer.request.sources.map((source: { title: string }) => source.title)).toEqual(["Hive notes"]);
   });
 
   it("refuses a bad request with the same words as the API's 422, and exit code 1", async () => {

@@ -521,6 +521,26 @@ describe("inkpress serve with no model configured and an empty models/", () => {
   });
 });
 
+describe("inkpress generate with no model configured and an empty models/", () => {
+  it("pulls the default preset first, as serve does, then writes the article", async () => {
+    const { cwd, models: dir } = await workdir();
+    const generate = ["generate", "--topic", "Urban beekeeping", "--length", "100", "--threads", "1"];
+    const result = await runCli(generate, { HF_ENDPOINT: `${server.url}/`, MODEL_ENDPOINT: undefined, HF_TOKEN: undefined }, cwd);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^loading model qwen2\.5-1\.5b-instruct-q4_k_m\.gguf … /m);
+    expect(sha256(await readFile(path.join(dir, "qwen2.5-1.5b-instruct-q4_k_m.gguf")))).toBe(sha256(tiny));
+    expect(result.stdout).toMatch(/^# \S/);
+  });
+
+  it("offline through npx: one line naming `npx inkpress models pull`", async () => {
+    const { cwd } = await workdir();
+    const npx = { npm_lifecycle_event: "npx", npm_lifecycle_script: "inkpress" };
+    const result = await runCli(["generate", "--topic", "Urban beekeeping"], { ...npx, HF_ENDPOINT: `http://127.0.0.1:${closedPort}/`, MODEL_ENDPOINT: undefined }, cwd);
+    const message = expectFailure(result, /no model in .*models\/ and the model hub is unreachable/);
+    expect(message).toMatch(/run "npx inkpress models pull" on a connected machine/);
+  });
+});
+
 describe("ensureModel (first start with an empty models/)", () => {
   it("returns the model already in the folder without touching the network", async () => {
     const { models: dir } = await workdir();
