@@ -56,7 +56,8 @@ export async function startServer(config: ServeConfig, options: ComposeOptions):
     listener = await listen(toNodeHandler(app), {
       hostname: config.host,
       port: config.port === 0 ? 0 : { port: config.port, ports: [], portRange: [config.port, config.port], alternativePortRange: [config.port, config.port], random: false },
-      public: false,
+      // listhen binds "localhost" instead of a wildcard address unless told the server is public.
+      public: ["", "0.0.0.0", "::"].includes(config.host),
       qr: false,
       showURL: false,
       autoClose: false,
