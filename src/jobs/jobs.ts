@@ -5,6 +5,7 @@ import { GenerationCancelledError, KeyRevokedError } from "../generation/errors.
 import type { Admission, GenerationService } from "../generation/service.js";
 import { LimitError } from "../keys/limiter.js";
 import type { ApiKey } from "../keys/registry.js";
+import { isEnvKeyName } from "../keys/store.js";
 import { PoolClosedError, QueueFullError } from "../model/pool.js";
 import { StateUnavailableError } from "../redis.js";
 import { FINAL_STATUSES, publicJob, type Job, type JobRecord, type JobStatus, type NewJob } from "./job.js";
@@ -78,6 +79,18 @@ function retryDelay(error: unknown): number | undefined {
 }
 
 /**
+ * A webhook asked for with a key that cannot sign one: an INKPRESS_API_KEYS key never has a
+ * secret (a key file's key does, from `keys create`), a key file's key older than webhook
+ * secrets gets one from `keys rotate-secret`.
+ */
+function noWebhookSecret(key: ApiKey): InvalidFieldError {
+  const remedy = isEnvKeyName(key.name)
+    ? "keys from INKPRESS_API_KEYS cannot sign webhooks; submit with a key made by `inkpress keys create --name NAME`, or leave out the webhook and poll the job"
+    : `give it one with \`inkpress keys rotate-secret ${key.name}\``;
+  return new InvalidFieldError("webhook", "this key has no webhook secret", `webhook: this key has no webhook secret; ${remedy}.`);
+}
+
+/**
  * The jobs API's behaviour, whatever store holds the jobs: submit, read, list, cancel, run
  * one job to its end through the generation service, and announce the end by webhook until
  * the receiver takes it. Jobs belong to a key's id.
@@ -89,9 +102,7 @@ export class Jobs {
   async submit(job: NewJob, key: ApiKey): Promise<Job> {
     const { store, queueSize, perKey } = this.options;
     if (job.webhook) {
-      if (!key.webhookSecret) {
-        throw new InvalidFieldError("webhook", "this key has no webhook secret", "webhook: this key has no webhook secret; create a key with `inkpress keys create` (or give it one with `inkpress keys rotate-secret`).");
-      }
+      if (!key.webhookSecret) throw noWebhookSecret(key);
       await this.options.guard.check(job.webhook.url);
     }
     // A full queue is full for every key (503); short of that, a key over its own share is refused alone (429).

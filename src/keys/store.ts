@@ -67,6 +67,11 @@ const WEBHOOK_SECRET_PREFIX = "whsec_";
 /** Names of INKPRESS_API_KEYS keys (`env-1`, `env-2`…): no stored key may take one. */
 const ENV_NAME = /^env-\d+$/;
 
+/** Whether a key of this name comes from INKPRESS_API_KEYS (no key file's key may bear one). */
+export function isEnvKeyName(name: string): boolean {
+  return ENV_NAME.test(name);
+}
+
 const LimitsSchema = v.object({
   rate: v.object({ requests: v.pipe(v.number(), v.integer(), v.minValue(1)), windowS: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
   concurrency: v.pipe(v.number(), v.integer(), v.minValue(1)),
@@ -120,7 +125,7 @@ export function derivedKeyId(kind: "env" | "migrated", digest: string): string {
 /** The record of a 0.1.0 key: its id derives from its digest (every reader migrates it alike); its name's old records stay its own. */
 function migrate(record: v.InferOutput<typeof LegacyRecordSchema>): KeyRecord {
   // `env-N` records of 0.1.0 shared their name with an INKPRESS_API_KEYS key: the name's records are that key's.
-  return { id: derivedKeyId("migrated", record.digest), ...record, ...(ENV_NAME.test(record.name) ? {} : { formerOwner: record.name }) };
+  return { id: derivedKeyId("migrated", record.digest), ...record, ...(isEnvKeyName(record.name) ? {} : { formerOwner: record.name }) };
 }
 
 /**
@@ -152,7 +157,7 @@ export class KeyStore {
 
   /** Add a key with a webhook secret; returns the key itself, which is shown once and stored nowhere. */
   async create(name: string, limits: KeyLimits, style?: Style): Promise<{ key: string; record: KeyRecord }> {
-    if (ENV_NAME.test(name)) throw new KeyStoreError(`the name "${name}" is reserved for INKPRESS_API_KEYS keys; choose another`);
+    if (isEnvKeyName(name)) throw new KeyStoreError(`the name "${name}" is reserved for INKPRESS_API_KEYS keys; choose another`);
     const key = newKey();
     const record: KeyRecord = {
       id: `key_${randomBytes(12).toString("hex")}`,

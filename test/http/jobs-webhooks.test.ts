@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKeyWithSecret, tempKeysFile } from "../helpers/cli.js";
 import { jobsApi } from "../helpers/jobs.js";
 import { startApp, type TestApp } from "../helpers/app.js";
-import { HAS_STORIES_MODEL, STORIES_MODEL, testModel } from "../helpers/server.js";
+import { API_KEY, HAS_STORIES_MODEL, STORIES_MODEL, testModel } from "../helpers/server.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.js";
 
 /** A job's end, from the app served in-process, announced to a real loopback receiver that verifies every Standard Webhooks signature. */
@@ -78,4 +78,35 @@ describe("job webhooks", () => {
       await strict.stop();
     }
   }, 60_000);
+});
+
+describe("a webhook asked for with the quick start's key (INKPRESS_API_KEYS)", () => {
+  let server: TestApp;
+  beforeAll(async () => {
+    server = await startApp();
+  });
+  afterAll(() => server?.stop());
+
+  it("is a 422 on webhook that says such keys cannot sign webhooks and how to get one that can, never rotate-secret", async () => {
+    const response = await server.fetch("/api/v1/jobs", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": API_KEY },
+      body: JSON.stringify({ topic: "Home composting for beginners", webhook: { url: "https://cms.example.com/hooks/inkpress" } }),
+    });
+    expect(response.status).toBe(422);
+    const problem = (await response.json()) as { detail: string; errors: Array<{ path: string }> };
+    expect(problem.errors.map((error) => error.path)).toEqual(["webhook"]);
+    expect(problem.detail).toMatch(/keys from INKPRESS_API_KEYS cannot sign webhooks; submit with a key made by `inkpress keys create --name NAME`/);
+    expect(problem.detail).not.toMatch(/rotate-secret/);
+  });
+
+  it("is not needed: the same job without a webhook is accepted, to be polled", async () => {
+    const response = await server.fetch("/api/v1/jobs", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": API_KEY },
+      body: JSON.stringify({ topic: "Home composting for beginners" }),
+    });
+    expect(response.status).toBe(202);
+    expect(response.headers.get("location")).toMatch(/^\/api\/v1\/jobs\/job_/);
+  });
 });
