@@ -10,13 +10,30 @@ export type Article = Pick<ArticleResponse, "created"> & { article: Pick<Article
 /** The row's sources and links, which the front matter lists (`sources`, and the `links` the article placed). */
 type Grounded = Pick<GenerateRequest, "sources" | "links">;
 
+/** How a row's Markdown file is written. */
+export interface MarkdownFileOptions {
+  /**
+   * The row's sources and links, which the front matter lists.
+   * @default none
+   */
+  request?: Grounded;
+  /**
+   * Keep the article's `# Title` line under the front matter. Hugo, Astro, Jekyll and Eleventy
+   * themes print the front matter's title as the page's heading, so by default the title is
+   * there alone and a page shows it once.
+   * @default false
+   */
+  h1?: boolean;
+}
+
 /**
  * The article as Markdown with YAML front matter, the fields Hugo, Astro, Jekyll and
  * Eleventy read. Written as YAML 1.1, which those readers speak: a language such as `no`
  * or a keyword such as `on` is quoted (YAML 1.1 reads them as booleans), and the date is
  * a timestamp with its time zone (UTC, `Z`). `slug` is the file's name, unique in the folder, so two pages never share a URL.
  */
-export function markdownWithFrontMatter({ created, article }: Article, slug: string, request: Grounded = {}): string {
+export function markdownWithFrontMatter({ created, article }: Article, slug: string, options: MarkdownFileOptions = {}): string {
+  const { request = {}, h1 = false } = options;
   const data = {
     title: article.title,
     description: article.metaDescription,
@@ -26,7 +43,9 @@ export function markdownWithFrontMatter({ created, article }: Article, slug: str
     date: new Date(created * 1000),
     ...groundingData(request, article.markdown),
   };
-  return `---\n${stringify(data, { version: "1.1", lineWidth: 0, customTags: withZone })}---\n\n${article.markdown}`;
+  // The engine writes the title as the first line, `# Title`, whenever the article has headings.
+  const body = h1 ? article.markdown : article.markdown.replace(/^# [^\n]*\n+/, "");
+  return `---\n${stringify(data, { version: "1.1", lineWidth: 0, customTags: withZone })}---\n\n${body}`;
 }
 
 /**
@@ -41,8 +60,8 @@ function withZone(tags: Tags): Tags {
   );
 }
 
-/** Write a row's Markdown and its full JSON answer. */
-export async function writeArticleFiles([markdownFile, jsonFile]: [string, string], response: Article, slug: string, request?: Grounded): Promise<void> {
+/** Write a row's Markdown and its full JSON answer (whose `article.markdown` keeps its H1, as the API's does). */
+export async function writeArticleFiles([markdownFile, jsonFile]: [string, string], response: Article, slug: string, options?: MarkdownFileOptions): Promise<void> {
   await writeFile(jsonFile, `${JSON.stringify(response, null, 2)}\n`);
-  await writeFile(markdownFile, markdownWithFrontMatter(response, slug, request));
+  await writeFile(markdownFile, markdownWithFrontMatter(response, slug, options));
 }

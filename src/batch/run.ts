@@ -18,6 +18,11 @@ export interface BatchOptions {
    */
   signal?: AbortSignal;
   /**
+   * Keep each article's `# Title` line under the Markdown file's front matter.
+   * @default false: the front matter's title alone, as site themes print it
+   */
+  h1?: boolean;
+  /**
    * A row's two files are written (`file`: its Markdown).
    * @default none
    */
@@ -63,7 +68,7 @@ export async function runBatch(plan: BatchPlan, options: BatchOptions): Promise<
         // Once written, the article is kept even when the run is being stopped.
         const name = await manifest.claim(row.key, row.line, response.article.slug);
         const files = manifest.files(name);
-        await writeArticleFiles(files, response, name, row.request);
+        await writeArticleFiles(files, response, name, { request: row.request, h1: options.h1 });
         await manifest.finish(row.key);
         written++;
         options.onWritten?.(row, files[0]);

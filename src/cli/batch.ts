@@ -22,6 +22,7 @@ export const batchCommand = defineCommand({
     out: { type: "string", alias: "o", required: true, description: "Folder for the articles: <slug>.md (YAML front matter) and <slug>.json per row" },
     concurrency: { type: "string", default: "1", description: `Articles written at once, up to ${MAX_CONCURRENCY} (model sequences, or jobs in flight on the server)` },
     links: { type: "string", description: "Pages every article may link: a sitemap.xml, or a CSV or JSONL file of url,title,keywords (a row never links its own url)" },
+    h1: { type: "boolean", description: "Keep each article's # Title line under the front matter (site themes print the front matter's title, so by default it is not repeated)" },
     server: { type: "string", description: "URL of an inkpress server that writes the articles through its jobs API, instead of a local model" },
     key: { type: "string", description: "API key for --server (INKPRESS_API_KEY)" },
     ...settingArgs("model", "threads", "window", "gpu", "gpuLayers"),
@@ -55,6 +56,7 @@ export const batchCommand = defineCommand({
         const summary = await runBatch(plan, {
           concurrency,
           write,
+          h1: args.h1,
           signal: stop.signal,
           onWritten: (row, file) => progress.written(row, file),
           onFailed: (row) => progress.failed(row),

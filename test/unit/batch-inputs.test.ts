@@ -163,12 +163,22 @@ describe("front matter", () => {
   it("lists the row's sources and the row's pages the article links, in order, once each", () => {
     const markdown = "# T\n\nSee [compost bins](/compost-bins/) and [worms](https://example.org/worms), again [bins](/compost-bins), and [elsewhere](https://other.example/).\n";
     const text = markdownWithFrontMatter(article(markdown), "t", {
-      sources: [{ title: "Notes", url: "https://example.org/n", text: "x" }, { title: "Diary", text: "y" }],
-      links: [{ url: "/compost-bins", title: "Compost bins", keywords: [] }, { url: "/worms", title: "Worms", keywords: [] }, { url: "/unused", title: "Unused", keywords: [] }],
+      request: {
+        sources: [{ title: "Notes", url: "https://example.org/n", text: "x" }, { title: "Diary", text: "y" }],
+        links: [{ url: "/compost-bins", title: "Compost bins", keywords: [] }, { url: "/worms", title: "Worms", keywords: [] }, { url: "/unused", title: "Unused", keywords: [] }],
+      },
     });
     const data = parse(/^---\n([\s\S]*?)\n---\n/.exec(text)![1]!, { version: "1.1" });
     expect(data.sources).toEqual([{ title: "Notes", url: "https://example.org/n" }, { title: "Diary" }]);
     expect(data.links).toEqual(["/compost-bins", "/worms"]);
+  });
+
+  it("carries the title in the front matter alone, unless asked to keep the # Title line (--h1)", () => {
+    const markdown = "# T\n\n## Part\n\nText.\n";
+    expect(markdownWithFrontMatter(article(markdown), "t")).toMatch(/\n---\n\n## Part\n\nText\.\n$/);
+    expect(markdownWithFrontMatter(article(markdown), "t", { h1: true })).toMatch(/\n---\n\n# T\n\n## Part\n/);
+    // An article without headings has no title line to take away.
+    expect(markdownWithFrontMatter(article("Text.\n"), "t")).toMatch(/\n---\n\nText\.\n$/);
   });
 
   it("says nothing of sources or links when the row has none", () => {
