@@ -24,13 +24,15 @@ COPY . .
 RUN npm run build && chmod 755 dist/cli/main.js
 
 # Production dependencies, with only the llama.cpp binaries this image runs: node-llama-cpp
-# installs its prebuilt packages for every GPU kind (CUDA alone is over 500 MB). TypeScript stays
-# after the prune as an optional peer of node-llama-cpp and valibot (for their types); nothing runs
-# it. /opt/node holds the node binary where the runtime image has none of its own (GPU=cuda).
+# installs its prebuilt packages for every GPU kind (CUDA alone is over 500 MB), and the llama.cpp
+# source as a git bundle (34 MB) to compile where no prebuilt binary fits, which an image without a
+# compiler cannot do. TypeScript stays after the prune as an optional peer of node-llama-cpp and
+# valibot (for their types); nothing runs it. /opt/node holds the node binary where the runtime
+# image has none of its own (GPU=cuda), and is empty otherwise.
 FROM build AS deps
 ARG GPU
 RUN npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
- && rm -rf node_modules/typescript node_modules/.bin/tsc node_modules/.bin/tsserver \
+ && rm -rf node_modules/typescript node_modules/.bin/tsc node_modules/.bin/tsserver node_modules/node-llama-cpp/llama/gitRelease.bundle \
  && arch="$(node -p 'process.arch === "arm" ? "armv7l" : process.arch')" \
  && for dir in node_modules/@node-llama-cpp/*; do \
       case "$GPU:${dir##*/}" in \
