@@ -280,16 +280,16 @@ class ByteWriter {
 
   scalar(type: GgufScalarType, value: number | bigint | boolean | string): void {
     switch (type) {
-      case "string": return this.string(value as string);
+      case "string": return void this.string(value as string);
       case "bool": return void this.reserve(1).writeUInt8(value ? 1 : 0, this.length - 1);
       case "uint8": return void this.reserve(1).writeUInt8(value as number, this.length - 1);
       case "int8": return void this.reserve(1).writeInt8(value as number, this.length - 1);
       case "uint16": return void this.reserve(2).writeUInt16LE(value as number, this.length - 2);
       case "int16": return void this.reserve(2).writeInt16LE(value as number, this.length - 2);
-      case "uint32": return this.uint32(value as number);
+      case "uint32": return void this.uint32(value as number);
       case "int32": return void this.reserve(4).writeInt32LE(value as number, this.length - 4);
       case "float32": return void this.reserve(4).writeFloatLE(value as number, this.length - 4);
-      case "uint64": return this.uint64(value as number | bigint);
+      case "uint64": return void this.uint64(value as number | bigint);
       case "int64": return void this.reserve(8).writeBigInt64LE(BigInt(value as number | bigint), this.length - 8);
       case "float64": return void this.reserve(8).writeDoubleLE(value as number, this.length - 8);
     }

@@ -6,7 +6,7 @@ import { ArticleDocument } from "./body/document.js";
 import { Grounding } from "./grounding/grounding.js";
 import { articleJsonLd, type Publisher } from "./output/jsonld.js";
 import { TokenLedger } from "./ledger.js";
-import { plannedOutline, writeOutline } from "./outline/outline.js";
+import { plannedOutline, writeOutline, type Outline, type OutlineEntry } from "./outline/outline.js";
 import { plan } from "./plan/plan.js";
 import { articlePrompt } from "./plan/prompts.js";
 import { renderArticle } from "./output/render.js";
@@ -76,9 +76,9 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
   const avoid = new AvoidList({ style, language: request.language });
   const document = new ArticleDocument(request.language, keywords, onDelta);
   const writer = TokenLedger.of(await backend.writer(signal));
-  let outline;
-  let planned;
-  let grounding;
+  let outline: Outline;
+  let planned: OutlineEntry[];
+  let grounding: Grounding;
   try {
     const format = backend.prompting === "chat-template" ? "json" : "lines";
     await writer.begin(articlePrompt(articlePlan, format));

@@ -17,7 +17,7 @@ export async function readRows(file: string): Promise<InputRow[]> {
   const extension = path.extname(file).toLowerCase();
   const parse = extension === ".csv" ? csvRows : extension === ".jsonl" || extension === ".ndjson" ? jsonlRows : undefined;
   if (!parse) throw new BatchError(`${file}: the input must be a .csv file (with a header row) or a .jsonl file`);
-  let text;
+  let text: string;
   try {
     text = await readFile(file, "utf8");
   } catch (error) {

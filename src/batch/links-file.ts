@@ -26,7 +26,7 @@ export async function readLinksFile(file: string): Promise<Link[]> {
   const extension = path.extname(file).toLowerCase();
   const parse = extension === ".xml" ? sitemapEntries : extension === ".csv" ? csvEntries : extension === ".jsonl" || extension === ".ndjson" ? jsonlEntries : undefined;
   if (!parse) throw new BatchError(`${file}: the links file must be a sitemap (.xml), a .csv file (url,title,keywords) or a .jsonl file`);
-  let text;
+  let text: string;
   try {
     text = await readFile(file, "utf8");
   } catch (error) {

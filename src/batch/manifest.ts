@@ -32,7 +32,7 @@ export class Manifest {
   /** The manifest of `dir` (created, with the folder, on the first change). */
   static async open(dir: string): Promise<Manifest> {
     const file = path.join(dir, MANIFEST_FILE);
-    let text;
+    let text: string;
     try {
       text = await readFile(file, "utf8");
     } catch (error) {

@@ -47,7 +47,7 @@ export async function readSourceFiles(options: { paths: readonly string[]; base:
   return Promise.all(
     options.paths.map(async (given) => {
       const file = path.resolve(options.base, given);
-      let content;
+      let content: string;
       try {
         content = await readFile(file, "utf8");
       } catch (error) {

@@ -4,6 +4,7 @@ import { cliCommand } from "../invocation.js";
 import { UsageError } from "./fail.js";
 
 /** A command of any arguments, as citty types subcommands. */
+// biome-ignore lint/suspicious/noExplicitAny: citty types a command by its own args; any command of the CLI fits here.
 export type AnyCommand = CommandDef<any>;
 
 const resolve = <T>(value: Resolvable<T>): Promise<T> => Promise.resolve(typeof value === "function" ? (value as () => T)() : value);

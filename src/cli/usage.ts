@@ -49,7 +49,10 @@ function fitLine(raw: string): string[] {
   for (let seen = 0; seen < column; ) {
     const code = /^\x1b\[[0-9;]*m/.exec(line.slice(end));
     if (code) end += code[0].length;
-    else (end++, seen++);
+    else {
+      end++;
+      seen++;
+    }
   }
   const lines: string[] = [];
   let current = line.slice(0, end);

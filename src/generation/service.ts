@@ -168,8 +168,14 @@ export class Admission {
           backend: meter?.backend(backend) ?? backend,
           ...(this.parts.publisher ? { publisher: this.parts.publisher } : {}),
           signal,
-          onDelta: (text) => (meter?.delta(), options.onDelta?.(text)),
-          onWords: (count, tokens) => ((words = count), options.onWords?.(count, tokens)),
+          onDelta: (text) => {
+            meter?.delta();
+            options.onDelta?.(text);
+          },
+          onWords: (count, tokens) => {
+            words = count;
+            options.onWords?.(count, tokens);
+          },
         });
       });
       words = written.response.article.wordCount;

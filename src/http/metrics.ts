@@ -105,7 +105,10 @@ class ArticleTimer {
 
   /** The backend as the article sees it, noting when it lends the article a writer (a slot): queue wait is not decoding. */
   backend(backend: Backend): Backend {
-    const writer = (signal?: AbortSignal) => backend.writer(signal).then((lent) => ((this.slotAt = performance.now()), lent));
+    const writer = (signal?: AbortSignal) => backend.writer(signal).then((lent) => {
+        this.slotAt = performance.now();
+        return lent;
+      });
     return new Proxy(backend, {
       get(target, key) {
         if (key === "writer") return writer;

@@ -111,7 +111,10 @@ export class RedisJobStore implements JobStore {
       const gone: string[] = [];
       ids.forEach((id, i) => {
         const job = decode(hashes[i]?.[1] as Record<string, string>);
-        if (!job) return void gone.push(id);
+        if (!job) {
+          gone.push(id);
+          return;
+        }
         if (status && job.status !== status) return;
         if (after && newerFirst(after, { time: Date.parse(job.createdAt), id }) >= 0) return;
         found.push(job);
@@ -205,6 +208,6 @@ function encode(job: JobRecord): Record<string, string> {
 }
 
 function decode(hash: Record<string, string> | undefined): JobRecord | undefined {
-  if (!hash || !hash.id) return undefined;
+  if (!hash?.id) return undefined;
   return Object.fromEntries(Object.entries(hash).map(([field, value]) => [field, JSON.parse(value)])) as JobRecord;
 }

@@ -3,7 +3,7 @@ import { unwatchFile, watchFile } from "node:fs";
 import type { Publisher } from "../article/output/jsonld.js";
 import type { Style } from "../article/wire/request.js";
 import { log } from "../log.js";
-import { ENV_KEY_LIMITS, KeyStore, derivedKeyId, digestKey, type KeyLimits } from "./store.js";
+import { ENV_KEY_LIMITS, type KeyStore, derivedKeyId, digestKey, type KeyLimits } from "./store.js";
 
 /** An authenticated caller: the key's id, name and limits, never the key. */
 export interface ApiKey {

@@ -4,7 +4,6 @@ import * as v from "valibot";
 import { writeFileAtomic } from "../atomic.js";
 import type { Publisher } from "../article/output/jsonld.js";
 import { PublisherSchema, StyleSchema, type Style } from "../article/wire/request.js";
-import { InkpressError } from "../errors.js";
 import { KeyStoreError } from "./errors.js";
 import { lock } from "./file-lock.js";
 

@@ -84,10 +84,3 @@ export function isPresetName(value: string): value is PresetName {
   return Object.hasOwn(PRESETS, value);
 }
 
-/** All file names a preset puts into models/ (both parts of a split model). */
-function presetFiles(preset: ModelPreset): string[] {
-  if (preset.parts === 1) return [preset.file];
-  const stem = preset.file.replace(/-\d{5}-of-\d{5}\.gguf$/, "");
-  const total = String(preset.parts).padStart(5, "0");
-  return Array.from({ length: preset.parts }, (_, i) => `${stem}-${String(i + 1).padStart(5, "0")}-of-${total}.gguf`);
-}

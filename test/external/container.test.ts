@@ -87,6 +87,6 @@ describe.skipIf(!HAS_STORIES_MODEL)("the container image (podman)", () => {
     await running;
     expect(seconds).toBeLessThan(GRACE_S + 10);
     expect((await podmanOk(["inspect", "--format", "{{.State.ExitCode}}", CONTAINER])).trim()).toBe("0");
-    expect((await podmanOk(["logs", CONTAINER])) + "").toMatch(/shutting down/);
+    expect(`${await podmanOk(["logs", CONTAINER])}`).toMatch(/shutting down/);
   });
 });

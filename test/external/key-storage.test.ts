@@ -23,7 +23,10 @@ interface Kind {
 let redis: TestRedis;
 let dataDir = "";
 const opened: KeyStorage[] = [];
-const track = async (storage: Promise<KeyStorage>) => (opened.push(await storage), opened.at(-1)!);
+const track = async (storage: Promise<KeyStorage>) => {
+  opened.push(await storage);
+  return opened.at(-1)!;
+};
 
 const localOn = (dir: string) => LocalKeyStorage.open({ dataDir: dir, usageFile: path.join(dir, "keys.usage.json") });
 const kinds: Kind[] = [

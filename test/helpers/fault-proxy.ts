@@ -26,7 +26,12 @@ export interface FaultProxy {
 
 /** Start a proxy to `target`; `kill` ends the server behind it (for `kill-mid-answer`). */
 export async function startFaultProxy(target: string, kill: () => void): Promise<FaultProxy> {
-  const proxy: FaultProxy = { url: "", fault: "none", close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) };
+  const proxy: FaultProxy = { url: "", fault: "none", close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
   const server = http.createServer(async (req, res) => {
     const generating = req.url === "/completion" || req.url === "/v1/completions";
     const fault = generating ? proxy.fault : "none";

@@ -148,7 +148,11 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
         waiters.add(check);
         check();
       }),
-    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -46,7 +46,6 @@ describe.each(MATRIX_MODELS)("citations on $name over HTTP", ({ name, path, skip
   });
 
   it.skipIf(skip)("cites nothing when the only words shared with the sources are the keywords it steered in", async () => {
-    const request = ["Home composting", ...STEERED_KEYWORDS.split(", ")];
     let trapped = 0;
     for (const seed of SEEDS) {
       const answer = await write({ topic: "Home composting", seed, seo: { keywords: STEERED_KEYWORDS }, sources: STEERED });

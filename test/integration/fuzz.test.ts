@@ -56,6 +56,7 @@ const HTML = [
   "<math><mtext><img src=x onerror=alert(1)></mtext></math>",
   "<SCRIPT SRC=//evil.example/x.js></SCRIPT>",
   "<scr<script>ipt>alert(1)</script>",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, sent as written.
   "{{7*7}} ${7*7} `id` $(id)",
   "# heading\n\n- list\n\n> quote",
   "<div onmouseover=\"alert(1)\">hover</div>",
@@ -445,8 +446,8 @@ function bodyShapeCase(): Omit<Case, "id"> {
     ["NaN", [400]], ['{"topic":"x","length":50}garbage', [400]], ['\ufeff{"topic":"x","length":50}', [400, 422]], ['{"topic":"x","length":1e400}', [422], ["length"]],
     ['// c\n{"topic":"x"}', [400]], ['{"topic":"x","length":50}\n{"topic":"y"}', [400]], ['{"topic":"x","length":"100"}', [422], ["length"]],
     ['{"topic":"x","length":100.0000000000001}', [422], ["length"]], ['{"topic":"x","length":50,"stream":"true"}', [422], ["length", "stream"]],
-    ['{"topic":"\\ud800\\udc00\\ud800","length":50}', [422], ["length"]], ['{"topic":"x","length":50,"seo":{"keywords":"' + "k,".repeat(30) + '"}}', [422], ["length"]],
-    ['{"topic":"x","length":50,"seo":{"keywords":"' + Array.from({ length: 21 }, (_, i) => `k${i}`).join(",") + '"}}', [422], ["length", "seo.keywords"]],
+    ['{"topic":"\\ud800\\udc00\\ud800","length":50}', [422], ["length"]], [`{"topic":"x","length":50,"seo":{"keywords":"${"k,".repeat(30)}"}}`, [422], ["length"]],
+    [`{"topic":"x","length":50,"seo":{"keywords":"${Array.from({ length: 21 }, (_, i) => `k${i}`).join(",")}"}}`, [422], ["length", "seo.keywords"]],
   ];
   const [text, expected, paths] = pick(bodies);
   return jsonCase("body-shape", JSON.stringify(text.slice(0, 60)), text, expected, { paths });
@@ -572,7 +573,7 @@ const DANGEROUS_ATTRIBUTES = new Set(["src", "href", "srcdoc", "style", "formact
  * the document without it, for {@link htmlViolations} to judge the rest (any other script stays in).
  */
 function withoutJsonLd(html: string): { rest: string; problems: string[] } {
-  let scripts;
+  let scripts: ReturnType<typeof scriptsOf>;
   try {
     scripts = scriptsOf(html).filter((s) => s.tag === '<script type="application/ld+json">');
   } catch (error) {

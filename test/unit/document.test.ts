@@ -241,7 +241,7 @@ describe("ArticleDocument: model text stays text", () => {
       const { doc } = documentWith();
       const paragraph = Array.from({ length: 1 + Math.floor(random() * 4) }, sentence);
       const item = sentence();
-      paragraph.forEach((s, i) => doc.addSentence(s, i === 0));
+      for (const [i, s] of paragraph.entries()) doc.addSentence(s, i === 0);
       doc.addListItem(item);
       doc.finish();
       const tree = parseMarkdown(doc.markdown());

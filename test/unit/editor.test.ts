@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AvoidList } from "../../src/article/plan/avoid.js";
-import { ArticleDocument } from "../../src/article/body/document.js";
+import type { ArticleDocument } from "../../src/article/body/document.js";
 import { plannedOutline } from "../../src/article/outline/outline.js";
 import { balanced, finishSentence, splitLongSentence } from "../../src/article/text/sentences.js";
 import { sentenceWords } from "../../src/article/plan/limits.js";

@@ -196,7 +196,7 @@ describe("the HowTo node", () => {
 });
 
 describe("serialising for a script element", () => {
-  const hostile = "</script><script>alert(1)</script> <!--<script> & \u2028 \u2029 <\/SCRIPT > -->";
+  const hostile = "</script><script>alert(1)</script> <!--<script> & \u2028 \u2029 </SCRIPT > -->";
 
   it("escapes <, >, &, U+2028 and U+2029 and parses back to the same object", () => {
     const value = { "@context": "https://schema.org", "@graph": [{ "@type": "Article", headline: hostile }] } as unknown as JsonLd;

@@ -5,7 +5,7 @@ import { GeneratedTokens } from "../../src/model/remote/tokens.js";
 /** A transcript of generated words, one token id per word (its index + 100). */
 function generated(...words: string[]): Transcript {
   const t = new Transcript();
-  words.forEach((word, i) => t.add([100 + i], word));
+  for (const [i, word] of words.entries()) t.add([100 + i], word);
   return t;
 }
 

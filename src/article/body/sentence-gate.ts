@@ -2,7 +2,6 @@ import type { AvoidList } from "../plan/avoid.js";
 import type { ArticleDocument } from "./document.js";
 import { KEYWORD_DENSITY } from "../plan/limits.js";
 import type { Plan } from "../plan/plan.js";
-import { classOf, QUESTION_MARKS, TRAILING } from "../text/scripts.js";
 import { balanced } from "../text/sentences.js";
 import { countPhrase, hasPhrase, normaliseSentence, opensWith, wordSpans } from "../text/text.js";
 
@@ -35,8 +34,6 @@ export interface Placement {
   answer?: boolean;
 }
 
-/** A question's end: its terminator, then closing quotes or brackets. */
-const QUESTION_END = new RegExp(`[${classOf(QUESTION_MARKS)}][${classOf(TRAILING)}]*$`, "u");
 /** Most primary keyword uses per word the model may add on its own: half a point below the density limit. */
 const PRIMARY_CAP = (KEYWORD_DENSITY.max - 0.5) / 100;
 /** Most keyword-bearing sentences that may open with a keyword (the introduction's first apart). */

@@ -291,7 +291,10 @@ class Step {
   private apply(interrupt: Interrupt): void {
     const { writer, mark, spaced } = this.o;
     // The next sentence's first letters go (usually none or one token); the next call's grammar refuses the word.
-    if (interrupt.kind === "reopen") return this.cutTo(this.cursor, "third-alike");
+    if (interrupt.kind === "reopen") {
+      this.cutTo(this.cursor, "third-alike");
+      return;
+    }
     if (interrupt.kind === "refuse") {
       if (++this.refusals > MAX_REFUSALS) {
         this.outcome = "rejected";

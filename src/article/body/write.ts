@@ -6,7 +6,7 @@ import { KeywordSchedule } from "./keyword-schedule.js";
 import { TokenLedger } from "../ledger.js";
 import { headingText, type Outline } from "../outline/outline.js";
 import { writePassage, type Passage, type PassageContext } from "./passage.js";
-import type { Plan, PlannedSection } from "../plan/plan.js";
+import type { Plan, } from "../plan/plan.js";
 import { SentenceGate } from "./sentence-gate.js";
 import { countWords } from "../text/text.js";
 

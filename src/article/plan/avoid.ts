@@ -52,7 +52,7 @@ export class AvoidList {
 
   /** Whether a whole text holds a banned phrase (its end counts as a word boundary). */
   holds(text: string): boolean {
-    return this.pattern !== undefined && this.pattern.test(`${text} `);
+    return this.pattern?.test(`${text} `) ?? false;
   }
 
   /**

@@ -174,7 +174,7 @@ function markKeywordHeadings(sections: PlannedSection[], visible: boolean, lengt
   if (!visible) {
     // Questions stay visible as paragraphs without headings; one in two holds the keyword, like with headings.
     const questions = sections.flatMap((s) => (s.kind === "faq" ? s.subheadings : []));
-    questions.forEach((q, i) => (q.keyword = i % 2 === 0));
+    for (const [i, q] of questions.entries()) q.keyword = i % 2 === 0;
     return questions.filter((q) => q.keyword).length;
   }
   const writable = sections.flatMap((s) => [...(s.heading ? [s.heading] : []), ...s.subheadings]);
@@ -194,5 +194,5 @@ function placeKeywordUses(sections: PlannedSection[], secondary: string[], lengt
   const prose = sections.filter((s) => s.kind === "introduction" || s.kind === "body" || s.kind === "conclusion");
   const uses = Math.max(1, Math.ceil(length * PRIMARY_DENSITY) - headingUses);
   for (let i = 0; i < uses; i++) prose[i % prose.length]!.primaryUses++;
-  secondary.forEach((keyword, i) => prose[(i + 1) % prose.length]!.secondary.push(keyword));
+  for (const [i, keyword] of secondary.entries()) prose[(i + 1) % prose.length]!.secondary.push(keyword);
 }

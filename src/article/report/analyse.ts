@@ -1,11 +1,4 @@
-/**
- * The SEO analyser: measures the written article and reports what it finds. It reads the
- * document's blocks (never re-parsed Markdown). Pure (no model, no I/O), so the report
- * proves the structure the engine promised and a test can pin every figure. Counting
- * goes through text.ts, like planning and writing. Each concern's checks live in
- * `checks/`; the ids, labels and weights in `checks/registry.ts`.
- */
-import type { Preset } from "../plan/presets.js";
+
 import { measureArticle, sum, type Measure } from "./checks/article.js";
 import { figureChecks } from "./checks/figures.js";
 import { groundingChecks } from "./checks/grounding.js";

@@ -119,7 +119,7 @@ export class RemoteWriter implements Writer {
   private async resolve(signal: AbortSignal): Promise<void> {
     const pending = this.transcript.unresolved();
     const tokens = await Promise.all(pending.map((piece) => this.server.tokenize(piece.text, signal)));
-    pending.forEach((piece, i) => this.transcript.resolve(piece.index, tokens[i]!));
+    for (const [i, piece] of pending.entries()) this.transcript.resolve(piece.index, tokens[i]!);
   }
 
   /** Make room for `maxTokens` after the prompt, dropping old prose if needed; returns the tokens that fit. */
