@@ -13,6 +13,7 @@ import type { ApiKeys } from "../keys/registry.js";
 import type { Metrics } from "./metrics.js";
 import { asHttpError, isFault, problem, toProblemResponse } from "./problem.js";
 import { logRequest, startRequest } from "./request-log.js";
+import { analyseRoute } from "./routes/analyse.js";
 import { generateRoute } from "./routes/generate.js";
 import { cancelJobRoute, getJobRoute, listJobsRoute, submitJobRoute } from "./routes/jobs.js";
 import { healthRoute } from "./routes/health.js";
@@ -100,6 +101,7 @@ export function createApp({ modelHost, metrics, keys, limiter, generations, time
   app.get("/assets/:file", assetRoute());
   app.get("/api/v1/openapi.json", openApiRoute());
   app.all("/api/v1/generate", generateRoute({ generations, storage, timeoutMs, bodyTimeoutMs, metrics }));
+  app.all("/api/v1/analyse", analyseRoute({ bodyTimeoutMs, metrics }));
   const jobRoutes = { jobs, storage, bodyTimeoutMs, pageSize: jobsConfig.pageSize, retentionMs: jobsConfig.retentionS * 1000 };
   app.post("/api/v1/jobs", submitJobRoute(jobRoutes));
   app.get("/api/v1/jobs", listJobsRoute(jobRoutes));

@@ -30,6 +30,12 @@ export class Metrics {
     labelNames: ["kind"] as const,
     registers: [this.registry],
   });
+  private readonly analyses = new Counter({
+    name: "inkpress_analyses_total",
+    help: "Articles analysed as they are (POST /api/v1/analyse), by the format they came in.",
+    labelNames: ["format"] as const,
+    registers: [this.registry],
+  });
   private readonly firstToken = new Histogram({
     name: "inkpress_time_to_first_token_seconds",
     help: "Seconds from accepting a generate request (or starting a job) to its first Markdown text (queue wait and outline included).",
@@ -67,6 +73,11 @@ export class Metrics {
   request(event: H3Event, status: number): void {
     // The route's pattern (`/api/v1/jobs/:id`), so job ids and unknown paths cannot grow the label set.
     this.requests.inc({ route: event.context.matchedRoute?.route ?? "other", status: String(status) });
+  }
+
+  /** Count one article analysed as it is. */
+  analysis(format: "markdown" | "html"): void {
+    this.analyses.inc({ format });
   }
 
   /** Start timing one accepted article. */

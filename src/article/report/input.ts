@@ -23,7 +23,7 @@ export interface AnalyseInput {
   language: string;
   headingTags: boolean;
   preset: Preset;
-  /** Requested words. */
+  /** Requested words; 0 when none was requested (an article analysed as it is). */
   targetLength: number;
   /**
    * The resolved style (the request's over the key's default). `avoid`: phrases the article

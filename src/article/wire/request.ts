@@ -75,7 +75,7 @@ function uniquePhrases(phrases: string[]): string[] {
 }
 
 /** Comma-separated keywords: trimmed, empties and case-insensitive duplicates dropped. */
-const Keywords = v.pipe(
+export const KeywordsSchema = v.pipe(
   text("keywords must be a comma-separated string"),
   v.transform((raw) => uniquePhrases(raw.split(","))),
   v.maxLength(LIMITS.keywords, `at most ${LIMITS.keywords} keywords`),
@@ -128,9 +128,9 @@ export const PublisherSchema = v.object({
 });
 
 /** The `seo` object of a request. */
-const SeoSchema = jsonObject({
+export const SeoSchema = jsonObject({
   keywords: v.optional(
-    v.pipe(Keywords, v.description("Comma-separated keywords; the first is the primary keyword. Each is trimmed; empties and case-insensitive duplicates are dropped.")),
+    v.pipe(KeywordsSchema, v.description("Comma-separated keywords; the first is the primary keyword. Each is trimmed; empties and case-insensitive duplicates are dropped.")),
     "",
   ),
   title: v.pipe(
@@ -193,7 +193,7 @@ const SourceSchema = jsonObject({
 }, "each source must be an object");
 
 /** The request's sources: at most 20, with at most 100 KiB of text (UTF-8) in all. */
-const SourcesSchema = v.pipe(
+export const SourcesSchema = v.pipe(
   v.array(SourceSchema, "sources must be an array of { title, url?, text }"),
   v.maxLength(LIMITS.sources, `sources holds at most ${LIMITS.sources} entries`),
   v.check(
@@ -218,7 +218,7 @@ export const LinkSchema = jsonObject({
 }, "each link must be an object");
 
 /** The request's links: at most 50 pages. */
-const LinksSchema = v.pipe(
+export const LinksSchema = v.pipe(
   v.array(LinkSchema, "links must be an array of { url, title, keywords? }"),
   v.maxLength(LIMITS.links, `links holds at most ${LIMITS.links} entries`),
 );
@@ -228,6 +228,30 @@ export type Source = v.InferOutput<typeof SourceSchema>;
 
 /** A link as the engine takes it: `keywords` always a list. */
 export type Link = v.InferOutput<typeof LinkSchema>;
+
+/** A length in words, within the request's bounds. */
+export const LengthSchema = v.pipe(
+  v.number("length must be a number"),
+  v.integer("length must be a whole number of words"),
+  v.minValue(LIMITS.lengthMin, `length must be at least ${LIMITS.lengthMin} words`),
+  v.maxValue(LIMITS.lengthMax, `length must be at most ${LIMITS.lengthMax} words`),
+);
+
+/** An ISO 639-1 code, any case, lower-cased. */
+export const LanguageSchema = v.pipe(
+  v.string("language must be a string"),
+  v.trim(),
+  v.toLowerCase(),
+  v.check(isIso6391, "language must be an ISO 639-1 code such as en, de or ja"),
+);
+
+/** The structure as asked, in free words (mapped to a preset by the request's transform). */
+export const StructureSchema = v.pipe(
+  trimmed(LIMITS.word, "structure"),
+  v.description(
+    "`paragraphs`, `sections`, `detailed`, `listicle` or `how-to`, or free words mapped to the nearest of them (`steps`, `tutorial` → how-to; `list`, `top 10`, `tips` → listicle; `essay`, `story` → paragraphs; `guide`, `faq` → detailed; anything else → sections).",
+  ),
+);
 
 /**
  * The generation request (spec part 2) as valibot validates it: the one source of truth
@@ -242,38 +266,15 @@ export const GenerateRequestSchema = v.pipe(
       v.description("What the article is about. Without keywords it is also the primary keyword."),
     ),
     length: v.optional(
-      v.pipe(
-        v.number("length must be a number"),
-        v.integer("length must be a whole number of words"),
-        v.minValue(LIMITS.lengthMin, `length must be at least ${LIMITS.lengthMin} words`),
-        v.maxValue(LIMITS.lengthMax, `length must be at most ${LIMITS.lengthMax} words`),
-        v.description("Target length of the body in words (the title is not counted); the article lands within ±10% of it."),
-      ),
+      v.pipe(LengthSchema, v.description("Target length of the body in words (the title is not counted); the article lands within ±10% of it.")),
       DEFAULTS.length,
     ),
     tone: v.optional(
       v.pipe(trimmed(LIMITS.word, "tone"), v.description("Free-text tone of voice, passed to the model, such as `conversational` or `formal`.")),
       DEFAULTS.tone,
     ),
-    language: v.optional(
-      v.pipe(
-        v.string("language must be a string"),
-        v.trim(),
-        v.toLowerCase(),
-        v.check(isIso6391, "language must be an ISO 639-1 code such as en, de or ja"),
-        v.description("ISO 639-1 code of the article's language, any case; answered lower-case."),
-      ),
-      DEFAULTS.language,
-    ),
-    structure: v.optional(
-      v.pipe(
-        trimmed(LIMITS.word, "structure"),
-        v.description(
-          "`paragraphs`, `sections`, `detailed`, `listicle` or `how-to`, or free words mapped to the nearest of them (`steps`, `tutorial` → how-to; `list`, `top 10`, `tips` → listicle; `essay`, `story` → paragraphs; `guide`, `faq` → detailed; anything else → sections).",
-        ),
-      ),
-      DEFAULTS.structure,
-    ),
+    language: v.optional(v.pipe(LanguageSchema, v.description("ISO 639-1 code of the article's language, any case; answered lower-case.")), DEFAULTS.language),
+    structure: v.optional(StructureSchema, DEFAULTS.structure),
     seed: v.optional(
       v.pipe(
         v.number("seed must be a number"),

@@ -17,7 +17,7 @@ const count = (text?: string) => (text ? described(v.pipe(v.number(), v.integer(
  * exactly those headings in order (`shown: true`); when it shows none (headingTags false, or
  * the paragraphs preset), it lists the planned sections, each `shown: false`.
  */
-const OutlineEntrySchema = v.object({ level: v.picklist([2, 3]), text: v.string(), shown: v.boolean() });
+export const OutlineEntrySchema = v.object({ level: v.picklist([2, 3]), text: v.string(), shown: v.boolean() });
 
 /** The normalised request, echoed in answers: defaults filled, keywords split, structure mapped. */
 export const NormalisedRequestSchema = v.object({
@@ -46,11 +46,18 @@ export const NormalisedRequestSchema = v.object({
 });
 
 /** One measurement of the SEO report. */
-const SeoCheckSchema = v.object({
+export const SeoCheckSchema = v.object({
   id: described(v.picklist(CHECK_IDS as [CheckId, ...CheckId[]]), "Stable id of the check."),
   label: described(v.string(), "The check's name in words, as the playground shows it."),
   passed: described(v.nullable(v.boolean()), "`null`: the check does not apply to this article."),
   message: described(v.string(), "What was measured, in words."),
+});
+
+/** The SEO report: the same object in the generate answer and the analyse answer. */
+export const SeoReportSchema = v.object({
+  score: described(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100)), "Weighted share of passed checks."),
+  checks: v.array(SeoCheckSchema),
+  keywordDensity: described(v.record(v.string(), v.pipe(v.number(), v.minValue(0))), "Per keyword, occurrences ÷ body words × 100."),
 });
 
 /** The JSON answer of `POST /api/v1/generate` (and the `done` event of a stream). */
@@ -73,11 +80,7 @@ export const ArticleResponseSchema = v.object({
     readingTimeMinutes: count("At 200 words a minute."),
     jsonLd: JsonLdSchema,
   }),
-  seo: v.object({
-    score: described(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100)), "Weighted share of passed checks."),
-    checks: v.array(SeoCheckSchema),
-    keywordDensity: described(v.record(v.string(), v.pipe(v.number(), v.minValue(0))), "Per keyword, occurrences ÷ body words × 100."),
-  }),
+  seo: SeoReportSchema,
   usage: v.object({
     promptTokens: count("Tokens the model evaluated: the prompt, forced text and re-synced tokens; reused cache is not counted."),
     completionTokens: count("Tokens the model generated."),

@@ -6,6 +6,7 @@
  * (articles, jobs, service) brings its paths and schemas.
  */
 import { readFileSync } from "node:fs";
+import { analyseGroup } from "./analyse.js";
 import { articlesGroup } from "./articles.js";
 import type { Json } from "./convert.js";
 import { jobsGroup } from "./jobs.js";
@@ -40,7 +41,7 @@ const WEBHOOK_SIGNATURE_SCHEME = {
 };
 
 function buildDocument(): Json {
-  const groups = [articlesGroup(), jobsGroup(), serviceGroup()];
+  const groups = [articlesGroup(), analyseGroup(), jobsGroup(), serviceGroup()];
   return {
     openapi: "3.1.1",
     info: { ...INFO, version: version() },

@@ -69,6 +69,15 @@ function detectLanguage(article: Article): Verdict {
   return verdict(false, `The body reads as ${detected ? named(detected) : best} (franc: ${best}), not ${named(language)} as requested.`);
 }
 
+/**
+ * The ISO 639-1 language a text reads as, by the same detector and candidates as the check;
+ * undefined when it has too few words to tell (an article whose request named no language).
+ */
+export function languageOf(text: string): string | undefined {
+  if (countWords(text, "en") < LANGUAGE_MIN_WORDS) return undefined;
+  return toIso6391(detect(text));
+}
+
 /** franc's best guess over the whole text: its scores per piece of about {@link SAMPLE} characters, weighted by length. */
 function detect(text: string): string {
   const totals = new Map<string, number>();

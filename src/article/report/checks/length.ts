@@ -20,8 +20,10 @@ export const lengthChecks = {
   },
 
   // Measured against the request: a 100-word article is not failed for being under 300 words.
+  // Without a requested length (an article analysed as it is) the target is the plain 300.
   "text-length": (article) => {
-    const target = Math.min(300, Math.round(article.input.targetLength * 0.9));
+    const requested = article.input.targetLength;
+    const target = requested > 0 ? Math.min(300, Math.round(requested * 0.9)) : 300;
     return verdict(article.wordCount >= target, `The body has ${plural(article.wordCount, "word")} (target at least ${target}).`);
   },
 

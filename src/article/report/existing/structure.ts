@@ -1,0 +1,129 @@
+/**
+ * An article inkpress did not write (or wrote, and is given back) read from its mdast tree
+ * into what the document model holds: the H1 title, then the body as heading and prose
+ * blocks in order. Prose is what a reader reads: paragraphs and list items, with links kept
+ * as their words and citation markers (`[2]`) dropped; code, tables, raw HTML, images and a
+ * closing list of references are not prose, as they are not in an article inkpress writes.
+ */
+import type { Definition, Nodes, PhrasingContent, Root, RootContent } from "mdast";
+import { toString } from "mdast-util-to-string";
+
+/** A body block before it is counted (counting needs the article's language). */
+export type RawBlock = { kind: "heading"; depth: number; text: string } | { kind: "prose"; text: string };
+
+/** A link of the article: where it points and the words that carry it. */
+export interface FoundLink {
+  url: string;
+  text: string;
+}
+
+/** What the tree holds, before counting. */
+export interface ArticleStructure {
+  /** The text of the H1 the article opens with, when it opens with one. */
+  h1: string | undefined;
+  /** Body blocks in document order (the opening H1 is not one of them). */
+  blocks: RawBlock[];
+  /** Every link in the body, reference-style ones resolved. */
+  links: FoundLink[];
+  /** Citation markers (`[n]`) after sentences: how many distinct numbers. */
+  citations: number;
+}
+
+/** A citation marker glued to the text before it, as inkpress writes one after a sentence. */
+const MARKER = /(?<=\S)\[\d+(?:\s*[,–-]\s*\d+)*\]/gu;
+/** A link whose only words are a marker (a cited source with a URL). */
+const MARKER_ONLY = /^\[\d+\]$/u;
+/** A reference list's item: it opens with its marker. */
+const REFERENCE_ITEM = /^\[\d+\]\s/u;
+
+/** Read a parsed article into its title, blocks and links. */
+export function readStructure(tree: Root): ArticleStructure {
+  const definitions = new Map<string, string>();
+  collectDefinitions(tree, definitions);
+  const reader = new Reader(definitions);
+  const [first, ...rest] = tree.children.filter((node) => node.type !== "yaml" && (node.type as string) !== "toml");
+  let h1: string | undefined;
+  if (first?.type === "heading" && first.depth === 1) h1 = reader.inline(first.children);
+  else if (first) reader.block(first);
+  for (const node of rest) reader.block(node);
+  return { h1, blocks: reader.blocks, links: reader.links, citations: reader.markers.size };
+}
+
+function collectDefinitions(node: Nodes, into: Map<string, string>): void {
+  if (node.type === "definition") into.set(node.identifier, (node as Definition).url);
+  if ("children" in node) for (const child of node.children) collectDefinitions(child, into);
+}
+
+/** Walks the tree once, gathering blocks, links and markers. */
+class Reader {
+  readonly blocks: RawBlock[] = [];
+  readonly links: FoundLink[] = [];
+  readonly markers = new Set<string>();
+
+  constructor(private readonly definitions: ReadonlyMap<string, string>) {}
+
+  block(node: RootContent): void {
+    switch (node.type) {
+      case "heading":
+        this.push({ kind: "heading", depth: node.depth, text: this.inline(node.children) });
+        return;
+      case "paragraph":
+        this.push({ kind: "prose", text: this.inline(node.children) });
+        return;
+      case "list":
+        if (this.isReferenceList(node.children)) return this.dropLabel();
+        for (const listItem of node.children) for (const child of listItem.children) this.block(child);
+        return;
+      case "blockquote":
+        for (const child of node.children) this.block(child);
+        return;
+      default:
+        // Code, tables, raw HTML, rules, definitions, footnotes: not prose.
+        return;
+    }
+  }
+
+  /** The words of inline content, links recorded and citation markers dropped, spaces collapsed. */
+  inline(nodes: readonly PhrasingContent[]): string {
+    return this.words(nodes).replace(MARKER, (marker) => (this.markers.add(marker), "")).replace(/\s+/gu, " ").trim();
+  }
+
+  private words(nodes: readonly PhrasingContent[]): string {
+    let text = "";
+    for (const node of nodes) {
+      if (node.type === "text" || node.type === "inlineCode") text += node.value;
+      else if (node.type === "break") text += " ";
+      else if (node.type === "link" || node.type === "linkReference") text += this.link(node);
+      else if ("children" in node) text += this.words(node.children);
+    }
+    return text;
+  }
+
+  private link(node: Extract<PhrasingContent, { type: "link" | "linkReference" }>): string {
+    const words = this.words(node.children);
+    const url = node.type === "link" ? node.url : this.definitions.get(node.identifier);
+    if (MARKER_ONLY.test(words.trim())) {
+      this.markers.add(words.trim());
+      return "";
+    }
+    if (url !== undefined) this.links.push({ url, text: words.replace(/\s+/gu, " ").trim() });
+    return words;
+  }
+
+  /** A list whose every item opens with a marker is the sources list, not prose. */
+  private isReferenceList(items: readonly { children: readonly RootContent[] }[]): boolean {
+    return items.length > 0 && items.every((listItem) => {
+      const first = listItem.children[0];
+      return first?.type === "paragraph" && REFERENCE_ITEM.test(toString(first));
+    });
+  }
+
+  /** The heading right above a sources list is its label, not a section of the article. */
+  private dropLabel(): void {
+    if (this.blocks.at(-1)?.kind === "heading") this.blocks.pop();
+  }
+
+  private push(block: RawBlock): void {
+    if (block.text) this.blocks.push(block);
+  }
+}

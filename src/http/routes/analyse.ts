@@ -1,0 +1,34 @@
+import { defineHandler } from "h3";
+import { analyseExisting } from "../../article/existing.js";
+import { AnalyseRequestSchema } from "../../article/wire/analyse.js";
+import { assertJson, readJson } from "../body.js";
+import type { Metrics } from "../metrics.js";
+import { problem } from "../problem.js";
+import { validationProblem } from "../validation.js";
+
+/** What the analyse route serves with. */
+export interface AnalyseRouteOptions {
+  /** Time a client has to send its body. */
+  bodyTimeoutMs: number;
+  metrics: Metrics;
+}
+
+/**
+ * `POST /api/v1/analyse`: the SEO report of an article given as it is. No model and no
+ * generation slot: the key's rate limit applies (the auth step counts the request), its
+ * daily words do not.
+ */
+export function analyseRoute({ bodyTimeoutMs, metrics }: AnalyseRouteOptions) {
+  return defineHandler(async (event) => {
+    if (event.req.method !== "POST") {
+      throw problem(405, `${event.req.method} is not allowed here; use POST.`, { headers: { allow: "POST" } });
+    }
+    assertJson(event);
+    const body = await readJson(event, bodyTimeoutMs);
+    const validated = await AnalyseRequestSchema["~standard"].validate(body);
+    if (validated.issues) throw validationProblem(validated);
+    const { analysis } = analyseExisting(validated.value, { ...(event.context.apiKey?.style ? { keyStyle: event.context.apiKey.style } : {}) });
+    metrics.analysis(validated.value.markdown === undefined ? "html" : "markdown");
+    return analysis;
+  });
+}

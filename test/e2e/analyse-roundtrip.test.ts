@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { scoreChecks } from "../../src/article/report/analyse.js";
+import { PRESETS } from "../../src/article/plan/presets.js";
+import type { ArticleResponse } from "../../src/article/wire/response.js";
+import type { AnalysisResponse } from "../../src/article/wire/analyse.js";
+import { markdownWithFrontMatter } from "../../src/batch/output.js";
+import { API_KEY, HAS_STORIES_MODEL, STORIES_MODEL, storiesServer } from "../helpers/server.js";
+
+if (!HAS_STORIES_MODEL) console.warn(`SKIPPED: the analyse round trip needs ${STORIES_MODEL}, which is not there.`);
+
+/** Checks whose verdict comes from a record of the writing: not applicable to an article given back. */
+const WRITING_ONLY = new Set(["sources-cited", "internal-links"]);
+
+const TOPICS = [
+  "Keeping chickens", "Bird watching", "Baking bread", "Growing tomatoes", "Walking the dog", "Painting a fence",
+  "Learning to swim", "Planting a hedge", "Making soup", "Cleaning windows", "Feeding garden birds", "Building a kite",
+  "Sewing a button", "Picking apples", "Brewing tea", "Repairing a bicycle", "Watering plants", "Reading to children",
+  "Folding paper boats", "Drying herbs",
+];
+const LANGUAGES = ["en", "de", "ja"] as const;
+
+/** The twenty requests: every preset in every language, with and without keywords, headings, banned phrases, sources and links. */
+function requests(): Record<string, unknown>[] {
+  return TOPICS.map((topic, i) => ({
+    topic,
+    length: 300 + (i % 3) * 100,
+    language: LANGUAGES[i % 3],
+    structure: PRESETS[i % PRESETS.length],
+    seed: 100 + i,
+    seo: { ...(i % 4 === 0 ? {} : { keywords: `${topic.toLowerCase()}, small steps` }), ...(i === 6 || i === 13 ? { headingTags: false } : {}) },
+    ...(i % 5 === 2 ? { style: { avoid: ["very", "little girl", "happy"] } } : {}),
+    ...(i === 8 || i === 17 ? { sources: [{ title: "Field notes", url: "https://example.com/notes", text: `${topic} takes patience. The first step is to get a good plan and to keep going every day.` }] } : {}),
+    ...(i === 9 || i === 18 ? { links: [{ url: "/guides/patience/", title: "Patience in the garden", keywords: ["patience"] }, { url: "/guides/plans/", title: "Making a plan", keywords: ["plan"] }] } : {}),
+  }));
+}
+
+/** The article as a site keeps it (batch's Markdown with front matter), sent back with the request's own fields. */
+function analyseBody(request: Record<string, unknown>, written: ArticleResponse): Record<string, unknown> {
+  const { seo, length, language, structure, style, sources, links } = request as Record<string, any>;
+  return {
+    markdown: markdownWithFrontMatter(written, written.article.slug),
+    language,
+    length,
+    structure,
+    seo: { ...(seo.headingTags === false ? { headingTags: false } : {}) },
+    ...(style ? { style } : {}),
+    ...(sources ? { sources } : {}),
+    ...(links ? { links } : {}),
+  };
+}
+
+describe.skipIf(!HAS_STORIES_MODEL)("articles written on stories260K, given back to POST /api/v1/analyse", () => {
+  const server = storiesServer();
+
+  it("get the same verdict on every check that applies, and the same score", async () => {
+    const compared: string[] = [];
+    for (const request of requests()) {
+      const generated = await server().generate(request);
+      expect(generated.status).toBe(200);
+      const written = (await generated.json()) as ArticleResponse;
+      const answer = await fetch(`${server().url}/api/v1/analyse`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": API_KEY },
+        body: JSON.stringify(analyseBody(request, written)),
+      });
+      expect(answer.status).toBe(200);
+      const analysis = (await answer.json()) as AnalysisResponse;
+      const label = `${request.topic} (${request.structure}, ${request.language})`;
+      expect(analysis.wordCount, label).toBe(written.article.wordCount);
+      expect(analysis.keywords?.value, label).toEqual(written.article.keywords);
+      expect(analysis.title?.value, label).toBe(written.article.title);
+      const generatedChecks = written.seo.checks.map((check) => ({ ...check, passed: WRITING_ONLY.has(check.id) && analysis.seo.checks.find((c) => c.id === check.id)!.passed === null ? null : check.passed }));
+      expect(analysis.seo.checks.map((c) => `${c.id}: ${c.passed}`), label).toEqual(generatedChecks.map((c) => `${c.id}: ${c.passed}`));
+      // The same measurements: the messages differ only where a check could not apply.
+      for (const check of analysis.seo.checks.filter((c) => c.passed !== null)) expect(check.message, `${label} ${check.id}`).toBe(written.seo.checks.find((c) => c.id === check.id)!.message);
+      expect(analysis.seo.score, label).toBe(scoreChecks(generatedChecks));
+      if (!request.sources && !request.links) expect(analysis.seo.score, label).toBe(written.seo.score);
+      expect(analysis.seo.keywordDensity, label).toEqual(written.seo.keywordDensity);
+      compared.push(label);
+    }
+    expect(compared).toHaveLength(20);
+    expect(new Set(compared.map((label) => label.split("(")[1]!.split(",")[0])).size).toBe(PRESETS.length);
+  }, 900_000);
+});
