@@ -78,8 +78,18 @@ export function languageOf(text: string): string | undefined {
   return toIso6391(detect(text));
 }
 
+/** The last text detected and its language: an article whose language was detected is measured right after, on the same text. */
+let last: { text: string; code: string } | undefined;
+
 /** franc's best guess over the whole text: its scores per piece of about {@link SAMPLE} characters, weighted by length. */
 function detect(text: string): string {
+  if (last?.text === text) return last.code;
+  const code = bestOf(text);
+  last = { text, code };
+  return code;
+}
+
+function bestOf(text: string): string {
   const totals = new Map<string, number>();
   for (const piece of pieces(text)) {
     for (const [code, score] of francAll(piece, { minLength: 1, only: CANDIDATES })) totals.set(code, (totals.get(code) ?? 0) + score * piece.length);
