@@ -21,6 +21,7 @@ const main = defineCommand({
     serve: serveCommand,
     generate: () => import("./generate.js").then((m) => m.generateCommand),
     batch: () => import("./batch.js").then((m) => m.batchCommand),
+    analyse: () => import("./analyse.js").then((m) => m.analyseCommand),
     keys: () => import("./keys.js").then((m) => m.keysCommand),
     models: () => import("./models.js").then((m) => m.modelsCommand),
   },

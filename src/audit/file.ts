@@ -1,0 +1,67 @@
+/**
+ * One page file analysed as it is: Markdown (`.md`, `.markdown`, `.mdx`) with its front
+ * matter, or HTML (`.html`, `.htm`), measured through the same request validation and
+ * analyser as `POST /api/v1/analyse`. Targets given as fields override the page's own.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { analyseExisting, type ExistingAnalysis } from "../article/existing.js";
+import { AnalyseRequestSchema } from "../article/wire/analyse.js";
+import { fieldErrors, requestFromFields, type RequestField } from "../article/wire/fields.js";
+import { InkpressError, InvalidFieldError } from "../errors.js";
+import { AuditError } from "./errors.js";
+
+/** The extensions read as HTML; any other page is Markdown. */
+const HTML = new Set([".html", ".htm"]);
+/** The extensions of pages a folder audit reads. */
+export const PAGE_EXTENSIONS = new Set([".md", ".markdown", ".mdx", ...HTML]);
+
+/** How one file is analysed. */
+export interface AnalyseFileOptions {
+  /**
+   * Targets as flat request fields (`keywords`, `language`, `length`, `avoid`, …), over the page's own.
+   * @default {}
+   */
+  fields?: Partial<Record<RequestField, unknown>>;
+  /**
+   * The front matter field that holds the keywords.
+   * @default "keywords"
+   */
+  keywordsField?: string;
+}
+
+/** Read and analyse one page file; a problem is an {@link AuditError} naming the file. */
+export async function analyseFile(file: string, options: AnalyseFileOptions = {}): Promise<ExistingAnalysis> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new AuditError(`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
+  }
+  return analyseText(file, text, options);
+}
+
+/** Analyse a page's text, named by its file. */
+export async function analyseText(file: string, text: string, options: AnalyseFileOptions = {}): Promise<ExistingAnalysis> {
+  const format = HTML.has(path.extname(file).toLowerCase()) ? "html" : "markdown";
+  const validated = await AnalyseRequestSchema["~standard"].validate({ ...requestFromFields(options.fields ?? {}), [format]: text });
+  if (validated.issues) {
+    const errors = fieldErrors(validated).map((e) => (e.path === format ? `${e.message.replace(/^(markdown|html)\b/, "the page")}` : `${e.path}: ${e.message}`));
+    throw new AuditError(`${file}: ${errors.join("; ")}`);
+  }
+  try {
+    return analyseExisting(validated.value, { fileSlug: fileSlug(file), ...(options.keywordsField ? { keywordsField: options.keywordsField } : {}) });
+  } catch (error) {
+    if (error instanceof InvalidFieldError) throw new AuditError(`${file}: ${error.problem}`, { cause: error });
+    if (error instanceof InkpressError) throw new AuditError(`${file}: ${error.message}`, { cause: error });
+    throw error;
+  }
+}
+
+/** The slug a site generator gives a file: its name, or its folder's for an index page (`compost/index.md` is `compost`). */
+export function fileSlug(file: string): string | undefined {
+  const name = path.basename(file, path.extname(file));
+  if (!/^_?index$/i.test(name)) return name;
+  const folder = path.basename(path.dirname(path.resolve(file)));
+  return folder || undefined;
+}
