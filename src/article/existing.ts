@@ -41,6 +41,8 @@ export interface ExistingAnalysis {
   links: FoundLink[];
   /** The body blocks measured. */
   blocks: Block[];
+  /** The front matter's fields (empty for HTML). */
+  fields: Record<string, unknown>;
 }
 
 type Target<T> = { value: T; from: TargetSource } | null;
@@ -84,7 +86,7 @@ export function analyseExisting(request: AnalyseRequest, options: AnalyseExistin
     outline: blocks.flatMap((b) => (b.kind === "heading" && (b.depth === 2 || b.depth === 3) ? [{ level: b.depth as 2 | 3, text: b.text, shown: true }] : [])),
     seo: { score: scoreChecks(checks), checks, keywordDensity: report.keywordDensity },
   };
-  return { analysis, links: page.links, blocks };
+  return { analysis, links: page.links, blocks, fields: declared.fields };
 }
 
 const pick = <T extends string>(value: string | undefined, from: TargetSource): Target<T> => (value ? { value: value as T, from } : null);

@@ -22,6 +22,7 @@ const main = defineCommand({
     generate: () => import("./generate.js").then((m) => m.generateCommand),
     batch: () => import("./batch.js").then((m) => m.batchCommand),
     analyse: () => import("./analyse.js").then((m) => m.analyseCommand),
+    audit: () => import("./audit.js").then((m) => m.auditCommand),
     keys: () => import("./keys.js").then((m) => m.keysCommand),
     models: () => import("./models.js").then((m) => m.modelsCommand),
   },

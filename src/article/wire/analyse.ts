@@ -66,13 +66,14 @@ const FROM = ["request", "front-matter", "html", "h1", "file-name", "detected"] 
 /** Where a target came from. */
 export type TargetSource = (typeof FROM)[number];
 
-const target = <S extends v.GenericSchema>(value: S, text: string) =>
-  described(v.nullable(v.object({ value, from: described(v.picklist(FROM), "Where it came from: `request`, `front-matter`, `html` (the page's head), `h1`, `file-name` or `detected`.") })), text);
+const found = <S extends v.GenericSchema>(value: S) =>
+  v.object({ value, from: described(v.picklist(FROM), "Where it came from: `request`, `front-matter`, `html` (the page's head), `h1`, `file-name` or `detected`.") });
+const target = <S extends v.GenericSchema>(value: S, text: string) => described(v.nullable(found(value)), text);
 
 /** The answer of `POST /api/v1/analyse`. */
 export const AnalysisResponseSchema = v.object({
   object: v.literal("analysis"),
-  language: target(v.string(), "The language the article was measured in (ISO 639-1); `from: detected` when neither the request nor the page named one."),
+  language: described(found(v.string()), "The language the article was measured in (ISO 639-1); `from: detected` when neither the request nor the page named one."),
   title: target(v.string(), "The title measured: the request's, else the front matter's, the page's `<title>`, or its H1; null when there is none."),
   description: target(v.string(), "The meta description measured: the request's, else the front matter's or the page's `<meta name=\"description\">`; null when there is none."),
   slug: target(v.string(), "The slug measured; null when none was given or found (the slug check then does not apply)."),

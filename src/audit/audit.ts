@@ -1,0 +1,151 @@
+/**
+ * A site audit: every Markdown and HTML page under a folder analysed as `inkpress analyse`
+ * analyses one (its front matter giving its targets), then what only the whole site shows:
+ * the failures most pages share, pages that compete for one primary keyword, near-duplicate
+ * pages, and orphan pages no other page links to.
+ */
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import type { CheckId } from "../article/report/analyse.js";
+import { CHECK_LABELS } from "../article/report/analyse.js";
+import type { RequestField } from "../article/wire/fields.js";
+import { readLinksFile } from "../batch/links-file.js";
+import { AuditError } from "./errors.js";
+import { PAGE_EXTENSIONS, analyseFile } from "./file.js";
+import { NEAR_DUPLICATE, nearDuplicates, shingles } from "./similarity.js";
+import { inboundLinks, pageAddress, type SitePage } from "./site.js";
+
+/** One page's row of the audit. */
+export interface PageRow {
+  /** The file, relative to the folder, with `/` separators. */
+  file: string;
+  /** The address it is published at. */
+  url: string;
+  title: string | null;
+  /** The primary keyword, lower-cased; null without keywords. */
+  keyword: string | null;
+  language: string;
+  wordCount: number;
+  score: number;
+  /** The checks it fails, in report order. */
+  failed: CheckId[];
+}
+
+/** The whole audit. */
+export interface AuditReport {
+  pages: PageRow[];
+  /** Files that could not be analysed, with why. */
+  unreadable: { file: string; error: string }[];
+  /** Each failing check with the number of pages that fail it, most frequent first. */
+  failures: { check: CheckId; label: string; pages: number }[];
+  /** Primary keywords that more than one page targets, with those pages' files. */
+  cannibalised: { keyword: string; files: string[] }[];
+  /** Groups of near-duplicate pages (Jaccard similarity of word shingles at least `threshold`). */
+  nearDuplicates: { files: string[]; similarity: number }[];
+  threshold: number;
+  /** Pages no other page links to (the home page `/` is not counted). */
+  orphans: string[];
+}
+
+/** How a folder is audited. */
+export interface AuditOptions {
+  /**
+   * A sitemap (or links file) of the site: full URLs on its hosts count as links within the site.
+   * @default none: a full URL counts when its path is a page's address
+   */
+  links?: string;
+  /**
+   * The front matter field that holds each page's keywords.
+   * @default "keywords"
+   */
+  keywordsField?: string;
+  /**
+   * Targets for every page as flat request fields (`avoid`, `language`, `length`, …), over each page's own.
+   * @default {}
+   */
+  fields?: Partial<Record<RequestField, unknown>>;
+  /**
+   * Near-duplicate threshold (Jaccard similarity of word shingles).
+   * @default {@link NEAR_DUPLICATE}
+   */
+  threshold?: number;
+  /** The pages found, before any is analysed. @default none */
+  onStart?: (total: number) => void;
+  /** A page analysed. @default none */
+  onPage?: (row: PageRow) => void;
+  /** A page that could not be analysed. @default none */
+  onUnreadable?: (file: string, error: string) => void;
+}
+
+/** Audit every page under a folder. */
+export async function auditFolder(dir: string, options: AuditOptions = {}): Promise<AuditReport> {
+  const files = await pageFiles(dir);
+  const hosts = options.links ? new Set((await readLinksFile(options.links)).flatMap((link) => (URL.canParse(link.url) ? [new URL(link.url).host.toLowerCase()] : []))) : new Set<string>();
+  options.onStart?.(files.length);
+  const rows: PageRow[] = [];
+  const site: SitePage[] = [];
+  const texts: Set<number>[] = [];
+  const unreadable: AuditReport["unreadable"] = [];
+  for (const file of files) {
+    const relative = path.relative(dir, file).split(path.sep).join("/");
+    try {
+      const { analysis, links, blocks, fields } = await analyseFile(file, { ...(options.keywordsField ? { keywordsField: options.keywordsField } : {}), ...(options.fields ? { fields: options.fields } : {}) });
+      const row: PageRow = {
+        file: relative,
+        url: pageAddress({ file: relative, fields }),
+        title: analysis.title?.value ?? null,
+        keyword: analysis.keywords?.value[0]?.toLocaleLowerCase(analysis.language.value) ?? null,
+        language: analysis.language.value,
+        wordCount: analysis.wordCount,
+        score: analysis.seo.score,
+        failed: analysis.seo.checks.filter((check) => check.passed === false).map((check) => check.id),
+      };
+      rows.push(row);
+      site.push({ file: relative, fields, links: links.map((link) => link.url) });
+      texts.push(shingles({ text: blocks.flatMap((b) => (b.kind === "prose" ? [b.text] : [])).join(" "), language: analysis.language.value }));
+      options.onPage?.(row);
+    } catch (error) {
+      if (!(error instanceof AuditError)) throw error;
+      unreadable.push({ file: relative, error: error.message });
+      options.onUnreadable?.(relative, error.message);
+    }
+  }
+  const threshold = options.threshold ?? NEAR_DUPLICATE;
+  const inbound = inboundLinks(site, hosts);
+  return {
+    pages: rows,
+    unreadable,
+    failures: failureCounts(rows),
+    cannibalised: cannibalised(rows),
+    nearDuplicates: nearDuplicates(texts, threshold).map((group) => ({ files: group.pages.map((i) => rows[i]!.file), similarity: group.similarity })),
+    threshold,
+    orphans: rows.filter((row, i) => inbound[i] === 0 && row.url !== "/").map((row) => row.file),
+  };
+}
+
+/** Every page file under a folder, sorted; folders whose names start with a dot, and node_modules, are skipped. */
+async function pageFiles(dir: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  } catch (error) {
+    throw new AuditError(`${dir}: cannot read the folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
+  }
+  return entries
+    .filter((entry) => entry.isFile() && PAGE_EXTENSIONS.has(path.extname(entry.name).toLowerCase()))
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .filter((file) => !path.relative(dir, file).split(path.sep).some((part) => part.startsWith(".") || part === "node_modules"))
+    .sort();
+}
+
+function failureCounts(rows: readonly PageRow[]): AuditReport["failures"] {
+  const counts = new Map<CheckId, number>();
+  for (const row of rows) for (const check of row.failed) counts.set(check, (counts.get(check) ?? 0) + 1);
+  return [...counts].map(([check, pages]) => ({ check, label: CHECK_LABELS[check], pages })).sort((a, b) => b.pages - a.pages);
+}
+
+function cannibalised(rows: readonly PageRow[]): AuditReport["cannibalised"] {
+  const byKeyword = new Map<string, string[]>();
+  for (const row of rows) if (row.keyword) byKeyword.set(row.keyword, [...(byKeyword.get(row.keyword) ?? []), row.file]);
+  return [...byKeyword].filter(([, files]) => files.length > 1).map(([keyword, files]) => ({ keyword, files }));
+}

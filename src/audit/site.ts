@@ -1,0 +1,84 @@
+/**
+ * The folder as a site: each page's address, and which pages link which. A page's address
+ * is its path under the folder as site generators publish it (`guides/compost.md` is
+ * `/guides/compost/`, `guides/index.md` is `/guides/`), its front matter `slug` in place of
+ * the file's name, or its front matter `url` or `permalink`. A link reaches a page when it
+ * names that address as a site path (`/guides/compost/`), as a full URL of the site, or as
+ * a path relative to the linking page or to its file (`../compost.md`, `compost.html`).
+ */
+import path from "node:path";
+
+/** What the site needs to know of one page. */
+export interface SitePage {
+  /** The page's file, relative to the folder, with `/` separators. */
+  file: string;
+  /** Its front matter's fields (empty for HTML). */
+  fields: Record<string, unknown>;
+  /** Where its links point, as written. */
+  links: readonly string[];
+}
+
+/** Page extensions that a link may name or leave out. */
+const EXTENSION = /\.(?:md|markdown|mdx|html?)$/iu;
+/** A scheme other than the web's: mail, phone, scripts. */
+const OTHER_SCHEME = /^[a-z][a-z0-9+.-]*:/iu;
+
+/** The address a page is published at: `/guides/compost/`. */
+export function pageAddress(page: Pick<SitePage, "file" | "fields">): string {
+  const own = [page.fields.url, page.fields.permalink].find((value): value is string => typeof value === "string" && value.startsWith("/"));
+  if (own) return own;
+  const dir = path.posix.dirname(page.file);
+  const name = path.posix.basename(page.file).replace(EXTENSION, "");
+  const slug = typeof page.fields.slug === "string" && page.fields.slug.trim() ? page.fields.slug.trim() : name;
+  const parts = [...(dir === "." ? [] : dir.split("/")), ...(/^_?index$/iu.test(name) ? [] : [slug])];
+  return `/${parts.join("/")}${parts.length ? "/" : ""}`;
+}
+
+/** A path as a key: decoded, without a trailing index page, page extension or slash. */
+function key(pathname: string): string {
+  let decoded = pathname;
+  try {
+    decoded = decodeURI(pathname);
+  } catch {
+    // A malformed escape stays as written.
+  }
+  const trimmed = decoded.replace(/\/_?index\.(?:md|markdown|mdx|html?)$/iu, "/").replace(EXTENSION, "").replace(/\/+$/u, "");
+  return trimmed || "/";
+}
+
+/**
+ * How many other pages link each page, in the order given. `hosts`: the site's hosts (from
+ * its sitemap); a full URL on another host is not a link within the site. Without them, a
+ * full URL counts when its path is a page's address.
+ */
+export function inboundLinks(pages: readonly SitePage[], hosts: ReadonlySet<string> = new Set()): number[] {
+  const byKey = new Map<string, number>();
+  pages.forEach((page, i) => {
+    byKey.set(key(pageAddress(page)), i);
+    byKey.set(key(`/${page.file}`), i);
+  });
+  const inbound = pages.map(() => new Set<number>());
+  pages.forEach((page, from) => {
+    for (const url of page.links) {
+      for (const candidate of targets(url, page, hosts)) {
+        const to = byKey.get(key(candidate));
+        if (to !== undefined && to !== from) inbound[to]!.add(from);
+      }
+    }
+  });
+  return inbound.map((set) => set.size);
+}
+
+/** The site paths a link may name: one for an absolute link, two for a relative one (from the page's address, and from its file). */
+function targets(url: string, page: SitePage, hosts: ReadonlySet<string>): string[] {
+  const bare = url.split(/[?#]/u)[0]!;
+  if (!bare) return [];
+  if (/^https?:\/\//iu.test(bare)) {
+    if (!URL.canParse(bare)) return [];
+    const parsed = new URL(bare);
+    return hosts.size === 0 || hosts.has(parsed.host.toLowerCase()) ? [parsed.pathname] : [];
+  }
+  if (OTHER_SCHEME.test(bare) || bare.startsWith("//")) return [];
+  if (bare.startsWith("/")) return [bare];
+  return [path.posix.join(pageAddress(page), bare), path.posix.join("/", path.posix.dirname(page.file), bare)];
+}
