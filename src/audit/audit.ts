@@ -5,15 +5,20 @@
  * pages, and orphan pages no other page links to.
  */
 import { readdir } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import type { CheckId } from "../article/report/analyse.js";
 import { CHECK_LABELS } from "../article/report/analyse.js";
 import type { RequestField } from "../article/wire/fields.js";
 import { readLinksFile } from "../batch/links-file.js";
 import { AuditError } from "./errors.js";
-import { PAGE_EXTENSIONS, analyseFile } from "./file.js";
-import { NEAR_DUPLICATE, nearDuplicates, shingles } from "./similarity.js";
-import { inboundLinks, pageAddress, type SitePage } from "./site.js";
+import { PAGE_EXTENSIONS } from "./file.js";
+import { measurePages } from "./pool.js";
+import { NEAR_DUPLICATE, nearDuplicates } from "./similarity.js";
+import { inboundLinks, pageAddress } from "./site.js";
+
+/** Most worker threads an audit starts by default. */
+export const MAX_JOBS = 8;
 
 /** One page's row of the audit. */
 export interface PageRow {
@@ -71,8 +76,13 @@ export interface AuditOptions {
   threshold?: number;
   /** The pages found, before any is analysed. @default none */
   onStart?: (total: number) => void;
+  /**
+   * Pages measured at once (worker threads).
+   * @default the cores, at most {@link MAX_JOBS}
+   */
+  jobs?: number;
   /** A page analysed. @default none */
-  onPage?: (row: PageRow) => void;
+  onPage?: (file: string) => void;
   /** A page that could not be analysed. @default none */
   onUnreadable?: (file: string, error: string) => void;
 }
@@ -81,43 +91,24 @@ export interface AuditOptions {
 export async function auditFolder(dir: string, options: AuditOptions = {}): Promise<AuditReport> {
   const files = await pageFiles(dir);
   const hosts = options.links ? new Set((await readLinksFile(options.links)).flatMap((link) => (URL.canParse(link.url) ? [new URL(link.url).host.toLowerCase()] : []))) : new Set<string>();
+  const relative = files.map((file) => path.relative(dir, file).split(path.sep).join("/"));
   options.onStart?.(files.length);
-  const rows: PageRow[] = [];
-  const site: SitePage[] = [];
-  const texts: Set<number>[] = [];
-  const unreadable: AuditReport["unreadable"] = [];
-  for (const file of files) {
-    const relative = path.relative(dir, file).split(path.sep).join("/");
-    try {
-      const { analysis, links, blocks, fields } = await analyseFile(file, { ...(options.keywordsField ? { keywordsField: options.keywordsField } : {}), ...(options.fields ? { fields: options.fields } : {}) });
-      const row: PageRow = {
-        file: relative,
-        url: pageAddress({ file: relative, fields }),
-        title: analysis.title?.value ?? null,
-        keyword: analysis.keywords?.value[0]?.toLocaleLowerCase(analysis.language.value) ?? null,
-        language: analysis.language.value,
-        wordCount: analysis.wordCount,
-        score: analysis.seo.score,
-        failed: analysis.seo.checks.filter((check) => check.passed === false).map((check) => check.id),
-      };
-      rows.push(row);
-      site.push({ file: relative, fields, links: links.map((link) => link.url) });
-      texts.push(shingles({ text: blocks.flatMap((b) => (b.kind === "prose" ? [b.text] : [])).join(" "), language: analysis.language.value }));
-      options.onPage?.(row);
-    } catch (error) {
-      if (!(error instanceof AuditError)) throw error;
-      unreadable.push({ file: relative, error: error.message });
-      options.onUnreadable?.(relative, error.message);
-    }
-  }
+  const results = await measurePages(files, {
+    jobs: options.jobs ?? Math.min(os.availableParallelism(), MAX_JOBS),
+    ...(options.keywordsField ? { keywordsField: options.keywordsField } : {}),
+    ...(options.fields ? { fields: options.fields } : {}),
+    onResult: (i, result) => ("page" in result ? options.onPage?.(relative[i]!) : options.onUnreadable?.(relative[i]!, result.error)),
+  });
+  const measured = results.flatMap((result, i) => ("page" in result ? [{ file: relative[i]!, ...result.page }] : []));
+  const rows: PageRow[] = measured.map(({ file, fields, title, keyword, language, wordCount, score, failed }) => ({ file, url: pageAddress({ file, fields }), title, keyword, language, wordCount, score, failed }));
   const threshold = options.threshold ?? NEAR_DUPLICATE;
-  const inbound = inboundLinks(site, hosts);
+  const inbound = inboundLinks(measured, hosts);
   return {
     pages: rows,
-    unreadable,
+    unreadable: results.flatMap((result, i) => ("error" in result ? [{ file: relative[i]!, error: result.error }] : [])),
     failures: failureCounts(rows),
     cannibalised: cannibalised(rows),
-    nearDuplicates: nearDuplicates(texts, threshold).map((group) => ({ files: group.pages.map((i) => rows[i]!.file), similarity: group.similarity })),
+    nearDuplicates: nearDuplicates(measured.map((page) => page.shingles), threshold).map((group) => ({ files: group.pages.map((i) => rows[i]!.file), similarity: group.similarity })),
     threshold,
     orphans: rows.filter((row, i) => inbound[i] === 0 && row.url !== "/").map((row) => row.file),
   };

@@ -48,15 +48,15 @@ function fnv1a(text: string): number {
   return hash >>> 0;
 }
 
-/** Groups of near-duplicate pages, from each page's shingles. */
-export function nearDuplicates(sets: readonly Set<number>[], threshold = NEAR_DUPLICATE): DuplicateGroup[] {
+/** Groups of near-duplicate pages, from each page's distinct shingles. */
+export function nearDuplicates(sets: readonly Uint32Array[], threshold = NEAR_DUPLICATE): DuplicateGroup[] {
   const pairs = sharedShingles(sets);
   const parent = sets.map((_, i) => i);
   const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i]!)));
   const best = new Map<number, number>();
   for (const [key, shared] of pairs) {
     const [a, b] = [Math.floor(key / sets.length), key % sets.length];
-    const similarity = shared / (sets[a]!.size + sets[b]!.size - shared);
+    const similarity = shared / (sets[a]!.length + sets[b]!.length - shared);
     if (similarity < threshold) continue;
     const [ra, rb] = [root(a), root(b)];
     parent[Math.max(ra, rb)] = Math.min(ra, rb);
@@ -72,10 +72,10 @@ export function nearDuplicates(sets: readonly Set<number>[], threshold = NEAR_DU
 }
 
 /** For every pair of comparable pages that share a shingle (key a × n + b, a < b): how many they share. */
-function sharedShingles(sets: readonly Set<number>[]): Map<number, number> {
+function sharedShingles(sets: readonly Uint32Array[]): Map<number, number> {
   const index = new Map<number, number[]>();
   sets.forEach((set, page) => {
-    if (set.size < MIN_SHINGLES) return;
+    if (set.length < MIN_SHINGLES) return;
     for (const shingle of set) {
       const pages = index.get(shingle);
       if (pages) pages.push(page);

@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
 import { splitList } from "../article/wire/fields.js";
-import { auditFolder, type AuditReport } from "../audit/audit.js";
+import { MAX_JOBS, auditFolder, type AuditReport } from "../audit/audit.js";
 import { writeAuditReport } from "../audit/output.js";
 import { NEAR_DUPLICATE } from "../audit/similarity.js";
 import { AuditProgress } from "./audit-progress.js";
@@ -18,11 +18,14 @@ export const auditCommand = defineCommand({
     avoid: { type: "string", description: "A phrase no page may hold; repeat the flag, or separate phrases with ;" },
     language: { type: "string", description: "ISO 639-1 code every page should be in (else each page's front matter, or detected)" },
     threshold: { type: "string", default: String(NEAR_DUPLICATE), description: "Similarity (0-1, Jaccard of 5-word shingles) from which two pages are near-duplicates" },
+    jobs: { type: "string", description: `Pages analysed at once, on worker threads (default: the cores, at most ${MAX_JOBS})` },
   },
   async run({ args, rawArgs }) {
     try {
       const threshold = Number(args.threshold);
       if (!(threshold > 0 && threshold <= 1)) throw new UsageError(`threshold must be a number above 0 and at most 1, got "${args.threshold}"`);
+      const jobs = args.jobs === undefined ? undefined : Number(args.jobs);
+      if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1 && jobs <= 64)) throw new UsageError(`jobs must be a whole number from 1 to 64, got "${args.jobs}"`);
       const avoid = repeatedFlag(rawArgs, "avoid").flatMap(splitList);
       const progress = new AuditProgress();
       let report: AuditReport;
@@ -32,8 +35,9 @@ export const auditCommand = defineCommand({
           keywordsField: args["keywords-from"],
           fields: { avoid: avoid.length ? avoid : undefined, language: args.language },
           threshold,
+          ...(jobs ? { jobs } : {}),
           onStart: (total) => progress.start(total),
-          onPage: (row) => progress.page(row.file),
+          onPage: (file) => progress.page(file),
           onUnreadable: (_file, error) => progress.unreadable(error),
         });
       } finally {

@@ -68,7 +68,7 @@ class Recent<V extends {}> {
  * keyword, its opening, its case), and by the document and the step after the gate, so it is
  * segmented (and lower-cased) once.
  */
-const recent = new Recent<Reading>(32);
+const recent = new Recent<Reading>(512);
 /** Longer texts (a whole article read by the report) are segmented each time, never kept. */
 const RECENT_CHARS = 2000;
 

@@ -111,11 +111,17 @@ function endpoints(doc: Record<string, unknown>): string {
   -H 'x-api-key: YOUR-KEY' -H 'content-type: application/json' \\
   -H 'accept: text/event-stream' \\
   -d '{"topic": "Home composting for beginners", "length": 800, "seo": {"keywords": "compost bin, garden waste"}}'`;
+  const analyse = `curl ${ORIGIN}/api/v1/analyse \\
+  -H 'x-api-key: YOUR-KEY' -H 'content-type: application/json' \\
+  -d '{"markdown": "---\\ntitle: Home composting for beginners\\n---\\n\\n# Home composting for beginners\\n\\nA compost bin turns…", "seo": {"keywords": "compost bin, garden waste"}}'`;
   return `${items.join("\n")}
 ${health(doc)}
-<p><code>GET /metrics</code> is Prometheus text: requests by status, articles, tokens, queue depth, time to first token and decode rate.</p>
+<p><code>GET /metrics</code> is Prometheus text: requests by status, articles, tokens, analyses, queue depth, time to first token and decode rate.</p>
 <h3>Example</h3>
-<pre><code>${escapeHtml(example)}</code></pre>`;
+<pre><code>${escapeHtml(example)}</code></pre>
+<h3>Example: check an existing article</h3>
+<p><code>POST /api/v1/analyse</code> takes <code>markdown</code> or <code>html</code> with the targets of a generate request and answers the same SEO report, with the title, description, slug, keywords and language it measured and where each came from (the request, the front matter, the page's head, its H1, or detected). No model is used; the key's rate limit applies, its daily words do not.</p>
+<pre><code>${escapeHtml(analyse)}</code></pre>`;
 }
 
 /** The health answer's fields, from its schema: the ready answer (200); `{"status":"loading"}` (503) while the model loads. */

@@ -41,11 +41,12 @@ export function readStructure(tree: Root): ArticleStructure {
   const definitions = new Map<string, string>();
   collectDefinitions(tree, definitions);
   const reader = new Reader(definitions);
-  const [first, ...rest] = tree.children.filter((node) => node.type !== "yaml" && (node.type as string) !== "toml");
   let h1: string | undefined;
-  if (first?.type === "heading" && first.depth === 1) h1 = reader.inline(first.children);
-  else if (first) reader.block(first);
-  for (const node of rest) reader.block(node);
+  for (const node of tree.children) {
+    // The title is the H1 before any text: badges, comments and images may come first.
+    if (h1 === undefined && reader.blocks.length === 0 && node.type === "heading" && node.depth === 1) h1 = reader.inline(node.children);
+    else reader.block(node);
+  }
   return { h1, blocks: reader.blocks, links: reader.links, citations: reader.markers.size };
 }
 
