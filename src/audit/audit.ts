@@ -13,6 +13,7 @@ import type { RequestField } from "../article/wire/fields.js";
 import { readLinksFile } from "../batch/links-file.js";
 import { AuditError } from "./errors.js";
 import { PAGE_EXTENSIONS } from "./file.js";
+import type { MeasuredPage } from "./page.js";
 import { measurePages } from "./pool.js";
 import { NEAR_DUPLICATE, nearDuplicates } from "./similarity.js";
 import { inboundLinks, pageAddress } from "./site.js";
@@ -20,20 +21,12 @@ import { inboundLinks, pageAddress } from "./site.js";
 /** Most worker threads an audit starts by default. */
 export const MAX_JOBS = 8;
 
-/** One page's row of the audit. */
-export interface PageRow {
+/** One page's row of the audit: where it is, and what was measured. */
+export interface PageRow extends Pick<MeasuredPage, "title" | "keyword" | "language" | "wordCount" | "score" | "failed"> {
   /** The file, relative to the folder, with `/` separators. */
   file: string;
   /** The address it is published at. */
   url: string;
-  title: string | null;
-  /** The primary keyword, lower-cased; null without keywords. */
-  keyword: string | null;
-  language: string;
-  wordCount: number;
-  score: number;
-  /** The checks it fails, in report order. */
-  failed: CheckId[];
 }
 
 /** The whole audit. */

@@ -25,6 +25,7 @@ export interface MeasuredPage {
   language: string;
   wordCount: number;
   score: number;
+  /** The checks it fails, in report order. */
   failed: CheckId[];
   /** Its front matter's fields. */
   fields: Record<string, unknown>;
