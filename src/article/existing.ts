@@ -60,7 +60,8 @@ export function analyseExisting(request: AnalyseRequest, options: AnalyseExistin
   const blocks = countBlocks(page.blocks, language.value);
   const report = analyse({
     blocks,
-    hasTitle: page.h1 !== undefined,
+    // A site generator's theme prints the front matter's title as the page's H1 (when the article has headings at all).
+    hasTitle: page.h1 !== undefined || (request.seo.headingTags && declared.from === "front-matter" && declared.title !== undefined),
     title: title?.value ?? "",
     metaDescription: description?.value ?? "",
     slug: slug?.value ?? "",
