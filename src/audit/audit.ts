@@ -4,6 +4,7 @@
  * the failures most pages share, pages that compete for one primary keyword, near-duplicate
  * pages, and orphan pages no other page links to.
  */
+import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -109,7 +110,7 @@ export async function auditFolder(dir: string, options: AuditOptions = {}): Prom
 
 /** Every page file under a folder, sorted; folders whose names start with a dot, and node_modules, are skipped. */
 async function pageFiles(dir: string): Promise<string[]> {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true, recursive: true });
   } catch (error) {

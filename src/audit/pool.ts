@@ -33,7 +33,11 @@ export async function measurePages(files: readonly string[], options: PageOption
       let current = -1;
       let done = false;
       const send = () => {
-        if (next >= files.length) return ((done = true), resolve());
+        if (next >= files.length) {
+          done = true;
+          resolve();
+          return;
+        }
         current = next++;
         worker.postMessage(files[current]);
       };

@@ -72,7 +72,10 @@ class Reader {
         this.push({ kind: "prose", text: this.inline(node.children) });
         return;
       case "list":
-        if (this.isReferenceList(node.children)) return this.dropLabel();
+        if (this.isReferenceList(node.children)) {
+          this.dropLabel();
+          return;
+        }
         for (const listItem of node.children) for (const child of listItem.children) this.block(child);
         return;
       case "blockquote":
@@ -86,7 +89,11 @@ class Reader {
 
   /** The words of inline content, links recorded and citation markers dropped, spaces collapsed. */
   inline(nodes: readonly PhrasingContent[]): string {
-    return this.words(nodes).replace(MARKER, (marker) => (this.markers.add(marker), "")).replace(/\s+/gu, " ").trim();
+    const dropMarker = (marker: string) => {
+      this.markers.add(marker);
+      return "";
+    };
+    return this.words(nodes).replace(MARKER, dropMarker).replace(/\s+/gu, " ").trim();
   }
 
   private words(nodes: readonly PhrasingContent[]): string {
