@@ -42,7 +42,7 @@ export async function analyseFile(file: string, options: AnalyseFileOptions = {}
 }
 
 /** Analyse a page's text, named by its file. */
-export async function analyseText(file: string, text: string, options: AnalyseFileOptions = {}): Promise<ExistingAnalysis> {
+async function analyseText(file: string, text: string, options: AnalyseFileOptions = {}): Promise<ExistingAnalysis> {
   const format = HTML.has(path.extname(file).toLowerCase()) ? "html" : "markdown";
   const validated = await AnalyseRequestSchema["~standard"].validate({ ...requestFromFields(options.fields ?? {}), [format]: text });
   if (validated.issues) {
@@ -59,7 +59,7 @@ export async function analyseText(file: string, text: string, options: AnalyseFi
 }
 
 /** The slug a site generator gives a file: its name, or its folder's for an index page (`compost/index.md` is `compost`). */
-export function fileSlug(file: string): string | undefined {
+function fileSlug(file: string): string | undefined {
   const name = path.basename(file, path.extname(file));
   if (!/^_?index$/i.test(name)) return name;
   const folder = path.basename(path.dirname(path.resolve(file)));

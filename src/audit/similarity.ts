@@ -9,7 +9,7 @@
 import { wordSpans } from "../article/text/text.js";
 
 /** Words in a shingle: five, as in Broder's near-duplicate detection for the web. */
-export const SHINGLE_WORDS = 5;
+const SHINGLE_WORDS = 5;
 /** Pages whose shingle sets are at least this similar (Jaccard) are near-duplicates. */
 export const NEAR_DUPLICATE = 0.5;
 /** A page with fewer shingles than this is too short to compare. */

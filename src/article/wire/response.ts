@@ -46,7 +46,7 @@ export const NormalisedRequestSchema = v.object({
 });
 
 /** One measurement of the SEO report. */
-export const SeoCheckSchema = v.object({
+const SeoCheckSchema = v.object({
   id: described(v.picklist(CHECK_IDS as [CheckId, ...CheckId[]]), "Stable id of the check."),
   label: described(v.string(), "The check's name in words, as the playground shows it."),
   passed: described(v.nullable(v.boolean()), "`null`: the check does not apply to this article."),
