@@ -2,8 +2,12 @@ import type { AvoidList } from "../plan/avoid.js";
 import type { ArticleDocument } from "./document.js";
 import { KEYWORD_DENSITY } from "../plan/limits.js";
 import type { Plan } from "../plan/plan.js";
+import { classOf, QUESTION_MARKS, TRAILING } from "../text/scripts.js";
 import { balanced } from "../text/sentences.js";
 import { countPhrase, hasPhrase, normaliseSentence, opensWith, wordSpans } from "../text/text.js";
+
+/** A question's end: its terminator, then closing quotes or brackets. */
+const QUESTION_END = new RegExp(`[${classOf(QUESTION_MARKS)}][${classOf(TRAILING)}]*$`, "u");
 
 /** Why the gate refuses a sentence. */
 export type Refusal =
@@ -73,7 +77,7 @@ export class SentenceGate {
     if (this.keywords.some((k) => countPhrase(sentence, k, this.language) > 1)) return "keyword-twice";
     if (this.thirdAlike(sentence)) return "third-alike";
     if (!balanced(sentence)) return "unbalanced";
-    if (placement.answer && /[?\uff1f\u061f]["'\u201d\u2019\u00bb)\]]*$/u.test(sentence)) return "question";
+    if (placement.answer && QUESTION_END.test(sentence)) return "question";
     if (avoid.holds(sentence)) return "banned";
     const lower = sentence.toLocaleLowerCase(this.language);
     if (this.keywords.some((k) => !caseKept(sentence, lower, k, this.language))) return "keyword-case";

@@ -63,7 +63,7 @@ const SCRIPTS: Readonly<Record<string, ScriptPunctuation>> = {
   arabic: { terminators: "\u061f", question: "\u061f" },
 };
 
-const all = (field: "terminators" | "pauses") => Object.values(SCRIPTS).map((s) => s[field] ?? "").join("");
+const all = (field: "terminators" | "question" | "pauses") => Object.values(SCRIPTS).map((s) => s[field] ?? "").join("");
 
 /** Terminators of every script the sentence segmenter breaks after. */
 export const SEGMENTED_TERMINATORS = all("terminators");
@@ -71,6 +71,8 @@ export const SEGMENTED_TERMINATORS = all("terminators");
 const ELLIPSIS = "\u2026";
 /** Every character that may end a sentence. */
 export const TERMINATORS = SEGMENTED_TERMINATORS + ELLIPSIS;
+/** The terminators that end a question, in every script. */
+export const QUESTION_MARKS = all("question");
 /** The characters that part clauses, in every script. */
 export const PAUSES = all("pauses");
 /** Terminators that end a sentence with no space after them (in scripts written without spaces). */
