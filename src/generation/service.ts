@@ -95,16 +95,16 @@ export class GenerationService {
   }
 
   /**
-   * Admit a generation, before anything is written: throws {@link ShuttingDownError},
-   * `QueueFullError` or a key's `LimitError`. The admission holds the key's slot until it is
-   * written or released.
+   * Admit a generation of `length` words, before anything is written: throws
+   * {@link ShuttingDownError}, `QueueFullError` or a key's `LimitError`. The admission holds the
+   * key's slot and its reservation of daily words until it is written or released.
    */
-  async admit(caller: Caller = {}): Promise<Admission> {
+  async admit(length: number, caller: Caller = {}): Promise<Admission> {
     if (this.lifecycle.draining) throw new ShuttingDownError();
     const slots = this.options.modelHost.backend?.slots;
     if (slots && !slots.hasRoom()) throw new QueueFullError(slots.retryAfterSeconds());
     const { key } = caller;
-    const lease = key && this.options.limiter ? await this.options.limiter.begin(key, caller.headers ?? {}) : undefined;
+    const lease = key && this.options.limiter ? await this.options.limiter.begin(key, caller.headers ?? {}, length) : undefined;
     const revoked = new AbortController();
     if (key) {
       const own = this.running.get(key.id) ?? new Set();

@@ -187,7 +187,7 @@ export class Jobs {
     if (!key) return { delayMs: BUSY_KEY_RETRY_MS };
     let admission: Admission;
     try {
-      admission = await generations.admit({ key });
+      admission = await generations.admit(queued.request.length, { key });
     } catch (error) {
       const delay = retryDelay(error);
       if (delay !== undefined) return { delayMs: delay };
