@@ -62,6 +62,8 @@ export async function llamaServer(upstream: Upstream): Promise<RemoteServer | un
   const prompting = own === "" || own === FALLBACK_TEMPLATE ? "completion" : "chat-template";
   const { tokenizers, literal } = partTokenizers(upstream);
   const template = turnsTemplate(async () => v.parse(v.object({ prompt: v.string() }), await upstream.json("/apply-template", { messages: MARKED_TURNS })).prompt, upstream.base.origin);
+  // A template that hides where the turns' text goes is refused now, in one line, not at the first article.
+  if (prompting === "chat-template") await template();
   return {
     kind: "llama-server",
     // The alias defaults to the model's path: its file name is name enough.

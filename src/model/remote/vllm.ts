@@ -38,6 +38,8 @@ export async function vllmServer(upstream: Upstream): Promise<{ facts: Omit<Remo
     const { tokens } = await chat(MARKED_TURNS);
     return v.parse(v.object({ prompt: v.string() }), await upstream.json("/detokenize", { model: model.id, tokens })).prompt;
   }, origin);
+  // A template that hides where the turns' text goes is refused now, in one line, not at the first article.
+  if (prompting === "chat-template") await template();
   return {
     facts: {
       kind: "vllm",
