@@ -200,7 +200,8 @@ const setPublisher = defineCommand({
   async run({ args }) {
     try {
       const publisher = args.clear ? undefined : parsePublisher(args);
-      await new KeyStore(readSetting("keysFile", { flags: args })).setPublisher(args.name, publisher);
+      const store = await openStore(args);
+      await store.setPublisher(args.name, publisher);
       process.stderr.write(`publisher of "${args.name}" ${publisher ? "set" : "removed"}; a running server uses it within a second\n`);
     } catch (error) {
       fail(error);
