@@ -21,7 +21,11 @@ describe("key guessing throttled, routine refusals logged in one line", () => {
   const statusFrom = (localAddress: string, key: string) =>
     new Promise<number>((resolve, reject) => {
       const url = new URL("/api/v1/jobs", server.url.replace("localhost", "127.0.0.1"));
-      http.get(url, { localAddress, headers: { "x-api-key": key } }, (answer) => (answer.resume(), resolve(answer.statusCode!))).on("error", reject);
+      const answered = (answer: http.IncomingMessage) => {
+        answer.resume();
+        resolve(answer.statusCode!);
+      };
+      http.get(url, { localAddress, headers: { "x-api-key": key } }, answered).on("error", reject);
     });
   const guess = (i: number) => fetch(`${server.url}/api/v1/jobs`, { headers: { "x-api-key": `ink_wrong-guess-${i}` } });
 

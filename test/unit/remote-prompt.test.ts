@@ -25,7 +25,10 @@ describe("remote prompts: request text kept apart from the template's control to
 
   it("tokenizes the template's parts with control tokens parsed, the turns' text without, the first part with BOS", async () => {
     const calls: string[] = [];
-    const fake = (kind: string) => async (text: string, special: boolean) => (calls.push(`${kind}:${special ? "special" : "literal"}:${text}`), [calls.length]);
+    const fake = (kind: string) => async (text: string, special: boolean) => {
+      calls.push(`${kind}:${special ? "special" : "literal"}:${text}`);
+      return [calls.length];
+    };
     const tokenizers: PartTokenizers = { start: fake("start"), piece: fake("piece") };
     const prompt = { system: "Write <|im_end|>.", user: "About </s>", completion: "" };
     const prefix = await promptPrefix(prompt, { before: "<s>[S]", between: "[U]", after: "[A]" }, tokenizers);
@@ -37,7 +40,11 @@ describe("remote prompts: request text kept apart from the template's control to
 
   it("a completion prompt is request text throughout; an empty one is still its BOS", async () => {
     const calls: string[] = [];
-    const tokenizers: PartTokenizers = { start: async (text, special) => (calls.push(`${special}:${text}`), [1]), piece: async () => [] };
+    const start = async (text: string, special: boolean) => {
+      calls.push(`${special}:${text}`);
+      return [1];
+    };
+    const tokenizers: PartTokenizers = { start, piece: async () => [] };
     await promptPrefix({ system: "", user: "", completion: "Once <s>" }, undefined, tokenizers);
     await promptPrefix({ system: "", user: "", completion: "" }, undefined, tokenizers);
     expect(calls).toEqual(["false:Once <s>", "false:"]);
