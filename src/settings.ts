@@ -201,8 +201,8 @@ export const SETTINGS = {
     flag: "auth-failures",
     env: "INKPRESS_AUTH_FAILURES",
     default: "20",
-    description: "failed authentications one client address may make in 10 seconds",
-    details: "beyond that: 429 with `Retry-After` until the 10 seconds pass; valid keys from that address are unaffected",
+    description: "failed authentications one client address (IPv6: one /64) may make in 10 seconds",
+    details: "beyond that, every request from the address is a 429 with `Retry-After` until the 10 seconds pass, valid keys included ([key guessing](#security))",
     parse: integer("auth failures", 1, 1_000_000),
   },
   jobsQueueSize: {

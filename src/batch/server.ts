@@ -14,6 +14,17 @@ export interface ServerOptions {
    * @default 1000
    */
   pollMs?: number;
+  /**
+   * Milliseconds one request may take, its answer read in full; past it the request is tried
+   * again, and after {@link SILENT_TRIES} silent tries in a row the batch stops.
+   * @default 30_000
+   */
+  requestTimeoutMs?: number;
+  /**
+   * A request went unanswered and is tried again: one line saying the server is slow.
+   * @default none
+   */
+  onSlow?(message: string): void;
 }
 
 /**
@@ -21,10 +32,10 @@ export interface ServerOptions {
  * 409 (the same Idempotency-Key still being submitted). Waits are capped by {@link MAX_WAIT_MS}.
  */
 const LATER_ATTEMPTS = 10;
-/** Tries of a request whose connection broke after it was made: a reset, a close mid-answer, a time-out. */
+/** Tries of a request whose connection broke after it was made: a reset, a close mid-answer. */
 const BROKEN_ATTEMPTS = 3;
-/** Milliseconds one request may take. */
-const REQUEST_TIMEOUT_MS = 30_000;
+/** Tries of a request the server took and never answered in time; then the whole batch stops, as every row would wait alike. */
+const SILENT_TRIES = 3;
 /** Longest wait between two tries, whatever `Retry-After` says. */
 const MAX_WAIT_MS = 60_000;
 
@@ -70,10 +81,11 @@ const ResultSchema = v.looseObject({
  * carries an Idempotency-Key from the row's key, so a run that dies after submitting and
  * is run again gets the same job (finished by then, perhaps) instead of a second one.
  */
-export function serverWriter({ url, key, pollMs = 1000 }: ServerOptions): WriteRow {
+export function serverWriter({ url, key, pollMs = 1000, requestTimeoutMs = 30_000, onSlow }: ServerOptions): WriteRow {
   const base = url.replace(/\/+$/, "");
+  const call = (target: string, signal: AbortSignal, post?: Post) => callServer({ url: target, key, timeoutMs: requestTimeoutMs, onSlow }, signal, post);
   return async (row, signal) => {
-    const submitted = await call(`${base}/api/v1/jobs`, key, signal, { body: row.body, idempotencyKey: `inkpress-batch-${row.key}` });
+    const submitted = await call(`${base}/api/v1/jobs`, signal, { body: row.body, idempotencyKey: `inkpress-batch-${row.key}` });
     let job = jobOf(submitted.body, url);
     const location = new URL(submitted.location ?? `/api/v1/jobs/${encodeURIComponent(job.id)}`, `${base}/`).href;
     for (;;) {
@@ -85,45 +97,56 @@ export function serverWriter({ url, key, pollMs = 1000 }: ServerOptions): WriteR
       if (job.status === "failed") throw new Error(job.error?.detail ?? job.error?.title ?? `job ${job.id} failed`);
       if (job.status === "cancelled") throw new Error(`job ${job.id} was cancelled on the server`);
       await sleep(pollMs, undefined, { signal });
-      job = jobOf((await call(location, key, signal)).body, url);
+      job = jobOf((await call(location, signal)).body, url);
     }
   };
 }
 
+/** A JSON body to POST, under an Idempotency-Key so that a retried submit is the same job. */
+interface Post {
+  body: unknown;
+  idempotencyKey: string;
+}
+
+/** One request to the server: where, with which key, how long it may take, and who hears that it is slow. */
+interface Request {
+  url: string;
+  key: string;
+  timeoutMs: number;
+  onSlow: ServerOptions["onSlow"];
+}
+
 /**
  * One JSON request (a POST when there is a body). A server that cannot be reached ends the whole
- * batch, as does a refused key; a server that asks to wait (`Retry-After`) or a connection that
- * broke is tried again a bounded number of times; any other refusal is the row's, in the server's words.
+ * batch, as does a refused key or a server that leaves {@link SILENT_TRIES} tries in a row
+ * unanswered; a server that asks to wait (`Retry-After`) or a connection that broke is tried
+ * again a bounded number of times; any other refusal is the row's, in the server's words.
  */
-async function call(
-  url: string,
-  key: string,
-  signal: AbortSignal,
-  post?: { body: unknown; idempotencyKey: string },
-): Promise<{ body: unknown; location: string | undefined }> {
+async function callServer(request: Request, signal: AbortSignal, post?: Post): Promise<{ body: unknown; location: string | undefined }> {
+  const { url, timeoutMs } = request;
+  const origin = new URL(url).origin;
+  const started = performance.now();
+  let silent = 0;
   for (let attempt = 1; ; attempt++) {
-    let response: Response;
+    let answer: { response: Response; body: unknown };
     try {
-      response = await fetch(url, {
-        method: post ? "POST" : "GET",
-        headers: {
-          accept: "application/json",
-          "x-api-key": key,
-          ...(post && { "content-type": "application/json", "idempotency-key": post.idempotencyKey }),
-        },
-        body: post && JSON.stringify(post.body),
-        signal: AbortSignal.any([signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]),
-      });
+      answer = await send(request, AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]), post);
     } catch (error) {
       signal.throwIfAborted();
-      const why = causeOf(error);
+      const why = causeOf(error, timeoutMs);
       const unreachable = UNREACHABLE[why.code ?? ""];
-      if (unreachable) throw new BatchError(`cannot reach the server at ${new URL(url).origin}: ${unreachable}`);
-      if (attempt >= BROKEN_ATTEMPTS) throw new Error(`${url}: ${why.message}`);
-      await sleep(backoff(attempt), undefined, { signal });
+      if (unreachable) throw new BatchError(`cannot reach the server at ${origin}: ${unreachable}`);
+      if (why.code === "TIMEOUT" && ++silent >= SILENT_TRIES) {
+        const waited = Math.round((performance.now() - started) / 1000);
+        throw new BatchError(`the server at ${origin} took the request and sent no answer: ${silent} tries of ${timeoutMs / 1000} s, ${waited} s waited (--request-timeout); it is stuck or overloaded`);
+      }
+      // A silent server has had its time already: ask again at once.
+      if (why.code === "TIMEOUT") request.onSlow?.(`the server at ${origin} is slow: no answer within ${timeoutMs / 1000} s; trying again (${silent + 1} of ${SILENT_TRIES})`);
+      else if (attempt - silent >= BROKEN_ATTEMPTS) throw new Error(`${url}: ${why.message}`);
+      else await sleep(backoff(attempt - silent), undefined, { signal });
       continue;
     }
-    const body: unknown = await response.json().catch(() => undefined);
+    const { response, body } = answer;
     if (response.ok) return { body, location: response.headers.get("location") ?? undefined };
     const problem = body as { title?: string; detail?: string } | undefined;
     const words = `${response.status} ${problem?.detail ?? problem?.title ?? response.statusText}`;
@@ -135,11 +158,33 @@ async function call(
   }
 }
 
+/** Make the request and read its answer in full, both within `signal`: a server that sends headers and then nothing is as silent as one that sends nothing. */
+async function send({ url, key }: Request, signal: AbortSignal, post?: Post): Promise<{ response: Response; body: unknown }> {
+  const response = await fetch(url, {
+    method: post ? "POST" : "GET",
+    headers: {
+      accept: "application/json",
+      "x-api-key": key,
+      ...(post && { "content-type": "application/json", "idempotency-key": post.idempotencyKey }),
+    },
+    body: post && JSON.stringify(post.body),
+    signal,
+  });
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { response, body };
+}
+
 /** The innermost cause of a failed fetch (undici wraps the socket's error), with its code. */
-function causeOf(error: unknown): { code?: string; message: string } {
+function causeOf(error: unknown, timeoutMs: number): { code?: string; message: string } {
   let inner = error as Error & { code?: string };
   while (inner.cause instanceof Error) inner = inner.cause as Error & { code?: string };
-  if (inner.name === "TimeoutError") return { code: "TIMEOUT", message: `no answer within ${REQUEST_TIMEOUT_MS / 1000} s` };
+  if (inner.name === "TimeoutError") return { code: "TIMEOUT", message: `no answer within ${timeoutMs / 1000} s` };
   if (inner.message === "bad port") return { code: "BAD_PORT", message: inner.message };
   return { code: inner.code, message: inner.message };
 }

@@ -56,6 +56,11 @@ export class BatchProgress {
     this.line.draw(this.state());
   }
 
+  /** A line about the run as a whole, such as a server that is slow to answer. */
+  note(message: string): void {
+    this.line.print(message);
+  }
+
   failed(row: BadRow): void {
     this.line.print(`line ${row.line}: ${row.error}`);
     this.failedNow++;

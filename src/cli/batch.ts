@@ -25,6 +25,11 @@ export const batchCommand = defineCommand({
     h1: { type: "boolean", description: "Keep each article's # Title line under the front matter (site themes print the front matter's title, so by default it is not repeated)" },
     server: { type: "string", description: "URL of an inkpress server that writes the articles through its jobs API, instead of a local model" },
     key: { type: "string", description: "API key for --server (INKPRESS_API_KEY)" },
+    "request-timeout": {
+      type: "string",
+      default: "30",
+      description: "Seconds one request to --server may go unanswered before it is tried again; after 3 such tries in a row the batch stops",
+    },
     ...settingArgs("model", "threads", "window", "gpu", "gpuLayers"),
   },
   async run({ args }) {
@@ -51,7 +56,7 @@ export const batchCommand = defineCommand({
           progress.loading(model.modelPath);
           runtime = await ModelRuntime.load({ ...model, sequences: concurrency, queueSize: 0 });
         }
-        const write = runtime ? localWriter(runtime) : serverWriter(server!);
+        const write = runtime ? localWriter(runtime) : serverWriter({ ...server!, onSlow: (message) => progress.note(message) });
         progress.start();
         const summary = await runBatch(plan, {
           concurrency,
@@ -72,8 +77,10 @@ export const batchCommand = defineCommand({
   },
 });
 
-/** The server of `--server`, with its key; undefined for the local model. */
-function serverOf(args: { server?: string; key?: string; model?: string }): { url: string; key: string } | undefined {
+/** The server of `--server`, with its key and request time limit; undefined for the local model. */
+function serverOf(args: { server?: string; key?: string; model?: string; "request-timeout": string }): { url: string; key: string; requestTimeoutMs: number } | undefined {
+  const timeout = args["request-timeout"];
+  if (!/^\d+(\.\d+)?$/.test(timeout) || !(Number(timeout) > 0)) throw new UsageError(`request-timeout must be a number of seconds above 0, got "${timeout}"`);
   if (args.server === undefined) {
     if (args.key !== undefined) throw new UsageError("--key is for --server");
     return undefined;
@@ -84,7 +91,7 @@ function serverOf(args: { server?: string; key?: string; model?: string }): { ur
   if (!/^https?:\/\/[^/]/i.test(args.server) || !URL.canParse(args.server)) throw new UsageError(`server must be an http:// or https:// URL, got "${args.server}"`);
   const key = args.key ?? (process.env.INKPRESS_API_KEY || undefined);
   if (!key) throw new UsageError("--server needs an API key: --key KEY or INKPRESS_API_KEY");
-  return { url: args.server, key };
+  return { url: args.server, key, requestTimeoutMs: Number(timeout) * 1000 };
 }
 
 /** The summary, and the exit code: 130 when interrupted, 1 when a row failed (a duplicate row is no failure). */

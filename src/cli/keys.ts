@@ -49,6 +49,11 @@ async function readStyle(file: string): Promise<Style> {
 
 const fileArg = settingArgs("keysFile");
 
+/** The key store the command's `--keys-file` names, tidied of crashed commands' temporary copies. */
+function openStore(args: { "keys-file"?: string }): Promise<KeyStore> {
+  return KeyStore.open(readSetting("keysFile", { flags: args }));
+}
+
 const create = defineCommand({
   meta: { name: "create", description: "Create a key and its webhook secret; both are printed once, the key is stored only as a SHA-256 digest" },
   args: {
@@ -68,7 +73,8 @@ const create = defineCommand({
       const dailyWords = positive(args["daily-words"], "daily words");
       if (dailyWords) limits.dailyWords = dailyWords;
       const style = args.style === undefined ? undefined : await readStyle(args.style);
-      const { key, record } = await new KeyStore(readSetting("keysFile", { flags: args })).create(args.name, limits, style);
+      const store = await openStore(args);
+      const { key, record } = await store.create(args.name, limits, style);
       process.stdout.write(`${key}\n${record.webhookSecret}\n`);
       process.stderr.write(
         `key "${args.name}" (${record.id}) created: the first line is the API key, the second its webhook signing secret; store both now, neither is shown again\n`,
@@ -84,7 +90,7 @@ const list = defineCommand({
   args: fileArg,
   async run({ args }) {
     try {
-      const store = new KeyStore(readSetting("keysFile", { flags: args }));
+      const store = await openStore(args);
       const keys = (await store.read()).filter((k) => !k.revoked);
       if (keys.length === 0) {
         const state = existsSync(store.file) ? "no active keys: every key was revoked" : "no keys yet";
@@ -116,7 +122,8 @@ const revoke = defineCommand({
   args: { name: { type: "positional", description: "The key's name", required: true }, ...fileArg },
   async run({ args }) {
     try {
-      const removed = await new KeyStore(readSetting("keysFile", { flags: args })).revoke(args.name);
+      const store = await openStore(args);
+      const removed = await store.revoke(args.name);
       if (!removed) throw new KeyStoreError(`no key named "${args.name}"`);
       process.stderr.write(`key "${args.name}" revoked\n`);
     } catch (error) {
@@ -130,7 +137,8 @@ const rotateSecret = defineCommand({
   args: { name: { type: "positional", description: "The key's name", required: true }, ...fileArg },
   async run({ args }) {
     try {
-      const secret = await new KeyStore(readSetting("keysFile", { flags: args })).rotateSecret(args.name);
+      const store = await openStore(args);
+      const secret = await store.rotateSecret(args.name);
       process.stdout.write(`${secret}\n`);
       process.stderr.write(`webhook secret of "${args.name}" rotated; store it now, it is not shown again\n`);
     } catch (error) {
@@ -149,7 +157,8 @@ const setStyle = defineCommand({
   async run({ args }) {
     try {
       const style = await readStyle(args.file);
-      await new KeyStore(readSetting("keysFile", { flags: args })).setStyle(args.name, style);
+      const store = await openStore(args);
+      await store.setStyle(args.name, style);
       process.stderr.write(`default style of "${args.name}" set; a running server uses it within a second\n`);
     } catch (error) {
       fail(error);
@@ -191,7 +200,8 @@ const setPublisher = defineCommand({
   async run({ args }) {
     try {
       const publisher = args.clear ? undefined : parsePublisher(args);
-      await new KeyStore(readSetting("keysFile", { flags: args })).setPublisher(args.name, publisher);
+      const store = await openStore(args);
+      await store.setPublisher(args.name, publisher);
       process.stderr.write(`publisher of "${args.name}" ${publisher ? "set" : "removed"}; a running server uses it within a second\n`);
     } catch (error) {
       fail(error);

@@ -32,3 +32,14 @@ export class ShuttingDownError extends PoolClosedError {
     this.headers.connection = "close";
   }
 }
+
+/**
+ * The work was taken from this worker and given to another (a job whose lock this replica lost,
+ * while it stood still, to a replica that runs it now): the generation stops at once, and nothing
+ * of it counts, neither its result nor its words; the run that holds the work does both.
+ */
+export class WorkLostError extends InkpressError {
+  constructor() {
+    super("Another replica runs this job now; this run stopped.", { status: 409 });
+  }
+}

@@ -6,7 +6,7 @@ import type { ApiKey } from "../keys/registry.js";
 import { Lifecycle } from "../lifecycle.js";
 import type { Backend, Usage } from "../model/backend.js";
 import { PoolClosedError, QueueFullError } from "../model/pool.js";
-import { GenerationCancelledError, GenerationTimeoutError, KeyRevokedError, ShuttingDownError } from "./errors.js";
+import { GenerationCancelledError, GenerationTimeoutError, KeyRevokedError, ShuttingDownError, WorkLostError } from "./errors.js";
 
 /** What one article reports to the server's metrics. */
 export interface ArticleMeter {
@@ -77,6 +77,13 @@ export interface WriteOptions extends Pick<WriteArticleOptions, "onMeta" | "onOu
    * @default none
    */
   signal?: AbortSignal;
+  /**
+   * Record the written article (a job's result) before its words are counted. Throwing
+   * {@link WorkLostError} here, or aborting `signal` with one, says the work was not this
+   * writer's to finish: the write rejects with it, and none of its words count.
+   * @default none
+   */
+  complete?(written: WrittenArticle): Promise<void>;
 }
 
 /**
@@ -95,16 +102,16 @@ export class GenerationService {
   }
 
   /**
-   * Admit a generation, before anything is written: throws {@link ShuttingDownError},
-   * `QueueFullError` or a key's `LimitError`. The admission holds the key's slot until it is
-   * written or released.
+   * Admit a generation of `length` words, before anything is written: throws
+   * {@link ShuttingDownError}, `QueueFullError` or a key's `LimitError`. The admission holds the
+   * key's slot and its reservation of daily words until it is written or released.
    */
-  async admit(caller: Caller = {}): Promise<Admission> {
+  async admit(length: number, caller: Caller = {}): Promise<Admission> {
     if (this.lifecycle.draining) throw new ShuttingDownError();
     const slots = this.options.modelHost.backend?.slots;
     if (slots && !slots.hasRoom()) throw new QueueFullError(slots.retryAfterSeconds());
     const { key } = caller;
-    const lease = key && this.options.limiter ? await this.options.limiter.begin(key, caller.headers ?? {}) : undefined;
+    const lease = key && this.options.limiter ? await this.options.limiter.begin(key, caller.headers ?? {}, length) : undefined;
     const revoked = new AbortController();
     if (key) {
       const own = this.running.get(key.id) ?? new Set();
@@ -179,9 +186,16 @@ export class Admission {
         });
       });
       words = written.response.article.wordCount;
+      await options.complete?.(written);
       meter?.finished(written.response.usage);
       return written;
     } catch (error) {
+      // Another worker does this work now: its words are that worker's to count.
+      const lost = error instanceof WorkLostError ? error : caller.reason instanceof WorkLostError ? caller.reason : undefined;
+      if (lost) {
+        words = 0;
+        throw lost;
+      }
       if (error instanceof QueueFullError) throw error;
       if (revoked.aborted) throw new KeyRevokedError();
       if (caller.aborted) throw new GenerationCancelledError();

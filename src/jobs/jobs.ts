@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { InkpressError, InvalidFieldError } from "../errors.js";
 import { problemOf } from "../problem-details.js";
-import { GenerationCancelledError, KeyRevokedError } from "../generation/errors.js";
+import { GenerationCancelledError, KeyRevokedError, WorkLostError } from "../generation/errors.js";
 import type { Admission, GenerationService } from "../generation/service.js";
 import { LimitError } from "../keys/limiter.js";
 import type { ApiKey } from "../keys/registry.js";
@@ -187,34 +187,45 @@ export class Jobs {
     if (!key) return { delayMs: BUSY_KEY_RETRY_MS };
     let admission: Admission;
     try {
-      admission = await generations.admit({ key });
+      admission = await generations.admit(queued.request.length, { key });
     } catch (error) {
       const delay = retryDelay(error);
       if (delay !== undefined) return { delayMs: delay };
       return void (await this.fail(id, error));
     }
-    const job = await store.update(id, { status: "running", startedAt: new Date().toISOString(), runs: queued.runs + 1, progress: { words: 0 } }, ["queued", "running"]);
+    const job = await store.update(id, { status: "running", startedAt: new Date().toISOString(), runs: queued.runs + 1, progress: { words: 0 } }, ["queued", "running"], queued.runs);
     if (!job) return void (await admission.release());
-    // Stops the run when a progress save finds the job no longer running (cancelled where the abort did not reach).
-    const gone = new AbortController();
+    // This run's number fences every write below: once another replica has taken the job over (and counted a run), none lands.
+    const run = job.runs;
+    // Stops the run when a progress save finds the job no longer this run's: cancelled where the abort did not reach, or taken over.
+    const stop = new AbortController();
     let saved = Date.now();
     try {
-      const { response } = await admission.write(job.request, {
-        signal: AbortSignal.any([cancel, gone.signal]),
+      await admission.write(job.request, {
+        signal: AbortSignal.any([cancel, stop.signal]),
         onWords: (words) => {
           if (Date.now() - saved < PROGRESS_EVERY_MS) return;
           saved = Date.now();
-          store.update(id, { progress: { words } }, ["running"]).then((running) => running || gone.abort(), () => {});
+          store.update(id, { progress: { words } }, ["running"], run).then(async (held) => held || stop.abort(await this.lostTo(id, run)), () => {});
+        },
+        complete: async ({ response }) => {
+          const done = await outlast(() => this.finish(id, { status: "succeeded", result: response, progress: { words: response.article.wordCount } }, ["running"], run));
+          if (!done) throw (await this.lostTo(id, run)) ?? new GenerationCancelledError();
         },
       });
-      await outlast(() => this.finish(id, { status: "succeeded", result: response, progress: { words: response.article.wordCount } }, ["running"]));
     } catch (error) {
-      if (error instanceof GenerationCancelledError) return;
+      if (error instanceof GenerationCancelledError || error instanceof WorkLostError) return;
       if (error instanceof KeyRevokedError) return void (await outlast(() => this.cancelRevoked(id)));
       const delay = retryDelay(error);
       if (delay !== undefined) return { delayMs: delay };
-      await outlast(() => this.fail(id, error));
+      await outlast(() => this.fail(id, error, run));
     }
+  }
+
+  /** {@link WorkLostError} when another run than `run` holds the job now; undefined when it is still this run's (or gone). */
+  private async lostTo(id: string, run: number): Promise<WorkLostError | undefined> {
+    const job = await this.options.store.get(id).catch(() => undefined);
+    return job && job.runs !== run ? new WorkLostError() : undefined;
   }
 
   /** End a job of a revoked key: cancelled, with the reason, announced by its webhook. */
@@ -222,19 +233,19 @@ export class Jobs {
     if (await this.finish(id, { status: "cancelled", reason: KEY_REVOKED }, ["queued", "running"])) await this.options.store.abort(id);
   }
 
-  /** End a job with a problem. */
-  private async fail(id: string, error: unknown): Promise<void> {
+  /** End a job with a problem; `run`: only while that run holds the job. */
+  private async fail(id: string, error: unknown, run?: number): Promise<void> {
     const { type, title, status, detail } = problemOf(error);
-    await this.finish(id, { status: "failed", error: { type, title, status, detail } }, ["queued", "running"]);
+    await this.finish(id, { status: "failed", error: { type, title, status, detail } }, ["queued", "running"], run);
   }
 
-  /** Move a job to a final status, start its retention, and schedule its webhook. */
-  private async finish(id: string, change: Partial<JobRecord> & { status: JobStatus }, from: readonly JobStatus[]): Promise<JobRecord | undefined> {
+  /** Move a job to a final status, start its retention, and schedule its webhook; `run`: only while that run holds the job. */
+  private async finish(id: string, change: Partial<JobRecord> & { status: JobStatus }, from: readonly JobStatus[], run?: number): Promise<JobRecord | undefined> {
     const now = new Date();
     const expiresAt = new Date(now.getTime() + this.options.retentionS * 1000).toISOString();
     const current = await this.options.store.get(id);
     const webhook = current?.webhook && { ...current.webhook, nextAttemptAt: now.toISOString() };
-    const done = await this.options.store.update(id, { ...change, finishedAt: now.toISOString(), expiresAt, ...(webhook ? { webhook } : {}) }, from);
+    const done = await this.options.store.update(id, { ...change, finishedAt: now.toISOString(), expiresAt, ...(webhook ? { webhook } : {}) }, from, run);
     if (done?.webhook) await this.options.store.deliverLater(id, 0);
     return done;
   }

@@ -102,9 +102,9 @@ export class LocalJobStore implements JobStore {
     return this.jobs.get(id);
   }
 
-  async update(id: string, change: Partial<JobRecord>, from?: readonly JobStatus[]): Promise<JobRecord | undefined> {
+  async update(id: string, change: Partial<JobRecord>, from?: readonly JobStatus[], run?: number): Promise<JobRecord | undefined> {
     const job = this.jobs.get(id);
-    if (!job || (from && !from.includes(job.status))) return undefined;
+    if (!job || (from && !from.includes(job.status)) || (run !== undefined && job.runs !== run)) return undefined;
     const next = { ...job, ...change };
     for (const [field, value] of Object.entries(change)) if (value === undefined) delete next[field as keyof JobRecord];
     this.jobs.set(id, next);

@@ -1,18 +1,29 @@
 import { DelayedError, Queue, Worker, type Job as QueuedJob } from "bullmq";
 import { Redis } from "ioredis";
+import { WorkLostError } from "../generation/errors.js";
 import { log } from "../log.js";
 import { REDIS_PREFIX, connectRedis, shared } from "../redis.js";
 import type { JobRecord, JobStatus } from "./job.js";
 import { cursorAfter, newerFirst, readCursor, type JobPage, type JobQuery, type JobRunner, type JobStore } from "./store.js";
 
 /**
- * How long a replica's claim on a running job lasts unless renewed (BullMQ renews it at half
- * this while the replica lives), and how often replicas look for claims that lapsed: a
- * replica that dies mid-article has its job taken over within about twice this.
+ * How long a replica's claim on a running job lasts unless renewed: BullMQ renews it every
+ * 4–8 s while the replica lives, so a replica that stops (dies, or stands still) loses it
+ * 7.5–15 s after. Long enough for a busy event loop, short enough for a quick takeover.
  */
 const LOCK_MS = 15_000;
+/**
+ * How often each replica looks for claims that lapsed: a job is taken over at the first look
+ * that finds its lock gone, 7.5–20 s after its replica stopped, plus the moment another replica
+ * needs to start it.
+ */
+const STALLED_CHECK_MS = 5_000;
 
-/** Change a job's fields only if its status is one of ARGV[1] (comma-separated; empty: any). ARGV[2]: purge time in ms or empty. Then field/value pairs; an empty value removes the field. */
+/**
+ * Change a job's fields only if its status is one of ARGV[1] (comma-separated; empty: any) and its
+ * runs are ARGV[3] (empty: any). ARGV[2]: purge time in ms or empty. Then field/value pairs; an
+ * empty value removes the field.
+ */
 const UPDATE_SCRIPT = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return nil end
 if ARGV[1] ~= '' then
@@ -21,7 +32,8 @@ if ARGV[1] ~= '' then
   for s in string.gmatch(ARGV[1], '[^,]+') do if s == status then allowed = true end end
   if not allowed then return nil end
 end
-for i = 3, #ARGV, 2 do
+if ARGV[3] ~= '' and tonumber(redis.call('HGET', KEYS[1], 'runs') or '-1') ~= tonumber(ARGV[3]) then return nil end
+for i = 4, #ARGV, 2 do
   if ARGV[i + 1] == '' then redis.call('HDEL', KEYS[1], ARGV[i]) else redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 end
 if ARGV[2] ~= '' then redis.call('PEXPIREAT', KEYS[1], ARGV[2]) end
@@ -84,10 +96,10 @@ export class RedisJobStore implements JobStore {
     return decode(await shared(this.redis.hgetall(jobKey(id))));
   }
 
-  async update(id: string, change: Partial<JobRecord>, from?: readonly JobStatus[]): Promise<JobRecord | undefined> {
+  async update(id: string, change: Partial<JobRecord>, from?: readonly JobStatus[], run?: number): Promise<JobRecord | undefined> {
     const fields = Object.entries(change).flatMap(([field, value]) => [field, value === undefined ? "" : JSON.stringify(value)]);
     const purgeAt = change.expiresAt ? String(Date.parse(change.expiresAt)) : "";
-    const pairs = await shared(this.redis.updateJob(jobKey(id), (from ?? []).join(","), purgeAt, ...fields));
+    const pairs = await shared(this.redis.updateJob(jobKey(id), (from ?? []).join(","), purgeAt, run === undefined ? "" : String(run), ...fields));
     if (!pairs) return undefined;
     const job = decode(Object.fromEntries(pairs.flatMap((_, i) => (i % 2 ? [] : [[pairs[i], pairs[i + 1]]]))));
     if (change.status === "cancelled" && job) {
@@ -145,18 +157,32 @@ export class RedisJobStore implements JobStore {
   }
 
   process(run: JobRunner, concurrency: number): void {
+    /** The runs of this replica, each stopped by a cancel, a shutdown or a lost lock. */
+    const running = new Map<string, AbortController>();
     const worker = this.worker("jobs", async (job, token, signal) => {
       // The owner as the job says now (a migration may have given it to an id since it was queued).
       const stored = await shared(this.redis.hget(jobKey(job.id!), "owner"));
       const owner = stored ? (JSON.parse(stored) as string) : undefined;
       if (owner) await shared(this.redis.srem(waitingKey(owner), job.id!));
-      const later = await run(job.id!, signal ?? new AbortController().signal);
+      const stop = new AbortController();
+      signal?.addEventListener("abort", () => stop.abort(signal.reason), { once: true });
+      running.set(job.id!, stop);
+      const later = await run(job.id!, stop.signal).finally(() => running.delete(job.id!));
       if (!later) return;
       if (owner) await shared(this.redis.sadd(waitingKey(owner), job.id!));
       await job.moveToDelayed(Date.now() + later.delayMs, token);
       // BullMQ's own signal that the job moved itself to the delayed set.
       throw new DelayedError();
     }, concurrency);
+    // A lock that could not be renewed is lost: the lock lapsed while this replica stood still and
+    // another runs the job now, so this run stops at once (its writes are fenced off anyway).
+    worker.on("lockRenewalFailed", (ids) => {
+      for (const id of ids) {
+        if (!running.has(id)) continue;
+        log.warn(`job ${id}: this replica lost its lock on the job (another replica runs it now); its run stops without a result`);
+        running.get(id)!.abort(new WorkLostError());
+      }
+    });
     // A cancel reaches every replica; only the one running the job has it to abort.
     void this.subscriber.subscribe(ABORT_CHANNEL).catch(() => {});
     this.subscriber.on("message", (_channel, id: string) => worker.cancelJob(id, "cancelled"));
@@ -189,7 +215,7 @@ export class RedisJobStore implements JobStore {
       prefix: QUEUE_PREFIX,
       concurrency,
       lockDuration: LOCK_MS,
-      stalledInterval: LOCK_MS,
+      stalledInterval: STALLED_CHECK_MS,
       maxStalledCount: 10,
     });
     let reported = false;

@@ -37,11 +37,13 @@ export interface JobStore {
   add(job: JobRecord): Promise<void>;
   get(id: string): Promise<JobRecord | undefined>;
   /**
-   * Change a job, only if its status is one of `from` (any status when omitted). A field set
-   * to undefined is removed; `expiresAt` also schedules the purge. The changed job, or
-   * undefined when it does not exist or its status was another.
+   * Change a job, only if its status is one of `from` (any status when omitted) and, when `run`
+   * is given, its `runs` is still `run`: the count is a fencing token, so a replica whose job was
+   * taken over by another (which counted one more run) changes nothing. A field set to undefined
+   * is removed; `expiresAt` also schedules the purge. The changed job, or undefined when it does
+   * not exist or its status or run was another.
    */
-  update(id: string, change: Partial<JobRecord>, from?: readonly JobStatus[]): Promise<JobRecord | undefined>;
+  update(id: string, change: Partial<JobRecord>, from?: readonly JobStatus[], run?: number): Promise<JobRecord | undefined>;
   /** A key's jobs (by its id), newest first. */
   list(owner: string, query: JobQuery): Promise<JobPage>;
   /** Jobs waiting to run, of one key (its id) or across all keys. */

@@ -13,6 +13,20 @@ export interface KeyLimiterOptions {
   generationMs: number;
 }
 
+/** A request reserves its length and this many tenths more of the daily quota: an article lands within ±10% of its length. */
+const RESERVE_TENTHS = 11;
+
+/** The words a request of `length` reserves against its key's daily quota: length × 1.1, rounded up (in whole numbers, so 800 gives 880). */
+export function reservedWords(length: number): number {
+  return Math.ceil((length * RESERVE_TENTHS) / 10);
+}
+
+/** Words reserved by a running generation, and the day they count on. */
+interface Reserved {
+  day: string;
+  words: number;
+}
+
 /** What a lease lasts beyond the request deadline: the generation's end being recorded, clocks a little apart. */
 const LEASE_MARGIN_MS = 60_000;
 
@@ -50,33 +64,54 @@ export class KeyLimiter {
   }
 
   /**
-   * Start a generation for a key: throws a 429 when the key already runs its maximum
-   * or its daily words are spent. Call `end` with the words written when it settles.
+   * Start a generation of `length` words for a key: throws a 429 when the key already runs its
+   * maximum, or when its reservation ({@link reservedWords}) does not fit in the daily words left.
+   * Call `end` with the words written when it settles: the unused part of the reservation is
+   * given back then.
    */
-  async begin(key: ApiKey, headers: Record<string, string>): Promise<{ end(words: number): Promise<void> }> {
-    const { concurrency, dailyWords } = key.limits;
-    if (dailyWords !== undefined && (await this.wordsToday(key)) >= dailyWords) {
-      throw new LimitError("daily-words", `The daily quota of ${dailyWords} words is spent; it renews at 00:00 UTC.`, secondsToUtcMidnight(), headers);
-    }
+  async begin(key: ApiKey, headers: Record<string, string>, length: number): Promise<{ end(words: number): Promise<void> }> {
+    const { concurrency } = key.limits;
     const lease = await this.storage.acquireLease(key.id, concurrency, this.leaseMs);
     if (lease === undefined) {
       throw new LimitError("concurrency", `This key already runs ${concurrency} generation${concurrency === 1 ? "" : "s"} at once, its limit.`, 1, headers);
     }
+    let reservation: Reserved | undefined;
+    try {
+      reservation = await this.reserve(key, headers, reservedWords(length));
+    } catch (error) {
+      await this.storage.releaseLease(key.id, lease).catch(() => {});
+      throw error;
+    }
     let ended = false;
     return {
       // The article is written by now: state that cannot be reached must not fail it. The
-      // lease then runs out by itself; the words are logged, not counted.
+      // lease then runs out by itself; the words are logged, not counted (a reservation stays counted).
       end: async (words) => {
         if (ended) return;
         ended = true;
-        await Promise.all([this.storage.releaseLease(key.id, lease), words > 0 && this.storage.recordUse(key.id, words)]).catch((error: Error) =>
+        const counted = words - (reservation?.words ?? 0);
+        await Promise.all([this.storage.releaseLease(key.id, lease), counted !== 0 && this.storage.recordUse(key.id, counted, reservation?.day)]).catch((error: Error) =>
           log.error(`key "${key.name}": the end of a generation (${words} words) was not recorded, its slot frees itself later: ${error.message}`),
         );
       },
     };
   }
 
-  /** Words the key wrote today; not read when it has no daily quota. */
+  /** Take `words` of the key's daily quota, if it has one; a 429 naming the words left when they do not fit. */
+  private async reserve(key: ApiKey, headers: Record<string, string>, words: number): Promise<Reserved | undefined> {
+    const { dailyWords } = key.limits;
+    if (dailyWords === undefined) return undefined;
+    const reserved = await this.storage.reserveWords(key.id, words, dailyWords);
+    if ("day" in reserved) return { day: reserved.day, words };
+    throw new LimitError(
+      "daily-words",
+      `The daily quota of ${dailyWords} words has ${reserved.left} word${reserved.left === 1 ? "" : "s"} left today; this request needs ${words} (its length × 1.1). The quota renews at 00:00 UTC.`,
+      secondsToUtcMidnight(),
+      headers,
+    );
+  }
+
+  /** Words the key wrote today and those its running generations reserved; not read when it has no daily quota. */
   private async wordsToday(key: ApiKey): Promise<number> {
     return key.limits.dailyWords === undefined ? 0 : (await this.storage.activity(key.id)).wordsToday;
   }

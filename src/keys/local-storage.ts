@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { IdempotencyFiles } from "./idempotency-files.js";
-import type { IdempotencyRecord, KeyActivity, KeyStorage } from "./storage.js";
-import { UsageStore } from "./usage.js";
+import type { IdempotencyRecord, KeyActivity, KeyStorage, WordReservation } from "./storage.js";
+import { UsageStore, utcDay } from "./usage.js";
 
 /** Where a process without Redis keeps what must outlive it. */
 export interface LocalKeyStorageOptions {
@@ -54,8 +54,17 @@ export class LocalKeyStorage implements KeyStorage {
     this.leases.get(keyId)?.delete(lease);
   }
 
-  async recordUse(keyId: string, words: number): Promise<void> {
-    this.usage.record(keyId, words);
+  async recordUse(keyId: string, words: number, day?: string): Promise<void> {
+    this.usage.record(keyId, words, day);
+  }
+
+  async reserveWords(keyId: string, words: number, limit: number): Promise<WordReservation> {
+    // One process, no await between the read and the write: nothing can come in between.
+    const used = this.usage.wordsToday(keyId);
+    if (used + words > limit) return { left: Math.max(0, limit - used) };
+    const day = utcDay();
+    this.usage.record(keyId, words, day);
+    return { day };
   }
 
   async activity(keyId: string): Promise<KeyActivity> {

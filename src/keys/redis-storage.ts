@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { InkpressError } from "../errors.js";
 import { REDIS_PREFIX, StateUnavailableError, connectRedis, shared } from "../redis.js";
-import type { IdempotencyRecord, KeyActivity, KeyStorage } from "./storage.js";
+import type { IdempotencyRecord, KeyActivity, KeyStorage, WordReservation } from "./storage.js";
 import { utcDay } from "./usage.js";
 
 /** Daily word counts are kept a day longer than their day, so a count is never lost at midnight in another time zone's replica. */
@@ -21,6 +21,20 @@ if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
 redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
+`;
+
+/**
+ * Reserve words of a key's daily quota if they fit, in one script so that replicas cannot both
+ * take the last words. KEYS[1]: the day's word counts; ARGV: key id, words, limit, ttl ms.
+ * Returns {1, 0} when reserved, {0, words left} when not.
+ */
+const RESERVE_WORDS = `
+local used = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
+local limit = tonumber(ARGV[3])
+if used + tonumber(ARGV[2]) > limit then return {0, math.max(0, limit - used)} end
+redis.call('HINCRBY', KEYS[1], ARGV[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return {1, 0}
 `;
 
 const key = {
@@ -77,11 +91,17 @@ export class RedisKeyStorage implements KeyStorage {
     await shared(this.redis.zrem(key.leases(keyId), lease));
   }
 
-  async recordUse(keyId: string, words: number): Promise<void> {
-    const today = key.words(utcDay());
+  async recordUse(keyId: string, words: number, day = utcDay()): Promise<void> {
+    const counts = key.words(day);
     const transaction = this.redis.multi().hset(key.lastUsed, keyId, new Date().toISOString());
-    if (words > 0) transaction.hincrby(today, keyId, words).pexpire(today, WORDS_TTL_MS);
+    if (words !== 0) transaction.hincrby(counts, keyId, words).pexpire(counts, WORDS_TTL_MS);
     await this.transaction(transaction);
+  }
+
+  async reserveWords(keyId: string, words: number, limit: number): Promise<WordReservation> {
+    const day = utcDay();
+    const [reserved, left] = (await shared(this.redis.eval(RESERVE_WORDS, 1, key.words(day), keyId, words, limit, WORDS_TTL_MS))) as [number, number];
+    return reserved === 1 ? { day } : { left };
   }
 
   async activity(keyId: string): Promise<KeyActivity> {

@@ -12,6 +12,9 @@ export interface KeyActivity {
   wordsToday: number;
 }
 
+/** A reservation of daily words: the UTC day it counts on, or the words left when it did not fit. */
+export type WordReservation = { day: string } | { left: number };
+
 /**
  * The per-key state that limits and idempotency depend on. It sits behind one interface so
  * that one process keeps it locally (memory and files under the data folder) and any number
@@ -39,8 +42,18 @@ export interface KeyStorage {
   /** Give a slot back before its lease runs out. Releasing an expired lease does nothing. */
   releaseLease(keyId: string, lease: string): Promise<void>;
 
-  /** Note that a key was used now, and add the words it wrote to today's (UTC) count. */
-  recordUse(keyId: string, words: number): Promise<void>;
+  /**
+   * Note that a key was used now, and add `words` to its count of `day` (UTC, YYYY-MM-DD;
+   * today by default). Negative words give back the unused part of a reservation.
+   */
+  recordUse(keyId: string, words: number, day?: string): Promise<void>;
+
+  /**
+   * Reserve `words` of a key's daily quota of `limit` words before a generation starts: counted
+   * at once and in one step, so concurrent requests (on any replica) cannot together overspend.
+   * Returns the day the words count on, or the words left when they do not fit (nothing reserved).
+   */
+  reserveWords(keyId: string, words: number, limit: number): Promise<WordReservation>;
 
   /** Last use and today's words of a key. */
   activity(keyId: string): Promise<KeyActivity>;

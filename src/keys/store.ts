@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import path from "node:path";
 import * as v from "valibot";
-import { writeFileAtomic } from "../atomic.js";
+import { removeStaleTemporaries, writeFileAtomic } from "../atomic.js";
 import type { Publisher } from "../article/output/jsonld.js";
 import { PublisherSchema, StyleSchema, type Style } from "../article/wire/request.js";
 import { KeyStoreError } from "./errors.js";
@@ -133,6 +134,15 @@ function migrate(record: v.InferOutput<typeof LegacyRecordSchema>): KeyRecord {
  */
 export class KeyStore {
   constructor(readonly file: string) {}
+
+  /**
+   * The store of an `inkpress keys` command: the temporary copies of the key file that crashed
+   * commands left beside it (they hold webhook secrets) are removed first, as a server start does.
+   */
+  static async open(file: string): Promise<KeyStore> {
+    await removeStaleTemporaries(path.dirname(file));
+    return new KeyStore(file);
+  }
 
   /** Every key on disk, revoked ones included; none when the file does not exist yet. A corrupt file throws. */
   async read(): Promise<KeyRecord[]> {

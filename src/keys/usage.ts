@@ -44,11 +44,14 @@ export class UsageStore {
     return entry.day === utcDay() ? (entry.words ?? 0) : 0;
   }
 
-  /** Record a request (and the words it produced). */
-  record(name: string, words = 0): void {
+  /**
+   * Record a request, and add `words` to the count of `day` (default today; negative words give
+   * back part of a reservation). Only today's count is kept: words of a past day change nothing.
+   */
+  record(name: string, words = 0, day = utcDay()): void {
     const today = utcDay();
-    const entry = this.get(name);
-    this.usage[name] = { lastUsed: new Date().toISOString(), day: today, words: (entry.day === today ? (entry.words ?? 0) : 0) + words };
+    const current = this.wordsToday(name);
+    this.usage[name] = { lastUsed: new Date().toISOString(), day: today, words: day === today ? Math.max(0, current + words) : current };
     this.save();
   }
 

@@ -84,9 +84,9 @@ describe.each(["files", "redis"] as const)("key identity (%s)", (storage) => {
     const refused = await keysCli(keysFile, ["create", "--name", "env-1"]);
     expect(refused).toMatchObject({ code: 1, stdout: "" });
     expect(refused.stderr).toBe('inkpress: the name "env-1" is reserved for INKPRESS_API_KEYS keys; choose another\n');
-    // A key file of 0.1.0, which let a stored key take the name env-1, with a 100-word quota.
+    // A key file of 0.1.0, which let a stored key take the name env-1, with a 200-word quota.
     const fileKey = `ink_${randomBytes(24).toString("base64url")}`;
-    await writeLegacyKeys(keysFile, [{ name: "env-1", key: fileKey, limits: { rate: { requests: 1000, windowS: 60 }, concurrency: 1, dailyWords: 100 } }]);
+    await writeLegacyKeys(keysFile, [{ name: "env-1", key: fileKey, limits: { rate: { requests: 1000, windowS: 60 }, concurrency: 1, dailyWords: 200 } }]);
     const server = await serve(keysFile, { INKPRESS_API_KEYS: API_KEY });
 
     const envJobs = jobsApi(server.url, API_KEY);
@@ -96,13 +96,13 @@ describe.each(["files", "redis"] as const)("key identity (%s)", (storage) => {
     expect((await fileJobs.get(envJob.id)).status).toBe(404);
     expect((await (await fileJobs.list()).json()).data).toEqual([]);
 
-    // Its jobs run under its own limits: the first one spends the quota, the second is refused.
-    const first = await fileJobs.create({ ...short, length: 300 });
+    // Its jobs run under its own limits: the first one spends half the quota, the second's 165 words do not fit.
+    const first = await fileJobs.create({ ...short, length: 100 });
     expect((await fileJobs.waitFor(first.id)).status).toBe("succeeded");
-    const second = await fileJobs.create({ ...short, length: 300 });
+    const second = await fileJobs.create({ ...short, length: 150 });
     const ended = await fileJobs.waitFor(second.id);
     expect(ended.status).toBe("failed");
-    expect(ended.error).toMatchObject({ status: 429, detail: expect.stringMatching(/daily quota of 100 words/) });
+    expect(ended.error).toMatchObject({ status: 429, detail: expect.stringMatching(/daily quota of 200 words has \d+ words left today; this request needs 165/) });
     expect((await envJobs.get(first.id)).status).toBe(404);
     await server.stop();
   }, 240_000);

@@ -105,6 +105,24 @@ describe.each(kinds)("$name key storage", (kind) => {
     expect((await storage.activity(unique("unused"))).wordsToday).toBe(0);
   });
 
+  it("reserves daily words only while they fit, one of many at once taking the last ones; a negative use gives part back", async () => {
+    const storage = await kind.open();
+    const name = unique("reserve");
+    await storage.recordUse(name, 906);
+    expect(await storage.reserveWords(name, 880, 1000)).toEqual({ left: 94 });
+    expect((await storage.activity(name)).wordsToday, "a refused reservation takes nothing").toBe(906);
+    const pool = unique("pool");
+    const together = await Promise.all(Array.from({ length: 4 }, () => storage.reserveWords(pool, 880, 1000)));
+    const granted = together.filter((r): r is { day: string } => "day" in r);
+    expect(granted).toHaveLength(1);
+    expect(granted[0]!.day).toBe(new Date().toISOString().slice(0, 10));
+    expect(together.filter((r) => "left" in r)).toEqual(Array(3).fill({ left: 120 }));
+    await storage.recordUse(pool, 812 - 880, granted[0]!.day);
+    expect((await storage.activity(pool)).wordsToday).toBe(812);
+    expect(await storage.reserveWords(pool, 188, 1000)).toEqual({ day: granted[0]!.day });
+    expect(await storage.reserveWords(pool, 1, 1000)).toEqual({ left: 0 });
+  });
+
   it("keeps last use and today's words for the next instance (a restart, or another replica)", async () => {
     const first = await kind.open();
     const name = unique("kept");

@@ -14,7 +14,7 @@ describe("per-key limits shared by two replicas through Redis", () => {
   let redis: TestRedis;
   let keysFile: string;
   let replicas: TestServer[] = [];
-  const keys = { rate3: "", conc1: "" };
+  const keys = { rate3: "", conc1: "", left94: "", pool1000: "" };
 
   /** Authenticated and counted, then a 404: the cheapest request a key can make. */
   const probe = (server: TestServer, key: string) => fetch(`${server.url}/api/v1/nothing`, { headers: { "x-api-key": key } });
@@ -25,6 +25,8 @@ describe("per-key limits shared by two replicas through Redis", () => {
     // Created before the replicas start, so no request has to probe for them (and spend the window).
     keys.rate3 = await createKey(keysFile, "rate3", ["--rate", "3/min"]);
     keys.conc1 = await createKey(keysFile, "conc1", ["--concurrency", "1"]);
+    keys.left94 = await createKey(keysFile, "left94", ["--daily-words", "94"]);
+    keys.pool1000 = await createKey(keysFile, "pool1000", ["--daily-words", "1000", "--concurrency", "4"]);
     const model = await testModel("plain");
     replicas = await Promise.all([0, 1].map(() => startServer(model, { INKPRESS_KEYS_FILE: keysFile }, { args: ["--redis", redis.url] })));
   });
@@ -63,6 +65,28 @@ describe("per-key limits shared by two replicas through Redis", () => {
     expect((await long).status).toBe(200);
     // The slot was given back: the other replica may now run one.
     expect((await generate(replicas[1]!, 100)).status).toBe(200);
+  });
+
+  it("--daily-words: a key with 94 words left gets a 429 for an 800-word request on either replica", async () => {
+    for (const server of replicas) {
+      const body = await expectProblem(await server.generate({ topic: "Shared quotas", length: 800 }, { "x-api-key": keys.left94 }), 429);
+      expect(body.detail).toBe("The daily quota of 94 words has 94 words left today; this request needs 880 (its length × 1.1). The quota renews at 00:00 UTC.");
+    }
+  });
+
+  it("--daily-words 1000 --concurrency 4: of 4 parallel 800-word requests spread over both replicas, one is written and 3 are 429: at most 1,100 words", async () => {
+    const generate = (server: TestServer) => server.generate({ topic: "Shared quotas for tea shops", length: 800 }, { "x-api-key": keys.pool1000 });
+    const answers = await Promise.all([0, 1, 0, 1].map(async (i) => {
+      const response = await generate(replicas[i]!);
+      return { status: response.status, body: await response.json() };
+    }));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 429, 429, 429]);
+    const words = answers.find((a) => a.status === 200)!.body.article.wordCount as number;
+    expect(words).toBeLessThanOrEqual(1100);
+    for (const refused of answers.filter((a) => a.status === 429)) expect(refused.body.detail).toMatch(/^The daily quota of 1000 words has 120 words left today; this request needs 880/);
+    // The unused part of the reservation was given back, on the shared count both replicas read.
+    const after = await probe(replicas[1]!, keys.pool1000);
+    expect(after.headers.get("ratelimit")).toMatch(new RegExp(`"daily-words";r=${1000 - words};`));
   });
 
   it("`keys list` with INKPRESS_REDIS_URL shows the last use the replicas recorded in Redis; an unreachable Redis is one line", async () => {

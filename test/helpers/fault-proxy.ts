@@ -17,16 +17,24 @@ export type Fault = "none" | "error-500" | "busy-once" | "stall-before-answer" |
 
 const GRAMMAR_FIELDS = ["grammar", "structured_outputs", "guided_grammar"];
 
-/** A loopback HTTP proxy in front of a real server that injects faults. */
+/** A generation request as the proxy received it. */
+export interface RecordedRequest {
+  path: string;
+  body: Record<string, unknown>;
+}
+
+/** A loopback HTTP proxy in front of a real server that injects faults and records the generation requests. */
 export interface FaultProxy {
   url: string;
   fault: Fault;
+  /** Every generation request so far, in order. */
+  recorded: RecordedRequest[];
   close(): Promise<void>;
 }
 
 /** Start a proxy to `target`; `kill` ends the server behind it (for `kill-mid-answer`). */
 export async function startFaultProxy(target: string, kill: () => void): Promise<FaultProxy> {
-  const proxy: FaultProxy = { url: "", fault: "none", close: () =>
+  const proxy: FaultProxy = { url: "", fault: "none", recorded: [], close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
@@ -36,6 +44,7 @@ export async function startFaultProxy(target: string, kill: () => void): Promise
     const generating = req.url === "/completion" || req.url === "/v1/completions";
     const fault = generating ? proxy.fault : "none";
     let body = Buffer.concat(await req.toArray());
+    if (generating) proxy.recorded.push({ path: req.url!, body: JSON.parse(body.toString()) });
     if (fault === "error-500" || fault === "busy-once") {
       if (fault === "busy-once") proxy.fault = "none";
       const status = fault === "busy-once" ? 503 : 500;

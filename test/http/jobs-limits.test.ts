@@ -13,12 +13,12 @@ describe("job limits and idempotent generate", () => {
   beforeAll(async () => {
     const model = HAS_STORIES_MODEL ? STORIES_MODEL : await testModel("plain");
     const keysFile = await tempKeysFile();
-    tight = await createKey(keysFile, "tight", ["--rate", "1000/min", "--concurrency", "1", "--daily-words", "300"]);
+    tight = await createKey(keysFile, "tight", ["--rate", "1000/min", "--concurrency", "1", "--daily-words", "500"]);
     server = await startApp({ model, env: { INKPRESS_API_KEYS: API_KEY, INKPRESS_KEYS_FILE: keysFile, INKPRESS_SEQUENCES: "2" } });
   }, 120_000);
   afterAll(() => server?.stop());
 
-  it("keeps a job queued while its key runs its concurrency limit, counts the words jobs wrote, and fails jobs past the daily quota", async () => {
+  it("keeps a job queued while its key runs its concurrency limit, counts the words jobs wrote, and fails a job whose reservation does not fit when it starts", async () => {
     const api = jobsApi(server.url, tight, server.fetch);
     const first = await api.create({ topic: "Winter cycling", length: 200, seed: 1 });
     const second = await api.create({ topic: "Summer cycling", length: 200, seed: 2 });
@@ -29,12 +29,13 @@ describe("job limits and idempotent generate", () => {
     // One at a time: the second started once the first had finished.
     expect(Date.parse(b.startedAt!)).toBeGreaterThanOrEqual(Date.parse(a.finishedAt!) - 50);
 
-    // Both articles' words counted against the 300-word quota: the next job fails with a 429 problem.
-    expect(a.result!.article.wordCount + b.result!.article.wordCount).toBeGreaterThan(300);
-    const third = await api.waitFor((await api.create({ topic: "Autumn cycling", length: 100 })).id);
+    // Both articles' words counted against the 500-word quota: the next job's 220 words do not fit in what is left.
+    const spent = a.result!.article.wordCount + b.result!.article.wordCount;
+    expect(spent).toBeGreaterThan(500 - 220);
+    const third = await api.waitFor((await api.create({ topic: "Autumn cycling", length: 200 })).id);
     expect(third.status).toBe("failed");
     expect(third.error).toMatchObject({ status: 429, type: "/docs#rate-limited" });
-    expect(third.error!.detail).toMatch(/daily quota of 300 words/);
+    expect(third.error!.detail).toMatch(new RegExp(`^The daily quota of 500 words has ${500 - spent} words? left today; this request needs 220 `));
     expect(third.result).toBeUndefined();
   }, 240_000);
 

@@ -50,7 +50,7 @@ const words = (text: string) => [...new Intl.Segmenter("en", { granularity: "wor
 
 describe("per-key limits", () => {
   let server: TestApp;
-  const keys: Record<"rate3" | "conc1" | "daily150" | "stream150", string> = { rate3: "", conc1: "", daily150: "", stream150: "" };
+  const keys: Record<"rate3" | "conc1" | "daily150" | "stream1800" | "left94" | "pool1000", string> = { rate3: "", conc1: "", daily150: "", stream1800: "", left94: "", pool1000: "" };
   let keysFile: string;
 
   const generate = (key: string, length = 100, headers: Record<string, string> = {}) =>
@@ -65,7 +65,9 @@ describe("per-key limits", () => {
       keys.rate3 = await createKey(keysFile, "rate3", ["--rate", "3/s"]);
       keys.conc1 = await createKey(keysFile, "conc1", ["--concurrency", "1"]);
       keys.daily150 = await createKey(keysFile, "daily150", ["--daily-words", "150"]);
-      keys.stream150 = await createKey(keysFile, "stream150", ["--daily-words", "150"]);
+      keys.stream1800 = await createKey(keysFile, "stream1800", ["--daily-words", "1800"]);
+      keys.left94 = await createKey(keysFile, "left94", ["--daily-words", "94"]);
+      keys.pool1000 = await createKey(keysFile, "pool1000", ["--daily-words", "1000", "--concurrency", "4"]);
     })();
     const started = testModel("plain").then((model) => startApp({ model, env: { INKPRESS_KEYS_FILE: keysFile } }));
     [server] = await Promise.all([started, created]);
@@ -123,38 +125,60 @@ describe("per-key limits", () => {
     expect((await generate(keys.conc1)).status).toBe(200);
   });
 
-  it("--daily-words 150: generations run until the quota is spent, then 429 naming the daily quota", async () => {
+  it("--daily-words 150: a request reserves its length × 1.1 before it starts and gives back what it did not write; one that does not fit is a 429 naming the words left", async () => {
     const first = await read(await generate(keys.daily150));
     expect(first.status).toBe(200);
     const spent1: number = first.body.article.wordCount;
-    expect(spent1).toBeLessThan(150);
+    expect(spent1).toBeLessThanOrEqual(110);
+    // 110 more do not fit in what is left: refused before a word is written.
     const second = await read(await generate(keys.daily150));
-    expect(second.status, "the quota is not spent yet: refused only once spent").toBe(200);
-    const third = await read(await generate(keys.daily150));
-    expect(third.status).toBe(429);
-    expect(third.body).toMatchObject({ status: 429, detail: expect.stringMatching(/daily quota of 150 words/) });
-
-    for (const answer of [first, second, third]) expect(answer.policy["daily-words"]).toEqual({ q: "150", w: "86400", qu: '"words"' });
-    // r is the quota left when the request came in.
-    expect(first.state["daily-words"]!.r).toBe("150");
+    expect(second.status).toBe(429);
+    expect(second.body).toMatchObject({ status: 429, detail: expect.stringContaining(`The daily quota of 150 words has ${150 - spent1} words left today; this request needs 110`) });
+    // What was left after the first, its unused reservation given back.
     expect(second.state["daily-words"]!.r).toBe(String(150 - spent1));
-    expect(third.state["daily-words"]!.r).toBe("0");
-    expect(Math.abs(Number(third.state["daily-words"]!.t) - secondsToUtcMidnight())).toBeLessThanOrEqual(5);
-    expect(Math.abs(Number(third.retryAfter) - secondsToUtcMidnight())).toBeLessThanOrEqual(5);
+    for (const answer of [first, second]) expect(answer.policy["daily-words"]).toEqual({ q: "150", w: "86400", qu: '"words"' });
+    expect(first.state["daily-words"]!.r).toBe("150");
+    expect(Math.abs(Number(second.state["daily-words"]!.t) - secondsToUtcMidnight())).toBeLessThanOrEqual(5);
+    expect(Math.abs(Number(second.retryAfter) - secondsToUtcMidnight())).toBeLessThanOrEqual(5);
+  });
+
+  it("--daily-words: a key with 94 words left gets a 429 for an 800-word request, and nothing is written", async () => {
+    const refused = await read(await generate(keys.left94, 800));
+    expect(refused.status).toBe(429);
+    expect(refused.body.detail).toBe("The daily quota of 94 words has 94 words left today; this request needs 880 (its length × 1.1). The quota renews at 00:00 UTC.");
+    const again = await read(await generate(keys.left94, 100));
+    expect(again.status, "the refused request reserved nothing").toBe(429);
+    expect(again.state["daily-words"]!.r).toBe("94");
+  });
+
+  it("--daily-words 1000 --concurrency 4: of 4 parallel 800-word requests one is written, the others are 429: at most 1,100 words in all", async () => {
+    const answers = await Promise.all(Array.from({ length: 4 }, () => generate(keys.pool1000, 800).then(read)));
+    const written = answers.filter((a) => a.status === 200);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(written).toHaveLength(1);
+    expect(refused).toHaveLength(3);
+    const words = written.reduce((sum, a) => sum + (a.body.article.wordCount as number), 0);
+    expect(words).toBeLessThanOrEqual(1100);
+    for (const answer of refused) expect(answer.body.detail).toMatch(/^The daily quota of 1000 words has 120 words left today; this request needs 880/);
+    const after = await read(await generate(keys.pool1000, 800));
+    expect(after.status).toBe(429);
+    expect(after.state["daily-words"]!.r, "the unused part of the reservation was given back").toBe(String(1000 - words));
   });
 
   it("--daily-words: words a client received in a stream count against the quota even when it disconnects before the end", async () => {
     const client = new AbortController();
     const response = await server.fetch("/api/v1/generate", {
       method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": keys.stream150, accept: "text/event-stream" },
+      headers: { "content-type": "application/json", "x-api-key": keys.stream1800, accept: "text/event-stream" },
       body: JSON.stringify({ topic: "Rate limits for tea shops", length: 1500 }),
       signal: client.signal,
     });
     const stream = { response, events: readSse(response.body!, { signal: client.signal }), abort: () => client.abort() };
     expect(stream.response.status).toBe(200);
     let received = "";
+    let title = "";
     for await (const event of stream.events) {
+      if (event.event === "outline") title = JSON.parse(event.data).title;
       if (event.event === "delta") received += JSON.parse(event.data).text;
       if (words(received) >= 300) {
         stream.abort();
@@ -163,8 +187,13 @@ describe("per-key limits", () => {
     }
     expect(words(received), "words delivered before the client hung up").toBeGreaterThanOrEqual(300);
     await sleep(500);
-    const next = await read(await generate(keys.stream150));
-    expect(next.status, `after ${words(received)} words delivered on a 150-word quota; RateLimit: ${JSON.stringify(next.state)}`).toBe(429);
+    // The 1,650 words reserved are given back but for those written: at least the body words received (the title is not counted).
+    const next = await read(await generate(keys.stream1800, 1500));
+    const body = words(received) - words(title);
+    expect(next.status, `after ${body} body words delivered on a 1,800-word quota; RateLimit: ${JSON.stringify(next.state)}`).toBe(429);
+    const left = Number(next.state["daily-words"]!.r);
+    expect(left).toBeLessThanOrEqual(1800 - body);
+    expect(left).toBeGreaterThan(1800 - 1650);
   });
 
   it("answers unknown and revoked keys with 401, never 429", async () => {
@@ -174,7 +203,7 @@ describe("per-key limits", () => {
       expect(response.headers.get("www-authenticate")).toBe('ApiKey header="x-api-key"');
       await expectProblem(response, 401);
     }
-    // daily150 has spent its quota (429 above); revoked, it is simply unknown.
+    // daily150 has too little left (429 above); revoked, it is simply unknown.
     expect((await generate(keys.daily150)).status).toBe(429);
     await revokeKey(keysFile, "daily150");
     await waitFor(async () => ((await generate(keys.daily150)).status === 401 ? true : undefined), "the revoked key refused", 5_000, 100);

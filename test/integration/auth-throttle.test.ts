@@ -1,5 +1,6 @@
-// Key guessing is throttled per client address, and the server's log of refused requests
+// Key guessing is throttled per client address (a throttled address learns nothing about any key), and the server's log of refused requests
 // reads like a log: one JSON line each, no stack trace. A real server over real HTTP.
+import http from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobsApi } from "../helpers/jobs.js";
@@ -16,10 +17,21 @@ describe("key guessing throttled, routine refusals logged in one line", () => {
   }, 120_000);
   afterAll(() => server?.stop());
 
+  /** The status of a job list sent from `localAddress` with `key`. */
+  const statusFrom = (localAddress: string, key: string) =>
+    new Promise<number>((resolve, reject) => {
+      const url = new URL("/api/v1/jobs", server.url.replace("localhost", "127.0.0.1"));
+      const answered = (answer: http.IncomingMessage) => {
+        answer.resume();
+        resolve(answer.statusCode!);
+      };
+      http.get(url, { localAddress, headers: { "x-api-key": key } }, answered).on("error", reject);
+    });
   const guess = (i: number) => fetch(`${server.url}/api/v1/jobs`, { headers: { "x-api-key": `ink_wrong-guess-${i}` } });
 
-  it("answers 120 wrong keys in a burst with 20 401s, then 429 with Retry-After; a valid key from the same address still passes", async () => {
+  it("answers 120 wrong keys in a burst with 20 401s, then 429 with Retry-After; while throttled, no key is checked: 300 guesses with the right key among them all get 429; another address is unaffected", async () => {
     const answers = await Promise.all(Array.from({ length: 120 }, (_, i) => guess(i)));
+    const throttledAt = Date.now();
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 401)).toHaveLength(20);
     expect(statuses.filter((s) => s === 429)).toHaveLength(100);
@@ -30,12 +42,23 @@ describe("key guessing throttled, routine refusals logged in one line", () => {
     expect(retryAfter).toBeLessThanOrEqual(10);
     expect((await throttled.json()).detail).toMatch(/too many failed authentications/i);
 
-    expect((await jobsApi(server.url, API_KEY).list()).status).toBe(200);
-    expect((await guess(1000)).status).toBe(429);
+    // 300 guesses, the right key at 150: every one is the same 429, so the right one is not told apart.
+    const keyed = (i: number) => fetch(`${server.url}/api/v1/jobs`, { headers: { "x-api-key": i === 150 ? API_KEY : `ink_wrong-guess-${1000 + i}` } });
+    const guesses = await Promise.all(Array.from({ length: 300 }, (_, i) => keyed(i)));
+    const spentS = (Date.now() - throttledAt) / 1000;
+    expect(guesses.map((g) => g.status), `300 guesses ${spentS} s into a window of ${retryAfter} s`).toEqual(Array(300).fill(429));
+    expect(guesses[150]!.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(guesses[150]!.headers.get("ratelimit")).toBeNull();
 
-    // Once the window has passed, the address may try again.
-    await sleep(Number((await guess(1001)).headers.get("retry-after")) * 1000 + 200);
-    expect((await guess(1002)).status).toBe(401);
+    // Another address (127.0.0.2 is loopback too) is not throttled: its right key passes, its wrong one is a 401.
+    expect(await statusFrom("127.0.0.2", API_KEY)).toBe(200);
+    expect(await statusFrom("127.0.0.2", "ink_wrong-guess-other-address")).toBe(401);
+    expect((await jobsApi(server.url, API_KEY).list()).status).toBe(429);
+
+    // Once the window has passed, the address may try again, and its right key passes.
+    await sleep(Number((await guess(2001)).headers.get("retry-after")) * 1000 + 200);
+    expect((await jobsApi(server.url, API_KEY).list()).status).toBe(200);
+    expect((await guess(2002)).status).toBe(401);
   }, 30_000);
 
   it("logs routine client errors (401, 404, 409, 413, 415, 422, 429, 503 for a full queue) as one JSON line each, without a stack trace", async () => {

@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { mkdtemp, readFile, readdir, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -252,7 +252,7 @@ describe("inkpress batch: arguments, and servers that refuse or are not inkpress
   it("--help lists the flags", async () => {
     const result = await runCli(["batch", "--help"]);
     expect(result.code).toBe(0);
-    for (const flag of ["--out", "--concurrency", "--server", "--key", "--model", "--threads"]) expect(result.stdout).toContain(flag);
+    for (const flag of ["--out", "--concurrency", "--server", "--key", "--request-timeout", "--model", "--threads"]) expect(result.stdout).toContain(flag);
   });
 
   it("refuses an unknown column before anything runs, naming the fields", async () => {
@@ -340,6 +340,43 @@ describe("inkpress batch: arguments, and servers that refuse or are not inkpress
     const invalid = await runCli(["batch", TOPICS, "--out", path.join(dir, "out"), "--server", "http://127.0.0.1:99999", "--key", "k"]);
     expect(invalid.code).toBe(1);
     expect(invalid.stderr.trim().split("\n")).toEqual(["inkpress: server http://127.0.0.1:99999: port 99999 is out of range (at most 65535)"]);
+  });
+
+  it("against a server that accepts connections and never answers, says it is slow, then stops within 3 × --request-timeout + 10 s with one line naming it and the time waited", async () => {
+    const sockets: net.Socket[] = [];
+    let firstAsked = 0;
+    const silent = net.createServer((socket) => {
+      firstAsked ||= performance.now();
+      sockets.push(socket.on("error", () => {}));
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const dir = await mkdtemp(path.join(tmpdir(), "inkpress-batch-"));
+      const result = await runCli(["batch", TOPICS, "--out", path.join(dir, "out"), "--server", url, "--key", "k", "--concurrency", "2", "--request-timeout", "2"]);
+      // From the first request it made to its exit (the CLI's own start-up is not the server's fault).
+      const tookS = (performance.now() - firstAsked) / 1000;
+      expect(tookS, result.stderr).toBeLessThan(3 * 2 + 10);
+      expect(result.code, result.stderr).toBe(1);
+      const errors = result.stderr.split("\n").filter((line) => line.startsWith("inkpress:"));
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(new RegExp(`^inkpress: the server at ${url.replaceAll(".", "\\.")} took the request and sent no answer: 3 tries of 2 s, (\\d+) s waited \\(--request-timeout\\); it is stuck or overloaded$`));
+      const waited = Number(/(\d+) s waited/.exec(errors[0]!)![1]);
+      expect(waited).toBeGreaterThanOrEqual(6);
+      expect(waited).toBeLessThanOrEqual(3 * 2 + 10);
+      expect(result.stderr).toMatch(new RegExp(`^the server at ${url.replaceAll(".", "\\.")} is slow: no answer within 2 s; trying again \\(2 of 3\\)$`, "m"));
+      expect(result.stderr, "the rows are not failed one by one").not.toMatch(/^line \d+:/m);
+      expect(sockets.length, "each silent try was a request of its own").toBeGreaterThanOrEqual(3);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
+  });
+
+  it("refuses a --request-timeout that is not a number of seconds", async () => {
+    const result = await runCli(["batch", TOPICS, "--out", "x", "--server", "http://127.0.0.1:9", "--key", "k", "--request-timeout", "soon"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split("\n")).toEqual(['inkpress: request-timeout must be a number of seconds above 0, got "soon"']);
   });
 
   it("refuses --server without a key, and --model with --server", async () => {

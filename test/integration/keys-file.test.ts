@@ -69,7 +69,7 @@ describe("the key file", () => {
 
     expect(await readFile(keysFile, "utf8"), "the key file is untouched").toBe(before);
     expect(await names()).toEqual(["first"]);
-    // A temp file may be left behind: private, and ignored by the server and the CLI.
+    // A temp file may be left behind by the kill: private, and ignored by the server and the CLI.
     const leftovers = (await readdir(dir)).filter((f) => f.endsWith(".tmp"));
     expect(leftovers.length).toBeLessThanOrEqual(1);
     for (const file of leftovers) {
@@ -82,6 +82,8 @@ describe("the key file", () => {
     const list = await keysCli(keysFile, ["list"]);
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout.split("\n").slice(1).filter(Boolean).map((l) => l.split(/ {2,}/)[0])).toEqual(["first"]);
+    // The next `keys` command removes the dead command's copy, with the webhook secrets it holds.
+    expect((await readdir(dir)).filter((f) => f.startsWith(".keys.json.") && f.endsWith(".tmp"))).toEqual([]);
 
     // Then a normal create of the same name works, and the running server takes it up.
     keys.second = await createKey(keysFile, "second");

@@ -4,7 +4,8 @@ import type { Prompt } from "../backend.js";
 import { UpstreamError } from "./errors.js";
 import { LLAMA_SERVER_SAMPLING } from "../sampling.js";
 import type { Complete, RemoteServer } from "./server.js";
-import { GeneratedTokens, pieceTokenizer } from "./tokens.js";
+import { MARKED_TURNS, promptPrefix, turnsTemplate, type PartTokenizers } from "./prompt.js";
+import { GeneratedTokens, pieceTokenizer, type RawTokenize } from "./tokens.js";
 import type { Upstream } from "./upstream.js";
 
 const Props = v.object({
@@ -57,14 +58,12 @@ export async function llamaServer(upstream: Upstream): Promise<RemoteServer | un
   const parsed = v.safeParse(Props, answer);
   if (!parsed.success) return undefined;
   const props = parsed.output;
-  const template = props.chat_template ?? "";
-  const prompting = template === "" || template === FALLBACK_TEMPLATE ? "completion" : "chat-template";
-  const Tokens = v.object({ tokens: v.array(v.number()) });
-  // What `/completion` makes of a text prompt: BOS where the model wants one, special tokens parsed.
-  const promptTokens = async (content: string, signal?: AbortSignal) =>
-    v.parse(Tokens, await upstream.json("/tokenize", { content, add_special: true, parse_special: true }, signal)).tokens;
-  const raw = async (content: string, signal?: AbortSignal) =>
-    v.parse(Tokens, await upstream.json("/tokenize", { content, add_special: false, parse_special: false }, signal)).tokens;
+  const own = props.chat_template ?? "";
+  const prompting = own === "" || own === FALLBACK_TEMPLATE ? "completion" : "chat-template";
+  const { tokenizers, literal } = partTokenizers(upstream);
+  const template = turnsTemplate(async () => v.parse(v.object({ prompt: v.string() }), await upstream.json("/apply-template", { messages: MARKED_TURNS })).prompt, upstream.base.origin);
+  // A template that hides where the turns' text goes is refused now, in one line, not at the first article.
+  if (prompting === "chat-template") await template();
   return {
     kind: "llama-server",
     // The alias defaults to the model's path: its file name is name enough.
@@ -74,19 +73,30 @@ export async function llamaServer(upstream: Upstream): Promise<RemoteServer | un
     slots: props.total_slots,
     pinsSlots: true,
     prompts: "token-ids",
-    promptPrefix: async (prompt: Prompt, signal?: AbortSignal) => {
-      let text = prompt.completion;
-      if (prompting === "chat-template") {
-        const messages = [
-          { role: "system", content: prompt.system },
-          { role: "user", content: prompt.user },
-        ];
-        text = v.parse(v.object({ prompt: v.string() }), await upstream.json("/apply-template", { messages }, signal)).prompt;
-      }
-      return { text, tokens: await promptTokens(text, signal) };
-    },
-    tokenize: pieceTokenizer(raw),
+    promptPrefix: async (prompt: Prompt, signal?: AbortSignal) =>
+      promptPrefix(prompt, prompting === "chat-template" ? await template() : undefined, tokenizers, signal),
+    tokenize: literal,
     complete: nativeComplete(upstream),
+  };
+}
+
+/**
+ * llama-server's `/tokenize` for each part of a prompt: what `/completion` does to a text prompt
+ * (BOS added, control tokens parsed) split in two, so each part asks only for what it may have;
+ * `literal` tokenizes forced text of the answer.
+ */
+function partTokenizers(upstream: Upstream): { tokenizers: PartTokenizers; literal: RawTokenize } {
+  const Tokens = v.object({ tokens: v.array(v.number()) });
+  const tokenize = async (content: string, bos: boolean, special: boolean, signal?: AbortSignal) =>
+    v.parse(Tokens, await upstream.json("/tokenize", { content, add_special: bos, parse_special: special }, signal)).tokens;
+  const literal = pieceTokenizer((text, signal) => tokenize(text, false, false, signal));
+  const template = pieceTokenizer((text, signal) => tokenize(text, false, true, signal));
+  return {
+    tokenizers: {
+      start: (text, special, signal) => tokenize(text, true, special, signal),
+      piece: (text, special, signal) => (special ? template : literal)(text, signal),
+    },
+    literal,
   };
 }
 

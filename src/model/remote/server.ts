@@ -42,7 +42,11 @@ export interface Generated {
  */
 export type Complete = (step: CompletionStep, report: StepReport) => AsyncGenerator<Generated, void, undefined>;
 
-/** The instructions before the answer, as token ids (with BOS where the model wants one) and as text. */
+/**
+ * The instructions before the answer, as token ids (with BOS where the model wants one; control
+ * tokens only where the chat template put them, never from request text) and as text for a
+ * server that takes text (tags in request text broken, so it cannot read control tokens there).
+ */
 export interface PromptPrefix {
   tokens: number[];
   text: string;
@@ -63,7 +67,7 @@ export interface RemoteServer {
   readonly pinsSlots: boolean;
   /** How `complete` takes its prompt. */
   readonly prompts: PromptForm;
-  /** The text before the answer: the chat template applied to the system and user turns, or the completion prompt. */
+  /** The text before the answer: the chat template applied to the system and user turns, or the completion prompt; request text in it is never read as control tokens. */
   promptPrefix(prompt: Prompt, signal?: AbortSignal): Promise<PromptPrefix>;
   /** The token ids of forced text inside the answer (no BOS, no special tokens parsed, no leading space added). */
   tokenize(text: string, signal?: AbortSignal): Promise<number[]>;

@@ -1,5 +1,6 @@
 import type { GenerateOptions, Prompt, StopReason, Usage, Writer } from "../backend.js";
 import type { PromptPrefix, RemoteServer, StepReport } from "./server.js";
+import { breakTags } from "./prompt.js";
 import { Transcript } from "./transcript.js";
 
 /** Tokens of slack for a server that takes text: it tokenizes the whole prompt at once, which may merge pieces differently. */
@@ -70,7 +71,8 @@ export class RemoteWriter implements Writer {
         this.stopReason = "length";
         return;
       }
-      const prompt = this.server.prompts === "token-ids" ? [...this.prefix.tokens, ...this.transcript.visibleTokens()] : this.prefix.text + this.transcript.visibleText();
+      // As text, the answer's tags are broken too: the server parses control tokens in text, and the answer holds request text.
+      const prompt = this.server.prompts === "token-ids" ? [...this.prefix.tokens, ...this.transcript.visibleTokens()] : this.prefix.text + breakTags(this.transcript.visibleText());
       const step = { prompt, maxTokens, seed: options.seed, grammar: options.grammar, slot: this.slot, fresh: this.fresh, signal };
       this.fresh = false;
       own = this.evaluates(prompt);
