@@ -17,7 +17,7 @@ export interface KeyLimiterOptions {
 const RESERVE_TENTHS = 11;
 
 /** The words a request of `length` reserves against its key's daily quota: length × 1.1, rounded up (in whole numbers, so 800 gives 880). */
-export function reservedWords(length: number): number {
+function reservedWords(length: number): number {
   return Math.ceil((length * RESERVE_TENTHS) / 10);
 }
 
