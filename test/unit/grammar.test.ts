@@ -6,7 +6,7 @@ import { getLlama, LlamaLogLevel, type Llama, type LlamaGrammar } from "node-lla
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GrammarBuilder, literal, type FieldShape, type Item } from "../../src/article/gbnf/grammar.js";
 import { writeOutline } from "../../src/article/outline/outline.js";
-import { freeTextGrammar } from "../../src/article/body/step.js";
+import { freeTextGrammar } from "../../src/article/gbnf/free-text.js";
 import { plan } from "../../src/article/plan/plan.js";
 import { GenerateRequestSchema, type GenerateRequestInput } from "../../src/article/wire/request.js";
 import { ModelRuntime } from "../../src/model/runtime.js";

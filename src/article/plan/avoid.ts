@@ -1,4 +1,3 @@
-import { GRAMMAR_QUOTES } from "../text/scripts.js";
 import { clichesFor } from "./cliches.js";
 
 /** Where a banned phrase was completed in a text, and how to refuse it. */
@@ -83,39 +82,3 @@ function phrasePattern(phrase: string): string {
     .map((word) => word.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&").replace(APOSTROPHE, "['\u2019]"))
     .join("\\s+");
 }
-
-/** Where a {@link notWord} expression stands. */
-export interface NotWordOptions {
-  /** Inside an open quotation: no sentence may end before it closes. @default false */
-  inQuotation?: boolean;
-}
-
-/**
- * A GBNF expression for text that does not start with `word` (any case) followed by a word's
- * end; `rest` is the rule that takes over once the text has left the word behind. Its own
- * characters are never a double quote (a quote opened or closed here would escape the
- * quotation rules of `rest`), nor, inside a quotation, a sentence end.
- */
-export function notWord(word: string, rest: string, options: NotWordOptions = {}): string {
-  const never = `\\n${GRAMMAR_QUOTES}${options.inQuotation ? ".!?" : ""}`;
-  const chars = [...word.toLocaleLowerCase()];
-  const cls = (c: string) => {
-    const upper = c.toLocaleUpperCase();
-    return upper === c ? escapeClass(c) : `${escapeClass(c)}${escapeClass(upper)}`;
-  };
-  // Innermost: the whole word matched, so it must go on with a letter or digit ("timely").
-  let rule = `[^\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f] ${rest}`;
-  for (let i = chars.length - 1; i >= 0; i--) {
-    // At the first character a space may not stand in for a different one: " time" is the word again.
-    const other = `[^${cls(chars[i]!)}${i === 0 ? " " : ""}${never}]`;
-    rule = `${other} ${rest} | [${cls(chars[i]!)}] (${rule})`;
-  }
-  return rule;
-}
-
-/** A character inside a GBNF class, escaped where the class syntax needs it. */
-function escapeClass(c: string): string {
-  return /[\\\]^-]/.test(c) ? `\\${c}` : c === "\n" ? "\\n" : c;
-}
-
-/** An avoid list for a request's resolved style. */
