@@ -5,7 +5,7 @@
  */
 import { GRAMMAR_PAIRS, GRAMMAR_QUOTES } from "../text/scripts.js";
 import { quotes } from "../text/sentences.js";
-import { literal } from "./grammar.js";
+import { charClass, literal } from "./escape.js";
 
 /** The first character after a forced keyword, so the model's next token does not glue onto it ("coffeewith"). */
 const BOUNDARY = { spaced: "[ ,.;:!?'\u2019)]", unspaced: "[^a-zA-Z0-9\\n]" } as const;
@@ -96,23 +96,16 @@ export interface NotWordOptions {
  * quotation rules of `rest`), nor, inside a quotation, a sentence end.
  */
 export function notWord(word: string, rest: string, options: NotWordOptions = {}): string {
-  const never = `\\n${GRAMMAR_QUOTES}${options.inQuotation ? ".!?" : ""}`;
+  const never = ["\n", ...GRAMMAR_QUOTES, ...(options.inQuotation ? [".", "!", "?"] : [])];
   const chars = [...word.toLocaleLowerCase()];
-  const cls = (c: string) => {
-    const upper = c.toLocaleUpperCase();
-    return upper === c ? escapeClass(c) : `${escapeClass(c)}${escapeClass(upper)}`;
-  };
+  // A character in either case; a capital of several letters ("ß" → "SS") is no form of one character.
+  const forms = (c: string) => [c, ...[c.toLocaleUpperCase()].filter((upper) => upper !== c && [...upper].length === 1)];
   // Innermost: the whole word matched, so it must go on with a letter or digit ("timely").
   let rule = `[^\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f] ${rest}`;
   for (let i = chars.length - 1; i >= 0; i--) {
     // At the first character a space may not stand in for a different one: " time" is the word again.
-    const other = `[^${cls(chars[i]!)}${i === 0 ? " " : ""}${never}]`;
-    rule = `${other} ${rest} | [${cls(chars[i]!)}] (${rule})`;
+    const other = charClass([...forms(chars[i]!), ...(i === 0 ? [" "] : []), ...never], true);
+    rule = `${other} ${rest} | ${charClass(forms(chars[i]!))} (${rule})`;
   }
   return rule;
-}
-
-/** A character inside a GBNF class, escaped where the class syntax needs it. */
-function escapeClass(c: string): string {
-  return /[\\\]^-]/.test(c) ? `\\${c}` : c === "\n" ? "\\n" : c;
 }

@@ -3,6 +3,7 @@
  * structure, each field's length in words, where the keyword stands, and that a
  * heading ends on a whole word. The model still chooses every word.
  */
+import { literal } from "./escape.js";
 
 /** One field's shape. */
 export interface FieldShape {
@@ -25,11 +26,6 @@ export interface FieldShape {
 
 /** A piece of a structured answer: text forced by the grammar, or a field the model writes. */
 export type Item = { literal: string } | { field: FieldShape };
-
-/** Escape text for a GBNF string literal. */
-export function literal(text: string): string {
-  return `"${text.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\n/g, "\\n").replace(/\t/g, "\\t").replace(/\r/g, "\\r")}"`;
-}
 
 /**
  * A keyword as a GBNF expression. Where it opens the field its first letter may also be a
