@@ -267,7 +267,7 @@ describe("GrammarBuilder in llama.cpp", () => {
     });
 
     it.each([
-      ["refuses the word that completed a banned phrase, not words that start with it, then lets the model write on", { pending: "Once upon a", refuse: "time" }, [" time there was a dog.", " Time there was a dog."], [" day there was a dog.", " timely visit came."]],
+      ["refuses the word that completed a banned phrase and every word that starts with it, then lets the model write on", { pending: "Once upon a", refuse: "time" }, [" time there was a dog.", " Time there was a dog.", " timece was a dog.", " timely visit came.", " TIME-travel"], [" day there was a dog.", " tim was a dog.", " tame dog came."]],
       ["keeps a sentence about to start from opening like the two before it", { pending: "", notOpening: "zerodi" }, [" Zerodi went home.", "\n\nzerodi went home."], [" Zerodis went home.", " Then zerodi went home."]],
       // A quote at the refused word's place follows the quotation rules: it opens before a word and closes.
       ["lets a sentence that may not open alike open with a quotation, never with a quote that closes nothing or never closes", { pending: "", notOpening: "zerodi" }, [' " said the door.', ' "Stop. Look!" he said.', ' "Come here, you will'], [' "Come here," Tom said.']],

@@ -78,7 +78,7 @@ export function freeTextGrammar(options: FreeTextOptions): string {
   const tail = open ? `[^${GRAMMAR_QUOTES}\\n.!?]{0,${left}} ${quoteEnd(open.close)} chunk*` : `${lineStart ? "quote? " : ""}chunk*`;
   let root = "tail";
   if (boundary) root = `${boundary} tail`;
-  else if (refuse) root = `" "? (${notWord(refuse, "tail", { inQuotation: open !== undefined })})`;
+  else if (refuse) root = `" "? (${notWord(refuse, "tail", { inQuotation: open !== undefined, prefix: true })})`;
   else if (opening) root = `[ \\n]* (${notWord(notOpening, "tail")} | quote tail)`;
   return `root ::= ${root}\ntail ::= ${tail}\n${QUOTED_TEXT}`;
 }
@@ -87,25 +87,31 @@ export function freeTextGrammar(options: FreeTextOptions): string {
 export interface NotWordOptions {
   /** Inside an open quotation: no sentence may end before it closes. @default false */
   inQuotation?: boolean;
+  /**
+   * Refuse any word that begins with `word` ("timeline", "Lilych"), not only the word itself:
+   * a banned phrase's last word, which letters glued on would not make another phrase.
+   * @default false
+   */
+  prefix?: boolean;
 }
 
 /**
  * A GBNF expression for text that does not start with `word` (any case) followed by a word's
- * end; `rest` is the rule that takes over once the text has left the word behind. Its own
- * characters are never a double quote (a quote opened or closed here would escape the
- * quotation rules of `rest`), nor, inside a quotation, a sentence end.
+ * end, or (`prefix`) not with `word` at all; `rest` is the rule that takes over once the text
+ * has left the word behind. Its own characters are never a double quote (a quote opened or
+ * closed here would escape the quotation rules of `rest`), nor, inside a quotation, a sentence end.
  */
 export function notWord(word: string, rest: string, options: NotWordOptions = {}): string {
   const never = ["\n", ...GRAMMAR_QUOTES, ...(options.inQuotation ? [".", "!", "?"] : [])];
   const chars = [...word.toLocaleLowerCase()];
   // A character in either case; a capital of several letters ("ß" → "SS") is no form of one character.
   const forms = (c: string) => [c, ...[c.toLocaleUpperCase()].filter((upper) => upper !== c && [...upper].length === 1)];
-  // Innermost: the whole word matched, so it must go on with a letter or digit ("timely").
-  let rule = `[^\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f] ${rest}`;
+  // Innermost: the whole word matched, so it may only go on as a longer word ("timely"), unless that is refused too.
+  let rule = options.prefix ? undefined : `[^\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f] ${rest}`;
   for (let i = chars.length - 1; i >= 0; i--) {
     // At the first character a space may not stand in for a different one: " time" is the word again.
-    const other = charClass([...forms(chars[i]!), ...(i === 0 ? [" "] : []), ...never], true);
-    rule = `${other} ${rest} | ${charClass(forms(chars[i]!))} (${rule})`;
+    const other = `${charClass([...forms(chars[i]!), ...(i === 0 ? [" "] : []), ...never], true)} ${rest}`;
+    rule = rule === undefined ? other : `${other} | ${charClass(forms(chars[i]!))} (${rule})`;
   }
-  return rule;
+  return rule ?? rest;
 }

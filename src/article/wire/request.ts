@@ -157,7 +157,7 @@ const AvoidList = v.pipe(
  * contains, a voice note for the prompt, and whether the built-in AI clichés are avoided.
  */
 export const StyleSchema = jsonObject({
-  avoid: v.optional(described(AvoidList, "Phrases that never appear in the title, description, headings or body (case-insensitive, whole words); the model writes on instead of completing one.")),
+  avoid: v.optional(described(AvoidList, "Phrases that never appear in the title, description, headings or body: case-insensitive, as written (symbols included), from a word's start, and a last word with letters glued on (\"Lilych\") counts as the phrase; the model writes on instead of completing one.")),
   voice: described(optionalText(LIMITS.voice, "voice"), "A style note the prompt carries, such as \"plain British English, second person, no exclamation marks\"."),
   cliches: v.optional(described(v.boolean("cliches must be true or false"), "Avoid the built-in list of AI clichés (true unless a key's default style or the request says false).")),
 }, "style must be an object");
