@@ -75,8 +75,14 @@ export class AvoidList {
   /** Characters of the longest phrase: how far back a new piece can complete one. */
   private readonly longest: number;
 
-  constructor(options: { style: { avoid: string[]; cliches: boolean }; language: string }) {
-    const phrases = [...options.style.avoid, ...(options.style.cliches ? clichesFor(options.language) : [])];
+  /**
+   * `keep`: phrases the request asks for (its keywords, its links' keywords): a built-in cliché
+   * one of them holds is not avoided, since the request wants it written. @default none
+   */
+  constructor(options: { style: { avoid: string[]; cliches: boolean }; language: string; keep?: readonly string[] }) {
+    const keep = options.keep ?? [];
+    const cliches = options.style.cliches ? clichesFor(options.language).filter((c) => countBanned(keep, [c]).size === 0) : [];
+    const phrases = [...options.style.avoid, ...cliches];
     const seen = new Set<string>();
     this.phrases = phrases.filter((p) => {
       const key = p.toLocaleLowerCase();

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { requestConflicts } from "../plan/conflicts.js";
 import { isIso6391 } from "../plan/labels.js";
 import { resolvePreset, type Preset } from "../plan/presets.js";
 
@@ -298,6 +299,14 @@ export const GenerateRequestSchema = v.pipe(
     structureRequested: structure || DEFAULTS.structure,
     seed: seed ?? randomSeed(),
   })),
+  // A ban the request's own keywords or topic contradict: each field involved is named.
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    for (const conflict of requestConflicts(dataset.value)) {
+      const path = conflict.keys.map((key) => ({ type: "object", origin: "value", input: {}, key, value: undefined }));
+      addIssue({ message: conflict.message, path: path as unknown as [v.IssuePathItem, ...v.IssuePathItem[]] });
+    }
+  }),
 );
 
 function randomSeed(): number {
