@@ -1,12 +1,12 @@
-import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { fieldErrors } from "../../src/article/wire/fields.js";
 import { GenerateRequestSchema, type GenerateRequestInput } from "../../src/article/wire/request.js";
 
 /** The fields validation names for a request, or none when it passes. */
 function invalid(input: GenerateRequestInput): Record<string, string> {
-  const result = v.safeParse(GenerateRequestSchema, input);
-  return result.success ? {} : Object.fromEntries(fieldErrors(result).map((e) => [e.path, e.message]));
+  const result = GenerateRequestSchema["~standard"].validate(input);
+  if (result instanceof Promise) throw new Error("validation is synchronous");
+  return result.issues ? Object.fromEntries(fieldErrors(result).map((e) => [e.path, e.message])) : {};
 }
 
 // A ban the request's own keywords or topic contradict is refused, naming every field involved.

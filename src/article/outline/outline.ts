@@ -313,7 +313,7 @@ export function plannedOutline(plan: Plan, outline: Outline): OutlineEntry[] {
   const entries: OutlineEntry[] = [];
   for (const [i, section] of plan.sections.entries()) {
     const written = outline.sections[i]!;
-    const fallback = section.kind === "conclusion" ? plan.labels.conclusion : section.kind === "introduction" ? plan.labels.introduction : null;
+    const fallback = (section.kind === "conclusion" ? plan.labels.conclusion : section.kind === "introduction" ? plan.labels.introduction : null) || null;
     const text = headingText(section, written.heading) ?? (shown ? null : fallback);
     if (text) entries.push({ level: 2, text, shown });
     for (const sub of written.subheadings) entries.push({ level: 3, text: sub, shown });

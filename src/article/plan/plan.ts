@@ -1,6 +1,8 @@
 import { KEYWORD_DENSITY } from "./limits.js";
 import { articleLanguage, type Labels } from "./labels.js";
 import { resolveStyle, type GenerateRequest, type Preset } from "../wire/request.js";
+import { countBanned } from "./avoid.js";
+import { clichesFor } from "./cliches.js";
 import { focusKeyword } from "./focus.js";
 
 /** The logical parts of an article. */
@@ -39,6 +41,7 @@ export interface Plan {
   /** The request's style resolved once (its fields over the key's default, which the service merged in). */
   style: ReturnType<typeof resolveStyle>;
   preset: Preset;
+  /** The section labels of the article's language; a label the request bans is empty (the section's heading is then written). */
   labels: Labels;
   /** English name of the article's language, for prompts. */
   languageName: string;
@@ -69,7 +72,8 @@ const clamp = (n: number, min: number, max: number) => Math.min(max, Math.max(mi
 /** Plan an article from a normalised request: sections, word shares, keyword placement. Pure. */
 export function plan(request: GenerateRequest): Plan {
   const preset = request.structure;
-  const { labels, name } = articleLanguage(request.language);
+  const style = resolveStyle(request.style);
+  const { labels, name } = allowedLabels(request.language, style);
   const [first, ...rest] = request.seo.keywords;
   const primary = first ?? focusKeyword(request.topic, request.language);
   const secondary = rest.filter((k) => k.toLocaleLowerCase() !== primary.toLocaleLowerCase());
@@ -81,6 +85,8 @@ export function plan(request: GenerateRequest): Plan {
     kind, label: null, heading: null, number: null, subheadings: [], items: 0, share: SHARE[kind], primaryUses: 0, secondary: [], ...fields,
   });
   const written = (): PlannedHeading => ({ keyword: false });
+  // A banned label gives way to a heading the model writes, like any other.
+  const labelled = (label: string): Partial<PlannedSection> => (label ? { label } : { heading: written() });
   const sections: PlannedSection[] = [section("introduction")];
   switch (preset) {
     case "paragraphs":
@@ -91,18 +97,18 @@ export function plan(request: GenerateRequest): Plan {
       // From 200 words there is room for a body H2 and the conclusion's.
       const h2 = Math.max(request.length >= 200 ? 2 : 1, parts);
       for (let i = 0; i < Math.max(1, h2 - 1); i++) sections.push(section("body", { heading: written() }));
-      sections.push(section("conclusion", { label: h2 > 1 ? labels.conclusion : null }));
+      sections.push(section("conclusion", h2 > 1 ? labelled(labels.conclusion) : {}));
       break;
     }
     case "detailed": {
       const h2 = Math.max(2, parts);
-      sections.push(section("takeaways", { label: labels.keyTakeaways, items: clamp(Math.round(request.length / 500), 3, 5) }));
+      sections.push(section("takeaways", { ...labelled(labels.keyTakeaways), items: clamp(Math.round(request.length / 500), 3, 5) }));
       for (let i = 0; i < Math.max(1, h2 - 2); i++) {
         sections.push(section("body", { heading: written(), subheadings: [written(), written()] }));
       }
-      sections.push(section("conclusion", { label: labels.conclusion }));
+      sections.push(section("conclusion", labelled(labels.conclusion)));
       const questions = clamp(Math.round(request.length / 600), 3, 5);
-      sections.push(section("faq", { label: labels.faq, subheadings: Array.from({ length: questions }, written) }));
+      sections.push(section("faq", { ...labelled(labels.faq), subheadings: Array.from({ length: questions }, written) }));
       break;
     }
     case "listicle":
@@ -110,7 +116,7 @@ export function plan(request: GenerateRequest): Plan {
       // Enough items that none runs past the RUN_WORDS a subheading may cover, even at 5000 words.
       const count = preset === "listicle" ? clamp(parts, 3, 40) : clamp(parts, 3, 30);
       for (let i = 0; i < count; i++) sections.push(section("body", { heading: written(), number: i + 1 }));
-      sections.push(section("conclusion", { label: labels.conclusion }));
+      sections.push(section("conclusion", labelled(labels.conclusion)));
       break;
     }
   }
@@ -119,7 +125,7 @@ export function plan(request: GenerateRequest): Plan {
   placeKeywordUses(sections, secondary, request.length, keywordHeadings);
   return {
     request,
-    style: resolveStyle(request.style),
+    style,
     preset,
     labels,
     languageName: name,
@@ -162,4 +168,15 @@ function placeKeywordUses(sections: PlannedSection[], secondary: string[], lengt
   const uses = Math.max(1, Math.ceil(length * PRIMARY_DENSITY) - headingUses);
   for (let i = 0; i < uses; i++) prose[i % prose.length]!.primaryUses++;
   for (const [i, keyword] of secondary.entries()) prose[(i + 1) % prose.length]!.secondary.push(keyword);
+}
+
+/**
+ * The labels of the article's language and its English name; a label the request's bans (or
+ * the built-in clichés it avoids) would match is left empty, since the article may not show it.
+ */
+function allowedLabels(language: string, style: ReturnType<typeof resolveStyle>): { labels: Labels; name: string } {
+  const { labels, name } = articleLanguage(language);
+  const bans = [...style.avoid, ...(style.cliches ? clichesFor(language) : [])];
+  const allowed = Object.fromEntries(Object.entries(labels).map(([key, label]) => [key, countBanned([label], bans).size ? "" : label]));
+  return { labels: allowed as unknown as Labels, name };
 }
