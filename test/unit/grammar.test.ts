@@ -186,6 +186,16 @@ describe("GrammarBuilder in llama.cpp", () => {
       expect(await check(true, shape, "The big dog cat runs home")).toBe(false);
     });
 
+    it("with single words banned, no word of a field begins with one, in either case", async () => {
+      const refused = ["the", "Lily", "a", "so happy", "x^y"];
+      const grammar = await llama.createGrammar({ grammar: new GrammarBuilder(true, { refused }).add([{ field: { words: [2, 8], keyword: "compost bins", before: 2 } }]).build() });
+      for (const text of ["Compost bins for small gardens", "Big compost bins for tidy, neat heaps", "Compost bins so happy", "Lil compost bins here"]) expect(accepts(grammar, text), text).toBe(true);
+      for (const text of ["The compost bins", "Compost bins then", "Compost bins for Lilych", "Compost bins and more", "Compost bins for well-then", "Compost bins THE END", "Compost bins x^y"]) expect(accepts(grammar, text), text).toBe(false);
+      const mended = await llama.createGrammar({ grammar: new GrammarBuilder(true, { refused }).add([{ field: { words: [1, 2], end: ".", continues: true, letters: 6 } }]).build() });
+      expect(accepts(mended, " garden.")).toBe(true);
+      expect(accepts(mended, " theory.")).toBe(false);
+    });
+
     it("a field without keyword holds its words, no more", async () => {
       const shape: FieldShape = { words: [2, 8] };
       expect(await check(true, shape, "One two")).toBe(true);
@@ -267,11 +277,12 @@ describe("GrammarBuilder in llama.cpp", () => {
     });
 
     it.each([
-      ["refuses the word that completed a banned phrase and every word that starts with it, then lets the model write on", { pending: "Once upon a", refuse: "time" }, [" time there was a dog.", " Time there was a dog.", " timece was a dog.", " timely visit came.", " TIME-travel"], [" day there was a dog.", " tim was a dog.", " tame dog came."]],
+      ["refuses the word that completed a banned phrase and every word that starts with it, then lets the model write on", { pending: "Once upon a", refuse: ["time"] }, [" time there was a dog.", " Time there was a dog.", " timece was a dog.", " timely visit came.", " TIME-travel"], [" day there was a dog.", " tim was a dog.", " tame dog came."]],
+      ["refuses the cut word and every banned single word at once, and words that start with any of them", { pending: "Once upon a", refuse: ["time", "Lily", "the", "th"] }, [" then", " Lilypad", " THE END", " thaw", " timely"], [" day there was a dog.", " tale.", " Lil, hi."]],
       ["keeps a sentence about to start from opening like the two before it", { pending: "", notOpening: "zerodi" }, [" Zerodi went home.", "\n\nzerodi went home."], [" Zerodis went home.", " Then zerodi went home."]],
       // A quote at the refused word's place follows the quotation rules: it opens before a word and closes.
       ["lets a sentence that may not open alike open with a quotation, never with a quote that closes nothing or never closes", { pending: "", notOpening: "zerodi" }, [' " said the door.', ' "Stop. Look!" he said.', ' "Come here, you will'], [' "Come here," Tom said.']],
-      ["refuses a sentence end inside a quotation at a banned word's place", { pending: 'She said, "Come here,', refuse: "lily" }, ["! You will see.\"", ' Lily."'], [' Tom." Then she left.']],
+      ["refuses a sentence end inside a quotation at a banned word's place", { pending: 'She said, "Come here,', refuse: ["lily"] }, ["! You will see.\"", ' Lily."'], [' Tom." Then she left.']],
     ] as const)("%s", async (_name, options, refused, accepted) => {
       const grammar = await llama.createGrammar({ grammar: freeTextGrammar({ spaced: true, ...options }) });
       for (const text of refused) expect(accepts(grammar, text), text).toBe(false);

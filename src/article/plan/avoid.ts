@@ -92,6 +92,11 @@ export class AvoidList {
     this.matcher = this.phrases.length ? new PhraseMatcher(this.phrases) : undefined;
   }
 
+  /** The phrases of one word: a word that begins with one is refused wherever it stands. */
+  get words(): string[] {
+    return this.phrases.filter((p) => !/\s/u.test(p.trim()));
+  }
+
   /** Whether there is anything to avoid. */
   get empty(): boolean {
     return this.matcher === undefined;
