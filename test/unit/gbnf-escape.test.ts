@@ -69,13 +69,13 @@ describe("escaping for GBNF, read back by llama.cpp", () => {
   it.each(SAMPLES.map((s) => [JSON.stringify(s), s]))("%s: as a keyword, a refused word and a word a sentence may not open with", async (_, text) => {
     const keyword = new GrammarBuilder(true).add([{ field: { words: [2, 8], keyword: `x${text}y`, before: 2 } }]).build();
     await expect(parse(keyword)).resolves.toBeDefined();
-    await expect(parse(freeTextGrammar({ pending: "Once upon a", spaced: true, refuse: text }))).resolves.toBeDefined();
-    await expect(parse(freeTextGrammar({ pending: 'He said, "Come', spaced: true, refuse: text }))).resolves.toBeDefined();
+    await expect(parse(freeTextGrammar({ pending: "Once upon a", spaced: true, refuse: [text] }))).resolves.toBeDefined();
+    await expect(parse(freeTextGrammar({ pending: 'He said, "Come', spaced: true, refuse: [text] }))).resolves.toBeDefined();
     await expect(parse(freeTextGrammar({ pending: "", spaced: true, notOpening: text }))).resolves.toBeDefined();
   });
 
   it("a refused word made of grammar characters is refused, and other text is not", async () => {
-    const grammar = await parse(`root ::= ${notWord("x^y", "tail")}\ntail ::= [a-z ]*`);
+    const grammar = await parse(`root ::= ${notWord(["x^y"], "tail")}\ntail ::= [a-z ]*`);
     expect(accepts(grammar, "x^y")).toBe(false);
     expect(accepts(grammar, "x^z")).toBe(true);
     expect(accepts(grammar, "other")).toBe(true);

@@ -72,7 +72,7 @@ const KEEPS: ReadonlySet<Verdict> = new Set<Ending | "more">(["full", "paragraph
 const keeps = (verdict: Verdict): verdict is Ending | "more" => KEEPS.has(verdict);
 /** Words of its own the model writes before a steered keyword, at least and at most. */
 const LEAD = { min: 2, max: 5 } as const;
-/** Refusals of banned phrases in one step before the sentence is dropped and written again. */
+/** Refusals of banned phrases at one place before the sentence is dropped and written again (refusals further on are progress). */
 const MAX_REFUSALS = 6;
 
 /** A piece holding one of these may complete a sentence or a line: only then is the pending text read again. */
@@ -116,12 +116,14 @@ class Step {
   private accepted = 0;
   private words = 0;
   private refusals = 0;
+  /** Where the last refusal cut the answer: refusals count again from one once a cut lands further on. */
+  private lastCut = -1;
   /** Whether the pending sentence has its steered keyword already. */
   private steered = false;
   /** The keyword the answer ends with, forced: the next call's first character must not glue onto it. */
   private after: string | undefined;
-  /** The last word of a banned phrase just cut: the next call may not write it again there. */
-  private refused: string | undefined;
+  /** The last word of a banned phrase just cut, and the banned single words: the next call may not begin with one there. */
+  private refused: string[] | undefined;
   private outcome: Outcome | undefined;
   private refusal: Refusal | undefined;
   /** The last sentence read would have gone past the passage's budget. */
@@ -221,13 +223,15 @@ class Step {
       return;
     }
     if (interrupt.kind === "refuse") {
-      if (++this.refusals > MAX_REFUSALS) {
+      this.refusals = interrupt.match.cut > this.lastCut ? 1 : this.refusals + 1;
+      this.lastCut = interrupt.match.cut;
+      if (this.refusals > MAX_REFUSALS) {
         this.outcome = "rejected";
         this.refusal = "banned";
         return;
       }
       this.cutTo(interrupt.match.cut, "banned");
-      this.refused = interrupt.match.word;
+      this.refused = [interrupt.match.word, ...this.o.avoid.words];
       return;
     }
     this.cutTo(interrupt.at, "steering");

@@ -5,7 +5,7 @@
  */
 import { GRAMMAR_PAIRS, GRAMMAR_QUOTES } from "../text/scripts.js";
 import { quotes } from "../text/sentences.js";
-import { charClass, literal } from "./escape.js";
+import { charClass, escapeChar, literal } from "./escape.js";
 
 /** The first character after a forced keyword, so the model's next token does not glue onto it ("coffeewith"). */
 const BOUNDARY = { spaced: "[ ,.;:!?'\u2019)]", unspaced: "[^a-zA-Z0-9\\n]" } as const;
@@ -51,8 +51,11 @@ export interface FreeTextOptions {
   spaced: boolean;
   /** The keyword the answer ends with, forced: the first character keeps it a word of its own. @default none */
   after?: string;
-  /** A word that just completed a banned phrase and was cut: the call may not write it again there. @default none */
-  refuse?: string;
+  /**
+   * Words the call may not begin with, nor any word that begins with one: the word that just
+   * completed a banned phrase and was cut, and the banned single words. @default none
+   */
+  refuse?: readonly string[];
   /** A word the sentence about to start may not open with (it would be the third alike). @default none */
   notOpening?: string;
 }
@@ -74,12 +77,13 @@ export function freeTextGrammar(options: FreeTextOptions): string {
   const left = open ? Math.max(8, Math.floor((QUOTATION_CHARS - open.inside) / 40) * 40) : 0;
   const boundary = after === undefined ? undefined : boundaryRule(after, spaced);
   const opening = notOpening !== undefined && pending.trim() === "";
-  const lineStart = !boundary && !refuse && !opening && (pending === "" || /\s$/u.test(pending));
+  const refusing = refuse !== undefined && refuse.length > 0;
+  const lineStart = !boundary && !refusing && !opening && (pending === "" || /\s$/u.test(pending));
   const tail = open ? `[^${GRAMMAR_QUOTES}\\n.!?]{0,${left}} ${quoteEnd(open.close)} chunk*` : `${lineStart ? "quote? " : ""}chunk*`;
   let root = "tail";
   if (boundary) root = `${boundary} tail`;
-  else if (refuse) root = `" "? (${notWord(refuse, "tail", { inQuotation: open !== undefined, prefix: true })})`;
-  else if (opening) root = `[ \\n]* (${notWord(notOpening, "tail")} | quote tail)`;
+  else if (refusing) root = `" "? (${notWord(refuse, "tail", { inQuotation: open !== undefined, prefix: true })})`;
+  else if (opening) root = `[ \\n]* (${notWord([notOpening], "tail")} | quote tail)`;
   return `root ::= ${root}\ntail ::= ${tail}\n${QUOTED_TEXT}`;
 }
 
@@ -88,30 +92,56 @@ export interface NotWordOptions {
   /** Inside an open quotation: no sentence may end before it closes. @default false */
   inQuotation?: boolean;
   /**
-   * Refuse any word that begins with `word` ("timeline", "Lilych"), not only the word itself:
-   * a banned phrase's last word, which letters glued on would not make another phrase.
+   * Refuse any word that begins with one of the words ("timeline", "Lilych"), not only the
+   * words themselves: a banned phrase's last word, which letters glued on would not make another phrase.
    * @default false
    */
   prefix?: boolean;
 }
 
+/** A letter or digit, and more generally anything but ASCII punctuation, symbols, spaces and control characters. */
+const WORD_CHAR = "\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f";
+
+interface Node {
+  children: Map<string, Node>;
+  /** One of the words ends here. */
+  end: boolean;
+}
+
 /**
- * A GBNF expression for text that does not start with `word` (any case) followed by a word's
- * end, or (`prefix`) not with `word` at all; `rest` is the rule that takes over once the text
- * has left the word behind. Its own characters are never a double quote (a quote opened or
- * closed here would escape the quotation rules of `rest`), nor, inside a quotation, a sentence end.
+ * A GBNF expression for text that does not start with one of `words` (any case) followed by
+ * a word's end, or (`prefix`) not with one of them at all; `rest` is the rule that takes over
+ * once the text has left the words behind. The words make a trie, one alternative per letter.
+ * Its own characters are never a double quote (a quote opened or closed here would escape the
+ * quotation rules of `rest`), nor, inside a quotation, a sentence end.
  */
-export function notWord(word: string, rest: string, options: NotWordOptions = {}): string {
+export function notWord(words: readonly string[], rest: string, options: NotWordOptions = {}): string {
   const never = ["\n", ...GRAMMAR_QUOTES, ...(options.inQuotation ? [".", "!", "?"] : [])];
-  const chars = [...word.toLocaleLowerCase()];
+  const root: Node = { children: new Map(), end: false };
+  for (const word of words) {
+    let node = root;
+    for (const c of word.toLocaleLowerCase()) {
+      let next = node.children.get(c);
+      if (!next) node.children.set(c, (next = { children: new Map(), end: false }));
+      node = next;
+    }
+    node.end = true;
+  }
   // A character in either case; a capital of several letters ("ß" → "SS") is no form of one character.
   const forms = (c: string) => [c, ...[c.toLocaleUpperCase()].filter((upper) => upper !== c && [...upper].length === 1)];
-  // Innermost: the whole word matched, so it may only go on as a longer word ("timely"), unless that is refused too.
-  let rule = options.prefix ? undefined : `[^\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f] ${rest}`;
-  for (let i = chars.length - 1; i >= 0; i--) {
-    // At the first character a space may not stand in for a different one: " time" is the word again.
-    const other = `${charClass([...forms(chars[i]!), ...(i === 0 ? [" "] : []), ...never], true)} ${rest}`;
-    rule = rule === undefined ? other : `${other} | ${charClass(forms(chars[i]!))} (${rule})`;
-  }
-  return rule ?? rest;
+  const expression = (node: Node, depth: number): string => {
+    const taken = [...node.children.keys()].flatMap(forms);
+    // A whole word written: it may only go on as a longer word ("timely"). Else any other character leaves the words behind
+    // (at the first, a space may not stand in for another: " time" is the word again).
+    const other = node.end
+      ? `[^${WORD_CHAR}${taken.map((c) => escapeChar(c, "class")).join("")}]`
+      : charClass([...taken, ...(depth === 0 ? [" "] : []), ...never], true);
+    const alternatives = [`${other} ${rest}`];
+    for (const [c, child] of node.children) {
+      // With `prefix`, a word ended is refused whatever follows.
+      if (!(options.prefix && child.end)) alternatives.push(`${charClass(forms(c))} (${expression(child, depth + 1)})`);
+    }
+    return alternatives.join(" | ");
+  };
+  return expression(root, 0);
 }
