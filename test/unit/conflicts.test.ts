@@ -43,3 +43,22 @@ describe("bans that contradict the request", () => {
     expect(invalid({ topic: "Snow games", style: { avoid: ["snowman"] } })).toEqual({});
   });
 });
+
+describe("bans that leave too little to write with", () => {
+  const LETTERS = "abcdehijklmnoprstuwy".split("");
+
+  it("twenty single letters refuse nearly every common word: a 422 names each ban that refuses any", () => {
+    const errors = invalid({ topic: "Green fun", seo: { keywords: "green fun" }, style: { avoid: LETTERS } });
+    expect(Object.keys(errors).every((path) => /^style\.avoid\[\d+\]$/.test(path))).toBe(true);
+    expect(Object.keys(errors).length).toBeGreaterThanOrEqual(15);
+    expect(Object.values(errors)[0]).toContain("too little is left to write with");
+  });
+
+  it("\"the\", or fifty common words, are still written", () => {
+    expect(invalid({ topic: "Snow games", seo: { keywords: "snow games" }, style: { avoid: ["the"] } })).toEqual({});
+    expect(invalid({ topic: "Snow games", seo: { keywords: "snow games" }, style: { avoid: FIFTY } })).toEqual({});
+  });
+});
+
+/** Fifty of the commonest English words. */
+const FIFTY = "the be to of and a in that have I it for not on with he as you do at this but his by from they we say her she or an will my one all would there their what so up out if about who get which go me".split(" ");

@@ -9,6 +9,14 @@ import { focusKeyword } from "./focus.js";
 import { stopWords } from "../text/terms.js";
 import { wordSpans } from "../text/text.js";
 
+/**
+ * Share of a language's commonest words (its stop-word list) that banned single words may
+ * refuse, by the words they begin: past it, too little is left to write with. Measured on
+ * stories260K: 89 % refused (twelve single letters) still wrote 800 words at 2.2 times the
+ * completion tokens of the same request without bans, 95 % took 3.3 times.
+ */
+const MOST_REFUSED = 0.9;
+
 /** One field a conflict involves, as a validation error names it. */
 export interface ConflictingField {
   /** The field's path: `style.avoid[2]`, `seo.keywords`, `links[0].keywords`, `topic`. */
@@ -58,10 +66,30 @@ export function requestConflicts(request: ConflictInput): ConflictingField[] {
     for (const i of indices) note(`style.avoid[${i}]`, `bans “${bans[i]}”, and the topic has no word left that is not banned`);
     note("topic", `every word of the topic is banned by style.avoid (${indices.map((i) => `“${bans[i]}”`).join(", ")})`);
   }
+  const starving = tooFewWords(bans, request.language);
+  if (starving.share >= MOST_REFUSED) {
+    const share = `${Math.round(starving.share * 100)} %`;
+    for (const i of starving.bans) note(`style.avoid[${i}]`, `with the other banned single words, refuses ${share} of the language's commonest words (every word that begins with one): too little is left to write with`);
+  }
   return [...found].map(([path, messages]) => ({ path, keys: keysOf(path), message: [...new Set(messages)].join("; ") }));
 }
 
 /** A path's keys: `links[0].keywords` → `["links", 0, "keywords"]`. */
 function keysOf(path: string): Array<string | number> {
   return [...path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map((m) => (m[2] === undefined ? m[1]! : Number(m[2])));
+}
+
+/** The share of the language's stop words that the banned single words refuse, and the bans that refuse any, most first. */
+function tooFewWords(bans: readonly string[], language: string): { share: number; bans: number[] } {
+  const common = [...stopWords(language)];
+  const single = bans.map((ban, i) => ({ word: ban.trim().toLocaleLowerCase(language), i })).filter(({ word }) => !/\s/u.test(word));
+  if (common.length === 0 || single.length === 0) return { share: 0, bans: [] };
+  const refusing = new Map<number, number>();
+  let refused = 0;
+  for (const word of common) {
+    const by = single.filter((ban) => word.startsWith(ban.word));
+    if (by.length) refused++;
+    for (const { i } of by) refusing.set(i, (refusing.get(i) ?? 0) + 1);
+  }
+  return { share: refused / common.length, bans: [...refusing.keys()].sort((a, b) => refusing.get(b)! - refusing.get(a)! || a - b) };
 }
