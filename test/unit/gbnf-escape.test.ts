@@ -1,5 +1,5 @@
-import { getLlama, LlamaLogLevel, type Llama, type LlamaGrammar } from "node-llama-cpp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { accepts, grammarLlama } from "../helpers/grammar.js";
 import { charClass, escapeChar, literal } from "../../src/article/gbnf/escape.js";
 import { freeTextGrammar, notWord } from "../../src/article/gbnf/free-text.js";
 import { GrammarBuilder } from "../../src/article/gbnf/grammar.js";
@@ -21,22 +21,9 @@ const NON_ASCII = [
 ];
 const SAMPLES = [...ASCII, ...META, ...NON_ASCII.map(cleanText).filter(Boolean)];
 
-/** llama.cpp's check of a whole text against a grammar (internal to node-llama-cpp, so guarded). */
-function accepts(grammar: LlamaGrammar, text: string): boolean {
-  const test = (grammar as unknown as { _testText?: (text: string) => boolean })._testText;
-  if (typeof test !== "function") throw new Error("node-llama-cpp no longer has LlamaGrammar._testText");
-  return test.call(grammar, text);
-}
-
 describe("escaping for GBNF, read back by llama.cpp", () => {
-  let llama: Llama;
-  beforeAll(async () => {
-    llama = await getLlama({ gpu: false, build: "never", logLevel: LlamaLogLevel.error, logger: () => {} });
-  });
-  afterAll(async () => {
-    await llama?.dispose();
-  });
-  const parse = (grammar: string) => llama.createGrammar({ grammar });
+  const llama = grammarLlama();
+  const parse = (grammar: string) => llama().createGrammar({ grammar });
 
   it("the parser refuses the escapes llama.cpp does not know (the check below can fail)", async () => {
     await expect(parse("root ::= [^\\^]")).rejects.toThrow();

@@ -2,8 +2,8 @@ import { AvoidList } from "../../src/article/plan/avoid.js";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import * as v from "valibot";
-import { getLlama, LlamaLogLevel, type Llama, type LlamaGrammar } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { accepts, grammarLlama } from "../helpers/grammar.js";
 import { GrammarBuilder, type FieldShape, type Item } from "../../src/article/gbnf/grammar.js";
 import { literal } from "../../src/article/gbnf/escape.js";
 import { writeOutline } from "../../src/article/outline/outline.js";
@@ -44,13 +44,6 @@ const SHAPES: Array<[string, boolean, FieldShape]> = [
 
 const grammarOf = (spaced: boolean, items: Item[]) => new GrammarBuilder(spaced).add(items).build();
 
-/** llama.cpp's own check of a whole text against a grammar (internal to node-llama-cpp, so guarded). */
-function accepts(grammar: LlamaGrammar, text: string): boolean {
-  const test = (grammar as unknown as { _testText?: (text: string) => boolean })._testText;
-  if (typeof test !== "function") throw new Error("node-llama-cpp no longer has LlamaGrammar._testText");
-  return test.call(grammar, text);
-}
-
 /** The grammars writeOutline asks for, captured from its first step. */
 /** The outline's first step: the text forced before it (the opening, a given title) and its grammar. */
 async function outlineStep(input: Partial<GenerateRequestInput> & { seo?: GenerateRequestInput["seo"] }, format: "json" | "lines") {
@@ -71,29 +64,23 @@ async function outlineGrammar(input: Parameters<typeof outlineStep>[0], format: 
 }
 
 describe("GrammarBuilder in llama.cpp", () => {
-  let llama: Llama;
-  beforeAll(async () => {
-    llama = await getLlama({ gpu: false, build: "never", logLevel: LlamaLogLevel.error, logger: () => {} });
-  });
-  afterAll(async () => {
-    await llama?.dispose();
-  });
+  const llama = grammarLlama();
 
   it("escapes GBNF literals", () => {
     expect(literal('a "b" \\ c\nd\te\r')).toBe('"a \\"b\\" \\\\ c\\nd\\te\\r"');
   });
 
   it("rejects a broken grammar (the check below can fail)", async () => {
-    await expect(llama.createGrammar({ grammar: 'root ::= "a' })).rejects.toThrow();
+    await expect(llama().createGrammar({ grammar: 'root ::= "a' })).rejects.toThrow();
   });
 
   it.each(SHAPES)("%s: parses", async (_, spaced, shape) => {
     const grammar = grammarOf(spaced, [{ literal: 'Field: "' }, { field: shape }, { literal: '"\n' }]);
-    await expect(llama.createGrammar({ grammar })).resolves.toBeDefined();
+    await expect(llama().createGrammar({ grammar })).resolves.toBeDefined();
   });
 
   it("parses an empty sequence", async () => {
-    await expect(llama.createGrammar({ grammar: new GrammarBuilder(true).build() })).resolves.toBeDefined();
+    await expect(llama().createGrammar({ grammar: new GrammarBuilder(true).build() })).resolves.toBeDefined();
   });
 
   describe.each(["json", "lines"] as const)("the outline grammar (%s)", (format) => {
@@ -107,12 +94,12 @@ describe("GrammarBuilder in llama.cpp", () => {
       ["detailed", "de", "Gründüngung"],
     ])("%s in %s, keywords %s: parses", async (structure, language, keywords) => {
       const grammar = await outlineGrammar({ structure, language, length: 1500, seo: { keywords } }, format);
-      await expect(llama.createGrammar({ grammar })).resolves.toBeDefined();
+      await expect(llama().createGrammar({ grammar })).resolves.toBeDefined();
     });
 
     it("parses with a given title and description holding quotes and backslashes", async () => {
       const { grammar, forced } = await outlineStep({ structure: "detailed", seo: { keywords: QUOTED, title: 'A "title" \\ here', description: 'A "description" \\ here.' } }, format);
-      const parsed = await llama.createGrammar({ grammar });
+      const parsed = await llama().createGrammar({ grammar });
       // Given text is forced before the grammar, not sampled under it: escaped as JSON in the JSON answer.
       expect(forced).toContain(format === "json" ? 'A \\"title\\" \\\\ here' : 'A "title" \\ here');
       expect(grammar).not.toContain("title");
@@ -135,7 +122,7 @@ describe("GrammarBuilder in llama.cpp", () => {
     });
     await writeOutline({ plan: p, writer, format, seed: 1, avoid: new AvoidList({ style: { avoid: [], cliches: true }, language: "en" }) });
     expect(grammars).toHaveLength(fields.length);
-    for (const [i, grammar] of grammars.entries()) expect(accepts(await llama.createGrammar({ grammar }), `${fields[i]}${end}`), fields[i]).toBe(true);
+    for (const [i, grammar] of grammars.entries()) expect(accepts(await llama().createGrammar({ grammar }), `${fields[i]}${end}`), fields[i]).toBe(true);
     const sections = headings.map((h) => `{"heading": "${h}"}`).join(", ");
     expect(writer.text).toBe(
       format === "json"
@@ -143,12 +130,12 @@ describe("GrammarBuilder in llama.cpp", () => {
         : `Title: ${title}\nDescription: ${description}\n${headings.map((h, i) => `${i + 1}. ${h}`).join("\n")}\n`,
     );
     // A heading the grammar does not allow: Markdown in a field.
-    expect(accepts(await llama.createGrammar({ grammar: grammars[2]! }), `## ${headings[0]}${end}`)).toBe(false);
+    expect(accepts(await llama().createGrammar({ grammar: grammars[2]! }), `## ${headings[0]}${end}`)).toBe(false);
   });
 
   describe("what a field accepts", () => {
     const check = async (spaced: boolean, shape: FieldShape, text: string) =>
-      accepts(await llama.createGrammar({ grammar: grammarOf(spaced, [{ field: shape }]) }), text);
+      accepts(await llama().createGrammar({ grammar: grammarOf(spaced, [{ field: shape }]) }), text);
 
     it.each([
       ["Compost bins for small gardens", true],
@@ -188,10 +175,10 @@ describe("GrammarBuilder in llama.cpp", () => {
 
     it("with single words banned, no word of a field begins with one, in either case", async () => {
       const refused = ["the", "Lily", "a", "so happy", "x^y"];
-      const grammar = await llama.createGrammar({ grammar: new GrammarBuilder(true, { refused }).add([{ field: { words: [2, 8], keyword: "compost bins", before: 2 } }]).build() });
+      const grammar = await llama().createGrammar({ grammar: new GrammarBuilder(true, { refused }).add([{ field: { words: [2, 8], keyword: "compost bins", before: 2 } }]).build() });
       for (const text of ["Compost bins for small gardens", "Big compost bins for tidy, neat heaps", "Compost bins so happy", "Lil compost bins here"]) expect(accepts(grammar, text), text).toBe(true);
       for (const text of ["The compost bins", "Compost bins then", "Compost bins for Lilych", "Compost bins and more", "Compost bins for well-then", "Compost bins THE END", "Compost bins x^y"]) expect(accepts(grammar, text), text).toBe(false);
-      const mended = await llama.createGrammar({ grammar: new GrammarBuilder(true, { refused }).add([{ field: { words: [1, 2], end: ".", continues: true, letters: 6 } }]).build() });
+      const mended = await llama().createGrammar({ grammar: new GrammarBuilder(true, { refused }).add([{ field: { words: [1, 2], end: ".", continues: true, letters: 6 } }]).build() });
       expect(accepts(mended, " garden.")).toBe(true);
       expect(accepts(mended, " theory.")).toBe(false);
     });
@@ -248,7 +235,7 @@ describe("GrammarBuilder in llama.cpp", () => {
 
   describe("the quotation grammar of free text", () => {
     const check = async (pending: string, text: string, after?: string) =>
-      accepts(await llama.createGrammar({ grammar: freeTextGrammar({ pending, spaced: true, ...(after ? { after } : {}) }) }), text);
+      accepts(await llama().createGrammar({ grammar: freeTextGrammar({ pending, spaced: true, ...(after ? { after } : {}) }) }), text);
 
     it("lets the model write quotations that open before a word and close on the same line", async () => {
       expect(await check("", 'Tom said, "Stop!" and Lily laughed.\n\n"Yes," she said.')).toBe(true);
@@ -284,7 +271,7 @@ describe("GrammarBuilder in llama.cpp", () => {
       ["lets a sentence that may not open alike open with a quotation, never with a quote that closes nothing or never closes", { pending: "", notOpening: "zerodi" }, [' " said the door.', ' "Stop. Look!" he said.', ' "Come here, you will'], [' "Come here," Tom said.']],
       ["refuses a sentence end inside a quotation at a banned word's place", { pending: 'She said, "Come here,', refuse: ["lily"] }, ["! You will see.\"", ' Lily."'], [' Tom." Then she left.']],
     ] as const)("%s", async (_name, options, refused, accepted) => {
-      const grammar = await llama.createGrammar({ grammar: freeTextGrammar({ spaced: true, ...options }) });
+      const grammar = await llama().createGrammar({ grammar: freeTextGrammar({ spaced: true, ...options }) });
       for (const text of refused) expect(accepts(grammar, text), text).toBe(false);
       for (const text of accepted) expect(accepts(grammar, text), text).toBe(true);
     });
