@@ -111,7 +111,7 @@ export class GrammarBuilder {
 
 /** The word rules `w` and `wl` when words are refused: `word` instead of free letters. */
 function refusingWords(word: string): string[] {
-  return [`w ::= ${word} ([-'\u2019] ${word})? \",\"?`, `wl ::= ${word} ([-'\u2019] ${word})?`];
+  return [`w ::= ${word} ([-'\u2019] ${word})? ","?`, `wl ::= ${word} ([-'\u2019] ${word})?`];
 }
 
 const repeat = (rule: string, min: number, max: number) => (max <= 0 ? "" : `${rule}{${Math.max(0, min)},${max}}`);
