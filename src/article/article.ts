@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Backend } from "../model/backend.js";
 import { analyse, requestTexts } from "./report/analyse.js";
+import { InkpressError } from "../errors.js";
 import { AvoidList } from "./plan/avoid.js";
+import { requestConflicts } from "./plan/conflicts.js";
 import { ArticleDocument } from "./body/document.js";
 import { Grounding } from "./grounding/grounding.js";
 import { articleJsonLd, type Publisher } from "./output/jsonld.js";
@@ -70,10 +72,11 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
   const id = `art_${randomUUID().replaceAll("-", "")}`;
   options.onMeta?.({ id, model: backend.name, request });
 
+  assertConsistent(request);
   const articlePlan = plan(request);
   const keywords = [articlePlan.primary, ...articlePlan.secondary];
   const { style } = articlePlan;
-  const avoid = new AvoidList({ style, language: request.language });
+  const avoid = new AvoidList({ style, language: request.language, keep: [...keywords, ...(request.links ?? []).flatMap((link) => link.keywords)] });
   const document = new ArticleDocument(request.language, keywords, onDelta);
   const writer = TokenLedger.of(await backend.writer(signal));
   let outline: Outline;
@@ -141,4 +144,16 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
     usage: { ...writer.usage, discardedTokens: writer.discarded, durationMs: Math.round(performance.now() - started) },
   };
   return { response, document: page };
+}
+
+/**
+ * A request whose bans its keywords or topic contradict is refused before anything is written,
+ * naming every field involved. Validation refuses the request's own contradictions; this also
+ * catches those with a key's default style, laid under the request's after validation.
+ */
+function assertConsistent(request: GenerateRequest): void {
+  const conflicts = requestConflicts(request);
+  if (conflicts.length === 0) return;
+  const errors = conflicts.map(({ path, message }) => ({ path, message }));
+  throw new InkpressError(`The request has ${errors.length} invalid fields: ${errors.map((e) => e.path).join(", ")}.`, { status: 422, extensions: { errors } });
 }

@@ -26,10 +26,14 @@ export function problem(status: number, detail: string, options: ProblemOptions 
   return new HTTPError({ status, message: detail, body: options.extensions, headers: options.headers });
 }
 
-/** Any error as an HTTPError: an {@link InkpressError} (thrown, or wrapped by h3) keeps its status, message and headers. */
+/**
+ * Any error as an HTTPError: an {@link InkpressError} (thrown, or wrapped by h3) keeps its status,
+ * message and headers; any other error is an unhandled 500, answered with the generic detail.
+ */
 export function asHttpError(error: unknown): HTTPError {
   const own = error instanceof InkpressError ? error : HTTPError.isError(error) && error.cause instanceof InkpressError ? error.cause : undefined;
-  if (!own) return HTTPError.isError(error) ? error : new HTTPError({ cause: error });
+  // Anything else is unexpected: its message (a library's, perhaps quoting what the request held) stays in the log.
+  if (!own) return HTTPError.isError(error) ? error : new HTTPError({ cause: error, unhandled: true });
   // A field error answers as a validation failure does: `errors` names the field.
   const extensions = own instanceof InvalidFieldError ? { errors: [{ path: own.field, message: own.problem }] } : own.extensions;
   return problem(own.status, own.message, { headers: own.headers, extensions });

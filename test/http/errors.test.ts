@@ -124,3 +124,39 @@ describe("errors from the HTTP app", () => {
     expect(server.output()).not.toContain(API_KEY);
   });
 });
+
+// An error the app did not raise on purpose (here the model runtime failing with a message that
+// quotes a grammar) is a 500 with the generic detail, whether the article is streamed or not.
+describe("an unexpected failure while writing", () => {
+  const INTERNAL = 'Failed to parse grammar: root ::= "the user\'s secret phrase"';
+  let server: TestApp;
+  beforeAll(async () => {
+    server = await startApp({
+      prose: () => ({
+        next() {
+          throw new Error(INTERNAL);
+        },
+      }),
+    });
+  });
+  afterAll(() => server?.stop());
+
+  const request = { topic: "Composting at home", length: 100 };
+
+  it("answers a plain request with the generic detail", async () => {
+    const body = await expectProblem(await server.generate(request), 500);
+    expect(body.detail).toBe("An internal error stopped the request. It has been logged.");
+    expect(JSON.stringify(body)).not.toContain("secret");
+  });
+
+  it("ends a stream with an error event holding the generic detail", async () => {
+    const response = await server.generate({ ...request, stream: true });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    const error = /event: error\ndata: (.*)\n/u.exec(text);
+    expect(error, text).not.toBeNull();
+    const body = JSON.parse(error![1]!);
+    expect(body).toMatchObject({ status: 500, detail: "An internal error stopped the request. It has been logged." });
+    expect(text).not.toContain("secret");
+  });
+});

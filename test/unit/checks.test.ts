@@ -162,10 +162,10 @@ describe("cliches", () => {
     expect(c.message).toBe("Found 5 AI clichés: “delve” (2), “tapestry” (1), “game-changer” (1), “it's important to note” (1). Target: none.");
   });
 
-  it("matches whole words only", () => {
-    expect(check(input("Worms delved happily into the scraps. Tapestrywork is not a word."), "cliches")).toMatchObject({
+  it("matches from a word's start, its last word also with letters glued on, each occurrence once", () => {
+    expect(check(input("Worms delved happily into the scraps. Tapestrywork is not a word, nor untapestried."), "cliches")).toMatchObject({
       passed: false,
-      message: "Found 1 AI cliché: “delved” (1). Target: none.",
+      message: "Found 2 AI clichés: “delved” (1), “tapestry” (1). Target: none.",
     });
   });
 
@@ -197,6 +197,18 @@ describe("avoid", () => {
       passed: false,
       message: "Found 4 banned phrases: “Once upon a time” (2), “so happy” (1), “Lily” (1) (target none of the 4 in style.avoid).",
     });
+  });
+
+  it("counts a last word with letters glued on as the phrase, and phrases with symbols as written", () => {
+    const i = input(["Once upon a timece, a worm lived here.", "Lilych was so happyer than before.", "She was happy - and happy 🙂 too.", "He was happy, not so happy-go-lucky."].join("\n\n"), {
+      style: { avoid: ["Once upon a time", "so happy", "Lily", "happy -", "happy 🙂", "happy 😢", "sad -"] },
+    });
+    expect(check(i, "avoid")).toMatchObject({
+      passed: false,
+      message: "Found 6 banned phrases: “Once upon a time” (1), “so happy” (2), “Lily” (1), “happy -” (1), “happy 🙂” (1) (target none of the 7 in style.avoid).",
+    });
+    // Plain "happy" is not "happy 🙂" nor "happy -": a text without the symbol passes.
+    expect(check(input("She was happy. He was happy too.", { style: { avoid: ["happy 🙂", "happy -"] } }), "avoid")).toMatchObject({ passed: true });
   });
 
   it("passes when none appears, and does not apply without a list", () => {

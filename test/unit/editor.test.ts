@@ -87,16 +87,23 @@ describe("banned phrases", () => {
     expect(refusals.length).toBeGreaterThanOrEqual(2);
   });
 
-  it("match on word boundaries, case-insensitively, with either apostrophe", () => {
-    const avoid = new AvoidList({ style: { avoid: ["so happy", "it's key"], cliches: false }, language: "en" });
+  it("match after a word boundary, case-insensitively, with either apostrophe, glued letters included", () => {
+    const avoid = new AvoidList({ style: { avoid: ["so happy", "it's key", "happy 🙂", "x^y"], cliches: false }, language: "en" });
     expect(avoid.holds("She was So Happy.")).toBe(true);
     expect(avoid.holds("It\u2019s key to turn it.")).toBe(true);
-    expect(avoid.holds("She was so happyish.")).toBe(false);
-    const match = avoid.completedIn("She was so happy and", 14)!;
+    // Letters glued onto the last word make no other phrase; onto the first they do.
+    expect(avoid.holds("She was so happyish.")).toBe(true);
+    expect(avoid.holds("She was also happy.")).toBe(false);
+    expect(avoid.holds("Then x^yz came.")).toBe(true);
+    const match = avoid.completedIn("She was so happy", 14)!;
     expect(match.phrase).toBe("so happy");
-    expect("She was so happy and".slice(0, match.cut)).toBe("She was so");
-    // Not completed until the character after the phrase is there.
+    expect("She was so happy".slice(0, match.cut)).toBe("She was so");
+    expect(match.word).toBe("happy");
+    // Completed the moment its last character is there, whatever follows.
     expect(avoid.completedIn("She was so happ", 12)).toBeUndefined();
+    expect(avoid.completedIn("She was so happyer", 16)?.word).toBe("happy");
+    const symbol = avoid.completedIn("He was happy 🙂", 13)!;
+    expect([symbol.phrase, symbol.word]).toEqual(["happy 🙂", "🙂"]);
     expect(new AvoidList({ style: { avoid: [], cliches: true }, language: "en" }).holds("Let us delve into it.")).toBe(true);
     expect(new AvoidList({ style: { avoid: [], cliches: false }, language: "en" }).empty).toBe(true);
   });

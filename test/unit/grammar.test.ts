@@ -2,11 +2,12 @@ import { AvoidList } from "../../src/article/plan/avoid.js";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import * as v from "valibot";
-import { getLlama, LlamaLogLevel, type Llama, type LlamaGrammar } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GrammarBuilder, literal, type FieldShape, type Item } from "../../src/article/gbnf/grammar.js";
+import { accepts, grammarLlama } from "../helpers/grammar.js";
+import { GrammarBuilder, type FieldShape, type Item } from "../../src/article/gbnf/grammar.js";
+import { literal } from "../../src/article/gbnf/escape.js";
 import { writeOutline } from "../../src/article/outline/outline.js";
-import { freeTextGrammar } from "../../src/article/body/step.js";
+import { freeTextGrammar } from "../../src/article/gbnf/free-text.js";
 import { plan } from "../../src/article/plan/plan.js";
 import { GenerateRequestSchema, type GenerateRequestInput } from "../../src/article/wire/request.js";
 import { ModelRuntime } from "../../src/model/runtime.js";
@@ -43,13 +44,6 @@ const SHAPES: Array<[string, boolean, FieldShape]> = [
 
 const grammarOf = (spaced: boolean, items: Item[]) => new GrammarBuilder(spaced).add(items).build();
 
-/** llama.cpp's own check of a whole text against a grammar (internal to node-llama-cpp, so guarded). */
-function accepts(grammar: LlamaGrammar, text: string): boolean {
-  const test = (grammar as unknown as { _testText?: (text: string) => boolean })._testText;
-  if (typeof test !== "function") throw new Error("node-llama-cpp no longer has LlamaGrammar._testText");
-  return test.call(grammar, text);
-}
-
 /** The grammars writeOutline asks for, captured from its first step. */
 /** The outline's first step: the text forced before it (the opening, a given title) and its grammar. */
 async function outlineStep(input: Partial<GenerateRequestInput> & { seo?: GenerateRequestInput["seo"] }, format: "json" | "lines") {
@@ -70,29 +64,23 @@ async function outlineGrammar(input: Parameters<typeof outlineStep>[0], format: 
 }
 
 describe("GrammarBuilder in llama.cpp", () => {
-  let llama: Llama;
-  beforeAll(async () => {
-    llama = await getLlama({ gpu: false, build: "never", logLevel: LlamaLogLevel.error, logger: () => {} });
-  });
-  afterAll(async () => {
-    await llama?.dispose();
-  });
+  const llama = grammarLlama();
 
   it("escapes GBNF literals", () => {
     expect(literal('a "b" \\ c\nd\te\r')).toBe('"a \\"b\\" \\\\ c\\nd\\te\\r"');
   });
 
   it("rejects a broken grammar (the check below can fail)", async () => {
-    await expect(llama.createGrammar({ grammar: 'root ::= "a' })).rejects.toThrow();
+    await expect(llama().createGrammar({ grammar: 'root ::= "a' })).rejects.toThrow();
   });
 
   it.each(SHAPES)("%s: parses", async (_, spaced, shape) => {
     const grammar = grammarOf(spaced, [{ literal: 'Field: "' }, { field: shape }, { literal: '"\n' }]);
-    await expect(llama.createGrammar({ grammar })).resolves.toBeDefined();
+    await expect(llama().createGrammar({ grammar })).resolves.toBeDefined();
   });
 
   it("parses an empty sequence", async () => {
-    await expect(llama.createGrammar({ grammar: new GrammarBuilder(true).build() })).resolves.toBeDefined();
+    await expect(llama().createGrammar({ grammar: new GrammarBuilder(true).build() })).resolves.toBeDefined();
   });
 
   describe.each(["json", "lines"] as const)("the outline grammar (%s)", (format) => {
@@ -106,12 +94,12 @@ describe("GrammarBuilder in llama.cpp", () => {
       ["detailed", "de", "Gründüngung"],
     ])("%s in %s, keywords %s: parses", async (structure, language, keywords) => {
       const grammar = await outlineGrammar({ structure, language, length: 1500, seo: { keywords } }, format);
-      await expect(llama.createGrammar({ grammar })).resolves.toBeDefined();
+      await expect(llama().createGrammar({ grammar })).resolves.toBeDefined();
     });
 
     it("parses with a given title and description holding quotes and backslashes", async () => {
       const { grammar, forced } = await outlineStep({ structure: "detailed", seo: { keywords: QUOTED, title: 'A "title" \\ here', description: 'A "description" \\ here.' } }, format);
-      const parsed = await llama.createGrammar({ grammar });
+      const parsed = await llama().createGrammar({ grammar });
       // Given text is forced before the grammar, not sampled under it: escaped as JSON in the JSON answer.
       expect(forced).toContain(format === "json" ? 'A \\"title\\" \\\\ here' : 'A "title" \\ here');
       expect(grammar).not.toContain("title");
@@ -134,7 +122,7 @@ describe("GrammarBuilder in llama.cpp", () => {
     });
     await writeOutline({ plan: p, writer, format, seed: 1, avoid: new AvoidList({ style: { avoid: [], cliches: true }, language: "en" }) });
     expect(grammars).toHaveLength(fields.length);
-    for (const [i, grammar] of grammars.entries()) expect(accepts(await llama.createGrammar({ grammar }), `${fields[i]}${end}`), fields[i]).toBe(true);
+    for (const [i, grammar] of grammars.entries()) expect(accepts(await llama().createGrammar({ grammar }), `${fields[i]}${end}`), fields[i]).toBe(true);
     const sections = headings.map((h) => `{"heading": "${h}"}`).join(", ");
     expect(writer.text).toBe(
       format === "json"
@@ -142,12 +130,12 @@ describe("GrammarBuilder in llama.cpp", () => {
         : `Title: ${title}\nDescription: ${description}\n${headings.map((h, i) => `${i + 1}. ${h}`).join("\n")}\n`,
     );
     // A heading the grammar does not allow: Markdown in a field.
-    expect(accepts(await llama.createGrammar({ grammar: grammars[2]! }), `## ${headings[0]}${end}`)).toBe(false);
+    expect(accepts(await llama().createGrammar({ grammar: grammars[2]! }), `## ${headings[0]}${end}`)).toBe(false);
   });
 
   describe("what a field accepts", () => {
     const check = async (spaced: boolean, shape: FieldShape, text: string) =>
-      accepts(await llama.createGrammar({ grammar: grammarOf(spaced, [{ field: shape }]) }), text);
+      accepts(await llama().createGrammar({ grammar: grammarOf(spaced, [{ field: shape }]) }), text);
 
     it.each([
       ["Compost bins for small gardens", true],
@@ -183,6 +171,16 @@ describe("GrammarBuilder in llama.cpp", () => {
       const shape: FieldShape = { words: [3, 8], keyword: QUOTED, before: 2 };
       expect(await check(true, shape, 'The "big" dog\\cat runs home')).toBe(true);
       expect(await check(true, shape, "The big dog cat runs home")).toBe(false);
+    });
+
+    it("with single words banned, no word of a field begins with one, in either case", async () => {
+      const refused = ["the", "Lily", "a", "so happy", "x^y"];
+      const grammar = await llama().createGrammar({ grammar: new GrammarBuilder(true, { refused }).add([{ field: { words: [2, 8], keyword: "compost bins", before: 2 } }]).build() });
+      for (const text of ["Compost bins for small gardens", "Big compost bins for tidy, neat heaps", "Compost bins so happy", "Lil compost bins here"]) expect(accepts(grammar, text), text).toBe(true);
+      for (const text of ["The compost bins", "Compost bins then", "Compost bins for Lilych", "Compost bins and more", "Compost bins for well-then", "Compost bins THE END", "Compost bins x^y"]) expect(accepts(grammar, text), text).toBe(false);
+      const mended = await llama().createGrammar({ grammar: new GrammarBuilder(true, { refused }).add([{ field: { words: [1, 2], end: ".", continues: true, letters: 6 } }]).build() });
+      expect(accepts(mended, " garden.")).toBe(true);
+      expect(accepts(mended, " theory.")).toBe(false);
     });
 
     it("a field without keyword holds its words, no more", async () => {
@@ -237,7 +235,7 @@ describe("GrammarBuilder in llama.cpp", () => {
 
   describe("the quotation grammar of free text", () => {
     const check = async (pending: string, text: string, after?: string) =>
-      accepts(await llama.createGrammar({ grammar: freeTextGrammar({ pending, spaced: true, ...(after ? { after } : {}) }) }), text);
+      accepts(await llama().createGrammar({ grammar: freeTextGrammar({ pending, spaced: true, ...(after ? { after } : {}) }) }), text);
 
     it("lets the model write quotations that open before a word and close on the same line", async () => {
       expect(await check("", 'Tom said, "Stop!" and Lily laughed.\n\n"Yes," she said.')).toBe(true);
@@ -266,13 +264,14 @@ describe("GrammarBuilder in llama.cpp", () => {
     });
 
     it.each([
-      ["refuses the word that completed a banned phrase, not words that start with it, then lets the model write on", { pending: "Once upon a", refuse: "time" }, [" time there was a dog.", " Time there was a dog."], [" day there was a dog.", " timely visit came."]],
+      ["refuses the word that completed a banned phrase and every word that starts with it, then lets the model write on", { pending: "Once upon a", refuse: ["time"] }, [" time there was a dog.", " Time there was a dog.", " timece was a dog.", " timely visit came.", " TIME-travel"], [" day there was a dog.", " tim was a dog.", " tame dog came."]],
+      ["refuses the cut word and every banned single word at once, and words that start with any of them", { pending: "Once upon a", refuse: ["time", "Lily", "the", "th"] }, [" then", " Lilypad", " THE END", " thaw", " timely"], [" day there was a dog.", " tale.", " Lil, hi."]],
       ["keeps a sentence about to start from opening like the two before it", { pending: "", notOpening: "zerodi" }, [" Zerodi went home.", "\n\nzerodi went home."], [" Zerodis went home.", " Then zerodi went home."]],
       // A quote at the refused word's place follows the quotation rules: it opens before a word and closes.
       ["lets a sentence that may not open alike open with a quotation, never with a quote that closes nothing or never closes", { pending: "", notOpening: "zerodi" }, [' " said the door.', ' "Stop. Look!" he said.', ' "Come here, you will'], [' "Come here," Tom said.']],
-      ["refuses a sentence end inside a quotation at a banned word's place", { pending: 'She said, "Come here,', refuse: "lily" }, ["! You will see.\"", ' Lily."'], [' Tom." Then she left.']],
+      ["refuses a sentence end inside a quotation at a banned word's place", { pending: 'She said, "Come here,', refuse: ["lily"] }, ["! You will see.\"", ' Lily."'], [' Tom." Then she left.']],
     ] as const)("%s", async (_name, options, refused, accepted) => {
-      const grammar = await llama.createGrammar({ grammar: freeTextGrammar({ spaced: true, ...options }) });
+      const grammar = await llama().createGrammar({ grammar: freeTextGrammar({ spaced: true, ...options }) });
       for (const text of refused) expect(accepts(grammar, text), text).toBe(false);
       for (const text of accepted) expect(accepts(grammar, text), text).toBe(true);
     });

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { focusKeyword, plan, type Plan, type PlannedHeading } from "../../src/article/plan/plan.js";
+import { focusKeyword } from "../../src/article/plan/focus.js";
+import { plan, type Plan, type PlannedHeading } from "../../src/article/plan/plan.js";
 import { GenerateRequestSchema, type Preset } from "../../src/article/wire/request.js";
 import { countWords } from "../../src/article/text/text.js";
 import { planFor } from "../helpers/body.js";
@@ -433,5 +434,25 @@ describe("plan: language", () => {
   it("is pure: the same request gives the same plan", () => {
     const request = v.parse(GenerateRequestSchema, { topic: "Caring for indoor plants", seed: 1, structure: "detailed", seo: { keywords: KEYWORDS } });
     expect(plan(request)).toEqual(plan(request));
+  });
+});
+
+describe("plan: banned labels", () => {
+  it("a label the request bans gives way to a heading the model writes, under the same grammar as the others", async () => {
+    const p = planFor({ structure: "detailed", length: 1500, style: { avoid: ["Conclusion", "key takeaways", "questions"] } });
+    for (const kind of ["takeaways", "conclusion", "faq"] as const) {
+      const section = p.sections.find((s) => s.kind === kind)!;
+      expect(section.label, kind).toBeNull();
+      expect(section.heading, kind).not.toBeNull();
+    }
+    expect(p.labels.sources).toBe("Sources");
+    // The FAQ still has its questions; its heading is one field more.
+    const faq = p.sections.find((s) => s.kind === "faq")!;
+    expect(faq.subheadings.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("a label the request does not ban stays", () => {
+    const p = planFor({ structure: "detailed", length: 1500, style: { avoid: ["conclusions drawn"] } });
+    expect(p.sections.find((s) => s.kind === "conclusion")!.label).toBe("Conclusion");
   });
 });

@@ -6,7 +6,7 @@ import { DESCRIPTION, TITLE_MAX, writeOutline, type Outline } from "../../src/ar
 import type { Plan } from "../../src/article/plan/plan.js";
 import type { Preset } from "../../src/article/wire/request.js";
 import { countPhrase, endsSentence, normaliseSentence, splitSentences, wordSpans } from "../../src/article/text/text.js";
-import { freeTextGrammar } from "../../src/article/body/step.js";
+import { freeTextGrammar } from "../../src/article/gbnf/free-text.js";
 import { writeBody } from "../../src/article/body/write.js";
 import { outlineFor, planFor, writeWith } from "../helpers/body.js";
 import {

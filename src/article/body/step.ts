@@ -1,9 +1,9 @@
-import { notWord, type AvoidList, type BannedMatch } from "../plan/avoid.js";
-import { literal } from "../gbnf/grammar.js";
+import type { AvoidList, BannedMatch } from "../plan/avoid.js";
+import { freeTextGrammar } from "../gbnf/free-text.js";
 import type { DiscardReason, TokenLedger } from "../ledger.js";
 import type { Refusal } from "./sentence-gate.js";
-import { classOf, GRAMMAR_PAIRS, GRAMMAR_QUOTES, QUOTATION_ENDS, TERMINATORS } from "../text/scripts.js";
-import { quotes, splitLongSentence } from "../text/sentences.js";
+import { classOf, QUOTATION_ENDS, TERMINATORS } from "../text/scripts.js";
+import { splitLongSentence } from "../text/sentences.js";
 import { countWords, wordSpans } from "../text/text.js";
 import { nextUnit } from "./units.js";
 import { sentenceWords } from "../plan/limits.js";
@@ -72,83 +72,8 @@ const KEEPS: ReadonlySet<Verdict> = new Set<Ending | "more">(["full", "paragraph
 const keeps = (verdict: Verdict): verdict is Ending | "more" => KEEPS.has(verdict);
 /** Words of its own the model writes before a steered keyword, at least and at most. */
 const LEAD = { min: 2, max: 5 } as const;
-/** Refusals of banned phrases in one step before the sentence is dropped and written again. */
+/** Refusals of banned phrases at one place before the sentence is dropped and written again (refusals further on are progress). */
 const MAX_REFUSALS = 6;
-/** The first character after a forced keyword, so the model's next token does not glue onto it ("coffeewith"). */
-const BOUNDARY = { spaced: "[ ,.;:!?'\u2019)]", unspaced: "[^a-zA-Z0-9\\n]" } as const;
-
-/**
- * What may follow a forced keyword: a space or punctuation in spaced scripts; in the others, anything
- * but a Latin letter after a Latin keyword, and anything after a CJK one (nothing glues onto it).
- */
-function boundaryRule(keyword: string, spaced: boolean): string | undefined {
-  if (spaced) return BOUNDARY.spaced;
-  return /^[\p{Script=Latin}\p{N}]/u.test(keyword) ? BOUNDARY.unspaced : undefined;
-}
-/** Most characters inside one quotation: the model closes it before it runs on. */
-const QUOTATION_CHARS = 160;
-/** A quotation ends with its sentence's terminator, if any, then its closing quote: one sentence never spreads over several inside quotes. */
-const quoteEnd = (close: string) => `[.!?,\u2026]{0,3} ${literal(close)}`;
-/**
- * The rules every free-text grammar ends with: a double quote (straight or curly) opens a
- * quotation after a space or a line break, on a word, and the same kind closes it.
- */
-export const QUOTED_TEXT = [
-  `chunk ::= [^${GRAMMAR_QUOTES}\\n] | "\\n" quote? | [ \\t] quote`,
-  `quote ::= ${GRAMMAR_PAIRS.map(({ open, close }) => `${literal(open)} [^${GRAMMAR_QUOTES} \\n.!?,;:] [^${GRAMMAR_QUOTES}\\n.!?]{0,${QUOTATION_CHARS}} ${quoteEnd(close)}`).join(" | ")}`,
-].join("\n");
-
-/** The quotation `pending` left open, and the characters written inside it; undefined when none is. */
-function openQuotation(pending: string): { close: string; inside: number } | undefined {
-  // A quote that ends the pending text opens a quotation on the word the model writes next.
-  if (quotes(/["\u201c]$/u.test(pending) ? `${pending}w` : pending) !== "open") return undefined;
-  const straight = pending.lastIndexOf('"');
-  const curly = pending.lastIndexOf("\u201c");
-  // An odd count of straight quotes: the last one opened a quotation still open.
-  if (straight > curly && pending.split('"').length % 2 === 0) return { close: '"', inside: pending.length - straight };
-  if (curly > straight && pending.indexOf("\u201d", curly) < 0) return { close: "\u201d", inside: pending.length - curly };
-  return undefined;
-}
-
-/** What the next free call must keep besides the quotation rules. */
-export interface FreeTextOptions {
-  /** The unfinished sentence the call continues ("" at a sentence's start). */
-  pending: string;
-  /** Whether the language parts words with spaces. */
-  spaced: boolean;
-  /** The keyword the answer ends with, forced: the first character keeps it a word of its own. @default none */
-  after?: string;
-  /** A word that just completed a banned phrase and was cut: the call may not write it again there. @default none */
-  refuse?: string;
-  /** A word the sentence about to start may not open with (it would be the third alike). @default none */
-  notOpening?: string;
-}
-
-/**
- * The grammar of a free generation call: the model writes what it likes, except a double
- * quote (straight or curly) that closes nothing, a line break (or the end) inside a quotation, a quotation
- * that runs on or holds a sentence end before its closing quote, so no sentence is left with its
- * quotation open and a reader's sentences are the engine's. A quotation `pending` opened must
- * close first. The call's first characters also keep what the step asks (a word boundary after
- * a forced keyword, a banned phrase's last word refused, a third opening alike refused), so
- * none of these needs a call of its own. node-llama-cpp and llama-server apply a grammar only
- * to a sampled token that breaks it: the model's own text costs nothing more.
- */
-export function freeTextGrammar(options: FreeTextOptions): string {
-  const { pending, after, spaced, refuse, notOpening } = options;
-  const open = openQuotation(pending);
-  // In steps of 40 characters: a handful of distinct grammars, each compiled once and cached.
-  const left = open ? Math.max(8, Math.floor((QUOTATION_CHARS - open.inside) / 40) * 40) : 0;
-  const boundary = after === undefined ? undefined : boundaryRule(after, spaced);
-  const opening = notOpening !== undefined && pending.trim() === "";
-  const lineStart = !boundary && !refuse && !opening && (pending === "" || /\s$/u.test(pending));
-  const tail = open ? `[^${GRAMMAR_QUOTES}\\n.!?]{0,${left}} ${quoteEnd(open.close)} chunk*` : `${lineStart ? "quote? " : ""}chunk*`;
-  let root = "tail";
-  if (boundary) root = `${boundary} tail`;
-  else if (refuse) root = `" "? (${notWord(refuse, "tail", { inQuotation: open !== undefined })})`;
-  else if (opening) root = `[ \\n]* (${notWord(notOpening, "tail")} | quote tail)`;
-  return `root ::= ${root}\ntail ::= ${tail}\n${QUOTED_TEXT}`;
-}
 
 /** A piece holding one of these may complete a sentence or a line: only then is the pending text read again. */
 const PIECE_ENDS = new RegExp(`[${classOf(TERMINATORS + QUOTATION_ENDS)}\\n]`, "u");
@@ -191,12 +116,14 @@ class Step {
   private accepted = 0;
   private words = 0;
   private refusals = 0;
+  /** Where the last refusal cut the answer: refusals count again from one once a cut lands further on. */
+  private lastCut = -1;
   /** Whether the pending sentence has its steered keyword already. */
   private steered = false;
   /** The keyword the answer ends with, forced: the next call's first character must not glue onto it. */
   private after: string | undefined;
-  /** The last word of a banned phrase just cut: the next call may not write it again there. */
-  private refused: string | undefined;
+  /** The last word of a banned phrase just cut, and the banned single words: the next call may not begin with one there. */
+  private refused: string[] | undefined;
   private outcome: Outcome | undefined;
   private refusal: Refusal | undefined;
   /** The last sentence read would have gone past the passage's budget. */
@@ -296,13 +223,15 @@ class Step {
       return;
     }
     if (interrupt.kind === "refuse") {
-      if (++this.refusals > MAX_REFUSALS) {
+      this.refusals = interrupt.match.cut > this.lastCut ? 1 : this.refusals + 1;
+      this.lastCut = interrupt.match.cut;
+      if (this.refusals > MAX_REFUSALS) {
         this.outcome = "rejected";
         this.refusal = "banned";
         return;
       }
       this.cutTo(interrupt.match.cut, "banned");
-      this.refused = interrupt.match.word;
+      this.refused = [interrupt.match.word, ...this.o.avoid.words];
       return;
     }
     this.cutTo(interrupt.at, "steering");

@@ -89,7 +89,7 @@ class BodyPass {
       shares -= section.share;
       remaining -= await this.section(i, budget);
     }
-    doc.addSources(plan.headings ? plan.labels.sources : null, this.ctx.grounding.citedSources());
+    doc.addSources(plan.headings && plan.labels.sources ? plan.labels.sources : null, this.ctx.grounding.citedSources());
     doc.finish();
   }
 

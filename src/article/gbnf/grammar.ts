@@ -3,6 +3,8 @@
  * structure, each field's length in words, where the keyword stands, and that a
  * heading ends on a whole word. The model still chooses every word.
  */
+import { literal } from "./escape.js";
+import { NOT_LETTER, refusableWords, wordRules } from "./words.js";
 
 /** One field's shape. */
 export interface FieldShape {
@@ -26,11 +28,6 @@ export interface FieldShape {
 /** A piece of a structured answer: text forced by the grammar, or a field the model writes. */
 export type Item = { literal: string } | { field: FieldShape };
 
-/** Escape text for a GBNF string literal. */
-export function literal(text: string): string {
-  return `"${text.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\n/g, "\\n").replace(/\t/g, "\\t").replace(/\r/g, "\\r")}"`;
-}
-
 /**
  * A keyword as a GBNF expression. Where it opens the field its first letter may also be a
  * capital; anywhere else it keeps the case the request gave it ("Why is a compost bin…").
@@ -43,30 +40,45 @@ function keywordRule(keyword: string, opening: boolean): string {
   return rest ? `${head} ${literal(rest)}` : head;
 }
 
-/** Quotation marks and brackets outside ASCII: a heading or title never opens one it might not close. */
-const MARKS = "\u201c\u201d\u201e\u00ab\u00bb\u300c-\u300f\uff08\uff09";
-
 const SHARED_RULES = [
-  // A letter or digit: anything but ASCII punctuation, symbols, spaces, control characters and quotation marks.
-  `l ::= [^\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f${MARKS}]`,
+  // A letter or digit: anything but ASCII punctuation, symbols, spaces, control characters and quotation marks
+  // (a heading or title never opens a quotation or bracket it might not close).
+  `l ::= [^${NOT_LETTER}]`,
   // A word: letters, perhaps joined by an apostrophe or hyphen, perhaps followed by a comma.
   "w ::= l{1,12} ([-'\u2019] l{1,10})? \",\"?",
   // The last word of a field carries no punctuation, so a field ends on a whole word.
   "wl ::= l{1,12} ([-'\u2019] l{1,10})?",
   // Scripts without spaces: characters instead of words (CJK commas allowed inside).
   // Latin words among them keep their spaces ("SEO ツール"), one space before a character.
-  `c ::= [^\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f${MARKS}] | [、，] | " " [^\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f${MARKS}]`,
+  `c ::= [^${NOT_LETTER}] | [、，] | " " [^${NOT_LETTER}]`,
   // Next to a Latin keyword in those scripts: a space, or a CJK character or mark (which cannot glue onto it).
   "sep ::= \" \" | [\u3001-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff01-\uff60]",
 ];
+
+/** What a grammar's fields refuse besides their shape. */
+export interface GrammarOptions {
+  /**
+   * Banned single words: no word of a field (in a spaced script) begins with one, in either
+   * case. Words with marks inside are left to the phrase matcher. @default none
+   */
+  refused?: readonly string[];
+}
 
 /** Builds one grammar for a sequence of literals and fields. */
 export class GrammarBuilder {
   private readonly rules: string[] = [];
   private readonly parts: string[] = [];
+  private readonly refused: readonly string[];
+  /** Word rules of the refused words, by most letters a word may have. */
+  private readonly words = new Map<number, string[]>();
 
   /** `spaced`: words are separated by spaces (false for Japanese, Chinese, Thai…). */
-  constructor(private readonly spaced: boolean) {}
+  constructor(
+    private readonly spaced: boolean,
+    options: GrammarOptions = {},
+  ) {
+    this.refused = spaced ? refusableWords(options.refused ?? []) : [];
+  }
 
   /** Add items in order. */
   add(items: readonly Item[]): this {
@@ -76,24 +88,41 @@ export class GrammarBuilder {
 
   /** The GBNF text. */
   build(): string {
-    return [`root ::= ${this.parts.join(" ") || '""'}`, ...this.rules, ...SHARED_RULES].join("\n");
+    // With words refused, a word's letters (each part of a hyphenated one) are the refusing rule's.
+    const shared = this.refused.length ? [...SHARED_RULES.filter((r) => !/^wl? ::=/.test(r)), ...refusingWords(this.word(12))] : SHARED_RULES;
+    return [`root ::= ${this.parts.join(" ") || '""'}`, ...this.rules, ...shared, ...[...this.words.values()].flat()].join("\n");
+  }
+
+  /** The rule of a word of at most `letters` letters. */
+  private word(letters: number): string {
+    if (!this.refused.length) return `l{1,${letters}}`;
+    const name = `ok${letters}`;
+    if (!this.words.has(letters)) this.words.set(letters, wordRules(name, this.refused, letters));
+    return name;
   }
 
   private fieldRule(shape: FieldShape): string {
     const name = `f${this.rules.length}`;
-    this.rules.push(`${name} ::= ${this.spaced ? spacedField(shape) : unspacedField(shape)}`);
+    const letters = shape.letters === undefined ? undefined : this.word(shape.letters);
+    this.rules.push(`${name} ::= ${this.spaced ? spacedField(shape, letters) : unspacedField(shape)}`);
     return name;
   }
 }
 
+/** The word rules `w` and `wl` when words are refused: `word` instead of free letters. */
+function refusingWords(word: string): string[] {
+  return [`w ::= ${word} ([-'\u2019] ${word})? ","?`, `wl ::= ${word} ([-'\u2019] ${word})?`];
+}
+
 const repeat = (rule: string, min: number, max: number) => (max <= 0 ? "" : `${rule}{${Math.max(0, min)},${max}}`);
 
-function spacedField(shape: FieldShape): string {
+/** `letters`: the rule of a word of the field's own most letters (`shape.letters`), when it has one. */
+function spacedField(shape: FieldShape, letters?: string): string {
   const [min, max] = shape.words;
   // Without a required ending the model may still close the field with a stop of its own,
   // which callers drop: a model that wants to end there is not pushed into gluing letters on.
   const end = shape.end ? ` ${literal(shape.end)}` : ' [.!]?';
-  const [w, wl] = shape.letters ? [`(l{1,${shape.letters}} ","?)`, `l{1,${shape.letters}}`] : ["w", "wl"];
+  const [w, wl] = letters ? [`(${letters} ","?)`, letters] : ["w", "wl"];
   if (shape.continues) return `","? ${repeat(`(" " ${w})`, min - 1, max - 1)} " " ${wl}${end}`.replace(/\s+/g, " ");
   if (!shape.keyword) return `w ${repeat('(" " w)', min - 2, max - 2)} " " wl${end}`.replace(/\s+/g, " ");
   const keywordWords = shape.keyword.split(/\s+/).length;

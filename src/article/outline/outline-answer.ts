@@ -59,7 +59,8 @@ export function outlineItems(plan: Plan, format: "json" | "lines", sizes: Sizes)
       lit(json ? `${n ? ", " : ""}{"heading": "` : `\n${n + 1}. `);
       field(heading(section.heading!.keyword), { kind: "heading", section: i });
       lit(json ? '"' : "");
-      section.subheadings.forEach((sub, j) => {
+      // A FAQ's questions come after the sections (its heading is among them only when its label is banned).
+      (section.kind === "faq" ? [] : section.subheadings).forEach((sub, j) => {
         lit(json ? (j ? '", "' : ', "subsections": ["') : "\n   - ");
         field(heading(sub.keyword), { kind: "subheading", section: i, index: j });
         if (json && j === section.subheadings.length - 1) lit('"]');

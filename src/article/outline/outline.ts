@@ -117,10 +117,12 @@ class OutlinePass {
     const { writer, start, plan } = this;
     const [field, after] = rest as [OutlineItem & { field: FieldShape }, OutlineItem | undefined];
     const call = after && "literal" in after ? [field, { literal: after.literal[0]! }] : [field];
-    const grammar = new GrammarBuilder(plan.spaced).add(call).build();
+    const grammar = new GrammarBuilder(plan.spaced, { refused: this.o.avoid.words }).add(call).build();
+    // Only the field's own words are judged: the labels code writes ("Title: ") are no text of the article.
+    const fieldStart = writer.text.length;
     for await (const piece of writer.generate({ grammar, maxTokens: 32 + field.field.words[1] * 6, seed: (this.o.seed + attempt * 7919) >>> 0, signal: this.o.signal })) {
       const match = this.o.avoid.completedIn(writer.text, writer.text.length - piece.length);
-      if (match && match.start >= start) return match.start - start;
+      if (match && match.start >= fieldStart) return match.start - start;
     }
     return undefined;
   }
@@ -313,7 +315,7 @@ export function plannedOutline(plan: Plan, outline: Outline): OutlineEntry[] {
   const entries: OutlineEntry[] = [];
   for (const [i, section] of plan.sections.entries()) {
     const written = outline.sections[i]!;
-    const fallback = section.kind === "conclusion" ? plan.labels.conclusion : section.kind === "introduction" ? plan.labels.introduction : null;
+    const fallback = (section.kind === "conclusion" ? plan.labels.conclusion : section.kind === "introduction" ? plan.labels.introduction : null) || null;
     const text = headingText(section, written.heading) ?? (shown ? null : fallback);
     if (text) entries.push({ level: 2, text, shown });
     for (const sub of written.subheadings) entries.push({ level: 3, text: sub, shown });

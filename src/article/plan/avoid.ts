@@ -1,4 +1,3 @@
-import { GRAMMAR_QUOTES } from "../text/scripts.js";
 import { clichesFor } from "./cliches.js";
 
 /** Where a banned phrase was completed in a text, and how to refuse it. */
@@ -13,109 +12,148 @@ export interface BannedMatch {
   word: string;
 }
 
-/** Letters and digits of any script: a phrase matches only between two non-word characters. */
+/** Letters and digits of any script: a phrase that opens on one matches only after a non-word character. */
 const WORD = "[\\p{L}\\p{N}\\p{M}]";
-/** Apostrophes are matched in either form ("it's" and "it’s"). */
-const APOSTROPHE = /['\u2019]/gu;
+/** Scripts written without spaces between words: a phrase in one matches wherever it stands. */
+const UNSPACED = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}]/u;
+/** Apostrophes are matched in any form ("it's", "it’s" and "itʼs"). */
+const APOSTROPHE = /['\u2019\u02bc]/gu;
+
+/** Where a phrase of a {@link PhraseMatcher} stands in a text. */
+interface PhraseAt {
+  phrase: string;
+  index: number;
+  /** The text it matched. */
+  text: string;
+}
+
+/**
+ * A list of phrases matched as the writer refuses them (see {@link phrasePattern}), in one
+ * pattern: where several match at one place, the longest phrase is the one found, so a text
+ * holding "delved" counts it once, not also as "delve".
+ */
+class PhraseMatcher {
+  private readonly pattern: RegExp;
+  private readonly ordered: readonly string[];
+
+  constructor(phrases: readonly string[]) {
+    this.ordered = [...phrases].sort((a, b) => b.length - a.length);
+    // One group per phrase, to tell which one matched; the phrases' own patterns capture nothing.
+    this.pattern = new RegExp(this.ordered.map((p) => `(${phrasePattern(p)})`).join("|"), "giu");
+  }
+
+  /** The first phrase that starts at or after `from`. */
+  find(text: string, from = 0): PhraseAt | undefined {
+    this.pattern.lastIndex = from;
+    const found = this.pattern.exec(text);
+    if (!found) return undefined;
+    const group = found.findIndex((value, i) => i > 0 && value !== undefined);
+    return { phrase: this.ordered[group - 1]!, index: found.index, text: found[0] };
+  }
+
+  /** How often each phrase stands in the texts (phrases never found are left out). */
+  count(texts: readonly string[]): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const text of texts) {
+      for (let at = this.find(text); at; at = this.find(text, at.index + at.text.length)) counts.set(at.phrase, (counts.get(at.phrase) ?? 0) + 1);
+    }
+    return counts;
+  }
+}
 
 /**
  * The phrases an article never holds: the request's `avoid` list and, unless turned off,
  * the built-in AI clichés of its language. The writer asks it, piece by piece, whether the
  * text just written completed one; code then cuts back to the start of the phrase's last
- * word and lets the model write on under a grammar that refuses that word there (step.ts). Nothing is
- * ever deleted from a kept sentence.
+ * word and lets the model write on under a grammar that refuses any word beginning with that
+ * word there (body/step.ts). Nothing is ever deleted from a kept sentence.
  */
 export class AvoidList {
   /** Every phrase, as given. */
   readonly phrases: readonly string[];
-  private readonly pattern: RegExp | undefined;
+  private readonly matcher: PhraseMatcher | undefined;
   /** Characters of the longest phrase: how far back a new piece can complete one. */
   private readonly longest: number;
 
-  constructor(options: { style: { avoid: string[]; cliches: boolean }; language: string }) {
-    const phrases = [...options.style.avoid, ...(options.style.cliches ? clichesFor(options.language) : [])];
+  /**
+   * `keep`: phrases the request asks for (its keywords, its links' keywords): a built-in cliché
+   * one of them holds is not avoided, since the request wants it written. @default none
+   */
+  constructor(options: { style: { avoid: string[]; cliches: boolean }; language: string; keep?: readonly string[] }) {
+    const keep = options.keep ?? [];
+    const cliches = options.style.cliches ? clichesFor(options.language).filter((c) => countBanned(keep, [c]).size === 0) : [];
+    const phrases = [...options.style.avoid, ...cliches];
     const seen = new Set<string>();
     this.phrases = phrases.filter((p) => {
       const key = p.toLocaleLowerCase();
       return !seen.has(key) && seen.add(key);
     });
     this.longest = Math.max(0, ...this.phrases.map((p) => p.length));
-    const alternatives = [...this.phrases].sort((a, b) => b.length - a.length).map(phrasePattern);
-    // The lookahead asks for the character after the phrase: "so happy" is not completed by "so happ".
-    this.pattern = alternatives.length ? new RegExp(`(?<!${WORD})(?:${alternatives.join("|")})(?=[^\\p{L}\\p{N}\\p{M}])`, "iu") : undefined;
+    this.matcher = this.phrases.length ? new PhraseMatcher(this.phrases) : undefined;
+  }
+
+  /** The phrases of one word: a word that begins with one is refused wherever it stands. */
+  get words(): string[] {
+    return this.phrases.filter((p) => !/\s/u.test(p.trim()));
   }
 
   /** Whether there is anything to avoid. */
   get empty(): boolean {
-    return this.pattern === undefined;
+    return this.matcher === undefined;
   }
 
-  /** Whether a whole text holds a banned phrase (its end counts as a word boundary). */
+  /** Whether a text holds a banned phrase. */
   holds(text: string): boolean {
-    return this.pattern?.test(`${text} `) ?? false;
+    return this.matcher?.find(text) !== undefined;
   }
 
   /**
-   * A banned phrase completed in `text` at or after `from` (a new piece just arrived).
-   * Only the last stretch is searched, so the cost per piece does not grow with the text.
+   * A banned phrase completed in `text` at or after `from` (a new piece just arrived): the
+   * moment its last character is there, whatever follows it. Only the last stretch is
+   * searched, so the cost per piece does not grow with the text.
    */
   completedIn(text: string, from: number): BannedMatch | undefined {
-    if (!this.pattern) return undefined;
-    const start = Math.max(0, from - this.longest - 2);
-    const found = this.pattern.exec(text.slice(start));
+    const found = this.matcher?.find(text, Math.max(0, from - this.longest - 2));
     if (!found) return undefined;
-    const matched = found[0];
-    const phrase = this.phrases.find((p) => new RegExp(`^${phrasePattern(p)}$`, "iu").test(matched)) ?? matched;
-    const lastWord = /(?:^|\s)(\S+)$/u.exec(matched)!;
-    const at = start + found.index;
-    const wordStart = at + lastWord.index + (lastWord[0].length - lastWord[1]!.length);
+    const lastWord = /(?:^|\s)(\S+)$/u.exec(found.text)!;
+    const wordStart = found.index + lastWord.index + (lastWord[0].length - lastWord[1]!.length);
     let cut = wordStart;
     while (cut > 0 && /\s/u.test(text[cut - 1]!)) cut--;
-    return { phrase, start: at, cut, word: lastWord[1]! };
+    return { phrase: found.phrase, start: found.index, cut, word: lastWord[1]! };
   }
-}
-
-/** A phrase as a case-insensitive pattern: any run of spaces between words, either apostrophe. */
-function phrasePattern(phrase: string): string {
-  return phrase
-    .trim()
-    .split(/\s+/u)
-    .map((word) => word.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&").replace(APOSTROPHE, "['\u2019]"))
-    .join("\\s+");
-}
-
-/** Where a {@link notWord} expression stands. */
-export interface NotWordOptions {
-  /** Inside an open quotation: no sentence may end before it closes. @default false */
-  inQuotation?: boolean;
 }
 
 /**
- * A GBNF expression for text that does not start with `word` (any case) followed by a word's
- * end; `rest` is the rule that takes over once the text has left the word behind. Its own
- * characters are never a double quote (a quote opened or closed here would escape the
- * quotation rules of `rest`), nor, inside a quotation, a sentence end.
+ * A phrase as a case-insensitive pattern, matched as written: any run of spaces between its
+ * words, any apostrophe, and after a non-word character when it opens on a letter or digit of
+ * a script that spaces its words. Its end asks nothing: a last word with letters glued on
+ * ("Lilych") is the phrase, and a phrase ending in a symbol ("happy 🙂") holds that symbol.
  */
-export function notWord(word: string, rest: string, options: NotWordOptions = {}): string {
-  const never = `\\n${GRAMMAR_QUOTES}${options.inQuotation ? ".!?" : ""}`;
-  const chars = [...word.toLocaleLowerCase()];
-  const cls = (c: string) => {
-    const upper = c.toLocaleUpperCase();
-    return upper === c ? escapeClass(c) : `${escapeClass(c)}${escapeClass(upper)}`;
-  };
-  // Innermost: the whole word matched, so it must go on with a letter or digit ("timely").
-  let rule = `[^\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f] ${rest}`;
-  for (let i = chars.length - 1; i >= 0; i--) {
-    // At the first character a space may not stand in for a different one: " time" is the word again.
-    const other = `[^${cls(chars[i]!)}${i === 0 ? " " : ""}${never}]`;
-    rule = `${other} ${rest} | [${cls(chars[i]!)}] (${rule})`;
+function phrasePattern(phrase: string): string {
+  const words = phrase
+    .trim()
+    .split(/\s+/u)
+    .map((word) => word.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&").replace(APOSTROPHE, "['\u2019\u02bc]"))
+    .join("\\s+");
+  const bounded = new RegExp(`^${WORD}`, "u").test(phrase.trim()) && !UNSPACED.test(phrase.trim());
+  return bounded ? `(?<!${WORD})${words}` : words;
+}
+
+/** Matchers of the phrase lists counted lately: the report counts the clichés and the request's list. */
+const matchers = new Map<string, PhraseMatcher>();
+
+/**
+ * How often each phrase stands in the texts, matched as the writer refuses it ({@link AvoidList}):
+ * the `avoid` and cliché checks count what the writer would have refused. Phrases never found are left out.
+ */
+export function countBanned(texts: readonly string[], phrases: readonly string[]): Map<string, number> {
+  if (phrases.length === 0) return new Map();
+  const key = phrases.join("\n");
+  let matcher = matchers.get(key);
+  if (!matcher) {
+    matcher = new PhraseMatcher(phrases);
+    matchers.set(key, matcher);
+    if (matchers.size > 16) matchers.delete(matchers.keys().next().value!);
   }
-  return rule;
+  return matcher.count(texts);
 }
-
-/** A character inside a GBNF class, escaped where the class syntax needs it. */
-function escapeClass(c: string): string {
-  return /[\\\]^-]/.test(c) ? `\\${c}` : c === "\n" ? "\\n" : c;
-}
-
-/** An avoid list for a request's resolved style. */

@@ -1,9 +1,9 @@
 /**
  * The built-in AI clichés: phrases that mark a text as machine-written boilerplate. The
  * writer avoids them unless a request sets `style.cliches: false`, and the report counts
- * any that slip through. A phrase matches as written, case-insensitively, on word
- * boundaries, with either apostrophe; so inflected forms that are clichés too ("delves",
- * "delving") are listed one by one.
+ * any that slip through. A phrase matches as written, case-insensitively, from a word's
+ * start, with either apostrophe, its last word also with letters glued on ("delve" covers
+ * "delves"); inflected forms are still listed one by one, so the report names the one found.
  *
  * The lists hold the openers, fillers and metaphors that style guides and studies of
  * model-written text name again and again, not ordinary words that happen to be frequent:

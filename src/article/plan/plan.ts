@@ -1,7 +1,9 @@
 import { KEYWORD_DENSITY } from "./limits.js";
 import { articleLanguage, type Labels } from "./labels.js";
 import { resolveStyle, type GenerateRequest, type Preset } from "../wire/request.js";
-import { lowerFirst, wordSpans } from "../text/text.js";
+import { countBanned } from "./avoid.js";
+import { clichesFor } from "./cliches.js";
+import { focusKeyword } from "./focus.js";
 
 /** The logical parts of an article. */
 export type SectionKind = "introduction" | "takeaways" | "body" | "conclusion" | "faq";
@@ -39,6 +41,7 @@ export interface Plan {
   /** The request's style resolved once (its fields over the key's default, which the service merged in). */
   style: ReturnType<typeof resolveStyle>;
   preset: Preset;
+  /** The section labels of the article's language; a label the request bans is empty (the section's heading is then written). */
   labels: Labels;
   /** English name of the article's language, for prompts. */
   languageName: string;
@@ -63,15 +66,14 @@ const HEADING_KEYWORD_SHARE = 0.5;
 const SHARE = { introduction: 0.7, takeaways: 0.5, body: 1, conclusion: 0.6, faq: 1.2 } as const;
 /** Languages written without spaces between words. */
 const UNSPACED = new Set(["ja", "zh", "th", "lo", "km", "my", "bo"]);
-/** Longest focus keyword taken from a topic, in words. */
-const FOCUS_WORDS = 4;
 
 const clamp = (n: number, min: number, max: number) => Math.min(max, Math.max(min, n));
 
 /** Plan an article from a normalised request: sections, word shares, keyword placement. Pure. */
 export function plan(request: GenerateRequest): Plan {
   const preset = request.structure;
-  const { labels, name } = articleLanguage(request.language);
+  const style = resolveStyle(request.style);
+  const { labels, name } = allowedLabels(request.language, style);
   const [first, ...rest] = request.seo.keywords;
   const primary = first ?? focusKeyword(request.topic, request.language);
   const secondary = rest.filter((k) => k.toLocaleLowerCase() !== primary.toLocaleLowerCase());
@@ -83,6 +85,8 @@ export function plan(request: GenerateRequest): Plan {
     kind, label: null, heading: null, number: null, subheadings: [], items: 0, share: SHARE[kind], primaryUses: 0, secondary: [], ...fields,
   });
   const written = (): PlannedHeading => ({ keyword: false });
+  // A banned label gives way to a heading the model writes, like any other.
+  const labelled = (label: string): Partial<PlannedSection> => (label ? { label } : { heading: written() });
   const sections: PlannedSection[] = [section("introduction")];
   switch (preset) {
     case "paragraphs":
@@ -93,18 +97,18 @@ export function plan(request: GenerateRequest): Plan {
       // From 200 words there is room for a body H2 and the conclusion's.
       const h2 = Math.max(request.length >= 200 ? 2 : 1, parts);
       for (let i = 0; i < Math.max(1, h2 - 1); i++) sections.push(section("body", { heading: written() }));
-      sections.push(section("conclusion", { label: h2 > 1 ? labels.conclusion : null }));
+      sections.push(section("conclusion", h2 > 1 ? labelled(labels.conclusion) : {}));
       break;
     }
     case "detailed": {
       const h2 = Math.max(2, parts);
-      sections.push(section("takeaways", { label: labels.keyTakeaways, items: clamp(Math.round(request.length / 500), 3, 5) }));
+      sections.push(section("takeaways", { ...labelled(labels.keyTakeaways), items: clamp(Math.round(request.length / 500), 3, 5) }));
       for (let i = 0; i < Math.max(1, h2 - 2); i++) {
         sections.push(section("body", { heading: written(), subheadings: [written(), written()] }));
       }
-      sections.push(section("conclusion", { label: labels.conclusion }));
+      sections.push(section("conclusion", labelled(labels.conclusion)));
       const questions = clamp(Math.round(request.length / 600), 3, 5);
-      sections.push(section("faq", { label: labels.faq, subheadings: Array.from({ length: questions }, written) }));
+      sections.push(section("faq", { ...labelled(labels.faq), subheadings: Array.from({ length: questions }, written) }));
       break;
     }
     case "listicle":
@@ -112,7 +116,7 @@ export function plan(request: GenerateRequest): Plan {
       // Enough items that none runs past the RUN_WORDS a subheading may cover, even at 5000 words.
       const count = preset === "listicle" ? clamp(parts, 3, 40) : clamp(parts, 3, 30);
       for (let i = 0; i < count; i++) sections.push(section("body", { heading: written(), number: i + 1 }));
-      sections.push(section("conclusion", { label: labels.conclusion }));
+      sections.push(section("conclusion", labelled(labels.conclusion)));
       break;
     }
   }
@@ -121,7 +125,7 @@ export function plan(request: GenerateRequest): Plan {
   placeKeywordUses(sections, secondary, request.length, keywordHeadings);
   return {
     request,
-    style: resolveStyle(request.style),
+    style,
     preset,
     labels,
     languageName: name,
@@ -133,37 +137,6 @@ export function plan(request: GenerateRequest): Plan {
     sections,
   };
 }
-
-/**
- * A focus keyword from the topic when none is given: at most four words, never a whole
- * long topic or question. Leading question words and trailing small words go, so the
- * phrase reads naturally inside a sentence ("How do I start composting at home?" →
- * "start composting at home").
- */
-export function focusKeyword(topic: string, language: string): string {
-  // The first run of words not broken by punctuation ("Home composting <img …>" → "Home composting").
-  const text = topic.split(/[^\p{L}\p{N}\p{M}\s'’-]+/u).map((part) => part.trim()).find((part) => wordSpans(part, language).length > 0) ?? topic.trim();
-  const spans = wordSpans(text, language);
-  if (spans.length === 0) return lowerFirst(text, language);
-  const small = SMALL_WORDS[language] ?? new Set<string>();
-  const isSmall = (i: number) => small.has(spans[i]!.word.toLocaleLowerCase(language));
-  let start = 0;
-  while (start < spans.length - 1 && spans.length - start > FOCUS_WORDS && isSmall(start)) start++;
-  let end = Math.min(spans.length, start + FOCUS_WORDS);
-  while (end - start > 1 && isSmall(end - 1)) end--;
-  const last = spans[end - 1]!;
-  return lowerFirst(text.slice(spans[start]!.index, last.index + last.word.length), language);
-}
-
-/** Words a focus keyword should neither start nor end with (question words, articles, prepositions). */
-const SMALL_WORDS: Record<string, Set<string>> = {
-  en: new Set(
-    "a an the and or but of in on at to for with by from about into over under than how what why when where which who whose is are was were do does did can could should would will i you we my your our it its this that these those best top ultimate guide small big".split(" "),
-  ),
-  de: new Set("der die das ein eine und oder von in im am an auf zu für mit wie was warum wann wo ist sind ich du wir".split(" ")),
-  fr: new Set("le la les un une des et ou de du en au aux à pour avec sur sous dans par comment quoi pourquoi quand est sont je vous nous".split(" ")),
-  es: new Set("el la los las un una y o de del en a al para con cómo qué por es son yo".split(" ")),
-};
 
 /**
  * Mark the model-written headings that hold the keyword, spread evenly, so that about
@@ -195,4 +168,15 @@ function placeKeywordUses(sections: PlannedSection[], secondary: string[], lengt
   const uses = Math.max(1, Math.ceil(length * PRIMARY_DENSITY) - headingUses);
   for (let i = 0; i < uses; i++) prose[i % prose.length]!.primaryUses++;
   for (const [i, keyword] of secondary.entries()) prose[(i + 1) % prose.length]!.secondary.push(keyword);
+}
+
+/**
+ * The labels of the article's language and its English name; a label the request's bans (or
+ * the built-in clichés it avoids) would match is left empty, since the article may not show it.
+ */
+function allowedLabels(language: string, style: ReturnType<typeof resolveStyle>): { labels: Labels; name: string } {
+  const { labels, name } = articleLanguage(language);
+  const bans = [...style.avoid, ...(style.cliches ? clichesFor(language) : [])];
+  const allowed = Object.fromEntries(Object.entries(labels).map(([key, label]) => [key, countBanned([label], bans).size ? "" : label]));
+  return { labels: allowed as unknown as Labels, name };
 }

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { requestConflicts } from "../plan/conflicts.js";
 import { isIso6391 } from "../plan/labels.js";
 import { resolvePreset, type Preset } from "../plan/presets.js";
 
@@ -173,7 +174,7 @@ const AvoidList = v.pipe(
  * contains, a voice note for the prompt, and whether the built-in AI clichés are avoided.
  */
 export const StyleSchema = jsonObject({
-  avoid: v.optional(described(AvoidList, "Phrases that never appear in the title, description, headings or body (case-insensitive, whole words); the model writes on instead of completing one.")),
+  avoid: v.optional(described(AvoidList, "Phrases that never appear in the title, description, headings or body: case-insensitive, as written (symbols included), from a word's start, and a last word with letters glued on (\"Lilych\") counts as the phrase; the model writes on instead of completing one.")),
   voice: described(optionalText(LIMITS.voice, "voice"), "A style note the prompt carries, such as \"plain British English, second person, no exclamation marks\"."),
   cliches: v.optional(described(v.boolean("cliches must be true or false"), "Avoid the built-in list of AI clichés (true unless a key's default style or the request says false).")),
 }, "style must be an object");
@@ -314,6 +315,14 @@ export const GenerateRequestSchema = v.pipe(
     structureRequested: structure || DEFAULTS.structure,
     seed: seed ?? randomSeed(),
   })),
+  // A ban the request's own keywords or topic contradict: each field involved is named.
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    for (const conflict of requestConflicts(dataset.value)) {
+      const path = conflict.keys.map((key) => ({ type: "object", origin: "value", input: {}, key, value: undefined }));
+      addIssue({ message: conflict.message, path: path as unknown as [v.IssuePathItem, ...v.IssuePathItem[]] });
+    }
+  }),
 );
 
 function randomSeed(): number {

@@ -1,11 +1,11 @@
 /**
  * Phrase checks: the built-in AI clichés and the request's banned phrases (`style.avoid`),
  * looked for everywhere a reader sees text: the title, the meta description, every heading
- * and the body. A phrase matches as the writer refuses it: case-insensitively, on word
- * boundaries, with either apostrophe.
+ * and the body. A phrase matches as the writer refuses it (plan/avoid.ts): as written,
+ * case-insensitively, with any apostrophe, its last word also with letters glued on.
  */
+import { countBanned } from "../../plan/avoid.js";
 import { clichesFor } from "../../plan/cliches.js";
-import { countPhrase } from "../../text/text.js";
 import type { CheckId } from "./registry.js";
 import { type Article, type Measure, listFound, na, plural, sum, verdict } from "./article.js";
 
@@ -40,23 +40,9 @@ export const phraseChecks = {
   },
 } satisfies Partial<Record<CheckId, Measure>>;
 
-/** Apostrophes compared in one form, so "it’s" matches "it's". */
-const straight = (text: string) => text.replace(/[\u2019\u02bc]/gu, "'");
-
-/** The phrases that appear in the article's title, meta description, headings or body, with their counts. */
+/** The phrases that appear in the article's title, meta description, headings or body, with their counts, in the list's order. */
 function findPhrases(article: Article, phrases: readonly string[]): Found[] {
-  const { language } = article.input;
-  const texts = [article.input.title, article.input.metaDescription, ...article.body.map((block) => block.text)].map((text) => {
-    const plain = straight(text);
-    return { plain, lower: plain.toLocaleLowerCase(language) };
-  });
-  return phrases
-    .map((phrase) => {
-      const wanted = straight(phrase);
-      // A text without the phrase's longest word cannot hold it: skip segmenting it (a hundred phrases a text).
-      const longest = wanted.split(/\s+/u).reduce((longer, word) => (word.length > longer.length ? word : longer), "").toLocaleLowerCase(language);
-      const holding = texts.filter((text) => text.lower.includes(longest));
-      return { phrase, count: sum(holding.map((text) => countPhrase(text.plain, wanted, language))) };
-    })
-    .filter((hit) => hit.count > 0);
+  const texts = [article.input.title, article.input.metaDescription, ...article.body.map((block) => block.text)];
+  const counts = countBanned(texts, phrases);
+  return phrases.flatMap((phrase) => (counts.has(phrase) ? [{ phrase, count: counts.get(phrase)! }] : []));
 }
