@@ -10,10 +10,10 @@ import { runCli } from "../helpers/server.js";
 // `inkpress audit` over a folder of 200 Markdown pages made from README files of packages in
 // node_modules (real prose), linked to one another as a site is, with planted faults: two
 // pages on one primary keyword, three near-duplicate pages, an orphan page and a page with a
-// banned phrase. Packages of one family share a README template (micromark-*, hast-util-*…), and a
+// banned phrase. Packages of one family share a README template (micromark-*, hast-util-*, is-decimal…), and a
 // scoped fork shares its original's, so they are not taken as unrelated pages.
 
-const FAMILY = /^(micromark-|hast-util-|mdast-util-|unist-util-|rehype-|remark-|character-|.*-separated-tokens$|@types\/)/;
+const FAMILY = /^(micromark-|hast-util-|mdast-util-|unist-util-|rehype-|remark-|character-|is-(alphabetical|alphanumerical|decimal|hexadecimal)$|.*-separated-tokens$|@types\/)/;
 const SITE = "https://example.com";
 
 interface Planned {
