@@ -1,3 +1,4 @@
+import { mostWords } from "../article/plan/limits.js";
 import { InkpressError } from "../errors.js";
 import { log } from "../log.js";
 import type { ApiKey } from "./registry.js";
@@ -11,14 +12,6 @@ export interface KeyLimiterOptions {
    * mid-generation frees its slots soon.
    */
   generationMs: number;
-}
-
-/** A request reserves its length and this many tenths more of the daily quota: an article lands within ±10% of its length. */
-const RESERVE_TENTHS = 11;
-
-/** The words a request of `length` reserves against its key's daily quota: length × 1.1, rounded up (in whole numbers, so 800 gives 880). */
-function reservedWords(length: number): number {
-  return Math.ceil((length * RESERVE_TENTHS) / 10);
 }
 
 /** Words reserved by a running generation, and the day they count on. */
@@ -65,7 +58,7 @@ export class KeyLimiter {
 
   /**
    * Start a generation of `length` words for a key: throws a 429 when the key already runs its
-   * maximum, or when its reservation ({@link reservedWords}) does not fit in the daily words left.
+   * maximum, or when its reservation (the most words its article may have, {@link mostWords}: 800 gives 880) does not fit in the daily words left.
    * Call `end` with the words written when it settles: the unused part of the reservation is
    * given back then.
    */
@@ -77,7 +70,7 @@ export class KeyLimiter {
     }
     let reservation: Reserved | undefined;
     try {
-      reservation = await this.reserve(key, headers, reservedWords(length));
+      reservation = await this.reserve(key, headers, mostWords(length));
     } catch (error) {
       await this.storage.releaseLease(key.id, lease).catch(() => {});
       throw error;

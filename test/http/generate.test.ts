@@ -55,6 +55,14 @@ describe.each(["plain", "chat"] as const)("POST /api/v1/generate on the %s test 
     expect(body.article.language).toBe("de");
   });
 
+  it("never answers more words than the length allows: 100 words, seeds whose articles ran to 111 before the ceiling", async () => {
+    for (const seed of [6, 11, 27]) {
+      const body = await (await server.generate({ topic: "Rate limits for tea shops", length: 100, seed })).json();
+      expect(body.article.wordCount, `seed ${seed}`).toBeLessThanOrEqual(110);
+      expect(body.seo.checks.find((c: { id: string }) => c.id === "length-target").passed, `seed ${seed}`).toBe(true);
+    }
+  });
+
   it("fills the defaults when only the topic is given", async () => {
     const body = await (await server.generate({ topic: "  Winter cycling  " })).json();
     expect(body.request).toMatchObject({

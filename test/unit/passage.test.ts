@@ -5,7 +5,7 @@ import { writePassage, type Passage, type PassageContext } from "../../src/artic
 import { SentenceGate } from "../../src/article/body/sentence-gate.js";
 import { Grounding } from "../../src/article/grounding/grounding.js";
 import { TokenLedger } from "../../src/article/ledger.js";
-import { PARAGRAPH_WORDS } from "../../src/article/plan/limits.js";
+import { mostWords, PARAGRAPH_WORDS } from "../../src/article/plan/limits.js";
 import { hasPhrase } from "../../src/article/text/text.js";
 import { clichesOnly, outlineFor, planFor } from "../helpers/body.js";
 import { FakeWriter, continuations, distinctSentences, proseModel } from "../../scripts/fixtures/fake-writer.js";
@@ -33,6 +33,7 @@ function context(options: { length?: number } = {}) {
     visible: true,
     seed: () => step++,
     tokensPerWord: 2,
+    wordsLeft: () => mostWords(plan.request.length) - document.wordCount,
   };
   return { ctx, document, writer };
 }
@@ -50,6 +51,15 @@ describe("a passage", () => {
     const first = prose(document)[0]!.sentences[0]!;
     expect(first.startsWith("Compost bins ")).toBe(true);
     expect(hasPhrase(first, "compost bins", "en")).toBe(true);
+  });
+
+  it("never keeps a sentence past the article's length promise, however far the owed keywords or the overshoot would take it", async () => {
+    const { ctx, document } = context({ length: 100 });
+    // A last passage with a budget far past the length (203 words without the ceiling): the ceiling still holds.
+    const words = await writePassage(ctx, { budget: 200, primaryUses: 2, secondary: ["garden waste"], section: 0, final: true });
+    expect(words).toBe(document.wordCount);
+    expect(words).toBeGreaterThan(80);
+    expect(words).toBeLessThanOrEqual(mostWords(100));
   });
 
   it("closes paragraphs well within the paragraph limit", async () => {

@@ -31,6 +31,11 @@ export interface PassageContext {
   onWords?: (words: number, tokens: number) => void;
   /** Tokens the model spends per word, as last measured: sizes each step's token allowance. */
   tokensPerWord: number;
+  /**
+   * Body words the article may still keep within its length promise, headings still to come
+   * set aside: a sentence that does not fit ends the passage before it.
+   */
+  wordsLeft: () => number;
 }
 
 /** One passage of prose (or the items of a list): its budget and the keywords it owes. */
@@ -162,6 +167,7 @@ function take(
   const items = passage.items;
   const allowance = Math.max(OVERSHOOT * (budget - state.words), Math.min(OVERSHOOT_WORDS, Math.floor(OVERSHOOT_SHARE * plan.request.length)));
   if (items === undefined && state.words > 0 && !s.owing() && state.words + n - budget > allowance) return "stop";
+  if (n > ctx.wordsLeft()) return "stop";
   const first = state.sentences === 0;
   const answer = !ctx.visible && plan.sections[passage.section]?.kind === "faq";
   const placement: Placement = { articleStart: passage.opening === true && first, sectionStart: passage.sectionStart === true && first, answer };

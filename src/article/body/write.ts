@@ -6,7 +6,8 @@ import { KeywordSchedule } from "./keyword-schedule.js";
 import { TokenLedger } from "../ledger.js";
 import { headingText, type Outline } from "../outline/outline.js";
 import { writePassage, type Passage, type PassageContext } from "./passage.js";
-import type { Plan, } from "../plan/plan.js";
+import { mostWords } from "../plan/limits.js";
+import type { Plan } from "../plan/plan.js";
 import { SentenceGate } from "./sentence-gate.js";
 import { countWords } from "../text/text.js";
 
@@ -53,6 +54,8 @@ class BodyPass {
   private readonly writer: TokenLedger;
   private readonly doc: ArticleDocument;
   private readonly ctx: PassageContext;
+  /** Words of the headings and questions not yet appended: the prose leaves room for them. */
+  private fixedLeft = 0;
 
   constructor(
     private readonly plan: Plan,
@@ -75,6 +78,7 @@ class BodyPass {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onWords ? { onWords: options.onWords } : {}),
       tokensPerWord: 2,
+      wordsLeft: () => mostWords(plan.request.length) - this.doc.wordCount - this.fixedLeft,
     };
   }
 
@@ -82,7 +86,8 @@ class BodyPass {
     const { plan, outline, doc } = this;
     this.writer.append(`# ${outline.title}\n\n`);
     if (plan.headings) doc.addTitle(outline.title);
-    let remaining = Math.round(plan.request.length * LENGTH_AIM) - this.fixedWords();
+    this.fixedLeft = this.fixedWords();
+    let remaining = Math.round(plan.request.length * LENGTH_AIM) - this.fixedLeft;
     let shares = plan.sections.reduce((n, s) => n + s.share, 0);
     for (const [i, section] of plan.sections.entries()) {
       const budget = Math.max(8, Math.round((remaining * section.share) / shares));
@@ -151,7 +156,9 @@ class BodyPass {
     this.writer.truncate(text.trimEnd().length);
     this.writer.append(`\n\n${markdown}${markdown ? "\n\n" : ""}`);
     this.doc.close();
+    const before = this.doc.wordCount;
     add();
+    this.fixedLeft -= this.doc.wordCount - before;
   }
 
   /** An outline question shown as a paragraph of its own (headings off), kept like any sentence. */

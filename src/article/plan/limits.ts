@@ -4,6 +4,14 @@
  * checks measure them, from these same constants.
  */
 
+/** How far, in percent, an article's body may land from the requested length, either way. */
+export const LENGTH_TOLERANCE = 10;
+
+/** Most body words an article of `length` may have: the engine never keeps a sentence past it. */
+export function mostWords(length: number): number {
+  return Math.floor((length * (100 + LENGTH_TOLERANCE)) / 100);
+}
+
 /** Most words in one paragraph. */
 export const PARAGRAPH_WORDS = 150;
 

@@ -1,4 +1,5 @@
 /** Length checks: the title, the meta description and the body against the request. */
+import { LENGTH_TOLERANCE } from "../../plan/limits.js";
 import type { CheckId } from "./registry.js";
 import { type Measure, na, plural, round, verdict } from "./article.js";
 
@@ -23,7 +24,7 @@ export const lengthChecks = {
   // Without a requested length (an article analysed as it is) the target is the plain 300.
   "text-length": (article) => {
     const requested = article.input.targetLength;
-    const target = requested > 0 ? Math.min(300, Math.round(requested * 0.9)) : 300;
+    const target = requested > 0 ? Math.min(300, Math.round((requested * (100 - LENGTH_TOLERANCE)) / 100)) : 300;
     return verdict(article.wordCount >= target, `The body has ${plural(article.wordCount, "word")} (target at least ${target}).`);
   },
 
@@ -32,8 +33,8 @@ export const lengthChecks = {
     if (target <= 0) return na("No length was requested.");
     const offBy = ((article.wordCount - target) / target) * 100;
     return verdict(
-      Math.abs(offBy) <= 10,
-      `The body has ${plural(article.wordCount, "word")}, ${round(Math.abs(offBy), 1)}% ${offBy < 0 ? "under" : "over"} the ${target} requested (target ±10%).`,
+      Math.abs(offBy) <= LENGTH_TOLERANCE,
+      `The body has ${plural(article.wordCount, "word")}, ${round(Math.abs(offBy), 1)}% ${offBy < 0 ? "under" : "over"} the ${target} requested (target ±${LENGTH_TOLERANCE}%).`,
     );
   },
 } satisfies Partial<Record<CheckId, Measure>>;
