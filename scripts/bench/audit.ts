@@ -10,7 +10,7 @@ import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { auditFolder } from "../../src/audit/audit.js";
-import { readme, readmePackages, withFrontMatter } from "../../test/helpers/readmes.js";
+import { readme, readmePackages, withFrontMatter } from "../fixtures/readmes.js";
 
 const PAGES = Number(process.env.PAGES ?? 1000);
 const WORDS = Number(process.env.WORDS ?? 1000);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp, type TestApp } from "../helpers/app.js";
 import { createKey, tempKeysFile } from "../helpers/cli.js";
 import { expectProblem, waitFor } from "../helpers/http.js";
-import { readme } from "../helpers/readmes.js";
+import { readme } from "../../scripts/fixtures/readmes.js";
 import { API_KEY } from "../helpers/server.js";
 
 // POST /api/v1/analyse on the app served in-process: validation, the key's limits (its rate

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AnalysisResponse } from "../../src/article/wire/analyse.js";
-import { readme, webPage, withFrontMatter } from "../helpers/readmes.js";
+import { readme, webPage, withFrontMatter } from "../../scripts/fixtures/readmes.js";
 import { API_KEY, startServer, testModel, type TestServer } from "../helpers/server.js";
 
 // A human-written article (a README of a well-known package, as real prose) analysed over

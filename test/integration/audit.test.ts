@@ -4,7 +4,7 @@ import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AuditReport } from "../../src/audit/audit.js";
-import { readme, readmePackages, withFrontMatter } from "../helpers/readmes.js";
+import { readme, readmePackages, withFrontMatter } from "../../scripts/fixtures/readmes.js";
 import { runCli } from "../helpers/server.js";
 
 // `inkpress audit` over a folder of 200 Markdown pages made from README files of packages in

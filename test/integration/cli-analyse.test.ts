@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readme, webPage, withFrontMatter } from "../helpers/readmes.js";
+import { readme, webPage, withFrontMatter } from "../../scripts/fixtures/readmes.js";
 import { runCli } from "../helpers/server.js";
 
 // `inkpress analyse FILE`: the report of one file, its targets from its front matter and flags.

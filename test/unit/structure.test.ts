@@ -109,6 +109,12 @@ describe("the source's structure", () => {
     expect(backwards).toEqual([]);
   });
 
+  it("keeps scripts/ (the bench, the fixtures) off the test folders: what both need lives in scripts/ or src/", () => {
+    const SCRIPTS = path.resolve(SRC, "../scripts");
+    const reaching = files(SCRIPTS).filter((file) => /(?:from|import)\s*\(?\s*["'](?:\.\.\/)+test\//.test(readFileSync(file, "utf8")));
+    expect(reaching.map((file) => path.relative(SCRIPTS, file))).toEqual([]);
+  });
+
   it("raises errors through the one base (src/errors.ts)", () => {
     const outside = SOURCES.filter((file) => file !== path.join(SRC, "errors.ts") && /\bextends\s+(Error|TypeError|RangeError)\b/.test(text.get(file)!));
     expect(outside.map(rel)).toEqual([]);
