@@ -5,6 +5,7 @@
  */
 import type * as v from "valibot";
 import type { JobExtrasSchema, JobSchema } from "../jobs/job.js";
+import type { AnalyseRequestSchema, AnalysisResponseSchema } from "../article/wire/analyse.js";
 import type { ProblemSchema } from "../article/wire/problem.js";
 import type { GenerateRequestSchema } from "../article/wire/request.js";
 import type { ArticleResponseSchema, StreamDeltaSchema, StreamMetaSchema, StreamOutlineSchema } from "../article/wire/response.js";
@@ -17,6 +18,12 @@ export type JobRequest = ArticleRequest & v.InferInput<typeof JobExtrasSchema>;
 
 /** The generate answer: the article, its SEO report and usage. */
 export type ArticleResponse = v.InferOutput<typeof ArticleResponseSchema>;
+
+/** What `POST /api/v1/analyse` takes: the article as `markdown` or `html` (exactly one), and optionally the targets it is measured against. */
+export type AnalyseRequest = v.InferInput<typeof AnalyseRequestSchema>;
+
+/** The analyse answer: the SEO report of the article as it is, its figures, outline and the targets measured. */
+export type AnalysisResponse = v.InferOutput<typeof AnalysisResponseSchema>;
 
 /** A job as the API shows it. */
 export type Job = v.InferOutput<typeof JobSchema>;

@@ -3,6 +3,8 @@
  * reference table and the playground form) and the rules of each field in words.
  */
 
+import { escapeHtml } from "./html.js";
+
 /** A JSON Schema node, as far as the pages read it. */
 export interface SchemaNode {
   type?: string | string[];
@@ -140,4 +142,19 @@ export function rulesText(schema: SchemaNode): string[] {
 export function defaultText(schema: SchemaNode): string | undefined {
   if (schema.default === undefined) return undefined;
   return JSON.stringify(schema.default);
+}
+
+/** The attributes of a form control from its field's schema: its length, range and step. */
+export function inputLimits(schema: SchemaNode): string {
+  const attrs: string[] = [];
+  if (schema.maxLength !== undefined) attrs.push(`maxlength="${schema.maxLength}"`);
+  if (schema.minimum !== undefined) attrs.push(`min="${schema.minimum}"`);
+  if (schema.maximum !== undefined) attrs.push(`max="${schema.maximum}"`);
+  if (schema.type === "integer") attrs.push('step="1"');
+  return attrs.join(" ");
+}
+
+/** A control's placeholder, escaped: the field's default when it has one, else `fallback`. */
+export function schemaPlaceholder(schema: SchemaNode, fallback = ""): string {
+  return escapeHtml(schema.default !== undefined && schema.default !== "" ? String(schema.default) : fallback);
 }

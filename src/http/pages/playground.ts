@@ -3,21 +3,37 @@
  * the API itself): a person enters a key and the request, presses Generate, and watches
  * the article stream in, rendered, then sees its SEO report: beside the article on wide
  * screens, in view while the article scrolls; below it on narrow ones, with a summary
- * above it and the form folded away once an article streams.
+ * above it and the form folded away once an article streams. A second tab, Check an article
+ * (playground-check.ts), measures a pasted article with the same report; the key above the
+ * tabs serves both.
  *
  * The form's limits (lengths, ranges, defaults) are read from the OpenAPI request schema,
  * like the reference table. The page's script is client/playground.ts, served at
  * `/assets/playground.js`; it reads the request from the form's named controls.
  */
 import { LABELLED_LANGUAGES, languageName } from "../../article/plan/labels.js";
-import { componentSchema, fieldAt, requestBodySchema, type SchemaNode } from "./fields.js";
+import { componentSchema, fieldAt, inputLimits, requestBodySchema, schemaPlaceholder, type SchemaNode } from "./fields.js";
 import { escapeHtml, renderPage, type Page } from "./html.js";
+import { CHECK_STYLE, checkPanel } from "./playground-check.js";
+import { REPORT_STYLE, reportSection } from "./playground-report.js";
 
-const STYLE = `
-.wrap { display: grid; grid-template-columns: minmax(320px, 380px) minmax(0, 1fr); gap: 24px; max-width: 1600px; margin: 0 auto; padding: 24px; align-items: start; }
-.intro { grid-column: 1 / -1; display: flex; align-items: baseline; gap: 14px; flex-wrap: wrap; }
+const VIEW_STYLE = `
+.wrap { display: flex; flex-direction: column; gap: 18px; max-width: 1600px; margin: 0 auto; padding: 24px; }
+.intro { display: flex; align-items: baseline; gap: 14px; flex-wrap: wrap; }
 .intro h1 { margin: 0; font-size: 24px; letter-spacing: -0.02em; }
 .intro p { margin: 0; color: var(--muted); }
+/* The tabs and the key both tabs send, on one bar above the tab's panel. */
+.modebar { display: flex; align-items: flex-end; justify-content: space-between; gap: 10px 24px; flex-wrap: wrap; border-bottom: 1px solid var(--line); }
+.tabs { display: flex; gap: 4px; }
+.tabs [role=tab] { border: 1px solid transparent; border-bottom: 0; border-radius: 8px 8px 0 0; background: none; color: var(--muted); padding: 9px 16px; margin-bottom: -1px; }
+.tabs [role=tab]:hover { color: var(--text); }
+.tabs [role=tab][aria-selected=true] { background: var(--panel); border-color: var(--line); color: var(--text); box-shadow: inset 0 3px 0 var(--accent); }
+.keyfield { display: grid; grid-template-columns: auto minmax(160px, 260px); align-items: center; gap: 2px 10px; padding-bottom: 8px; }
+.keyfield > span { font-size: 13px; font-weight: 600; }
+.keyfield small { grid-column: 1 / -1; color: var(--muted); font-size: 12px; }
+.view { display: grid; gap: 24px; align-items: start; }
+.view.generate { grid-template-columns: minmax(320px, 380px) minmax(0, 1fr); }
+.view.generate .report { grid-column: 2; }
 form.panel { padding: 18px; position: sticky; top: 16px; display: flex; flex-direction: column; max-height: calc(100vh - 32px); }
 /* The fields scroll inside the form, so the Generate button and its error stay in view at any height. */
 .fields { overflow-y: auto; min-height: 0; flex: 0 1 auto; margin: -4px; padding: 4px; }
@@ -66,41 +82,8 @@ button:disabled { opacity: 0.55; cursor: default; }
 .article ul, .article ol { margin: 0 0 14px; padding-left: 24px; }
 .busy .article > :last-child::after { content: "▍"; color: var(--accent); animation: blink 1s steps(2) infinite; margin-left: 2px; }
 @keyframes blink { 50% { opacity: 0; } }
-.report { padding: 18px 22px; grid-column: 2; }
-.report .pending { color: var(--muted); margin: 0; }
 .summary-bar { display: flex; align-items: baseline; gap: 6px 14px; flex-wrap: wrap; margin: 0; padding: 10px 16px; font-size: 14px; }
 .summary-bar strong { font-size: 20px; }
-.report h2 { font-size: 16px; margin: 0 0 12px; display: flex; align-items: baseline; gap: 10px; }
-.failed-count { font-size: 13px; font-weight: 600; border-radius: 999px; padding: 1px 10px; }
-.failed-count.fail { background: var(--bad-bg); color: var(--bad); }
-.failed-count.pass { background: var(--ok-bg); color: var(--ok); }
-.score { display: flex; align-items: center; gap: 16px; margin-bottom: 14px; }
-.score strong { font-size: 34px; line-height: 1; letter-spacing: -0.02em; }
-.score .bar { flex: 1; height: 10px; border-radius: 999px; background: var(--na-bg); overflow: hidden; }
-.score .bar span { display: block; height: 100%; width: 0; background: var(--ok); border-radius: 999px; transition: width 0.4s; }
-.score.mid .bar span { background: #c98a0b; }
-.score.low .bar span { background: var(--bad); }
-.stats { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 10px; margin: 0 0 16px; }
-.stats div { background: var(--bg); border: 1px solid var(--line); border-radius: 8px; padding: 8px 10px; min-width: 0; }
-.stats dt { font-size: 12px; color: var(--muted); }
-.stats dd { margin: 2px 0 0; font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-.stats .wide { grid-column: 1 / -1; }
-.stats .wide dd { font-weight: 400; white-space: normal; overflow-wrap: anywhere; }
-.checks-summary { font-size: 13px; color: var(--muted); margin: 0 0 8px; }
-details.na-checks { margin-top: 10px; }
-details.na-checks summary { cursor: pointer; font-size: 13px; color: var(--muted); margin-bottom: 6px; }
-.checks { list-style: none; margin: 0; padding: 0; display: grid; gap: 6px; grid-template-columns: repeat(auto-fill, minmax(290px, 1fr)); }
-.checks li { display: grid; grid-template-columns: 26px minmax(0, 1fr); gap: 8px; align-items: start; padding: 8px 10px; border-radius: 8px; background: var(--bg); border: 1px solid var(--line); }
-.checks .icon { width: 22px; height: 22px; border-radius: 50%; display: grid; place-items: center; font-weight: 700; font-size: 13px; }
-.checks .pass .icon { background: var(--ok-bg); color: var(--ok); }
-.checks .fail .icon { background: var(--bad-bg); color: var(--bad); }
-.checks .na .icon { background: var(--na-bg); color: var(--na); }
-.checks .name { font-weight: 600; font-size: 14px; }
-.checks .state { font-size: 12px; font-weight: 600; margin-left: 6px; }
-.checks .pass .state { color: var(--ok); }
-.checks .fail .state { color: var(--bad); }
-.checks .na .state { color: var(--na); }
-.checks .msg { font-size: 13px; color: var(--muted); overflow-wrap: anywhere; }
 details.source { padding: 10px 16px; }
 details.source summary { cursor: pointer; font-weight: 600; font-size: 14px; }
 details.source pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 420px; margin: 10px 0 4px; }
@@ -109,8 +92,8 @@ details.source pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height:
 [hidden] { display: none !important; }
 /* Wide: the report beside the article, in view while the article scrolls; the summary bar is redundant there. */
 @media (min-width: 1100px) {
-  .wrap { grid-template-columns: minmax(280px, 340px) minmax(0, 1fr) minmax(280px, 340px); }
-  .report { grid-column: 3; grid-row: 2; position: sticky; top: 16px; max-height: calc(100vh - 32px); overflow-y: auto; }
+  .view.generate { grid-template-columns: minmax(280px, 340px) minmax(0, 1fr) minmax(280px, 340px); }
+  .view.generate .report { grid-column: 3; grid-row: 1; position: sticky; top: 16px; max-height: calc(100vh - 32px); overflow-y: auto; }
   .report .checks { grid-template-columns: 1fr; }
   .report .stats { grid-template-columns: repeat(2, minmax(0, 1fr)); }
   .summary-bar { display: none !important; }
@@ -118,8 +101,10 @@ details.source pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height:
 @media (max-width: 560px) { .stats { grid-template-columns: repeat(2, minmax(0, 1fr)); } }
 /* Narrow: one column; once an article streams the form folds to one line, so the article is near the top. */
 @media (max-width: 899px) {
-  .wrap { grid-template-columns: minmax(0, 1fr); padding: 16px; gap: 16px; }
-  .report { grid-column: 1; }
+  .wrap { padding: 16px; gap: 14px; }
+  .view, .view.generate { grid-template-columns: minmax(0, 1fr); gap: 16px; }
+  .view.generate .report { grid-column: 1; }
+  .keyfield { grid-template-columns: auto minmax(0, 1fr); flex: 1; }
   form.panel { position: static; max-height: none; }
   .fields { overflow: visible; }
   form.folded .fields { display: none; }
@@ -128,19 +113,6 @@ details.source pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height:
   .article { padding: 20px; }
 }
 `;
-
-/** The attributes of an input, from its schema: limits, default as placeholder or value. */
-function limits(schema: SchemaNode): string {
-  const attrs: string[] = [];
-  if (schema.maxLength !== undefined) attrs.push(`maxlength="${schema.maxLength}"`);
-  if (schema.minimum !== undefined) attrs.push(`min="${schema.minimum}"`);
-  if (schema.maximum !== undefined) attrs.push(`max="${schema.maximum}"`);
-  if (schema.type === "integer") attrs.push('step="1"');
-  return attrs.join(" ");
-}
-
-const placeholder = (schema: SchemaNode, fallback = "") =>
-  escapeHtml(schema.default !== undefined && schema.default !== "" ? String(schema.default) : fallback);
 
 /** A field of the request schema by its dotted path. */
 type FieldOf = (path: string) => SchemaNode;
@@ -155,40 +127,34 @@ function fieldsets(field: FieldOf, presets: string[]): string {
   const lengthDefault = field("length").default;
   const headingDefault = field("seo.headingTags").default !== false;
   return `<fieldset>
-<legend>Access</legend>
-<label class="field"><span>API key</span>
-<input type="password" id="f-key" required autocomplete="current-password" spellcheck="false" placeholder="x-api-key">
-<small>Sent only in the <code>x-api-key</code> header; kept in this tab only.</small></label>
-</fieldset>
-<fieldset>
 <legend>Article</legend>
 <label class="field"><span>Topic</span>
-<textarea id="f-topic" name="topic" rows="2" required ${limits(field("topic"))} placeholder="Home composting for beginners"></textarea></label>
+<textarea id="f-topic" name="topic" rows="2" required ${inputLimits(field("topic"))} placeholder="Home composting for beginners"></textarea></label>
 <div class="row">
 <label class="field"><span>Length (words)</span>
-<input type="number" id="f-length" name="length" ${limits(field("length"))} value="${escapeHtml(String(lengthDefault ?? ""))}"></label>
+<input type="number" id="f-length" name="length" ${inputLimits(field("length"))} value="${escapeHtml(String(lengthDefault ?? ""))}"></label>
 <label class="field"><span>Language</span>
-<input type="text" id="f-language" name="language" list="languages" ${limits(field("language"))} placeholder="${placeholder(field("language"))}" spellcheck="false"></label>
+<input type="text" id="f-language" name="language" list="languages" ${inputLimits(field("language"))} placeholder="${schemaPlaceholder(field("language"))}" spellcheck="false"></label>
 </div>
 <div class="row">
 <label class="field"><span>Tone</span>
-<input type="text" id="f-tone" name="tone" ${limits(field("tone"))} placeholder="${placeholder(field("tone"))}"></label>
+<input type="text" id="f-tone" name="tone" ${inputLimits(field("tone"))} placeholder="${schemaPlaceholder(field("tone"))}"></label>
 <label class="field"><span>Structure</span>
-<input type="text" id="f-structure" name="structure" list="structures" ${limits(field("structure"))} placeholder="${placeholder(field("structure"))}"></label>
+<input type="text" id="f-structure" name="structure" list="structures" ${inputLimits(field("structure"))} placeholder="${schemaPlaceholder(field("structure"))}"></label>
 </div>
 <label class="field"><span>Seed <small>(optional)</small></span>
-<input type="number" id="f-seed" name="seed" ${limits(field("seed"))} placeholder="random">
+<input type="number" id="f-seed" name="seed" ${inputLimits(field("seed"))} placeholder="random">
 <small>The same seed gives the same article on the same model.</small></label>
 </fieldset>
 <fieldset>
 <legend>SEO</legend>
 <label class="field"><span>Keywords</span>
-<input type="text" id="f-seo-keywords" name="seo.keywords" ${limits(field("seo.keywords"))} placeholder="compost bin, garden waste">
+<input type="text" id="f-seo-keywords" name="seo.keywords" ${inputLimits(field("seo.keywords"))} placeholder="compost bin, garden waste">
 <small>Comma-separated; the first is the primary keyword.</small></label>
 <label class="field"><span>Title <small>(optional, used verbatim)</small></span>
-<input type="text" id="f-seo-title" name="seo.title" ${limits(field("seo.title"))} placeholder="generated"></label>
+<input type="text" id="f-seo-title" name="seo.title" ${inputLimits(field("seo.title"))} placeholder="generated"></label>
 <label class="field"><span>Meta description <small>(optional, used verbatim)</small></span>
-<textarea id="f-seo-description" name="seo.description" rows="2" ${limits(field("seo.description"))} placeholder="generated"></textarea></label>
+<textarea id="f-seo-description" name="seo.description" rows="2" ${inputLimits(field("seo.description"))} placeholder="generated"></textarea></label>
 <label class="check"><input type="checkbox" id="f-seo-headingTags" name="seo.headingTags"${headingDefault ? " checked" : ""}> Heading tags (H1, H2, H3)</label>
 </fieldset>
 <fieldset>
@@ -197,7 +163,7 @@ function fieldsets(field: FieldOf, presets: string[]): string {
 <textarea id="f-style-avoid" name="style.avoid" data-list="lines" rows="2" placeholder="once upon a time&#10;game-changer"></textarea>
 <small>One phrase per line, up to ${escapeHtml(String(field("style.avoid").maxItems ?? ""))}; none appears in the article.</small></label>
 <label class="field"><span>Voice <small>(optional)</small></span>
-<input type="text" id="f-style-voice" name="style.voice" ${limits(field("style.voice"))} placeholder="plain British English, second person"></label>
+<input type="text" id="f-style-voice" name="style.voice" ${inputLimits(field("style.voice"))} placeholder="plain British English, second person"></label>
 </fieldset>
 <fieldset>
 <legend>Grounding</legend>
@@ -224,18 +190,19 @@ const OUTPUT = `<div class="out" id="out">
 </details>
 </div>`;
 
-/** The SEO report, filled in when an article is done (each check of the answer carries its name in words). */
-const REPORT = `<section class="report panel" id="report" aria-labelledby="report-title">
-<h2 id="report-title">SEO report <span class="failed-count" id="failed-count" hidden></span></h2>
-<p class="pending" id="report-pending">The report measures the finished article: it appears here when the article is done.</p>
-<div id="report-body" hidden>
-<div class="score" id="score"><strong id="score-value">–</strong><div class="bar" aria-hidden="true"><span id="score-bar"></span></div><span class="muted">of 100</span></div>
-<dl class="stats" id="stats"></dl>
-<p class="checks-summary" id="checks-summary"></p>
-<ul class="checks" id="checks"></ul>
-<details class="na-checks" id="na-checks" hidden><summary id="na-summary"></summary><ul class="checks" id="na-list"></ul></details>
+/**
+ * The tabs (client/tabs.ts makes them keyboard tabs) and the API key both tabs send. The
+ * first tab is selected without script too, so the page reads as it did before its script runs.
+ */
+const MODEBAR = `<div class="modebar">
+<div class="tabs" role="tablist" aria-label="What the playground does">
+<button type="button" role="tab" id="tab-generate" aria-controls="panel-generate" aria-selected="true">Generate an article</button>
+<button type="button" role="tab" id="tab-check" aria-controls="panel-check" aria-selected="false" tabindex="-1">Check an article</button>
 </div>
-</section>`;
+<label class="keyfield"><span>API key</span>
+<input type="password" id="f-key" required autocomplete="current-password" spellcheck="false" placeholder="x-api-key">
+<small>Sent only in the <code>x-api-key</code> header; kept in this tab only.</small></label>
+</div>`;
 
 /** The playground page, its form limits from the OpenAPI request schema. */
 export function playgroundPage(doc: Record<string, unknown>): Page {
@@ -245,8 +212,10 @@ export function playgroundPage(doc: Record<string, unknown>): Page {
 <div class="wrap" id="app">
 <div class="intro">
 <h1>Playground</h1>
-<p>Write an article with the model on this server and watch it arrive. The reference is at <a href="/docs">/docs</a>.</p>
+<p>Write an article with the model on this server and watch it arrive, or check one already written. The reference is at <a href="/docs">/docs</a>.</p>
 </div>
+${MODEBAR}
+<section class="view generate" id="panel-generate" role="tabpanel" aria-labelledby="tab-generate">
 <form class="panel" id="form" novalidate autocomplete="off">
 <div class="folded-bar"><span id="form-summary"></span><button type="button" id="unfold" aria-controls="fields">Edit request</button></div>
 <div class="fields" id="fields">
@@ -259,13 +228,15 @@ ${fieldsets((path) => fieldAt(request, path), presets)}
 <div class="error" id="error" role="alert" tabindex="-1" hidden></div>
 </form>
 ${OUTPUT}
-${REPORT}
+${reportSection({ prefix: "", pending: "The report measures the finished article: it appears here when the article is done." })}
+</section>
+${checkPanel(doc)}
 </div>`;
   return renderPage({
     title: "inkpress playground",
     description: "Write an SEO article with the local model and watch it stream in.",
     current: "/",
-    style: STYLE,
+    style: VIEW_STYLE + REPORT_STYLE + CHECK_STYLE,
     body,
     script: "playground",
   });

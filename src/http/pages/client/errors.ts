@@ -1,16 +1,21 @@
 /**
- * The playground's errors, shown in one box right below the Generate button: scrolled into
- * view and focused, so whatever the screen's size the person sees what went wrong where
- * they pressed, and a screen reader says it (`role="alert"`).
+ * The playground's errors, shown in each form's one box right below its button (Generate,
+ * Check): scrolled into view and focused, so whatever the screen's size the person sees
+ * what went wrong where they pressed, and a screen reader says it (`role="alert"`).
  */
 import type { Problem } from "../../../client/index.js";
 import { byId, el } from "./dom.js";
 
-const box = () => byId("error");
+/** A form's error box: its element with `role="alert"`. */
+function box(form: HTMLFormElement): HTMLElement {
+  const node = form.querySelector<HTMLElement>('[role="alert"]');
+  if (!node) throw new Error(`The form #${form.id} has no error box.`);
+  return node;
+}
 
-/** Show an error: a heading, a sentence, and optionally a list and a link to its reference entry. */
-export function showError(title: string, detail?: string, items: string[] = [], href?: string): void {
-  const errorBox = box();
+/** Show an error below a form's button: a heading, a sentence, and optionally a list and a link to its reference entry. */
+export function showError(form: HTMLFormElement, title: string, detail?: string, items: string[] = [], href?: string): void {
+  const errorBox = box(form);
   errorBox.replaceChildren(el("h2", null, title));
   if (detail) errorBox.append(el("p", null, detail));
   if (items.length) {
@@ -33,7 +38,7 @@ export function showError(title: string, detail?: string, items: string[] = [], 
 /**
  * A problem+json body, readable: status and title, detail, and the invalid fields marked in
  * the form (a control's name is the field's path; a list member's error, `links[2].url`,
- * marks the control of the whole list).
+ * marks the control of the whole list; a 401 marks the key, which both forms share).
  */
 export function showProblem(form: HTMLFormElement, problem: Problem, retryAfter?: number): void {
   const status = Number(problem.status) || 0;
@@ -46,11 +51,11 @@ export function showProblem(form: HTMLFormElement, problem: Problem, retryAfter?
   });
   if (status === 401) byId("f-key").setAttribute("aria-invalid", "true");
   const type = typeof problem.type === "string" && /^\/docs#[a-z-]+$/.test(problem.type) ? problem.type : undefined;
-  showError(title, detail, items, type);
+  showError(form, title, detail, items, type);
 }
 
-/** Hide the error box until the next error. */
-export function hideError(): void {
-  box().hidden = true;
-  box().replaceChildren();
+/** Hide a form's error box until its next error. */
+export function hideError(form: HTMLFormElement): void {
+  box(form).hidden = true;
+  box(form).replaceChildren();
 }

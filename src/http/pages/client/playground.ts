@@ -1,28 +1,30 @@
 /**
  * The playground's script (`/assets/playground.js`), a browser module bundled with what it
  * imports: a person enters a key and the request, presses Generate, and watches the article
- * stream in, rendered, then reads its SEO report and takes the article away.
+ * stream in, rendered, then reads its SEO report and takes the article away. The second tab,
+ * Check an article (client/check.ts), measures a pasted article with the same report.
  *
  * The stream is read by the package's own client (`inkpress/client`): `meta` (accepted),
  * `outline` (title and headings planned), `delta` (Markdown pieces, rendered as they come),
  * then `done`, whose `article.html` (the server's rendering) replaces the streamed one. The
- * request body is read from the form (see {@link requestBody}), so a new field is a new
- * control in the page, not new code here.
+ * request body is read from the form (client/form.ts), so a new field is a new control in
+ * the page, not new code here.
  */
 import { createClient, IncompleteStreamError, InkpressApiError, type ArticleRequest, type ArticleResponse, type StreamEvent } from "../../../client/index.js";
+import "./check.js";
 import { byId, el } from "./dom.js";
 import { hideError, showError, showProblem } from "./errors.js";
-import { linksFromText, sourcesFromText } from "./grounding.js";
+import { clearInvalid, missingFields, requestBody } from "./form.js";
+import { keyInput, rememberKey } from "./key.js";
 import { renderMarkdown } from "./markdown.js";
-import { hideReport, seconds, showReport } from "./report.js";
+import { articleReport, hideReport, seconds, showReport } from "./report.js";
+import "./tabs.js";
 import { offer } from "./takeaway.js";
 
 const form = byId<HTMLFormElement>("form");
 const articleEl = byId("article");
-const keyInput = byId<HTMLInputElement>("f-key");
 const generateButton = byId<HTMLButtonElement>("generate");
 const stopButton = byId<HTMLButtonElement>("stop");
-const KEY_STORAGE = "inkpress.key";
 
 let controller: AbortController | null = null;
 let markdown = "";
@@ -32,39 +34,6 @@ let streaming = false;
 
 const text = (id: string) => byId<HTMLInputElement>(id).value.trim();
 const placeholder = (words: string) => articleEl.replaceChildren(el("p", "placeholder", words));
-
-// --- the request ---------------------------------------------------------------------------
-
-/** The value a control sends, or undefined for none. */
-function controlValue(control: HTMLInputElement | HTMLTextAreaElement): unknown {
-  if (control instanceof HTMLInputElement && control.type === "checkbox") return control.checked;
-  const raw = control.value.trim();
-  if (control.dataset.list === "lines") return raw ? raw.split(/\r?\n/).map((line) => line.trim()).filter(Boolean) : undefined;
-  if (raw === "") return undefined;
-  if (control.dataset.list === "sources") return sourcesFromText(raw);
-  if (control.dataset.list === "links") return linksFromText(raw);
-  return control instanceof HTMLInputElement && control.type === "number" ? Number(raw) : raw;
-}
-
-/**
- * The request body from the form: every control with a `name` is the field of the body at
- * that dotted path (`seo.keywords`). A checkbox sends a boolean (always), a number input a
- * number, a control marked `data-list="lines"` a list of its non-empty lines, one marked
- * `data-list="sources"` or `"links"` the objects its text describes (client/grounding.ts);
- * other text is sent trimmed, or left out when empty. The key has no name: it goes in a header.
- */
-function requestBody(): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const control of form.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>("input[name], textarea[name]")) {
-    const value = controlValue(control);
-    if (value === undefined) continue;
-    const path = control.name.split(".");
-    let parent = body;
-    for (const key of path.slice(0, -1)) parent = (parent[key] ??= {}) as Record<string, unknown>;
-    parent[path.at(-1)!] = value;
-  }
-  return body;
-}
 
 // --- output --------------------------------------------------------------------------------
 
@@ -125,26 +94,22 @@ function fold(folded: boolean): void {
 
 function reset(): void {
   markdown = "";
-  hideError();
+  hideError(form);
   hideReport();
+  byId("summary").hidden = true;
   offer(undefined);
   byId("source").hidden = true;
-  for (const input of form.querySelectorAll("[aria-invalid]")) input.removeAttribute("aria-invalid");
+  clearInvalid(form);
+  keyInput.removeAttribute("aria-invalid");
   placeholder("Waiting for a free slot and the first words…");
 }
 
-/** The fields a request cannot go without, marked when empty. */
-function missingFields(key: string): string[] {
-  const missing: string[] = [];
-  if (!key) {
-    missing.push("API key");
-    keyInput.setAttribute("aria-invalid", "true");
-  }
-  if (!text("f-topic")) {
-    missing.push("topic");
-    byId("f-topic").setAttribute("aria-invalid", "true");
-  }
-  return missing;
+/** The summary bar above the article (narrow screens show it): score, words and time. */
+function showSummary(answer: ArticleResponse): void {
+  byId("summary-score").textContent = String(answer.seo.score);
+  byId("summary-words").textContent = `${answer.article.wordCount} words`;
+  byId("summary-time").textContent = seconds(answer.usage.durationMs);
+  byId("summary").hidden = false;
 }
 
 // --- the stream ----------------------------------------------------------------------------
@@ -154,7 +119,8 @@ function finish(answer: ArticleResponse, started: number): void {
   streaming = false;
   markdown = answer.article.markdown;
   showFinished(answer);
-  showReport(answer);
+  showReport(articleReport(answer));
+  showSummary(answer);
   byId("markdown").textContent = markdown;
   byId("source").hidden = false;
   offer({ markdown, html: answer.article.html, slug: answer.article.slug });
@@ -179,7 +145,7 @@ async function generate(key: string, signal: AbortSignal): Promise<void> {
   let accepted = false;
   streaming = true;
   try {
-    for await (const event of inkpress.stream(requestBody() as ArticleRequest, { signal })) {
+    for await (const event of inkpress.stream(requestBody(form) as ArticleRequest, { signal })) {
       if (!accepted) setStatus("Waiting for a free slot and the first words…");
       accepted = true;
       onEvent(event, started);
@@ -202,18 +168,17 @@ form.addEventListener("submit", async (event) => {
   event.preventDefault();
   if (controller) return;
   reset();
-  const key = keyInput.value.trim();
-  const missing = missingFields(key);
+  const missing = missingFields([
+    [keyInput, "API key"],
+    [byId<HTMLTextAreaElement>("f-topic"), "topic"],
+  ]);
   if (missing.length) {
-    showError(`Missing ${missing.join(" and ")}`, "Fill in the highlighted fields, then press Generate again.");
+    showError(form, `Missing ${missing.join(" and ")}`, "Fill in the highlighted fields, then press Generate again.");
     placeholder("The article appears here as it is written.");
     return;
   }
-  try {
-    sessionStorage.setItem(KEY_STORAGE, key);
-  } catch {
-    // storage off
-  }
+  const key = keyInput.value.trim();
+  rememberKey(key);
   controller = new AbortController();
   fold(true);
   setBusy(true);
@@ -224,10 +189,10 @@ form.addEventListener("submit", async (event) => {
     if (error instanceof DOMException && error.name === "AbortError") {
       setStatus("Stopped. Nothing more will be generated for this request.");
     } else if (error instanceof IncompleteStreamError) {
-      showError("The stream ended early", "The server closed the connection before the article was finished.");
+      showError(form, "The stream ended early", "The server closed the connection before the article was finished.");
       setStatus("The request failed.");
     } else {
-      showError("Could not reach the server", error instanceof Error ? error.message : String(error));
+      showError(form, "Could not reach the server", error instanceof Error ? error.message : String(error));
       setStatus("The request failed.");
     }
   } finally {
@@ -246,9 +211,3 @@ byId("unfold").addEventListener("click", () => {
 form.addEventListener("input", (event) => {
   if (event.target instanceof Element) event.target.removeAttribute("aria-invalid");
 });
-
-try {
-  keyInput.value = sessionStorage.getItem(KEY_STORAGE) ?? "";
-} catch {
-  // storage off
-}
