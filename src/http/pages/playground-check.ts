@@ -9,13 +9,14 @@ import { reportSection } from "./playground-report.js";
 
 /** The tab's own look: a wide form for the article, the report beside it (below on narrow screens). */
 export const CHECK_STYLE = `
-.view.check { grid-template-columns: minmax(0, 1fr) minmax(340px, 480px); }
+.view.check-view { grid-template-columns: minmax(0, 1fr) minmax(340px, 480px); }
 #c-markdown { min-height: 40vh; font-family: var(--mono); font-size: 13px; line-height: 1.5; }
 .check-intro { margin: 0 0 12px; font-size: 14px; color: var(--muted); }
 .check-status { margin: 10px 0 0; min-height: 20px; font-size: 14px; color: var(--muted); }
+@media (max-width: 899px) { .view.check-view { grid-template-columns: minmax(0, 1fr); } }
 @media (min-width: 900px) {
-  .view.check .report { position: sticky; top: 16px; max-height: calc(100vh - 32px); overflow-y: auto; }
-  .view.check .report .checks { grid-template-columns: 1fr; }
+  .view.check-view .report { position: sticky; top: 16px; max-height: calc(100vh - 32px); overflow-y: auto; }
+  .view.check-view .report .checks { grid-template-columns: 1fr; }
 }
 `;
 
@@ -42,7 +43,7 @@ function checkFields(field: (path: string) => SchemaNode): string {
 /** The Check an article tab's panel (hidden until its tab is selected), its limits from the analyse request schema. */
 export function checkPanel(doc: Record<string, unknown>): string {
   const request = requestBodySchema(doc, "AnalyseRequest");
-  return `<section class="view check" id="panel-check" role="tabpanel" aria-labelledby="tab-check" hidden>
+  return `<section class="view check-view" id="panel-check" role="tabpanel" aria-labelledby="tab-check" hidden>
 <form class="panel" id="check-form" novalidate autocomplete="off" aria-describedby="check-intro">
 <p class="check-intro" id="check-intro">Measure an article that is already written: the same SEO report as a generated article gets, with no model and no word quota.</p>
 <div class="fields">

@@ -44,6 +44,7 @@ details.na-checks summary { cursor: pointer; font-size: 13px; color: var(--muted
 .outline { margin: 0; padding-left: 20px; font-size: 14px; }
 .outline li { margin: 2px 0; overflow-wrap: anywhere; }
 .outline .level-3 { margin-left: 18px; list-style-type: circle; }
+@media (max-width: 560px) { .stats { grid-template-columns: repeat(2, minmax(0, 1fr)); } }
 `;
 
 /** What a tab's report is made with. */

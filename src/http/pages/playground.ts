@@ -19,21 +19,21 @@ import { REPORT_STYLE, reportSection } from "./playground-report.js";
 
 const VIEW_STYLE = `
 .wrap { display: flex; flex-direction: column; gap: 18px; max-width: 1600px; margin: 0 auto; padding: 24px; }
-.intro { display: flex; align-items: baseline; gap: 14px; flex-wrap: wrap; }
-.intro h1 { margin: 0; font-size: 24px; letter-spacing: -0.02em; }
-.intro p { margin: 0; color: var(--muted); }
-/* The tabs and the key both tabs send, on one bar above the tab's panel. */
-.modebar { display: flex; align-items: flex-end; justify-content: space-between; gap: 10px 24px; flex-wrap: wrap; border-bottom: 1px solid var(--line); }
-.tabs { display: flex; gap: 4px; }
+/* The heading, and the key both tabs send (before the tabs, so the tabs lead straight to their panel). */
+.intro { display: flex; align-items: flex-end; justify-content: space-between; gap: 10px 24px; flex-wrap: wrap; }
+.lede { display: flex; align-items: baseline; gap: 14px; flex-wrap: wrap; }
+.lede h1 { margin: 0; font-size: 24px; letter-spacing: -0.02em; }
+.lede p { margin: 0; color: var(--muted); }
+.tabs { display: flex; gap: 4px; border-bottom: 1px solid var(--line); }
 .tabs [role=tab] { border: 1px solid transparent; border-bottom: 0; border-radius: 8px 8px 0 0; background: none; color: var(--muted); padding: 9px 16px; margin-bottom: -1px; }
 .tabs [role=tab]:hover { color: var(--text); }
 .tabs [role=tab][aria-selected=true] { background: var(--panel); border-color: var(--line); color: var(--text); box-shadow: inset 0 3px 0 var(--accent); }
-.keyfield { display: grid; grid-template-columns: auto minmax(160px, 260px); align-items: center; gap: 2px 10px; padding-bottom: 8px; }
+.keyfield { display: grid; grid-template-columns: auto minmax(160px, 260px); align-items: center; gap: 2px 10px; }
 .keyfield > span { font-size: 13px; font-weight: 600; }
 .keyfield small { grid-column: 1 / -1; color: var(--muted); font-size: 12px; }
 .view { display: grid; gap: 24px; align-items: start; }
-.view.generate { grid-template-columns: minmax(320px, 380px) minmax(0, 1fr); }
-.view.generate .report { grid-column: 2; }
+.view.generate-view { grid-template-columns: minmax(320px, 380px) minmax(0, 1fr); }
+.view.generate-view .report { grid-column: 2; }
 form.panel { padding: 18px; position: sticky; top: 16px; display: flex; flex-direction: column; max-height: calc(100vh - 32px); }
 /* The fields scroll inside the form, so the Generate button and its error stay in view at any height. */
 .fields { overflow-y: auto; min-height: 0; flex: 0 1 auto; margin: -4px; padding: 4px; }
@@ -92,18 +92,18 @@ details.source pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height:
 [hidden] { display: none !important; }
 /* Wide: the report beside the article, in view while the article scrolls; the summary bar is redundant there. */
 @media (min-width: 1100px) {
-  .view.generate { grid-template-columns: minmax(280px, 340px) minmax(0, 1fr) minmax(280px, 340px); }
-  .view.generate .report { grid-column: 3; grid-row: 1; position: sticky; top: 16px; max-height: calc(100vh - 32px); overflow-y: auto; }
+  .view.generate-view { grid-template-columns: minmax(280px, 340px) minmax(0, 1fr) minmax(280px, 340px); }
+  .view.generate-view .report { grid-column: 3; grid-row: 1; position: sticky; top: 16px; max-height: calc(100vh - 32px); overflow-y: auto; }
   .report .checks { grid-template-columns: 1fr; }
   .report .stats { grid-template-columns: repeat(2, minmax(0, 1fr)); }
   .summary-bar { display: none !important; }
 }
-@media (max-width: 560px) { .stats { grid-template-columns: repeat(2, minmax(0, 1fr)); } }
 /* Narrow: one column; once an article streams the form folds to one line, so the article is near the top. */
 @media (max-width: 899px) {
   .wrap { padding: 16px; gap: 14px; }
-  .view, .view.generate { grid-template-columns: minmax(0, 1fr); gap: 16px; }
-  .view.generate .report { grid-column: 1; }
+  .view { gap: 16px; }
+  .view.generate-view { grid-template-columns: minmax(0, 1fr); }
+  .view.generate-view .report { grid-column: 1; }
   .keyfield { grid-template-columns: auto minmax(0, 1fr); flex: 1; }
   form.panel { position: static; max-height: none; }
   .fields { overflow: visible; }
@@ -190,18 +190,15 @@ const OUTPUT = `<div class="out" id="out">
 </details>
 </div>`;
 
-/**
- * The tabs (client/tabs.ts makes them keyboard tabs) and the API key both tabs send. The
- * first tab is selected without script too, so the page reads as it did before its script runs.
- */
-const MODEBAR = `<div class="modebar">
-<div class="tabs" role="tablist" aria-label="What the playground does">
+/** The API key both tabs send (client/key.ts). */
+const KEY_FIELD = `<label class="keyfield"><span>API key</span>
+<input type="password" id="f-key" required autocomplete="current-password" spellcheck="false" placeholder="x-api-key">
+<small>Sent only in the <code>x-api-key</code> header; kept in this tab only.</small></label>`;
+
+/** The tabs (client/tabs.ts makes them keyboard tabs); the first is selected without script too. */
+const TABS = `<div class="tabs" role="tablist" aria-label="What the playground does">
 <button type="button" role="tab" id="tab-generate" aria-controls="panel-generate" aria-selected="true">Generate an article</button>
 <button type="button" role="tab" id="tab-check" aria-controls="panel-check" aria-selected="false" tabindex="-1">Check an article</button>
-</div>
-<label class="keyfield"><span>API key</span>
-<input type="password" id="f-key" required autocomplete="current-password" spellcheck="false" placeholder="x-api-key">
-<small>Sent only in the <code>x-api-key</code> header; kept in this tab only.</small></label>
 </div>`;
 
 /** The playground page, its form limits from the OpenAPI request schema. */
@@ -211,11 +208,14 @@ export function playgroundPage(doc: Record<string, unknown>): Page {
   const body = `
 <div class="wrap" id="app">
 <div class="intro">
+<div class="lede">
 <h1>Playground</h1>
 <p>Write an article with the model on this server and watch it arrive, or check one already written. The reference is at <a href="/docs">/docs</a>.</p>
 </div>
-${MODEBAR}
-<section class="view generate" id="panel-generate" role="tabpanel" aria-labelledby="tab-generate">
+${KEY_FIELD}
+</div>
+${TABS}
+<section class="view generate-view" id="panel-generate" role="tabpanel" aria-labelledby="tab-generate">
 <form class="panel" id="form" novalidate autocomplete="off">
 <div class="folded-bar"><span id="form-summary"></span><button type="button" id="unfold" aria-controls="fields">Edit request</button></div>
 <div class="fields" id="fields">
