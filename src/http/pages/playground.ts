@@ -65,7 +65,7 @@ button:disabled { opacity: 0.55; cursor: default; }
 .status .spinner { width: 14px; height: 14px; border-radius: 50%; border: 2px solid var(--line); border-top-color: var(--accent); animation: spin 0.8s linear infinite; display: none; }
 .busy .status .spinner { display: inline-block; }
 @keyframes spin { to { transform: rotate(360deg); } }
-.error { border: 1px solid var(--bad); background: var(--bad-bg); color: var(--text); border-radius: var(--radius); padding: 12px 16px; margin-top: 12px; flex: none; max-height: 40vh; overflow-y: auto; }
+.error { border: 1px solid var(--bad); background: var(--bad-bg); color: var(--text); border-radius: var(--radius); padding: 12px 16px; margin-top: 12px; flex: none; max-height: 40vh; overflow-y: auto; scroll-margin: 8px; }
 .error:focus { outline: 2px solid var(--bad); outline-offset: 2px; }
 .error h2 { margin: 0 0 4px; font-size: 16px; color: var(--bad); }
 .error p { margin: 4px 0; }
