@@ -113,6 +113,7 @@ describe("the npm package", () => {
 /** What test/fixtures/package-client/drive.mjs prints. */
 interface Drive {
   generate: { object: string; markdown: string; score: number };
+  analyse: { words: number; written: number; checks: number };
   stream: { events: string[]; markdown: string };
   streamDone: string;
   aborted: string;
@@ -130,11 +131,13 @@ describe("inkpress/client from the package", () => {
   });
   afterAll(() => server?.stop());
 
-  it("drives generate, stream and jobs against a real server, errors as InkpressApiError with the problem", async () => {
+  it("drives generate, analyse, stream and jobs against a real server, errors as InkpressApiError with the problem", async () => {
     await copyFile(path.join(ROOT, "test/fixtures/package-client/drive.mjs"), path.join(installDir, "drive.mjs"));
     const { stdout } = await run(process.execPath, ["drive.mjs", server.url, API_KEY], { cwd: installDir });
     const out: Drive = JSON.parse(stdout);
     expect(out.generate).toMatchObject({ object: "article", markdown: expect.stringMatching(/^# .+\n\n/) });
+    expect(out.analyse.words, "the article analysed as it is has the words the answer counted").toBe(out.analyse.written);
+    expect(out.analyse.checks).toBeGreaterThan(20);
     expect(out.stream.events).toEqual(["meta", "outline", "delta", "done"]);
     expect(out.stream.markdown).toBe(out.streamDone);
     expect(out.aborted).toBe("AbortError");
