@@ -99,21 +99,21 @@ describe("anchorPhrases", () => {
     anchorPhrases({ link: link("/x", title, keywords), query: "", language: "en", ...over });
 
   it("offers the page's keywords, then phrases of 2–6 title words bounded by whole runs of content words", () => {
-    expect(anchors("How to Choose a Compost Bin", ["compost bin", "tumbler"])).toEqual(["compost bin", "tumbler", "choose a compost bin"]);
+    expect(anchors("How to Choose a Compost Bin", ["compost bin", "tumbler"])).toEqual(["compost bin", "tumbler", "choose a bin", "choose a compost bin"]);
     expect(anchors("Worm composting: a beginner's guide")).toEqual(["worm composting", "beginner's guide"]);
-    expect(anchors("SEO Tools for Small Shops")).toEqual(["SEO tools", "small shops"]);
+    expect(anchors("SEO Tools for Small Shops")).toEqual(["SEO tools", "small shops", "SEO tools for shops"]);
     expect(anchors("Watering the Garden in Summer")).toEqual(["watering the garden", "garden in summer"]);
     expect(anchors("Compost in 18 Days")).toEqual(["18 days"]);
   });
 
   it("never offers a lone title word, the title pasted whole, stop words only, a generic phrase or the article's keyword", () => {
     // "choose" alone says nothing of the page; "compost bin" is the article's own keyword.
-    expect(anchors("How to Choose a Compost Bin", ["compost bin"], { keywords: ["compost bin"] })).toEqual(["choose a compost bin"]);
+    expect(anchors("How to Choose a Compost Bin", ["compost bin"], { keywords: ["compost bin"] })).toEqual(["choose a bin", "choose a compost bin"]);
     // A single word is an anchor only as one of the page's keywords.
     expect(anchors("Tumblers", ["tumbler"])).toEqual(["tumbler"]);
     // A run cut in two keeps its end, where an English compound has its head: never "healthy garden".
-    expect(anchors("Healthy Garden Soil")).toEqual(["garden soil"]);
-    expect(anchors("A Guide to the Compost Bin")).toEqual(["compost bin"]);
+    expect(anchors("Healthy Garden Soil")).toEqual(["healthy soil", "garden soil"]);
+    expect(anchors("A Guide to the Compost Bin")).toEqual(["compost bin", "guide to the bin"]);
     expect(anchors("Our company history")).toEqual([]);
     expect(anchors("Click here", ["click here", "read more", "the", "of the"])).toEqual([]);
     // Inside one of the article's keywords ("garden" for "garden day") is the keyword's, not the page's.
@@ -133,6 +133,15 @@ describe("anchorPhrases", () => {
         expect(phrase.toLowerCase()).not.toBe("home composting");
       }
     }
+  });
+
+  it("offers every such phrase, and each also without the word that modifies its last one, never a figure", () => {
+    expect(anchors("Composting autumn leaves")).toEqual(["composting leaves", "autumn leaves"]);
+    expect(anchors("How to Choose a Compost Bin", [], { keywords: ["compost bin"] })).toEqual(["choose a bin", "choose a compost bin"]);
+    // "compost in days" would say something the page does not.
+    expect(anchors("Compost in 18 Days")).toEqual(["18 days"]);
+    // German compounds are one word: no word of a title is a modifier to leave out.
+    expect(anchorPhrases({ link: link("/k", "Kompost im Garten anlegen"), query: "", language: "de" })).toEqual(["Garten anlegen"]);
   });
 
   it("puts the phrases that share words with the section first, in any word form", () => {

@@ -21,7 +21,7 @@ export const LINKING = {
   /** A section's paragraphs, when not given, are its words over this (a paragraph holds about 90 words): at most one link each. */
   paragraphWords: 90,
   /** Most anchor phrases offered per link. */
-  anchors: 6,
+  anchors: 8,
 } as const;
 
 /** Anchors that say nothing of the page they link. */
@@ -81,6 +81,13 @@ export class LinkSet {
     return keep.filter((i) => chosen.has(i)).map((i) => this.links[i]!);
   }
 }
+
+/**
+ * Languages whose noun phrases put their modifiers, as words of their own, before the word they
+ * modify ("compost bin"): there the word before a phrase's last may be left out. Not German,
+ * whose compounds are one word and whose titles often end on a verb ("Kompost im Garten anlegen").
+ */
+const HEAD_LAST: ReadonlySet<string> = new Set(["en"]);
 
 /** Words an anchor holds: a single word only when it is one of the page's own keywords. */
 const ANCHOR_WORDS = { min: 2, max: 6 } as const;
@@ -142,7 +149,10 @@ function wholeTitle(title: string, language: string): string[] {
 /**
  * Phrases of a title's words (2–6 of them, none across punctuation) that end where a run of
  * content words ends and begin where one begins or inside one (a compound's head comes last:
- * "garden soil"), shortest first, cased for use mid-sentence.
+ * "garden soil"), shortest first, cased for use mid-sentence. Each such phrase of three words
+ * or more also comes without the content word before its last, which modifies it ("choose a
+ * compost bin" → "choose a bin", "composting autumn leaves" → "composting leaves"): the same
+ * thing named more broadly, never a figure dropped (in languages whose phrases end on their head, {@link HEAD_LAST}).
  */
 function titlePhrases(title: string, language: string): string[] {
   const spans = wordSpans(title, language);
@@ -156,7 +166,14 @@ function titlePhrases(title: string, language: string): string[] {
     stretches.at(-1)!.push(span);
   });
   const text = (words: readonly WordSpan[]) => {
-    const phrase = title.slice(words[0]!.index, words.at(-1)!.index + words.at(-1)!.word.length);
+    // Words next to each other in the title keep what stands between them; a gap left by dropped words is a space.
+    const pieces: string[] = [];
+    words.forEach((word, i) => {
+      const joined = i > 0 && spans.indexOf(word) === spans.indexOf(words[i - 1]!) + 1;
+      const piece = joined ? title.slice(words[i - 1]!.index + words[i - 1]!.word.length, word.index + word.word.length) : `${i ? " " : ""}${word.word}`;
+      pieces.push(piece);
+    });
+    const phrase = pieces.join("");
     // Title Case and a sentence-case title's first capital are positional, not the word's own (acronyms stay).
     if (titleCase) return phrase.split(/(\s+)/u).map((word) => lowerFirst(word, language)).join("");
     return words[0]!.index === 0 ? lowerFirst(phrase, language) : phrase;
@@ -168,7 +185,12 @@ function titlePhrases(title: string, language: string): string[] {
       // A run's start, or a later word of it that still leaves two: "garden soil" of "healthy garden soil".
       if (!content(from) || (content(from - 1) && !content(from + 1))) continue;
       for (let to = from + 1; to < words.length && to - from < ANCHOR_WORDS.max; to++) {
-        if (content(to) && !content(to + 1)) phrases.push({ text: text(words.slice(from, to + 1)), words: to - from + 1 });
+        if (!content(to) || content(to + 1)) continue;
+        phrases.push({ text: text(words.slice(from, to + 1)), words: to - from + 1 });
+        // The content word before the last one, inside the phrase: it modifies the last ("compost" of "compost bin").
+        if (HEAD_LAST.has(language) && to - from >= 2 && content(to - 1) && !/\p{N}/u.test(words[to - 1]!.word)) {
+          phrases.push({ text: text([...words.slice(from, to - 1), words[to]!]), words: to - from });
+        }
       }
     }
   }
