@@ -90,7 +90,7 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
     options.onOutline?.({ title: outline.title, outline: planned });
     writer.append("\n\n");
     writer.pin();
-    grounding = new Grounding({ plan: articlePlan, outline, sources: request.sources ?? [], links: request.links ?? [] });
+    grounding = new Grounding({ plan: articlePlan, outline, sources: request.sources ?? [], links: request.links ?? [], banned: (text) => avoid.holds(text) });
     await writeBody(articlePlan, outline, { writer, document, avoid, grounding, seed: request.seed, ...(signal ? { signal } : {}), ...(onWords ? { onWords } : {}) });
   } finally {
     await writer.dispose();

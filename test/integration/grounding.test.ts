@@ -109,6 +109,17 @@ describe.each(MATRIX_MODELS)("internal links on $name over HTTP", ({ name, path,
     console.log(`${name}, composting pages: ${anchors.length} anchors, ${new Set(anchors).size} distinct: ${anchors.join(" | ")}`);
   });
 
+  it.skipIf(skip)("never writes an anchor that holds a banned phrase: another phrase of the page, or the page left out and said why", async () => {
+    // "choose" is in both phrases of "How to choose a compost bin"; "autumn" in one of "Composting autumn leaves".
+    const answer = (await (await server.generate({ topic: "Home composting", length: 800, seed: 21, seo: { keywords: "compost bin" }, links: COMPOST_PAGES, style: { avoid: ["choose", "autumn"] } })).json()) as Answer;
+    const linked = linksOf(answer.article.markdown);
+    for (const l of linked) expect(l.anchor, l.url).not.toMatch(/choose|autumn/i);
+    expect(linked.map((l) => l.url)).not.toContain("/guides/compost-bins");
+    const check = answer.seo.checks.find((c) => c.id === "internal-links")!;
+    expect(check.message).toMatch(/\/guides\/compost-bins \(every descriptive anchor its title and keywords offer holds a phrase of style\.avoid\)/);
+    expect(answer.seo.checks.find((c) => c.id === "avoid")?.passed).toBe(true);
+  });
+
   it.skipIf(skip)("a javascript: link is a 422 naming links[i].url", async () => {
     const response = await server.generate({ topic: "Gardens", links: [LINKS[0], { url: "javascript:alert(1)", title: "x" }] });
     expect(response.status).toBe(422);

@@ -53,6 +53,14 @@ describe("planLinks", () => {
     ]);
   });
 
+  it("leaves out a page whose every anchor holds a banned phrase, and says so", () => {
+    // A banned phrase inside a page's keyword is a 422 (plan/conflicts.ts); inside its title, only its anchors go.
+    const pages = [link("/tools", "Garden Tools for Children"), link("/leaves", "Composting autumn leaves")];
+    const result = planLinks({ links: pages, sections: [{ query: "garden leaves", words: 400 }], length: 400, language: "en", article: "garden leaves", banned: (text) => /\bgarden/i.test(text) });
+    expect(result.sections.flat().map((l) => l.url)).toEqual(["/leaves"]);
+    expect(result.unlinked).toEqual([{ url: "/tools", reason: "banned" }]);
+  });
+
   it("links a page relevant in any word form: \"Compost in 18 days\" for \"Home composting\"", () => {
     const page = link("/fast", "Compost in 18 days", ["compost bin"]);
     const sections = [{ query: "Home composting", words: 300 }];
@@ -142,6 +150,12 @@ describe("anchorPhrases", () => {
     expect(anchors("Compost in 18 Days")).toEqual(["18 days"]);
     // German compounds are one word: no word of a title is a modifier to leave out.
     expect(anchorPhrases({ link: link("/k", "Kompost im Garten anlegen"), query: "", language: "de" })).toEqual(["Garten anlegen"]);
+  });
+
+  it("never offers a phrase that holds a banned one, glued letters included", () => {
+    const banned = (text: string) => /\bcompost/i.test(text);
+    expect(anchors("How to Choose a Compost Bin", ["compost bin", "tumbler"], { banned })).toEqual(["tumbler", "choose a bin"]);
+    expect(anchors("Composting autumn leaves", [], { banned })).toEqual(["autumn leaves"]);
   });
 
   it("puts the phrases that share words with the section first, in any word form", () => {

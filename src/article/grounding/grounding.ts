@@ -62,7 +62,8 @@ export class Grounding {
   private readonly wanted: number;
   private placed = 0;
 
-  constructor(options: { plan: Plan; outline: Outline; sources?: readonly Source[]; links?: readonly Link[] }) {
+  /** `banned`: whether a text holds a phrase of style.avoid (no anchor does). @default nothing is banned */
+  constructor(options: { plan: Plan; outline: Outline; sources?: readonly Source[]; links?: readonly Link[]; banned?: (text: string) => boolean }) {
     const { plan, outline } = options;
     this.sources = options.sources ?? [];
     this.pages = options.links?.length ?? 0;
@@ -85,6 +86,7 @@ export class Grounding {
           language: this.language,
           article: `${plan.request.topic} ${[plan.primary, ...plan.secondary].join(" ")}`,
           keywords: [plan.primary, ...plan.secondary],
+          ...(options.banned ? { banned: options.banned } : {}),
         })
       : { sections: plan.sections.map(() => []), unlinked: [] };
     // The candidate this article's seed picks comes first, so a page's anchor varies from article to article.

@@ -99,8 +99,9 @@ const ANCHOR_WORDS = { min: 2, max: 6 } as const;
  * soil"; never "choose" alone, never "tools every"). Never the title pasted whole, a phrase of
  * stop words only, a generic phrase ("click here"), or a phrase equal to or inside one of
  * `keywords` (the article's own, so a link never takes the article's primary keyword).
- * Phrases sharing words with the section's query come first. Empty when the page has none:
- * it is then not linked.
+ * Phrases sharing words with the section's query come first. Never a phrase that holds a
+ * banned one (`banned`, style.avoid): an anchor is words the article holds. Empty when the
+ * page has none: it is then not linked.
  */
 export function anchorPhrases(options: {
   link: Link;
@@ -111,13 +112,18 @@ export function anchorPhrases(options: {
    * @default none
    */
   keywords?: readonly string[];
+  /**
+   * Whether a text holds a banned phrase.
+   * @default nothing is banned
+   */
+  banned?: (text: string) => boolean;
 }): string[] {
-  const { link, language } = options;
+  const { link, language, banned } = options;
   const key = (phrase: string) => lowerWords(phrase, language).join(" ");
   const keywords = (options.keywords ?? []).map((k) => ` ${key(k)} `);
   const whole = wholeTitle(link.title, language);
   const usable = (phrase: string, words: number) =>
-    words >= 1 && words <= ANCHOR_WORDS.max && contentTerms(phrase, language).length > 0 && !GENERIC_ANCHORS.has(key(phrase)) && !whole.includes(key(phrase)) && !keywords.some((k) => k.includes(` ${key(phrase)} `));
+    words >= 1 && words <= ANCHOR_WORDS.max && contentTerms(phrase, language).length > 0 && !GENERIC_ANCHORS.has(key(phrase)) && !whole.includes(key(phrase)) && !keywords.some((k) => k.includes(` ${key(phrase)} `)) && !banned?.(phrase);
   const candidates = [...link.keywords.filter((k) => usable(k, wordSpans(k, language).length)), ...titlePhrases(link.title, language).filter((p) => usable(p, 2))];
   const seen = new Set<string>();
   const phrases = candidates.filter((phrase) => !seen.has(key(phrase)) && seen.add(key(phrase)));
@@ -219,7 +225,7 @@ export interface PlannedLink {
 }
 
 /** Why a page of the request is not linked. */
-export type UnlinkedReason = "duplicate" | "no-anchor" | "irrelevant" | "budget" | "not-written";
+export type UnlinkedReason = "duplicate" | "no-anchor" | "banned" | "irrelevant" | "budget" | "not-written";
 
 /** A page the article does not link, and why. */
 export interface UnlinkedPage {
@@ -238,8 +244,8 @@ export interface LinkPlan {
  * per paragraph, each URL once, spread over the sections (every section gets its best page
  * before any gets a second). A section takes the pages that rank for its own query first;
  * pages that rank only for the whole article (`article`: its topic and keywords) fill
- * sections with room after that. A page with no descriptive anchor phrase, or that matches
- * neither, is not linked; `unlinked` says which and why.
+ * sections with room after that. A page with no descriptive anchor phrase (or only phrases
+ * that hold a banned one), or that matches neither, is not linked; `unlinked` says which and why.
  */
 export function planLinks(options: {
   links: readonly Link[];
@@ -254,8 +260,13 @@ export function planLinks(options: {
    * @default none
    */
   keywords?: readonly string[];
+  /**
+   * Whether a text holds a banned phrase: an anchor never does.
+   * @default nothing is banned
+   */
+  banned?: (text: string) => boolean;
 }): LinkPlan {
-  const { sections, language, keywords } = options;
+  const { sections, language, keywords, banned } = options;
   const plan: PlannedLink[][] = sections.map(() => []);
   const unlinked: UnlinkedPage[] = [];
   const used = new Set<string>();
@@ -263,6 +274,7 @@ export function planLinks(options: {
     const first = options.links.findIndex((other) => sameAddress(other.url, link.url)) === i;
     if (!first) unlinked.push({ url: link.url, reason: "duplicate" });
     else if (!anchorPhrases({ link, query: "", language, keywords }).length) unlinked.push({ url: link.url, reason: "no-anchor" });
+    else if (banned && !anchorPhrases({ link, query: "", language, keywords, banned }).length) unlinked.push({ url: link.url, reason: "banned" });
     else return true;
     return false;
   });
@@ -270,7 +282,7 @@ export function planLinks(options: {
   const room = sections.map((s) => s.paragraphs ?? Math.max(1, Math.floor(s.words / LINKING.paragraphWords)));
   const place = (s: number, link: Link): boolean => {
     if (want === 0 || used.has(link.url) || plan[s]!.length >= room[s]!) return false;
-    plan[s]!.push({ url: link.url, title: link.title, anchors: anchorPhrases({ link, query: sections[s]!.query, language, keywords }) });
+    plan[s]!.push({ url: link.url, title: link.title, anchors: anchorPhrases({ link, query: sections[s]!.query, language, keywords, ...(banned ? { banned } : {}) }) });
     used.add(link.url);
     want--;
     return true;
