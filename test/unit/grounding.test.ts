@@ -26,7 +26,7 @@ describe("grounding", () => {
     const { plan, g } = grounding();
     for (const [i] of plan.sections.entries()) {
       expect(g.notes(i)).toBe("");
-      expect(g.owedAnchor(i)).toBeUndefined();
+      expect(g.owedAnchors(i)).toBeUndefined();
     }
     expect(g.cite("Compost bins in the city collected kitchen scraps.")).toBeUndefined();
     expect(g.stats()).toEqual({ sources: 0, cited: 0, links: 0, linksWanted: 0, linksPlaced: 0, unlinked: [] });
@@ -51,7 +51,7 @@ describe("grounding", () => {
     const { plan, g } = grounding({ links: true });
     const section = plan.sections.findIndex((_, i) => g.owes(i));
     expect(section).toBeGreaterThanOrEqual(0);
-    const anchor = g.owedAnchor(section)!;
+    const anchor = g.owedAnchors(section)![0]!;
     expect(anchor).toBeTruthy();
     expect(g.place(section, "The weather was pleasant on Sunday.")).toBeUndefined();
     const sentence = `Many gardeners keep a ${anchor} behind the shed.`;
@@ -60,5 +60,24 @@ describe("grounding", () => {
     expect(sentence.slice(link!.start, link!.start + link!.length).toLowerCase()).toBe(anchor.toLowerCase());
     expect(g.owes(section)).toBe(false);
     expect(g.stats()).toMatchObject({ links: 1, linksWanted: 1, linksPlaced: 1 });
+  });
+
+  it("offers every phrase of the owed page, and never an anchor another link of the article took", () => {
+    const links = [
+      { url: "/heaps", title: "Caring for a compost heap", keywords: ["garden waste", "compost heap"] },
+      { url: "/waste", title: "Composting garden waste in winter", keywords: ["garden waste", "leaf mould"] },
+    ];
+    const plan = planFor({ length: 800, structure: "sections", seo: { keywords: "compost bin" } });
+    const g = new Grounding({ plan, outline: outlineFor(plan), links });
+    const owing = plan.sections.map((_, i) => i).filter((i) => g.owes(i));
+    expect(owing).toHaveLength(2);
+    const [first, second] = owing.map((i) => ({ i, anchors: g.owedAnchors(i)! }));
+    // Both pages offer "garden waste": the first link to take it keeps it.
+    expect(first!.anchors).toContain("garden waste");
+    expect(second!.anchors).toContain("garden waste");
+    expect(g.place(first!.i, "We sort the garden waste each week.")).toBeDefined();
+    expect(g.owedAnchors(second!.i)).not.toContain("garden waste");
+    expect(g.place(second!.i, "We sort the garden waste each week.")).toBeUndefined();
+    expect(g.place(second!.i, "Leaf mould takes a year.")).toMatchObject({ url: "/waste", start: 0, length: 10 });
   });
 });

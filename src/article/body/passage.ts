@@ -6,7 +6,7 @@ import type { TokenLedger } from "../ledger.js";
 import { PARAGRAPH_WORDS, RUN_WORDS } from "../plan/limits.js";
 import type { Plan } from "../plan/plan.js";
 import type { Placement, SentenceGate } from "./sentence-gate.js";
-import { generateSentences, type StepResult, type Verdict } from "./step.js";
+import { generateSentences, type Steered, type StepResult, type Verdict } from "./step.js";
 import { capitalise, countWords, hasPhrase } from "../text/text.js";
 
 /** What every passage of one article shares. */
@@ -133,10 +133,14 @@ function startsBlock(writer: TokenLedger, result: StepResult, idle: number): boo
   return paragraph;
 }
 
-/** The anchor of a link the section owes, once the paragraph may take one: never in the article's first sentence, one a paragraph. */
-function owedAnchor(ctx: PassageContext, passage: Passage, sentences: number): string | undefined {
+/**
+ * The anchor phrases of a link the section owes, of which the model writes one, once the
+ * paragraph may take one: never in the article's first sentence, one a paragraph.
+ */
+function owedAnchor(ctx: PassageContext, passage: Passage, sentences: number): Steered | undefined {
   if ((passage.opening && sentences === 0) || ctx.document.paragraphLinked) return undefined;
-  return ctx.grounding.owedAnchor(passage.section);
+  const anchors = ctx.grounding.owedAnchors(passage.section);
+  return anchors && { choose: anchors };
 }
 
 /** The introduction's first words: the primary keyword (the step's first token keeps it a word of its own). */

@@ -31,11 +31,12 @@ export interface StepOptions {
   /** Stops the work between two tokens. @default none */
   signal?: AbortSignal;
   /**
-   * The keyword to place inside the next sentence, asked at each point where it could go
-   * (undefined once the model wrote it itself, or when none is owed).
+   * What to place inside the next sentence, asked at each point where it could go (undefined
+   * once the model wrote it itself, or when nothing is owed): a keyword, forced, or a link's
+   * anchor phrases, of which the model writes one under a grammar.
    * @default no steering
    */
-  steer?: () => string | undefined;
+  steer?: () => Steered | undefined;
   /**
    * The keyword the answer ends with, forced as the first sentence's opening (the introduction's):
    * steering starts with the next sentence, and the model's first token keeps it a word of its own.
@@ -105,8 +106,11 @@ export async function generateSentences(options: StepOptions): Promise<StepResul
   return new Step(options).run();
 }
 
+/** What a sentence is steered to hold: a keyword, forced, or phrases the model writes one of. */
+export type Steered = string | { choose: readonly string[] };
+
 /** What interrupts a generation call: a banned phrase to refuse, the spot for a steered keyword, or a sentence start whose opening word is refused. */
-type Interrupt = { kind: "refuse"; match: BannedMatch } | { kind: "steer"; at: number; keyword: string } | { kind: "reopen" };
+type Interrupt = { kind: "refuse"; match: BannedMatch } | { kind: "steer"; at: number; keyword: Steered } | { kind: "reopen" };
 
 class Step {
   private text: string;
@@ -122,6 +126,8 @@ class Step {
   private steered = false;
   /** The keyword the answer ends with, forced: the next call's first character must not glue onto it. */
   private after: string | undefined;
+  /** Phrases the next call opens with, one of them (a link's anchor), each with its space before it. */
+  private choose: string[] | undefined;
   /** The last word of a banned phrase just cut, and the banned single words: the next call may not begin with one there. */
   private refused: string[] | undefined;
   private outcome: Outcome | undefined;
@@ -184,9 +190,10 @@ class Step {
       spaced: this.o.spaced,
       ...(notOpening === undefined ? {} : { notOpening }),
       ...(this.after === undefined ? {} : { after: this.after }),
+      ...(this.choose === undefined ? {} : { choose: this.choose }),
       ...(this.refused === undefined ? {} : { refuse: this.refused }),
     });
-    this.after = this.refused = undefined;
+    this.after = this.refused = this.choose = undefined;
     for await (const piece of writer.generate({ maxTokens, seed: seed(), signal, grammar })) {
       const at = this.text.length;
       this.text += piece;
@@ -236,13 +243,18 @@ class Step {
     }
     this.cutTo(interrupt.at, "steering");
     const before = this.text.at(-1) ?? "";
-    const latin = /^[\p{Script=Latin}\p{N}]/u.test(interrupt.keyword);
     // Spaced scripts always part words with a space; others only where two Latin words would touch.
-    const gap = spaced || (latin && /[\p{Script=Latin}\p{N}]/u.test(before)) ? " " : "";
-    writer.append(`${gap}${interrupt.keyword}`);
-    this.text = writer.text.slice(mark);
-    this.after = interrupt.keyword;
+    const gap = (phrase: string) => (spaced || (/^[\p{Script=Latin}\p{N}]/u.test(phrase) && /[\p{Script=Latin}\p{N}]/u.test(before)) ? " " : "");
     this.steered = true;
+    const { keyword } = interrupt;
+    // The model writes one of the phrases: the next call's grammar opens with them.
+    if (typeof keyword !== "string") {
+      this.choose = keyword.choose.map((phrase) => `${gap(phrase)}${phrase}`);
+      return;
+    }
+    writer.append(`${gap(keyword)}${keyword}`);
+    this.text = writer.text.slice(mark);
+    this.after = keyword;
   }
 
   private cutTo(at: number, reason: DiscardReason): void {

@@ -1,7 +1,8 @@
 /**
  * The grammar of the body's free generation calls: the model writes what it likes, within the
  * quotation rules, and a call's first characters keep what the step asks (a word boundary after
- * a forced keyword, a banned phrase's last word refused, a third opening alike refused).
+ * a forced keyword, one of a link's anchor phrases, a banned phrase's last word refused, a third
+ * opening alike refused).
  */
 import { GRAMMAR_PAIRS, GRAMMAR_QUOTES } from "../text/scripts.js";
 import { quotes } from "../text/sentences.js";
@@ -52,6 +53,11 @@ export interface FreeTextOptions {
   /** The keyword the answer ends with, forced: the first character keeps it a word of its own. @default none */
   after?: string;
   /**
+   * Phrases the call opens with, one of them, each with the space it needs before it (none in a
+   * script without spaces): a steered anchor the model picks, kept a word of its own. @default none
+   */
+  choose?: readonly string[];
+  /**
    * Words the call may not begin with, nor any word that begins with one: the word that just
    * completed a banned phrase and was cut, and the banned single words. @default none
    */
@@ -66,22 +72,24 @@ export interface FreeTextOptions {
  * that runs on or holds a sentence end before its closing quote, so no sentence is left with its
  * quotation open and a reader's sentences are the engine's. A quotation `pending` opened must
  * close first. The call's first characters also keep what the step asks (a word boundary after
- * a forced keyword, a banned phrase's last word refused, a third opening alike refused), so
+ * a forced keyword, one of a link's anchor phrases, a banned phrase's last word refused, a third
+ * opening alike refused), so
  * none of these needs a call of its own. node-llama-cpp and llama-server apply a grammar only
  * to a sampled token that breaks it: the model's own text costs nothing more.
  */
 export function freeTextGrammar(options: FreeTextOptions): string {
-  const { pending, after, spaced, refuse, notOpening } = options;
+  const { pending, after, spaced, refuse, notOpening, choose } = options;
   const open = openQuotation(pending);
   // In steps of 40 characters: a handful of distinct grammars, each compiled once and cached.
   const left = open ? Math.max(8, Math.floor((QUOTATION_CHARS - open.inside) / 40) * 40) : 0;
   const boundary = after === undefined ? undefined : boundaryRule(after, spaced);
   const opening = notOpening !== undefined && pending.trim() === "";
   const refusing = refuse !== undefined && refuse.length > 0;
-  const lineStart = !boundary && !refusing && !opening && (pending === "" || /\s$/u.test(pending));
+  const lineStart = !choose?.length && !boundary && !refusing && !opening && (pending === "" || /\s$/u.test(pending));
   const tail = open ? `[^${GRAMMAR_QUOTES}\\n.!?]{0,${left}} ${quoteEnd(open.close)} chunk*` : `${lineStart ? "quote? " : ""}chunk*`;
   let root = "tail";
-  if (boundary) root = `${boundary} tail`;
+  if (choose?.length) root = `(${choose.map((phrase) => [literal(phrase), boundaryRule(phrase.trimStart(), spaced)].filter(Boolean).join(" ")).join(" | ")}) tail`;
+  else if (boundary) root = `${boundary} tail`;
   else if (refusing) root = `" "? (${notWord(refuse, "tail", { inQuotation: open !== undefined, prefix: true })})`;
   else if (opening) root = `[ \\n]* (${notWord([notOpening], "tail")} | quote tail)`;
   return `root ::= ${root}\ntail ::= ${tail}\n${QUOTED_TEXT}`;

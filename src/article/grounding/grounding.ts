@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { planLinks, type Link, type PlannedLink, type UnlinkedPage } from "./links.js";
 import { headingText, type Outline } from "../outline/outline.js";
 import type { Plan } from "../plan/plan.js";
@@ -61,6 +60,8 @@ export class Grounding {
   private readonly pages: number;
   private readonly wanted: number;
   private placed = 0;
+  /** Anchors placed so far, lower-cased: two links of one article never share an anchor. */
+  private readonly anchorsUsed = new Set<string>();
 
   /** `banned`: whether a text holds a phrase of style.avoid (no anchor does). @default nothing is banned */
   constructor(options: { plan: Plan; outline: Outline; sources?: readonly Source[]; links?: readonly Link[]; banned?: (text: string) => boolean }) {
@@ -89,11 +90,6 @@ export class Grounding {
           ...(options.banned ? { banned: options.banned } : {}),
         })
       : { sections: plan.sections.map(() => []), unlinked: [] };
-    // The candidate this article's seed picks comes first, so a page's anchor varies from article to article.
-    for (const link of linkPlan.sections.flat()) {
-      const pick = createHash("sha256").update(`${plan.request.seed} ${link.url}`).digest().readUInt32BE(0) % link.anchors.length;
-      link.anchors = [...link.anchors.slice(pick), ...link.anchors.slice(0, pick)];
-    }
     this.links = linkPlan.sections;
     this.unlinked = linkPlan.unlinked;
     this.wanted = this.links.reduce((n, l) => n + l.length, 0);
@@ -132,11 +128,17 @@ export class Grounding {
   }
 
   /**
-   * The anchor phrase a section still owes a link for, to steer into a sentence: the page's
-   * candidate this article's seed put first.
+   * The anchor phrases of the link a section still owes, to steer into a sentence, where the
+   * model writes one of them: those no link of the article has taken yet. Undefined when none is owed or left.
    */
-  owedAnchor(section: number): string | undefined {
-    return this.links[section]?.[0]?.anchors[0];
+  owedAnchors(section: number): string[] | undefined {
+    const anchors = this.links[section]?.[0]?.anchors.filter((anchor) => !this.anchorsUsed.has(this.anchorKey(anchor)));
+    return anchors?.length ? anchors : undefined;
+  }
+
+  /** An anchor as compared: lower-cased. */
+  private anchorKey(anchor: string): string {
+    return anchor.toLocaleLowerCase(this.language);
   }
 
   /** Links the section still owes. */
@@ -150,11 +152,12 @@ export class Grounding {
     const link = owed?.[0];
     if (!link) return undefined;
     for (const anchor of link.anchors) {
-      if (countPhrase(sentence, anchor, this.language) === 0) continue;
+      if (this.anchorsUsed.has(this.anchorKey(anchor)) || countPhrase(sentence, anchor, this.language) === 0) continue;
       const at = findPhrase(sentence, anchor, this.language);
       if (at === undefined) continue;
       owed.shift();
       this.placed++;
+      this.anchorsUsed.add(this.anchorKey(anchor));
       return { start: at.start, length: at.length, url: link.url };
     }
     return undefined;
