@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { planLinks, type Link, type PlannedLink, type UnlinkedPage } from "./links.js";
 import { headingText, type Outline } from "../outline/outline.js";
 import type { Plan } from "../plan/plan.js";
@@ -90,6 +91,11 @@ export class Grounding {
           ...(options.banned ? { banned: options.banned } : {}),
         })
       : { sections: plan.sections.map(() => []), unlinked: [] };
+    // The phrases this article's seed picks come first, so a page's anchor varies from article to article.
+    for (const link of linkPlan.sections.flat()) {
+      const pick = createHash("sha256").update(`${plan.request.seed} ${link.url}`).digest().readUInt32BE(0) % link.anchors.length;
+      link.anchors = [...link.anchors.slice(pick), ...link.anchors.slice(0, pick)];
+    }
     this.links = linkPlan.sections;
     this.unlinked = linkPlan.unlinked;
     this.wanted = this.links.reduce((n, l) => n + l.length, 0);
@@ -129,11 +135,13 @@ export class Grounding {
 
   /**
    * The anchor phrases of the link a section still owes, to steer into a sentence, where the
-   * model writes one of them: those no link of the article has taken yet. Undefined when none is owed or left.
+   * model writes one of them: half of those no link of the article has taken yet (at least
+   * one), from the one this article's seed put first, so that articles differ where the model
+   * would pick alike. Undefined when none is owed or left.
    */
   owedAnchors(section: number): string[] | undefined {
     const anchors = this.links[section]?.[0]?.anchors.filter((anchor) => !this.anchorsUsed.has(this.anchorKey(anchor)));
-    return anchors?.length ? anchors : undefined;
+    return anchors?.length ? anchors.slice(0, Math.ceil(anchors.length / 2)) : undefined;
   }
 
   /** An anchor as compared: lower-cased. */
