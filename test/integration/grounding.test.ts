@@ -85,6 +85,8 @@ describe.each(MATRIX_MODELS)("internal links on $name over HTTP", ({ name, path,
       // A reader's first sentence (one ending in a closing quote included).
       expect(sentences(firstParagraph, "en")[0]).not.toMatch(/\]\(/);
       for (const l of linked) expect(anchorFaults(l.anchor, LINKS.find((p) => p.url === l.url)!, "garden day"), `seed ${seed}: “${l.anchor}”`).toEqual([]);
+      // Two links of one article never share an anchor.
+      expect(new Set(linked.map((l) => l.anchor.toLowerCase())).size, `seed ${seed}`).toBe(linked.length);
       anchors.push(...linked.map((l) => l.anchor.toLowerCase()));
       expect(answer.seo.checks.find((c) => c.id === "internal-links")?.passed, `seed ${seed}`).toBe(true);
     }
@@ -99,6 +101,7 @@ describe.each(MATRIX_MODELS)("internal links on $name over HTTP", ({ name, path,
       const answer = (await (await server.generate({ topic: "Home composting", length: 800, seed, seo: { keywords: "compost bin" }, links: COMPOST_PAGES })).json()) as Answer;
       const linked = linksOf(answer.article.markdown);
       for (const l of linked) expect(anchorFaults(l.anchor, COMPOST_PAGES.find((p) => p.url === l.url)!, "compost bin"), `seed ${seed}: “${l.anchor}”`).toEqual([]);
+      expect(new Set(linked.map((l) => l.anchor.toLowerCase())).size, `seed ${seed}`).toBe(linked.length);
       anchors.push(...linked.map((l) => l.anchor.toLowerCase()));
       // "Compost in 18 days" is relevant to "Home composting": word forms match both ways.
       expect(linked.map((l) => l.url), `seed ${seed}`).toContain("/guides/fast");
