@@ -53,12 +53,14 @@ describe("escaping for GBNF, read back by llama.cpp", () => {
     expect(accepts(negated, "y!")).toBe(char !== "y");
   });
 
-  it.each(SAMPLES.map((s) => [JSON.stringify(s), s]))("%s: as a keyword, a refused word and a word a sentence may not open with", async (_, text) => {
+  it.each(SAMPLES.map((s) => [JSON.stringify(s), s]))("%s: as a keyword, a refused word, a word a sentence may not open with and a link's anchor phrase", async (_, text) => {
     const keyword = new GrammarBuilder(true).add([{ field: { words: [2, 8], keyword: `x${text}y`, before: 2 } }]).build();
     await expect(parse(keyword)).resolves.toBeDefined();
     await expect(parse(freeTextGrammar({ pending: "Once upon a", spaced: true, refuse: [text] }))).resolves.toBeDefined();
     await expect(parse(freeTextGrammar({ pending: 'He said, "Come', spaced: true, refuse: [text] }))).resolves.toBeDefined();
     await expect(parse(freeTextGrammar({ pending: "", spaced: true, notOpening: text }))).resolves.toBeDefined();
+    await expect(parse(freeTextGrammar({ pending: "We went to the", spaced: true, choose: [` ${text}`, " compost bin"] }))).resolves.toBeDefined();
+    await expect(parse(freeTextGrammar({ pending: "We went to the", spaced: false, choose: [text] }))).resolves.toBeDefined();
   });
 
   it("a refused word made of grammar characters is refused, and other text is not", async () => {
