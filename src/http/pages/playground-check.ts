@@ -53,6 +53,6 @@ ${checkFields((path) => fieldAt(request, path))}
 <div class="error" id="check-error" role="alert" tabindex="-1" hidden></div>
 <p class="check-status" role="status" id="check-status">Paste an article, then press Check.</p>
 </form>
-${reportSection({ prefix: "check-", pending: "The report of the pasted article appears here when you press Check." })}
+${reportSection({ prefix: "check-", title: "SEO report of the pasted article", pending: "The report of the pasted article appears here when you press Check." })}
 </section>`;
 }

@@ -53,13 +53,15 @@ export interface ReportSectionOptions {
   prefix: string;
   /** What the report says before its first answer. */
   pending: string;
+  /** Its heading, also its landmark's name: each report on the page needs its own. */
+  title: string;
 }
 
 /** A report, filled in when an answer arrives (each check of the answer carries its name in words). */
-export function reportSection({ prefix, pending }: ReportSectionOptions): string {
+export function reportSection({ prefix, pending, title }: ReportSectionOptions): string {
   const id = (name: string) => `id="${prefix}${name}"`;
   return `<section class="report panel" ${id("report")} aria-labelledby="${prefix}report-title">
-<h2 ${id("report-title")}>SEO report <span class="failed-count" ${id("failed-count")} hidden></span></h2>
+<h2 ${id("report-title")}>${escapeHtml(title)} <span class="failed-count" ${id("failed-count")} hidden></span></h2>
 <p class="pending" ${id("report-pending")}>${escapeHtml(pending)}</p>
 <div ${id("report-body")} hidden>
 <div class="score" ${id("score")}><strong ${id("score-value")}>–</strong><div class="bar" aria-hidden="true"><span ${id("score-bar")}></span></div><span class="muted">of 100</span></div>

@@ -228,7 +228,7 @@ ${fieldsets((path) => fieldAt(request, path), presets)}
 <div class="error" id="error" role="alert" tabindex="-1" hidden></div>
 </form>
 ${OUTPUT}
-${reportSection({ prefix: "", pending: "The report measures the finished article: it appears here when the article is done." })}
+${reportSection({ prefix: "", title: "SEO report", pending: "The report measures the finished article: it appears here when the article is done." })}
 </section>
 ${checkPanel(doc)}
 </div>`;
