@@ -8,6 +8,7 @@
 import * as v from "valibot";
 import { InvalidFieldError } from "../errors.js";
 import type { Block } from "./body/document.js";
+import type { GroundingStats } from "./grounding/grounding.js";
 import { isIso6391 } from "./plan/labels.js";
 import { analyse, requestTexts, scoreChecks, type SeoCheck } from "./report/analyse.js";
 import { languageOf } from "./report/checks/language.js";
@@ -32,6 +33,12 @@ export interface AnalyseExistingOptions {
    * @default "keywords"
    */
   keywordsField?: string;
+  /**
+   * A record of the links planned for the article and placed in it (a refresh plans them):
+   * the internal-links check then applies, measured against it.
+   * @default none (the check does not apply to an article given as it is)
+   */
+  grounding?: GroundingStats;
 }
 
 /** The report, and what a site audit reads besides it. */
@@ -73,8 +80,9 @@ export function analyseExisting(request: AnalyseRequest, options: AnalyseExistin
     style: resolveStyle(request.style, options.keyStyle),
     given: requestTexts({ ...request, markdown: undefined, html: undefined }),
     sources: request.sources ?? [],
+    ...(options.grounding ? { grounding: options.grounding } : {}),
   });
-  const checks = report.checks.map((check) => notApplicable(check, { request, page, language, slug }) ?? check);
+  const checks = report.checks.map((check) => (check.id === "internal-links" && options.grounding ? check : (notApplicable(check, { request, page, language, slug }) ?? check)));
   const analysis: AnalysisResponse = {
     object: "analysis",
     language,

@@ -23,6 +23,11 @@ export function fieldAt(items: readonly OutlineItem[], offsets: Map<number, numb
   return found;
 }
 
+/** A model-written heading's field: two to eight words, the keyword within its first three when it holds one. */
+export function headingShape(primary: string, keyword: boolean): FieldShape {
+  return keyword ? { words: [2, 8], keyword: primary, before: 2 } : { words: [2, 8] };
+}
+
 /** Words the title and the description may have. */
 export interface Sizes {
   title: [number, number];
@@ -50,7 +55,7 @@ export function outlineItems(plan: Plan, format: "json" | "lines", sizes: Sizes)
   else field({ words: sizes.description, keyword: primary, before: 3, end: "." }, { kind: "description" });
   lit(json ? '"' : "");
 
-  const heading = (keyword: boolean): FieldShape => (keyword ? { words: [2, 8], keyword: primary, before: 2 } : { words: [2, 8] });
+  const heading = (keyword: boolean) => headingShape(primary, keyword);
   const question = (keyword: boolean): FieldShape => (keyword ? { words: [4, 12], keyword: primary, before: 4, end: "?" } : { words: [4, 12], end: "?" });
   const bodies = plan.sections.map((s, i) => [s, i] as const).filter(([s]) => s.heading);
   if (bodies.length) {

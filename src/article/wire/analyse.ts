@@ -22,28 +22,37 @@ import {
 
 const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
 
-const page = (what: string) =>
+/** An article given as it is, as a request field: text, cleaned, not empty. */
+const pageSchema = (what: string) =>
   v.pipe(v.string(`${what} must be a string`), v.transform(cleanBlock), v.trim(), v.minLength(1, `${what} must not be empty`));
+
+/** The Markdown article field, as analyse and refresh read it. */
+export const MARKDOWN_DESCRIPTION = "The article as Markdown, YAML front matter allowed (`title`, `description`, `keywords`, `language`, `slug` are read as targets the request leaves open).";
+
+/** The targets an article is measured against (analyse and refresh): the generate fields that set them. */
+export const TARGET_FIELDS = {
+  slug: v.optional(
+    described(
+      v.pipe(v.string("slug must be a string"), v.trim(), v.maxLength(LIMITS.url, `slug must be at most ${LIMITS.url} characters`)),
+      "The page's slug (or its URL, whose last segment is taken). Without one (here or in the front matter) the slug check does not apply.",
+    ),
+  ),
+  language: v.optional(described(LanguageSchema, "ISO 639-1 code the article should be in. When absent: the front matter's `language`, the page's `<html lang>`, else the language the body reads as (said so in the answer).")),
+  length: v.optional(described(LengthSchema, "Words the article should have; without it the length check does not apply.")),
+  structure: v.optional(StructureSchema, DEFAULTS.structure),
+  seo: v.optional(described(SeoSchema, "The targets: keywords (the first is primary), and the title and description to measure instead of the ones the article holds."), {}),
+  style: v.optional(described(StyleSchema, "Phrases the article must not hold (`avoid`) and whether AI clichés are scored (`cliches`), over the key's default style.")),
+  sources: v.optional(described(SourcesSchema, "Documents the article draws on: a figure found in one is supported.")),
+  links: v.optional(described(LinksSchema, "Pages of your site the article should link: the answer says how many it links.")),
+};
 
 /** The analyse request. Unknown fields are ignored. */
 export const AnalyseRequestSchema = v.pipe(
   jsonObject(
     {
-      markdown: v.optional(described(page("markdown"), "The article as Markdown, YAML front matter allowed (`title`, `description`, `keywords`, `language`, `slug` are read as targets the request leaves open). Send this or `html`.")),
-      html: v.optional(described(page("html"), "The article as an HTML page or fragment: `<title>`, `<meta name=\"description\">`, `<html lang>`, headings, paragraphs, lists and links are read; scripts, styles, navigation, forms, asides and footers are not. Send this or `markdown`.")),
-      slug: v.optional(
-        described(
-          v.pipe(v.string("slug must be a string"), v.trim(), v.maxLength(LIMITS.url, `slug must be at most ${LIMITS.url} characters`)),
-          "The page's slug (or its URL, whose last segment is taken). Without one (here or in the front matter) the slug check does not apply.",
-        ),
-      ),
-      language: v.optional(described(LanguageSchema, "ISO 639-1 code the article should be in. When absent: the front matter's `language`, the page's `<html lang>`, else the language the body reads as (said so in the answer).")),
-      length: v.optional(described(LengthSchema, "Words the article should have; without it the length check does not apply.")),
-      structure: v.optional(StructureSchema, DEFAULTS.structure),
-      seo: v.optional(described(SeoSchema, "The targets: keywords (the first is primary), and the title and description to measure instead of the ones the article holds."), {}),
-      style: v.optional(described(StyleSchema, "Phrases the article must not hold (`avoid`) and whether AI clichés are scored (`cliches`), over the key's default style.")),
-      sources: v.optional(described(SourcesSchema, "Documents the article draws on: a figure found in one is supported.")),
-      links: v.optional(described(LinksSchema, "Pages of your site the article should link: the answer says how many it links.")),
+      markdown: v.optional(described(pageSchema("markdown"), `${MARKDOWN_DESCRIPTION} Send this or \`html\`.`)),
+      html: v.optional(described(pageSchema("html"), "The article as an HTML page or fragment: `<title>`, `<meta name=\"description\">`, `<html lang>`, headings, paragraphs, lists and links are read; scripts, styles, navigation, forms, asides and footers are not. Send this or `markdown`.")),
+      ...TARGET_FIELDS,
     },
     "the request body must be a JSON object",
   ),

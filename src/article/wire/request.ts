@@ -270,6 +270,14 @@ export const StructureSchema = v.pipe(
   ),
 );
 
+/** A sampler seed: a whole number in 0 … 2^32 − 1. */
+export const SeedSchema = v.pipe(
+  v.number("seed must be a number"),
+  v.integer("seed must be an integer"),
+  v.minValue(0, "seed must be at least 0"),
+  v.maxValue(2 ** 32 - 1, "seed must be below 2^32"),
+);
+
 /**
  * The generation request (spec part 2) as valibot validates it: the one source of truth
  * for validation, the engine's input type and the OpenAPI document. Unknown fields are ignored.
@@ -292,15 +300,7 @@ export const GenerateRequestSchema = v.pipe(
     ),
     language: v.optional(v.pipe(LanguageSchema, v.description("ISO 639-1 code of the article's language, any case; answered lower-case.")), DEFAULTS.language),
     structure: v.optional(StructureSchema, DEFAULTS.structure),
-    seed: v.optional(
-      v.pipe(
-        v.number("seed must be a number"),
-        v.integer("seed must be an integer"),
-        v.minValue(0, "seed must be at least 0"),
-        v.maxValue(2 ** 32 - 1, "seed must be below 2^32"),
-        v.description("Seed of the sampler: the same request with the same seed gives the same article on the same model. Random when absent; echoed in `request.seed`."),
-      ),
-    ),
+    seed: v.optional(v.pipe(SeedSchema, v.description("Seed of the sampler: the same request with the same seed gives the same article on the same model. Random when absent; echoed in `request.seed`."))),
     seo: v.optional(v.pipe(SeoSchema, v.description("Search-engine settings.")), {}),
     style: v.optional(described(StyleSchema, "How the article is written: phrases it never contains, a voice, whether AI clichés are avoided.")),
     sources: v.optional(described(SourcesSchema, "Documents the article draws on: each section sees its best passages, and a sentence that restates one cites it.")),
@@ -325,7 +325,8 @@ export const GenerateRequestSchema = v.pipe(
   }),
 );
 
-function randomSeed(): number {
+/** A seed for a request that gives none. */
+export function randomSeed(): number {
   return Math.floor(Math.random() * 2 ** 32);
 }
 

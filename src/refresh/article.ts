@@ -1,0 +1,35 @@
+/**
+ * The refreshed article in every form generate answers with: its Markdown, the HTML fragment
+ * and page (one render of its tree, the front matter left out), its structured data, outline
+ * and counts, all read from the Markdown as it now is.
+ */
+import type { Root } from "mdast";
+import type { Publisher } from "../article/output/jsonld.js";
+import { articleJsonLd } from "../article/output/jsonld.js";
+import { renderArticle } from "../article/output/render.js";
+import type { Plan } from "../article/plan/plan.js";
+import { readMarkdown } from "../article/report/existing/markdown.js";
+import { countBlocks, readPage } from "../article/report/existing/page.js";
+import { articleSlug, slugify } from "../article/text/slug.js";
+import type { RefreshResponse } from "./schema.js";
+import type { RefreshState } from "./state.js";
+
+/** The article of the answer, and the full HTML page. */
+export function articleOf(state: RefreshState, plan: Plan, meta: { created: number; publisher?: Publisher }): { article: RefreshResponse["article"]; document: string } {
+  const { report, markdown, language } = state;
+  const title = report.title?.value ?? "";
+  const metaDescription = report.description?.value ?? "";
+  const keywords = report.keywords?.value ?? [];
+  const { wordCount, readingTimeMinutes } = report;
+  const blocks = countBlocks(readPage({ markdown }).blocks, language);
+  const outline = { title, metaDescription, sections: plan.sections.map(() => ({ heading: null, subheadings: [] })) };
+  const jsonLd = articleJsonLd({ plan, outline, blocks, title, metaDescription, language, keywords, wordCount, readingTimeMinutes, created: meta.created, ...(meta.publisher ? { publisher: meta.publisher } : {}) });
+  const { tree } = readMarkdown(markdown);
+  const body: Root = { ...tree, children: tree.children.filter((node) => node.type !== "yaml" && (node.type as string) !== "toml") };
+  const { html, page } = renderArticle(body, { title, metaDescription, language, jsonLd });
+  const slug = (report.slug && slugify(report.slug.value)) || articleSlug(title, keywords[0] ?? title);
+  return {
+    article: { title, slug, metaDescription, language, keywords, markdown, html, outline: report.outline, wordCount, readingTimeMinutes, jsonLd },
+    document: page,
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * A refresh: an article given as it is, measured with analyse's code, then mended where its
+ * checks fail and nowhere else. The model writes every word of a mend, steered as generate
+ * steers it; code splits paragraphs at sentence boundaries, places link and citation markup
+ * on words already written, and keeps a change only when the article scores no lower with it.
+ */
+import { randomUUID } from "node:crypto";
+import { createTwoFilesPatch } from "diff";
+import { AvoidList } from "../article/plan/avoid.js";
+import type { CheckId } from "../article/report/analyse.js";
+import type { Publisher } from "../article/output/jsonld.js";
+import { resolveStyle, type Style } from "../article/wire/request.js";
+import type { Backend } from "../model/backend.js";
+import { articleOf } from "./article.js";
+import type { Mending } from "./context.js";
+import { linkGrounding, mendCitations, mendLinks } from "./mend-grounding.js";
+import { mendParagraphs, mendRuns } from "./mend-structure.js";
+import { mendBannedHeadings, mendBannedSentences, mendIntroduction, mendLength } from "./mend-text.js";
+import { mendTitle, rewrittenFields } from "./mend-title.js";
+import { unmended } from "./unmended.js";
+import { mirrorSections, refreshPlan } from "./plan.js";
+import type { RefreshRequest, RefreshResponse } from "./schema.js";
+import { RefreshWriter } from "./session.js";
+import { RefreshState } from "./state.js";
+
+/** What a refresh needs besides the request. */
+export interface RefreshOptions {
+  backend: Backend;
+  /**
+   * Aborts the work (client gone, deadline passed).
+   * @default none
+   */
+  signal?: AbortSignal;
+  /**
+   * The key's default style, under the request's own.
+   * @default none
+   */
+  keyStyle?: Style;
+  /**
+   * The slug when neither the request nor the front matter gives one: a file's name.
+   * @default none
+   */
+  fileSlug?: string;
+  /**
+   * Who publishes the article, for its structured data.
+   * @default none
+   */
+  publisher?: Publisher;
+  /**
+   * Tokens written so far, after every sentence.
+   * @default none
+   */
+  onTokens?: (tokens: number) => void;
+}
+
+/** A refreshed article: the answer, and the full HTML page. */
+export interface RefreshedArticle {
+  response: RefreshResponse;
+  document: string;
+}
+
+/** The mends in the order they run: text first, then links, citations, and the structure the text now has. */
+const MENDS: ReadonlyArray<(m: Mending) => void | Promise<void>> = [mendBannedHeadings, mendBannedSentences, mendIntroduction, mendLength];
+
+/** Measure an article, mend what fails, measure it again. */
+export async function refreshArticle(request: RefreshRequest, options: RefreshOptions): Promise<RefreshedArticle> {
+  const started = performance.now();
+  const analyse = { ...(options.keyStyle ? { keyStyle: options.keyStyle } : {}), ...(options.fileSlug ? { fileSlug: options.fileSlug } : {}) };
+  const state = new RefreshState(request, analyse);
+  const style = resolveStyle(request.style, options.keyStyle);
+  const keep = [...(state.report.keywords?.value ?? []), ...(request.links ?? []).flatMap((link) => link.keywords)];
+  const avoid = new AvoidList({ style, language: state.language, keep });
+  const rewritten = rewrittenFields(state, (text) => avoid.holds(text));
+  const planned = refreshPlan(request, state.report, { ...(options.keyStyle ? { keyStyle: options.keyStyle } : {}), rewritten });
+  const writer = await RefreshWriter.open({ backend: options.backend, plan: planned, avoid, ...(options.signal ? { signal: options.signal } : {}), ...(options.onTokens ? { onTokens: options.onTokens } : {}) });
+  let before: RefreshResponse["before"];
+  try {
+    const outline = await writer.outline();
+    const { plan, title } = mirrorSections(planned, state.located);
+    const m: Mending = { state, writer, plan, avoid, title };
+    const links = linkGrounding(m);
+    if (links) state.wantLinks(links.wanted, links.leftOut);
+    before = state.report.seo;
+    mendTitle(m, outline, rewritten);
+    m.title = state.report.title?.value ?? m.title;
+    for (const mend of MENDS) await mend(m);
+    if (links) await mendLinks(m, linkGrounding(m)!.grounding);
+    mendCitations(m);
+    mendParagraphs(m);
+    await mendRuns(m);
+  } finally {
+    await writer.dispose();
+  }
+  const failed = new Set<CheckId>(before.checks.filter((c) => c.passed === false).map((c) => c.id));
+  const { article, document } = articleOf(state, planned, { created: Math.floor(Date.now() / 1000), ...(options.publisher ? { publisher: options.publisher } : {}) });
+  const response: RefreshResponse = {
+    id: `ref_${randomUUID().replaceAll("-", "")}`,
+    object: "refresh",
+    created: Math.floor(Date.now() / 1000),
+    model: options.backend.name,
+    seed: request.seed,
+    article,
+    before,
+    after: state.report.seo,
+    changes: state.changes,
+    unmended: unmended(state, failed),
+    diff: state.markdown === request.markdown ? "" : createTwoFilesPatch("a/article.md", "b/article.md", request.markdown, state.markdown, undefined, undefined, { context: 3 }),
+    usage: { ...writer.usage, durationMs: Math.round(performance.now() - started) },
+  };
+  return { response, document };
+}

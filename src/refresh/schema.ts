@@ -1,0 +1,77 @@
+/**
+ * `POST /api/v1/refresh`: an article given as it is, mended where its checks fail. The
+ * request holds the article and the targets analyse measures it against (the same schema
+ * fields); the answer holds the new article in every format, the report before and after,
+ * each change with the check that asked for it, and a unified diff.
+ */
+import * as v from "valibot";
+import { CHECK_IDS, type CheckId } from "../article/report/analyse.js";
+import { MARKDOWN_DESCRIPTION, TARGET_FIELDS } from "../article/wire/analyse.js";
+import { DEFAULTS, jsonObject, randomSeed, SeedSchema } from "../article/wire/request.js";
+import { ArticleResponseSchema, SeoReportSchema } from "../article/wire/response.js";
+import { resolvePreset } from "../article/plan/presets.js";
+
+const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
+
+/** The refresh request. Unknown fields are ignored. */
+export const RefreshRequestSchema = v.pipe(
+  jsonObject(
+    {
+      markdown: described(
+        // Taken byte for byte (not cleaned or trimmed as analyse takes it): what a refresh does not change stays as it was.
+        v.pipe(v.string("markdown must be a string"), v.check((text) => text.trim().length > 0, "markdown must not be empty")),
+        `${MARKDOWN_DESCRIPTION} Everything a refresh does not change stays byte for byte, the front matter included (but a title or description mended there).`,
+      ),
+      ...TARGET_FIELDS,
+      seed: v.optional(described(SeedSchema, "Seed of the sampler: the same request with the same seed gives the same refresh on the same model. Random when absent; echoed in `seed`.")),
+    },
+    "the request body must be a JSON object",
+  ),
+  v.transform(({ structure, seed, ...rest }) => ({ ...rest, html: undefined, structure: resolvePreset(structure || DEFAULTS.structure), seed: seed ?? randomSeed() })),
+);
+
+/** A refresh request as clients send it. */
+export type RefreshRequestInput = v.InferInput<typeof RefreshRequestSchema>;
+/** A validated refresh request. */
+export type RefreshRequest = v.InferOutput<typeof RefreshRequestSchema>;
+
+const checkId = described(v.picklist(CHECK_IDS as [CheckId, ...CheckId[]]), "The check's id.");
+
+/** One change a refresh made. */
+export const RefreshChangeSchema = v.object({
+  section: described(v.string(), "Where: a heading's text, `Introduction` (before the first heading), `title` or `description`."),
+  check: checkId,
+  reason: described(v.string(), "Why, in words: what the check found."),
+  before: described(v.string(), "The Markdown that was there (empty for an insertion)."),
+  after: described(v.string(), "The Markdown that is there now."),
+});
+
+/** The answer of `POST /api/v1/refresh`. */
+export const RefreshResponseSchema = v.object({
+  id: v.pipe(v.string(), v.regex(/^ref_[0-9a-f]{32}$/)),
+  object: v.literal("refresh"),
+  created: described(v.pipe(v.number(), v.integer(), v.minValue(0)), "Unix time in seconds."),
+  model: described(v.string(), "Name of the model that wrote the changes."),
+  seed: described(v.pipe(v.number(), v.integer(), v.minValue(0)), "The seed used: the one given, or the random one drawn."),
+  article: ArticleResponseSchema.entries.article,
+  before: described(SeoReportSchema, "The report of the article as it was given."),
+  after: described(SeoReportSchema, "The report of the refreshed article: its score is never below `before.score`."),
+  changes: described(v.array(RefreshChangeSchema), "Every change, in the order made; what is not listed is byte for byte as it was."),
+  unmended: described(v.array(v.object({ check: checkId, reason: v.string() })), "Checks that still fail, each with why the refresh could not mend it."),
+  diff: described(v.string(), "A unified diff from the given Markdown to the new one (`git apply` takes it)."),
+  usage: ArticleResponseSchema.entries.usage,
+});
+
+/** The refresh answer. */
+export type RefreshResponse = v.InferOutput<typeof RefreshResponseSchema>;
+/** One change. */
+export type RefreshChange = v.InferOutput<typeof RefreshChangeSchema>;
+
+/** An example request, for the OpenAPI document and the docs. */
+export const EXAMPLE_REFRESH_REQUEST = {
+  markdown: "---\ntitle: Home composting for beginners\n---\n\n# Home composting for beginners\n\nKitchen scraps and garden waste turn into dark, crumbly soil…",
+  seo: { keywords: "compost bin, garden waste" },
+  style: { avoid: ["game-changer"] },
+  links: [{ url: "/guides/worm-farms/", title: "Worm farms for flats", keywords: ["worm farm"] }],
+  seed: 42,
+} satisfies RefreshRequestInput;

@@ -1,0 +1,156 @@
+/**
+ * The model's part of a refresh, on one writer (one generation slot): the article's prompt
+ * and outline answer as generate writes them (a failing title or description written again
+ * under the outline grammar, the others forced as they are), then each mend from the
+ * article's own text before the spot: prose through the body pass's passage (its steps,
+ * sentence gate, keyword schedule and refusal of banned phrases), headings under the
+ * outline's heading grammar. The model writes every word.
+ */
+import { ArticleDocument } from "../article/body/document.js";
+import { KeywordSchedule } from "../article/body/keyword-schedule.js";
+import { writePassage, type Passage } from "../article/body/passage.js";
+import { SentenceGate } from "../article/body/sentence-gate.js";
+import { GrammarBuilder } from "../article/gbnf/grammar.js";
+import type { Grounding } from "../article/grounding/grounding.js";
+import { TokenLedger } from "../article/ledger.js";
+import { headingShape } from "../article/outline/outline-answer.js";
+import { writeOutline, type Outline } from "../article/outline/outline.js";
+import type { AvoidList } from "../article/plan/avoid.js";
+import type { Plan } from "../article/plan/plan.js";
+import { articlePrompt } from "../article/plan/prompts.js";
+import { capitalise } from "../article/text/text.js";
+import type { Backend } from "../model/backend.js";
+
+/** What the refresh writer works with. */
+export interface RefreshWriterOptions {
+  backend: Backend;
+  /** The article's plan: its language, keywords, length and the sections the grounding reads. */
+  plan: Plan;
+  avoid: AvoidList;
+  /** Stops the work between two tokens. @default none */
+  signal?: AbortSignal;
+  /** Tokens written so far, after every sentence. @default none */
+  onTokens?: (tokens: number) => void;
+}
+
+/** Prose asked for at a spot of the article. */
+export interface ProseAsk {
+  /** The article's Markdown before the spot, as the model reads it (the title first). */
+  context: string;
+  passage: Passage;
+  grounding: Grounding;
+  /** Sentences of the article the new ones may not repeat, those right before the spot last. */
+  seen: readonly string[];
+  /** Body words the new prose may hold at most (the length promise). */
+  room: number;
+}
+
+/** Prose the model wrote: its Markdown (links and citation markers placed by the grounding) and its sentences. */
+export interface WrittenProse {
+  markdown: string;
+  sentences: string[];
+  words: number;
+}
+
+/** Heading generation calls per heading before it is given up (a banned phrase or a repeated heading each time). */
+const HEADING_TRIES = 3;
+
+/** One refresh's conversation with the model. */
+export class RefreshWriter {
+  private base = 0;
+  private step = 0;
+
+  private constructor(
+    private readonly writer: TokenLedger,
+    private readonly o: RefreshWriterOptions,
+  ) {}
+
+  /** A writer on a free slot of the backend (waiting in its queue). */
+  static async open(options: RefreshWriterOptions): Promise<RefreshWriter> {
+    return new RefreshWriter(TokenLedger.of(await options.backend.writer(options.signal)), options);
+  }
+
+  /** Tokens evaluated and generated, and those cut, by why. */
+  get usage() {
+    return { ...this.writer.usage, discardedTokens: this.writer.discarded };
+  }
+
+  /**
+   * The prompt and the outline answer: the plan's given title and description are forced as they
+   * are, a missing one is written under the outline grammar (its rules and rewrites).
+   */
+  async outline(): Promise<Outline> {
+    const { plan, backend, avoid, signal } = this.o;
+    const format = backend.prompting === "chat-template" ? "json" : "lines";
+    await this.writer.begin(articlePrompt(plan, format));
+    const outline = await writeOutline({ plan, writer: this.writer, format, seed: plan.request.seed, avoid, ...(signal ? { signal } : {}) });
+    this.writer.append("\n\n");
+    this.writer.pin();
+    this.base = this.writer.text.length;
+    return outline;
+  }
+
+  /** Prose at a spot, sentence by sentence, as the body pass writes it; empty when the model wrote nothing the gate kept. */
+  async prose(ask: ProseAsk): Promise<WrittenProse> {
+    const { plan, avoid, signal } = this.o;
+    this.reset(ask.context);
+    const document = new ArticleDocument(plan.request.language, [plan.primary, ...plan.secondary]);
+    const gate = new SentenceGate({ plan, document, avoid });
+    for (const sentence of ask.seen) gate.keep(sentence, { articleStart: false, sectionStart: false });
+    await writePassage(
+      {
+        plan,
+        writer: this.writer,
+        document,
+        gate,
+        schedule: new KeywordSchedule({ primary: plan.primary, language: plan.request.language }),
+        avoid,
+        grounding: ask.grounding,
+        visible: plan.headings,
+        seed: () => this.seed(),
+        ...(signal ? { signal } : {}),
+        onWords: (_words, tokens) => this.o.onTokens?.(tokens),
+        tokensPerWord: 2,
+        wordsLeft: () => ask.room - document.wordCount,
+      },
+      ask.passage,
+    );
+    document.finish();
+    const sentences = document.blocks.flatMap((block) => (block.kind === "prose" ? block.sentences : []));
+    return { markdown: document.markdown().trim(), sentences, words: document.wordCount };
+  }
+
+  /**
+   * A heading of `depth` at a spot, under the outline's heading grammar (the keyword in its first
+   * words when `keyword`); undefined when every try held a banned phrase or one `taken` refuses.
+   */
+  async heading(ask: { context: string; depth: number; keyword: boolean; taken: (heading: string) => boolean }): Promise<string | undefined> {
+    const { plan, avoid, signal } = this.o;
+    const grammar = new GrammarBuilder(plan.spaced, { refused: avoid.words }).add([{ field: headingShape(plan.primary, ask.keyword) }, { literal: "\n" }]).build();
+    for (let attempt = 0; attempt < HEADING_TRIES; attempt++) {
+      this.reset(`${ask.context}${"#".repeat(ask.depth)} `);
+      const start = this.writer.text.length;
+      for await (const _piece of this.writer.generate({ grammar, maxTokens: 80, seed: this.seed(), ...(signal ? { signal } : {}) }));
+      // As the outline keeps a heading: its own "?" or "!", never a closing full stop.
+      const written = this.writer.text.slice(start).trim().replace(/\.$/u, "");
+      if (written && !avoid.holds(written) && !ask.taken(written)) return capitalise(written, plan.request.language);
+    }
+    return undefined;
+  }
+
+  /** Give the slot back. */
+  dispose(): Promise<void> {
+    return this.writer.dispose();
+  }
+
+  /** The answer back to the end of the outline, then the article's text before the spot. */
+  private reset(context: string): void {
+    this.writer.cut(this.base, "other");
+    this.writer.append(context);
+  }
+
+  /** A fresh sampling seed for each generation call, from the request's: the same seed gives the same refresh. */
+  private seed(): number {
+    return (this.o.plan.request.seed + 1 + this.step++ * 977) >>> 0;
+  }
+}

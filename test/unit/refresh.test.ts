@@ -1,0 +1,127 @@
+import { applyPatch } from "diff";
+import * as v from "valibot";
+import { describe, expect, it } from "vitest";
+import { FakeBackend } from "../../scripts/fixtures/fake-backend.js";
+import { distinctSentences } from "../../scripts/fixtures/fake-writer.js";
+import { locate } from "../../src/refresh/locate.js";
+import { refreshArticle } from "../../src/refresh/refresh.js";
+import { RefreshRequestSchema, type RefreshRequestInput, type RefreshResponse } from "../../src/refresh/schema.js";
+import { RefreshState } from "../../src/refresh/state.js";
+import { PLANTED_CHECKS, plantedArticle } from "../helpers/refresh.js";
+
+// The refresh's mending on the scripted writer: what it changes, what it keeps byte for
+// byte, and what it says when it cannot mend a check.
+
+async function refresh(input: RefreshRequestInput): Promise<RefreshResponse> {
+  const backend = new FakeBackend();
+  try {
+    return (await refreshArticle(v.parse(RefreshRequestSchema, input), { backend })).response;
+  } finally {
+    await backend.dispose();
+  }
+}
+
+/** Every sentence and heading of an article, as located in its text. */
+const partsOf = (markdown: string) =>
+  locate(markdown, "en").blocks.flatMap((block) => (block.kind === "paragraph" ? block.sentences.map((s) => s.text) : block.kind === "heading" ? [block.text] : []));
+
+const verdict = (report: RefreshResponse["after"], id: string) => report.checks.find((check) => check.id === id)!.passed;
+
+describe("a refresh", () => {
+  it("mends every planted failure, or says which it could not and why", async () => {
+    const { request } = plantedArticle();
+    const answer = await refresh(request);
+    for (const id of PLANTED_CHECKS) {
+      expect(verdict(answer.before, id), id).toBe(false);
+      const reason = answer.unmended.find((u) => u.check === id)?.reason;
+      if (verdict(answer.after, id) === false) expect(reason, id).toMatch(/Not mended: .+/);
+      else expect(answer.changes.some((c) => c.check === id || (id === "avoid" && c.check === "cliches")), id).toBe(true);
+    }
+    // On the scripted model every planted failure is mended.
+    expect(answer.unmended).toEqual([]);
+    expect(answer.after.score).toBeGreaterThan(answer.before.score);
+    for (const change of answer.changes) expect(answer.article.markdown).toContain(change.after);
+  });
+
+  it("keeps every sentence, heading and front matter line it does not change byte for byte", async () => {
+    const { request, markdown } = plantedArticle();
+    const answer = await refresh(request);
+    const changed = answer.changes.map((c) => c.before).join("\n");
+    const kept = partsOf(markdown).filter((part) => !changed.includes(part));
+    expect(kept.length).toBeGreaterThan(40);
+    for (const part of kept) expect(answer.article.markdown).toContain(part);
+    const frontMatter = (text: string) => text.split("\n---\n")[0]!.split("\n").filter((line) => !line.startsWith("title:"));
+    expect(frontMatter(answer.article.markdown)).toEqual(frontMatter(markdown));
+    expect(answer.article.markdown.endsWith("\n")).toBe(true);
+  });
+
+  it("never lowers the score, and its diff turns the given Markdown into the new one", async () => {
+    const { request, markdown } = plantedArticle();
+    for (const seed of [1, 2, 3]) {
+      const answer = await refresh({ ...request, seed });
+      expect(answer.after.score).toBeGreaterThanOrEqual(answer.before.score);
+      expect(applyPatch(markdown, answer.diff)).toBe(answer.article.markdown);
+    }
+  });
+
+  it("gives the same refresh for the same seed", async () => {
+    const { request } = plantedArticle();
+    const [a, b] = [await refresh(request), await refresh(request)];
+    expect(a.article.markdown).toBe(b.article.markdown);
+    expect(a.changes).toEqual(b.changes);
+  });
+
+  it("leaves a sentence that holds a link as it is, keeps the link, and says why the banned phrase stays", async () => {
+    const sentences = distinctSentences(9000);
+    const body = Array.from({ length: 12 }, () => sentences.next().value).join(" ");
+    const markdown = `# Compost bin care\n\nA compost bin needs air and water to work. ${body}\n\nThe [drum](/drum/) is a game-changer for cooks.\n`;
+    const answer = await refresh({ markdown, seo: { keywords: "compost bin" }, style: { avoid: ["game-changer"] }, seed: 3 });
+    expect(answer.article.markdown).toContain("The [drum](/drum/) is a game-changer for cooks.");
+    expect(verdict(answer.after, "avoid")).toBe(false);
+    expect(answer.unmended.find((u) => u.check === "avoid")?.reason).toMatch(/holds Markdown \(a link or emphasis\) that a rewrite would lose/);
+  });
+
+  it("never rewrites a title the request gives, and says so", async () => {
+    const { request } = plantedArticle();
+    const title = "A title the request gives, far too long for any search result page";
+    const answer = await refresh({ ...request, seo: { ...request.seo, title } });
+    expect(answer.changes.some((c) => c.section === "title")).toBe(false);
+    expect(answer.article.title).toBe(title);
+    expect(answer.unmended.find((u) => u.check === "title-length")?.reason).toMatch(/the request gives it/);
+  });
+
+  it("returns an article with nothing it mends as it was, with an empty diff, and says why what fails stays", async () => {
+    const sentences = distinctSentences(7000);
+    const markdown = `# Notes on keeping a garden tidy\n\n${Array.from({ length: 4 }, () => sentences.next().value).join(" ")}\n`;
+    const answer = await refresh({ markdown, seed: 1 });
+    expect(answer.article.markdown).toBe(markdown);
+    expect(answer.changes).toEqual([]);
+    expect(answer.diff).toBe("");
+    expect(answer.after).toEqual(answer.before);
+    const why = Object.fromEntries(answer.unmended.map((u) => [u.check, u.reason]));
+    expect(Object.keys(why).sort()).toEqual(["meta-description-length", "text-length"]);
+    expect(why["text-length"]).toMatch(/only towards a requested `length`/);
+    expect(why["meta-description-length"]).toMatch(/no front matter to hold a description/);
+  });
+});
+
+describe("the refresh's state", () => {
+  it("does not keep a change that would lower the score, and notes why against its check", () => {
+    const markdown = "# Compost bin care for small gardens\n\nA compost bin needs air and water to work well.\n";
+    const state = new RefreshState(v.parse(RefreshRequestSchema, { markdown, seo: { keywords: "compost bin" }, style: { avoid: ["game-changer"] }, seed: 1 }), {});
+    const at = markdown.indexOf("air");
+    const change = { section: "Introduction", check: "keyword-in-introduction" as const, reason: "test", before: "air", after: "a game-changer" };
+    expect(state.propose([{ start: at, end: at + 3, text: "a game-changer" }], change)).toBe(false);
+    expect(state.markdown).toBe(markdown);
+    expect(state.changes).toEqual([]);
+    expect(state.notes.get("keyword-in-introduction")).toMatch(/would have lowered the score from \d+ to \d+/);
+  });
+
+  it("does not keep a change that removes a heading, even when the score holds", () => {
+    const markdown = "# Title of the page\n\nSome words here.\n\n## A heading\n\nMore words there.\n";
+    const state = new RefreshState(v.parse(RefreshRequestSchema, { markdown, seed: 1 }), {});
+    const at = markdown.indexOf("## A heading");
+    expect(state.propose([{ start: at, end: at + "## A heading\n\n".length, text: "" }], { section: "A heading", check: "paragraph-length", reason: "test", before: "## A heading", after: "" })).toBe(false);
+    expect(state.notes.get("paragraph-length")).toMatch(/removed headings/);
+  });
+});
