@@ -1,6 +1,8 @@
 import { writeArticle, type WriteArticleOptions, type WrittenArticle } from "../article/article.js";
 import type { Publisher } from "../article/output/jsonld.js";
 import type { GenerateRequest, Style } from "../article/wire/request.js";
+import { refreshArticle, type RefreshedArticle } from "../refresh/refresh.js";
+import type { RefreshRequest } from "../refresh/schema.js";
 import type { KeyLimiter } from "../keys/limiter.js";
 import type { ApiKey } from "../keys/registry.js";
 import { Lifecycle } from "../lifecycle.js";
@@ -14,8 +16,8 @@ export interface ArticleMeter {
   backend(backend: Backend): Backend;
   /** Markdown was written. */
   delta(): void;
-  /** The article was written to the end. */
-  finished(usage: Usage): void;
+  /** The article was written (or refreshed) to the end. */
+  finished(usage: Usage, kind: "article" | "refresh"): void;
 }
 
 /** Where the backend comes from: at once when it is loaded, else once it is (within the signal). */
@@ -159,36 +161,64 @@ export class Admission {
 
   /** Write the article; the admission ends with it. Errors are domain errors ({@link GenerationTimeoutError} and the others). */
   async write(request: GenerateRequest, options: WriteOptions = {}): Promise<WrittenArticle> {
+    const { style, publisher } = this.parts;
+    return this.run({
+      ...options,
+      kind: "article",
+      words: (written) => written.response.article.wordCount,
+      usage: (written) => written.response.usage,
+      work: ({ backend, signal, meter, count }) =>
+        writeArticle(withStyle(request, style), {
+          ...options,
+          backend,
+          ...(publisher ? { publisher } : {}),
+          signal,
+          onDelta: (text) => {
+            meter?.delta();
+            options.onDelta?.(text);
+          },
+          onWords: (words, tokens) => {
+            count(words);
+            options.onWords?.(words, tokens);
+          },
+        }),
+    });
+  }
+
+  /** Refresh an article (the words the model writes into it count); the admission ends with it. Errors as {@link write}'s. */
+  async refresh(request: RefreshRequest, options: Pick<WriteOptions, "signal"> & { complete?(refreshed: RefreshedArticle): Promise<void> } = {}): Promise<RefreshedArticle> {
+    const { style, publisher } = this.parts;
+    return this.run({
+      ...options,
+      kind: "refresh",
+      words: (refreshed) => refreshed.response.wordsWritten,
+      usage: (refreshed) => refreshed.response.usage,
+      work: ({ backend, signal }) => refreshArticle(request, { backend, signal, ...(style ? { keyStyle: style } : {}), ...(publisher ? { publisher } : {}) }),
+    });
+  }
+
+  /**
+   * Run one piece of model work under the admission: the deadline, cancellation, the lifecycle,
+   * the meter, and the words counted against the key's quota (also of work never finished).
+   */
+  private async run<T>(job: Job<T>): Promise<T> {
     const { modelHost, lifecycle, timeoutMs, revoked } = this.parts;
-    const caller = options.signal ?? new AbortController().signal;
+    const caller = job.signal ?? new AbortController().signal;
     const deadline = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
     const signal = AbortSignal.any([caller, revoked, lifecycle.signal, ...(deadline ? [deadline] : [])]);
     const meter = this.parts.meter?.();
     // Words count against the daily quota as they are written: an aborted article still used them.
     let words = 0;
     try {
-      const written = await lifecycle.register(async () => {
+      const done = await lifecycle.register(async () => {
         signal.throwIfAborted();
         const backend = await modelHost.get(signal);
-        return writeArticle(withStyle(request, this.parts.style), {
-          ...options,
-          backend: meter?.backend(backend) ?? backend,
-          ...(this.parts.publisher ? { publisher: this.parts.publisher } : {}),
-          signal,
-          onDelta: (text) => {
-            meter?.delta();
-            options.onDelta?.(text);
-          },
-          onWords: (count, tokens) => {
-            words = count;
-            options.onWords?.(count, tokens);
-          },
-        });
+        return job.work({ backend: meter?.backend(backend) ?? backend, signal, meter, count: (n) => (words = n) });
       });
-      words = written.response.article.wordCount;
-      await options.complete?.(written);
-      meter?.finished(written.response.usage);
-      return written;
+      words = job.words(done);
+      await job.complete?.(done);
+      meter?.finished(job.usage(done), job.kind);
+      return done;
     } catch (error) {
       // Another worker does this work now: its words are that worker's to count.
       const lost = error instanceof WorkLostError ? error : caller.reason instanceof WorkLostError ? caller.reason : undefined;
@@ -213,6 +243,17 @@ export class Admission {
     this.ended = true;
     await this.parts.end(words);
   }
+}
+
+/** One piece of model work an admission runs. */
+interface Job<T> {
+  kind: "article" | "refresh";
+  signal?: AbortSignal;
+  work(parts: { backend: Backend; signal: AbortSignal; meter: ArticleMeter | undefined; count: (words: number) => void }): Promise<T>;
+  /** Words the finished work counts against the key's quota. */
+  words(done: T): number;
+  usage(done: T): Usage;
+  complete?(done: T): Promise<void>;
 }
 
 /** The request with the key's default style laid under its own, field by field, so the echoed request shows the style used. */

@@ -36,6 +36,11 @@ export class Metrics {
     labelNames: ["format"] as const,
     registers: [this.registry],
   });
+  private readonly refreshes = new Counter({
+    name: "inkpress_refreshes_total",
+    help: "Articles refreshed to the end (POST /api/v1/refresh and refresh jobs).",
+    registers: [this.registry],
+  });
   private readonly firstToken = new Histogram({
     name: "inkpress_time_to_first_token_seconds",
     help: "Seconds from accepting a generate request (or starting a job) to its first Markdown text (queue wait and outline included).",
@@ -84,8 +89,8 @@ export class Metrics {
   article(): ArticleTimer {
     return new ArticleTimer({
       firstToken: (seconds) => this.firstToken.observe(seconds),
-      finished: (usage, seconds) => {
-        this.articles.inc();
+      finished: (usage, seconds, kind) => {
+        (kind === "refresh" ? this.refreshes : this.articles).inc();
         this.tokens.inc({ kind: "prompt" }, usage.promptTokens);
         this.tokens.inc({ kind: "completion" }, usage.completionTokens);
         if (seconds > 0) this.decodeRate.observe(usage.completionTokens / seconds);
@@ -103,7 +108,7 @@ export class Metrics {
 interface ArticleSink {
   firstToken(seconds: number): void;
   /** `seconds`: from getting a slot to the end. */
-  finished(usage: Usage, seconds: number): void;
+  finished(usage: Usage, seconds: number, kind: "article" | "refresh"): void;
 }
 
 /** One article's timings, from the moment its request was accepted. */
@@ -136,8 +141,8 @@ class ArticleTimer {
     this.sink.firstToken((performance.now() - this.accepted) / 1000);
   }
 
-  /** The article was written to the end. */
-  finished(usage: Usage): void {
-    this.sink.finished(usage, (performance.now() - (this.slotAt ?? this.accepted)) / 1000);
+  /** The article was written (or refreshed) to the end. */
+  finished(usage: Usage, kind: "article" | "refresh"): void {
+    this.sink.finished(usage, (performance.now() - (this.slotAt ?? this.accepted)) / 1000, kind);
   }
 }

@@ -52,11 +52,6 @@ export function sectionAt(located: LocatedArticle, offset: number) {
   return found;
 }
 
-/** The index of the section a text offset falls in. */
-export function sectionIndex(located: LocatedArticle, offset: number): number {
-  return located.sections.indexOf(sectionAt(located, offset));
-}
-
 /** The article's sentences, those after `offset` first and those before it last (the gate reads the last two as the ones before the new prose). */
 export function seenAround(located: LocatedArticle, offset: number, except: readonly string[] = []): string[] {
   const sentences = located.blocks.flatMap((block) => (block.kind === "paragraph" ? block.sentences.map((s) => ({ text: s.text, at: block.span.start })) : []));
@@ -77,6 +72,6 @@ export function noGrounding(m: Mending): Grounding {
 }
 
 /** The outline of the article as it stands: its title and each section's heading. */
-export function emptyOutline(m: Mending) {
+function emptyOutline(m: Mending) {
   return { title: m.title, metaDescription: "", sections: m.plan.sections.map(() => ({ heading: null, subheadings: [] as string[] })) };
 }

@@ -78,7 +78,7 @@ async function writeLinked(m: Mending, grounding: Grounding, s: number): Promise
   // The model did not write the anchor: the section tries again with the next seed, a few times.
   if (grounding.stats().linksPlaced === before || !written.words) return true;
   const edit = { start: last.span.end, end: last.span.end, text: ` ${written.markdown.replace(/\n\n/gu, " ")}` };
-  m.state.propose([edit], { section: located.sections[s]!.name, check: "internal-links", reason: "No sentence held an anchor for a page the section links.", before: "", after: written.markdown });
+  m.state.propose([edit], { section: located.sections[s]!.name, check: "internal-links", reason: "No sentence held an anchor for a page the section links.", before: "", after: written.markdown }, written.words);
   return true;
 }
 

@@ -84,7 +84,7 @@ export async function mendRuns(m: Mending): Promise<void> {
       reason: `The text ran ${run.words} words without a subheading (at most ${RUN_WORDS}).`,
       before: "",
       after: text.trimEnd(),
-    });
+    }, countWords(heading, m.state.language));
     if (!kept) return;
   }
 }

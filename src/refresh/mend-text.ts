@@ -39,7 +39,7 @@ export async function mendBannedHeadings(m: Mending): Promise<void> {
       m.state.note(check, `the model wrote no heading free of banned phrases to replace “${block.text}”`);
       continue;
     }
-    m.state.propose([{ ...block.span, text: heading }], { section: block.text, check, reason: `The heading holds a phrase to avoid.`, before: block.text, after: heading });
+    m.state.propose([{ ...block.span, text: heading }], { section: block.text, check, reason: "The heading holds a phrase to avoid.", before: block.text, after: heading }, countWords(heading, m.state.language));
   }
 }
 
@@ -98,7 +98,7 @@ export async function mendIntroduction(m: Mending): Promise<void> {
     const written = await m.writer.prose({ context: `# ${m.title}\n\n`, passage: { ...passage, budget: 40 }, grounding: noGrounding(m), seen: seenAround(located, at), room: room(m) });
     if (!written.words) return m.state.note("keyword-in-introduction", "the model wrote no opening the sentence gate kept");
     const edit = { start: at, end: at, text: `${at ? "\n\n" : ""}${written.markdown}${at ? "" : "\n\n"}` };
-    m.state.propose([edit], { section: INTRODUCTION, check: "keyword-in-introduction", reason: "The article had no introduction before its first subheading.", before: "", after: written.markdown });
+    m.state.propose([edit], { section: INTRODUCTION, check: "keyword-in-introduction", reason: "The article had no introduction before its first subheading.", before: "", after: written.markdown }, written.words);
     return;
   }
   if (first.kind !== "paragraph") return m.state.note("keyword-in-introduction", "the introduction opens with a list, quote or table, which a refresh leaves as it is");
@@ -146,7 +146,7 @@ async function rewrite(m: Mending, r: Rewrite): Promise<void> {
   }
   const before = m.state.located.markdown.slice(start, end);
   const section = sectionAt(m.state.located, start).name;
-  m.state.propose([{ start, end, text: written.markdown }], { section, check: r.check, reason: r.reason, before, after: written.markdown });
+  m.state.propose([{ start, end, text: written.markdown }], { section, check: r.check, reason: r.reason, before, after: written.markdown }, written.words);
 }
 
 /** Extend the shortest sections with new paragraphs while the article is shorter than asked (at most one try a section). */
@@ -176,7 +176,7 @@ export async function mendLength(m: Mending): Promise<void> {
     });
     if (!written.words) continue;
     const edit = { start: last.span.end, end: last.span.end, text: `\n\n${written.markdown}` };
-    m.state.propose([edit], { section: pick.s.name, check: m.state.fails("length-target") ? "length-target" : "text-length", reason: `The article had ${m.state.report.wordCount} words of the ${target} asked for.`, before: "", after: written.markdown });
+    m.state.propose([edit], { section: pick.s.name, check: m.state.fails("length-target") ? "length-target" : "text-length", reason: `The article had ${m.state.report.wordCount} words of the ${target} asked for.`, before: "", after: written.markdown }, written.words);
   }
   if (short()) m.state.note(m.state.fails("length-target") ? "length-target" : "text-length", "every section was extended once and the model wrote no more the checks kept");
 }

@@ -5,6 +5,7 @@
  */
 import type { Outline } from "../article/outline/outline.js";
 import type { CheckId } from "../article/report/analyse.js";
+import { countWords } from "../article/text/text.js";
 import type { Mending } from "./context.js";
 import type { Rewritten } from "./plan.js";
 import type { RefreshState } from "./state.js";
@@ -65,7 +66,8 @@ function propose(m: Mending, edits: Edit[], f: { field: "title" | "description";
     m.state.note(check, `the model's ${f.field} was no different`);
     return;
   }
-  const kept = m.state.propose(edits, { section: f.field, check, reason: `The ${f.field} failed: ${failing.join(", ") || "it held a phrase to avoid"}.`, before: f.old, after: f.now });
+  const change = { section: f.field, check, reason: `The ${f.field} failed: ${failing.join(", ") || "it held a phrase to avoid"}.`, before: f.old, after: f.now };
+  const kept = m.state.propose(edits, change, countWords(f.now, m.state.language));
   if (kept && failing.some((id) => m.state.fails(id))) m.state.note(check, `the model's ${f.field} under the outline grammar still fails it`);
 }
 

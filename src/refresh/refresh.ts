@@ -105,6 +105,7 @@ export async function refreshArticle(request: RefreshRequest, options: RefreshOp
     changes: state.changes,
     unmended: unmended(state, failed),
     diff: state.markdown === request.markdown ? "" : createTwoFilesPatch("a/article.md", "b/article.md", request.markdown, state.markdown, undefined, undefined, { context: 3 }),
+    wordsWritten: state.wordsWritten,
     usage: { ...writer.usage, durationMs: Math.round(performance.now() - started) },
   };
   return { response, document };

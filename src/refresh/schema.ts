@@ -7,7 +7,8 @@
 import * as v from "valibot";
 import { CHECK_IDS, type CheckId } from "../article/report/analyse.js";
 import { MARKDOWN_DESCRIPTION, TARGET_FIELDS } from "../article/wire/analyse.js";
-import { DEFAULTS, jsonObject, randomSeed, SeedSchema } from "../article/wire/request.js";
+import { countWords } from "../article/text/text.js";
+import { DEFAULTS, jsonObject, LIMITS, randomSeed, SeedSchema } from "../article/wire/request.js";
 import { ArticleResponseSchema, SeoReportSchema } from "../article/wire/response.js";
 import { resolvePreset } from "../article/plan/presets.js";
 
@@ -38,7 +39,7 @@ export type RefreshRequest = v.InferOutput<typeof RefreshRequestSchema>;
 const checkId = described(v.picklist(CHECK_IDS as [CheckId, ...CheckId[]]), "The check's id.");
 
 /** One change a refresh made. */
-export const RefreshChangeSchema = v.object({
+const RefreshChangeSchema = v.object({
   section: described(v.string(), "Where: a heading's text, `Introduction` (before the first heading), `title` or `description`."),
   check: checkId,
   reason: described(v.string(), "Why, in words: what the check found."),
@@ -58,7 +59,8 @@ export const RefreshResponseSchema = v.object({
   after: described(SeoReportSchema, "The report of the refreshed article: its score is never below `before.score`."),
   changes: described(v.array(RefreshChangeSchema), "Every change, in the order made; what is not listed is byte for byte as it was."),
   unmended: described(v.array(v.object({ check: checkId, reason: v.string() })), "Checks that still fail, each with why the refresh could not mend it."),
-  diff: described(v.string(), "A unified diff from the given Markdown to the new one (`git apply` takes it)."),
+  diff: described(v.string(), "A unified diff from the given Markdown to the new one (`git apply` takes it); empty when nothing changed."),
+  wordsWritten: described(v.pipe(v.number(), v.integer(), v.minValue(0)), "Words the model wrote into the article: what counts against the key's daily words."),
   usage: ArticleResponseSchema.entries.usage,
 });
 
@@ -75,3 +77,12 @@ export const EXAMPLE_REFRESH_REQUEST = {
   links: [{ url: "/guides/worm-farms/", title: "Worm farms for flats", keywords: ["worm farm"] }],
   seed: 42,
 } satisfies RefreshRequestInput;
+
+/**
+ * Words a refresh reserves of a key's daily quota while it runs: the article's length (asked,
+ * else as given, within the request bounds). It counts only the words the model writes.
+ */
+export function refreshReservation(request: RefreshRequest): number {
+  const words = request.length ?? countWords(request.markdown, request.language ?? "en");
+  return Math.min(LIMITS.lengthMax, Math.max(LIMITS.lengthMin, words));
+}

@@ -32,6 +32,8 @@ export class RefreshState {
   readonly changes: RefreshChange[] = [];
   /** Why a failing check was not mended, by check. */
   readonly notes = new Map<CheckId, string>();
+  /** Words the model wrote into the changes kept (what counts against a key's daily words). */
+  wordsWritten = 0;
   /** Pages the link plan wanted, before any was placed: the internal-links check measures against it. */
   private linksWanted = 0;
   /** Pages the link plan left out, and why. */
@@ -72,8 +74,9 @@ export class RefreshState {
   /**
    * Apply a change's edits and keep them when the score does not fall and no link, citation or
    * heading is lost; returns whether they were kept. A change not kept notes why against its check.
+   * `written`: words of the change the model wrote.
    */
-  propose(edits: readonly Edit[], change: RefreshChange): boolean {
+  propose(edits: readonly Edit[], change: RefreshChange, written = 0): boolean {
     const next = applyEdits(this.markdown, edits);
     let report: AnalysisResponse;
     try {
@@ -97,6 +100,7 @@ export class RefreshState {
     this.report = report;
     this.located = locate(next, this.language);
     this.changes.push(change);
+    this.wordsWritten += written;
     return true;
   }
 
@@ -118,7 +122,7 @@ export class RefreshState {
 }
 
 /** Text with edits applied (they must not overlap), the last first so earlier offsets hold. */
-export function applyEdits(text: string, edits: readonly Edit[]): string {
+function applyEdits(text: string, edits: readonly Edit[]): string {
   let out = text;
   for (const edit of [...edits].sort((a, b) => b.start - a.start)) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
   return out;

@@ -1,8 +1,9 @@
 /**
- * The analysis part of the document: `POST /api/v1/analyse`, its request and answer,
- * converted from the valibot schemas that validate and type them.
+ * The existing-articles part of the document: `POST /api/v1/analyse` and `POST /api/v1/refresh`,
+ * their requests and answers, converted from the valibot schemas that validate and type them.
  */
 import { AnalyseRequestSchema, AnalysisResponseSchema, EXAMPLE_ANALYSE_REQUEST } from "../../article/wire/analyse.js";
+import { EXAMPLE_REFRESH_REQUEST, RefreshRequestSchema, RefreshResponseSchema } from "../../refresh/schema.js";
 import { answerSchema, ref, requestSchema } from "./convert.js";
 import { KEYED, type PathGroup } from "./group.js";
 import { problemRefs } from "./problems.js";
@@ -16,7 +17,7 @@ const REQUEST_NOTE =
 export function analyseGroup(): PathGroup {
   return {
     tag: "analysis",
-    description: "Checking an article as it is: the SEO report of any Markdown or HTML, without a model.",
+    description: "Existing articles: the SEO report of any Markdown or HTML (without a model), and a refresh that mends only what fails.",
     paths: {
       "/api/v1/analyse": {
         post: {
@@ -33,8 +34,28 @@ export function analyseGroup(): PathGroup {
           },
         },
       },
+      "/api/v1/refresh": {
+        post: {
+          operationId: "refreshArticle",
+          tags: ["analysis"],
+          summary: "Refresh an article",
+          description:
+            "An article measured as analyse measures it, then mended only where its checks fail: the model rewrites the sentences holding a banned phrase, the introduction's opening that lacks the keyword, a failing title or description (through the outline grammars), extends a section too short for `length`, writes a subheading into a run too long, and places links on sentences that fit; code splits an over-long paragraph between sentences and adds citation markers for the given sources. Every other byte stays as it was. A change that would lower the score, or remove a link, citation or heading, is not kept: `after.score` is never below `before.score`. Like generate it takes a generation slot and counts against the key's rate limit, concurrency and daily words (the words the model wrote). Also as a job (`kind: \"refresh\"`).",
+          security: KEYED,
+          requestBody: { $ref: "#/components/requestBodies/RefreshRequest" },
+          responses: {
+            200: { description: "The refreshed article, the report before and after, the changes and the diff.", content: { "application/json": { schema: ref("RefreshResponse") } } },
+            ...problemRefs([400, 401, 405, 408, 413, 415, 422, 429, 500, 503, 504]),
+          },
+        },
+      },
     },
     requestBodies: {
+      RefreshRequest: {
+        required: true,
+        description: "An article as Markdown, with its targets.",
+        content: { "application/json": { schema: { title: "RefreshRequest", ...requestSchema(RefreshRequestSchema) }, example: EXAMPLE_REFRESH_REQUEST } },
+      },
       AnalyseRequest: {
         required: true,
         description: "An article as it is, with its targets.",
@@ -43,6 +64,7 @@ export function analyseGroup(): PathGroup {
     },
     schemas: {
       AnalysisResponse: answerSchema(AnalysisResponseSchema),
+      RefreshResponse: answerSchema(RefreshResponseSchema),
     },
   };
 }
