@@ -59,7 +59,7 @@ async function analyseText(file: string, text: string, options: AnalyseFileOptio
 }
 
 /** The slug a site generator gives a file: its name, or its folder's for an index page (`compost/index.md` is `compost`). */
-function fileSlug(file: string): string | undefined {
+export function fileSlug(file: string): string | undefined {
   const name = path.basename(file, path.extname(file));
   if (!/^_?index$/i.test(name)) return name;
   const folder = path.basename(path.dirname(path.resolve(file)));

@@ -23,6 +23,7 @@ const main = defineCommand({
     batch: () => import("./batch.js").then((m) => m.batchCommand),
     analyse: () => import("./analyse.js").then((m) => m.analyseCommand),
     audit: () => import("./audit.js").then((m) => m.auditCommand),
+    refresh: () => import("./refresh.js").then((m) => m.refreshCommand),
     keys: () => import("./keys.js").then((m) => m.keysCommand),
     models: () => import("./models.js").then((m) => m.modelsCommand),
   },

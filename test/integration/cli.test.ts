@@ -63,7 +63,7 @@ describe("help", () => {
     const commands = section(result.stdout, "COMMANDS")
       .filter((line) => /^\s{0,7}\S/.test(line))
       .map((line) => line.trim().split(/\s{2,}/));
-    expect(commands.map(([name]) => name)).toEqual(["serve", "generate", "batch", "analyse", "audit", "keys", "models"]);
+    expect(commands.map(([name]) => name)).toEqual(["serve", "generate", "batch", "analyse", "audit", "refresh", "keys", "models"]);
     for (const [, description] of commands) expect(description?.length).toBeGreaterThan(10);
     expect(result.stdout).not.toMatch(/--port/);
     expect(result.stdout).toMatch(/Without a command, inkpress runs serve; its flags: inkpress serve --help\./);
@@ -71,7 +71,7 @@ describe("help", () => {
     expect(section(serve.stdout, "OPTIONS").join("\n")).toMatch(/--port=<port>\s+Port to listen on/);
   });
 
-  it.each(["serve", "generate", "batch", "keys create", "keys list", "keys revoke", "keys rotate-secret", "models pull", "models list"])(
+  it.each(["serve", "generate", "batch", "refresh", "keys create", "keys list", "keys revoke", "keys rotate-secret", "models pull", "models list"])(
     "describes every option of %s",
     async (command) => {
       const result = await runCli([...command.split(" "), "--help"]);

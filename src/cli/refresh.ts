@@ -1,0 +1,87 @@
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { defineCommand } from "citty";
+import { splitList } from "../article/wire/fields.js";
+import { readLinksFile } from "../batch/links-file.js";
+import { readSourceFiles } from "../batch/source-files.js";
+import { ModelRuntime } from "../model/runtime.js";
+import { refreshFile, refreshRequestOf } from "../refresh/file.js";
+import type { RefreshResponse } from "../refresh/schema.js";
+import { settingArgs } from "../settings.js";
+import { UsageError, fail } from "./fail.js";
+import { localModelConfig } from "./first-model.js";
+import { repeatedFlag } from "./repeated.js";
+
+/** Output formats of `inkpress refresh`. */
+const FORMATS = ["md", "json", "diff"] as const;
+
+/** The targets `refresh` and `batch --refresh` take as flags, over each file's front matter. */
+export const REFRESH_TARGET_ARGS = {
+  keywords: { type: "string", description: "Comma-separated keywords, over the front matter's; the first is primary" },
+  language: { type: "string", description: "ISO 639-1 code, over the front matter's (detected when neither names one)" },
+  length: { type: "string", description: "Words the article should have: a shorter one is extended towards it" },
+  structure: { type: "string", description: "The article's structure, as for generate (default sections)" },
+  avoid: { type: "string", description: "A phrase the article must not hold; repeat the flag, or separate phrases with ;" },
+  links: { type: "string", description: "Pages to link where sentences fit: a sitemap (.xml), .csv (url,title,keywords) or .jsonl file" },
+  source: { type: "string", description: "A text or Markdown file to cite where a sentence restates it; repeat the flag for more" },
+  seed: { type: "string", description: "Seed for a reproducible refresh" },
+} as const;
+
+/** The flat request fields of the target flags (files read). */
+export async function refreshFields(args: Record<string, unknown>, rawArgs: string[]): Promise<Record<string, unknown>> {
+  const avoid = repeatedFlag(rawArgs, "avoid").flatMap(splitList);
+  const sources = repeatedFlag(rawArgs, "source");
+  return {
+    keywords: args.keywords,
+    language: args.language,
+    length: args.length,
+    structure: args.structure,
+    seed: args.seed,
+    avoid: avoid.length ? avoid : undefined,
+    links: typeof args.links === "string" ? await readLinksFile(path.resolve(args.links)) : undefined,
+    sources: sources.length ? await readSourceFiles({ paths: sources, base: process.cwd() }) : undefined,
+  };
+}
+
+/** `inkpress refresh`: one Markdown file mended where its checks fail, through the same validation and engine as the API. */
+export const refreshCommand = defineCommand({
+  meta: { name: "refresh", description: "Mend an existing Markdown article where its SEO checks fail (the summary on stderr, the article on stdout or in a file)" },
+  args: {
+    file: { type: "positional", required: true, description: "A Markdown file; its front matter (title, description, keywords, language, slug) gives the targets" },
+    ...REFRESH_TARGET_ARGS,
+    format: { type: "string", default: "md", description: "md (the refreshed article), json (the API's answer) or diff (a unified diff)" },
+    output: { type: "string", alias: "o", description: "Write to this file instead of stdout" },
+    ...settingArgs("model", "threads", "window", "gpu", "gpuLayers"),
+  },
+  async run({ args, rawArgs }) {
+    try {
+      const format = args.format as (typeof FORMATS)[number];
+      if (!FORMATS.includes(format)) throw new UsageError(`format must be one of ${FORMATS.join(", ")}, got "${args.format}"`);
+      const request = await refreshRequestOf(args.file, await refreshFields(args, rawArgs));
+      const model = await localModelConfig(args);
+      process.stderr.write(`inkpress: refreshing ${args.file} with ${path.basename(model.modelPath)}\n`);
+      const backend = await ModelRuntime.load({ ...model, sequences: 1, queueSize: 0 });
+      try {
+        const { response } = await refreshFile(args.file, request, { backend });
+        process.stderr.write(summary(response));
+        const out = format === "json" ? `${JSON.stringify(response, null, 2)}\n` : format === "diff" ? response.diff : response.article.markdown;
+        if (args.output) await writeFile(args.output, out);
+        else process.stdout.write(out);
+      } finally {
+        await backend.dispose();
+      }
+    } catch (error) {
+      fail(error);
+    }
+  },
+});
+
+/** The score before and after, the checks mended, and each check still failing with why. */
+export function summary(response: RefreshResponse): string {
+  const mended = [...new Set(response.changes.map((change) => change.check))];
+  const lines = [
+    `score ${response.before.score} → ${response.after.score}; ${response.changes.length} change${response.changes.length === 1 ? "" : "s"}${mended.length ? ` (${mended.join(", ")})` : ""}`,
+    ...response.unmended.map((u) => `  still failing: ${u.check}: ${u.reason}`),
+  ];
+  return `${lines.join("\n")}\n`;
+}

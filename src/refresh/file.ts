@@ -1,0 +1,46 @@
+/**
+ * One Markdown file refreshed: read, validated as a `POST /api/v1/refresh` request (flat fields
+ * over its front matter's targets), and named in every error, for `inkpress refresh` and
+ * `inkpress batch --refresh`.
+ */
+import { readFile } from "node:fs/promises";
+import { fileSlug } from "../audit/file.js";
+import { fieldErrors, requestFromFields, type RequestField } from "../article/wire/fields.js";
+import { InkpressError, InvalidFieldError } from "../errors.js";
+import { refreshArticle, type RefreshedArticle, type RefreshOptions } from "./refresh.js";
+import { RefreshRequestSchema, type RefreshRequest } from "./schema.js";
+
+/** A file that cannot be refreshed (unreadable, invalid front matter, a bad target): its message names it. */
+export class RefreshFileError extends InkpressError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { ...options, status: 400 });
+  }
+}
+
+/** The request of one file: its text, and targets as flat request fields (`keywords`, `avoid`, `seed`, `links`, …). */
+export async function refreshRequestOf(file: string, fields: Partial<Record<RequestField, unknown>> = {}): Promise<RefreshRequest> {
+  let markdown: string;
+  try {
+    markdown = await readFile(file, "utf8");
+  } catch (error) {
+    throw new RefreshFileError(`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
+  }
+  const validated = await RefreshRequestSchema["~standard"].validate({ ...requestFromFields(fields), markdown });
+  if (validated.issues) {
+    const errors = fieldErrors(validated).map((e) => (e.path === "markdown" ? e.message.replace(/^markdown\b/, "the file") : `${e.path}: ${e.message}`));
+    throw new RefreshFileError(`${file}: ${errors.join("; ")}`);
+  }
+  return validated.value;
+}
+
+/** Refresh one file's request; an error of the article (its front matter) names the file. */
+export async function refreshFile(file: string, request: RefreshRequest, options: RefreshOptions): Promise<RefreshedArticle> {
+  try {
+    const slug = fileSlug(file);
+    return await refreshArticle(request, { ...(slug ? { fileSlug: slug } : {}), ...options });
+  } catch (error) {
+    if (error instanceof InvalidFieldError) throw new RefreshFileError(`${file}: ${error.problem}`, { cause: error });
+    if (error instanceof InkpressError && error.status < 500) throw new RefreshFileError(`${file}: ${error.message}`, { cause: error });
+    throw error;
+  }
+}
