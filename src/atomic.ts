@@ -5,15 +5,17 @@ import path from "node:path";
 /**
  * Write a file so that a crash at any moment leaves either the old content or the new,
  * never half of one: a temporary file in the same folder, synced, renamed over the
- * target, and the folder synced. Mode 0600: key files, jobs and results are private.
+ * target, and the folder synced. Mode 0600 unless told (key files, jobs and results are private).
  */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
+export async function writeFileAtomic(file: string, text: string, options: { mode?: number } = {}): Promise<void> {
   const dir = path.dirname(file);
   await mkdir(dir, { recursive: true });
   const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   // TEMPORARY_FILE must keep matching this name, or a crash's leftovers are never removed.
   const handle = await open(temp, "wx", 0o600);
   try {
+    // Set on the handle: the umask does not narrow it, as it narrows a mode given to open.
+    if (options.mode !== undefined) await handle.chmod(options.mode);
     await handle.writeFile(text);
     await handle.sync();
   } finally {

@@ -4,16 +4,13 @@
  * the failures most pages share, pages that compete for one primary keyword, near-duplicate
  * pages, and orphan pages no other page links to.
  */
-import type { Dirent } from "node:fs";
-import { readdir } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { CheckId } from "../article/report/analyse.js";
 import { CHECK_LABELS } from "../article/report/analyse.js";
 import type { RequestField } from "../article/wire/fields.js";
 import { readLinksFile } from "../batch/links-file.js";
-import { AuditError } from "./errors.js";
-import { PAGE_EXTENSIONS } from "./file.js";
+import { pageFiles } from "./file.js";
 import type { MeasuredPage } from "./page.js";
 import { measurePages } from "./pool.js";
 import { NEAR_DUPLICATE, nearDuplicates } from "./similarity.js";
@@ -108,20 +105,6 @@ export async function auditFolder(dir: string, options: AuditOptions = {}): Prom
   };
 }
 
-/** Every page file under a folder, sorted; folders whose names start with a dot, and node_modules, are skipped. */
-async function pageFiles(dir: string): Promise<string[]> {
-  let entries: Dirent[];
-  try {
-    entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  } catch (error) {
-    throw new AuditError(`${dir}: cannot read the folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
-  }
-  return entries
-    .filter((entry) => entry.isFile() && PAGE_EXTENSIONS.has(path.extname(entry.name).toLowerCase()))
-    .map((entry) => path.join(entry.parentPath, entry.name))
-    .filter((file) => !path.relative(dir, file).split(path.sep).some((part) => part.startsWith(".") || part === "node_modules"))
-    .sort();
-}
 
 function failureCounts(rows: readonly PageRow[]): AuditReport["failures"] {
   const counts = new Map<CheckId, number>();

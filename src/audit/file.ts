@@ -3,7 +3,8 @@
  * matter, or HTML (`.html`, `.htm`), measured through the same request validation and
  * analyser as `POST /api/v1/analyse`. Targets given as fields override the page's own.
  */
-import { readFile } from "node:fs/promises";
+import type { Dirent } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { analyseExisting, type ExistingAnalysis } from "../article/existing.js";
 import { AnalyseRequestSchema } from "../article/wire/analyse.js";
@@ -14,7 +15,22 @@ import { AuditError } from "./errors.js";
 /** The extensions read as HTML; any other page is Markdown. */
 const HTML = new Set([".html", ".htm"]);
 /** The extensions of pages a folder audit reads. */
-export const PAGE_EXTENSIONS = new Set([".md", ".markdown", ".mdx", ...HTML]);
+const PAGE_EXTENSIONS = new Set([".md", ".markdown", ".mdx", ...HTML]);
+
+/** Every page file under a folder (of `extensions`), sorted; folders whose names start with a dot, and node_modules, are skipped. */
+export async function pageFiles(dir: string, extensions: ReadonlySet<string> = PAGE_EXTENSIONS): Promise<string[]> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  } catch (error) {
+    throw new AuditError(`${dir}: cannot read the folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
+  }
+  return entries
+    .filter((entry) => entry.isFile() && extensions.has(path.extname(entry.name).toLowerCase()))
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .filter((file) => !path.relative(dir, file).split(path.sep).some((part) => part.startsWith(".") || part === "node_modules"))
+    .sort();
+}
 
 /** How one file is analysed. */
 export interface AnalyseFileOptions {

@@ -8,6 +8,20 @@ import { unreadable } from "./unreadable.js";
 /** The manifest's file name in the output folder. */
 const MANIFEST_FILE = ".inkpress-batch.json";
 
+/** Where a manifest lives and what files a name stands for. */
+export interface ManifestOptions {
+  /**
+   * The manifest's file name in the folder.
+   * @default ".inkpress-batch.json"
+   */
+  file?: string;
+  /**
+   * The files a row's name stands for, all of them written before the row is done.
+   * @default `<name>.md` and `<name>.json` in the folder
+   */
+  files?: (name: string) => string[];
+}
+
 /** One row's record: the file name it claimed, and whether both its files are complete. */
 interface Entry {
   line: number;
@@ -27,16 +41,17 @@ export class Manifest {
   private constructor(
     private readonly dir: string,
     private readonly entries: Record<string, Entry>,
+    private readonly options: ManifestOptions,
   ) {}
 
   /** The manifest of `dir` (created, with the folder, on the first change). */
-  static async open(dir: string): Promise<Manifest> {
-    const file = path.join(dir, MANIFEST_FILE);
+  static async open(dir: string, options: ManifestOptions = {}): Promise<Manifest> {
+    const file = path.join(dir, options.file ?? MANIFEST_FILE);
     let text: string;
     try {
       text = await readFile(file, "utf8");
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return new Manifest(dir, {});
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return new Manifest(dir, {}, options);
       throw new BatchError(`cannot read ${file}: ${unreadable(error)}`, { cause: error });
     }
     let rows: unknown;
@@ -46,7 +61,7 @@ export class Manifest {
       // Not JSON: said below.
     }
     if (typeof rows !== "object" || rows === null) throw new BatchError(`${file} is not an inkpress batch manifest: move it away to start over`);
-    return new Manifest(dir, rows as Record<string, Entry>);
+    return new Manifest(dir, rows as Record<string, Entry>, options);
   }
 
   /** Whether an earlier run wrote this row completely, and its files are still there. */
@@ -55,21 +70,41 @@ export class Manifest {
     return Boolean(entry?.done) && this.files(entry!.name).every((file) => existsSync(file));
   }
 
+  /** Whether an earlier run claimed the row and stopped before it was done. */
+  isUnfinished(key: string): boolean {
+    return this.entries[key]?.done === false;
+  }
+
   /**
    * A file name (without extension) for the row, unique in the folder: `slug`, else `slug-2`,
    * `slug-3`… Never a name another row holds or a file the batch did not write.
    */
   async claim(key: string, line: number, slug: string): Promise<string> {
-    const previous = this.entries[key]?.name;
-    const taken = new Set(Object.entries(this.entries).filter(([other]) => other !== key).map(([, entry]) => entry.name));
-    const free = (name: string) => !taken.has(name) && (name === previous || this.files(name).every((file) => !existsSync(file)));
     let name = slug;
-    for (let n = 2; !free(name); n++) name = `${slug}-${n}`;
+    for (let n = 2; !this.free(key, name); n++) name = `${slug}-${n}`;
+    await this.record(key, line, name);
+    return name;
+  }
+
+  /** Claim exactly `name` for the row; false when another row holds it or its files are there and not the batch's. */
+  async claimExact(key: string, line: number, name: string): Promise<boolean> {
+    if (!this.free(key, name)) return false;
+    await this.record(key, line, name);
+    return true;
+  }
+
+  /** Whether a name may be the row's: no other row holds it, and its files are the row's own or not there. */
+  private free(key: string, name: string): boolean {
+    const taken = Object.entries(this.entries).some(([other, entry]) => other !== key && entry.name === name);
+    return !taken && (name === this.entries[key]?.name || this.files(name).every((file) => !existsSync(file)));
+  }
+
+  private async record(key: string, line: number, name: string): Promise<void> {
+    const previous = this.entries[key]?.name;
     this.entries[key] = { line, name, done: false };
     // An interrupted write of this row under another slug (its seed was drawn anew) leaves nothing behind.
     if (previous !== undefined && previous !== name) await Promise.all(this.files(previous).map((file) => rm(file, { force: true })));
     await this.save();
-    return name;
   }
 
   /** Both files of the row are written. */
@@ -78,14 +113,14 @@ export class Manifest {
     await this.save();
   }
 
-  /** The Markdown and JSON files of a name. */
-  files(name: string): [string, string] {
-    return [path.join(this.dir, `${name}.md`), path.join(this.dir, `${name}.json`)];
+  /** The files of a name: its Markdown and JSON files unless the manifest was opened with others. */
+  files(name: string): string[] {
+    return this.options.files?.(name) ?? [path.join(this.dir, `${name}.md`), path.join(this.dir, `${name}.json`)];
   }
 
   /** Saves run one after another, each writing the state as it is by then. */
   private save(): Promise<void> {
-    const file = path.join(this.dir, MANIFEST_FILE);
+    const file = path.join(this.dir, this.options.file ?? MANIFEST_FILE);
     this.saving = this.saving
       .catch(() => {})
       .then(() => writeFileAtomic(file, `${JSON.stringify({ version: 1, rows: this.entries }, null, 1)}\n`));

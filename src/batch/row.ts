@@ -23,6 +23,11 @@ export interface BatchRow {
 export interface BadRow {
   line: number;
   error: string;
+  /**
+   * The file it is, when the batch works on files rather than lines.
+   * @default none: named by its line
+   */
+  name?: string;
 }
 
 /** A row's fields: the request's, and `url`, the address its article will have (so it never links itself). */

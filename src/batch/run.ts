@@ -1,4 +1,4 @@
-import { BatchError } from "./errors.js";
+import { runPool } from "./pool.js";
 import { writeArticleFiles, type Article } from "./output.js";
 import type { BatchPlan } from "./plan.js";
 import type { BadRow, BatchRow } from "./row.js";
@@ -50,43 +50,31 @@ export interface BatchSummary {
 /**
  * Write the plan's pending rows, `concurrency` at a time, each recorded in the manifest as
  * soon as its files are complete. A row that fails is reported and the others go on; a
- * {@link BatchError} (a key the server refuses) stops them all, as every row would fail the same way.
+ * `BatchError` (a key the server refuses) stops them all, as every row would fail the same way.
  */
 export async function runBatch(plan: BatchPlan, options: BatchOptions): Promise<BatchSummary> {
   const { manifest } = plan;
-  const stop = new AbortController();
-  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   const failed = [...plan.failed];
   let written = 0;
-  let fatal: unknown;
-  const next = plan.pending.values();
-  const worker = async () => {
-    for (const row of next) {
-      if (signal.aborted) return;
-      try {
-        const response = await options.write(row, signal);
-        // Once written, the article is kept even when the run is being stopped.
-        const name = await manifest.claim(row.key, row.line, response.article.slug);
-        const files = manifest.files(name);
-        await writeArticleFiles(files, response, name, { request: row.request, h1: options.h1 });
-        await manifest.finish(row.key);
-        written++;
-        options.onWritten?.(row, files[0]);
-      } catch (error) {
-        if (signal.aborted) return;
-        if (error instanceof BatchError) {
-          fatal = error;
-          stop.abort();
-          return;
-        }
-        const bad = { line: row.line, error: (error as Error).message };
-        failed.push(bad);
-        options.onFailed?.(bad);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(options.concurrency, plan.pending.length) }, worker));
-  if (fatal) throw fatal;
+  await runPool(plan.pending, {
+    concurrency: options.concurrency,
+    ...(options.signal ? { signal: options.signal } : {}),
+    work: async (row, signal) => {
+      const response = await options.write(row, signal);
+      // Once written, the article is kept even when the run is being stopped.
+      const name = await manifest.claim(row.key, row.line, response.article.slug);
+      const [markdown, json] = manifest.files(name) as [string, string];
+      await writeArticleFiles([markdown, json], response, name, { request: row.request, h1: options.h1 });
+      await manifest.finish(row.key);
+      written++;
+      options.onWritten?.(row, markdown);
+    },
+    failed: (row, error) => {
+      const bad = { line: row.line, error: error.message };
+      failed.push(bad);
+      options.onFailed?.(bad);
+    },
+  });
   failed.sort((a, b) => a.line - b.line);
   return { written, skipped: plan.skipped, failed, duplicates: plan.duplicates, interrupted: Boolean(options.signal?.aborted) };
 }

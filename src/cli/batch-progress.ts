@@ -1,12 +1,27 @@
 import path from "node:path";
-import type { BatchPlan } from "../batch/plan.js";
-import type { BadRow, BatchRow } from "../batch/row.js";
+import type { BadRow } from "../batch/row.js";
 import type { BatchSummary } from "../batch/run.js";
 import { loadingModel } from "./generate-progress.js";
 import { bar, duration, statusLine, type StatusLine } from "./status-line.js";
 
 /** How often the state is repeated: redrawn on a terminal, a line of its own elsewhere. */
 const TICK_MS = { live: 1000, plain: 5000 };
+
+/** What a batch works through, in words: rows written, or files refreshed. */
+export interface BatchWords {
+  noun: string;
+  verb: string;
+  past: string;
+}
+
+/** The words of `inkpress batch` writing rows. */
+const ROWS: BatchWords = { noun: "row", verb: "write", past: "written" };
+
+/** One item of the batch: a row by its line, or a file by its name. */
+type Item = { line: number; name?: string };
+
+/** Where an item is, for a line of output. */
+const where = (item: Item) => item.name ?? `line ${item.line}`;
 
 /**
  * What `inkpress batch` is doing, on stderr: a line per row written or failed, and the state
@@ -24,18 +39,23 @@ export class BatchProgress {
   /** Rows this run tried and failed to write. */
   private failedNow = 0;
 
-  constructor(stream: NodeJS.WriteStream = process.stderr) {
+  /** `words`: what the batch works through (rows written, unless told otherwise). */
+  constructor(
+    stream: NodeJS.WriteStream = process.stderr,
+    private readonly words: BatchWords = ROWS,
+  ) {
     this.line = statusLine(stream);
   }
 
-  /** What the input holds and what is left of it; each bad row with its line. */
-  plan({ total, pending, skipped, failed, duplicates }: BatchPlan): void {
+  /** What the input holds and what is left of it; each bad row with its line (or file). */
+  plan({ total, pending, skipped, failed, duplicates }: { total: number; pending: readonly unknown[]; skipped: number; failed: readonly BadRow[]; duplicates: readonly BadRow[] }): void {
+    const { noun, verb, past } = this.words;
     this.pending = pending.length;
-    const bad = failed.length ? `, ${failed.length} that cannot be written` : "";
+    const bad = failed.length ? `, ${failed.length} that cannot be ${past}` : "";
     const same = duplicates.length ? `, ${duplicates.length} repeating another line` : "";
-    this.line.print(`${total} row${total === 1 ? "" : "s"}: ${pending.length} to write, ${skipped} already written${same}${bad}`);
+    this.line.print(`${total} ${noun}${total === 1 ? "" : "s"}: ${pending.length} to ${verb}, ${skipped} already ${past}${same}${bad}`);
     const notes = [...duplicates.map((row) => ({ ...row, error: `skipped: ${row.error}` })), ...failed].sort((a, b) => a.line - b.line);
-    for (const row of notes) this.line.print(`line ${row.line}: ${row.error}`);
+    for (const row of notes) this.line.print(`${where(row)}: ${row.error}`);
   }
 
   /** Before the model is loaded. */
@@ -50,8 +70,9 @@ export class BatchProgress {
     this.timer.unref();
   }
 
-  written(row: BatchRow, file: string): void {
-    this.line.print(`line ${row.line}: wrote ${path.basename(file)}`);
+  /** An item is done: its file written. */
+  written(item: Item, file: string): void {
+    this.line.print(`${where(item)}: wrote ${path.basename(file)}`);
     this.wroteNow++;
     this.line.draw(this.state());
   }
@@ -61,8 +82,9 @@ export class BatchProgress {
     this.line.print(message);
   }
 
+  /** An item could not be done, and why. */
   failed(row: BadRow): void {
-    this.line.print(`line ${row.line}: ${row.error}`);
+    this.line.print(`${where(row)}: ${row.error}`);
     this.failedNow++;
     this.line.draw(this.state());
   }
@@ -72,11 +94,14 @@ export class BatchProgress {
     // The final state stays on a terminal, above the summary.
     if (this.started) this.line.draw(this.state(), true);
     this.stop();
-    const lines = failed.length ? ` (line${failed.length === 1 ? "" : "s"} ${failed.map((row) => row.line).join(", ")})` : "";
+    const { verb, past } = this.words;
+    const named = failed.every((row) => row.name !== undefined);
+    const list = named ? failed.map((row) => row.name).join(", ") : `line${failed.length === 1 ? "" : "s"} ${failed.map((row) => row.line).join(", ")}`;
+    const lines = failed.length ? ` (${list})` : "";
     const same = duplicates.length ? `, ${duplicates.length} skipped (same request as another line)` : "";
-    const counts = `${written} written, ${skipped} skipped (already written)${same}, ${failed.length} failed${lines}`;
+    const counts = `${written} ${past}, ${skipped} skipped (already ${past})${same}, ${failed.length} failed${lines}`;
     const took = this.started ? ` in ${duration(performance.now() - this.started)}` : "";
-    this.line.print(interrupted ? `interrupted: ${counts}; run the same command again to write the rest` : `done: ${counts}${took}`);
+    this.line.print(interrupted ? `interrupted: ${counts}; run the same command again to ${verb} the rest` : `done: ${counts}${took}`);
   }
 
   /** No more output (also on failure, so the line does not outlive the command). */
@@ -97,11 +122,12 @@ export class BatchProgress {
   private state(): string {
     const tried = this.wroteNow + this.failedNow;
     const failed = this.failedNow ? `, ${this.failedNow} failed` : "";
-    const progress = `${this.line.live ? `${bar(tried, this.pending)} ` : "writing: "}${this.wroteNow}/${this.pending} rows${failed}`;
+    const { noun, verb } = this.words;
+    const progress = `${this.line.live ? `${bar(tried, this.pending)} ` : `${verb.replace(/e$/u, "")}ing: `}${this.wroteNow}/${this.pending} ${noun}s${failed}`;
     const perMinute = tried / ((performance.now() - this.started) / 60_000);
     if (!(perMinute > 0) || !Number.isFinite(perMinute)) return progress;
     const left = this.pending - tried;
     const eta = left > 0 ? `, about ${duration((left / perMinute) * 60_000)} left` : "";
-    return `${progress}, ${perMinute.toFixed(perMinute < 10 ? 1 : 0)} rows/min${eta}`;
+    return `${progress}, ${perMinute.toFixed(perMinute < 10 ? 1 : 0)} ${noun}s/min${eta}`;
   }
 }

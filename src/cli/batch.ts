@@ -3,23 +3,28 @@ import { LinkSet } from "../article/grounding/links.js";
 import { readLinksFile } from "../batch/links-file.js";
 import { localWriter } from "../batch/local.js";
 import { planBatch } from "../batch/plan.js";
+import { localRefresher, planRefresh, runRefresh } from "../batch/refresh.js";
 import { runBatch, type BatchSummary } from "../batch/run.js";
 import { serverWriter } from "../batch/server.js";
 import { ModelRuntime } from "../model/runtime.js";
 import { BatchProgress } from "./batch-progress.js";
 import { UsageError, fail } from "./fail.js";
 import { localModelConfig } from "./first-model.js";
-import { settingArgs } from "../settings.js";
+import { settingArgs, type SettingFlags } from "../settings.js";
+import { REFRESH_TARGET_ARGS, refreshFields } from "./refresh.js";
 
 /** Most articles at once: each is a model sequence or a job in flight. */
 const MAX_CONCURRENCY = 64;
 
 /** `inkpress batch`: one article per row of a CSV or JSONL file, resumable, on the local model or a server. */
 export const batchCommand = defineCommand({
-  meta: { name: "batch", description: "Write one article per row of a CSV or JSONL file into a folder; run again to resume" },
+  meta: { name: "batch", description: "Write one article per row of a CSV or JSONL file into a folder, or refresh every Markdown file of a folder; run again to resume" },
   args: {
-    input: { type: "positional", required: true, description: "CSV file (header row: the request fields) or JSONL file (one request per line)" },
-    out: { type: "string", alias: "o", required: true, description: "Folder for the articles: <slug>.md (YAML front matter) and <slug>.json per row" },
+    input: { type: "positional", required: false, description: "CSV file (header row: the request fields) or JSONL file (one request per line)" },
+    out: { type: "string", alias: "o", description: "Folder for the articles: <slug>.md (YAML front matter) and <slug>.json per row" },
+    refresh: { type: "string", description: "Instead of rows: refresh every Markdown file under this folder, each written beside it as <slug>.refreshed.md" },
+    "in-place": { type: "boolean", description: "With --refresh: replace each file, keeping the original as <file>.bak" },
+    ...REFRESH_TARGET_ARGS,
     concurrency: { type: "string", default: "1", description: `Articles written at once, up to ${MAX_CONCURRENCY} (model sequences, or jobs in flight on the server)` },
     links: { type: "string", description: "Pages every article may link: a sitemap.xml, or a CSV or JSONL file of url,title,keywords (a row never links its own url)" },
     h1: { type: "boolean", description: "Keep each article's # Title line under the front matter (site themes print the front matter's title, so by default it is not repeated)" },
@@ -32,16 +37,22 @@ export const batchCommand = defineCommand({
     },
     ...settingArgs("model", "threads", "window", "gpu", "gpuLayers"),
   },
-  async run({ args }) {
+  async run({ args, rawArgs }) {
     try {
       const concurrency = Number(args.concurrency);
       if (!/^\d+$/.test(args.concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
         throw new UsageError(`concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${args.concurrency}"`);
       }
+      if (args.refresh !== undefined) return await refreshBatch(args, rawArgs, concurrency);
+      const refreshOnly = ["in-place", ...Object.keys(REFRESH_TARGET_ARGS)].find((name) => args[name] !== undefined && name !== "links");
+      if (refreshOnly) throw new UsageError(`--${refreshOnly} is for --refresh`);
+      if (args.input === undefined) throw new UsageError("batch needs an input file (CSV or JSONL) and --out, or --refresh DIR");
+      if (args.out === undefined) throw new UsageError("batch needs --out: the folder the articles are written to");
+      const { input, out } = args;
       const server = serverOf(args);
       // The files first: a missing input is said before anything about the model.
       const links = args.links === undefined ? undefined : new LinkSet(await readLinksFile(args.links));
-      const plan = await planBatch(args.input, args.out, { links });
+      const plan = await planBatch(input, out, { links });
       const progress = new BatchProgress();
       progress.plan(plan);
       if (plan.pending.length === 0) return finish(progress, { written: 0, skipped: plan.skipped, failed: plan.failed, duplicates: plan.duplicates, interrupted: false });
@@ -76,6 +87,36 @@ export const batchCommand = defineCommand({
     }
   },
 });
+
+/** `batch --refresh DIR`: every Markdown file of the folder refreshed on the local model, resumable like rows. */
+async function refreshBatch(args: Record<string, unknown> & { refresh?: string; "in-place"?: boolean; server?: string; input?: string; out?: string }, rawArgs: string[], concurrency: number): Promise<void> {
+  if (args.server !== undefined) throw new UsageError("--refresh runs on the local model; --server is for rows");
+  if (args.input !== undefined || args.out !== undefined) throw new UsageError("--refresh writes beside each file: it takes no input file and no --out");
+  const plan = await planRefresh(args.refresh!, { inPlace: args["in-place"] === true, fields: await refreshFields(args, rawArgs) });
+  const progress = new BatchProgress(process.stderr, { noun: "file", verb: "refresh", past: "refreshed" });
+  progress.plan(plan);
+  if (plan.pending.length === 0) return finish(progress, { written: 0, skipped: plan.skipped, failed: plan.failed, duplicates: [], interrupted: false });
+  const model = await localModelConfig(args as SettingFlags);
+  const stop = new AbortController();
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
+  let runtime: ModelRuntime | undefined;
+  try {
+    progress.loading(model.modelPath);
+    runtime = await ModelRuntime.load({ ...model, sequences: concurrency, queueSize: 0 });
+    progress.start();
+    const summary = await runRefresh(plan, {
+      concurrency,
+      refresh: localRefresher(runtime),
+      signal: stop.signal,
+      onWritten: (item, file) => progress.written(item, file),
+      onFailed: (bad) => progress.failed(bad),
+    });
+    finish(progress, summary);
+  } finally {
+    progress.stop();
+    await runtime?.dispose();
+  }
+}
 
 /** The server of `--server`, with its key and request time limit; undefined for the local model. */
 function serverOf(args: { server?: string; key?: string; model?: string; "request-timeout": string }): { url: string; key: string; requestTimeoutMs: number } | undefined {

@@ -1,7 +1,7 @@
 import { writeArticle, type WriteArticleOptions, type WrittenArticle } from "../article/article.js";
 import type { Publisher } from "../article/output/jsonld.js";
 import type { GenerateRequest, Style } from "../article/wire/request.js";
-import { refreshArticle, type RefreshedArticle } from "../refresh/refresh.js";
+import { refreshArticle, type RefreshedArticle, type RefreshOptions } from "../refresh/refresh.js";
 import type { RefreshRequest } from "../refresh/schema.js";
 import type { KeyLimiter } from "../keys/limiter.js";
 import type { ApiKey } from "../keys/registry.js";
@@ -186,14 +186,15 @@ export class Admission {
   }
 
   /** Refresh an article (the words the model writes into it count); the admission ends with it. Errors as {@link write}'s. */
-  async refresh(request: RefreshRequest, options: Pick<WriteOptions, "signal"> & { complete?(refreshed: RefreshedArticle): Promise<void> } = {}): Promise<RefreshedArticle> {
+  async refresh(request: RefreshRequest, options: Pick<WriteOptions, "signal"> & Pick<RefreshOptions, "fileSlug"> & { complete?(refreshed: RefreshedArticle): Promise<void> } = {}): Promise<RefreshedArticle> {
     const { style, publisher } = this.parts;
     return this.run({
       ...options,
       kind: "refresh",
       words: (refreshed) => refreshed.response.wordsWritten,
       usage: (refreshed) => refreshed.response.usage,
-      work: ({ backend, signal }) => refreshArticle(request, { backend, signal, ...(style ? { keyStyle: style } : {}), ...(publisher ? { publisher } : {}) }),
+      work: ({ backend, signal }) =>
+        refreshArticle(request, { backend, signal, ...(style ? { keyStyle: style } : {}), ...(publisher ? { publisher } : {}), ...(options.fileSlug ? { fileSlug: options.fileSlug } : {}) }),
     });
   }
 

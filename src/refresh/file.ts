@@ -6,12 +6,13 @@
 import { readFile } from "node:fs/promises";
 import { fileSlug } from "../audit/file.js";
 import { fieldErrors, requestFromFields, type RequestField } from "../article/wire/fields.js";
+import { readMarkdown } from "../article/report/existing/markdown.js";
 import { InkpressError, InvalidFieldError } from "../errors.js";
 import { refreshArticle, type RefreshedArticle, type RefreshOptions } from "./refresh.js";
 import { RefreshRequestSchema, type RefreshRequest } from "./schema.js";
 
 /** A file that cannot be refreshed (unreadable, invalid front matter, a bad target): its message names it. */
-export class RefreshFileError extends InkpressError {
+class RefreshFileError extends InkpressError {
   constructor(message: string, options: { cause?: unknown } = {}) {
     super(message, { ...options, status: 400 });
   }
@@ -29,6 +30,13 @@ export async function refreshRequestOf(file: string, fields: Partial<Record<Requ
   if (validated.issues) {
     const errors = fieldErrors(validated).map((e) => (e.path === "markdown" ? e.message.replace(/^markdown\b/, "the file") : `${e.path}: ${e.message}`));
     throw new RefreshFileError(`${file}: ${errors.join("; ")}`);
+  }
+  // A front matter that cannot be read is said now, before any model is loaded.
+  try {
+    readMarkdown(markdown);
+  } catch (error) {
+    if (error instanceof InvalidFieldError) throw new RefreshFileError(`${file}: ${error.problem.replace(/^markdown: /u, "")}`, { cause: error });
+    throw error;
   }
   return validated.value;
 }

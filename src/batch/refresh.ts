@@ -1,0 +1,146 @@
+/**
+ * `inkpress batch --refresh DIR`: every Markdown file under a folder refreshed, the result
+ * beside it as `<slug>.refreshed.md`, or in its place with the original kept as `<file>.bak`.
+ * Resumable like a batch of rows: the folder's manifest records each file as it is done, so a
+ * run stopped at any moment is taken up by the next one without refreshing a file twice.
+ */
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { writeFileAtomic } from "../atomic.js";
+import { fileSlug, pageFiles } from "../audit/file.js";
+import type { RequestField } from "../article/wire/fields.js";
+import { InkpressError } from "../errors.js";
+import { GenerationService } from "../generation/service.js";
+import type { Backend } from "../model/backend.js";
+import { refreshRequestOf } from "../refresh/file.js";
+import type { RefreshedArticle } from "../refresh/refresh.js";
+import type { RefreshRequest } from "../refresh/schema.js";
+import { Manifest } from "./manifest.js";
+import { runPool } from "./pool.js";
+import type { BadRow } from "./row.js";
+import type { BatchSummary } from "./run.js";
+
+/** The Markdown files a refresh batch reads. */
+const MARKDOWN = new Set([".md", ".markdown", ".mdx"]);
+/** The refresh batch's manifest in the folder (a row batch's own may share it). */
+const MANIFEST_FILE = ".inkpress-refresh.json";
+/** What a refreshed file is called beside its original. */
+const REFRESHED = ".refreshed.md";
+
+/** One file to refresh. */
+export interface RefreshItem {
+  /** Its place in the folder's sorted list (1-based). */
+  line: number;
+  /** Its path under the folder, with `/`. */
+  name: string;
+  file: string;
+  request: RefreshRequest;
+}
+
+/** A refresh batch before it runs. */
+export interface RefreshPlan {
+  total: number;
+  pending: RefreshItem[];
+  skipped: number;
+  /** Files that cannot be read or refreshed, each named. */
+  failed: BadRow[];
+  duplicates: BadRow[];
+  manifest: Manifest;
+  inPlace: boolean;
+}
+
+/** Refresh one file's request (a local model, or anything else that refreshes). */
+export type RefreshFile = (item: RefreshItem, signal: AbortSignal) => Promise<RefreshedArticle>;
+
+/** The folder's files, read and validated; those an earlier run refreshed are left out. */
+export async function planRefresh(dir: string, options: { inPlace: boolean; fields?: Partial<Record<RequestField, unknown>> }): Promise<RefreshPlan> {
+  const { inPlace } = options;
+  const files = (await pageFiles(dir, MARKDOWN)).filter((file) => !file.endsWith(REFRESHED));
+  const manifest = await Manifest.open(dir, { file: MANIFEST_FILE, files: (name) => [path.join(dir, inPlace ? `${name}.bak` : refreshedName(name))] });
+  const plan: RefreshPlan = { total: files.length, pending: [], skipped: 0, failed: [], duplicates: [], manifest, inPlace };
+  for (const [i, file] of files.entries()) {
+    const name = path.relative(dir, file).split(path.sep).join("/");
+    if (manifest.isDone(name)) {
+      plan.skipped++;
+      continue;
+    }
+    // In place, a run stopped between the backup and the new file left the original in the backup.
+    const source = inPlace && manifest.isUnfinished(name) ? await backupOf(file) : file;
+    try {
+      const request = await refreshRequestOf(source, options.fields);
+      plan.pending.push({ line: i + 1, name, file, request });
+    } catch (error) {
+      plan.failed.push({ line: i + 1, name, error: (error as Error).message.replace(`${source}: `, "") });
+    }
+  }
+  return plan;
+}
+
+/** Where the refreshed file of a name goes beside it: `guides/compost.md` → `guides/compost.refreshed.md`. */
+function refreshedName(name: string): string {
+  return `${name.slice(0, name.length - path.extname(name).length)}${REFRESHED}`;
+}
+
+/** The backup of a file when there is one, else the file. */
+async function backupOf(file: string): Promise<string> {
+  return readFile(`${file}.bak`).then(
+    () => `${file}.bak`,
+    () => file,
+  );
+}
+
+/** How a refresh batch runs. */
+export interface RefreshBatchOptions {
+  concurrency: number;
+  refresh: RefreshFile;
+  /** Stops the run: files in flight are dropped, finished ones kept. @default none */
+  signal?: AbortSignal;
+  /** A file was refreshed (`file`: what was written). @default none */
+  onWritten?(item: RefreshItem, file: string): void;
+  /** A file could not be refreshed, and why. @default none */
+  onFailed?(bad: BadRow): void;
+}
+
+/** Refresh the plan's pending files, `concurrency` at a time, each recorded as soon as it is written. */
+export async function runRefresh(plan: RefreshPlan, options: RefreshBatchOptions): Promise<BatchSummary> {
+  const { manifest, inPlace } = plan;
+  const failed = [...plan.failed];
+  let written = 0;
+  await runPool(plan.pending, {
+    concurrency: options.concurrency,
+    ...(options.signal ? { signal: options.signal } : {}),
+    work: async (item, signal) => {
+      const [out] = manifest.files(item.name) as [string];
+      if (!(await manifest.claimExact(item.name, item.line, item.name))) {
+        throw new InkpressError(`${path.basename(out)} is there and was not written by this batch: move it away to refresh ${path.basename(item.file)}`);
+      }
+      const { response } = await options.refresh(item, signal);
+      // The new files are site content like the original: readable as it was.
+      const mode = { mode: (await stat(item.file)).mode & 0o777 };
+      if (inPlace) {
+        await writeFileAtomic(out, item.request.markdown, mode);
+        await writeFileAtomic(item.file, response.article.markdown, mode);
+      } else await writeFileAtomic(out, response.article.markdown, mode);
+      await manifest.finish(item.name);
+      written++;
+      options.onWritten?.(item, inPlace ? item.file : out);
+    },
+    failed: (item, error) => {
+      const bad = { line: item.line, name: item.name, error: error.message };
+      failed.push(bad);
+      options.onFailed?.(bad);
+    },
+  });
+  failed.sort((a, b) => a.line - b.line);
+  return { written, skipped: plan.skipped, failed, duplicates: [], interrupted: Boolean(options.signal?.aborted) };
+}
+
+/** Files refreshed in this process through the generation service, on the backend's sequences; no key, so no limits. */
+export function localRefresher(backend: Backend): RefreshFile {
+  const generations = new GenerationService({ modelHost: { backend, get: async () => backend } });
+  return async (item, signal) => {
+    const admission = await generations.admit(item.request.length ?? 0);
+    const slug = fileSlug(item.file);
+    return admission.refresh(item.request, { signal, ...(slug ? { fileSlug: slug } : {}) });
+  };
+}
