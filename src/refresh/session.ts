@@ -70,9 +70,10 @@ export class RefreshWriter {
     return new RefreshWriter(TokenLedger.of(await options.backend.writer(options.signal)), options);
   }
 
-  /** Tokens evaluated and generated, and those cut, by why. */
+  /** Tokens evaluated and generated, and those cut, by why; a whole mend cut from the answer is not among them (its text went into the article, or was turned down as a whole). */
   get usage() {
-    return { ...this.writer.usage, discardedTokens: this.writer.discarded };
+    const { mended: _kept, ...discarded } = this.writer.discarded;
+    return { ...this.writer.usage, discardedTokens: discarded };
   }
 
   /**
@@ -145,7 +146,7 @@ export class RefreshWriter {
 
   /** The answer back to the end of the outline, then the article's text before the spot. */
   private reset(context: string): void {
-    this.writer.cut(this.base, "other");
+    this.writer.cut(this.base, "mended");
     this.writer.append(context);
   }
 

@@ -36,6 +36,8 @@ export class RefreshState {
   wordsWritten = 0;
   /** Pages the link plan wanted, before any was placed: the internal-links check measures against it. */
   private linksWanted = 0;
+  /** The links, citations and headings of the article as it stands, once counted. */
+  private keptNow: Kept | undefined;
   /** Pages the link plan left out, and why. */
   private leftOut: UnlinkedPage[] = [];
 
@@ -86,7 +88,7 @@ export class RefreshState {
       this.note(change.check, `a change for it left the article unreadable (${(error as Error).message}), so it was not kept`);
       return false;
     }
-    const [was, now] = [kept(this.markdown), kept(next)];
+    const [was, now] = [(this.keptNow ??= kept(this.markdown)), kept(next)];
     const lost = (Object.keys(was) as (keyof Kept)[]).filter((key) => now[key] < was[key]);
     if (lost.length) {
       this.note(change.check, `a change for it would have removed ${lost.join(" and ")} the article had, so it was not kept`);
@@ -97,6 +99,7 @@ export class RefreshState {
       return false;
     }
     this.markdown = next;
+    this.keptNow = now;
     this.report = report;
     this.located = locate(next, this.language);
     this.changes.push(change);
@@ -123,8 +126,10 @@ export class RefreshState {
 
 /** Text with edits applied (they must not overlap), the last first so earlier offsets hold. */
 function applyEdits(text: string, edits: readonly Edit[]): string {
+  // New lines end as the article's lines do.
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
   let out = text;
-  for (const edit of [...edits].sort((a, b) => b.start - a.start)) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
+  for (const edit of [...edits].sort((a, b) => b.start - a.start)) out = out.slice(0, edit.start) + edit.text.replace(/\r?\n/gu, eol) + out.slice(edit.end);
   return out;
 }
 

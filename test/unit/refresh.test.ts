@@ -64,6 +64,15 @@ describe("a refresh", () => {
     }
   });
 
+  it("keeps a file's CRLF line endings, in what it keeps and in what it adds", async () => {
+    const { request, markdown } = plantedArticle();
+    const crlf = markdown.replaceAll("\n", "\r\n");
+    const answer = await refresh({ ...request, markdown: crlf });
+    expect(answer.changes.length).toBeGreaterThan(3);
+    expect(answer.article.markdown.replaceAll("\r\n", "")).not.toContain("\n");
+    expect(applyPatch(crlf, answer.diff)).toBe(answer.article.markdown);
+  });
+
   it("gives the same refresh for the same seed", async () => {
     const { request } = plantedArticle();
     const [a, b] = [await refresh(request), await refresh(request)];
