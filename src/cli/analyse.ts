@@ -2,7 +2,7 @@ import { defineCommand } from "citty";
 import type { AnalysisResponse } from "../article/wire/analyse.js";
 import { splitList } from "../article/wire/fields.js";
 import { analyseFile } from "../audit/file.js";
-import { UsageError, fail } from "./fail.js";
+import { chosenFormat, fail } from "./fail.js";
 import { repeatedFlag } from "./repeated.js";
 
 /** Output formats of `inkpress analyse`. */
@@ -22,8 +22,7 @@ export const analyseCommand = defineCommand({
   },
   async run({ args, rawArgs }) {
     try {
-      const format = args.format as (typeof FORMATS)[number];
-      if (!FORMATS.includes(format)) throw new UsageError(`format must be one of ${FORMATS.join(", ")}, got "${args.format}"`);
+      const format = chosenFormat(args.format, FORMATS);
       const avoid = repeatedFlag(rawArgs, "avoid").flatMap(splitList);
       const { analysis } = await analyseFile(args.file, {
         fields: { keywords: args.keywords, language: args.language, length: args.length, structure: args.structure, avoid: avoid.length ? avoid : undefined },

@@ -7,6 +7,12 @@ export class UsageError extends InkpressError {
   }
 }
 
+/** The `--format` a command was given, when it is one of `formats`; else a {@link UsageError} listing them. */
+export function chosenFormat<const F extends readonly string[]>(value: string, formats: F): F[number] {
+  if (!formats.includes(value)) throw new UsageError(`format must be one of ${formats.join(", ")}, got "${value}"`);
+  return value;
+}
+
 /**
  * End a command on a problem: one line on stderr and exit code 1, never a stack trace. An
  * {@link InkpressError}'s message is the whole story; anything else was not expected, so it says "failed".

@@ -7,7 +7,7 @@ import { PRESETS } from "../article/plan/presets.js";
 import { GenerateRequestSchema } from "../article/wire/request.js";
 import { fieldErrors } from "../article/wire/fields.js";
 import { ModelRuntime } from "../model/runtime.js";
-import { UsageError, fail } from "./fail.js";
+import { UsageError, chosenFormat, fail } from "./fail.js";
 import { localModelConfig } from "./first-model.js";
 import { GenerateProgress } from "./generate-progress.js";
 import { repeatedFlag } from "./repeated.js";
@@ -45,8 +45,7 @@ export const generateCommand = defineCommand({
   },
   async run({ args, rawArgs }) {
     try {
-      const format = args.format as (typeof FORMATS)[number];
-      if (!FORMATS.includes(format)) throw new UsageError(`format must be one of ${FORMATS.join(", ")}, got "${args.format}"`);
+      const format = chosenFormat(args.format, FORMATS);
       const avoid = repeatedFlag(rawArgs, "avoid").flatMap(splitList);
       const sources = repeatedFlag(rawArgs, "source");
       const input = requestFromFields({

@@ -8,7 +8,7 @@ import { ModelRuntime } from "../model/runtime.js";
 import { refreshFile, refreshRequestOf } from "../refresh/file.js";
 import type { RefreshResponse } from "../refresh/schema.js";
 import { settingArgs } from "../settings.js";
-import { UsageError, fail } from "./fail.js";
+import { chosenFormat, fail } from "./fail.js";
 import { localModelConfig } from "./first-model.js";
 import { repeatedFlag } from "./repeated.js";
 
@@ -55,8 +55,7 @@ export const refreshCommand = defineCommand({
   },
   async run({ args, rawArgs }) {
     try {
-      const format = args.format as (typeof FORMATS)[number];
-      if (!FORMATS.includes(format)) throw new UsageError(`format must be one of ${FORMATS.join(", ")}, got "${args.format}"`);
+      const format = chosenFormat(args.format, FORMATS);
       const request = await refreshRequestOf(args.file, await refreshFields(args, rawArgs));
       const model = await localModelConfig(args);
       process.stderr.write(`inkpress: refreshing ${args.file} with ${path.basename(model.modelPath)}\n`);
