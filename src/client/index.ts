@@ -8,17 +8,18 @@
  * const answer = await inkpress.generate({ topic: "Home composting" });
  * for await (const event of inkpress.stream({ topic: "Home composting" })) if (event.event === "delta") process.stdout.write(event.data.text);
  * const { seo } = await inkpress.analyse({ markdown: "# Home composting\n\nA compost bin…", seo: { keywords: "compost bin" } });
+ * const { article, changes } = await inkpress.refresh({ markdown: "# Home composting\n\nA compost bin…", seo: { keywords: "compost bin" } });
  * const job = await inkpress.jobs.wait((await inkpress.jobs.submit({ topic: "Home composting", length: 2000 })).id);
  */
 import { caller, type CallOptions, type ClientOptions, type CreateOptions } from "./http.js";
 import { jobsClient, type JobsClient } from "./jobs.js";
 import { streamArticle } from "./stream.js";
-import type { AnalyseRequest, AnalysisResponse, ArticleRequest, ArticleResponse, StreamEvent } from "./types.js";
+import type { AnalyseRequest, AnalysisResponse, ArticleRequest, ArticleResponse, RefreshRequest, RefreshResponse, StreamEvent } from "./types.js";
 
 export { IncompleteStreamError, InkpressApiError } from "./errors.js";
 export type { CallOptions, ClientOptions, CreateOptions } from "./http.js";
 export type { JobsClient, WaitOptions } from "./jobs.js";
-export type { AnalyseRequest, AnalysisResponse, ArticleRequest, ArticleResponse, Job, JobRequest, Problem, StreamEvent } from "./types.js";
+export type { AnalyseRequest, AnalysisResponse, ArticleRequest, ArticleResponse, Job, JobRequest, Problem, RefreshRequest, RefreshResponse, StreamEvent } from "./types.js";
 
 /** A client bound to one server and one key. */
 export interface InkpressClient {
@@ -31,7 +32,9 @@ export interface InkpressClient {
   stream(request: ArticleRequest, options?: CallOptions): AsyncGenerator<StreamEvent>;
   /** `POST /api/v1/analyse`: the SEO report of an article as it is (no model, no word quota). */
   analyse(request: AnalyseRequest, options?: CallOptions): Promise<AnalysisResponse>;
-  /** Articles written in the background. */
+  /** `POST /api/v1/refresh`: an article mended where its checks fail, with the report before and after and the diff. */
+  refresh(request: RefreshRequest, options?: CallOptions): Promise<RefreshResponse>;
+  /** Articles written (or refreshed) in the background. */
   jobs: JobsClient;
 }
 
@@ -47,6 +50,10 @@ export function createClient(options: ClientOptions): InkpressClient {
     async analyse(request, { signal } = {}) {
       const response = await call({ method: "POST", path: "/api/v1/analyse", accept: "application/json", body: request, signal });
       return (await response.json()) as AnalysisResponse;
+    },
+    async refresh(request, { signal } = {}) {
+      const response = await call({ method: "POST", path: "/api/v1/refresh", accept: "application/json", body: request, signal });
+      return (await response.json()) as RefreshResponse;
     },
     jobs: jobsClient(call),
   };

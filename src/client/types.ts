@@ -7,14 +7,21 @@ import type * as v from "valibot";
 import type { JobExtrasSchema, JobSchema } from "../jobs/job.js";
 import type { AnalyseRequestSchema, AnalysisResponseSchema } from "../article/wire/analyse.js";
 import type { ProblemSchema } from "../article/wire/problem.js";
+import type { RefreshRequestSchema, RefreshResponseSchema } from "../refresh/schema.js";
 import type { GenerateRequestSchema } from "../article/wire/request.js";
 import type { ArticleResponseSchema, StreamDeltaSchema, StreamMetaSchema, StreamOutlineSchema } from "../article/wire/response.js";
 
 /** A generation request as sent: only `topic` is required. The client sets the transport itself, so `stream` is not part of it. */
 export type ArticleRequest = Omit<v.InferInput<typeof GenerateRequestSchema>, "stream">;
 
-/** What `POST /api/v1/jobs` takes: a generation request and, optionally, a `webhook`. */
-export type JobRequest = ArticleRequest & v.InferInput<typeof JobExtrasSchema>;
+/** What `POST /api/v1/refresh` takes: the article as `markdown`, and optionally its targets, `links`, `sources` and `seed`. */
+export type RefreshRequest = v.InferInput<typeof RefreshRequestSchema>;
+
+/** The refresh answer: the new article, the report before and after, the changes, the checks still failing and the diff. */
+export type RefreshResponse = v.InferOutput<typeof RefreshResponseSchema>;
+
+/** What `POST /api/v1/jobs` takes: a generation request (or, with `kind: "refresh"`, a refresh request) and, optionally, a `webhook`. */
+export type JobRequest = Omit<v.InferInput<typeof JobExtrasSchema>, "kind"> & ((ArticleRequest & { kind?: "article" }) | (RefreshRequest & { kind: "refresh" }));
 
 /** The generate answer: the article, its SEO report and usage. */
 export type ArticleResponse = v.InferOutput<typeof ArticleResponseSchema>;

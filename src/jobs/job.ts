@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { jsonObject, type GenerateRequest } from "../article/wire/request.js";
 import { ArticleResponseSchema, NormalisedRequestSchema } from "../article/wire/response.js";
+import { RefreshRequestEchoSchema, RefreshResponseSchema, type RefreshRequest } from "../refresh/schema.js";
 
 /**
  * The shapes of the jobs API as valibot schemas: they validate the request, type the
@@ -26,8 +27,16 @@ const WebhookRequestSchema = jsonObject(
   "webhook must be an object",
 );
 
-/** What `POST /api/v1/jobs` takes besides the generate request's fields (validated by `GenerateRequestSchema`). */
+/** What a job does: write an article (the generate request), or refresh one (the refresh request). */
+const JOB_KINDS = ["article", "refresh"] as const;
+/** One of {@link JOB_KINDS}. */
+export type JobKind = (typeof JOB_KINDS)[number];
+
+/** What `POST /api/v1/jobs` takes besides the request's fields (validated by `GenerateRequestSchema`, or `RefreshRequestSchema` for a refresh). */
 export const JobExtrasSchema = v.object({
+  kind: v.optional(
+    described(v.picklist(JOB_KINDS, 'kind must be "article" or "refresh"'), "Jobs only: `article` (the default) writes the generate request's article; `refresh` refreshes the `markdown` of a refresh request."),
+  ),
   webhook: v.optional(described(WebhookRequestSchema, "Jobs only: where the job's end is announced, signed with the key's webhook secret.")),
 });
 
@@ -55,14 +64,15 @@ const JobProblemSchema = v.object({ type: v.string(), title: v.string(), status:
 export const JobSchema = v.object({
   id: v.pipe(v.string(), v.regex(/^job_[0-9a-f]{32}$/)),
   object: v.literal("job"),
+  kind: described(v.picklist(JOB_KINDS), "`article` (a generate request) or `refresh`."),
   status: v.picklist(JOB_STATUSES),
   createdAt: described(v.string(), "ISO 8601."),
   startedAt: v.optional(described(v.string(), "ISO 8601; when the latest run began.")),
   finishedAt: v.optional(described(v.string(), "ISO 8601.")),
   expiresAt: v.optional(described(v.string(), "ISO 8601; when the finished job and its result are purged.")),
   runs: described(count, "How often it started: more than 1 when a server stopped mid-run and another run took over."),
-  progress: v.object({ words: described(count, "Body words written so far by the current run.") }),
-  request: NormalisedRequestSchema,
+  progress: v.object({ words: described(count, "Body words written so far by the current run (a refresh: the words it wrote, once it ends).") }),
+  request: described(v.union([NormalisedRequestSchema, RefreshRequestEchoSchema]), "The generate request, normalised, or the refresh request."),
   webhook: v.optional(
     v.object({
       url: v.string(),
@@ -70,7 +80,7 @@ export const JobSchema = v.object({
       nextAttemptAt: v.optional(described(v.string(), "ISO 8601; when the next retry is due.")),
     }),
   ),
-  result: v.optional(described(ArticleResponseSchema, "The generate answer, once the job succeeded.")),
+  result: v.optional(described(v.union([ArticleResponseSchema, RefreshResponseSchema]), "The generate answer (or the refresh answer), once the job succeeded.")),
   error: v.optional(described(JobProblemSchema, "Why the job failed, once it failed.")),
   reason: v.optional(described(v.string(), "Why the job was cancelled when no DELETE cancelled it: `key revoked`.")),
 });
@@ -89,19 +99,17 @@ export type DeliveryAttempt = v.InferOutput<typeof DeliveryAttemptSchema>;
 /** Why a job failed: the problem body its generation would have answered. */
 export type JobProblem = v.InferOutput<typeof JobProblemSchema>;
 
-/** A job as it is stored: the public view plus the key it belongs to. */
-export interface JobRecord extends Job {
+/** A job as it is stored: the public view plus the key it belongs to (jobs stored before refresh jobs have no `kind`: they write articles). */
+export interface JobRecord extends Omit<Job, "kind"> {
+  kind?: JobKind;
   /** The id of the key that created it (`key_…`; a key name in jobs of 0.1.0 that no key inherited); other keys cannot see it. */
   owner: string;
 }
 
-/** What a new job starts from. */
-export interface NewJob {
-  request: GenerateRequest;
-  webhook?: { url: string };
-}
+/** What a new job starts from: an article to write, or one to refresh. */
+export type NewJob = ({ kind: "article"; request: GenerateRequest } | { kind: "refresh"; request: RefreshRequest }) & { webhook?: { url: string } };
 
 /** The public view of a record. */
 export function publicJob({ owner: _owner, ...job }: JobRecord): Job {
-  return job;
+  return { ...job, kind: job.kind ?? "article" };
 }

@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import type { GenerateRequest } from "../article/wire/request.js";
+import { refreshReservation, type RefreshRequest } from "../refresh/schema.js";
 import { InkpressError, InvalidFieldError } from "../errors.js";
 import { problemOf } from "../problem-details.js";
 import { GenerationCancelledError, KeyRevokedError, WorkLostError } from "../generation/errors.js";
@@ -118,6 +120,7 @@ export class Jobs {
       owner: key.id,
       status: "queued",
       createdAt: new Date().toISOString(),
+      kind: job.kind,
       runs: 0,
       progress: { words: 0 },
       request: job.request,
@@ -187,7 +190,8 @@ export class Jobs {
     if (!key) return { delayMs: BUSY_KEY_RETRY_MS };
     let admission: Admission;
     try {
-      admission = await generations.admit(queued.request.length, { key });
+      const reserve = queued.kind === "refresh" ? refreshReservation(queued.request as RefreshRequest) : (queued.request as GenerateRequest).length;
+      admission = await generations.admit(reserve, { key });
     } catch (error) {
       const delay = retryDelay(error);
       if (delay !== undefined) return { delayMs: delay };
@@ -199,20 +203,8 @@ export class Jobs {
     const run = job.runs;
     // Stops the run when a progress save finds the job no longer this run's: cancelled where the abort did not reach, or taken over.
     const stop = new AbortController();
-    let saved = Date.now();
     try {
-      await admission.write(job.request, {
-        signal: AbortSignal.any([cancel, stop.signal]),
-        onWords: (words) => {
-          if (Date.now() - saved < PROGRESS_EVERY_MS) return;
-          saved = Date.now();
-          store.update(id, { progress: { words } }, ["running"], run).then(async (held) => held || stop.abort(await this.lostTo(id, run)), () => {});
-        },
-        complete: async ({ response }) => {
-          const done = await outlast(() => this.finish(id, { status: "succeeded", result: response, progress: { words: response.article.wordCount } }, ["running"], run));
-          if (!done) throw (await this.lostTo(id, run)) ?? new GenerationCancelledError();
-        },
-      });
+      await this.work(job, admission, { run, signal: AbortSignal.any([cancel, stop.signal]), stop });
     } catch (error) {
       if (error instanceof GenerationCancelledError || error instanceof WorkLostError) return;
       if (error instanceof KeyRevokedError) return void (await outlast(() => this.cancelRevoked(id)));
@@ -220,6 +212,30 @@ export class Jobs {
       if (delay !== undefined) return { delayMs: delay };
       await outlast(() => this.fail(id, error, run));
     }
+  }
+
+  /** Write or refresh the job's article through its admission, saving progress and the result while the job is this run's. */
+  private async work(job: JobRecord, admission: Admission, { run, signal, stop }: { run: number; signal: AbortSignal; stop: AbortController }): Promise<void> {
+    const { store } = this.options;
+    const id = job.id;
+    const succeeded = async (result: NonNullable<JobRecord["result"]>, words: number) => {
+      const done = await outlast(() => this.finish(id, { status: "succeeded", result, progress: { words } }, ["running"], run));
+      if (!done) throw (await this.lostTo(id, run)) ?? new GenerationCancelledError();
+    };
+    if (job.kind === "refresh") {
+      await admission.refresh(job.request as RefreshRequest, { signal, complete: ({ response }) => succeeded(response, response.wordsWritten) });
+      return;
+    }
+    let saved = Date.now();
+    await admission.write(job.request as GenerateRequest, {
+      signal,
+      onWords: (words) => {
+        if (Date.now() - saved < PROGRESS_EVERY_MS) return;
+        saved = Date.now();
+        store.update(id, { progress: { words } }, ["running"], run).then(async (held) => held || stop.abort(await this.lostTo(id, run)), () => {});
+      },
+      complete: ({ response }) => succeeded(response, response.article.wordCount),
+    });
   }
 
   /** {@link WorkLostError} when another run than `run` holds the job now; undefined when it is still this run's (or gone). */

@@ -31,6 +31,12 @@ export const RefreshRequestSchema = v.pipe(
   v.transform(({ structure, seed, ...rest }) => ({ ...rest, html: undefined, structure: resolvePreset(structure || DEFAULTS.structure), seed: seed ?? randomSeed() })),
 );
 
+/** A refresh request as a job shows it: its article and seed, and the targets given. */
+export const RefreshRequestEchoSchema = v.looseObject({
+  markdown: described(v.string(), "The article, as given."),
+  seed: described(v.pipe(v.number(), v.integer(), v.minValue(0)), "The seed used: the one given, or the random one drawn."),
+});
+
 /** A refresh request as clients send it. */
 export type RefreshRequestInput = v.InferInput<typeof RefreshRequestSchema>;
 /** A validated refresh request. */

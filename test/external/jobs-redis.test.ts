@@ -1,3 +1,4 @@
+import type { ArticleResponse } from "../../src/article/wire/response.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKeyWithSecret, tempKeysFile } from "../helpers/cli.js";
 import { jobsApi } from "../helpers/jobs.js";
@@ -91,7 +92,7 @@ describe("jobs shared by two replicas on one Redis", () => {
     const done = await jobsApi(b.url, key).waitFor(job.id, undefined, 300_000);
     expect(done.status).toBe("succeeded");
     expect(done.runs).toBe(2);
-    expect(done.result?.request.seed).toBe(2);
+    expect((done.result as ArticleResponse | undefined)?.request.seed).toBe(2);
 
     const [delivery] = await receiver.waitFor(1, 30_000);
     expect(delivery!.verified).toBe(true);
@@ -166,7 +167,7 @@ describe("jobs shared by two replicas on one Redis", () => {
     }
     const done = await api.waitFor(job.id, undefined, 180_000);
     expect(done.status).toBe("succeeded");
-    expect(done.result?.request.seed).toBe(3);
+    expect((done.result as ArticleResponse | undefined)?.request.seed).toBe(3);
     await server.stop();
   }, 300_000);
 

@@ -5,6 +5,7 @@ import { RefreshResponseSchema, type RefreshResponse } from "../../src/refresh/s
 import { startApp, type TestApp } from "../helpers/app.js";
 import { createKey, tempKeysFile } from "../helpers/cli.js";
 import { expectProblem, waitFor } from "../helpers/http.js";
+import { jobsApi } from "../helpers/jobs.js";
 import { PLANTED_CHECKS, plantedArticle } from "../helpers/refresh.js";
 import { API_KEY, testModel } from "../helpers/server.js";
 
@@ -78,6 +79,31 @@ describe("POST /api/v1/refresh", () => {
     // The planted article reserves its 850 words, past the key's 300 a day.
     const problem = await expectProblem(await post(server, request, daily), 429);
     expect(problem.detail).toMatch(/daily quota of 300 words/);
+  });
+
+  it("runs as a job (kind refresh) through the same service: the refresh answer as its result, the words it wrote as its progress", async () => {
+    const { request, markdown } = plantedArticle();
+    const api = jobsApi(server.url, API_KEY, server.fetch);
+    const queued = await api.create({ ...request, kind: "refresh" });
+    expect(queued).toMatchObject({ kind: "refresh", status: "queued", request: { markdown, seed: 7 } });
+    const done = await api.waitFor(queued.id);
+    expect(done.status).toBe("succeeded");
+    const result = done.result as RefreshResponse;
+    expect(result.object).toBe("refresh");
+    expect(applyPatch(markdown, result.diff)).toBe(result.article.markdown);
+    expect(done.progress.words).toBe(result.wordsWritten);
+    // The same request and seed refresh the same way at once and as a job.
+    const direct = (await (await post(server, request)).json()) as RefreshResponse;
+    expect(direct.article.markdown).toBe(result.article.markdown);
+    // An article job is still the default, and a bad kind or refresh body is a 422 naming the field.
+    expect((await api.create({ topic: "Compost bins", length: 100, seed: 1 })).kind).toBe("article");
+    for (const [body, field] of [
+      [{ ...request, kind: "rewrite" }, "kind"],
+      [{ kind: "refresh", seo: request.seo }, "markdown"],
+    ] as const) {
+      const problem = await expectProblem(await api.submit(body), 422);
+      expect(problem.errors.map((e: { path: string }) => e.path)).toContain(field);
+    }
   });
 
   it("is counted in /metrics next to the analyses", async () => {

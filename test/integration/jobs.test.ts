@@ -1,3 +1,4 @@
+import type { ArticleResponse } from "../../src/article/wire/response.js";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -37,7 +38,7 @@ describe("jobs API, embedded store under the data folder", () => {
     expect(done.status).toBe("succeeded");
     expect(done.runs).toBe(1);
     expect(done.result?.object).toBe("article");
-    expect(done.result?.request.seed).toBe(3);
+    expect((done.result as ArticleResponse | undefined)?.request.seed).toBe(3);
     expect(done.progress.words).toBe(done.result?.article.wordCount);
     expect(Date.parse(done.finishedAt!)).toBeGreaterThanOrEqual(Date.parse(done.startedAt!));
     expect(Date.parse(done.expiresAt!)).toBeGreaterThan(Date.parse(done.finishedAt!));
@@ -148,7 +149,7 @@ describe("jobs API, embedded store under the data folder", () => {
     const done = await mine().waitFor(job.id, undefined, 300_000);
     expect(done.status).toBe("succeeded");
     expect(done.runs).toBe(2);
-    expect(done.result?.request.seed).toBe(11);
+    expect((done.result as ArticleResponse | undefined)?.request.seed).toBe(11);
     // Jobs that had ended before the crash are still there.
     const listed = await (await mine().list("status=cancelled")).json();
     expect(listed.data.length).toBeGreaterThanOrEqual(2);

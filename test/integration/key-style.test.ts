@@ -1,3 +1,4 @@
+import type { ArticleResponse } from "../../src/article/wire/response.js";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -69,7 +70,7 @@ describe("a key's default style", () => {
     const job = await jobs.create({ topic: "Composting coffee grounds", length: 100, style: { avoid: ["soil"] } });
     const done = await jobs.waitFor(job.id);
     // The response schema does not name `style` yet; the echoed request carries it.
-    expect((done.result?.request as { style?: unknown } | undefined)?.style).toEqual({ ...keyStyle, avoid: ["soil"] });
+    expect(((done.result as ArticleResponse | undefined)?.request as { style?: unknown } | undefined)?.style).toEqual({ ...keyStyle, avoid: ["soil"] });
 
     // `keys set-style` replaces it; the running server writes with the new one within a second.
     const changed = await keysCli(keysFile, ["set-style", "styled", await styleFile("new.json", { voice: "terse" })]);

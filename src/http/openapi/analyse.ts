@@ -4,7 +4,7 @@
  */
 import { AnalyseRequestSchema, AnalysisResponseSchema, EXAMPLE_ANALYSE_REQUEST } from "../../article/wire/analyse.js";
 import { EXAMPLE_REFRESH_REQUEST, RefreshRequestSchema, RefreshResponseSchema } from "../../refresh/schema.js";
-import { answerSchema, ref, requestSchema } from "./convert.js";
+import { answerSchema, ref, requestSchema, type Json } from "./convert.js";
 import { KEYED, type PathGroup } from "./group.js";
 import { problemRefs } from "./problems.js";
 
@@ -12,6 +12,11 @@ const REQUEST_NOTE =
   "An article as it is, with the targets a generate request would give. `markdown` or `html`, exactly one. " +
   "Targets the request leaves open are read from the page: its front matter (`title`, `description`, `keywords`, `language`, `slug`) or its HTML head, the title from its H1 last. " +
   "Unknown fields are ignored; a field of the wrong type is a 422.";
+
+/** The refresh request body's schema (also a refresh job's). */
+export function refreshRequestSchema(): Json {
+  return { title: "RefreshRequest", ...requestSchema(RefreshRequestSchema) };
+}
 
 /** The analysis path group. */
 export function analyseGroup(): PathGroup {
@@ -54,7 +59,7 @@ export function analyseGroup(): PathGroup {
       RefreshRequest: {
         required: true,
         description: "An article as Markdown, with its targets.",
-        content: { "application/json": { schema: { title: "RefreshRequest", ...requestSchema(RefreshRequestSchema) }, example: EXAMPLE_REFRESH_REQUEST } },
+        content: { "application/json": { schema: refreshRequestSchema(), example: EXAMPLE_REFRESH_REQUEST } },
       },
       AnalyseRequest: {
         required: true,

@@ -6,6 +6,7 @@ import * as v from "valibot";
 import { FINAL_STATUSES, JOB_STATUSES, JobExtrasSchema, JobListSchema, JobSchema } from "../../jobs/job.js";
 import { WEBHOOK_ATTEMPTS } from "../../jobs/webhook/backoff.js";
 import { POLL_AFTER_S } from "../routes/jobs.js";
+import { refreshRequestSchema } from "./analyse.js";
 import { generateRequestSchema } from "./articles.js";
 import { answerSchema, ref, requestSchema, type Json } from "./convert.js";
 import { IDEMPOTENCY_KEY, KEYED, type PathGroup } from "./group.js";
@@ -31,7 +32,7 @@ const JOBS_PATH = {
     tags: ["jobs"],
     summary: "Queue an article",
     description:
-      "Takes the generate request (plus an optional `webhook`) and answers at once; the article is written in the background. The key's limits apply when the job runs, and its quota counts the words the job really wrote. Jobs survive a restart: one that was running runs again.",
+      "Takes the generate request (plus an optional `webhook`), or with `kind: \"refresh\"` the refresh request, and answers at once; the article is written (or refreshed) in the background. The key's limits apply when the job runs, and its quota counts the words the job really wrote. Jobs survive a restart: one that was running runs again.",
     security: KEYED,
     parameters: [IDEMPOTENCY_KEY],
     requestBody: { $ref: "#/components/requestBodies/JobRequest" },
@@ -100,15 +101,15 @@ function jobEnded(): Json {
 export function jobsGroup(): PathGroup {
   return {
     tag: "jobs",
-    description: "Writing an article in the background: queue it, then poll the job or receive a signed webhook when it ends.",
+    description: "Writing (or refreshing) an article in the background: queue it, then poll the job or receive a signed webhook when it ends.",
     paths: { "/api/v1/jobs": JOBS_PATH, "/api/v1/jobs/{id}": JOB_PATH },
     requestBodies: {
       JobRequest: {
         required: true,
-        description: "The generate request, plus an optional `webhook`.",
-        // The generate body's schema again, not a $ref into the other request body: generators
+        description: "The generate request, or with `kind: \"refresh\"` the refresh request, plus an optional `webhook`.",
+        // The bodies' schemas again, not $refs into the other request bodies: generators
         // (openapi-typescript) type such a reference wrongly.
-        content: { "application/json": { schema: { allOf: [generateRequestSchema(), ref("JobExtras")] } } },
+        content: { "application/json": { schema: { anyOf: [{ allOf: [generateRequestSchema(), ref("JobExtras")] }, { allOf: [refreshRequestSchema(), ref("JobExtras")] }] } } },
       },
     },
     schemas: { JobExtras: requestSchema(JobExtrasSchema), Job: answerSchema(JobSchema), JobList: answerSchema(JobListSchema) },

@@ -1,7 +1,8 @@
 import { defineHandler, getQuery, getRouterParam, type H3Event } from "h3";
 import * as v from "valibot";
-import { GenerateRequestSchema } from "../../article/wire/request.js";
-import { FINAL_STATUSES, JOB_STATUSES, JobExtrasSchema, type Job } from "../../jobs/job.js";
+import { GenerateRequestSchema, type GenerateRequest, type GenerateRequestBody } from "../../article/wire/request.js";
+import { FINAL_STATUSES, JOB_STATUSES, JobExtrasSchema, type Job, type NewJob } from "../../jobs/job.js";
+import { RefreshRequestSchema, type RefreshRequest } from "../../refresh/schema.js";
 import type { Jobs } from "../../jobs/jobs.js";
 import { readCursor } from "../../jobs/store.js";
 import type { KeyStorage } from "../../keys/storage.js";
@@ -38,22 +39,26 @@ function pollHint(event: H3Event, job: Job): void {
   if (!FINAL_STATUSES.includes(job.status)) event.res.headers.set("retry-after", String(POLL_AFTER_S));
 }
 
-/** `POST /api/v1/jobs`: validate like generate (plus `webhook`), queue, answer 202 with the job and its Location. */
+/** `POST /api/v1/jobs`: validate like generate (or like refresh, for `kind: "refresh"`; plus `webhook`), queue, answer 202 with the job and its Location. */
 export function submitJobRoute({ jobs, storage, bodyTimeoutMs, retentionMs }: JobsRouteOptions) {
   return defineHandler(async (event) => {
     assertJson(event);
     const body = await readJson(event, bodyTimeoutMs);
-    const [request, extras] = await Promise.all([GenerateRequestSchema["~standard"].validate(body), JobExtrasSchema["~standard"].validate(body)]);
+    const extras = await JobExtrasSchema["~standard"].validate(body);
+    // The kind picks the request's schema; without a valid kind, the generate request's.
+    const refresh = !extras.issues && extras.value.kind === "refresh";
+    const request = await (refresh ? RefreshRequestSchema : GenerateRequestSchema)["~standard"].validate(body);
     if (request.issues || extras.issues) throw validationProblem({ issues: [...(request.issues ?? []), ...(extras.issues ?? [])] });
     const key = event.context.apiKey!;
     const idempotent = await idempotency(event, { storage, name: `${key.id}:jobs`, body, keepMs: retentionMs, pendingMs: 60_000 });
-    const { stream: _transport, ...normalised } = request.value;
+    const { webhook } = extras.value;
+    const work: NewJob = refresh ? { kind: "refresh", request: request.value as RefreshRequest, webhook } : { kind: "article", request: withoutTransport(request.value as GenerateRequestBody), webhook };
     let job: Job;
     if (idempotent && "replay" in idempotent) {
       job = await jobs.get(key.id, idempotent.replay);
     } else {
       try {
-        job = await jobs.submit({ request: normalised, webhook: extras.value.webhook }, key);
+        job = await jobs.submit(work, key);
       } catch (error) {
         await idempotent?.claim.release();
         throw error;
@@ -65,6 +70,11 @@ export function submitJobRoute({ jobs, storage, bodyTimeoutMs, retentionMs }: Jo
     pollHint(event, job);
     return job;
   });
+}
+
+/** A generate body without its transport choice, which a job has no use for. */
+function withoutTransport({ stream: _transport, ...request }: GenerateRequestBody): GenerateRequest {
+  return request;
 }
 
 /** `GET /api/v1/jobs/{id}`: the job with its progress, and its result or problem once it ended. */
