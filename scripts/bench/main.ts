@@ -3,18 +3,23 @@
  * in one run: the engine's own time per token on the scripted writer, a child process per
  * engine and no model (scripts/bench/engine.ts), then whole articles on the model over HTTP, the requests
  * interleaved (scripts/bench/compare.ts): wall time per article and completion tokens per body
- * word. Goal: today within 5 % of the previous engine on each. Writes BENCHMARKS.md; 1–2
- * minutes on 2 idle cores once the previous commit is installed (BENCH_QUICK=1: under a minute).
+ * word. Goal: today within 5 % of the previous engine on each. Last, `inkpress audit` over a
+ * thousand 1,000-word pages (scripts/bench/audit.ts), goal under a minute. Writes BENCHMARKS.md;
+ * about 2 minutes on 2 idle cores once the previous commit is installed (BENCH_QUICK=1: under one).
  */
 import { existsSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { auditTime, type AuditFigures } from "./audit.js";
 import { checkout } from "./checkout.js";
 import { article, atMost, f, log, median, MODEL, ms, previousCommit, QUICK, ROOT, sum, writeReport, type Verdict } from "./common.js";
 import { answersTable, compare, ratios, totals, wallWhy, type Answers, type Engine } from "./compare.js";
 import { engineCost, engineTable, SENTENCE_WORDS, type EngineCost } from "./engine.js";
 
 /** Runs and lengths: the engine's runs per sentence length, the articles' seeds and rounds. */
-const S = QUICK ? { runs: 3, engineLength: 600, length: 300, seeds: [1], rounds: 1 } : { runs: 15, engineLength: 1500, length: 800, seeds: [1, 2, 3], rounds: 3 };
+const S = QUICK ? { runs: 3, engineLength: 600, length: 300, seeds: [1], rounds: 1, pages: 200 } : { runs: 15, engineLength: 1500, length: 800, seeds: [1, 2, 3], rounds: 3, pages: 1000 };
+/** Seconds a thousand pages' audit may take. */
+const AUDIT_SECONDS = 60;
 /** How much slower than the previous engine today's may be. */
 const LIMIT = 1.05;
 
@@ -47,6 +52,18 @@ function articleVerdicts(answers: Answers, previous: string | undefined, variant
   ];
 }
 
+/** The audit's wall time against its goal, scaled to the pages audited. */
+function auditVerdict(a: AuditFigures): Verdict {
+  const goal = (AUDIT_SECONDS * a.pages) / 1000;
+  return {
+    target: `inkpress audit of ${a.pages} pages of about ${a.words} words, wall`,
+    goal: `< ${goal} s`,
+    value: `${f(a.wallS, 1)} s`,
+    met: a.wallS < goal,
+    why: `${f(a.cpuS, 1)} s of CPU (${f((a.cpuS * 1000) / a.pages, 0)} ms a page) on ${os.availableParallelism()} cores; load average ${f(a.load[0]!)} at its start`,
+  };
+}
+
 if (!existsSync(MODEL)) throw new Error(`no model at ${MODEL}: set BENCH_MODEL to a GGUF file`);
 const previous = previousCommit();
 const engines: Engine[] = [{ name: "today", root: ROOT }, ...(previous ? [{ name: previous, root: checkout(previous) }] : [])];
@@ -55,11 +72,13 @@ const costs = await engineCost({ engines, runs: S.runs, length: S.engineLength }
 const variant = `${S.length} words`;
 log(`articles on ${path.basename(MODEL)}: ${S.seeds.length} seeds × ${S.rounds} rounds on each engine, interleaved`);
 const answers = await compare({ engines, model: MODEL, requests: S.seeds.map((seed) => article(seed, S.length)), variants: [{ name: variant, fields: {} }], rounds: S.rounds });
+log(`inkpress audit over ${S.pages} pages of about 1,000 words`);
+const audit = await auditTime({ pages: S.pages, words: 1000 });
 writeReport({
   name: "BENCHMARKS",
   command: "npm run bench",
   previous,
-  verdicts: [...engineVerdicts(costs, previous), ...articleVerdicts(answers, previous, variant)],
+  verdicts: [...engineVerdicts(costs, previous), ...articleVerdicts(answers, previous, variant), auditVerdict(audit)],
   sections: [
     "## Engine time per token (scripted writer, no model)",
     "",
@@ -72,6 +91,10 @@ writeReport({
     `\`inkpress serve --threads 1 --sequences 1\` of each engine, both up at once; ${S.seeds.length} seed(s), each request ${S.rounds} time(s) on each engine in turn, its quickest counting; wall is the client's, request to the whole JSON answer.`,
     "",
     answersTable(answers),
+    "",
+    "## Auditing a site",
+    "",
+    `\`inkpress audit\`'s work in-process (worker threads as the CLI starts them) over ${audit.pages} Markdown pages of about ${audit.words} words built from README prose in node_modules, front matter and links between pages (scripts/bench/audit.ts).`,
     "",
   ],
 });
