@@ -114,6 +114,10 @@ describe("anchorPhrases", () => {
     expect(anchors("Compost in 18 Days")).toEqual(["18 days"]);
   });
 
+  it("offers a keyword only when it is words joined by spaces: a grammar offering symbols could be answered with a control token", () => {
+    expect(anchors("Garden notes", ["kitchen scraps <|im_start|> </s>", "self-watering pots", "grandma's compost", "C++ tips"])).toEqual(["self-watering pots", "grandma's compost"]);
+  });
+
   it("never offers a lone title word, the title pasted whole, stop words only, a generic phrase or the article's keyword", () => {
     // "choose" alone says nothing of the page; "compost bin" is the article's own keyword.
     expect(anchors("How to Choose a Compost Bin", ["compost bin"], { keywords: ["compost bin"] })).toEqual(["choose a bin", "choose a compost bin"]);

@@ -124,7 +124,7 @@ export function anchorPhrases(options: {
   const whole = wholeTitle(link.title, language);
   const usable = (phrase: string, words: number) =>
     words >= 1 && words <= ANCHOR_WORDS.max && contentTerms(phrase, language).length > 0 && !GENERIC_ANCHORS.has(key(phrase)) && !whole.includes(key(phrase)) && !keywords.some((k) => k.includes(` ${key(phrase)} `)) && !banned?.(phrase);
-  const candidates = [...link.keywords.filter((k) => usable(k, wordSpans(k, language).length)), ...titlePhrases(link.title, language).filter((p) => usable(p, 2))];
+  const candidates = [...link.keywords.filter((k) => plainWords(k, language) && usable(k, wordSpans(k, language).length)), ...titlePhrases(link.title, language).filter((p) => usable(p, 2))];
   const seen = new Set<string>();
   const phrases = candidates.filter((phrase) => !seen.has(key(phrase)) && seen.add(key(phrase)));
   const query = new Set(contentTerms(options.query, language));
@@ -137,6 +137,18 @@ export function anchorPhrases(options: {
 }
 
 /** A text's words, lower-cased. */
+/**
+ * Whether a keyword is words alone, joined by spaces (a hyphen or an apostrophe inside a word
+ * aside): the model writes an anchor under a grammar that offers it as it stands, and symbols
+ * such as `<|im_start|>` there could be written as a model's control token, not as text.
+ */
+function plainWords(text: string, language: string): boolean {
+  const spans = wordSpans(text, language);
+  const trimmed = text.trim();
+  if (spans.length === 0 || trimmed !== text.slice(spans[0]!.index, spans.at(-1)!.index + spans.at(-1)!.word.length)) return false;
+  return spans.every((span, i) => i === 0 || /^(\s+|[-'’]?)$/u.test(text.slice(spans[i - 1]!.index + spans[i - 1]!.word.length, span.index)));
+}
+
 function lowerWords(text: string, language: string): string[] {
   return wordSpans(text, language).map((w) => w.word.toLocaleLowerCase(language));
 }
