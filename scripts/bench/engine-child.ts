@@ -12,9 +12,9 @@ import { pathToFileURL } from "node:url";
 const root = process.argv[2]!;
 
 /** What this script asks of the checkout's modules: the shapes every engine since the fake backend's `prose` option has. */
-type WriteArticle = (request: object, options: { backend: FakeBackend; onOutline: () => void; onWords: () => void }) => Promise<unknown>;
+type WriteArticle = (request: object, options: { backend: FakeBackend; onOutline: () => void }) => Promise<unknown>;
 type Schema = { "~standard": { validate(value: unknown): { value?: Record<string, unknown>; issues?: unknown } } };
-type Writer = { usage: { completionTokens: number } };
+type Writer = { usage: { completionTokens: number }; dispose(): Promise<void> };
 type FakeBackend = { writer(signal?: AbortSignal): Promise<Writer>; dispose(): Promise<void> };
 
 /** The one export `name` of the one file in the checkout that matches `pattern`. */
@@ -48,21 +48,30 @@ function cpuMs(): number {
   return (user + system) / 1000;
 }
 
-/** One article: the body pass's CPU time and tokens (outline to the last words kept), and the whole article's CPU time. */
+/** One article: the body pass's CPU time and tokens (the outline written to the writer given back), and the whole article's CPU time. */
 async function run({ words, length }: { words: number; length: number }) {
   const parsed = schema["~standard"].validate({ topic: "Home composting for beginners", length, structure: "sections", seed: 1, seo: { keywords: "compost bin, garden waste" } });
   if (!parsed.value) throw new Error(`the bench request is not valid here: ${JSON.stringify(parsed.issues)}`);
   const { stream: _stream, ...request } = parsed.value;
   const backend = new Backend({ prose: () => sentencesOf(words) });
   let writer: Writer | undefined;
-  const borrow = backend.writer.bind(backend);
-  backend.writer = async (signal?: AbortSignal) => (writer = await borrow(signal));
-  const mark = () => ({ t: cpuMs(), tokens: writer!.usage.completionTokens });
   let start: ReturnType<typeof mark> | undefined;
   let end: ReturnType<typeof mark> | undefined;
+  const mark = () => ({ t: cpuMs(), tokens: writer!.usage.completionTokens });
+  const borrow = backend.writer.bind(backend);
+  // The body pass ends where the engine gives its writer back: one mark there, none per sentence.
+  backend.writer = async (signal?: AbortSignal) => {
+    const lent = (writer = await borrow(signal));
+    const giveBack = lent.dispose.bind(lent);
+    lent.dispose = () => {
+      end = mark();
+      return giveBack();
+    };
+    return lent;
+  };
   (globalThis as { gc?: () => void }).gc?.();
   const t0 = cpuMs();
-  await writeArticle(request, { backend, onOutline: () => (start = end = mark()), onWords: () => (end = mark()) });
+  await writeArticle(request, { backend, onOutline: () => (start = mark()) });
   const articleMs = cpuMs() - t0;
   await backend.dispose();
   if (!start || !end) throw new Error(`${root}: writeArticle called no onOutline`);
