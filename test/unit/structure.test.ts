@@ -115,6 +115,13 @@ describe("the source's structure", () => {
     expect(reaching.map((file) => path.relative(SCRIPTS, file))).toEqual([]);
   });
 
+  it("keeps the tiers that share loaded modules (unit, http) free of module mocks and stubbed env, globals or timers", () => {
+    const TEST = path.resolve(SRC, "../test");
+    const shared = ["unit", "http"].flatMap((tier) => files(path.join(TEST, tier)));
+    const stubbing = shared.filter((file) => /\bvi\.(?:mock|doMock|stubEnv|stubGlobal|useFakeTimers)\(/.test(readFileSync(file, "utf8")));
+    expect(stubbing.map((file) => path.relative(TEST, file))).toEqual([]);
+  });
+
   it("raises errors through the one base (src/errors.ts)", () => {
     const outside = SOURCES.filter((file) => file !== path.join(SRC, "errors.ts") && /\bextends\s+(Error|TypeError|RangeError)\b/.test(text.get(file)!));
     expect(outside.map(rel)).toEqual([]);
