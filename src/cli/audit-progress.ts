@@ -1,7 +1,7 @@
-import { bar, duration, statusLine, type StatusLine } from "./status-line.js";
+import { bar, duration, repeatState, statusLine, type StatusLine } from "./status-line.js";
 
-/** How often the state is repeated: redrawn on a terminal, a line of its own elsewhere. */
-const TICK_MS = { live: 250, plain: 5000 };
+/** How often a terminal redraws the state. */
+const LIVE_MS = 250;
 
 /**
  * What `inkpress audit` is doing, on stderr, as `batch` shows it: the pages found, a line
@@ -10,7 +10,7 @@ const TICK_MS = { live: 250, plain: 5000 };
  */
 export class AuditProgress {
   private readonly line: StatusLine;
-  private timer: NodeJS.Timeout | undefined;
+  private stopRepeating: (() => void) | undefined;
   private started = 0;
   private total = 0;
   private done = 0;
@@ -24,8 +24,7 @@ export class AuditProgress {
     this.total = total;
     this.started = performance.now();
     this.line.print(`${total} page${total === 1 ? "" : "s"} to analyse`);
-    this.timer = setInterval(() => (this.line.live ? this.line.draw(this.state(), true) : this.line.print(this.state())), this.line.live ? TICK_MS.live : TICK_MS.plain);
-    this.timer.unref();
+    this.stopRepeating = repeatState(this.line, () => this.state(), LIVE_MS);
   }
 
   page(_file: string): void {
@@ -40,7 +39,7 @@ export class AuditProgress {
 
   /** The final state, and no more output. */
   stop(): void {
-    clearInterval(this.timer);
+    this.stopRepeating?.();
     if (this.started) this.line.print(`analysed ${this.done}/${this.total} pages in ${duration(performance.now() - this.started)}`);
     this.started = 0;
     this.line.end();

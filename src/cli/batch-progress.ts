@@ -2,10 +2,10 @@ import path from "node:path";
 import type { BadRow } from "../batch/row.js";
 import type { BatchSummary } from "../batch/run.js";
 import { loadingModel } from "./generate-progress.js";
-import { bar, duration, statusLine, type StatusLine } from "./status-line.js";
+import { bar, duration, repeatState, statusLine, type StatusLine } from "./status-line.js";
 
-/** How often the state is repeated: redrawn on a terminal, a line of its own elsewhere. */
-const TICK_MS = { live: 1000, plain: 5000 };
+/** How often a terminal redraws the state. */
+const LIVE_MS = 1000;
 
 /** What a batch works through, in words: rows written, or files refreshed. */
 export interface BatchWords {
@@ -30,7 +30,7 @@ const where = (item: Item) => item.name ?? `line ${item.line}`;
  */
 export class BatchProgress {
   private readonly line: StatusLine;
-  private timer: NodeJS.Timeout | undefined;
+  private stopRepeating: (() => void) | undefined;
   private started = 0;
   /** Rows this run is to write: rows already written or refused before the run are not among them. */
   private pending = 0;
@@ -66,8 +66,7 @@ export class BatchProgress {
   /** The first article is started: the rate and time left count from here. */
   start(): void {
     this.started = performance.now();
-    this.timer = setInterval(() => this.tick(), this.line.live ? TICK_MS.live : TICK_MS.plain);
-    this.timer.unref();
+    this.stopRepeating = repeatState(this.line, () => this.state(), LIVE_MS);
   }
 
   /** An item is done: its file written. */
@@ -106,13 +105,8 @@ export class BatchProgress {
 
   /** No more output (also on failure, so the line does not outlive the command). */
   stop(): void {
-    clearInterval(this.timer);
+    this.stopRepeating?.();
     this.line.end();
-  }
-
-  private tick(): void {
-    if (this.line.live) this.line.draw(this.state(), true);
-    else this.line.print(this.state());
   }
 
   /**

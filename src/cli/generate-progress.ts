@@ -1,10 +1,10 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import prettyBytes from "pretty-bytes";
-import { duration, statusLine, type StatusLine } from "./status-line.js";
+import { duration, repeatState, statusLine, type StatusLine } from "./status-line.js";
 
-/** How often the state is repeated: redrawn on a terminal, a line of its own elsewhere. */
-const TICK_MS = { live: 1000, plain: 5000 };
+/** How often a terminal redraws the state. */
+const LIVE_MS = 1000;
 
 type Phase = "loading" | "planning" | "writing";
 
@@ -17,7 +17,7 @@ type Phase = "loading" | "planning" | "writing";
 export class GenerateProgress {
   private readonly line: StatusLine;
   private readonly started = performance.now();
-  private readonly timer: NodeJS.Timeout;
+  private readonly stopRepeating: () => void;
   private phase: Phase = "loading";
   private phaseStarted = this.started;
   private words = 0;
@@ -28,8 +28,7 @@ export class GenerateProgress {
     stream: NodeJS.WriteStream = process.stderr,
   ) {
     this.line = statusLine(stream);
-    this.timer = setInterval(() => this.tick(), this.line.live ? TICK_MS.live : TICK_MS.plain);
-    this.timer.unref();
+    this.stopRepeating = repeatState(this.line, () => this.state(), LIVE_MS);
   }
 
   /** Before the model is loaded: its file and size, as a download would name them. */
@@ -56,7 +55,7 @@ export class GenerateProgress {
 
   /** The article is finished. */
   done(words: number, score: number): void {
-    clearInterval(this.timer);
+    this.stopRepeating();
     const seconds = ((performance.now() - this.started) / 1000).toFixed(1);
     this.line.print(`done: ${words} words in ${seconds} s, SEO score ${score}`);
   }
@@ -68,7 +67,7 @@ export class GenerateProgress {
 
   /** No more output (also on failure, so the line does not outlive the command). */
   stop(): void {
-    clearInterval(this.timer);
+    this.stopRepeating();
     this.line.end();
   }
 
@@ -78,10 +77,6 @@ export class GenerateProgress {
     this.line.print(announcement);
   }
 
-  private tick(): void {
-    if (this.line.live) this.line.draw(this.state(), true);
-    else this.line.print(this.state());
-  }
 
   /** "writing: 320/800 words, 14 words/s, about 34s left"; "loading model: 12s". */
   private state(): string {

@@ -41,6 +41,19 @@ export function statusLine(stream: NodeJS.WriteStream = process.stderr): StatusL
   };
 }
 
+/** How often a state line is repeated where nothing is redrawn (logs, pipes, CI). */
+const PLAIN_REPEAT_MS = 5000;
+
+/**
+ * Repeat `state()` on `line` until the returned function is called: redrawn in place every
+ * `liveMs` on a terminal, printed as a line of its own every 5 s elsewhere.
+ */
+export function repeatState(line: StatusLine, state: () => string, liveMs: number): () => void {
+  const timer = setInterval(() => (line.live ? line.draw(state(), true) : line.print(state())), line.live ? liveMs : PLAIN_REPEAT_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 /** "48s", "1m 12s": a duration in whole seconds, for times left and taken. */
 export function duration(ms: number): string {
   return prettyMilliseconds(Math.max(1000, Math.round(ms / 1000) * 1000));
