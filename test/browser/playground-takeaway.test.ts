@@ -30,15 +30,38 @@ function doneAnswer(stream: string): ArticleResponse {
 
 /**
  * Keep a copy of the generate stream's text in the page (`window.__stream`): a clone of the
- * response is read beside the one the playground reads, which still streams.
+ * response is read beside the one the playground reads, which still streams. The playground's
+ * copy is passed on event by event, the `done` event only after the next animation frame: a
+ * busy machine can deliver a whole article within one frame, and the streamed rendering (drawn
+ * once a frame) is then never seen while the status says the article is being written.
  */
 async function keepStreamText(page: Page): Promise<void> {
   await page.addInitScript(() => {
     const fetchOriginal = window.fetch.bind(window);
     window.fetch = async (...args: Parameters<typeof fetch>) => {
       const response = await fetchOriginal(...args);
-      if (String(args[0]).endsWith("/api/v1/generate")) void response.clone().text().then((text) => ((window as any).__stream = text));
-      return response;
+      if (!String(args[0]).endsWith("/api/v1/generate") || !response.body) return response;
+      void response.clone().text().then((text) => ((window as any).__stream = text));
+      const decoder = new TextDecoder();
+      const encoder = new TextEncoder();
+      let pending = "";
+      const paced = response.body.pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          async transform(chunk, controller) {
+            const blocks = (pending + decoder.decode(chunk, { stream: true })).split("\n\n");
+            pending = blocks.pop()!;
+            for (const block of blocks) {
+              // The frame that draws the deltas before it runs first (its callback was asked for earlier).
+              if (block.startsWith("event: done")) await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+              controller.enqueue(encoder.encode(`${block}\n\n`));
+            }
+          },
+          flush(controller) {
+            if (pending) controller.enqueue(encoder.encode(pending));
+          },
+        }),
+      );
+      return new Response(paced, { status: response.status, statusText: response.statusText, headers: response.headers });
     };
   });
 }
