@@ -10,7 +10,8 @@ import { defineConfig } from "vitest/config";
 //   test/external     a program outside node_modules: a built llama-server or redis-server
 //   test/browser      a headless Chromium
 const TIERS = ["unit", "http", "e2e", "integration", "external", "browser"];
-const SHARED = ["unit", "http"];
+/** Tiers whose files share loaded modules within a worker (`test/unit/structure.test.ts` keeps stubs out of them). */
+export const SHARED_TIERS = ["unit", "http"];
 
 export default defineConfig({
   test: {
@@ -20,6 +21,6 @@ export default defineConfig({
     maxWorkers: 2,
     // unit and http files share loaded modules within a worker (no file there mocks a module or
     // stubs env, globals or timers): importing the engine afresh per file cost a third of `npm test`.
-    projects: TIERS.map((name) => ({ extends: true, test: { name, include: [`test/${name}/**/*.test.ts`], isolate: !SHARED.includes(name) } })),
+    projects: TIERS.map((name) => ({ extends: true, test: { name, include: [`test/${name}/**/*.test.ts`], isolate: !SHARED_TIERS.includes(name) } })),
   },
 });

@@ -2,14 +2,14 @@
  * The engine's own time per token, without a model: each engine's `writeArticle` on its
  * scripted fake backend, in a child process of its own (scripts/bench/engine-child.ts), the
  * fake model writing distinct sentences of 5 words or of 30. Per run, the CPU time of the body
- * pass (the outline written to the writer given back) over the tokens generated in between, and the whole
- * article's CPU time. Runs are interleaved (every length on every engine, which engine goes
- * first rotating, then again) after a warm-up; the medians count.
+ * pass (from the outline to the writer given back) over the tokens generated in it, and the
+ * whole article's CPU time. Each sentence length is a phase of its own: warm-up runs, then the
+ * measured ones, the engines taking turns and the one that goes first rotating.
  *
  * Each child runs with one thread and a fixed young generation ({@link CHILD_FLAGS}): with V8's
  * helper threads and a young generation that grows as it likes, the same engine measured
- * against itself read anywhere from 0.90× to 1.10× on 2 cores, too wide to judge a 5 % goal;
- * so flagged, it reads 0.99×–1.02×. The bench runs today's engine twice to show that figure.
+ * against itself read 0.94×–1.07× on 2 cores, too wide to judge a 5 % goal; so flagged, it
+ * reads 0.99×–1.02×. The bench runs today's engine twice to show that figure.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";

@@ -77,7 +77,6 @@ export class GenerateProgress {
     this.line.print(announcement);
   }
 
-
   /** "writing: 320/800 words, 14 words/s, about 34s left"; "loading model: 12s". */
   private state(): string {
     const elapsed = performance.now() - this.phaseStarted;

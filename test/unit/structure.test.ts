@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { SHARED_TIERS } from "../../vitest.config.js";
 
 /**
  * The house rules a newcomer relies on, read from the source itself: imports go one way,
@@ -117,7 +118,7 @@ describe("the source's structure", () => {
 
   it("keeps the tiers that share loaded modules (unit, http) free of module mocks and stubbed env, globals or timers", () => {
     const TEST = path.resolve(SRC, "../test");
-    const shared = ["unit", "http"].flatMap((tier) => files(path.join(TEST, tier)));
+    const shared = SHARED_TIERS.flatMap((tier) => files(path.join(TEST, tier)));
     const stubbing = shared.filter((file) => /\bvi\.(?:mock|doMock|stubEnv|stubGlobal|useFakeTimers)\(/.test(readFileSync(file, "utf8")));
     expect(stubbing.map((file) => path.relative(TEST, file))).toEqual([]);
   });
