@@ -10,3 +10,13 @@ export function meantName(given: string, valid: readonly string[]): string | und
   const nearest = closest(given, valid as string[]);
   return distance(given, nearest) <= Math.max(2, Math.floor(given.length / 3)) ? nearest : undefined;
 }
+
+/**
+ * Why a field name is not one of `valid`, without the name: "unknown field (did you mean
+ * length?)", or the valid names when none is close. The API's 422 and a batch row's error
+ * say it in the same words.
+ */
+export function unknownFieldReason(given: string, valid: readonly string[]): string {
+  const meant = meantName(given, valid);
+  return `unknown field (${meant ? `did you mean ${meant}?` : `the fields are ${valid.join(", ")}`})`;
+}

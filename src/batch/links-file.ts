@@ -34,7 +34,7 @@ export async function readLinksFile(file: string): Promise<Link[]> {
   }
   const links: Link[] = [];
   for (const { where, fields } of parse(text, file)) {
-    const result = v.safeParse(LinkSchema, fields);
+    const result = v.safeParse(LinkSchema, pageFields(fields));
     if (!result.success) {
       const issue = result.issues[0];
       throw new BatchError(`${file}: ${where}: ${fieldPath(issue.path?.map((p) => p.key) ?? []) ?? "entry"}: ${issue.message}`);
@@ -43,6 +43,11 @@ export async function readLinksFile(file: string): Promise<Link[]> {
   }
   if (!links.length) throw new BatchError(`${file}: no pages in the links file`);
   return links;
+}
+
+/** A page's own fields of an entry: a CSV export or a JSONL file may carry others (`lastmod`), which say nothing to a link. */
+function pageFields(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([name]) => Object.hasOwn(LinkSchema.pipe[1].entries, name)));
 }
 
 /** A page's title from its address: the last path segment in words ("/blog/rain-barrels.html" → "Rain barrels"), or the host for the home page. */

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import * as v from "valibot";
-import { meantName } from "../did-you-mean.js";
+import { unknownFieldReason } from "../did-you-mean.js";
 import { REQUEST_FIELDS, fieldPath, requestFromFields, type RequestField } from "../article/wire/fields.js";
 import { type LinkSet, sameAddress } from "../article/grounding/links.js";
 import { GenerateRequestSchema, LIMITS, SiteUrlSchema, type GenerateRequest, type Link } from "../article/wire/request.js";
@@ -36,8 +36,7 @@ const ROW_FIELDS = [...REQUEST_FIELDS, "url"] as const;
 /** Why a field name is not one of a row's, or undefined when it is. */
 export function unknownField(name: string): string | undefined {
   if ((ROW_FIELDS as readonly string[]).includes(name)) return undefined;
-  const meant = meantName(name, ROW_FIELDS);
-  return `${name}: unknown field (${meant ? `did you mean ${meant}?` : `the fields are ${ROW_FIELDS.join(", ")}`})`;
+  return `${name}: ${unknownFieldReason(name, ROW_FIELDS)}`;
 }
 
 /** What every row shares. */

@@ -14,7 +14,7 @@ import { resolvePreset } from "../article/plan/presets.js";
 
 const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
 
-/** The refresh request. Unknown fields are ignored. */
+/** The refresh request. An unknown field is refused. */
 export const RefreshRequestSchema = v.pipe(
   jsonObject(
     {

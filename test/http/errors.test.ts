@@ -79,6 +79,31 @@ describe("errors from the HTTP app", () => {
     for (const error of body.errors) expect(error.message).toEqual(expect.any(String));
   });
 
+  it("answers 422 naming an unknown field, with the field it was likely meant to be, on every body that starts work", async () => {
+    const post = (path: string, body: unknown, accept = "application/json") =>
+      server.fetch(path, { method: "POST", headers: { "content-type": "application/json", accept, "x-api-key": API_KEY }, body: JSON.stringify(body) });
+    const markdown = "# Composting\n\nA heap needs air and water.\n";
+    const cases: [string, Promise<Response>, string, string][] = [
+      ["generate", post("/api/v1/generate", { topic: "x", lenght: 300 }), "lenght", "length"],
+      ["a stream", post("/api/v1/generate", { topic: "x", lenght: 300 }, "text/event-stream"), "lenght", "length"],
+      ["a job", post("/api/v1/jobs", { topic: "x", lenght: 300, webhook: { url: "https://example.com/hook" } }), "lenght", "length"],
+      ["a refresh job", post("/api/v1/jobs", { kind: "refresh", markdown, lenght: 300 }), "lenght", "length"],
+      ["refresh", post("/api/v1/refresh", { markdown, lenght: 300 }), "lenght", "length"],
+      ["analyse", post("/api/v1/analyse", { markdown, lenght: 300 }), "lenght", "length"],
+      ["a member of seo", post("/api/v1/generate", { topic: "x", seo: { keywrods: "compost" } }), "seo.keywrods", "keywords"],
+      ["a member of a link", post("/api/v1/refresh", { markdown, links: [{ url: "/a", title: "A", keyword: "a" }] }), "links[0].keyword", "keywords"],
+      ["a job's webhook", post("/api/v1/jobs", { topic: "x", webhook: { url: "https://example.com/hook", urll: "x" } }), "webhook.urll", "url"],
+    ];
+    for (const [what, response, path, meant] of cases) {
+      const body = await expectProblem(await response, 422);
+      expect(body.errors, what).toContainEqual({ path, message: `unknown field (did you mean ${meant}?)` });
+      expect(body.detail, what).toContain(path);
+    }
+    // Far from every field: the fields are listed instead.
+    const far = await expectProblem(await post("/api/v1/generate", { topic: "x", zzzzzzzz: 1 }), 422);
+    expect(far.errors[0]).toMatchObject({ path: "zzzzzzzz", message: expect.stringMatching(/^unknown field \(the fields are topic, length, /) });
+  });
+
   it("answers 415 for a body that is not JSON, or undeclared", async () => {
     await expectProblem(await server.generate("topic=x", { "content-type": "text/plain" }), 415);
     const response = await server.fetch(`/api/v1/generate`, {
@@ -90,7 +115,7 @@ describe("errors from the HTTP app", () => {
   });
 
   it("answers 413 for a body over 256 KiB", async () => {
-    const body = await expectProblem(await server.generate({ topic: "x", padding: "p".repeat(270 * 1024) }), 413);
+    const body = await expectProblem(await server.generate({ topic: "x", tone: "p".repeat(270 * 1024) }), 413);
     expect(body.detail).toMatch(/262144/);
   });
 

@@ -73,8 +73,6 @@ const CORPUS: [string, unknown][] = [
   ["320-character description", { ...base, seo: { description: chars(LIMITS.description) } }],
   ["headingTags false", { ...base, seo: { headingTags: false } }],
   ["stream false", { ...base, stream: false }],
-  ["unknown fields are ignored", { ...base, extra: 1, nested: { deep: [1, 2, 3] } }],
-  ["unknown seo fields are ignored", { ...base, seo: { canonical: "https://example.com" } }],
   ["everything at once", { topic: "Home composting", length: 150, tone: "formal", language: "en", structure: "detailed", seed: 42, seo: { keywords: "compost, soil", title: "Compost", description: "All about compost.", headingTags: true }, stream: false }],
   // invalid: the body
   ["array body", [base]],
@@ -123,6 +121,10 @@ const CORPUS: [string, unknown][] = [
   ["headingTags as a string", { ...base, seo: { headingTags: "true" } }],
   ["headingTags as a number", { ...base, seo: { headingTags: 1 } }],
   ["stream as a string", { ...base, stream: "yes" }],
+  // invalid: unknown fields, at the top and inside an object
+  ["a misspelt field", { ...base, lenght: 300 }],
+  ["an unknown field", { ...base, extra: 1, nested: { deep: [1, 2, 3] } }],
+  ["an unknown seo field", { ...base, seo: { canonical: "https://example.com" } }],
 ];
 
 /** What the server says of a body: true (200), false (422); anything else fails the test. */
@@ -177,7 +179,8 @@ describe("the OpenAPI document", () => {
     const schema = requestSchema(doc);
     expect(schema.type).toBe("object");
     expect(schema.required).toEqual(["topic"]);
-    expect(schema.additionalProperties).toBeUndefined();
+    expect(schema.additionalProperties).toBe(false);
+    expect(schema.properties.seo.additionalProperties).toBe(false);
     const p = schema.properties;
     expect(p.topic).toMatchObject({ type: "string", minLength: 1, maxLength: LIMITS.topic });
     expect(p.length).toMatchObject({ type: "integer", minimum: LIMITS.lengthMin, maximum: LIMITS.lengthMax, default: DEFAULTS.length });
@@ -274,6 +277,12 @@ describe("the OpenAPI document", () => {
     const body = compile(doc, "#/components/schemas/JobExtras");
     expect(body({ webhook: { url: "https://example.com/hook" } })).toBe(true);
     expect(body({ webhook: { link: "x" } })).toBe(false);
+    // A job's body is one closed object: the request's fields and the job's, nothing else.
+    const jobBody = compile(doc, doc.components.requestBodies.JobRequest.content["application/json"].schema);
+    expect(jobBody({ ...base, webhook: { url: "https://example.com/hook" } })).toBe(true);
+    expect(jobBody({ kind: "refresh", markdown: "# A\n\nText." })).toBe(true);
+    expect(jobBody({ ...base, kind: "refresh" })).toBe(false);
+    expect(jobBody({ ...base, lenght: 300 })).toBe(false);
     expect(doc.paths["/api/v1/jobs/{id}"].delete.responses[409]).toBeDefined();
     expect(doc.webhooks.jobEnded.post.parameters.map((p: { name: string }) => p.name)).toEqual(["webhook-id", "webhook-timestamp", "webhook-signature"]);
   });

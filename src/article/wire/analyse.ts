@@ -46,7 +46,7 @@ export const TARGET_FIELDS = {
   links: v.optional(described(LinksSchema, "Pages of your site the article should link: the answer says how many it links.")),
 };
 
-/** The analyse request. Unknown fields are ignored. */
+/** The analyse request. An unknown field is refused. */
 export const AnalyseRequestSchema = v.pipe(
   jsonObject(
     {

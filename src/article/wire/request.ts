@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { requestConflicts } from "../plan/conflicts.js";
 import { isIso6391 } from "../plan/labels.js";
 import { resolvePreset, type Preset } from "../plan/presets.js";
+import { unknownFieldReason } from "../../did-you-mean.js";
 
 /** Bounds of the request, one table so validation, docs and errors agree. */
 export const LIMITS = {
@@ -103,15 +104,21 @@ export const KeywordsSchema = v.pipe(
 );
 
 /**
- * A JSON object: valibot's `object` alone would also take an array (whose `length` then looks
- * like a field). The guard is typed as the object's input, so `InferInput` of a request
- * schema is the shape clients send, not any record.
+ * A JSON object whose fields are exactly `entries`: an unknown one (a typo such as `lenght`)
+ * is refused by name, with the field it was likely meant to be, as the CLI refuses a flag;
+ * the strict object is also what gives the OpenAPI schema `additionalProperties: false`.
+ * valibot's object alone would also take an array (whose `length` then looks like a field),
+ * hence the guard, typed as the object's input so `InferInput` of a request schema is the
+ * shape clients send, not any record.
  */
 export function jsonObject<const TEntries extends v.ObjectEntries>(entries: TEntries, message: string) {
   const isObject = (input: unknown) => typeof input === "object" && input !== null && !Array.isArray(input);
-  // The guard says "not an object"; what `object` itself reports is a missing required key.
-  const missing = (issue: v.ObjectIssue) => `${String(issue.path?.at(-1)?.key ?? "a field")} is required`;
-  return v.pipe(v.custom<v.InferInput<v.ObjectSchema<TEntries, undefined>>>(isObject, message), v.object(entries, missing));
+  // The guard says "not an object"; what the object itself reports is a missing or an unknown key.
+  const keyIssue = (issue: v.StrictObjectIssue) => {
+    const key = String(issue.path?.at(-1)?.key ?? "a field");
+    return issue.expected === "never" ? unknownFieldReason(key, Object.keys(entries)) : `${key} is required`;
+  };
+  return v.pipe(v.custom<v.InferInput<v.StrictObjectSchema<TEntries, undefined>>>(isObject, message), v.strictObject(entries, keyIssue));
 }
 
 /** An absolute http(s) URL, without spaces. */
@@ -280,7 +287,7 @@ export const SeedSchema = v.pipe(
 
 /**
  * The generation request (spec part 2) as valibot validates it: the one source of truth
- * for validation, the engine's input type and the OpenAPI document. Unknown fields are ignored.
+ * for validation, the engine's input type and the OpenAPI document. An unknown field is refused.
  */
 export const GenerateRequestSchema = v.pipe(
   jsonObject({

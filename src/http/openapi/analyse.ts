@@ -11,7 +11,7 @@ import { problemRefs } from "./problems.js";
 const REQUEST_NOTE =
   "An article as it is, with the targets a generate request would give. `markdown` or `html`, exactly one. " +
   "Targets the request leaves open are read from the page: its front matter (`title`, `description`, `keywords`, `language`, `slug`) or its HTML head, the title from its H1 last. " +
-  "Unknown fields are ignored; a field of the wrong type is a 422.";
+  "An unknown field is a 422 naming it (with the field it was likely meant to be), and so is a field of the wrong type.";
 
 /** The refresh request body's schema (also a refresh job's). */
 export function refreshRequestSchema(): Json {

@@ -27,7 +27,7 @@ export const STREAM_EVENTS = [
 ] as const;
 
 const REQUEST_NOTE =
-  "A generation request. Unknown fields are ignored; a field of the wrong type is a 422, inside `seo` too. " +
+  "A generation request. An unknown field is a 422 naming it (with the field it was likely meant to be), and so is a field of the wrong type, inside `seo` too. " +
   "Text is cleaned up before it is checked (Unicode NFC; control characters become spaces; bidirectional overrides " +
   "and invisible marks are removed) and trimmed, so `maxLength`, which counts the raw string, is slightly stricter " +
   "than the server for a value with surrounding whitespace. Lengths count UTF-16 code units, as JavaScript does: " +

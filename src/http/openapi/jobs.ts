@@ -97,6 +97,18 @@ function jobEnded(): Json {
   };
 }
 
+/**
+ * A request body's schema with the job's fields (`kind`, `webhook`) among its own: one closed
+ * object (`additionalProperties: false`), as the server refuses any other field, where an
+ * `allOf` of two closed objects would refuse every body.
+ */
+function withExtras(request: Json, kind: "article" | "refresh"): Json {
+  const { kind: kinds, ...extras } = requestSchema(JobExtrasSchema).properties as Json;
+  const { enum: _kinds, ...kindField } = kinds as Json;
+  const required = kind === "refresh" ? [...((request.required as string[] | undefined) ?? []), "kind"] : request.required;
+  return { ...request, properties: { ...(request.properties as Json), kind: { ...kindField, const: kind }, ...extras }, required };
+}
+
 /** The jobs path group. */
 export function jobsGroup(): PathGroup {
   return {
@@ -109,7 +121,7 @@ export function jobsGroup(): PathGroup {
         description: "The generate request, or with `kind: \"refresh\"` the refresh request, plus an optional `webhook`.",
         // The bodies' schemas again, not $refs into the other request bodies: generators
         // (openapi-typescript) type such a reference wrongly.
-        content: { "application/json": { schema: { anyOf: [{ allOf: [generateRequestSchema(), ref("JobExtras")] }, { allOf: [refreshRequestSchema(), ref("JobExtras")] }] } } },
+        content: { "application/json": { schema: { anyOf: [withExtras(generateRequestSchema(), "article"), withExtras(refreshRequestSchema(), "refresh")] } } },
       },
     },
     schemas: { JobExtras: requestSchema(JobExtrasSchema), Job: answerSchema(JobSchema), JobList: answerSchema(JobListSchema) },

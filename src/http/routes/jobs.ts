@@ -47,7 +47,7 @@ export function submitJobRoute({ jobs, storage, bodyTimeoutMs, retentionMs }: Jo
     const extras = await JobExtrasSchema["~standard"].validate(body);
     // The kind picks the request's schema; without a valid kind, the generate request's.
     const refresh = !extras.issues && extras.value.kind === "refresh";
-    const request = await (refresh ? RefreshRequestSchema : GenerateRequestSchema)["~standard"].validate(body);
+    const request = await (refresh ? RefreshRequestSchema : GenerateRequestSchema)["~standard"].validate(withoutExtras(body));
     if (request.issues || extras.issues) throw validationProblem({ issues: [...(request.issues ?? []), ...(extras.issues ?? [])] });
     const key = event.context.apiKey!;
     const idempotent = await idempotency(event, { storage, name: `${key.id}:jobs`, body, keepMs: retentionMs, pendingMs: 60_000 });
@@ -70,6 +70,12 @@ export function submitJobRoute({ jobs, storage, bodyTimeoutMs, retentionMs }: Jo
     pollHint(event, job);
     return job;
   });
+}
+
+/** The request's own fields of a jobs body: the strict request schema refuses any other, and the extras are the job's. */
+function withoutExtras(body: unknown): unknown {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
+  return Object.fromEntries(Object.entries(body).filter(([key]) => !Object.hasOwn(JobExtrasSchema.entries, key)));
 }
 
 /** A generate body without its transport choice, which a job has no use for. */
