@@ -7,7 +7,7 @@ import path from "node:path";
  * never half of one: a temporary file in the same folder, synced, renamed over the
  * target, and the folder synced. Mode 0600 unless told (key files, jobs and results are private).
  */
-export async function writeFileAtomic(file: string, text: string, options: { mode?: number } = {}): Promise<void> {
+export async function writeFileAtomic(file: string, text: string | Uint8Array, options: { mode?: number } = {}): Promise<void> {
   const dir = path.dirname(file);
   await mkdir(dir, { recursive: true });
   const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);

@@ -4,12 +4,13 @@
  * analyser as `POST /api/v1/analyse`. Targets given as fields override the page's own.
  */
 import type { Dirent } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { analyseExisting, type ExistingAnalysis } from "../article/existing.js";
 import { AnalyseRequestSchema } from "../article/wire/analyse.js";
 import { fieldErrors, requestFromFields, type RequestField } from "../article/wire/fields.js";
 import { InkpressError, InvalidFieldError } from "../errors.js";
+import { NotTextError, readTextFile } from "../text-file.js";
 import { AuditError } from "./errors.js";
 
 /** The extensions read as HTML; any other page is Markdown. */
@@ -50,8 +51,9 @@ export interface AnalyseFileOptions {
 export async function analyseFile(file: string, options: AnalyseFileOptions = {}): Promise<ExistingAnalysis> {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    ({ text } = await readTextFile(file));
   } catch (error) {
+    if (error instanceof NotTextError) throw new AuditError(`${file}: ${error.message}`, { cause: error });
     throw new AuditError(`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
   }
   return analyseText(file, text, options);

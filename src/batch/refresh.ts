@@ -35,6 +35,8 @@ export interface RefreshItem {
   name: string;
   file: string;
   request: RefreshRequest;
+  /** The original's exact bytes (from its backup when an earlier run made one): an in-place refresh keeps them as `<file>.bak`. */
+  original: Buffer;
 }
 
 /** A refresh batch before it runs. */
@@ -67,8 +69,8 @@ export async function planRefresh(dir: string, options: { inPlace: boolean; fiel
     // In place, a run stopped between the backup and the new file left the original in the backup.
     const source = inPlace && manifest.isUnfinished(name) ? await backupOf(file) : file;
     try {
-      const request = await refreshRequestOf(source, options.fields);
-      plan.pending.push({ line: i + 1, name, file, request });
+      const { request, bytes } = await refreshRequestOf(source, options.fields);
+      plan.pending.push({ line: i + 1, name, file, request, original: bytes });
     } catch (error) {
       plan.failed.push({ line: i + 1, name, error: (error as Error).message.replace(`${source}: `, "") });
     }
@@ -118,7 +120,7 @@ export async function runRefresh(plan: RefreshPlan, options: RefreshBatchOptions
       // The new files are site content like the original: readable as it was.
       const mode = { mode: (await stat(item.file)).mode & 0o777 };
       if (inPlace) {
-        await writeFileAtomic(out, item.request.markdown, mode);
+        await writeFileAtomic(out, item.original, mode);
         await writeFileAtomic(item.file, response.article.markdown, mode);
       } else await writeFileAtomic(out, response.article.markdown, mode);
       await manifest.finish(item.name);

@@ -56,7 +56,7 @@ export const refreshCommand = defineCommand({
   async run({ args, rawArgs }) {
     try {
       const format = chosenFormat(args.format, FORMATS);
-      const request = await refreshRequestOf(args.file, await refreshFields(args, rawArgs));
+      const { request } = await refreshRequestOf(args.file, await refreshFields(args, rawArgs));
       const model = await localModelConfig(args);
       process.stderr.write(`inkpress: refreshing ${args.file} with ${path.basename(model.modelPath)}\n`);
       const backend = await ModelRuntime.load({ ...model, sequences: 1, queueSize: 0 });

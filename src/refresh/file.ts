@@ -3,11 +3,11 @@
  * over its front matter's targets), and named in every error, for `inkpress refresh` and
  * `inkpress batch --refresh`.
  */
-import { readFile } from "node:fs/promises";
 import { fileSlug } from "../audit/file.js";
 import { fieldErrors, requestFromFields, type RequestField } from "../article/wire/fields.js";
 import { readMarkdown } from "../article/report/existing/markdown.js";
 import { InkpressError, InvalidFieldError } from "../errors.js";
+import { NotTextError, readTextFile } from "../text-file.js";
 import { refreshArticle, type RefreshedArticle, type RefreshOptions } from "./refresh.js";
 import { RefreshRequestSchema, type RefreshRequest } from "./schema.js";
 
@@ -18,12 +18,18 @@ class RefreshFileError extends InkpressError {
   }
 }
 
-/** The request of one file: its text, and targets as flat request fields (`keywords`, `avoid`, `seed`, `links`, …). */
-export async function refreshRequestOf(file: string, fields: Partial<Record<RequestField, unknown>> = {}): Promise<RefreshRequest> {
+/**
+ * The request of one file: its text, and targets as flat request fields (`keywords`, `avoid`,
+ * `seed`, `links`, …); with the file's exact bytes, which an in-place refresh keeps as its backup.
+ * A file that is not UTF-8 text is refused, naming it.
+ */
+export async function refreshRequestOf(file: string, fields: Partial<Record<RequestField, unknown>> = {}): Promise<{ request: RefreshRequest; bytes: Buffer }> {
   let markdown: string;
+  let bytes: Buffer;
   try {
-    markdown = await readFile(file, "utf8");
+    ({ text: markdown, bytes } = await readTextFile(file));
   } catch (error) {
+    if (error instanceof NotTextError) throw new RefreshFileError(`${file}: ${error.message}`, { cause: error });
     throw new RefreshFileError(`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
   }
   const validated = await RefreshRequestSchema["~standard"].validate({ ...requestFromFields(fields), markdown });
@@ -38,7 +44,7 @@ export async function refreshRequestOf(file: string, fields: Partial<Record<Requ
     if (error instanceof InvalidFieldError) throw new RefreshFileError(`${file}: ${error.problem.replace(/^markdown: /u, "")}`, { cause: error });
     throw error;
   }
-  return validated.value;
+  return { request: validated.value, bytes };
 }
 
 /** Refresh one file's request; an error of the article (its front matter) names the file. */
