@@ -193,8 +193,8 @@ export class Admission {
       kind: "refresh",
       words: (refreshed) => refreshed.response.wordsWritten,
       usage: (refreshed) => refreshed.response.usage,
-      work: ({ backend, signal }) =>
-        refreshArticle(request, { backend, signal, ...(style ? { keyStyle: style } : {}), ...(publisher ? { publisher } : {}), ...(options.fileSlug ? { fileSlug: options.fileSlug } : {}) }),
+      work: ({ backend, signal, count }) =>
+        refreshArticle(request, { backend, signal, onWords: count, ...(style ? { keyStyle: style } : {}), ...(publisher ? { publisher } : {}), ...(options.fileSlug ? { fileSlug: options.fileSlug } : {}) }),
     });
   }
 

@@ -51,6 +51,12 @@ export interface RefreshOptions {
    * @default none
    */
   onTokens?: (tokens: number) => void;
+  /**
+   * Words the model wrote so far, kept or not, after every sentence: what a refresh that never
+   * ends (aborted, timed out, cancelled) is charged.
+   * @default none
+   */
+  onWords?: (words: number) => void;
 }
 
 /** A refreshed article: the answer, and the full HTML page. */
@@ -72,7 +78,7 @@ export async function refreshArticle(request: RefreshRequest, options: RefreshOp
   const avoid = new AvoidList({ style, language: state.language, keep });
   const rewritten = rewrittenFields(state, (text) => avoid.holds(text));
   const planned = refreshPlan(request, state.report, { ...(options.keyStyle ? { keyStyle: options.keyStyle } : {}), rewritten });
-  const writer = await RefreshWriter.open({ backend: options.backend, plan: planned, avoid, ...(options.signal ? { signal: options.signal } : {}), ...(options.onTokens ? { onTokens: options.onTokens } : {}) });
+  const writer = await RefreshWriter.open({ backend: options.backend, plan: planned, avoid, ...(options.signal ? { signal: options.signal } : {}), ...(options.onTokens ? { onTokens: options.onTokens } : {}), ...(options.onWords ? { onWords: options.onWords } : {}) });
   let before: RefreshResponse["before"];
   try {
     const outline = await writer.outline();

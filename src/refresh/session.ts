@@ -31,6 +31,8 @@ export interface RefreshWriterOptions {
   signal?: AbortSignal;
   /** Tokens written so far, after every sentence. @default none */
   onTokens?: (tokens: number) => void;
+  /** Words the model wrote so far in every passage, kept or not, after every sentence. @default none */
+  onWords?: (words: number) => void;
 }
 
 /** Prose asked for at a spot of the article. */
@@ -58,6 +60,8 @@ const HEADING_TRIES = 3;
 /** One refresh's conversation with the model. */
 export class RefreshWriter {
   private base = 0;
+  /** Words of the passages written before the one under way. */
+  private wordsBefore = 0;
   private step = 0;
 
   private constructor(
@@ -110,13 +114,17 @@ export class RefreshWriter {
         visible: plan.headings,
         seed: () => this.seed(),
         ...(signal ? { signal } : {}),
-        onWords: (_words, tokens) => this.o.onTokens?.(tokens),
+        onWords: (words, tokens) => {
+          this.o.onTokens?.(tokens);
+          this.o.onWords?.(this.wordsBefore + words);
+        },
         tokensPerWord: 2,
         wordsLeft: () => ask.room - document.wordCount,
       },
       ask.passage,
     );
     document.finish();
+    this.wordsBefore += document.wordCount;
     const sentences = document.blocks.flatMap((block) => (block.kind === "prose" ? block.sentences : []));
     return { markdown: document.markdown().trim(), sentences, words: document.wordCount };
   }
