@@ -5,19 +5,27 @@ import { writeFileAtomic } from "../atomic.js";
 import { BatchError } from "./errors.js";
 import { unreadable } from "./unreadable.js";
 
-/** The manifest's file name in the output folder. */
-const MANIFEST_FILE = ".inkpress-batch.json";
+/**
+ * The folder, inside the output folder, of what a batch keeps for itself: its manifest and each
+ * article's JSON answer (its request, sources and usage), which must not be published with the
+ * articles. Static site generators (Hugo, Jekyll, Eleventy) skip a folder whose name starts with a dot.
+ */
+export const PRIVATE_FOLDER = ".inkpress";
+/** The manifest's file in the output folder. */
+const MANIFEST_FILE = `${PRIVATE_FOLDER}/batch.json`;
+/** Where batches before {@link PRIVATE_FOLDER} kept the manifest; their JSON answers lie beside the Markdown. */
+const LEGACY_MANIFEST_FILE = ".inkpress-batch.json";
 
 /** Where a manifest lives and what files a name stands for. */
 export interface ManifestOptions {
   /**
    * The manifest's file name in the folder.
-   * @default ".inkpress-batch.json"
+   * @default ".inkpress/batch.json"
    */
   file?: string;
   /**
    * The files a row's name stands for, all of them written before the row is done.
-   * @default `<name>.md` and `<name>.json` in the folder
+   * @default `<name>.md` in the folder and `<name>.json` in its `.inkpress` folder
    */
   files?: (name: string) => string[];
 }
@@ -27,6 +35,8 @@ interface Entry {
   line: number;
   name: string;
   done: boolean;
+  /** Written by a batch before {@link PRIVATE_FOLDER}: its JSON answer lies beside its Markdown. */
+  beside?: true;
 }
 
 /**
@@ -42,26 +52,23 @@ export class Manifest {
     private readonly dir: string,
     private readonly entries: Record<string, Entry>,
     private readonly options: ManifestOptions,
+    /** The manifest file of an earlier layout this one was read from: removed once saved anew. */
+    private legacyFile?: string,
   ) {}
 
-  /** The manifest of `dir` (created, with the folder, on the first change). */
+  /**
+   * The manifest of `dir` (created, with the folder, on the first change). A folder an earlier
+   * batch wrote (its manifest `.inkpress-batch.json`) goes on: its rows keep their files where
+   * they are, new rows are written in the new layout.
+   */
   static async open(dir: string, options: ManifestOptions = {}): Promise<Manifest> {
-    const file = path.join(dir, options.file ?? MANIFEST_FILE);
-    let text: string;
-    try {
-      text = await readFile(file, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return new Manifest(dir, {}, options);
-      throw new BatchError(`cannot read ${file}: ${unreadable(error)}`, { cause: error });
-    }
-    let rows: unknown;
-    try {
-      rows = (JSON.parse(text) as { rows?: unknown } | null)?.rows;
-    } catch {
-      // Not JSON: said below.
-    }
-    if (typeof rows !== "object" || rows === null) throw new BatchError(`${file} is not an inkpress batch manifest: move it away to start over`);
-    return new Manifest(dir, rows as Record<string, Entry>, options);
+    const current = await readEntries(path.join(dir, options.file ?? MANIFEST_FILE));
+    if (current || options.file) return new Manifest(dir, current ?? {}, options);
+    const legacy = path.join(dir, LEGACY_MANIFEST_FILE);
+    const earlier = await readEntries(legacy);
+    if (!earlier) return new Manifest(dir, {}, options);
+    for (const entry of Object.values(earlier)) entry.beside = true;
+    return new Manifest(dir, earlier, options, legacy);
   }
 
   /** Whether an earlier run wrote this row completely, and its files are still there. */
@@ -101,9 +108,10 @@ export class Manifest {
 
   private async record(key: string, line: number, name: string): Promise<void> {
     const previous = this.entries[key]?.name;
+    const stray = previous !== undefined && previous !== name ? this.files(previous) : [];
     this.entries[key] = { line, name, done: false };
     // An interrupted write of this row under another slug (its seed was drawn anew) leaves nothing behind.
-    if (previous !== undefined && previous !== name) await Promise.all(this.files(previous).map((file) => rm(file, { force: true })));
+    await Promise.all(stray.map((file) => rm(file, { force: true })));
     await this.save();
   }
 
@@ -115,7 +123,9 @@ export class Manifest {
 
   /** The files of a name: its Markdown and JSON files unless the manifest was opened with others. */
   files(name: string): string[] {
-    return this.options.files?.(name) ?? [path.join(this.dir, `${name}.md`), path.join(this.dir, `${name}.json`)];
+    if (this.options.files) return this.options.files(name);
+    const beside = Object.values(this.entries).some((entry) => entry.name === name && entry.beside);
+    return [path.join(this.dir, `${name}.md`), path.join(this.dir, beside ? "" : PRIVATE_FOLDER, `${name}.json`)];
   }
 
   /** Saves run one after another, each writing the state as it is by then. */
@@ -123,7 +133,30 @@ export class Manifest {
     const file = path.join(this.dir, this.options.file ?? MANIFEST_FILE);
     this.saving = this.saving
       .catch(() => {})
-      .then(() => writeFileAtomic(file, `${JSON.stringify({ version: 1, rows: this.entries }, null, 1)}\n`));
+      .then(() => writeFileAtomic(file, `${JSON.stringify({ version: 1, rows: this.entries }, null, 1)}\n`))
+      .then(async () => {
+        if (this.legacyFile) await rm(this.legacyFile, { force: true });
+        this.legacyFile = undefined;
+      });
     return this.saving;
   }
+}
+
+/** A manifest file's rows; undefined when there is no such file. */
+async function readEntries(file: string): Promise<Record<string, Entry> | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new BatchError(`cannot read ${file}: ${unreadable(error)}`, { cause: error });
+  }
+  let rows: unknown;
+  try {
+    rows = (JSON.parse(text) as { rows?: unknown } | null)?.rows;
+  } catch {
+    // Not JSON: said below.
+  }
+  if (typeof rows !== "object" || rows === null) throw new BatchError(`${file} is not an inkpress batch manifest: move it away to start over`);
+  return rows as Record<string, Entry>;
 }

@@ -1,7 +1,7 @@
 // `inkpress batch` output built by Debian's Hugo into a minimal site whose layout prints the
 // front matter's title as the page's heading, as themes do: every page shows its title once.
 import { execFile } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -25,22 +25,33 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress batch output built with Hugo", () 
   let files: SiteFile[];
   let site: string;
   let build: { stdout: string; stderr: string };
+  let batch: Awaited<ReturnType<typeof writeBatchSite>>;
 
   beforeAll(async () => {
-    const batch = await writeBatchSite();
+    batch = await writeBatchSite();
     files = batch.files;
     site = await mkdtemp(path.join(tmpdir(), "inkpress-hugo-"));
     for (const [name, text] of Object.entries(SITE)) {
       await mkdir(path.dirname(path.join(site, name)), { recursive: true });
       await writeFile(path.join(site, name), text);
     }
-    await cp(batch.dir, path.join(site, "content/posts"), { recursive: true, filter: (source) => !source.endsWith(".json") });
+    // The batch's folder as it is, its answers and manifest included, as the docs tell users to write it.
+    await cp(batch.dir, path.join(site, "content/posts"), { recursive: true });
     build = await run("hugo", ["--source", site, "--destination", path.join(site, "public")], { timeout: 60_000 });
   }, 300_000);
 
   it("builds without a warning", () => {
     expect(`${build.stdout}${build.stderr}`).not.toMatch(/WARN|ERROR/);
   });
+
+  it("publishes none of the batch's JSON answers or its manifest, and the batch, run again into the folder, resumes", async () => {
+    const published = await readdir(path.join(site, "public"), { recursive: true });
+    expect(published.filter((name) => name.endsWith(".json"))).toEqual([]);
+    expect(published.filter((name) => name.endsWith("index.html")).length).toBeGreaterThan(files.length);
+    const again = await batch.rerun();
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(new RegExp(`^done: 0 written, ${files.length} skipped \\(already written\\)`, "m"));
+  }, 120_000);
 
   it("shows each page's title once: the layout's heading, and no second one from the Markdown", async () => {
     for (const file of files) {

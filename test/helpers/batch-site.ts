@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readFile, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
-import { STORIES_MODEL, runCli } from "./server.js";
+import { STORIES_MODEL, runCli, type CliResult } from "./server.js";
 
 const SITEMAP = `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
@@ -33,14 +33,15 @@ export interface SiteFile {
 }
 
 /** Run `inkpress batch` over {@link ROWS} into a fresh folder (`flags`, such as `--h1`, added); its Markdown files, in name order. */
-export async function writeBatchSite(flags: string[] = []): Promise<{ dir: string; files: SiteFile[] }> {
+export async function writeBatchSite(flags: string[] = []): Promise<{ dir: string; files: SiteFile[]; rerun: () => Promise<CliResult> }> {
   const work = await mkdtemp(path.join(tmpdir(), "inkpress-site-"));
   await writeFile(path.join(work, "notes.md"), "---\ntitle: Compost notes\nurl: https://example.org/notes\n---\nBrown leaves add carbon to the heap.\n");
   await writeFile(path.join(work, "sitemap.xml"), SITEMAP);
   await writeFile(path.join(work, "rows.csv"), `${ROWS.join("\n")}\n`);
   const dir = path.join(work, "content");
   await mkdir(dir);
-  const result = await runCli(["batch", path.join(work, "rows.csv"), "--out", dir, "--links", path.join(work, "sitemap.xml"), "--model", STORIES_MODEL, "--threads", "1", ...flags]);
+  const batch = () => runCli(["batch", path.join(work, "rows.csv"), "--out", dir, "--links", path.join(work, "sitemap.xml"), "--model", STORIES_MODEL, "--threads", "1", ...flags]);
+  const result = await batch();
   if (result.code !== 0) throw new Error(`inkpress batch exited with ${result.code}: ${result.stderr}`);
   const names = (await readdir(dir)).filter((name) => name.endsWith(".md")).sort();
   if (names.length !== ROWS.length - 1) throw new Error(`inkpress batch wrote ${names.length} files for ${ROWS.length - 1} rows: ${result.stderr}`);
@@ -51,5 +52,5 @@ export async function writeBatchSite(flags: string[] = []): Promise<{ dir: strin
       return { name, text, data: parse(yaml, { version: "1.1" }) as Record<string, unknown>, body };
     }),
   );
-  return { dir, files };
+  return { dir, files, rerun: batch };
 }

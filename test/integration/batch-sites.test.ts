@@ -19,7 +19,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress batch files for static sites, on s
     for (const file of files) {
       expect(file.data.title, file.name).toEqual(expect.any(String));
       expect(file.body, file.name).not.toMatch(/^# /m);
-      const answer = JSON.parse(await readFile(path.join(dir, file.name.replace(/\.md$/, ".json")), "utf8"));
+      const answer = JSON.parse(await readFile(path.join(dir, ".inkpress", file.name.replace(/\.md$/, ".json")), "utf8"));
       // An article without headings has none in its file either.
       if (answer.request.seo.headingTags) expect(answer.article.markdown, file.name).toMatch(/^# \S/);
       else expect(file.body, file.name).not.toMatch(/^#/m);

@@ -63,7 +63,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress batch on stories260K", () => {
       expect(before.length).toBeGreaterThanOrEqual(25);
       expect(second.stderr()).toMatch(new RegExp(`^50 rows: ${50 - first.written().length} to write, ${first.written().length} already written$`, "m"));
       const mtimes = new Map<string, number>();
-      for (const md of before) for (const file of [md, md.replace(/\.md$/, ".json")]) mtimes.set(file, (await stat(path.join(out, file))).mtimeMs);
+      for (const md of before) for (const file of [md, path.join(".inkpress", md.replace(/\.md$/, ".json"))]) mtimes.set(file, (await stat(path.join(out, file))).mtimeMs);
 
       const third = await runCli(batchArgs(TOPICS, out));
       const seconds = (performance.now() - started) / 1000;
@@ -79,13 +79,15 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress batch on stories260K", () => {
 
       const markdown = await files(out, ".md");
       expect(markdown).toHaveLength(50);
-      expect(await files(out, ".json")).toEqual(markdown.map((md) => md.replace(/\.md$/, ".json")));
+      // The answers are kept out of the published folder, in its .inkpress folder with the manifest.
+      expect(await files(out, ".json")).toEqual([]);
+      expect(await files(path.join(out, ".inkpress"), ".json")).toEqual(["batch.json", ...markdown.map((md) => md.replace(/\.md$/, ".json"))].sort());
       const topics = (await readFile(TOPICS, "utf8")).trim().split("\n").slice(1).map((line) => line.split(",")[0]);
       const written: string[] = [];
       for (const md of markdown) {
         const text = await readFile(path.join(out, md), "utf8");
         const { data, body } = frontMatter(text);
-        const answer = JSON.parse(await readFile(path.join(out, md.replace(/\.md$/, ".json")), "utf8"));
+        const answer = JSON.parse(await readFile(path.join(out, ".inkpress", md.replace(/\.md$/, ".json")), "utf8"));
         expect(data).toEqual({
           title: answer.article.title,
           description: answer.article.metaDescription,
@@ -217,7 +219,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress batch --server (the jobs API)", ()
     expect(first.stderr).toMatch(/^done: 2 written, 0 skipped \(already written\), 1 failed \(line 4\) in .+$/m);
     const markdown = await files(out, ".md");
     expect(markdown).toHaveLength(2);
-    const answers = await Promise.all(markdown.map(async (md) => JSON.parse(await readFile(path.join(out, md.replace(/\.md$/, ".json")), "utf8"))));
+    const answers = await Promise.all(markdown.map(async (md) => JSON.parse(await readFile(path.join(out, ".inkpress", md.replace(/\.md$/, ".json")), "utf8"))));
     for (const [i, md] of markdown.entries()) {
       const { data, body } = frontMatter(await readFile(path.join(out, md), "utf8"));
       expect(data.slug).toBe(md.replace(/\.md$/, ""));
@@ -233,7 +235,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress batch --server (the jobs API)", ()
     const lost = path.join(dir, "lost");
     const replay = await runCli(serverArgs(input, lost, "--key", API_KEY));
     expect(replay.stderr).toMatch(/^done: 2 written, 0 skipped/m);
-    const replayed = await Promise.all((await files(lost, ".json")).map(async (file) => JSON.parse(await readFile(path.join(lost, file), "utf8")).id));
+    const replayed = await Promise.all((await files(path.join(lost, ".inkpress"), ".json")).filter((file) => file !== "batch.json").map(async (file) => JSON.parse(await readFile(path.join(lost, ".inkpress", file), "utf8")).id));
     expect(replayed.sort()).toEqual(answers.map((answer) => answer.id).sort());
     const listed = await (await fetch(`${server.url}/api/v1/jobs?limit=20`, { headers: { "x-api-key": API_KEY } })).json();
     expect(listed.data).toHaveLength(2);
@@ -302,7 +304,7 @@ describe("inkpress batch: arguments, and servers that refuse or are not inkpress
       expect(posts[0]!.key).toMatch(/^inkpress-batch-[0-9a-f]{32}$/);
       expect(posts[1]!.key).toBe(posts[0]!.key);
       expect(posts.map((post) => post.apiKey)).toEqual(["k-1", "k-1"]);
-      expect(JSON.parse(await readFile(path.join(dir, "out", "fake-article.json"), "utf8"))).toEqual(article);
+      expect(JSON.parse(await readFile(path.join(dir, "out", ".inkpress", "fake-article.json"), "utf8"))).toEqual(article);
     } finally {
       jobs.close();
     }
