@@ -10,7 +10,7 @@ import { unreadable } from "./unreadable.js";
  * article's JSON answer (its request, sources and usage), which must not be published with the
  * articles. Static site generators (Hugo, Jekyll, Eleventy) skip a folder whose name starts with a dot.
  */
-export const PRIVATE_FOLDER = ".inkpress";
+const PRIVATE_FOLDER = ".inkpress";
 /** The manifest's file in the output folder. */
 const MANIFEST_FILE = `${PRIVATE_FOLDER}/batch.json`;
 /** Where batches before {@link PRIVATE_FOLDER} kept the manifest; their JSON answers lie beside the Markdown. */
