@@ -18,15 +18,19 @@ class RefreshFileError extends InkpressError {
   }
 }
 
-/** The request of one file: its text, and targets as flat request fields (`keywords`, `avoid`, `seed`, `links`, …). */
-export async function refreshRequestOf(file: string, fields: Partial<Record<RequestField, unknown>> = {}): Promise<RefreshRequest> {
+/** A refresh's flat fields: the request fields (`keywords`, `avoid`, `seed`, `links`, …) and what it may rewrite (`mend`). */
+export type RefreshFields = Partial<Record<RequestField, unknown>> & { mend?: unknown };
+
+/** The request of one file: its text, and targets as flat fields. */
+export async function refreshRequestOf(file: string, fields: RefreshFields = {}): Promise<RefreshRequest> {
+  const { mend, ...targets } = fields;
   let markdown: string;
   try {
     markdown = await readFile(file, "utf8");
   } catch (error) {
     throw new RefreshFileError(`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
   }
-  const validated = await RefreshRequestSchema["~standard"].validate({ ...requestFromFields(fields), markdown });
+  const validated = await RefreshRequestSchema["~standard"].validate({ ...requestFromFields(targets), ...(mend === undefined ? {} : { mend }), markdown });
   if (validated.issues) {
     const errors = fieldErrors(validated).map((e) => (e.path === "markdown" ? e.message.replace(/^markdown\b/, "the file") : `${e.path}: ${e.message}`));
     throw new RefreshFileError(`${file}: ${errors.join("; ")}`);
