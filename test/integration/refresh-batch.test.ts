@@ -104,5 +104,5 @@ describe.skipIf(!HAS_STORIES_MODEL)("refresh from the command line on stories260
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(message);
     }
-  }, 60_000);
+  }, 120_000);
 });
