@@ -56,6 +56,16 @@ describe.skipIf(!HAS_STORIES_MODEL)("a refresh of a human README on stories260K"
     expect(bad.stderr).toMatch(/^inkpress: .*README\.md: mend\[1\]: mend holds only "title" and "headings"\n$/);
   }, 120_000);
 
+  it("batch --refresh passes --mend on to every file: asked for the title, it changes only the title", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "inkpress-authored-"));
+    await copyFile(READMES[0]!, path.join(dir, "h3.md"));
+    const result = await runCli(["batch", "--refresh", dir, "--mend", "title", "--seed", "3", ...model]);
+    expect(result.code, result.stderr).toBe(0);
+    const [before, after] = [await readFile(READMES[0]!, "utf8"), await readFile(path.join(dir, "h3.refreshed.md"), "utf8")];
+    expect(headingsOf(after)[1]).not.toBe(headingsOf(before)[1]);
+    expect(headingsOf(after).slice(2)).toEqual(headingsOf(before).slice(2));
+  }, 120_000);
+
   it("POST /api/v1/refresh keeps the headings without mend, and may change the title with mend: [\"title\"]", async () => {
     const markdown = await readFile(READMES[0]!, "utf8");
     const post = async (body: object) => {
