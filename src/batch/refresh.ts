@@ -8,11 +8,10 @@ import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { writeFileAtomic } from "../atomic.js";
 import { fileSlug, pageFiles } from "../audit/file.js";
-import type { RequestField } from "../article/wire/fields.js";
 import { InkpressError } from "../errors.js";
 import { GenerationService } from "../generation/service.js";
 import type { Backend } from "../model/backend.js";
-import { refreshRequestOf } from "../refresh/file.js";
+import { refreshRequestOf, type RefreshFields } from "../refresh/file.js";
 import type { RefreshedArticle } from "../refresh/refresh.js";
 import type { RefreshRequest } from "../refresh/schema.js";
 import { Manifest } from "./manifest.js";
@@ -55,7 +54,7 @@ export interface RefreshPlan {
 export type RefreshFile = (item: RefreshItem, signal: AbortSignal) => Promise<RefreshedArticle>;
 
 /** The folder's files, read and validated; those an earlier run refreshed are left out. */
-export async function planRefresh(dir: string, options: { inPlace: boolean; fields?: Partial<Record<RequestField, unknown>> }): Promise<RefreshPlan> {
+export async function planRefresh(dir: string, options: { inPlace: boolean; fields?: RefreshFields }): Promise<RefreshPlan> {
   const { inPlace } = options;
   const files = (await pageFiles(dir, MARKDOWN)).filter((file) => !file.endsWith(REFRESHED));
   const manifest = await Manifest.open(dir, { file: MANIFEST_FILE, files: (name) => [path.join(dir, inPlace ? `${name}.bak` : refreshedName(name))] });

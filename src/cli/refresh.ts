@@ -5,8 +5,8 @@ import { splitList } from "../article/wire/fields.js";
 import { readLinksFile } from "../batch/links-file.js";
 import { readSourceFiles } from "../batch/source-files.js";
 import { ModelRuntime } from "../model/runtime.js";
-import { refreshFile, refreshRequestOf } from "../refresh/file.js";
-import type { RefreshResponse } from "../refresh/schema.js";
+import { refreshFile, refreshRequestOf, type RefreshFields } from "../refresh/file.js";
+import { MEND_PARTS, type RefreshResponse } from "../refresh/schema.js";
 import { settingArgs } from "../settings.js";
 import { chosenFormat, fail } from "./fail.js";
 import { localModelConfig } from "./first-model.js";
@@ -25,10 +25,11 @@ export const REFRESH_TARGET_ARGS = {
   links: { type: "string", description: "Pages to link where sentences fit: a sitemap (.xml), .csv (url,title,keywords) or .jsonl file" },
   source: { type: "string", description: "A text or Markdown file to cite where a sentence restates it; repeat the flag for more" },
   seed: { type: "string", description: "Seed for a reproducible refresh" },
+  mend: { type: "string", description: `What the author wrote that the refresh may rewrite, comma-separated: ${MEND_PARTS.join(", ")} (by default neither changes)` },
 } as const;
 
-/** The flat request fields of the target flags (files read). */
-export async function refreshFields(args: Record<string, unknown>, rawArgs: string[]): Promise<Record<string, unknown>> {
+/** The flat request fields of the target flags (files read), and `--mend`. */
+export async function refreshFields(args: Record<string, unknown>, rawArgs: string[]): Promise<RefreshFields> {
   const avoid = repeatedFlag(rawArgs, "avoid").flatMap(splitList);
   const sources = repeatedFlag(rawArgs, "source");
   return {
@@ -37,6 +38,7 @@ export async function refreshFields(args: Record<string, unknown>, rawArgs: stri
     length: args.length,
     structure: args.structure,
     seed: args.seed,
+    mend: typeof args.mend === "string" ? args.mend.split(",").map((part) => part.trim()).filter(Boolean) : undefined,
     avoid: avoid.length ? avoid : undefined,
     links: typeof args.links === "string" ? await readLinksFile(path.resolve(args.links)) : undefined,
     sources: sources.length ? await readSourceFiles({ paths: sources, base: process.cwd() }) : undefined,

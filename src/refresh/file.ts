@@ -18,12 +18,15 @@ class RefreshFileError extends InkpressError {
   }
 }
 
+/** A refresh's flat fields: the request fields (`keywords`, `avoid`, `seed`, `links`, …) and what it may rewrite (`mend`). */
+export type RefreshFields = Partial<Record<RequestField, unknown>> & { mend?: unknown };
+
 /**
- * The request of one file: its text, and targets as flat request fields (`keywords`, `avoid`,
- * `seed`, `links`, …); with the file's exact bytes, which an in-place refresh keeps as its backup.
- * A file that is not UTF-8 text is refused, naming it.
+ * The request of one file: its text, and targets as flat fields; with the file's exact bytes,
+ * which an in-place refresh keeps as its backup. A file that is not UTF-8 text is refused, naming it.
  */
-export async function refreshRequestOf(file: string, fields: Partial<Record<RequestField, unknown>> = {}): Promise<{ request: RefreshRequest; bytes: Buffer }> {
+export async function refreshRequestOf(file: string, fields: RefreshFields = {}): Promise<{ request: RefreshRequest; bytes: Buffer }> {
+  const { mend, ...targets } = fields;
   let markdown: string;
   let bytes: Buffer;
   try {
@@ -32,7 +35,7 @@ export async function refreshRequestOf(file: string, fields: Partial<Record<Requ
     if (error instanceof NotTextError) throw new RefreshFileError(`${file}: ${error.message}`, { cause: error });
     throw new RefreshFileError(`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
   }
-  const validated = await RefreshRequestSchema["~standard"].validate({ ...requestFromFields(fields), markdown });
+  const validated = await RefreshRequestSchema["~standard"].validate({ ...requestFromFields(targets), ...(mend === undefined ? {} : { mend }), markdown });
   if (validated.issues) {
     const errors = fieldErrors(validated).map((e) => (e.path === "markdown" ? e.message.replace(/^markdown\b/, "the file") : `${e.path}: ${e.message}`));
     throw new RefreshFileError(`${file}: ${errors.join("; ")}`);

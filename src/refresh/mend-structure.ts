@@ -2,7 +2,7 @@
  * Structure mends: a paragraph over the length limit split at sentence boundaries (code
  * owns structure: no word changes), and a run of text too long without a subheading given
  * one the model writes under the heading grammar, at the paragraph boundary nearest the
- * middle of the run.
+ * middle of the run, when the request's `mend` asks for headings.
  */
 import { PARAGRAPH_WORDS, RUN_WORDS } from "../article/plan/limits.js";
 import { countPhrase, countWords, normaliseSentence } from "../article/text/text.js";
@@ -55,8 +55,12 @@ function splitPoints(paragraph: Paragraph, language: string): number[] | undefin
   return cuts;
 }
 
-/** Give every run of text longer than the limit a subheading the model writes, until none is. */
+/** Give every run of text longer than the limit a subheading the model writes, until none is (when `mend` holds "headings"). */
 export async function mendRuns(m: Mending): Promise<void> {
+  if (m.state.fails("subheading-distribution") && !m.state.asked("headings")) {
+    m.state.note("subheading-distribution", 'the headings are the author\'s, and a refresh adds one only when the request\'s `mend` holds "headings"');
+    return;
+  }
   const tried = new Set<string>();
   for (;;) {
     if (!m.state.fails("subheading-distribution")) return;

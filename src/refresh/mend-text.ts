@@ -19,7 +19,7 @@ function bannedCheck(m: Mending, text: string): CheckId {
 /** Whether the check for phrases to avoid fails: the request's bans or the clichés. */
 const phrasesFail = (m: Mending) => m.state.fails("avoid") || m.state.fails("cliches");
 
-/** Rewrite every heading that holds a banned phrase, under the heading grammar, keeping the keyword where it stood. */
+/** Rewrite every heading that holds a banned phrase (when `mend` holds "headings"), under the heading grammar, keeping the keyword where it stood. */
 export async function mendBannedHeadings(m: Mending): Promise<void> {
   const tried = new Set<string>();
   for (;;) {
@@ -28,6 +28,10 @@ export async function mendBannedHeadings(m: Mending): Promise<void> {
     if (block?.kind !== "heading") return;
     tried.add(block.text);
     const check = bannedCheck(m, block.text);
+    if (!m.state.asked("headings")) {
+      m.state.note(check, `the heading “${block.text}” is the author's, and a refresh rewrites headings only when the request's \`mend\` holds "headings"`);
+      continue;
+    }
     const taken = new Set(m.state.located.blocks.flatMap((b) => (b.kind === "heading" ? [normaliseSentence(b.text, m.state.language)] : [])));
     const heading = await m.writer.heading({
       context: contextBefore(m, block.span.start - block.depth - 1),

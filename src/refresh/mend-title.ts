@@ -1,7 +1,8 @@
 /**
  * The title and meta description, written again through the outline's grammars when their
- * checks fail: in the front matter's value (and the H1 showing the same title). A title or
- * description the request gives is measured as given, never rewritten.
+ * checks fail: in the front matter's value (and the H1 showing the same title). The title only
+ * when the request's `mend` asks for it; a title or description the request gives is measured
+ * as given, never rewritten.
  */
 import type { Outline } from "../article/outline/outline.js";
 import type { CheckId } from "../article/report/analyse.js";
@@ -29,10 +30,12 @@ export function rewrittenFields(state: RefreshState, holds: (text: string) => bo
   const titleCheck = TITLE_CHECKS.find((id) => state.fails(id)) ?? "avoid";
   const descriptionCheck = DESCRIPTION_CHECKS.find((id) => state.fails(id)) ?? "avoid";
   const titleHome = located.frontMatter?.title !== undefined || located.h1 !== undefined;
+  const titleAsked = state.asked("title");
   if (titleFails && !fixed(title?.from, titleCheck) && !titleHome) state.note(titleCheck, "the article has no title in its front matter or H1 to write one in");
+  if (titleFails && !titleAsked) state.note(titleCheck, 'the title is the author\'s, and a refresh rewrites it only when the request\'s `mend` holds "title"');
   if (descriptionFails && !fixed(description?.from, descriptionCheck) && !located.frontMatter) state.note(descriptionCheck, "the article has no front matter to hold a description");
   return {
-    title: titleFails && titleHome && title?.from !== "request",
+    title: titleFails && titleHome && titleAsked && title?.from !== "request",
     description: descriptionFails && located.frontMatter !== undefined && description?.from !== "request",
   };
 }

@@ -14,6 +14,20 @@ import { resolvePreset } from "../article/plan/presets.js";
 
 const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
 
+/**
+ * What the author wrote that a refresh may rewrite when asked: `title` (the front matter's
+ * title and the H1 that shows it), `headings` (a heading holding a banned phrase rewritten, a
+ * subheading added to a long run). Without them these stay byte for byte.
+ */
+export const MEND_PARTS = ["title", "headings"] as const;
+/** One of {@link MEND_PARTS}. */
+export type MendPart = (typeof MEND_PARTS)[number];
+
+const MendSchema = described(
+  v.array(v.picklist(MEND_PARTS, `mend holds only ${MEND_PARTS.map((p) => `"${p}"`).join(" and ")}`), "mend must be a list"),
+  "What the author wrote that the refresh may rewrite: `title` (the front matter's title and the H1 showing it, when their checks fail), `headings` (a heading holding a phrase to avoid, a subheading added to a run too long without one). Without a part, it stays byte for byte and a check it fails is listed in `unmended` with why. The body's sentences, the description, links and citations are mended whatever this holds.",
+);
+
 /** The refresh request. An unknown field is refused. */
 export const RefreshRequestSchema = v.pipe(
   jsonObject(
@@ -25,6 +39,7 @@ export const RefreshRequestSchema = v.pipe(
       ),
       ...TARGET_FIELDS,
       seed: v.optional(described(SeedSchema, "Seed of the sampler: the same request with the same seed gives the same refresh on the same model. Random when absent; echoed in `seed`.")),
+      mend: v.optional(MendSchema, []),
     },
     "the request body must be a JSON object",
   ),
@@ -81,6 +96,7 @@ export const EXAMPLE_REFRESH_REQUEST = {
   seo: { keywords: "compost bin, garden waste" },
   style: { avoid: ["game-changer"] },
   links: [{ url: "/guides/worm-farms/", title: "Worm farms for flats", keywords: ["worm farm"] }],
+  mend: ["title"],
   seed: 42,
 } satisfies RefreshRequestInput;
 

@@ -10,7 +10,7 @@ import type { CheckId } from "../article/report/analyse.js";
 import { readPage } from "../article/report/existing/page.js";
 import type { AnalysisResponse } from "../article/wire/analyse.js";
 import { locate, type LocatedArticle, type Span } from "./locate.js";
-import type { RefreshChange, RefreshRequest } from "./schema.js";
+import type { MendPart, RefreshChange, RefreshRequest } from "./schema.js";
 
 /** Text to put at a span of the article (an empty span inserts). */
 export interface Edit extends Span {
@@ -62,6 +62,11 @@ export class RefreshState {
     this.report = this.measure(this.markdown);
   }
 
+  /** Whether the request's `mend` lets the refresh rewrite this part of what the author wrote. */
+  asked(part: MendPart): boolean {
+    return this.request.mend.includes(part);
+  }
+
   /** Whether a check fails now. */
   fails(id: CheckId): boolean {
     return this.report.seo.checks.some((check) => check.id === id && check.passed === false);
@@ -88,6 +93,13 @@ export class RefreshState {
       this.note(change.check, `a change for it left the article unreadable (${(error as Error).message}), so it was not kept`);
       return false;
     }
+    const located = locate(next, this.language);
+    const rewrites = (["title", "headings"] as const).filter((part) => !this.asked(part) && authored(located)[part] !== authored(this.located)[part]);
+    if (rewrites.length) {
+      // The steps never propose such a change unasked; this keeps the promise whatever a mend does.
+      this.note(change.check, `a change for it would have rewritten the article's ${rewrites.join(" and ")}, which the request's \`mend\` does not list`);
+      return false;
+    }
     const [was, now] = [(this.keptNow ??= kept(this.markdown)), kept(next)];
     const lost = (Object.keys(was) as (keyof Kept)[]).filter((key) => now[key] < was[key]);
     if (lost.length) {
@@ -101,7 +113,7 @@ export class RefreshState {
     this.markdown = next;
     this.keptNow = now;
     this.report = report;
-    this.located = locate(next, this.language);
+    this.located = located;
     this.changes.push(change);
     this.wordsWritten += written;
     return true;
@@ -131,6 +143,15 @@ function applyEdits(text: string, edits: readonly Edit[]): string {
   let out = text;
   for (const edit of [...edits].sort((a, b) => b.start - a.start)) out = out.slice(0, edit.start) + edit.text.replace(/\r?\n/gu, eol) + out.slice(edit.end);
   return out;
+}
+
+/** The parts of an article `mend` names, as their text stands: the title (front matter and H1), and every heading in order. */
+function authored(located: LocatedArticle): Record<MendPart, string> {
+  const at = (span: Span | undefined) => (span ? located.markdown.slice(span.start, span.end) : "");
+  return {
+    title: JSON.stringify([at(located.frontMatter?.title), at(located.h1?.span)]),
+    headings: JSON.stringify(located.blocks.flatMap((block) => (block.kind === "heading" ? [`${block.depth} ${at(block.span)}`] : []))),
+  };
 }
 
 function kept(markdown: string): Kept {

@@ -13,7 +13,7 @@ const NOT_MENDED: Partial<Record<CheckId, string>> = {
   "secondary-keywords": "a refresh does not add keyword uses across the article",
   "keyword-once-per-sentence": "a refresh does not rewrite sentences for keyword repetition",
   "keyword-openings": "a refresh does not rewrite sentence openings",
-  "keyword-in-subheadings": "a refresh rewrites headings only where they hold a banned phrase",
+  "keyword-in-subheadings": "a refresh rewrites headings only where they hold a banned phrase, and only when the request's `mend` holds \"headings\"",
   "length-target": "a refresh adds text to a short article, never cuts a long one",
   "text-length": "a refresh extends an article only towards a requested `length`",
   "single-h1": "a refresh does not change the article's headings' levels",

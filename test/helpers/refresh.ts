@@ -5,7 +5,8 @@ import type { RefreshRequestInput } from "../../src/refresh/schema.js";
  * An article with the refresh's planted failures: no keyword in the introduction's first two
  * sentences, a 220-word paragraph, a 500-word run without a subheading, a banned phrase, an
  * 80-character title, and no links while three pages are given. Its sentences are ten words
- * each and distinct (the scripted model writes others), its description passes.
+ * each and distinct (the scripted model writes others), its description passes. The request
+ * asks for the title and headings to be mended, so every mend is tried.
  */
 export function plantedArticle(): { markdown: string; request: RefreshRequestInput } {
   const sentences = distinctSentences(5000);
@@ -50,6 +51,7 @@ export function plantedArticle(): { markdown: string; request: RefreshRequestInp
         { url: "/guides/finished-compost/", title: "How to tell finished compost is ready", keywords: ["finished compost"] },
         { url: "https://example.com/guides/bin-sizes/", title: "Choosing bin sizes for small gardens", keywords: ["bin sizes"] },
       ],
+      mend: ["title", "headings"],
       seed: 7,
     },
   };

@@ -63,6 +63,8 @@ describe("POST /api/v1/refresh", () => {
       [{ markdown: "# A", seed: -1 }, "seed"],
       [{ markdown: "# A", seo: { keywords: 7 } }, "seo.keywords"],
       [{ markdown: "# A", length: 20 }, "length"],
+      [{ markdown: "# A", mend: ["title", "body"] }, "mend[1]"],
+      [{ markdown: "# A", mend: "title" }, "mend"],
       [{ markdown: "---\ntitle: [unclosed\n---\n\n# A" }, "markdown"],
     ];
     for (const [body, field] of cases) {

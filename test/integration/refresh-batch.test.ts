@@ -93,7 +93,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("refresh from the command line on stories260
     expect(md.code, md.stderr).toBe(0);
     expect(md.stderr).toMatch(/^score \d+ → \d+; \d+ changes \(.+\)$/m);
     expect(md.stdout).toMatch(/^---\ntitle: /);
-    const diff = await runCli(["refresh", file, ...TARGETS, ...model, "--format", "diff"]);
+    const diff = await runCli(["refresh", file, ...TARGETS, ...model, "--mend", "title", "--format", "diff"]);
     expect(diff.stdout).toMatch(/^-title: /m);
     for (const [args, message] of [
       [["refresh", path.join(dir, "missing.md")], /^inkpress: .*missing\.md: cannot read it \(ENOENT\)\n$/],
@@ -104,5 +104,5 @@ describe.skipIf(!HAS_STORIES_MODEL)("refresh from the command line on stories260
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(message);
     }
-  }, 60_000);
+  }, 120_000);
 });

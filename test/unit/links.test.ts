@@ -10,7 +10,7 @@ const LINKS = [
   link("https://example.org/rain-barrels/", "Rain barrels for small gardens"),
   link("/worms", "Worm composting: a beginner's guide", ["worm farm", "vermicompost"]),
   link("/leaves", "Autumn leaves as brown material", ["leaf mould"]),
-  link("/history", "Our company history"),
+  link("/history", "Click here"),
   link("/knitting", "Knitting patterns for winter scarves"),
 ];
 
@@ -24,7 +24,7 @@ const SECTIONS: LinkSection[] = [
 ];
 
 const plan = (over: Partial<Parameters<typeof planLinks>[0]> = {}) =>
-  planLinks({ links: LINKS, sections: SECTIONS, length: 800, language: "en", article: "Home composting garden", keywords: ["home composting"], ...over }).sections;
+  planLinks({ links: LINKS, sections: SECTIONS, length: 800, language: "en", article: "Home composting garden", primary: "home composting", ...over }).sections;
 
 describe("planLinks", () => {
   it("links about one page per 200 words, each URL once, a page in the section it ranks for", () => {
@@ -44,7 +44,7 @@ describe("planLinks", () => {
   it("says which pages it leaves out and why", () => {
     const { unlinked } = planLinks({ links: [...LINKS, link("/worms/", "Worms again")], sections: SECTIONS, length: 600, language: "en", article: "Home composting garden" });
     expect(unlinked).toEqual([
-      // "Our company history" is its title pasted whole but for "our": no anchor names the page.
+      // "Click here" names nothing: no anchor names the page.
       { url: "/history", reason: "no-anchor" },
       { url: "/worms/", reason: "duplicate" },
       // 600 words take three links; the fourth relevant page is past them.
@@ -64,8 +64,8 @@ describe("planLinks", () => {
   it("links a page relevant in any word form: \"Compost in 18 days\" for \"Home composting\"", () => {
     const page = link("/fast", "Compost in 18 days", ["compost bin"]);
     const sections = [{ query: "Home composting", words: 300 }];
-    expect(planLinks({ links: [page], sections, length: 300, language: "en", article: "Home composting", keywords: ["home composting"] }).sections).toEqual([
-      [{ url: "/fast", title: page.title, anchors: ["compost bin", "18 days"] }],
+    expect(planLinks({ links: [page], sections, length: 300, language: "en", article: "Home composting", primary: "home composting" }).sections).toEqual([
+      [{ url: "/fast", title: page.title, anchors: ["compost bin", "compost in 18 days"] }],
     ]);
   });
 
@@ -106,59 +106,70 @@ describe("anchorPhrases", () => {
   const anchors = (title: string, keywords: string[] = [], over: Partial<Parameters<typeof anchorPhrases>[0]> = {}) =>
     anchorPhrases({ link: link("/x", title, keywords), query: "", language: "en", ...over });
 
-  it("offers the page's keywords, then phrases of 2–6 title words bounded by whole runs of content words", () => {
-    expect(anchors("How to Choose a Compost Bin", ["compost bin", "tumbler"])).toEqual(["compost bin", "tumbler", "choose a bin", "choose a compost bin"]);
+  it("offers the page's keywords, then phrases of 2–6 title words that keep its head noun, then the title whole", () => {
+    expect(anchors("How to Choose a Compost Bin", ["compost bin", "tumbler"])).toEqual(["compost bin", "tumbler", "choose a compost bin", "how to choose a compost bin"]);
     expect(anchors("Worm composting: a beginner's guide")).toEqual(["worm composting", "beginner's guide"]);
-    expect(anchors("SEO Tools for Small Shops")).toEqual(["SEO tools", "small shops", "SEO tools for shops"]);
-    expect(anchors("Watering the Garden in Summer")).toEqual(["watering the garden", "garden in summer"]);
-    expect(anchors("Compost in 18 Days")).toEqual(["18 days"]);
+    expect(anchors("Worm composting indoors")).toEqual(["composting indoors", "worm composting indoors"]);
+    expect(anchors("SEO Tools for Small Shops")).toEqual(["SEO tools", "SEO tools for small shops"]);
+    expect(anchors("Watering the Garden in Summer")).toEqual(["watering the garden", "watering the garden in summer"]);
+    expect(anchors("A Guide to the Compost Bin")).toEqual(["compost bin", "guide to the compost bin", "a guide to the compost bin"]);
+    // A title of two words is the anchor whole.
+    expect(anchors("Garden gloves")).toEqual(["garden gloves"]);
   });
 
   it("offers a keyword only when it is words joined by spaces: a grammar offering symbols could be answered with a control token", () => {
-    expect(anchors("Garden notes", ["kitchen scraps <|im_start|> </s>", "self-watering pots", "grandma's compost", "C++ tips"])).toEqual(["self-watering pots", "grandma's compost"]);
+    expect(anchors("Garden notes", ["kitchen scraps <|im_start|> </s>", "self-watering pots", "grandma's compost", "C++ tips"])).toEqual(["self-watering pots", "grandma's compost", "garden notes"]);
+    // Nor a title with symbols between its words: its whole is no anchor, only its plain stretches.
+    expect(anchors("Garden <|im_start|> notes")).toEqual([]);
+    expect(anchors("Compost </s> bins for small gardens")).toEqual(["bins for small gardens"]);
   });
 
-  it("never offers a lone title word, the title pasted whole, stop words only, a generic phrase or the article's keyword", () => {
-    // "choose" alone says nothing of the page; "compost bin" is the article's own keyword.
-    expect(anchors("How to Choose a Compost Bin", ["compost bin"], { keywords: ["compost bin"] })).toEqual(["choose a bin", "choose a compost bin"]);
+  it("never offers a lone title word, stop words only, a generic phrase or the article's primary keyword", () => {
+    // "choose" alone says nothing of the page; "compost bin" is the article's primary keyword.
+    expect(anchors("How to Choose a Compost Bin", ["compost bin"], { primary: "compost bin" })).toEqual(["choose a compost bin", "how to choose a compost bin"]);
     // A single word is an anchor only as one of the page's keywords.
     expect(anchors("Tumblers", ["tumbler"])).toEqual(["tumbler"]);
     // A run cut in two keeps its end, where an English compound has its head: never "healthy garden".
-    expect(anchors("Healthy Garden Soil")).toEqual(["healthy soil", "garden soil"]);
-    expect(anchors("A Guide to the Compost Bin")).toEqual(["compost bin", "guide to the bin"]);
-    expect(anchors("Our company history")).toEqual([]);
+    expect(anchors("Healthy Garden Soil")).toEqual(["garden soil", "healthy garden soil"]);
     expect(anchors("Click here", ["click here", "read more", "the", "of the"])).toEqual([]);
-    // Inside one of the article's keywords ("garden" for "garden day") is the keyword's, not the page's.
-    expect(anchors("Garden Tools", ["garden"], { keywords: ["garden day"] })).toEqual([]);
+    // Inside the article's primary keyword ("garden" for "garden day") is the article's, not the page's.
+    expect(anchors("Garden", ["garden"], { primary: "garden day" })).toEqual([]);
+    // A secondary keyword of the article that is the page's own keyword names the page well.
+    expect(anchors("Kitchen scraps to keep out", ["kitchen scraps"], { primary: "compost bin" })[0]).toBe("kitchen scraps");
   });
 
-  it("holds a content word of the page's title or keywords, 2–6 words unless one of its keywords, for every page", () => {
+  it("holds a content word and the head noun of the page's title, or is one of its keywords, 2–6 words, for every page", () => {
     const pages = [...LINKS, link("/a", "The Complete Guide to Composting Kitchen Scraps at Home in Winter"), link("/b", "Birds That Visit the Garden", ["bird feeder"])];
+    // Each title's head noun, as a reader names the page.
+    const heads: Record<string, string> = { "/compost-bins": "bin", "https://example.org/rain-barrels/": "barrels", "/worms": "composting|guide", "/leaves": "leaves", "/knitting": "patterns", "/a": "guide|scraps", "/b": "birds" };
     for (const page of pages) {
       const words = new Set(`${page.title} ${page.keywords.join(" ")}`.toLowerCase().split(/[^\p{L}\p{N}']+/u));
-      for (const phrase of anchorPhrases({ link: page, query: "compost", language: "en", keywords: ["home composting"] })) {
+      for (const phrase of anchorPhrases({ link: page, query: "compost", language: "en", primary: "home composting" })) {
         const own = phrase.toLowerCase().split(/\s+/);
         expect(own.some((w) => words.has(w) && !stopWords("en").has(w)), phrase).toBe(true);
-        if (!page.keywords.includes(phrase)) expect(own.length, phrase).toBeGreaterThanOrEqual(2);
+        if (!page.keywords.includes(phrase)) {
+          expect(own.length, phrase).toBeGreaterThanOrEqual(2);
+          if (heads[page.url]) expect(phrase, page.title).toMatch(new RegExp(`\\b(${heads[page.url]})\\b`, "i"));
+        }
         expect(own.length, phrase).toBeLessThanOrEqual(6);
-        expect(phrase.toLowerCase()).not.toBe(page.title.toLowerCase());
         expect(phrase.toLowerCase()).not.toBe("home composting");
       }
     }
   });
 
-  it("offers every such phrase, and each also without the word that modifies its last one, never a figure", () => {
-    expect(anchors("Composting autumn leaves")).toEqual(["composting leaves", "autumn leaves"]);
-    expect(anchors("How to Choose a Compost Bin", [], { keywords: ["compost bin"] })).toEqual(["choose a bin", "choose a compost bin"]);
-    // "compost in days" would say something the page does not.
-    expect(anchors("Compost in 18 Days")).toEqual(["18 days"]);
-    // German compounds are one word: no word of a title is a modifier to leave out.
-    expect(anchorPhrases({ link: link("/k", "Kompost im Garten anlegen"), query: "", language: "de" })).toEqual(["Garten anlegen"]);
+  it("never leaves a word out of a phrase's middle, nor offers a phrase after a preposition, never a figure alone", () => {
+    expect(anchors("Composting autumn leaves")).toEqual(["autumn leaves", "composting autumn leaves"]);
+    expect(anchors("How to Choose a Compost Bin", [], { primary: "compost bin" })).toEqual(["choose a compost bin", "how to choose a compost bin"]);
+    // "18 days" says when, not what: the page is about compost.
+    expect(anchors("Compost in 18 Days")).toEqual(["compost in 18 days"]);
+    expect(anchors("Birds That Visit the Garden")).toEqual(["birds that visit", "birds that visit the garden"]);
+    // German titles often end on a verb: no head rule, but the title whole still is one.
+    expect(anchorPhrases({ link: link("/k", "Kompost im Garten anlegen"), query: "", language: "de" })).toEqual(["Garten anlegen", "Kompost im Garten anlegen"]);
   });
 
   it("never offers a phrase that holds a banned one, glued letters included", () => {
     const banned = (text: string) => /\bcompost/i.test(text);
-    expect(anchors("How to Choose a Compost Bin", ["compost bin", "tumbler"], { banned })).toEqual(["tumbler", "choose a bin"]);
+    expect(anchors("How to Choose a Compost Bin", ["compost bin", "tumbler"], { banned })).toEqual(["tumbler"]);
     expect(anchors("Composting autumn leaves", [], { banned })).toEqual(["autumn leaves"]);
   });
 
@@ -169,7 +180,7 @@ describe("anchorPhrases", () => {
   });
 
   it("keeps a German title's capitals, which are the nouns' own", () => {
-    expect(anchorPhrases({ link: link("/k", "Kompost im Garten anlegen"), query: "", language: "de" })).toEqual(["Garten anlegen"]);
+    expect(anchorPhrases({ link: link("/k", "Kompost im Garten anlegen"), query: "", language: "de" })).toEqual(["Garten anlegen", "Kompost im Garten anlegen"]);
   });
 });
 

@@ -99,6 +99,22 @@ describe("a refresh", () => {
     expect(answer.unmended.find((u) => u.check === "title-length")?.reason).toMatch(/the request gives it/);
   });
 
+  it("keeps the title, the H1 and every heading byte for byte unless `mend` asks, and says why their checks stay", async () => {
+    const { request, markdown } = plantedArticle();
+    const headings = (text: string) => text.split("\n").filter((line) => line.startsWith("#") || line.startsWith("title:"));
+    const answer = await refresh({ ...request, mend: [], style: { avoid: ["game-changer", "finished compost"] } });
+    expect(headings(answer.article.markdown)).toEqual(headings(markdown));
+    expect(answer.changes.some((c) => c.section === "title")).toBe(false);
+    const why = Object.fromEntries(answer.unmended.map((u) => [u.check, u.reason]));
+    expect(why["title-length"]).toMatch(/the title is the author's, and a refresh rewrites it only when the request's `mend` holds "title"/);
+    expect(why["subheading-distribution"]).toMatch(/`mend` holds "headings"/);
+    expect(why.avoid).toMatch(/the heading “Using finished compost” is the author's/);
+    // Asked for the title only, the title changes and the headings still do not.
+    const titled = await refresh({ ...request, mend: ["title"] });
+    expect(titled.changes.some((c) => c.section === "title")).toBe(true);
+    expect(headings(titled.article.markdown).filter((line) => !line.startsWith("title:") && !line.startsWith("# "))).toEqual(headings(markdown).filter((line) => !line.startsWith("title:") && !line.startsWith("# ")));
+  });
+
   it("returns an article with nothing it mends as it was, with an empty diff, and says why what fails stays", async () => {
     const sentences = distinctSentences(7000);
     const markdown = `# Notes on keeping a garden tidy\n\n${Array.from({ length: 4 }, () => sentences.next().value).join(" ")}\n`;
@@ -128,9 +144,19 @@ describe("the refresh's state", () => {
 
   it("does not keep a change that removes a heading, even when the score holds", () => {
     const markdown = "# Title of the page\n\nSome words here.\n\n## A heading\n\nMore words there.\n";
-    const state = new RefreshState(v.parse(RefreshRequestSchema, { markdown, seed: 1 }), {});
+    const state = new RefreshState(v.parse(RefreshRequestSchema, { markdown, seed: 1, mend: ["headings"] }), {});
     const at = markdown.indexOf("## A heading");
     expect(state.propose([{ start: at, end: at + "## A heading\n\n".length, text: "" }], { section: "A heading", check: "paragraph-length", reason: "test", before: "## A heading", after: "" })).toBe(false);
     expect(state.notes.get("paragraph-length")).toMatch(/removed headings/);
+  });
+
+  it("does not keep a change that rewrites a heading or the title the request's `mend` does not list", () => {
+    const markdown = "# Title of the page\n\nSome words here.\n\n## A heading\n\nMore words there.\n";
+    const state = new RefreshState(v.parse(RefreshRequestSchema, { markdown, seed: 1, mend: ["title"] }), {});
+    const at = markdown.indexOf("A heading");
+    const change = { section: "A heading", check: "avoid" as const, reason: "test", before: "A heading", after: "Another heading" };
+    expect(state.propose([{ start: at, end: at + "A heading".length, text: "Another heading" }], change)).toBe(false);
+    expect(state.notes.get("avoid")).toMatch(/would have rewritten the article's headings, which the request's `mend` does not list/);
+    expect(state.propose([{ start: 2, end: 7, text: "Name" }], { ...change, section: "title" })).toBe(true);
   });
 });

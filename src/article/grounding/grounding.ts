@@ -87,7 +87,7 @@ export class Grounding {
           length: plan.request.length,
           language: this.language,
           article: `${plan.request.topic} ${[plan.primary, ...plan.secondary].join(" ")}`,
-          keywords: [plan.primary, ...plan.secondary],
+          primary: plan.primary,
           ...(options.banned ? { banned: options.banned } : {}),
         })
       : { sections: plan.sections.map(() => []), unlinked: [] };

@@ -84,8 +84,9 @@ export class LinkSet {
 
 /**
  * Languages whose noun phrases put their modifiers, as words of their own, before the word they
- * modify ("compost bin"): there the word before a phrase's last may be left out. Not German,
- * whose compounds are one word and whose titles often end on a verb ("Kompost im Garten anlegen").
+ * modify ("compost bin"), and whose prepositions follow the head they modify ("tools for small
+ * shops"): there a phrase after a preposition is no name for the page. Not German, whose
+ * titles often end on a verb ("Kompost im Garten anlegen").
  */
 const HEAD_LAST: ReadonlySet<string> = new Set(["en"]);
 
@@ -93,25 +94,34 @@ const HEAD_LAST: ReadonlySet<string> = new Set(["en"]);
 const ANCHOR_WORDS = { min: 2, max: 6 } as const;
 
 /**
+ * The articles of a {@link HEAD_LAST} language: a run of content words after one, ending the
+ * title, is a noun phrase of its own ("compost bin" of "How to choose a compost bin"), where
+ * one after a preposition only modifies the head before it ("small shops" of "Tools for small shops").
+ */
+const ARTICLES: Readonly<Record<string, ReadonlySet<string>>> = { en: new Set(["a", "an", "the"]) };
+
+/**
  * Phrases an anchor for the page may be, best first: phrases that name what the page is
  * about. Its keywords (a single word only there), then phrases of 2–6 words from its title
- * that end where a run of content words ends ("choose a compost bin", "compost bin", "garden
- * soil"; never "choose" alone, never "tools every"). Never the title pasted whole, a phrase of
- * stop words only, a generic phrase ("click here"), or a phrase equal to or inside one of
- * `keywords` (the article's own, so a link never takes the article's primary keyword).
+ * that keep its head noun ("choose a compost bin", "compost bin", "garden soil"; never
+ * "choose" alone, "tools every" or "choose a bin"), then the title whole when it is 2–6 plain
+ * words ("Garden gloves"). Never a phrase of stop words only, a generic phrase ("click
+ * here"), or a phrase equal to or inside the article's primary keyword (`primary`), which the
+ * article itself is about; another of its keywords that is the page's own is a good anchor.
  * Phrases sharing words with the section's query come first. Never a phrase that holds a
- * banned one (`banned`, style.avoid): an anchor is words the article holds. Empty when the
- * page has none: it is then not linked.
+ * banned one (`banned`, style.avoid): an anchor is words the article holds. Every phrase is
+ * plain words, since the grammar offers it as it stands. Empty when the page has none: it is
+ * then not linked.
  */
 export function anchorPhrases(options: {
   link: Link;
   query: string;
   language: string;
   /**
-   * The article's keywords: an anchor is never one of them or a part of one.
+   * The article's primary keyword: an anchor is never it or a part of it.
    * @default none
    */
-  keywords?: readonly string[];
+  primary?: string;
   /**
    * Whether a text holds a banned phrase.
    * @default nothing is banned
@@ -120,10 +130,9 @@ export function anchorPhrases(options: {
 }): string[] {
   const { link, language, banned } = options;
   const key = (phrase: string) => lowerWords(phrase, language).join(" ");
-  const keywords = (options.keywords ?? []).map((k) => ` ${key(k)} `);
-  const whole = wholeTitle(link.title, language);
+  const primary = options.primary === undefined ? undefined : ` ${key(options.primary)} `;
   const usable = (phrase: string, words: number) =>
-    words >= 1 && words <= ANCHOR_WORDS.max && contentTerms(phrase, language).length > 0 && !GENERIC_ANCHORS.has(key(phrase)) && !whole.includes(key(phrase)) && !keywords.some((k) => k.includes(` ${key(phrase)} `)) && !banned?.(phrase);
+    words >= 1 && words <= ANCHOR_WORDS.max && contentTerms(phrase, language).length > 0 && !GENERIC_ANCHORS.has(key(phrase)) && !primary?.includes(` ${key(phrase)} `) && !banned?.(phrase);
   const candidates = [...link.keywords.filter((k) => plainWords(k, language) && usable(k, wordSpans(k, language).length)), ...titlePhrases(link.title, language).filter((p) => usable(p, 2))];
   const seen = new Set<string>();
   const phrases = candidates.filter((phrase) => !seen.has(key(phrase)) && seen.add(key(phrase)));
@@ -136,7 +145,6 @@ export function anchorPhrases(options: {
     .map((p) => p.phrase);
 }
 
-/** A text's words, lower-cased. */
 /**
  * Whether a keyword is words alone, joined by spaces (a hyphen or an apostrophe inside a word
  * aside): the model writes an anchor under a grammar that offers it as it stands, and symbols
@@ -149,28 +157,20 @@ function plainWords(text: string, language: string): boolean {
   return spans.every((span, i) => i === 0 || /^(\s+|[-'’]?)$/u.test(text.slice(spans[i - 1]!.index + spans[i - 1]!.word.length, span.index)));
 }
 
+/** A text's words, lower-cased. */
 function lowerWords(text: string, language: string): string[] {
   return wordSpans(text, language).map((w) => w.word.toLocaleLowerCase(language));
 }
 
 /**
- * The title as a whole, as compared: itself, and without the one stop word at an edge that
- * leaves it whole all the same ("A Guide to the Compost Bin", "The Compost Bin").
- */
-function wholeTitle(title: string, language: string): string[] {
-  const words = lowerWords(title, language);
-  const stop = (word: string | undefined) => word !== undefined && stopWords(language).has(word);
-  const trimmed = [stop(words[0]) ? words.slice(1) : [], stop(words.at(-1)) ? words.slice(0, -1) : []];
-  return [words, ...trimmed.filter((t) => t.length)].map((t) => t.join(" "));
-}
-
-/**
- * Phrases of a title's words (2–6 of them, none across punctuation) that end where a run of
- * content words ends and begin where one begins or inside one (a compound's head comes last:
- * "garden soil"), shortest first, cased for use mid-sentence. Each such phrase of three words
- * or more also comes without the content word before its last, which modifies it ("choose a
- * compost bin" → "choose a bin", "composting autumn leaves" → "composting leaves"): the same
- * thing named more broadly, never a figure dropped (in languages whose phrases end on their head, {@link HEAD_LAST}).
+ * Phrases of a title's words (2–6 of them, none across punctuation) that keep its head noun,
+ * shortest first, then the title whole when it is 2–6 words with no punctuation between them,
+ * each cased for use mid-sentence. A phrase ends where a run of content words ends (a
+ * compound's head comes last: "garden soil"), and begins at its stretch's first content word
+ * ("choose a compost bin"), inside a run ("garden soil" of "healthy garden soil"), or, in a
+ * {@link HEAD_LAST} language, at the last run when an article stands before it ("compost
+ * bin"). Never a phrase with a word left out of its middle ("choose a bin"), nor one after a
+ * preposition, which drops the head it modifies ("18 days" of "Compost in 18 days").
  */
 function titlePhrases(title: string, language: string): string[] {
   const spans = wordSpans(title, language);
@@ -184,35 +184,31 @@ function titlePhrases(title: string, language: string): string[] {
     stretches.at(-1)!.push(span);
   });
   const text = (words: readonly WordSpan[]) => {
-    // Words next to each other in the title keep what stands between them; a gap left by dropped words is a space.
-    const pieces: string[] = [];
-    words.forEach((word, i) => {
-      const joined = i > 0 && spans.indexOf(word) === spans.indexOf(words[i - 1]!) + 1;
-      const piece = joined ? title.slice(words[i - 1]!.index + words[i - 1]!.word.length, word.index + word.word.length) : `${i ? " " : ""}${word.word}`;
-      pieces.push(piece);
-    });
-    const phrase = pieces.join("");
+    const phrase = title.slice(words[0]!.index, words.at(-1)!.index + words.at(-1)!.word.length);
     // Title Case and a sentence-case title's first capital are positional, not the word's own (acronyms stay).
-    if (titleCase) return phrase.split(/(\s+)/u).map((word) => lowerFirst(word, language)).join("");
+    // A capital on a stop word ("A Guide") is Title Case's, never the word's own.
+    const lower = (word: string) => (stopWords(language).has(word.toLocaleLowerCase(language)) && language !== "de" ? word.toLocaleLowerCase(language) : lowerFirst(word, language));
+    if (titleCase) return phrase.split(/(\s+)/u).map(lower).join("");
     return words[0]!.index === 0 ? lowerFirst(phrase, language) : phrase;
   };
+  const articles = ARTICLES[language];
   const phrases: Array<{ text: string; words: number }> = [];
   for (const words of stretches) {
     const content = (i: number) => i >= 0 && i < words.length && !stop(words[i]!);
+    const first = words.findIndex((_, i) => content(i));
+    const lastRun = (from: number) => words.slice(from).every((_, i) => content(from + i));
     for (let from = 0; from < words.length; from++) {
       // A run's start, or a later word of it that still leaves two: "garden soil" of "healthy garden soil".
       if (!content(from) || (content(from - 1) && !content(from + 1))) continue;
+      const opens = from === first || content(from - 1) || !HEAD_LAST.has(language) || (articles?.has(words[from - 1]!.word.toLocaleLowerCase(language)) && lastRun(from));
+      if (!opens) continue;
       for (let to = from + 1; to < words.length && to - from < ANCHOR_WORDS.max; to++) {
-        if (!content(to) || content(to + 1)) continue;
-        phrases.push({ text: text(words.slice(from, to + 1)), words: to - from + 1 });
-        // The content word before the last one, inside the phrase: it modifies the last ("compost" of "compost bin").
-        if (HEAD_LAST.has(language) && to - from >= 2 && content(to - 1) && !/\p{N}/u.test(words[to - 1]!.word)) {
-          phrases.push({ text: text([...words.slice(from, to - 1), words[to]!]), words: to - from });
-        }
+        if (content(to) && !content(to + 1)) phrases.push({ text: text(words.slice(from, to + 1)), words: to - from + 1 });
       }
     }
   }
-  return phrases.sort((a, b) => a.words - b.words).map((p) => p.text);
+  const whole = stretches.length === 1 && spans.length >= ANCHOR_WORDS.min && spans.length <= ANCHOR_WORDS.max ? [text(spans)] : [];
+  return [...phrases.sort((a, b) => a.words - b.words).map((p) => p.text), ...whole];
 }
 
 /** One section as the link plan sees it. */
@@ -268,25 +264,26 @@ export function planLinks(options: {
   /** The article's topic and keywords. */
   article: string;
   /**
-   * The article's keywords, which anchors never are (nor a part of one).
+   * The article's primary keyword, which an anchor never is (nor a part of it).
    * @default none
    */
-  keywords?: readonly string[];
+  primary?: string;
   /**
    * Whether a text holds a banned phrase: an anchor never does.
    * @default nothing is banned
    */
   banned?: (text: string) => boolean;
 }): LinkPlan {
-  const { sections, language, keywords, banned } = options;
+  const { sections, language, banned } = options;
+  const primary = options.primary === undefined ? {} : { primary: options.primary };
   const plan: PlannedLink[][] = sections.map(() => []);
   const unlinked: UnlinkedPage[] = [];
   const used = new Set<string>();
   const unique = options.links.filter((link, i) => {
     const first = options.links.findIndex((other) => sameAddress(other.url, link.url)) === i;
     if (!first) unlinked.push({ url: link.url, reason: "duplicate" });
-    else if (!anchorPhrases({ link, query: "", language, keywords }).length) unlinked.push({ url: link.url, reason: "no-anchor" });
-    else if (banned && !anchorPhrases({ link, query: "", language, keywords, banned }).length) unlinked.push({ url: link.url, reason: "banned" });
+    else if (!anchorPhrases({ link, query: "", language, ...primary }).length) unlinked.push({ url: link.url, reason: "no-anchor" });
+    else if (banned && !anchorPhrases({ link, query: "", language, ...primary, banned }).length) unlinked.push({ url: link.url, reason: "banned" });
     else return true;
     return false;
   });
@@ -294,7 +291,7 @@ export function planLinks(options: {
   const room = sections.map((s) => s.paragraphs ?? Math.max(1, Math.floor(s.words / LINKING.paragraphWords)));
   const place = (s: number, link: Link): boolean => {
     if (want === 0 || used.has(link.url) || plan[s]!.length >= room[s]!) return false;
-    plan[s]!.push({ url: link.url, title: link.title, anchors: anchorPhrases({ link, query: sections[s]!.query, language, keywords, ...(banned ? { banned } : {}) }) });
+    plan[s]!.push({ url: link.url, title: link.title, anchors: anchorPhrases({ link, query: sections[s]!.query, language, ...primary, ...(banned ? { banned } : {}) }) });
     used.add(link.url);
     want--;
     return true;
