@@ -175,7 +175,8 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
       modelHost.ready.then((backend) => jobs.start(Math.max(1, backend.slots.status().capacity - config.queueSize)), () => {});
       keys.watch();
     },
-    drain: (graceMs) => lifecycle.drain(graceMs),
+    // Analyses get the same grace as generations: then their workers stop, whatever they read.
+    drain: async (graceMs) => void (await Promise.all([lifecycle.drain(graceMs), analysis.close(graceMs)])),
     async close() {
       keys.close();
       await analysis.close();

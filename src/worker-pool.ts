@@ -44,6 +44,8 @@ export class WorkerPool<In, Out> {
   private readonly idle: Worker[] = [];
   private readonly all = new Set<Worker>();
   private readonly queue: Task<In, Out>[] = [];
+  /** Each running task's worker, and how to refuse the task when the pool closes. */
+  private readonly running = new Map<Worker, () => void>();
   private closed = false;
 
   /** Start `size` workers running `module` (which calls {@link serveTasks}). */
@@ -56,17 +58,20 @@ export class WorkerPool<In, Out> {
 
   /** Run one task on the next free worker; rejects with {@link TimeLimitError} past the limit, or with the error the task threw. */
   run(input: In): Promise<Out> {
-    if (this.closed) return Promise.reject(new InkpressError("the server is shutting down", { status: 503 }));
+    if (this.closed) return Promise.reject(shuttingDown());
     return new Promise<Out>((resolve, reject) => {
       this.queue.push({ input, resolve, reject });
       this.dispatch();
     });
   }
 
-  /** Stop every worker; queued tasks are refused. */
-  async close(): Promise<void> {
+  /** Refuse queued tasks, give running ones up to `graceMs` to finish, then stop every worker (a task still running is refused). */
+  async close(graceMs = 0): Promise<void> {
     this.closed = true;
-    for (const task of this.queue.splice(0)) task.reject(new InkpressError("the server is shutting down", { status: 503 }));
+    for (const task of this.queue.splice(0)) task.reject(shuttingDown());
+    const deadline = Date.now() + graceMs;
+    while (this.running.size && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const stop of [...this.running.values()]) stop();
     await Promise.all([...this.all].map((worker) => worker.terminate()));
   }
 
@@ -96,6 +101,7 @@ export class WorkerPool<In, Out> {
 
   private start(worker: Worker, task: Task<In, Out>): void {
     const settle = (outcome: () => void) => {
+      this.running.delete(worker);
       clearTimeout(timer);
       worker.off("message", onAnswer);
       worker.off("exit", onExit);
@@ -117,11 +123,14 @@ export class WorkerPool<In, Out> {
         }),
       this.options.timeoutMs,
     );
+    this.running.set(worker, () => settle(() => task.reject(shuttingDown())));
     worker.on("message", onAnswer);
     worker.once("exit", onExit);
     worker.postMessage(task.input);
   }
 }
+
+const shuttingDown = () => new InkpressError("The server is shutting down; send the request again.", { status: 503 });
 
 /** The error a task threw, rebuilt on this side: a field's 422 stays one, an inkpress error keeps its status. */
 function revive(error: { message: string; status?: number; field?: string; problem?: string }): Error {

@@ -35,8 +35,8 @@ export class AnalysisPool {
     }
   }
 
-  /** Stop the workers. */
-  close(): Promise<void> {
-    return this.pool.close();
+  /** Refuse new analyses, give running ones up to `graceMs`, then stop the workers. */
+  close(graceMs = 0): Promise<void> {
+    return this.pool.close(graceMs);
   }
 }
