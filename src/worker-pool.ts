@@ -76,7 +76,8 @@ export class WorkerPool<In, Out> {
   }
 
   private spawn(): void {
-    const worker = new Worker(workerSource(this.module), { eval: true });
+    // A young generation of 192 MB (semi-spaces of 64): parsing a long page makes garbage fast, and the default's collections grew faster than the page.
+    const worker = new Worker(workerSource(this.module), { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 192 } });
     this.all.add(worker);
     // The worker says it is ready once its module is loaded: only then does a task's time start.
     worker.once("message", () => {

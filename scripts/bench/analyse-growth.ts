@@ -1,6 +1,7 @@
 /**
- * `npx tsx scripts/bench/analyse-growth.ts`: CPU time of one analysis (validation and
- * `analyseExisting`, as a worker of the analyse route runs them) per input size, for plain
+ * `node --max-semi-space-size=64 --import tsx scripts/bench/analyse-growth.ts` (the young
+ * generation the analyse route's workers get): CPU time of one analysis (validation and
+ * `analyseExisting`, as a worker runs them) per input size, for plain
  * text, nested quotes (`> ` × n) and nested HTML (`<blockquote>` × n), and for the same
  * nesting kept within the limit. Each figure is the quickest of a few runs after a warm-up;
  * growth per doubling is (time at 240 k ÷ time at 40 k) ^ (1 / log2 6). Prints a Markdown
