@@ -48,19 +48,18 @@ export class WorkerPool<In, Out> {
   private readonly running = new Map<Worker, () => void>();
   private closed = false;
 
-  /** Start `size` workers running `module` (which calls {@link serveTasks}). */
+  /** Up to `size` workers running `module` (which calls {@link serveTasks}), each started when a task first needs it. */
   constructor(
     private readonly module: URL,
     private readonly options: PoolOptions,
-  ) {
-    for (let i = 0; i < options.size; i++) this.spawn();
-  }
+  ) {}
 
   /** Run one task on the next free worker; rejects with {@link TimeLimitError} past the limit, or with the error the task threw. */
   run(input: In): Promise<Out> {
     if (this.closed) return Promise.reject(shuttingDown());
     return new Promise<Out>((resolve, reject) => {
       this.queue.push({ input, resolve, reject });
+      if (this.all.size < this.options.size && this.queue.length > this.idle.length) this.spawn();
       this.dispatch();
     });
   }

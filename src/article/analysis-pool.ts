@@ -18,7 +18,7 @@ export interface AnalysisTask {
 export class AnalysisPool {
   private readonly pool: WorkerPool<AnalysisTask, AnalysisResponse>;
 
-  /** Start `size` workers; an analysis may take `timeoutMs`. */
+  /** Up to `size` workers, started as analyses come; an analysis may take `timeoutMs`. */
   constructor(options: { size: number; timeoutMs: number }) {
     this.pool = new WorkerPool(new URL("./analyse-worker.js", import.meta.url), options);
   }
