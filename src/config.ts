@@ -58,6 +58,8 @@ export interface ServeConfig {
   headersTimeoutS: number;
   /** Seconds a client has to send its request body. */
   bodyTimeoutS: number;
+  /** Seconds one analysis of an article may take (on a worker thread). */
+  analyseTimeoutS: number;
   /** Where jobs, results, usage and idempotency records live without Redis. */
   dataDir: string;
   /** Redis shared by every replica: jobs, limits, quotas, idempotency records. Undefined: this process alone, under dataDir. */
@@ -108,6 +110,7 @@ export function resolveServeConfig(sources: SettingSources = {}): ServeConfig {
     corsOrigins: readSetting("corsOrigins", sources),
     headersTimeoutS: readSetting("headersTimeout", sources),
     bodyTimeoutS: readSetting("bodyTimeout", sources),
+    analyseTimeoutS: readSetting("analyseTimeout", sources),
     dataDir: readSetting("dataDir", sources),
     redisUrl: readSetting("redis", sources),
     webhookAllow: readSetting("webhookAllow", sources),

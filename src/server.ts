@@ -8,6 +8,7 @@ import { removeStaleTemporaries } from "./atomic.js";
 import type { BackendSource, ModelSource, ServeConfig } from "./config.js";
 import { ConfigError, InkpressError } from "./errors.js";
 import { createApp } from "./http/app.js";
+import { AnalysisPool } from "./article/analysis-pool.js";
 import { Metrics } from "./http/metrics.js";
 import { hardenServer } from "./http/socket.js";
 import { cliCommand } from "./invocation.js";
@@ -129,6 +130,8 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
           : connectBackend(source.url, { key: source.key, sequences: source.sequences, queueSize: config.queueSize })),
   );
   const metrics = new Metrics(modelHost);
+  // Two workers: an analysis never waits long behind another, and never takes every core from the model.
+  const analysis = new AnalysisPool({ size: 2, timeoutMs: config.analyseTimeoutS * 1000 });
   const generations = new GenerationService({ modelHost, limiter, lifecycle, timeoutMs: config.timeoutS * 1000, meter: () => metrics.article(), ...(config.publisher ? { publisher: config.publisher } : {}) });
   const jobs = new Jobs({
     store: jobStore,
@@ -160,6 +163,7 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
     generations,
     timeoutMs: config.timeoutS * 1000,
     bodyTimeoutMs: config.bodyTimeoutS * 1000,
+    analysis,
     corsOrigins: config.corsOrigins,
     authFailures: config.authFailures,
   });
@@ -171,9 +175,11 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
       modelHost.ready.then((backend) => jobs.start(Math.max(1, backend.slots.status().capacity - config.queueSize)), () => {});
       keys.watch();
     },
-    drain: (graceMs) => lifecycle.drain(graceMs),
+    // Analyses get the same grace as generations: then their workers stop, whatever they read.
+    drain: async (graceMs) => void (await Promise.all([lifecycle.drain(graceMs), analysis.close(graceMs)])),
     async close() {
       keys.close();
+      await analysis.close();
       await jobStore.close();
       await storage.close();
       await modelHost.ready.then((backend) => backend.dispose(), () => {});

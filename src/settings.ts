@@ -152,6 +152,14 @@ export const SETTINGS = {
     details: "past it: 408",
     parse: integer("body timeout", 1, 3600),
   },
+  analyseTimeout: {
+    flag: "analyse-timeout",
+    env: "INKPRESS_ANALYSE_TIMEOUT_S",
+    default: "10",
+    description: "seconds one analysis of an article may take",
+    details: "on a worker thread; past it: 422 naming the article's field",
+    parse: integer("analyse timeout", 1, 3600),
+  },
   dataDir: {
     flag: "data-dir",
     env: "INKPRESS_DATA_DIR",

@@ -4,17 +4,8 @@
  * small folder is measured on this thread, where starting workers would cost more.
  */
 import { Worker } from "node:worker_threads";
+import { workerSource } from "../worker-pool.js";
 import { measurePage, type PageOptions, type PageResult } from "./page.js";
-
-/**
- * A worker's start: the build's JavaScript module, or, where this runs from the TypeScript
- * sources (tsx), tsx registered in the worker first: a worker does not inherit the loader.
- */
-function workerSource(): string {
-  if (!import.meta.url.endsWith(".ts")) return `import(${JSON.stringify(new URL("./worker.js", import.meta.url).href)});`;
-  const tsx = import.meta.resolve("tsx/esm/api");
-  return `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL("./worker.ts", import.meta.url).href)}); });`;
-}
 
 /** Fewer pages than this are measured without workers. */
 const WORKERS_FROM = 64;
@@ -49,7 +40,7 @@ export async function measurePages(files: readonly string[], options: PageOption
       worker.on("exit", (code) => (done ? undefined : reject(new Error(`an audit worker stopped (exit code ${code})`))));
       send();
     });
-  const workers = Array.from({ length: Math.min(jobs, files.length) }, () => new Worker(workerSource(), { eval: true, workerData: pageOptions }));
+  const workers = Array.from({ length: Math.min(jobs, files.length) }, () => new Worker(workerSource(new URL("./worker.js", import.meta.url)), { eval: true, workerData: pageOptions }));
   try {
     await Promise.all(workers.map(run));
   } finally {

@@ -13,6 +13,7 @@ import type { ApiKeys } from "../keys/registry.js";
 import type { Metrics } from "./metrics.js";
 import { asHttpError, isFault, problem, toProblemResponse } from "./problem.js";
 import { logRequest, startRequest } from "./request-log.js";
+import type { AnalysisPool } from "../article/analysis-pool.js";
 import { analyseRoute } from "./routes/analyse.js";
 import { generateRoute } from "./routes/generate.js";
 import { refreshRoute } from "./routes/refresh.js";
@@ -36,6 +37,8 @@ export interface AppOptions {
   timeoutMs: number;
   /** Time a client has to send its body. */
   bodyTimeoutMs: number;
+  /** The worker threads that analyse articles off the event loop. */
+  analysis: AnalysisPool;
   /** Origins allowed by CORS; none means CORS is off. */
   corsOrigins: string[];
   /** Per-key state: limits and idempotency records. */
@@ -54,7 +57,7 @@ const HEADER_LIMIT = 8 * 1024;
  * key-protected `/api/v1/*`, and every error (thrown by us, by h3 or unexpected)
  * answered as problem+json.
  */
-export function createApp({ modelHost, metrics, keys, limiter, generations, timeoutMs, bodyTimeoutMs, corsOrigins, storage, jobs, jobsConfig, authFailures }: AppOptions): H3 {
+export function createApp({ modelHost, metrics, keys, limiter, generations, timeoutMs, bodyTimeoutMs, analysis, corsOrigins, storage, jobs, jobsConfig, authFailures }: AppOptions): H3 {
   const app = new H3({
     // Errors are logged once, below: a stack for faults only, never for routine client errors.
     silent: true,
@@ -102,7 +105,7 @@ export function createApp({ modelHost, metrics, keys, limiter, generations, time
   app.get("/assets/:file", assetRoute());
   app.get("/api/v1/openapi.json", openApiRoute());
   app.all("/api/v1/generate", generateRoute({ generations, storage, timeoutMs, bodyTimeoutMs, metrics }));
-  app.all("/api/v1/analyse", analyseRoute({ bodyTimeoutMs, metrics }));
+  app.all("/api/v1/analyse", analyseRoute({ bodyTimeoutMs, metrics, analysis }));
   app.all("/api/v1/refresh", refreshRoute({ generations, bodyTimeoutMs }));
   const jobRoutes = { jobs, storage, bodyTimeoutMs, pageSize: jobsConfig.pageSize, retentionMs: jobsConfig.retentionS * 1000 };
   app.post("/api/v1/jobs", submitJobRoute(jobRoutes));

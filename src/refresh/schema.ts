@@ -7,6 +7,7 @@
 import * as v from "valibot";
 import { CHECK_IDS, type CheckId } from "../article/report/analyse.js";
 import { MARKDOWN_DESCRIPTION, TARGET_FIELDS } from "../article/wire/analyse.js";
+import { nestingProblem, withinNesting } from "../article/text/nesting.js";
 import { countWords } from "../article/text/text.js";
 import { DEFAULTS, jsonObject, LIMITS, randomSeed, SeedSchema } from "../article/wire/request.js";
 import { ArticleResponseSchema, SeoReportSchema } from "../article/wire/response.js";
@@ -34,7 +35,11 @@ export const RefreshRequestSchema = v.pipe(
     {
       markdown: described(
         // Taken byte for byte (not cleaned or trimmed as analyse takes it): what a refresh does not change stays as it was.
-        v.pipe(v.string("markdown must be a string"), v.check((text) => text.trim().length > 0, "markdown must not be empty")),
+        v.pipe(
+          v.string("markdown must be a string"),
+          v.check((text) => text.trim().length > 0, "markdown must not be empty"),
+          v.check(withinNesting("markdown"), `markdown is ${nestingProblem("markdown")}`),
+        ),
         `${MARKDOWN_DESCRIPTION} Everything a refresh does not change stays byte for byte, the front matter included (but a title or description mended there).`,
       ),
       ...TARGET_FIELDS,

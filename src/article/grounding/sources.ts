@@ -10,6 +10,7 @@ import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import { unified } from "unified";
 import { figureKey, figuresIn } from "../text/figures.js";
+import { assertNesting } from "../text/nesting.js";
 import { contentTerms, TermIndex } from "../text/terms.js";
 import { endsSentence, splitSentences, wordSpans } from "../text/text.js";
 
@@ -54,7 +55,8 @@ interface Block {
 }
 
 /** The text blocks of Markdown (GitHub's, tables included), in order; code and HTML are left out (they are not prose to restate). */
-function blocksOf(markdown: string): Block[] {
+function blocksOf(markdown: string, field: string): Block[] {
+  assertNesting(markdown, "markdown", field);
   const blocks: Block[] = [];
   let heading: string | undefined;
   const text = (node: Nodes) => toString(node, { includeImageAlt: false }).replace(/\s+/g, " ").trim();
@@ -98,7 +100,7 @@ export function splitExcerpts(options: ExcerptOptions & { sources: readonly Sour
       run = [];
       runWords = 0;
     };
-    for (const block of blocksOf(source.text)) {
+    for (const block of blocksOf(source.text, `sources[${sourceIndex}].text`)) {
       if (block.heading !== runHeading) flush();
       runHeading = block.heading;
       const text = endsSentence(block.text) ? block.text : `${block.text}.`;

@@ -76,8 +76,10 @@ function read(text: string, language: string): Reading {
   const cached = recent.get(language, text);
   if (cached) return cached;
   const spans: WordSpan[] = [];
-  for (const s of segmenter(language, "word").segment(text)) {
-    if (s.isWordLike) spans.push(Object.freeze({ word: s.segment, index: s.index }));
+  for (const [offset, piece] of pieces(text)) {
+    for (const s of segmenter(language, "word").segment(piece)) {
+      if (s.isWordLike) spans.push(Object.freeze({ word: s.segment, index: offset + s.index }));
+    }
   }
   if (text.length > RECENT_CHARS) return new Reading(spans, language);
   const reading = new Reading(Object.freeze(spans), language);
@@ -95,7 +97,7 @@ export function countWords(text: string, language: string): number {
   // A sentence is counted by several readers in a row: its segmentation is kept for them.
   if (text.length <= RECENT_CHARS) return read(text, language).spans.length;
   let count = 0;
-  for (const word of segmenter(language, "word").segment(text)) if (word.isWordLike) count++;
+  for (const [, piece] of pieces(text)) for (const word of segmenter(language, "word").segment(piece)) if (word.isWordLike) count++;
   return count;
 }
 
@@ -117,7 +119,7 @@ const ONE_SENTENCE = new RegExp(`^${WITHIN}*${CLOSING}$`, "u");
  * the next one begins.
  */
 const TWO_SENTENCES = new RegExp(`^(${WITHIN}*${BREAK} +)(\\p{Lu}${WITHIN}*${CLOSING})$`, "u");
-/** Characters Intl.Segmenter is given at once: its time grows faster than the text's length. */
+/** Characters Intl.Segmenter is given at once: its time grows with the square of the text's length. */
 const SEGMENT_CHARS = 1000;
 /** Where a long text is cut before segmenting: after a terminator and its spaces (or one that needs none). */
 const CHUNK_END = new RegExp(`[${classOf(SEGMENTED_TERMINATORS)}][${classOf(TRAILING)}]*\\s+|[${classOf(UNSPACED_TERMINATORS)}]`, "gu");
@@ -131,15 +133,29 @@ const CHUNK_END = new RegExp(`[${classOf(SEGMENTED_TERMINATORS)}][${classOf(TRAI
 export function splitSentences(text: string, language: string): string[] {
   if (text.length <= SEGMENT_CHARS) return segmentSentences(text, language);
   const out: string[] = [];
-  let rest = text;
-  while (rest.length > SEGMENT_CHARS) {
-    const head = rest.slice(0, SEGMENT_CHARS);
+  for (const [, piece] of pieces(text)) for (const sentence of segmentSentences(piece, language)) out.push(sentence);
+  return out;
+}
+
+/**
+ * A text in pieces of at most about {@link SEGMENT_CHARS} characters, each with its offset:
+ * Intl.Segmenter's time grows with the square of what it is given, so a long text is given
+ * to it piece by piece. A piece ends after a sentence terminator and its spaces (a boundary
+ * of words and sentences alike), else after a space, else (a run with neither) at the size,
+ * never inside a surrogate pair.
+ */
+function* pieces(text: string): Generator<[number, string]> {
+  let from = 0;
+  while (text.length - from > SEGMENT_CHARS) {
+    const head = text.slice(from, from + SEGMENT_CHARS);
     const last = [...head.matchAll(CHUNK_END)].at(-1);
-    const cut = last ? last.index + last[0].length : head.lastIndexOf(" ") + 1 || SEGMENT_CHARS;
-    out.push(...segmentSentences(rest.slice(0, cut), language));
-    rest = rest.slice(cut);
+    let cut = last ? last.index + last[0].length : head.lastIndexOf(" ") + 1 || SEGMENT_CHARS;
+    const lastUnit = head.charCodeAt(cut - 1);
+    if (lastUnit >= 0xd800 && lastUnit <= 0xdbff) cut--;
+    yield [from, head.slice(0, cut)];
+    from += cut;
   }
-  return [...out, ...segmentSentences(rest, language)];
+  yield [from, text.slice(from)];
 }
 
 function segmentSentences(text: string, language: string): string[] {

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { resolvePreset } from "../plan/presets.js";
+import { MAX_NESTING, nestingProblem, withinNesting } from "../text/nesting.js";
 import { OutlineEntrySchema, SeoReportSchema } from "./response.js";
 import {
   DEFAULTS,
@@ -22,12 +23,18 @@ import {
 
 const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
 
-/** An article given as it is, as a request field: text, cleaned, not empty. */
-const pageSchema = (what: string) =>
-  v.pipe(v.string(`${what} must be a string`), v.transform(cleanBlock), v.trim(), v.minLength(1, `${what} must not be empty`));
+/** An article given as it is, as a request field: text, cleaned, not empty, not nested too deeply to parse. */
+const pageSchema = (what: "markdown" | "html") =>
+  v.pipe(
+    v.string(`${what} must be a string`),
+    v.transform(cleanBlock),
+    v.trim(),
+    v.minLength(1, `${what} must not be empty`),
+    v.check(withinNesting(what), `${what} is ${nestingProblem(what)}`),
+  );
 
 /** The Markdown article field, as analyse and refresh read it. */
-export const MARKDOWN_DESCRIPTION = "The article as Markdown, YAML front matter allowed (`title`, `description`, `keywords`, `language`, `slug` are read as targets the request leaves open).";
+export const MARKDOWN_DESCRIPTION = `The article as Markdown, YAML front matter allowed (\`title\`, \`description\`, \`keywords\`, \`language\`, \`slug\` are read as targets the request leaves open); nested at most ${MAX_NESTING} levels deep.`;
 
 /** The targets an article is measured against (analyse and refresh): the generate fields that set them. */
 export const TARGET_FIELDS = {
@@ -51,7 +58,7 @@ export const AnalyseRequestSchema = v.pipe(
   jsonObject(
     {
       markdown: v.optional(described(pageSchema("markdown"), `${MARKDOWN_DESCRIPTION} Send this or \`html\`.`)),
-      html: v.optional(described(pageSchema("html"), "The article as an HTML page or fragment: `<title>`, `<meta name=\"description\">`, `<html lang>`, headings, paragraphs, lists and links are read; scripts, styles, navigation, forms, asides and footers are not. Send this or `markdown`.")),
+      html: v.optional(described(pageSchema("html"), `The article as an HTML page or fragment: \`<title>\`, \`<meta name="description">\`, \`<html lang>\`, headings, paragraphs, lists and links are read; scripts, styles, navigation, forms, asides and footers are not. Elements nest at most ${MAX_NESTING} levels deep. Send this or \`markdown\`.`)),
       ...TARGET_FIELDS,
     },
     "the request body must be a JSON object",

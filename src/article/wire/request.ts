@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { MAX_NESTING, nestingProblem, withinNesting } from "../text/nesting.js";
 import { requestConflicts } from "../plan/conflicts.js";
 import { isIso6391 } from "../plan/labels.js";
 import { resolvePreset, type Preset } from "../plan/presets.js";
@@ -211,8 +212,8 @@ const SourceSchema = jsonObject({
   title: described(requiredText(LIMITS.sourceTitle, "title"), "Shown in the article's Sources list."),
   url: v.optional(described(url(false), "Shown to readers beside the title; never fetched.")),
   text: described(
-    v.pipe(v.string("text must be a string"), v.transform(cleanBlock), v.trim(), v.minLength(1, "text must not be empty")),
-    "Plain text or Markdown.",
+    v.pipe(v.string("text must be a string"), v.transform(cleanBlock), v.trim(), v.minLength(1, "text must not be empty"), v.check(withinNesting("markdown"), `text is ${nestingProblem("markdown")}`)),
+    `Plain text or Markdown, nested at most ${MAX_NESTING} levels deep.`,
   ),
 }, "each source must be an object");
 

@@ -9,6 +9,7 @@ import type { Element, ElementContent, Root as HastRoot, RootContent as HastCont
 import { fromHtml } from "hast-util-from-html";
 import { toMdast } from "hast-util-to-mdast";
 import type { Root } from "mdast";
+import { assertNesting } from "../../text/nesting.js";
 
 /** An HTML page: its tree as Markdown's, and what its head declares. */
 export interface HtmlPage {
@@ -22,8 +23,9 @@ export interface HtmlPage {
 /** Elements that are never the article's text. */
 const IGNORED = new Set(["script", "style", "noscript", "template", "nav", "form", "aside", "footer", "iframe", "svg", "button", "select", "dialog"]);
 
-/** Read an HTML page or fragment. */
-export function readHtml(html: string): HtmlPage {
+/** Read an HTML page or fragment; one nested too deeply to parse is an error naming `field`. */
+export function readHtml(html: string, field = "html"): HtmlPage {
+  assertNesting(html, "html", field);
   const page = fromHtml(html);
   const elements = [...walk(page)];
   const named = (tag: string) => elements.find((element) => element.tagName === tag);

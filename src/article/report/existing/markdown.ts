@@ -10,6 +10,7 @@ import { frontmatter } from "micromark-extension-frontmatter";
 import { gfm } from "micromark-extension-gfm";
 import { parse } from "yaml";
 import { InvalidFieldError } from "../../../errors.js";
+import { assertNesting } from "../../text/nesting.js";
 
 /** A Markdown page: its tree and its front matter's fields. */
 export interface MarkdownPage {
@@ -18,8 +19,9 @@ export interface MarkdownPage {
   frontMatter: Record<string, unknown>;
 }
 
-/** Parse a Markdown page; front matter that is not a YAML mapping is an error naming `field`. */
+/** Parse a Markdown page; front matter that is not a YAML mapping, or nesting too deep to parse, is an error naming `field`. */
 export function readMarkdown(markdown: string, field = "markdown"): MarkdownPage {
+  assertNesting(markdown, "markdown", field);
   const tree = fromMarkdown(markdown, {
     extensions: [frontmatter(["yaml", "toml"]), gfm()],
     mdastExtensions: [frontmatterFromMarkdown(["yaml", "toml"]), gfmFromMarkdown()],

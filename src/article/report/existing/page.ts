@@ -28,10 +28,10 @@ export interface ExistingPage extends ArticleStructure {
   declared: Declared;
 }
 
-/** Read a Markdown or HTML page; a page's front matter that cannot be read is an error naming `field`. */
+/** Read a Markdown or HTML page; a page's front matter that cannot be read, or nesting too deep, is an error naming `field`. */
 export function readPage(page: { markdown: string } | { html: string }, field?: string): ExistingPage {
   if ("html" in page) {
-    const { tree, title, description, language } = readHtml(page.html);
+    const { tree, title, description, language } = readHtml(page.html, field);
     return { ...readStructure(tree), declared: { ...defined({ title, description, language }), fields: {}, from: "html" } };
   }
   const { tree, frontMatter } = readMarkdown(page.markdown, field);
