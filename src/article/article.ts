@@ -105,6 +105,9 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
     metaDescription,
     slug,
     keywords,
+    // The model chose its title: only a title the request gave says what the article is about.
+    about: [request.topic, request.seo.title].filter((text): text is string => Boolean(text)),
+    steered: [...keywords, ...(request.links ?? []).flatMap((link) => [link.title, ...link.keywords])],
     language: request.language,
     headingTags: request.seo.headingTags,
     preset: articlePlan.preset,
