@@ -26,7 +26,7 @@ function paragraphs(file: string): string[][] {
 }
 
 const shares = (sentences: string[]) => {
-  const measured = repetition(sentences, { language: "en", n: LOOPS.n, share: LOOPS.sentenceShare, words: LOOPS.words });
+  const measured = repetition(sentences, { language: "en", ...LOOPS, share: LOOPS.sentenceShare });
   return { sentences: (100 * measured.repeats.length) / measured.sentences, grams: (100 * measured.repeatedGrams) / Math.max(1, measured.grams), run: measured.longestRun, loops: loops(measured, LOOPS) };
 };
 const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;

@@ -28,7 +28,7 @@ try {
     if (response.status !== 200) throw new Error(`generate answered ${response.status}: ${await response.text()}`);
     const { article } = (await response.json()) as { article: { markdown: string } };
     const blocks = countBlocks(readPage({ markdown: article.markdown }).blocks, "en");
-    const measured = repetition(blocks.flatMap((block) => (block.kind === "prose" ? block.sentences : [])), { language: "en", n: LOOPS.n, share: LOOPS.sentenceShare, words: LOOPS.words });
+    const measured = repetition(blocks.flatMap((block) => (block.kind === "prose" ? block.sentences : [])), { language: "en", ...LOOPS, share: LOOPS.sentenceShare });
     sentences += measured.sentences;
     repeats += measured.repeats.length;
     console.log(`${topic}: ${measured.repeats.length} of ${measured.sentences} sentences repeat (${((100 * measured.repeats.length) / measured.sentences).toFixed(1)} %)`);

@@ -39,11 +39,11 @@ export function sentenceWords(language: string): number {
  * What makes a loop (the sentence gate refuses a repeating sentence, the report's no-loops check
  * measures them): runs of `n` words; a sentence of at least `words` words repeats when it says an
  * earlier one again whole or `sentenceShare` of its runs were said before. An article loops when
- * `run` such sentences stand in a row, or over `repeatedSentences` percent of its sentences
+ * `run` sentences in a row each repeat one of the `window` sentences before it, or over `repeatedSentences` percent of its sentences
  * repeat, or over `repeatedGrams` percent of its runs of words are said again. Calibrated on
  * the READMEs of node_modules and planted loops in docs/guarantees.md (`npx tsx scripts/loops-calibrate.ts`).
  */
-export const LOOPS = { n: 3, words: 5, sentenceShare: 0.6, run: 4, repeatedSentences: 35, repeatedGrams: 40 } as const;
+export const LOOPS = { n: 3, words: 5, sentenceShare: 0.6, window: 8, run: 6, repeatedSentences: 35, repeatedGrams: 40 } as const;
 
 /**
  * When an article is on its topic (the report's on-topic check): a section relates when its

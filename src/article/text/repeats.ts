@@ -56,7 +56,10 @@ export interface Repetition {
   grams: number;
   /** Of those, the runs said before. */
   repeatedGrams: number;
-  /** The most repeating sentences in a row: a loop says a passage again, not a stock line here and there. */
+  /**
+   * The most sentences in a row that each repeat one of the `window` sentences before it: a loop
+   * says a passage again at once, where a manual repeats a note in each of its sections.
+   */
   longestRun: number;
 }
 
@@ -65,17 +68,19 @@ export interface Repetition {
  * before making a sentence a repeat; sentences of fewer than `words` words are not read (a
  * stock line such as "Returns nothing." says too little to loop).
  */
-export function repetition(sentences: readonly string[], options: { language: string; n: number; share: number; words: number }): Repetition {
-  const { language, n, share, words } = options;
+export function repetition(sentences: readonly string[], options: { language: string; n: number; share: number; words: number; window: number }): Repetition {
+  const { language, n, share, words, window } = options;
   const memory = new RepeatMemory(language, n);
   const seen = new Set<string>();
   const read = sentences.filter((sentence) => wordSpans(sentence, language).length >= words);
   const result: Repetition = { sentences: read.length, repeats: [], grams: 0, repeatedGrams: 0, longestRun: 0 };
   let run = 0;
-  for (const sentence of read) {
+  for (const [i, sentence] of read.entries()) {
     const repeats = memory.repeated(sentence) >= share;
     if (repeats) result.repeats.push(sentence);
-    run = repeats ? run + 1 : 0;
+    const recent = new RepeatMemory(language, n);
+    for (const before of read.slice(Math.max(0, i - window), i)) recent.remember(before);
+    run = repeats && recent.repeated(sentence) >= share ? run + 1 : 0;
     result.longestRun = Math.max(result.longestRun, run);
     for (const gram of wordGrams(sentence, language, n)) {
       result.grams++;

@@ -81,7 +81,7 @@ function onTopic(article: Article): Verdict {
 
 function noLoops(article: Article): Verdict {
   const { language } = article.input;
-  const measured = repetition(article.sentences, { language, n: LOOPS.n, share: LOOPS.sentenceShare, words: LOOPS.words });
+  const measured = repetition(article.sentences, { language, ...LOOPS, share: LOOPS.sentenceShare });
   if (measured.sentences === 0) return na("The article has no sentences to repeat.");
   const sentenceShare = percent(measured.repeats.length, measured.sentences);
   const gramShare = percent(measured.repeatedGrams, measured.grams);
