@@ -26,7 +26,9 @@ try {
       body: JSON.stringify({ topic, length: 800, seed: i + 1 }),
     });
     if (response.status !== 200) throw new Error(`generate answered ${response.status}: ${await response.text()}`);
-    const { article } = (await response.json()) as { article: { markdown: string } };
+    const { article, seo } = (await response.json()) as { article: { markdown: string }; seo?: { score: number; checks: Array<{ id: string; passed: boolean | null; message: string }> } };
+    const onTopic = seo?.checks.find((check) => check.id === "on-topic");
+    if (onTopic) console.log(`${topic}: score ${seo!.score}, on-topic ${String(onTopic.passed)}: ${onTopic.message}`);
     const blocks = countBlocks(readPage({ markdown: article.markdown }).blocks, "en");
     const measured = repetition(blocks.flatMap((block) => (block.kind === "prose" ? block.sentences : [])), { language: "en", ...LOOPS, share: LOOPS.sentenceShare });
     sentences += measured.sentences;

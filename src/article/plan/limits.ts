@@ -48,8 +48,9 @@ export const LOOPS = { n: 3, words: 5, sentenceShare: 0.6, window: 8, run: 6, re
 /**
  * When an article is on its topic (the report's on-topic check): a section relates when its
  * own words (never the ones code steered in) hold at least `terms` distinct words of the subject
- * (every one, when the subject has fewer), and the sections that relate hold at least `share`
+ * (every one, when the subject has fewer), or words of the subject said twice or more make
+ * `density` percent of its content words; and the sections that relate hold at least `share`
  * percent of the article's words. A source's salient words are its `salient` most frequent
  * content words said at least twice. Calibrated in docs/guarantees.md.
  */
-export const ON_TOPIC = { terms: 2, share: 50, salient: 20 } as const;
+export const ON_TOPIC = { terms: 2, density: 5, share: 50, salient: 20 } as const;

@@ -59,6 +59,12 @@ function ownTerms(text: string, steered: readonly string[][], language: string):
   return own;
 }
 
+/** Whether a part's own words relate to the subject: enough distinct words of it, or one said densely. */
+function relates(own: readonly string[], subject: ReadonlySet<string>, needed: number): boolean {
+  const hits = own.filter((term) => subject.has(term));
+  return new Set(hits).size >= needed || (hits.length >= 2 && percent(hits.length, own.length) >= ON_TOPIC.density);
+}
+
 function onTopic(article: Article): Verdict {
   const { language, steered = [] } = article.input;
   const subject = subjectTerms(article);
@@ -67,14 +73,14 @@ function onTopic(article: Article): Verdict {
   if (parts.length === 0) return verdict(false, "The article has no text to be about its topic.");
   const phrases = steered.map((phrase) => contentTerms(phrase, language)).sort((a, b) => b.length - a.length);
   const needed = Math.min(ON_TOPIC.terms, subject.size);
-  const off = parts.filter((part) => new Set(ownTerms(part.text, phrases, language).filter((term) => subject.has(term))).size < needed);
+  const off = parts.filter((part) => !relates(ownTerms(part.text, phrases, language), subject, needed));
   const total = sum(parts.map((part) => part.words));
   const share = 100 - percent(sum(off.map((part) => part.words)), total);
   const steeredNote = steered.length ? "; the words code steered in are not counted" : "";
   const named = off.length ? `; not about it: ${off.map((part) => part.name).join(", ")}` : "";
   return verdict(
     share >= ON_TOPIC.share,
-    `${parts.length - off.length} of ${plural(parts.length, "section")} use at least ${plural(needed, "word")} of the subject in their own words, ` +
+    `${parts.length - off.length} of ${plural(parts.length, "section")} use at least ${plural(needed, "word")} of the subject in their own words, or one as ${ON_TOPIC.density}% of them, ` +
       `holding ${round(share, 1)}% of the text (target at least ${ON_TOPIC.share}%${steeredNote})${named}.`,
   );
 }
