@@ -80,10 +80,10 @@ export class SentenceGate {
   refuse(sentence: string, placement: Placement): Refusal | undefined {
     const { plan, document, avoid } = this.options;
     if (this.said.has(sentence)) return "duplicate";
-    if (this.said.repeated(sentence) >= LOOPS.sentenceShare) return "repeats";
     if (this.keywords.some((k) => countForms(sentence, k, this.language) > 1)) return "keyword-twice";
     if (this.thirdAlike(sentence)) return "third-alike";
     if (!balanced(sentence)) return "unbalanced";
+    if (wordSpans(sentence, this.language).length >= LOOPS.words && this.said.repeated(sentence) >= LOOPS.sentenceShare) return "repeats";
     if (placement.answer && QUESTION_END.test(sentence)) return "question";
     if (avoid.holds(sentence)) return "banned";
     const lower = sentence.toLocaleLowerCase(this.language);
