@@ -6,7 +6,7 @@
 import { normaliseSentence, wordSpans } from "./text.js";
 
 /** A text's runs of `n` consecutive words, lower-cased, each as one key. */
-export function wordGrams(text: string, language: string, n: number): string[] {
+function wordGrams(text: string, language: string, n: number): string[] {
   const words = wordSpans(text, language).map((span) => span.word.toLocaleLowerCase(language));
   const grams: string[] = [];
   for (let i = 0; i + n <= words.length; i++) grams.push(words.slice(i, i + n).join("\u0000"));
