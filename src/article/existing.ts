@@ -73,10 +73,8 @@ export function analyseExisting(request: AnalyseRequest, options: AnalyseExistin
     metaDescription: description?.value ?? "",
     slug: slug?.value ?? "",
     keywords: keywords?.value ?? [],
-    // The topic says what it is about, else the title. Who wrote it is unknown (inkpress may have,
-    // steering its keywords and anchors in): their uses are no evidence here either.
-    about: [request.topic ?? title?.value].filter((text): text is string => Boolean(text)),
-    steered: [...(keywords?.value ?? []), ...(request.links ?? []).flatMap((link) => [link.title, ...link.keywords])],
+    // The author wrote every word: nothing was steered in, and the title is theirs.
+    about: [request.topic, title?.value].filter((text): text is string => Boolean(text)),
     language: language.value,
     headingTags: request.seo.headingTags,
     preset: request.structure,

@@ -40,8 +40,6 @@ function analyseBody(request: Record<string, unknown>, written: ArticleResponse,
   return {
     // The title as front matter only (as a theme prints it), or also as the first line.
     markdown: markdownWithFrontMatter(written, written.article.slug, { h1 }),
-    // What the article was asked to be about: on-topic measures the same subject.
-    topic: request.topic,
     language,
     length,
     structure,

@@ -20,16 +20,15 @@ export interface AnalyseInput {
   /** Normalised; the first is primary; may be empty. */
   keywords: string[];
   /**
-   * Texts that say what the article is about, besides its keywords: the topic and a title the
-   * request gave (for an article analysed as it is: the topic, else its title). The on-topic
-   * check measures the article against their words.
+   * Texts that say what the article is about, besides its keywords: the topic, and a title its
+   * author (or the request) gave. The on-topic check measures the article against their words.
    * @default [] (only the keywords and sources then)
    */
   about?: readonly string[];
   /**
    * Phrases code steered into the text (the keywords, link anchors): their occurrences are not
-   * the article's own words, so they never show that it is on topic. An article analysed as it
-   * is may have been written by inkpress, so its keywords and anchors are given here too.
+   * the article's own words, so they never show that it is on topic. None for an article
+   * analysed as it is (its author wrote every word).
    * @default []
    */
   steered?: readonly string[];
