@@ -40,7 +40,7 @@ const REFERENCE_ITEM = /^\[\d+\]\s/u;
 /** A URL written out in the text: an address, not words. */
 const URL = /\b(?:https?:\/\/|www\.)[^\s<>()]+[^\s<>().,;:!?'"]/giu;
 /** Pictographs and what joins or styles them: a title's decoration, not its words. */
-const EMOJI = /[\p{Extended_Pictographic}\u200d\ufe0f]/gu;
+const EMOJI = /\p{Extended_Pictographic}|\u200d|\ufe0f/gu;
 
 /** Read a parsed article into its title, blocks and links. */
 export function readStructure(tree: Root): ArticleStructure {
