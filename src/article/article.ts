@@ -105,6 +105,7 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
     metaDescription,
     slug,
     keywords,
+    ...substanceTargets(request, keywords),
     language: request.language,
     headingTags: request.seo.headingTags,
     preset: articlePlan.preset,
@@ -156,4 +157,16 @@ function assertConsistent(request: GenerateRequest): void {
   if (conflicts.length === 0) return;
   const errors = conflicts.map(({ path, message }) => ({ path, message }));
   throw new InkpressError(`The request has ${errors.length} invalid fields: ${errors.map((e) => e.path).join(", ")}.`, { status: 422, extensions: { errors } });
+}
+
+/**
+ * What the on-topic check measures a written article against: the topic and a title the request
+ * gave (the model chose its own title, so it says nothing), and the phrases code steered in (every
+ * keyword and link anchor phrase), whose occurrences are not the article's own words.
+ */
+function substanceTargets(request: GenerateRequest, keywords: readonly string[]): { about: string[]; steered: string[] } {
+  return {
+    about: [request.topic, request.seo.title].filter((text): text is string => Boolean(text)),
+    steered: [...keywords, ...(request.links ?? []).flatMap((link) => [link.title, ...link.keywords])],
+  };
 }

@@ -73,6 +73,8 @@ export function analyseExisting(request: AnalyseRequest, options: AnalyseExistin
     metaDescription: description?.value ?? "",
     slug: slug?.value ?? "",
     keywords: keywords?.value ?? [],
+    // The author wrote every word: nothing was steered in, and the title is theirs.
+    about: [request.topic, title?.value].filter((text): text is string => Boolean(text)),
     language: language.value,
     headingTags: request.seo.headingTags,
     preset: request.structure,

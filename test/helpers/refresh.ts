@@ -15,7 +15,9 @@ export function plantedArticle(): { markdown: string; request: RefreshRequestInp
   const intro = [...take(2), "A compost bin turns kitchen scraps into soil for the garden.", ...take(2)].join(" ");
   const long = take(22).join(" ");
   const banned = "The rotating drum is a real game-changer for busy cooks who compost.";
-  const run = [0, 1, 2, 3, 4].map((i) => take(10).join(" ") + (i === 2 ? ` ${banned}` : "")).join("\n\n");
+  // The section says what it is about in a sentence of its own, not only in the one a mend rewrites.
+  const about = "Compost needs green scraps, brown leaves, air and water to break down.";
+  const run = [0, 1, 2, 3, 4].map((i) => (i === 0 ? `${about} ` : "") + take(10).join(" ") + (i === 2 ? ` ${banned}` : "")).join("\n\n");
   const markdown = [
     "---",
     `title: "${title}"`,

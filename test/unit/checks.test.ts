@@ -149,7 +149,7 @@ describe("keyword-in-introduction", () => {
     expect(check(doc("Gardens need care. Compost bins help."), "keyword-in-introduction").passed).toBe(true);
     expect(check(doc("Gardens need care. Soil helps. Compost bins help."), "keyword-in-introduction")).toMatchObject({
       passed: false,
-      message: "The primary keyword “compost bins” appears 0 times in the first two sentences of the introduction.",
+      message: "The primary keyword “compost bins” appears 0 times in the first two sentences of the introduction (word forms counted).",
     });
   });
 });

@@ -1,6 +1,7 @@
 import type { Heading, List, Paragraph, PhrasingContent, Root, RootContent } from "mdast";
 import { toMarkdown, type Options as ToMarkdownOptions } from "mdast-util-to-markdown";
-import { countPhrase, countWords, splitSentences } from "../text/text.js";
+import { countWords, splitSentences } from "../text/text.js";
+import { countForms } from "../text/forms.js";
 
 /** A block of the article body as the analyser reads it. */
 export type Block =
@@ -88,7 +89,7 @@ export class ArticleDocument {
     this.keywordCounts = new Map(keywords.map((k) => [k, 0]));
   }
 
-  /** Occurrences of a keyword in the body so far. */
+  /** Occurrences of a keyword in the body so far, any word form of its words (as the report counts them). */
   occurrences(keyword: string): number {
     return this.keywordCounts.get(keyword) ?? 0;
   }
@@ -202,7 +203,7 @@ export class ArticleDocument {
   private count(value: string): number {
     const words = countWords(value, this.language);
     this.wordCount += words;
-    for (const keyword of this.keywords) this.keywordCounts.set(keyword, this.occurrences(keyword) + countPhrase(value, keyword, this.language));
+    for (const keyword of this.keywords) this.keywordCounts.set(keyword, this.occurrences(keyword) + countForms(value, keyword, this.language));
     return words;
   }
 

@@ -1,10 +1,12 @@
 import type { AvoidList } from "../plan/avoid.js";
 import type { ArticleDocument } from "./document.js";
-import { KEYWORD_DENSITY } from "../plan/limits.js";
+import { KEYWORD_DENSITY, LOOPS } from "../plan/limits.js";
 import type { Plan } from "../plan/plan.js";
 import { classOf, QUESTION_MARKS, TRAILING } from "../text/scripts.js";
 import { balanced } from "../text/sentences.js";
-import { countPhrase, hasPhrase, normaliseSentence, opensWith, wordSpans } from "../text/text.js";
+import { countForms } from "../text/forms.js";
+import { RepeatMemory } from "../text/repeats.js";
+import { hasPhrase, opensWith, wordSpans } from "../text/text.js";
 
 /** A question's end: its terminator, then closing quotes or brackets. */
 const QUESTION_END = new RegExp(`[${classOf(QUESTION_MARKS)}][${classOf(TRAILING)}]*$`, "u");
@@ -12,6 +14,8 @@ const QUESTION_END = new RegExp(`[${classOf(QUESTION_MARKS)}][${classOf(TRAILING
 /** Why the gate refuses a sentence. */
 export type Refusal =
   | "duplicate"
+  /** Most of its runs of words were said before: the start of a loop. */
+  | "repeats"
   | "keyword-twice"
   | "third-alike"
   | "density"
@@ -47,14 +51,15 @@ const SECTION_OPENING_SHARE = 1 / 3;
 
 /**
  * Decides which sentences the article keeps, and remembers the ones it kept. A sentence
- * is refused when it repeats one (without case or punctuation), holds a keyword twice,
+ * is refused when it repeats one (without case or punctuation) or mostly repeats its runs of
+ * words (plan/limits.ts LOOPS: what the report's no-loops check counts), holds a keyword twice,
  * would be the third in a row to open alike, pushes the primary keyword past its density
  * cap, leaves a quotation or bracket open, holds a banned phrase, shows a keyword in a case
  * the request did not give it mid-sentence, or opens with a keyword where that would make
  * the pattern show (over 40 % of keyword sentences, over a third of the sections).
  */
 export class SentenceGate {
-  private readonly seen = new Set<string>();
+  private readonly said: RepeatMemory;
   /** First words of the last two sentences kept, in document order. */
   private starts: string[] = [];
   private keywordSentences = 0;
@@ -68,15 +73,17 @@ export class SentenceGate {
     this.keywords = [options.plan.primary, ...options.plan.secondary];
     this.language = options.plan.request.language;
     this.sections = Math.max(1, options.plan.sections.length - 1);
+    this.said = new RepeatMemory(this.language, LOOPS.n);
   }
 
   /** Why `sentence` may not join the article where it would stand, or undefined when it may. */
   refuse(sentence: string, placement: Placement): Refusal | undefined {
     const { plan, document, avoid } = this.options;
-    if (this.seen.has(normaliseSentence(sentence, this.language))) return "duplicate";
-    if (this.keywords.some((k) => countPhrase(sentence, k, this.language) > 1)) return "keyword-twice";
+    if (this.said.has(sentence)) return "duplicate";
+    if (this.keywords.some((k) => countForms(sentence, k, this.language) > 1)) return "keyword-twice";
     if (this.thirdAlike(sentence)) return "third-alike";
     if (!balanced(sentence)) return "unbalanced";
+    if (wordSpans(sentence, this.language).length >= LOOPS.words && this.said.repeated(sentence) >= LOOPS.sentenceShare) return "repeats";
     if (placement.answer && QUESTION_END.test(sentence)) return "question";
     if (avoid.holds(sentence)) return "banned";
     const lower = sentence.toLocaleLowerCase(this.language);
@@ -92,7 +99,7 @@ export class SentenceGate {
 
   /** Remember a sentence the article kept. */
   keep(sentence: string, placement: Placement): void {
-    this.seen.add(normaliseSentence(sentence, this.language));
+    this.said.remember(sentence);
     this.starts = [this.starts.at(-1) ?? "", firstWord(sentence, this.language)];
     if (placement.articleStart) return;
     if (this.keywords.some((k) => hasPhrase(sentence, k, this.language))) this.keywordSentences++;

@@ -34,3 +34,23 @@ const SENTENCE_WORDS = 20;
 export function sentenceWords(language: string): number {
   return SENTENCE_WORDS_BY_LANGUAGE[language] ?? SENTENCE_WORDS;
 }
+
+/**
+ * What makes a loop (the sentence gate refuses a repeating sentence, the report's no-loops check
+ * measures them): runs of `n` words; a sentence of at least `words` words repeats when it says an
+ * earlier one again whole or `sentenceShare` of its runs were said before. An article loops when
+ * `run` sentences in a row each repeat one of the `window` sentences before it, or over `repeatedSentences` percent of its sentences
+ * repeat, or over `repeatedGrams` percent of its runs of words are said again. Calibrated on
+ * the READMEs of node_modules and planted loops in docs/guarantees.md (`npx tsx scripts/loops-calibrate.ts`).
+ */
+export const LOOPS = { n: 3, words: 5, sentenceShare: 0.6, window: 8, run: 6, repeatedSentences: 35, repeatedGrams: 40 } as const;
+
+/**
+ * When an article is on its topic (the report's on-topic check): a section relates when its
+ * own words (never the ones code steered in) hold at least `terms` distinct words of the subject
+ * (every one, when the subject has fewer), or words of the subject said twice or more make
+ * `density` percent of its content words; and the sections that relate hold at least `share`
+ * percent of the article's words. A source's salient words are its `salient` most frequent
+ * content words said at least twice. Calibrated in docs/guarantees.md.
+ */
+export const ON_TOPIC = { terms: 2, density: 5, share: 50, salient: 20 } as const;

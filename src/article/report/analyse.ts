@@ -8,6 +8,7 @@ import { languageChecks } from "./checks/language.js";
 import { lengthChecks } from "./checks/length.js";
 import { phraseChecks } from "./checks/phrases.js";
 import { readabilityChecks } from "./checks/readability.js";
+import { substanceChecks } from "./checks/substance.js";
 import type { AnalyseInput } from "./input.js";
 import { CHECK_IDS, CHECK_LABELS, CHECK_WEIGHTS, SCORE_CAPS, type CheckId } from "./checks/registry.js";
 
@@ -39,6 +40,7 @@ export interface Analysis {
 
 /** Every check's measurement; TypeScript fails here if a check of the registry has none. */
 const MEASURES: Record<CheckId, Measure> = {
+  ...substanceChecks,
   ...languageChecks,
   ...keywordChecks,
   ...lengthChecks,
@@ -65,7 +67,7 @@ export function analyse(input: AnalyseInput): Analysis {
 /**
  * round(100 × weight of passed checks ÷ weight of applicable ones); nothing applicable → 100.
  * Any failure keeps the score at 99 at most, and a failed check with a cap in
- * {@link SCORE_CAPS} (wrong language, banned text) at its cap.
+ * {@link SCORE_CAPS} (off topic, loops, wrong language, banned text) at its cap.
  */
 export function scoreChecks(checks: readonly { id: CheckId; passed: boolean | null }[]): number {
   const applicable = checks.filter((c) => c.passed !== null);

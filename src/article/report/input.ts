@@ -19,6 +19,19 @@ export interface AnalyseInput {
   slug: string;
   /** Normalised; the first is primary; may be empty. */
   keywords: string[];
+  /**
+   * Texts that say what the article is about, besides its keywords: the topic, and a title its
+   * author (or the request) gave. The on-topic check measures the article against their words.
+   * @default [] (only the keywords and sources then)
+   */
+  about?: readonly string[];
+  /**
+   * Phrases code steered into the text (the keywords, link anchors): their occurrences are not
+   * the article's own words, so they never show that it is on topic. None for an article
+   * analysed as it is (its author wrote every word).
+   * @default []
+   */
+  steered?: readonly string[];
   /** ISO 639-1, lower-case. */
   language: string;
   headingTags: boolean;

@@ -9,12 +9,19 @@
  */
 const FIGURE = /(?<![\p{L}\p{N}]|\p{L}[-‑])[$€£¥₹]?\d+(?:[.,:]\d+)*(?:\s?%)?/gu;
 
+/**
+ * A version, not a figure: three or more dotted numbers ("1.2.7", "v2.0.0-beta.1"), or numbers
+ * with a wildcard part ("1.x", "1.2.*"), with the range operators written before it ("^1.2.3", ">=1.2.7").
+ * A German thousand ("1.000.000") groups digits in threes and stays a figure.
+ */
+export const VERSION = /(?<![\p{L}\p{N}.])(?:[~^]|[<>]=?|=)?v?(?!\d{1,3}(?:\.\d{3})+(?![.\d]))\d+(?:\.\d+){2,}(?:-[\w.]+)?(?:\+[\w.]+)?|(?<![\p{L}\p{N}.])(?:[~^]|[<>]=?|=)?v?\d+(?:\.\d+)*\.[xX*](?:\.[xX*\d]+)*/gu;
+
 /** Citation markers: "[1]", "[2, 3]", "[1–3]". */
 const CITATION = /\[\d+(?:\s*[,–-]\s*\d+)*\]/gu;
 
 /** The figures of a text as written, structure removed. */
 export function figuresIn(text: string): string[] {
-  return [...text.replace(CITATION, " ").matchAll(FIGURE)].map((match) => match[0]);
+  return [...text.replace(CITATION, " ").replace(VERSION, " ").matchAll(FIGURE)].map((match) => match[0]);
 }
 
 /**

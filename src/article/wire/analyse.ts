@@ -38,6 +38,12 @@ export const MARKDOWN_DESCRIPTION = `The article as Markdown, YAML front matter 
 
 /** The targets an article is measured against (analyse and refresh): the generate fields that set them. */
 export const TARGET_FIELDS = {
+  topic: v.optional(
+    described(
+      v.pipe(v.string("topic must be a string"), v.trim(), v.maxLength(LIMITS.topic, `topic must be at most ${LIMITS.topic} characters`)),
+      "What the article should be about: the on-topic check measures its sections against the topic's words, the keywords' and the title's. Without one, the title and keywords say it.",
+    ),
+  ),
   slug: v.optional(
     described(
       v.pipe(v.string("slug must be a string"), v.trim(), v.maxLength(LIMITS.url, `slug must be at most ${LIMITS.url} characters`)),

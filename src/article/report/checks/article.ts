@@ -4,7 +4,8 @@
  */
 import type { AnalyseInput } from "../input.js";
 import type { Block } from "../../body/document.js";
-import { countPhrase, firstWords } from "../../text/text.js";
+import { firstWords } from "../../text/text.js";
+import { countForms } from "../../text/forms.js";
 
 /** A heading block of the body. */
 export type Heading = Extract<Block, { kind: "heading" }>;
@@ -73,9 +74,9 @@ export function measureArticle(input: AnalyseInput): Article {
   };
 }
 
-/** Occurrences of a phrase in blocks (see countPhrase). */
+/** Occurrences of a phrase in blocks, any word form of its words (see countForms). */
 export const occurrences = (blocks: readonly Block[], phrase: string, language: string) =>
-  sum(blocks.map((block) => countPhrase(block.text, phrase, language)));
+  sum(blocks.map((block) => countForms(block.text, phrase, language)));
 
 /** A passed or failed verdict. */
 export const verdict = (passed: boolean, message: string): Verdict => ({ passed, message });

@@ -1,7 +1,8 @@
 /** Keyword checks: where the keywords stand, how often, and how sentences carry them. */
 import { KEYWORD_DENSITY } from "../../plan/limits.js";
 import { slugify } from "../../text/slug.js";
-import { countPhrase, opensWith } from "../../text/text.js";
+import { opensWith } from "../../text/text.js";
+import { countForms, formsNote } from "../../text/forms.js";
 import type { CheckId } from "./registry.js";
 import { type Article, type Measure, type Verdict, na, occurrences, percent, plural, quote, round, verdict, withHeadings, withKeyword } from "./article.js";
 
@@ -20,7 +21,7 @@ export const keywordChecks = {
     withKeyword((article, keyword) => {
       const subheadings = article.headings.filter((heading) => heading.depth === 2 || heading.depth === 3);
       if (subheadings.length === 0) return na("There are no H2 or H3 subheadings to hold the keyword.");
-      const holding = subheadings.filter((heading) => countPhrase(heading.text, keyword, article.input.language) > 0).length;
+      const holding = subheadings.filter((heading) => countForms(heading.text, keyword, article.input.language) > 0).length;
       const share = percent(holding, subheadings.length);
       const oneOfOne = subheadings.length === 1 && holding === 1;
       return verdict(
@@ -45,7 +46,7 @@ export const keywordChecks = {
     const count = occurrences(article.body, keyword, article.input.language);
     return verdict(
       density >= KEYWORD_DENSITY.min && density <= KEYWORD_DENSITY.max,
-      `Keyword density is ${density}% (“${keyword}” ${plural(count, "time")} in ${plural(article.wordCount, "word")}; target ${KEYWORD_DENSITY.min}–${KEYWORD_DENSITY.max}%).`,
+      `Keyword density is ${density}% (“${keyword}” ${plural(count, "time")} in ${plural(article.wordCount, "word")}, ${formsNote(article.input.language)}; target ${KEYWORD_DENSITY.min}–${KEYWORD_DENSITY.max}%).`,
     );
   }),
 
@@ -62,7 +63,7 @@ export const keywordChecks = {
 
   "keyword-once-per-sentence": withKeyword((article) => {
     const { keywords, language } = article.input;
-    const stuffed = article.sentences.filter((sentence) => keywords.some((keyword) => countPhrase(sentence, keyword, language) > 1));
+    const stuffed = article.sentences.filter((sentence) => keywords.some((keyword) => countForms(sentence, keyword, language) > 1));
     return verdict(
       stuffed.length === 0,
       stuffed[0] === undefined
@@ -85,7 +86,7 @@ function keywordOpenings(article: Article): Verdict {
   const opens = (sentence: string) => keywords.some((keyword) => opensWith(sentence, keyword, language));
   // The introduction's first sentence is the article's first sentence when there is an introduction.
   const counted = article.introduction.length > 0 ? article.sentences.slice(1) : article.sentences;
-  const bearing = counted.filter((sentence) => keywords.some((keyword) => countPhrase(sentence, keyword, language) > 0));
+  const bearing = counted.filter((sentence) => keywords.some((keyword) => countForms(sentence, keyword, language) > 0));
   const opening = bearing.filter(opens);
   const sentenceShare = percent(opening.length, bearing.length);
   const sections = article.sections.filter((section) => section.prose.length > 0);
@@ -102,8 +103,7 @@ function keywordOpenings(article: Article): Verdict {
   );
 }
 
-
 function presence(keyword: string, text: string, where: string, language: string): Verdict {
-  const count = countPhrase(text, keyword, language);
-  return verdict(count > 0, `The primary keyword “${keyword}” appears ${plural(count, "time")} in ${where}.`);
+  const count = countForms(text, keyword, language);
+  return verdict(count > 0, `The primary keyword “${keyword}” appears ${plural(count, "time")} in ${where} (${formsNote(language)}).`);
 }

@@ -5,9 +5,12 @@
  * readability ones refine it) and Rank Math's 100-point test list ("Basic SEO" tests such
  * as keyword in title, meta, URL and content length weigh more than "Additional" and
  * "Readability" tests). 3 = core on-page signal or a fault a reader cannot miss, 2 = strong
- * signal, 1 = readability polish.
+ * signal, 1 = readability polish. Substance (on topic, no loops) comes first: a reader judges it
+ * before any form.
  */
 const CHECKS = {
+  "on-topic": { weight: 3, label: "About its topic" },
+  "no-loops": { weight: 3, label: "No loops" },
   language: { weight: 3, label: "Written in the requested language" },
   "keyword-in-title": { weight: 3, label: "Keyword in the title" },
   "keyword-in-introduction": { weight: 2, label: "Keyword in the introduction" },
@@ -54,7 +57,8 @@ export const CHECK_LABELS = Object.fromEntries(CHECK_IDS.map((id) => [id, CHECKS
 
 /**
  * The highest score an article can have while one of these checks fails, whatever else
- * passes: text in the wrong language is not the article asked for (below 80), and a phrase
- * the request banned is a promise broken (below 90). Any other failure keeps it below 100.
+ * passes: an article off its topic or looping has no substance (below 50, never in the green
+ * of 80 and over), text in the wrong language is not the article asked for (below 80), and a
+ * phrase the request banned is a promise broken (below 90). Any other failure keeps it below 100.
  */
-export const SCORE_CAPS: Partial<Record<CheckId, number>> = { language: 79, avoid: 89 };
+export const SCORE_CAPS: Partial<Record<CheckId, number>> = { "on-topic": 49, "no-loops": 49, language: 79, avoid: 89 };

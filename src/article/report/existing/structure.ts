@@ -2,11 +2,13 @@
  * An article inkpress did not write (or wrote, and is given back) read from its mdast tree
  * into what the document model holds: the H1 title, then the body as heading and prose
  * blocks in order. Prose is what a reader reads: paragraphs and list items, with links kept
- * as their words and citation markers (`[2]`) dropped; code, tables, raw HTML, images and a
- * closing list of references are not prose, as they are not in an article inkpress writes.
+ * as their words and citation markers (`[2]`) dropped; code (fenced or inline), URLs, version
+ * strings, tables, raw HTML, images and a closing list of references are not prose, as they are
+ * not in an article inkpress writes. The title's emoji are dropped too: they are not its words.
  */
 import type { Definition, Nodes, PhrasingContent, Root, RootContent } from "mdast";
 import { toString } from "mdast-util-to-string";
+import { VERSION } from "../../text/figures.js";
 
 /** A body block before it is counted (counting needs the article's language). */
 export type RawBlock = { kind: "heading"; depth: number; text: string } | { kind: "prose"; text: string };
@@ -35,6 +37,10 @@ const MARKER = /(?<=\S)\[\d+(?:\s*[,–-]\s*\d+)*\]/gu;
 const MARKER_ONLY = /^\[\d+\]$/u;
 /** A reference list's item: it opens with its marker. */
 const REFERENCE_ITEM = /^\[\d+\]\s/u;
+/** A URL written out in the text: an address, not words. */
+const URL = /\b(?:https?:\/\/|www\.)[^\s<>()]+[^\s<>().,;:!?'"]/giu;
+/** Pictographs and what joins or styles them: a title's decoration, not its words. */
+const EMOJI = /\p{Extended_Pictographic}|\u200d|\ufe0f/gu;
 
 /** Read a parsed article into its title, blocks and links. */
 export function readStructure(tree: Root): ArticleStructure {
@@ -44,7 +50,7 @@ export function readStructure(tree: Root): ArticleStructure {
   let h1: string | undefined;
   for (const node of tree.children) {
     // The title is the H1 before any text: badges, comments and images may come first.
-    if (h1 === undefined && reader.blocks.length === 0 && node.type === "heading" && node.depth === 1) h1 = reader.inline(node.children);
+    if (h1 === undefined && reader.blocks.length === 0 && node.type === "heading" && node.depth === 1) h1 = reader.inline(node.children).replace(EMOJI, "").replace(/\s+/gu, " ").trim();
     else reader.block(node);
   }
   return { h1, blocks: reader.blocks, links: reader.links, citations: reader.markers.size };
@@ -93,13 +99,15 @@ class Reader {
       this.markers.add(marker);
       return "";
     };
-    return this.words(nodes).replace(MARKER, dropMarker).replace(/\s+/gu, " ").trim();
+    return this.words(nodes).replace(MARKER, dropMarker).replace(URL, " ").replace(VERSION, " ").replace(/\s+/gu, " ").trim();
   }
 
   private words(nodes: readonly PhrasingContent[]): string {
     let text = "";
     for (const node of nodes) {
-      if (node.type === "text" || node.type === "inlineCode") text += node.value;
+      // Inline code is code: what is around it reads on without it.
+      if (node.type === "text") text += node.value;
+      else if (node.type === "inlineCode") text += " ";
       else if (node.type === "break") text += " ";
       else if (node.type === "link" || node.type === "linkReference") text += this.link(node);
       else if ("children" in node) text += this.words(node.children);
