@@ -1,0 +1,31 @@
+/** The planning part of the document: `POST /api/v1/outline`, the plan a user edits before the article is written. */
+import { OutlineResponseSchema } from "../../planning/schema.js";
+import { answerSchema, ref } from "./convert.js";
+import { KEYED, type PathGroup } from "./group.js";
+import { problemRefs } from "./problems.js";
+
+/** The planning path group. */
+export function planningGroup(): PathGroup {
+  return {
+    tag: "planning",
+    description: "Plan before writing: the outline the engine would write from, edited and sent back to generate.",
+    paths: {
+      "/api/v1/outline": {
+        post: {
+          operationId: "outlineArticle",
+          tags: ["planning"],
+          summary: "Plan an article",
+          description:
+            "The plan generate would write from, for the same request body: the title and description with two alternatives each, the H2 and H3 headings in order with the prose words under each, the keyword and source each section carries. Send `outline`, edited (headings reworded, added, removed or reordered, budgets changed, a title chosen), back as generate's, a job's or a batch row's `outline`: the article then has exactly those headings, each section within ±25 % of its budget. Takes a generation slot like generate and counts a tenth of `length` against the key's daily words.",
+          security: KEYED,
+          requestBody: { $ref: "#/components/requestBodies/GenerateRequest" },
+          responses: {
+            200: { description: "The plan.", content: { "application/json": { schema: ref("OutlineResponse") } } },
+            ...problemRefs([400, 401, 405, 408, 413, 415, 422, 429, 500, 503, 504]),
+          },
+        },
+      },
+    },
+    schemas: { OutlineResponse: answerSchema(OutlineResponseSchema) },
+  };
+}
