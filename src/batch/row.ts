@@ -71,7 +71,7 @@ export function parseRow(line: number, fields: Record<string, unknown>, options:
   const request: GenerateRequest = { ...parsed, ...(links ? { links } : {}) };
   // A seed the row did not give is drawn anew on every run: it is no part of the row's identity.
   const seed = fields.seed === undefined ? undefined : request.seed;
-  const { seo, style, sources } = request;
+  const { seo, style, sources, outline } = request;
   const body = {
     topic: request.topic,
     length: request.length,
@@ -83,6 +83,7 @@ export function parseRow(line: number, fields: Record<string, unknown>, options:
     ...(style ? { style } : {}),
     ...(sources ? { sources } : {}),
     ...(links ? { links } : {}),
+    ...(outline ? { outline } : {}),
   };
   const key = createHash("sha256").update(JSON.stringify(body)).digest("hex").slice(0, 32);
   return { line, key, request, body };

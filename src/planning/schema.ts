@@ -32,7 +32,7 @@ export const OutlineResponseSchema = v.object({
   usage: v.object({
     promptTokens: count("Tokens the model evaluated."),
     completionTokens: count("Tokens the model generated."),
-    chargedWords: count("Words counted against the key's daily words: a tenth of `request.length`."),
+    chargedWords: count("Words counted against the key's daily words: a quarter of `request.length`."),
     durationMs: count("Time the planning took."),
   }),
 });

@@ -73,7 +73,7 @@ describe.each(MODELS)("an outline the user edits, over HTTP on $name", ({ model,
     const planned = plan.outline as Outline;
     expect(planned.title.length).toBeGreaterThan(0);
     expect(planned.introduction + planned.headings.reduce((n, h) => n + h.words + countWords(h.text, "en"), 0)).toBeGreaterThanOrEqual(LENGTH * 0.9);
-    expect(plan.usage.chargedWords).toBe(LENGTH / 10);
+    expect(plan.usage.chargedWords).toBe(LENGTH / 4);
 
     const outline = edited(planned);
     const written = await post(server, "/api/v1/generate", { ...request, outline });
@@ -85,6 +85,9 @@ describe.each(MODELS)("an outline the user edits, over HTTP on $name", ({ model,
     for (const [i, budget] of budgets.entries()) expect(Math.abs(words[i]! - budget), `section ${i}: ${words[i]} words, budget ${budget}`).toBeLessThanOrEqual(budget * 0.25);
     expect(Math.abs(body.article.wordCount - LENGTH)).toBeLessThanOrEqual(LENGTH * 0.1);
     expect(body.seo.checks.find((c: { id: string }) => c.id === "outline")).toMatchObject({ passed: true });
+    // The outline is a fraction of the article: measured 0.24 of its tokens on stories260K, 0.39 on the ChatML test model.
+    const tokens = (usage: { promptTokens: number; completionTokens: number }) => usage.promptTokens + usage.completionTokens;
+    expect(tokens(plan.usage)).toBeLessThan(tokens(body.usage) * 0.5);
   });
 
   it.skipIf(skip)("refuses a heading that holds a banned phrase, naming it", async () => {

@@ -16,7 +16,7 @@ export function planningGroup(): PathGroup {
           tags: ["planning"],
           summary: "Plan an article",
           description:
-            "The plan generate would write from, for the same request body: the title and description with two alternatives each, the H2 and H3 headings in order with the prose words under each, the keyword and source each section carries. Send `outline`, edited (headings reworded, added, removed or reordered, budgets changed, a title chosen), back as generate's, a job's or a batch row's `outline`: the article then has exactly those headings, each section within ±25 % of its budget. Takes a generation slot like generate and counts a tenth of `length` against the key's daily words.",
+            "The plan generate would write from, for the same request body: the title and description with two alternatives each, the H2 and H3 headings in order with the prose words under each, the keyword and source each section carries. Send `outline`, edited (headings reworded, added, removed or reordered, budgets changed, a title chosen), back as generate's, a job's or a batch row's `outline`: the article then has exactly those headings, each section within ±25 % of its budget. Takes a generation slot like generate and counts a quarter of `length` against the key's daily words.",
           security: KEYED,
           requestBody: { $ref: "#/components/requestBodies/GenerateRequest" },
           responses: {

@@ -16,7 +16,7 @@ export interface OutlineRouteOptions {
 /**
  * `POST /api/v1/outline`: the plan generate would write from, for the user to edit and send
  * back; a generate request's body, admitted like one (rate limit, concurrency, a slot) and
- * charged a tenth of its length.
+ * charged a quarter of its length.
  */
 export function outlineRoute({ generations, bodyTimeoutMs }: OutlineRouteOptions) {
   return defineHandler(async (event) => {
