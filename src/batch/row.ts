@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { slugify } from "../article/text/slug.js";
 import * as v from "valibot";
 import { meantName } from "../did-you-mean.js";
 import { REQUEST_FIELDS, fieldPath, requestFromFields, type RequestField } from "../article/wire/fields.js";
@@ -17,6 +18,11 @@ export interface BatchRow {
   request: GenerateRequest;
   /** The request as a server takes it: the same for every row with the same key. */
   body: Record<string, unknown>;
+  /**
+   * The file name the row's `url` gives (its last path segment), so that links planned to that address reach it.
+   * @default none: named by the article's slug
+   */
+  name?: string;
 }
 
 /** A row that cannot be written: `error` names the field and says why, in the API's words. */
@@ -86,7 +92,8 @@ export function parseRow(line: number, fields: Record<string, unknown>, options:
     ...(outline ? { outline } : {}),
   };
   const key = createHash("sha256").update(JSON.stringify(body)).digest("hex").slice(0, 32);
-  return { line, key, request, body };
+  const name = url?.output?.split("/").filter(Boolean).at(-1);
+  return { line, key, request, body, ...(name ? { name: slugify(name) } : {}) };
 }
 
 /**
