@@ -92,8 +92,14 @@ export function parseRow(line: number, fields: Record<string, unknown>, options:
     ...(outline ? { outline } : {}),
   };
   const key = createHash("sha256").update(JSON.stringify(body)).digest("hex").slice(0, 32);
-  const name = url?.output?.split("/").filter(Boolean).at(-1);
+  const name = url?.output && fileName(url.output);
   return { line, key, request, body, ...(name ? { name: slugify(name) } : {}) };
+}
+
+/** The last segment of an address's path, without an extension (`/guides/compost-bins/` → `compost-bins`); undefined for the root. */
+function fileName(address: string): string | undefined {
+  const pathname = URL.canParse(address) ? new URL(address).pathname : address;
+  return pathname.split("/").filter(Boolean).at(-1)?.replace(/\.[a-z]+$/iu, "");
 }
 
 /**
