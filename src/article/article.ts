@@ -114,6 +114,7 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
     given: requestTexts(request),
     sources: request.sources ?? [],
     grounding: grounding.stats(),
+    ...(request.outline ? { outline: request.outline } : {}),
   });
   const created = Math.floor(Date.now() / 1000);
   const { wordCount, readingTimeMinutes } = report;

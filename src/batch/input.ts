@@ -4,6 +4,7 @@ import { splitList } from "../article/wire/fields.js";
 import { csvRows } from "./csv.js";
 import { BatchError } from "./errors.js";
 import { jsonlRows } from "./jsonl.js";
+import { readOutlineFile } from "../planning/outline-file.js";
 import type { InputRow } from "./row.js";
 import { SourceFileError, readSourceFiles } from "./source-files.js";
 import { unreadable } from "./unreadable.js";
@@ -11,7 +12,8 @@ import { unreadable } from "./unreadable.js";
 
 /**
  * The rows of a `.csv` (header row first) or `.jsonl` file, in file order. A row's
- * `sources` given as text names files (`;`-separated, relative to the input file), read here.
+ * `sources` given as text names files (`;`-separated, relative to the input file), read here,
+ * as is the JSON file an `outline` given as text names.
  */
 export async function readRows(file: string): Promise<InputRow[]> {
   const extension = path.extname(file).toLowerCase();
@@ -24,7 +26,17 @@ export async function readRows(file: string): Promise<InputRow[]> {
     throw new BatchError(`cannot read ${file}: ${unreadable(error)}`, { cause: error });
   }
   const base = path.dirname(file);
-  return Promise.all(parse(text).map((row) => withSourceFiles(row, base)));
+  return Promise.all(parse(text).map(async (row) => withOutlineFile(await withSourceFiles(row, base), base)));
+}
+
+/** The row with the edited outline its `outline` cell names (a JSON file, relative to the input file) read; a file that cannot be read is the row's error. */
+async function withOutlineFile(row: InputRow, base: string): Promise<InputRow> {
+  if ("error" in row || typeof row.fields.outline !== "string") return row;
+  try {
+    return { line: row.line, fields: { ...row.fields, outline: await readOutlineFile(row.fields.outline, base) } };
+  } catch (error) {
+    return { line: row.line, error: `outline: ${(error as Error).message}` };
+  }
 }
 
 /** The row with the files its `sources` cell names read as sources; a file that cannot be read is the row's error. */

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { slugify } from "../article/text/slug.js";
 import * as v from "valibot";
 import { unknownFieldReason } from "../did-you-mean.js";
 import { REQUEST_FIELDS, fieldPath, requestFromFields, type RequestField } from "../article/wire/fields.js";
@@ -17,6 +18,11 @@ export interface BatchRow {
   request: GenerateRequest;
   /** The request as a server takes it: the same for every row with the same key. */
   body: Record<string, unknown>;
+  /**
+   * The file name the row's `url` gives (its last path segment), so that links planned to that address reach it.
+   * @default none: named by the article's slug
+   */
+  name?: string;
 }
 
 /** A row that cannot be written: `error` names the field and says why, in the API's words. */
@@ -70,7 +76,7 @@ export function parseRow(line: number, fields: Record<string, unknown>, options:
   const request: GenerateRequest = { ...parsed, ...(links ? { links } : {}) };
   // A seed the row did not give is drawn anew on every run: it is no part of the row's identity.
   const seed = fields.seed === undefined ? undefined : request.seed;
-  const { seo, style, sources } = request;
+  const { seo, style, sources, outline } = request;
   const body = {
     topic: request.topic,
     length: request.length,
@@ -82,9 +88,17 @@ export function parseRow(line: number, fields: Record<string, unknown>, options:
     ...(style ? { style } : {}),
     ...(sources ? { sources } : {}),
     ...(links ? { links } : {}),
+    ...(outline ? { outline } : {}),
   };
   const key = createHash("sha256").update(JSON.stringify(body)).digest("hex").slice(0, 32);
-  return { line, key, request, body };
+  const name = url?.output && fileName(url.output);
+  return { line, key, request, body, ...(name ? { name: slugify(name) } : {}) };
+}
+
+/** The last segment of an address's path, without an extension (`/guides/compost-bins/` → `compost-bins`); undefined for the root. */
+function fileName(address: string): string | undefined {
+  const pathname = URL.canParse(address) ? new URL(address).pathname : address;
+  return pathname.split("/").filter(Boolean).at(-1)?.replace(/\.[a-z]+$/iu, "");
 }
 
 /**

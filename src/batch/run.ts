@@ -62,7 +62,7 @@ export async function runBatch(plan: BatchPlan, options: BatchOptions): Promise<
     work: async (row, signal) => {
       const response = await options.write(row, signal);
       // Once written, the article is kept even when the run is being stopped.
-      const name = await manifest.claim(row.key, row.line, response.article.slug);
+      const name = await manifest.claim(row.key, row.line, row.name ?? response.article.slug);
       const [markdown, json] = manifest.files(name) as [string, string];
       await writeArticleFiles([markdown, json], response, name, { request: row.request, h1: options.h1 });
       await manifest.finish(row.key);

@@ -4,7 +4,8 @@ import { writeArticle } from "../article/article.js";
 import { requestFromFields, splitList } from "../article/wire/fields.js";
 import { readSourceFiles } from "../batch/source-files.js";
 import { PRESETS } from "../article/plan/presets.js";
-import { GenerateRequestSchema } from "../article/wire/request.js";
+import { GenerateRequestSchema, type GenerateRequest } from "../article/wire/request.js";
+import { readOutlineFile } from "../planning/outline-file.js";
 import { fieldErrors } from "../article/wire/fields.js";
 import { ModelRuntime } from "../model/runtime.js";
 import { UsageError, chosenFormat, fail } from "./fail.js";
@@ -13,13 +14,35 @@ import { GenerateProgress } from "./generate-progress.js";
 import { repeatedFlag } from "./repeated.js";
 import { settingArgs } from "../settings.js";
 
+/**
+ * The request the flags describe, validated as the API validates a body (the same words in
+ * its errors); `--outline` names a JSON file.
+ */
+export async function requestFromArgs(args: Record<string, unknown> & { "heading-tags"?: boolean }, rawArgs: string[]): Promise<GenerateRequest> {
+  const avoid = repeatedFlag(rawArgs, "avoid").flatMap(splitList);
+  const sources = repeatedFlag(rawArgs, "source");
+  const input = requestFromFields({
+    ...args,
+    headingTags: args["heading-tags"],
+    avoid: avoid.length ? avoid : undefined,
+    sources: sources.length ? await readSourceFiles({ paths: sources, base: process.cwd() }) : undefined,
+  });
+  if (typeof input.outline === "string") input.outline = await readOutlineFile(input.outline, process.cwd());
+  const validated = await GenerateRequestSchema["~standard"].validate(input);
+  if (validated.issues) {
+    // The same words the API answers with in a 422.
+    const errors = fieldErrors(validated).map((e) => `${e.path}: ${e.message}`);
+    throw new UsageError(`invalid request: ${errors.join("; ")}`);
+  }
+  const { stream: _stream, ...request } = validated.value;
+  return request;
+}
+
 /** Output formats of `inkpress generate`. */
 const FORMATS = ["md", "html", "json"] as const;
 
-/** `inkpress generate`: one article without a server, through the same validation and engine as the API. */
-export const generateCommand = defineCommand({
-  meta: { name: "generate", description: "Write one article without a server (progress on stderr, the article on stdout or in a file)" },
-  args: {
+/** The request flags `generate` and `outline` share, and the model's. */
+export const GENERATE_ARGS = {
     topic: { type: "string", description: "Main topic (required)" },
     length: { type: "string", description: "Approximate words (default 800)" },
     tone: { type: "string", description: "Tone (default professional)" },
@@ -39,28 +62,20 @@ export const generateCommand = defineCommand({
     voice: { type: "string", description: "A style note for the prompt, such as \"plain British English, second person\"" },
     cliches: { type: "boolean", description: "Avoid the built-in AI clichés (the default)", negativeDescription: "Do not avoid the built-in AI clichés" },
     source: { type: "string", description: "A text or Markdown file the article draws on and cites; repeat the flag for more" },
+    outline: { type: "string", description: "An edited outline (JSON, from `inkpress outline`): the article has exactly its headings" },
     format: { type: "string", default: "md", description: "md, html (a full document) or json (the API's answer)" },
     output: { type: "string", alias: "o", description: "Write to this file instead of stdout" },
     ...settingArgs("model", "threads", "window", "gpu", "gpuLayers"),
-  },
+  } as const;
+
+/** `inkpress generate`: one article without a server, through the same validation and engine as the API. */
+export const generateCommand = defineCommand({
+  meta: { name: "generate", description: "Write one article without a server (progress on stderr, the article on stdout or in a file)" },
+  args: GENERATE_ARGS,
   async run({ args, rawArgs }) {
     try {
       const format = chosenFormat(args.format, FORMATS);
-      const avoid = repeatedFlag(rawArgs, "avoid").flatMap(splitList);
-      const sources = repeatedFlag(rawArgs, "source");
-      const input = requestFromFields({
-        ...args,
-        headingTags: args["heading-tags"],
-        avoid: avoid.length ? avoid : undefined,
-        sources: sources.length ? await readSourceFiles({ paths: sources, base: process.cwd() }) : undefined,
-      });
-      const validated = await GenerateRequestSchema["~standard"].validate(input);
-      if (validated.issues) {
-        // The same words the API answers with in a 422.
-        const errors = fieldErrors(validated).map((e) => `${e.path}: ${e.message}`);
-        throw new UsageError(`invalid request: ${errors.join("; ")}`);
-      }
-      const { stream: _stream, ...request } = validated.value;
+      const request = await requestFromArgs(args, rawArgs);
       const model = await localModelConfig(args);
       const progress = new GenerateProgress(request.length);
       try {

@@ -20,6 +20,8 @@ const main = defineCommand({
   subCommands: {
     serve: serveCommand,
     generate: () => import("./generate.js").then((m) => m.generateCommand),
+    outline: () => import("./outline.js").then((m) => m.outlineCommand),
+    plan: () => import("./plan.js").then((m) => m.planCommand),
     batch: () => import("./batch.js").then((m) => m.batchCommand),
     analyse: () => import("./analyse.js").then((m) => m.analyseCommand),
     audit: () => import("./audit.js").then((m) => m.auditCommand),

@@ -1,6 +1,8 @@
 import { writeArticle, type WriteArticleOptions, type WrittenArticle } from "../article/article.js";
 import type { Publisher } from "../article/output/jsonld.js";
 import type { GenerateRequest, Style } from "../article/wire/request.js";
+import { draftOutline, outlineCharge } from "../planning/outline.js";
+import type { OutlineResponse } from "../planning/schema.js";
 import { refreshArticle, type RefreshedArticle, type RefreshOptions } from "../refresh/refresh.js";
 import type { RefreshRequest } from "../refresh/schema.js";
 import type { KeyLimiter } from "../keys/limiter.js";
@@ -10,14 +12,17 @@ import type { Backend, Usage } from "../model/backend.js";
 import { PoolClosedError, QueueFullError } from "../model/pool.js";
 import { GenerationCancelledError, GenerationTimeoutError, KeyRevokedError, ShuttingDownError, WorkLostError } from "./errors.js";
 
+/** What a piece of model work makes: an article, a refresh or an outline. */
+export type WorkKind = "article" | "refresh" | "outline";
+
 /** What one article reports to the server's metrics. */
 export interface ArticleMeter {
   /** The backend as the article uses it, noting when it gets a slot. */
   backend(backend: Backend): Backend;
   /** Markdown was written. */
   delta(): void;
-  /** The article was written (or refreshed) to the end. */
-  finished(usage: Usage, kind: "article" | "refresh"): void;
+  /** The article was written (or refreshed, or outlined) to the end. */
+  finished(usage: Usage, kind: WorkKind): void;
 }
 
 /** Where the backend comes from: at once when it is loaded, else once it is (within the signal). */
@@ -198,6 +203,17 @@ export class Admission {
     });
   }
 
+  /** Plan the article without writing it (the outline a user edits); the admission ends with it, its charge counted. Errors as {@link write}'s. */
+  async outline(request: GenerateRequest, options: Pick<WriteOptions, "signal"> = {}): Promise<OutlineResponse> {
+    return this.run({
+      ...options,
+      kind: "outline",
+      words: () => outlineCharge(request),
+      usage: (drafted) => drafted.usage,
+      work: ({ backend, signal }) => draftOutline(withStyle(request, this.parts.style), { backend, signal }),
+    });
+  }
+
   /**
    * Run one piece of model work under the admission: the deadline, cancellation, the lifecycle,
    * the meter, and the words counted against the key's quota (also of work never finished).
@@ -248,7 +264,7 @@ export class Admission {
 
 /** One piece of model work an admission runs. */
 interface Job<T> {
-  kind: "article" | "refresh";
+  kind: WorkKind;
   signal?: AbortSignal;
   work(parts: { backend: Backend; signal: AbortSignal; meter: ArticleMeter | undefined; count: (words: number) => void }): Promise<T>;
   /** Words the finished work counts against the key's quota. */

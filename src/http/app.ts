@@ -16,6 +16,8 @@ import { logRequest, startRequest } from "./request-log.js";
 import type { AnalysisPool } from "../article/analysis-pool.js";
 import { analyseRoute } from "./routes/analyse.js";
 import { generateRoute } from "./routes/generate.js";
+import { outlineRoute } from "./routes/outline.js";
+import { planRoute } from "./routes/plan.js";
 import { refreshRoute } from "./routes/refresh.js";
 import { cancelJobRoute, getJobRoute, listJobsRoute, submitJobRoute } from "./routes/jobs.js";
 import { healthRoute } from "./routes/health.js";
@@ -107,6 +109,8 @@ export function createApp({ modelHost, metrics, keys, limiter, generations, time
   app.all("/api/v1/generate", generateRoute({ generations, storage, timeoutMs, bodyTimeoutMs, metrics }));
   app.all("/api/v1/analyse", analyseRoute({ bodyTimeoutMs, metrics, analysis }));
   app.all("/api/v1/refresh", refreshRoute({ generations, bodyTimeoutMs }));
+  app.all("/api/v1/outline", outlineRoute({ generations, bodyTimeoutMs }));
+  app.all("/api/v1/plan", planRoute({ bodyTimeoutMs }));
   const jobRoutes = { jobs, storage, bodyTimeoutMs, pageSize: jobsConfig.pageSize, retentionMs: jobsConfig.retentionS * 1000 };
   app.post("/api/v1/jobs", submitJobRoute(jobRoutes));
   app.get("/api/v1/jobs", listJobsRoute(jobRoutes));

@@ -2,6 +2,7 @@ import type { H3Event } from "h3";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { Backend, Usage } from "../model/backend.js";
 import type { ModelHost } from "../model/host.js";
+import type { WorkKind } from "../generation/service.js";
 
 /** Paths counted under their own name; any other counts as "other", so random paths cannot grow the label set. */
 
@@ -90,7 +91,8 @@ export class Metrics {
     return new ArticleTimer({
       firstToken: (seconds) => this.firstToken.observe(seconds),
       finished: (usage, seconds, kind) => {
-        (kind === "refresh" ? this.refreshes : this.articles).inc();
+        // An outline is planning, not an article: its tokens count, the articles do not.
+        if (kind !== "outline") (kind === "refresh" ? this.refreshes : this.articles).inc();
         this.tokens.inc({ kind: "prompt" }, usage.promptTokens);
         this.tokens.inc({ kind: "completion" }, usage.completionTokens);
         if (seconds > 0) this.decodeRate.observe(usage.completionTokens / seconds);
@@ -108,7 +110,7 @@ export class Metrics {
 interface ArticleSink {
   firstToken(seconds: number): void;
   /** `seconds`: from getting a slot to the end. */
-  finished(usage: Usage, seconds: number, kind: "article" | "refresh"): void;
+  finished(usage: Usage, seconds: number, kind: WorkKind): void;
 }
 
 /** One article's timings, from the moment its request was accepted. */
@@ -142,7 +144,7 @@ class ArticleTimer {
   }
 
   /** The article was written (or refreshed) to the end. */
-  finished(usage: Usage, kind: "article" | "refresh"): void {
+  finished(usage: Usage, kind: WorkKind): void {
     this.sink.finished(usage, (performance.now() - (this.slotAt ?? this.accepted)) / 1000, kind);
   }
 }

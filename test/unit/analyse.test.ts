@@ -226,7 +226,7 @@ describe("analyse: good articles", () => {
   it("passes every check of a sections article and scores 100", () => {
     const a = analyse(sectionsInput());
     expect(failing(a)).toEqual([]);
-    expect(notApplicable(a)).toEqual(["no-headings", "sources-cited", "internal-links"]);
+    expect(notApplicable(a)).toEqual(["no-headings", "outline", "sources-cited", "internal-links"]);
     expect(a.score).toBe(100);
     expect(a.wordCount).toBe(585);
     expect(a.readingTimeMinutes).toBe(3);
@@ -239,7 +239,7 @@ describe("analyse: good articles", () => {
   it("passes a paragraphs article, where subheading checks do not apply", () => {
     const a = analyse(paragraphsInput());
     expect(failing(a)).toEqual([]);
-    expect(notApplicable(a)).toEqual(["keyword-in-subheadings", "no-headings", "distinct-headings", "subheading-distribution", "sources-cited", "internal-links"]);
+    expect(notApplicable(a)).toEqual(["keyword-in-subheadings", "no-headings", "distinct-headings", "subheading-distribution", "outline", "sources-cited", "internal-links"]);
     expect(a.score).toBe(100);
     expect(a.wordCount).toBe(380);
   });
@@ -247,7 +247,7 @@ describe("analyse: good articles", () => {
   it("passes an article written with heading tags off, where heading checks do not apply", () => {
     const a = analyse(plainInput());
     expect(failing(a)).toEqual([]);
-    expect(notApplicable(a)).toEqual(["keyword-in-subheadings", "single-h1", "heading-hierarchy", "distinct-headings", "subheading-distribution", "sources-cited", "internal-links"]);
+    expect(notApplicable(a)).toEqual(["keyword-in-subheadings", "single-h1", "heading-hierarchy", "distinct-headings", "subheading-distribution", "outline", "sources-cited", "internal-links"]);
     expect(check(a, "no-headings").passed).toBe(true);
     expect(a.score).toBe(100);
   });
@@ -417,6 +417,11 @@ const badCases: BadCase[] = [
     id: "no-headings",
     input: () => paragraphsInput(paragraphParts(), { headingTags: false }),
     figure: "1 heading (target 0",
+  },
+  {
+    id: "outline",
+    input: () => sectionsInput(undefined, { outline: { introduction: 60, headings: [{ level: 2, text: "A heading the article lacks", words: 200 }] } }),
+    figure: "the outline has “H2 A heading the article lacks”",
   },
   {
     id: "sources-cited",
@@ -659,7 +664,7 @@ describe("analyse: checks that do not apply", () => {
 
   it("skips every keyword check without keywords", () => {
     const a = analyse(sectionsInput(undefined, { keywords: [] }));
-    expect(notApplicable(a)).toEqual(["on-topic", ...KEYWORD_CHECKS, "no-headings", "sources-cited", "internal-links"]);
+    expect(notApplicable(a)).toEqual(["on-topic", ...KEYWORD_CHECKS, "no-headings", "outline", "sources-cited", "internal-links"]);
     expect(failing(a)).toEqual([]);
     expect(a.keywordDensity).toEqual({});
     expect(a.score).toBe(100);

@@ -3,7 +3,7 @@ import type { ArticleDocument } from "./document.js";
 import type { Grounding } from "../grounding/grounding.js";
 import type { KeywordSchedule } from "./keyword-schedule.js";
 import type { TokenLedger } from "../ledger.js";
-import { PARAGRAPH_WORDS, RUN_WORDS } from "../plan/limits.js";
+import { PARAGRAPH_WORDS, RUN_BUDGET } from "../plan/limits.js";
 import type { Plan } from "../plan/plan.js";
 import type { Placement, SentenceGate } from "./sentence-gate.js";
 import { generateSentences, type Steered, type StepResult, type Verdict } from "./step.js";
@@ -53,14 +53,14 @@ export interface Passage {
   section: number;
   /** The article's last passage: it goes a little past its budget while a keyword is still owed. */
   final?: boolean;
+  /** Most words it may hold, whatever is owed (an edited outline's budget and its tolerance). @default the overshoot rules alone */
+  most?: number;
 }
 
 /** Paragraphs close at the first sentence end past this many words: three fifths of the limit, so a long last sentence stays within it. */
 const PARAGRAPH_CLOSE = (PARAGRAPH_WORDS * 3) / 5;
 /** A paragraph break the model writes is kept once the paragraph has this many words. */
 const MODEL_BREAK_WORDS = 25;
-/** Most words of prose between two visible headings: the limit less room for a last sentence that ends past the budget. */
-const RUN_BUDGET = RUN_WORDS - 30;
 /** How much further past its budget than short of it a passage may end. */
 const OVERSHOOT = 1.5;
 /**
@@ -171,6 +171,7 @@ function take(
   const items = passage.items;
   const allowance = Math.max(OVERSHOOT * (budget - state.words), Math.min(OVERSHOOT_WORDS, Math.floor(OVERSHOOT_SHARE * plan.request.length)));
   if (items === undefined && state.words > 0 && !s.owing() && state.words + n - budget > allowance) return "stop";
+  if (passage.most !== undefined && state.words + n > passage.most) return "stop";
   if (n > ctx.wordsLeft()) return "stop";
   const first = state.sentences === 0;
   const answer = !ctx.visible && plan.sections[passage.section]?.kind === "faq";

@@ -6,7 +6,7 @@ import { KeywordSchedule } from "./keyword-schedule.js";
 import { TokenLedger } from "../ledger.js";
 import { headingText, type Outline } from "../outline/outline.js";
 import { writePassage, type Passage, type PassageContext } from "./passage.js";
-import { mostWords } from "../plan/limits.js";
+import { mostWords, SECTION_TOLERANCE } from "../plan/limits.js";
 import type { Plan } from "../plan/plan.js";
 import { SentenceGate } from "./sentence-gate.js";
 import { countWords } from "../text/text.js";
@@ -31,6 +31,9 @@ export interface WriteBodyOptions {
    */
   onWords?: (words: number, tokens: number) => void;
 }
+
+/** Most words a section of an edited outline may hold: its budget and the tolerance above it. */
+const most = (budget: number) => Math.floor((budget * (100 + SECTION_TOLERANCE)) / 100);
 
 /** Share of the requested length the pass aims at: the ±10 % rule has room above, "at least N words" none below. */
 const LENGTH_AIM = 1.02;
@@ -90,7 +93,8 @@ class BodyPass {
     let remaining = Math.round(plan.request.length * LENGTH_AIM) - this.fixedLeft;
     let shares = plan.sections.reduce((n, s) => n + s.share, 0);
     for (const [i, section] of plan.sections.entries()) {
-      const budget = Math.max(8, Math.round((remaining * section.share) / shares));
+      // An edited outline's budgets are the user's: each section is written to its own.
+      const budget = section.budgets ? section.budgets.reduce((n, b) => n + b, 0) : Math.max(8, Math.round((remaining * section.share) / shares));
       shares -= section.share;
       remaining -= await this.section(i, budget);
     }
@@ -133,18 +137,22 @@ class BodyPass {
       return writePassage(ctx, { budget, primaryUses: 0, secondary: [], items: section.items, section: i });
     }
     const last = i === this.plan.sections.length - 1;
-    if (written.subheadings.length === 0) return writePassage(ctx, { budget, ...keywords, opening: !sectionStart, sectionStart, final: last });
-    // Subsections (or questions) share the budget; the first carries the section's keywords.
+    const bounds = section.budgets ? { most: most(budget) } : {};
+    if (written.subheadings.length === 0) return writePassage(ctx, { budget, ...keywords, opening: !sectionStart, sectionStart, final: last, ...bounds });
+    // Subsections (or questions) share the budget; the first passage carries the section's keywords.
     let used = 0;
+    const own = section.budgets?.[0] ?? 0;
+    if (own > 0) used += await writePassage(ctx, { budget: own, ...keywords, sectionStart, most: most(own) });
     for (const [j, sub] of written.subheadings.entries()) {
       this.block(`### ${sub}`, () => {
         if (ctx.visible) doc.addHeading(3, sub);
         // A question shown without headings is a paragraph of its own, and a sentence of the body.
         else if (section.kind === "faq") this.question(sub);
       });
-      const share = Math.round((budget - used) / (written.subheadings.length - j));
+      const share = section.budgets?.[j + 1] ?? Math.round((budget - used) / (written.subheadings.length - j));
       const final = last && j === written.subheadings.length - 1;
-      const passage: Passage = j === 0 ? { budget: share, ...keywords, sectionStart, final } : { budget: share, primaryUses: 0, secondary: [], section: i, final };
+      const limit = section.budgets ? { most: most(share) } : {};
+      const passage: Passage = j === 0 && own === 0 ? { budget: share, ...keywords, sectionStart, final, ...limit } : { budget: share, primaryUses: 0, secondary: [], section: i, final, ...limit };
       used += await writePassage(ctx, passage);
     }
     return used;

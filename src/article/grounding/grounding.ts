@@ -107,6 +107,12 @@ export class Grounding {
     return { sources: this.sources.length, cited: this.cited.size, links: this.pages, linksWanted: this.wanted, linksPlaced: this.placed, unlinked: [...this.unlinked, ...unwritten] };
   }
 
+  /** What a section draws on, as an outline names it: its first excerpt's source title, else the first page it links; undefined when neither. */
+  drawsOn(section: number): string | undefined {
+    const excerpt = this.excerpts[section]?.[0];
+    return excerpt ? this.sources[excerpt.source]!.title : this.links[section]?.[0]?.url;
+  }
+
   /** The notes a section's writing starts from: its excerpts as plain lines, or nothing. */
   notes(section: number): string {
     const excerpts = this.excerpts[section] ?? [];

@@ -34,9 +34,15 @@ export interface Sizes {
   description: [number, number];
 }
 
+/** The title and description the request gives (an edited outline's over `seo`'s), written verbatim. */
+export function givenTexts(plan: Plan): { title?: string | undefined; description?: string | undefined } {
+  const { seo, outline } = plan.request;
+  return { title: outline?.title ?? seo.title, description: outline?.description ?? seo.description };
+}
+
 /** The items of the answer: fixed punctuation and the fields the model writes. */
 export function outlineItems(plan: Plan, format: "json" | "lines", sizes: Sizes): OutlineItem[] {
-  const { request, primary } = plan;
+  const { primary } = plan;
   const json = format === "json";
   const items: OutlineItem[] = [];
   const lit = (text: string) => {
@@ -47,11 +53,12 @@ export function outlineItems(plan: Plan, format: "json" | "lines", sizes: Sizes)
   const given = (value: string) => (json ? JSON.stringify(value).slice(1, -1) : value);
   const field = (shape: FieldShape, role: Role) => items.push({ field: shape, role });
 
+  const { title, description } = givenTexts(plan);
   lit(json ? '{"title": "' : "Title: ");
-  if (request.seo.title) lit(given(request.seo.title));
+  if (title) lit(given(title));
   else field({ words: sizes.title, keyword: primary, before: 2 }, { kind: "title" });
   lit(json ? '", "description": "' : "\nDescription: ");
-  if (request.seo.description) lit(given(request.seo.description));
+  if (description) lit(given(description));
   else field({ words: sizes.description, keyword: primary, before: 3, end: "." }, { kind: "description" });
   lit(json ? '"' : "");
 
@@ -62,12 +69,15 @@ export function outlineItems(plan: Plan, format: "json" | "lines", sizes: Sizes)
     lit(json ? ', "sections": [' : "");
     bodies.forEach(([section, i], n) => {
       lit(json ? `${n ? ", " : ""}{"heading": "` : `\n${n + 1}. `);
-      field(heading(section.heading!.keyword), { kind: "heading", section: i });
+      const own = section.heading!.given;
+      if (own) lit(given(own));
+      else field(heading(section.heading!.keyword), { kind: "heading", section: i });
       lit(json ? '"' : "");
       // A FAQ's questions come after the sections (its heading is among them only when its label is banned).
       (section.kind === "faq" ? [] : section.subheadings).forEach((sub, j) => {
         lit(json ? (j ? '", "' : ', "subsections": ["') : "\n   - ");
-        field(heading(sub.keyword), { kind: "subheading", section: i, index: j });
+        if (sub.given) lit(given(sub.given));
+        else field(heading(sub.keyword), { kind: "subheading", section: i, index: j });
         if (json && j === section.subheadings.length - 1) lit('"]');
       });
       lit(json ? "}" : "");
@@ -78,7 +88,8 @@ export function outlineItems(plan: Plan, format: "json" | "lines", sizes: Sizes)
   if (faq >= 0) {
     plan.sections[faq]!.subheadings.forEach((q, j) => {
       lit(json ? (j ? '", "' : ', "faq": ["') : "\nFAQ: ");
-      field(question(q.keyword), { kind: "subheading", section: faq, index: j });
+      if (q.given) lit(given(q.given));
+      else field(question(q.keyword), { kind: "subheading", section: faq, index: j });
     });
     lit(json ? '"]' : "");
   }

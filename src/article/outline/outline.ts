@@ -1,7 +1,7 @@
 import type { Writer } from "../../model/backend.js";
 import type { AvoidList } from "../plan/avoid.js";
 import { GrammarBuilder, type FieldShape } from "../gbnf/grammar.js";
-import { fieldAt, outlineItems, parseOutline, type OutlineItem, type Role, type Sizes } from "./outline-answer.js";
+import { fieldAt, givenTexts, outlineItems, parseOutline, type OutlineItem, type Role, type Sizes } from "./outline-answer.js";
 import { TokenLedger } from "../ledger.js";
 import type { Plan, PlannedSection } from "../plan/plan.js";
 import { capitalise, countPhrase, displayWidth, normaliseSentence, wordSpans } from "../text/text.js";
@@ -269,11 +269,13 @@ const DANGLING = new Set(
 );
 
 function outlineFrom(plan: Plan, items: readonly OutlineItem[], values: Map<number, string>, avoid: AvoidList): Outline {
-  const { request, language } = { request: plan.request, language: plan.request.language };
+  const language = plan.request.language;
+  const given = givenTexts(plan);
   const outline: Outline = {
-    title: request.seo.title ?? "",
-    metaDescription: request.seo.description ?? "",
-    sections: plan.sections.map(() => ({ heading: null, subheadings: [] })),
+    title: given.title ?? "",
+    metaDescription: given.description ?? "",
+    // The user's own headings, verbatim: the one place code writes the article's words.
+    sections: plan.sections.map((s) => ({ heading: s.heading?.given ?? null, subheadings: s.subheadings.flatMap((h) => (h.given ? [h.given] : [])) })),
   };
   for (const [i, item] of items.entries()) {
     if (!("field" in item)) continue;

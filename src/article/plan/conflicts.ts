@@ -33,6 +33,7 @@ export interface ConflictInput {
   seo: { keywords: readonly string[] };
   style?: { avoid?: readonly string[] | undefined } | undefined;
   links?: ReadonlyArray<{ keywords: readonly string[] }> | undefined;
+  outline?: { headings: ReadonlyArray<{ text: string }> } | undefined;
 }
 
 /** Whether a banned phrase and a phrase the request asks for overlap: either holds the other, as the writer matches bans. */
@@ -58,6 +59,14 @@ export function requestConflicts(request: ConflictInput): ConflictingField[] {
       note(wanted.path, `the keyword “${wanted.phrase}” overlaps the banned phrase “${ban}” of style.avoid[${i}]`);
     }
   });
+  // A heading the user wrote is written verbatim: one holding a ban could keep neither promise.
+  for (const [j, heading] of (request.outline?.headings ?? []).entries()) {
+    for (const [i, ban] of bans.entries()) {
+      if (countBanned([heading.text], [ban]).size === 0) continue;
+      note(`outline.headings[${j}]`, `the heading “${heading.text}” holds the banned phrase “${ban}” of style.avoid[${i}]`);
+      note(`style.avoid[${i}]`, `bans “${ban}”, which the heading of outline.headings[${j}] holds`);
+    }
+  }
   const stop = stopWords(request.language);
   const topicWords = wordSpans(request.topic, request.language).map((w) => w.word).filter((w) => !stop.has(w.toLocaleLowerCase(request.language)));
   const banning = (word: string) => bans.findIndex((ban) => countBanned([word], [ban]).size > 0);

@@ -12,11 +12,20 @@ export function mostWords(length: number): number {
   return Math.floor((length * (100 + LENGTH_TOLERANCE)) / 100);
 }
 
+/** How far, in percent, a section of an edited outline may land from its word budget, either way. */
+export const SECTION_TOLERANCE = 25;
+
+/** Fewest prose words a section of an edited outline may ask for: a sentence or two. */
+export const SECTION_MIN_WORDS = 20;
+
 /** Most words in one paragraph. */
 export const PARAGRAPH_WORDS = 150;
 
 /** Most words of text without a subheading between them. */
 export const RUN_WORDS = 300;
+
+/** Most words of prose between two visible headings the engine plans: the limit less room for a last sentence that ends past the budget. */
+export const RUN_BUDGET = RUN_WORDS - 30;
 
 /** The band the primary keyword's density must fall in, in percent of the body's words. */
 export const KEYWORD_DENSITY = { min: 0.5, max: 2.5 } as const;

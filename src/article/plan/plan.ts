@@ -1,9 +1,10 @@
 import { KEYWORD_DENSITY } from "./limits.js";
 import { articleLanguage, type Labels } from "./labels.js";
-import { resolveStyle, type GenerateRequest, type Preset } from "../wire/request.js";
+import { resolveStyle, type GenerateRequest, type Preset, type UserOutline } from "../wire/request.js";
 import { countBanned } from "./avoid.js";
 import { clichesFor } from "./cliches.js";
 import { focusKeyword } from "./focus.js";
+import { countPhrase } from "../text/text.js";
 
 /** The logical parts of an article. */
 export type SectionKind = "introduction" | "takeaways" | "body" | "conclusion" | "faq";
@@ -12,6 +13,8 @@ export type SectionKind = "introduction" | "takeaways" | "body" | "conclusion" |
 export interface PlannedHeading {
   /** Whether the grammar makes it hold the primary keyword. */
   keyword: boolean;
+  /** The user's own heading (an edited outline): written verbatim, never by the model. @default the model writes it */
+  given?: string;
 }
 
 /** One part of the article as planned, before the model writes anything. */
@@ -33,6 +36,8 @@ export interface PlannedSection {
   primaryUses: number;
   /** Secondary keywords this section's prose must mention. */
   secondary: string[];
+  /** An edited outline's word budgets: the prose under the H2 (or the introduction), then under each H3. @default shares decide */
+  budgets?: number[];
 }
 
 /** Everything code decides before the model writes: the contract between request and outline. */
@@ -78,7 +83,7 @@ export function plan(request: GenerateRequest): Plan {
   const primary = first ?? focusKeyword(request.topic, request.language);
   const secondary = rest.filter((k) => k.toLocaleLowerCase() !== primary.toLocaleLowerCase());
   const headings = request.seo.headingTags;
-  const subheadings = headings && preset !== "paragraphs";
+  const subheadings = headings && (preset !== "paragraphs" || request.outline !== undefined);
   const parts = Math.round(request.length / WORDS_PER_PART[preset]);
 
   const section = (kind: SectionKind, fields: Partial<PlannedSection> = {}): PlannedSection => ({
@@ -87,6 +92,12 @@ export function plan(request: GenerateRequest): Plan {
   const written = (): PlannedHeading => ({ keyword: false });
   // A banned label gives way to a heading the model writes, like any other.
   const labelled = (label: string): Partial<PlannedSection> => (label ? { label } : { heading: written() });
+  if (request.outline) {
+    const sections = outlineSections(request.outline, section, (text) => countPhrase(text, primary, request.language) > 0);
+    const keywordHeadings = sections.flatMap((s) => [s.heading, ...s.subheadings]).filter((h) => h?.keyword).length;
+    placeKeywordUses(sections, secondary, request.length, keywordHeadings, request.outline);
+    return { request, style, preset, labels, languageName: name, primary, secondary, headings, subheadings, spaced: !UNSPACED.has(request.language), sections };
+  }
   const sections: PlannedSection[] = [section("introduction")];
   switch (preset) {
     case "paragraphs":
@@ -163,11 +174,38 @@ function markKeywordHeadings(sections: PlannedSection[], visible: boolean, lengt
  * Spread the primary keyword's sentence openings over the prose sections, the
  * introduction first, and give each secondary keyword a section of its own, round-robin.
  */
-function placeKeywordUses(sections: PlannedSection[], secondary: string[], length: number, headingUses: number): void {
+function placeKeywordUses(sections: PlannedSection[], secondary: string[], length: number, headingUses: number, outline?: UserOutline): void {
   const prose = sections.filter((s) => s.kind === "introduction" || s.kind === "body" || s.kind === "conclusion");
   const uses = Math.max(1, Math.ceil(length * PRIMARY_DENSITY) - headingUses);
   for (let i = 0; i < uses; i++) prose[i % prose.length]!.primaryUses++;
-  for (const [i, keyword] of secondary.entries()) prose[(i + 1) % prose.length]!.secondary.push(keyword);
+  // An edited outline's H2 that names a secondary keyword carries it; the others go round-robin.
+  const named = new Map(outline?.headings.filter((h) => h.level === 2 && h.keyword).map((h) => [h.keyword!.toLocaleLowerCase(), h.text]) ?? []);
+  for (const [i, keyword] of secondary.entries()) {
+    const text = named.get(keyword.toLocaleLowerCase());
+    const own = text === undefined ? undefined : sections.find((s) => s.heading?.given === text);
+    (own ?? prose[(i + 1) % prose.length]!).secondary.push(keyword);
+  }
+}
+
+/**
+ * The sections of an edited outline: the introduction, then one section per H2 with its H3s,
+ * each heading the user's words and each budget theirs. A `takeaways` H2 is a list of about a
+ * bullet per 25 words.
+ */
+function outlineSections(outline: UserOutline, section: (kind: SectionKind, fields?: Partial<PlannedSection>) => PlannedSection, holdsKeyword: (text: string) => boolean): PlannedSection[] {
+  const sections = [section("introduction", { budgets: [outline.introduction] })];
+  for (const heading of outline.headings) {
+    const planned = { keyword: holdsKeyword(heading.text), given: heading.text };
+    const parent = sections.at(-1)!;
+    if (heading.level === 3) {
+      parent.subheadings.push(planned);
+      parent.budgets!.push(heading.words);
+      continue;
+    }
+    const kind = heading.kind ?? "body";
+    sections.push(section(kind, { heading: planned, budgets: [heading.words], ...(kind === "takeaways" ? { items: clamp(Math.round(heading.words / 25), 2, 8) } : {}) }));
+  }
+  return sections;
 }
 
 /**

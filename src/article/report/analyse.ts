@@ -6,6 +6,7 @@ import { headingChecks } from "./checks/headings.js";
 import { keywordChecks } from "./checks/keywords.js";
 import { languageChecks } from "./checks/language.js";
 import { lengthChecks } from "./checks/length.js";
+import { outlineChecks } from "./checks/outline.js";
 import { phraseChecks } from "./checks/phrases.js";
 import { readabilityChecks } from "./checks/readability.js";
 import { substanceChecks } from "./checks/substance.js";
@@ -45,6 +46,7 @@ const MEASURES: Record<CheckId, Measure> = {
   ...keywordChecks,
   ...lengthChecks,
   ...headingChecks,
+  ...outlineChecks,
   ...readabilityChecks,
   ...phraseChecks,
   ...figureChecks,

@@ -61,4 +61,9 @@ export interface AnalyseInput {
    * @default none (both checks not applicable)
    */
   grounding?: GroundingStats;
+  /**
+   * The edited outline the article was written to: its headings and word budgets.
+   * @default none (the outline check not applicable)
+   */
+  outline?: { introduction: number; headings: ReadonlyArray<{ level: number; text: string; words: number }> };
 }

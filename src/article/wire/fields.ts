@@ -20,6 +20,7 @@ export const REQUEST_FIELDS = [
   "cliches",
   "sources",
   "links",
+  "outline",
 ] as const;
 
 /** One of {@link REQUEST_FIELDS}. */

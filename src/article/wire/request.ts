@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { MAX_NESTING, nestingProblem, withinNesting } from "../text/nesting.js";
 import { requestConflicts } from "../plan/conflicts.js";
+import { outlineFaults } from "../plan/user-outline.js";
 import { isIso6391 } from "../plan/labels.js";
 import { resolvePreset, type Preset } from "../plan/presets.js";
 import { unknownFieldReason } from "../../did-you-mean.js";
@@ -27,6 +28,7 @@ export const LIMITS = {
   linkTitle: 200,
   linkKeywords: 10,
   authorName: 100,
+  outlineHeadings: 60,
 } as const;
 
 /** The defaults a request may leave open, filled into every normalised request. */
@@ -262,6 +264,35 @@ export const LengthSchema = v.pipe(
   v.maxValue(LIMITS.lengthMax, `length must be at most ${LIMITS.lengthMax} words`),
 );
 
+/** Kinds of an outline's H2: what the section holds (a body section unless told). */
+export const OUTLINE_KINDS = ["body", "takeaways", "conclusion", "faq"] as const;
+
+const budget = (what: string) => v.pipe(v.number(`${what} must be a number`), v.integer(`${what} must be a whole number of words`), v.minValue(0, `${what} must be at least 0`), v.maxValue(LIMITS.lengthMax, `${what} must be at most ${LIMITS.lengthMax}`));
+
+/** One heading of an edited outline: the user's words, written verbatim, and the prose words under it. */
+const OutlineHeadingSchema = jsonObject({
+  level: described(v.picklist([2, 3], "level must be 2 or 3"), "2 for an H2, 3 for an H3 under the H2 before it."),
+  text: described(requiredText(LIMITS.title, "text"), "The heading, written verbatim."),
+  words: described(budget("words"), "Prose words under this heading, up to the next heading (±25 %)."),
+  kind: v.optional(described(v.picklist(OUTLINE_KINDS, `kind must be one of ${OUTLINE_KINDS.join(", ")}`), "What an H2's section holds: `takeaways` a list, `faq` questions as its H3s. Default `body`.")),
+  keyword: v.optional(described(trimmed(LIMITS.keyword, "keyword"), "The secondary keyword the section carries (one of `seo.keywords`).")),
+  source: v.optional(described(trimmed(LIMITS.url, "source"), "The source or page the section draws on, as the outline answered it: informative only.")),
+}, "each heading must be an object");
+
+/** An outline as `POST /api/v1/outline` answers it, edited by the user and sent back. */
+const UserOutlineSchema = jsonObject({
+  title: v.pipe(optionalText(LIMITS.title, "title"), v.description("The title, used verbatim; empty means written by the model.")),
+  description: v.pipe(optionalText(LIMITS.description, "description"), v.description("The meta description, used verbatim; empty means written.")),
+  introduction: described(budget("introduction"), "Prose words before the first heading."),
+  headings: described(
+    v.pipe(v.array(OutlineHeadingSchema, "headings must be an array"), v.minLength(1, "headings must hold at least one heading"), v.maxLength(LIMITS.outlineHeadings, `headings holds at most ${LIMITS.outlineHeadings} entries`)),
+    "The H2 and H3 headings in order, each with its word budget.",
+  ),
+}, "outline must be an object");
+
+/** An edited outline as the engine takes it. */
+export type UserOutline = v.InferOutput<typeof UserOutlineSchema>;
+
 /** An ISO 639-1 code, any case, lower-cased. */
 export const LanguageSchema = v.pipe(
   v.string("language must be a string"),
@@ -313,6 +344,7 @@ export const GenerateRequestSchema = v.pipe(
     style: v.optional(described(StyleSchema, "How the article is written: phrases it never contains, a voice, whether AI clichés are avoided.")),
     sources: v.optional(described(SourcesSchema, "Documents the article draws on: each section sees its best passages, and a sentence that restates one cites it.")),
     links: v.optional(described(LinksSchema, "Pages of your site the article links where they fit: about one per 200 words.")),
+    outline: v.optional(described(UserOutlineSchema, "An outline from `POST /api/v1/outline`, edited: the article has exactly its headings, in order, each section within ±25 % of its budget.")),
     /** Answer with Server-Sent Events, like `Accept: text/event-stream`; a transport choice, so not echoed. */
     stream: v.optional(v.pipe(v.boolean("stream must be true or false"), v.description("Answer with Server-Sent Events, like `Accept: text/event-stream`.")), false),
   }, "the request body must be a JSON object"),
@@ -326,7 +358,7 @@ export const GenerateRequestSchema = v.pipe(
   // A ban the request's own keywords or topic contradict: each field involved is named.
   v.rawCheck(({ dataset, addIssue }) => {
     if (!dataset.typed) return;
-    for (const conflict of requestConflicts(dataset.value)) {
+    for (const conflict of [...requestConflicts(dataset.value), ...outlineFaults(dataset.value)]) {
       const path = conflict.keys.map((key) => ({ type: "object", origin: "value", input: {}, key, value: undefined }));
       addIssue({ message: conflict.message, path: path as unknown as [v.IssuePathItem, ...v.IssuePathItem[]] });
     }

@@ -7,6 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { analyseGroup } from "./analyse.js";
+import { planningGroup } from "./planning.js";
 import { articlesGroup } from "./articles.js";
 import type { Json } from "./convert.js";
 import { jobsGroup } from "./jobs.js";
@@ -41,7 +42,7 @@ const WEBHOOK_SIGNATURE_SCHEME = {
 };
 
 function buildDocument(): Json {
-  const groups = [articlesGroup(), analyseGroup(), jobsGroup(), serviceGroup()];
+  const groups = [articlesGroup(), planningGroup(), analyseGroup(), jobsGroup(), serviceGroup()];
   return {
     openapi: "3.1.1",
     info: { ...INFO, version: version() },

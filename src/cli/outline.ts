@@ -1,0 +1,34 @@
+import { writeFile } from "node:fs/promises";
+import { defineCommand } from "citty";
+import { ModelRuntime } from "../model/runtime.js";
+import { draftOutline } from "../planning/outline.js";
+import { fail } from "./fail.js";
+import { localModelConfig } from "./first-model.js";
+import { GENERATE_ARGS, requestFromArgs } from "./generate.js";
+
+const { format: _format, outline: _outline, ...ARGS } = GENERATE_ARGS;
+
+/** `inkpress outline`: the plan `generate` would write from, as JSON to edit and pass back with `generate --outline`. */
+export const outlineCommand = defineCommand({
+  meta: { name: "outline", description: "Plan one article without writing it: its outline as JSON, to edit and pass to generate --outline" },
+  args: ARGS,
+  async run({ args, rawArgs }) {
+    try {
+      const request = await requestFromArgs(args, rawArgs);
+      const model = await localModelConfig(args);
+      process.stderr.write(`Planning with ${model.modelPath}…\n`);
+      const backend = await ModelRuntime.load({ ...model, sequences: 1, queueSize: 0 });
+      try {
+        const answer = `${JSON.stringify(await draftOutline(request, { backend }), null, 2)}\n`;
+        if (args.output) {
+          await writeFile(args.output, answer);
+          process.stderr.write(`Wrote ${args.output}\n`);
+        } else process.stdout.write(answer);
+      } finally {
+        await backend.dispose();
+      }
+    } catch (error) {
+      fail(error);
+    }
+  },
+});
