@@ -25,6 +25,7 @@ import { ApiKeys } from "./keys/registry.js";
 import { KeyStoreError } from "./keys/errors.js";
 import { KeyStore } from "./keys/store.js";
 import { usageFileFor } from "./keys/usage.js";
+import { Publishing } from "./publish/publisher.js";
 import { Lifecycle } from "./lifecycle.js";
 import { log } from "./log.js";
 import { GPU_NAMES, assertGpu } from "./model/gpu.js";
@@ -129,7 +130,8 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
           : connectBackend(source.url, { key: source.key, sequences: source.sequences, queueSize: config.queueSize })),
   );
   const metrics = new Metrics(modelHost);
-  const generations = new GenerationService({ modelHost, limiter, lifecycle, timeoutMs: config.timeoutS * 1000, meter: () => metrics.article(), ...(config.publisher ? { publisher: config.publisher } : {}) });
+  const publishing = await Publishing.open(config.publishTargets);
+  const generations = new GenerationService({ modelHost, limiter, lifecycle, publishing, timeoutMs: config.timeoutS * 1000, meter: () => metrics.article(), ...(config.publisher ? { publisher: config.publisher } : {}) });
   const jobs = new Jobs({
     store: jobStore,
     generations,
@@ -158,6 +160,7 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
     jobs,
     jobsConfig: config.jobs,
     generations,
+    publishing,
     timeoutMs: config.timeoutS * 1000,
     bodyTimeoutMs: config.bodyTimeoutS * 1000,
     corsOrigins: config.corsOrigins,

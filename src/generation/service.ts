@@ -1,5 +1,6 @@
 import { writeArticle, type WriteArticleOptions, type WrittenArticle } from "../article/article.js";
 import type { Publisher } from "../article/output/jsonld.js";
+import type { PublishField } from "../article/wire/publish.js";
 import type { GenerateRequest, Style } from "../article/wire/request.js";
 import { refreshArticle, type RefreshedArticle, type RefreshOptions } from "../refresh/refresh.js";
 import type { RefreshRequest } from "../refresh/schema.js";
@@ -7,6 +8,7 @@ import type { KeyLimiter } from "../keys/limiter.js";
 import type { ApiKey } from "../keys/registry.js";
 import { Lifecycle } from "../lifecycle.js";
 import type { Backend, Usage } from "../model/backend.js";
+import { Publishing } from "../publish/publisher.js";
 import { PoolClosedError, QueueFullError } from "../model/pool.js";
 import { GenerationCancelledError, GenerationTimeoutError, KeyRevokedError, ShuttingDownError, WorkLostError } from "./errors.js";
 
@@ -56,6 +58,11 @@ export interface GenerationServiceOptions {
    * @default none
    */
   publisher?: Publisher;
+  /**
+   * The operator's publishing targets: an article whose request has `publish` is published once written.
+   * @default none: a request with `publish` is refused
+   */
+  publishing?: Publishing;
 }
 
 /** Who a generation runs for. */
@@ -70,6 +77,11 @@ export interface Caller {
    * @default none
    */
   headers?: Record<string, string>;
+  /**
+   * The publishing target the work will publish to: checked before anything is written.
+   * @default none
+   */
+  publishTo?: string;
 }
 
 /** How one admitted article is written. */
@@ -113,6 +125,7 @@ export class GenerationService {
     const slots = this.options.modelHost.backend?.slots;
     if (slots && !slots.hasRoom()) throw new QueueFullError(slots.retryAfterSeconds());
     const { key } = caller;
+    if (caller.publishTo !== undefined) this.authorisePublish(key, caller.publishTo);
     const lease = key && this.options.limiter ? await this.options.limiter.begin(key, caller.headers ?? {}, length) : undefined;
     const revoked = new AbortController();
     if (key) {
@@ -133,6 +146,11 @@ export class GenerationService {
         await lease?.end(words);
       },
     });
+  }
+
+  /** Check that a key may publish to a target, before any work is queued or written: a 422 for an unknown target, a 403 for one the key was not given. */
+  authorisePublish(key: ApiKey | undefined, target: string): void {
+    (this.options.publishing ?? new Publishing(new Map())).authorise(key, target);
   }
 
   /** Stop every generation of a key: it was revoked. Each rejects with {@link KeyRevokedError}. */
@@ -181,7 +199,7 @@ export class Admission {
             count(words);
             options.onWords?.(words, tokens);
           },
-        }),
+        }).then((written) => withPublication(written, request.publish, this.parts.publishing)),
     });
   }
 
@@ -255,6 +273,13 @@ interface Job<T> {
   words(done: T): number;
   usage(done: T): Usage;
   complete?(done: T): Promise<void>;
+}
+
+/** The written article with its publication when its request asks for one: a failure is the outcome's problem, the article stands. */
+async function withPublication(written: WrittenArticle, field: PublishField | undefined, publishing: Publishing | undefined): Promise<WrittenArticle> {
+  if (!field || !publishing) return written;
+  const publish = await publishing.outcome(written.response.article, field);
+  return { ...written, response: { ...written.response, publish } };
 }
 
 /** The request with the key's default style laid under its own, field by field, so the echoed request shows the style used. */

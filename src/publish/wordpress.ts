@@ -33,6 +33,7 @@ export class WordPressClient {
 
   /** Create or update the post; throws a {@link PublishError} naming the target. */
   async publish(post: Post): Promise<Published> {
+    await this.#checkUser(post);
     const existing = await this.#find(post);
     const [categories, tags, meta] = await Promise.all([this.#terms("categories", post.categories), this.#terms("tags", post.tags), this.#seoMeta(post)]);
     const body = {
@@ -50,6 +51,20 @@ export class WordPressClient {
     const answer = await this.#call("POST", existing ? `${API}/posts/${existing.id}` : `${API}/posts`, existing ? "updating the post" : "creating the post", body);
     const saved = answer.json as WpPost;
     return { target: this.caller.target.name, id: String(saved.id), url: saved.link, status: saved.status, created: !existing };
+  }
+
+  /**
+   * Who the credentials are, first: WordPress serves a request whose application password it
+   * refuses as an anonymous one, so a wrong password would otherwise surface as some other
+   * refusal further on. The user's capabilities then say at once what it may not do.
+   */
+  async #checkUser(post: Post): Promise<void> {
+    const me = await this.#call("GET", `${API}/users/me?context=edit`, "checking the credentials");
+    const capabilities = (me.json as { capabilities?: Record<string, boolean> }).capabilities ?? {};
+    const needed = post.status === "draft" ? "edit_posts" : "publish_posts";
+    if (!capabilities[needed]) {
+      throw new PublishError(this.caller.target.name, `target "${this.caller.target.name}"'s user "${this.caller.target.user}" lacks the capability ${needed}, which ${post.status === "draft" ? "writing a draft" : `status "${post.status}"`} needs`);
+    }
   }
 
   /** The post this article already is: by recorded id (unless trashed), else by slug in any status. */

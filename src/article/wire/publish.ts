@@ -1,5 +1,4 @@
 import * as v from "valibot";
-import { jsonObject } from "./request.js";
 
 /**
  * The `publish` field of generate, stream, jobs, refresh and `POST /api/v1/publish`, and what a
@@ -8,6 +7,10 @@ import { jsonObject } from "./request.js";
 
 /** Bounds of the publish field. */
 export const PUBLISH_LIMITS = { target: 64, terms: 20, term: 80, slug: 190 } as const;
+
+/** A JSON object, not an array (valibot's `object` alone takes one). */
+const jsonObject = <const E extends v.ObjectEntries>(entries: E, message: string) =>
+  v.pipe(v.custom<v.InferInput<v.ObjectSchema<E, undefined>>>((input) => typeof input === "object" && input !== null && !Array.isArray(input), message), v.object(entries));
 
 const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
 

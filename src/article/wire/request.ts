@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { PublishFieldSchema } from "./publish.js";
 import { requestConflicts } from "../plan/conflicts.js";
 import { isIso6391 } from "../plan/labels.js";
 import { resolvePreset, type Preset } from "../plan/presets.js";
@@ -305,6 +306,7 @@ export const GenerateRequestSchema = v.pipe(
     style: v.optional(described(StyleSchema, "How the article is written: phrases it never contains, a voice, whether AI clichés are avoided.")),
     sources: v.optional(described(SourcesSchema, "Documents the article draws on: each section sees its best passages, and a sentence that restates one cites it.")),
     links: v.optional(described(LinksSchema, "Pages of your site the article links where they fit: about one per 200 words.")),
+    publish: v.optional(described(PublishFieldSchema, "Publish the article, once written, to a target the operator configured and the key may use.")),
     /** Answer with Server-Sent Events, like `Accept: text/event-stream`; a transport choice, so not echoed. */
     stream: v.optional(v.pipe(v.boolean("stream must be true or false"), v.description("Answer with Server-Sent Events, like `Accept: text/event-stream`.")), false),
   }, "the request body must be a JSON object"),
