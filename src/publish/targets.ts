@@ -10,7 +10,7 @@ import { ConfigError } from "../errors.js";
  */
 
 /** Kinds of CMS a target may be. */
-export const TARGET_KINDS = ["wordpress", "ghost"] as const;
+const TARGET_KINDS = ["wordpress", "ghost"] as const;
 
 /** Where a credential is read from: a variable of the server's environment, or a file (a mounted secret). */
 const SecretSchema = v.union([v.strictObject({ env: v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/)) }), v.strictObject({ file: v.pipe(v.string(), v.minLength(1)) })]);

@@ -5,8 +5,8 @@ import * as v from "valibot";
  * publication answers: one contract, validated, typed and turned into OpenAPI like the rest.
  */
 
-/** Bounds of the publish field. */
-export const PUBLISH_LIMITS = { target: 64, terms: 20, term: 80, slug: 190 } as const;
+// Bounds of the publish field.
+const PUBLISH_LIMITS = { target: 64, terms: 20, term: 80, slug: 190 } as const;
 
 /** A JSON object, not an array (valibot's `object` alone takes one). */
 const jsonObject = <const E extends v.ObjectEntries>(entries: E, message: string) =>
@@ -23,8 +23,8 @@ const terms = (field: string) =>
     v.maxLength(PUBLISH_LIMITS.terms, `at most ${PUBLISH_LIMITS.terms} ${field}`),
   );
 
-/** Statuses a request may ask for; each CMS names them its own way (Ghost: `published`, `scheduled`). */
-export const PUBLISH_STATUSES = ["draft", "publish", "future"] as const;
+// Statuses a request may ask for; each CMS names them its own way (Ghost: `published`, `scheduled`).
+const PUBLISH_STATUSES = ["draft", "publish", "future"] as const;
 
 /** Where and how an article is published: a target the operator configured, never a URL or credentials. */
 export const PublishFieldSchema = v.pipe(
@@ -49,7 +49,7 @@ export const PublishFieldSchema = v.pipe(
 export type PublishField = v.InferOutput<typeof PublishFieldSchema>;
 
 /** A post as published: the target, the CMS's id, its address and its status there. */
-export const PublishedSchema = v.object({
+const PublishedSchema = v.object({
   target: v.string(),
   id: described(v.string(), "The post's id on the target (WordPress's number as a string, Ghost's id)."),
   url: described(v.string(), "The post's address (a draft's preview address until it is published)."),
@@ -58,7 +58,7 @@ export const PublishedSchema = v.object({
 });
 
 /** A publication that failed after the article was written: the target and the problem, the article still answered. */
-export const PublishFailedSchema = v.object({
+const PublishFailedSchema = v.object({
   target: v.string(),
   problem: described(v.object({ type: v.string(), title: v.string(), status: v.number(), detail: v.string() }), "What went wrong, as problem+json would say it."),
 });
