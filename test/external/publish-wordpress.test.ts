@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey, tempKeysFile } from "../helpers/cli.js";
-import { HAS_STORIES_MODEL, STORIES_MODEL, startServer, type TestServer } from "../helpers/server.js";
+import { HAS_STORIES_MODEL, STORIES_MODEL, runCli, startServer, type TestServer } from "../helpers/server.js";
 import { startWordPress, type TestWordPress } from "../helpers/wordpress.js";
 
 interface WpPost {
@@ -28,6 +28,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("publishing to WordPress", () => {
   let server: TestServer;
   let key: string;
   let otherKey: string;
+  let environment: Record<string, string>;
   const answers: string[] = [];
 
   const post = async (route: string, body: unknown, apiKey = key) => {
@@ -59,7 +60,8 @@ describe.skipIf(!HAS_STORIES_MODEL)("publishing to WordPress", () => {
     const keysFile = await tempKeysFile();
     key = await createKey(keysFile, "writer", ["--publish-to", "blog,wrong,contributor,guarded"]);
     otherKey = await createKey(keysFile, "other");
-    server = await startServer(STORIES_MODEL, { INKPRESS_KEYS_FILE: keysFile, INKPRESS_PUBLISH_TARGETS: targets, BLOG_PASSWORD: wp.admin.password, WRONG_PASSWORD });
+    environment = { INKPRESS_PUBLISH_TARGETS: targets, BLOG_PASSWORD: wp.admin.password, WRONG_PASSWORD };
+    server = await startServer(STORIES_MODEL, { INKPRESS_KEYS_FILE: keysFile, ...environment });
   }, 120_000);
 
   afterAll(async () => {
@@ -150,6 +152,22 @@ describe.skipIf(!HAS_STORIES_MODEL)("publishing to WordPress", () => {
     const { body } = await post("/api/v1/publish", { markdown: "# Guarded\n\nText.\n", publish: { target: "guarded" } });
     expect(body.detail).toMatch(/loopback/);
   });
+
+  it("batch --publish: 5 rows make 5 posts, and the same batch again makes none", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "inkpress-publish-batch-"));
+    const topics = ["A red boat", "The tall tree", "Rain on the hill", "A lost shoe", "The sleepy owl"];
+    await writeFile(path.join(dir, "rows.csv"), `topic,length\n${topics.map((topic) => `${topic},100`).join("\n")}\n`);
+    const batch = (out: string) => runCli(["batch", path.join(dir, "rows.csv"), "--out", out, "--publish", "blog", "--model", STORIES_MODEL, "--threads", "1"], environment);
+    const ours = async () => (await posts()).filter((saved) => topics.some((topic) => saved.slug === topic.toLowerCase().replace(/ /g, "-")));
+    const first = await batch(path.join(dir, "out"));
+    expect(first.code, first.stderr).toBe(0);
+    expect(await ours()).toHaveLength(5);
+    // Run again into a new folder: every row is written anew, each finds its post.
+    const again = await batch(path.join(dir, "again"));
+    expect(again.code, again.stderr).toBe(0);
+    expect(await ours()).toHaveLength(5);
+    expect(first.stderr + again.stderr).not.toContain(wp.admin.password);
+  }, 300_000);
 
   it("no password appears in the server's log, its answers or /metrics", async () => {
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
