@@ -1,4 +1,4 @@
-import { InkpressError } from "../errors.js";
+import type { InkpressError } from "../errors.js";
 import { WebhookAddressGuard } from "../jobs/webhook/address-guard.js";
 import { PublishError } from "./errors.js";
 import type { PublishTarget } from "./targets.js";

@@ -5,6 +5,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey, tempKeysFile } from "../helpers/cli.js";
+import { jobsApi } from "../helpers/jobs.js";
+import { collectSse, fetchSse } from "../helpers/sse.js";
 import { HAS_STORIES_MODEL, STORIES_MODEL, runCli, startServer, type TestServer } from "../helpers/server.js";
 import { startWordPress, type TestWordPress } from "../helpers/wordpress.js";
 
@@ -101,6 +103,18 @@ describe.skipIf(!HAS_STORIES_MODEL)("publishing to WordPress", () => {
     const again = await post("/api/v1/generate", request);
     expect(again.body.publish).toMatchObject({ id: first.body.publish.id, created: false });
     expect((await posts()).length).toBe(before);
+  }, 120_000);
+
+  it("a stream's done event and a job's result carry the post; the same job again (Idempotency-Key) and the same request as a job find it", async () => {
+    const { events } = await fetchSse(`${server.url}/api/v1/generate`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": key }, body: JSON.stringify({ ...request, stream: true }) });
+    const done = (await collectSse(events)).find((event) => event.event === "done")!;
+    expect(JSON.parse(done.data).publish).toMatchObject({ id: first.body.publish.id, created: false });
+    const jobs = jobsApi(server.url, key);
+    const job = await jobs.create(request, { "idempotency-key": "publish-once" });
+    const finished = await jobs.waitFor(job.id);
+    expect((finished.result as { publish?: unknown }).publish).toMatchObject({ target: "blog", id: first.body.publish.id, url: first.body.publish.url, status: "draft" });
+    expect((await jobs.create(request, { "idempotency-key": "publish-once" })).id).toBe(job.id);
+    expect((await posts()).filter((saved) => saved.slug === first.body.article.slug)).toHaveLength(1);
   }, 120_000);
 
   it("POST /api/v1/publish of the edited Markdown updates the post it came from, whose revision keeps the old text", async () => {
