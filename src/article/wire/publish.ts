@@ -35,7 +35,7 @@ export const PublishFieldSchema = v.pipe(
         "The name of a publishing target the operator configured, which the key may publish to.",
       ),
       status: v.optional(described(v.picklist(PUBLISH_STATUSES, `status must be one of ${PUBLISH_STATUSES.join(", ")}`), "`draft` (the target's default unless it says otherwise), `publish`, or `future` with `date`.")),
-      date: v.optional(described(v.pipe(v.string("date must be a string"), v.isoTimestamp("date must be an ISO 8601 date and time with its zone, such as 2030-01-01T09:00:00Z")), "When a `future` post goes live (ISO 8601 with zone).")),
+      date: v.optional(described(v.pipe(v.string("date must be a string"), v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/, "date must be an ISO 8601 date and time with its zone, such as 2030-01-01T09:00:00Z")), "When a `future` post goes live (ISO 8601 with zone).")),
       categories: v.optional(described(terms("categories"), "Category names; WordPress resolves them to term ids (Ghost has none).")),
       tags: v.optional(described(terms("tags"), "Tag names.")),
       slug: v.optional(described(v.pipe(v.string("slug must be a string"), v.regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "slug must be lower-case words joined by hyphens"), v.maxLength(PUBLISH_LIMITS.slug)), "The post's slug; the article's own by default.")),
