@@ -57,6 +57,9 @@ const PublishedSchema = v.object({
   created: described(v.boolean(), "false when an existing post (same recorded id or slug) was updated instead of a new one created."),
 });
 
+/** The answer of `POST /api/v1/publish`. */
+export const PublicationSchema = v.object({ object: v.literal("publication"), ...PublishedSchema.entries });
+
 /** A publication that failed after the article was written: the target and the problem, the article still answered. */
 const PublishFailedSchema = v.object({
   target: v.string(),
@@ -80,3 +83,9 @@ export const PublishRequestSchema = jsonObject(
   },
   "the request body must be a JSON object",
 );
+
+/** The example body of `POST /api/v1/publish` in the OpenAPI document. */
+export const EXAMPLE_PUBLISH_REQUEST = {
+  markdown: "---\ntitle: Home composting for beginners\ndescription: How to start a compost heap.\nslug: home-composting-for-beginners\nkeywords: [home composting]\n---\n\nA compost heap turns kitchen scraps into soil.\n",
+  publish: { target: "blog", status: "draft", categories: ["Gardening"], tags: ["compost"] },
+};

@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { analyseGroup } from "./analyse.js";
 import { articlesGroup } from "./articles.js";
 import type { Json } from "./convert.js";
+import { publishGroup } from "./publish.js";
 import { jobsGroup } from "./jobs.js";
 import { problemResponses, problemSchemas } from "./problems.js";
 import { serviceGroup } from "./service.js";
@@ -41,7 +42,7 @@ const WEBHOOK_SIGNATURE_SCHEME = {
 };
 
 function buildDocument(): Json {
-  const groups = [articlesGroup(), analyseGroup(), jobsGroup(), serviceGroup()];
+  const groups = [articlesGroup(), analyseGroup(), publishGroup(), jobsGroup(), serviceGroup()];
   return {
     openapi: "3.1.1",
     info: { ...INFO, version: version() },
