@@ -8,6 +8,7 @@ import type { KeyLimiter } from "../keys/limiter.js";
 import type { ApiKey } from "../keys/registry.js";
 import { Lifecycle } from "../lifecycle.js";
 import type { Backend, Usage } from "../model/backend.js";
+import { recordedPostId } from "../publish/post.js";
 import { Publishing } from "../publish/publisher.js";
 import { PoolClosedError, QueueFullError } from "../model/pool.js";
 import { GenerationCancelledError, GenerationTimeoutError, KeyRevokedError, ShuttingDownError, WorkLostError } from "./errors.js";
@@ -212,7 +213,9 @@ export class Admission {
       words: (refreshed) => refreshed.response.wordsWritten,
       usage: (refreshed) => refreshed.response.usage,
       work: ({ backend, signal }) =>
-        refreshArticle(request, { backend, signal, ...(style ? { keyStyle: style } : {}), ...(publisher ? { publisher } : {}), ...(options.fileSlug ? { fileSlug: options.fileSlug } : {}) }),
+        refreshArticle(request, { backend, signal, ...(style ? { keyStyle: style } : {}), ...(publisher ? { publisher } : {}), ...(options.fileSlug ? { fileSlug: options.fileSlug } : {}) }).then((refreshed) =>
+          withPublication(refreshed, request.publish, this.parts.publishing, request.markdown),
+        ),
     });
   }
 
@@ -275,11 +278,16 @@ interface Job<T> {
   complete?(done: T): Promise<void>;
 }
 
-/** The written article with its publication when its request asks for one: a failure is the outcome's problem, the article stands. */
-async function withPublication(written: WrittenArticle, field: PublishField | undefined, publishing: Publishing | undefined): Promise<WrittenArticle> {
-  if (!field || !publishing) return written;
-  const publish = await publishing.outcome(written.response.article, field);
-  return { ...written, response: { ...written.response, publish } };
+/**
+ * The written or refreshed article with its publication when its request asks for one: a
+ * failure is the outcome's problem, the article stands. A refresh's post is found by the id the
+ * given Markdown recorded, else by slug.
+ */
+async function withPublication<T extends WrittenArticle | RefreshedArticle>(done: T, field: PublishField | undefined, publishing: Publishing | undefined, given?: string): Promise<T> {
+  if (!field || !publishing) return done;
+  const recordedId = given === undefined ? undefined : recordedPostId(given, field.target);
+  const publish = await publishing.outcome(done.response.article, field, recordedId);
+  return { ...done, response: { ...done.response, publish } };
 }
 
 /** The request with the key's default style laid under its own, field by field, so the echoed request shows the style used. */

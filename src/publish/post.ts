@@ -73,6 +73,15 @@ export function articleOfMarkdown(markdown: string, target: string): { article: 
   };
 }
 
+/** The post id a Markdown file's front matter records for a target (`posts: { blog: 123 }`), if any; unreadable front matter records none. */
+export function recordedPostId(markdown: string, target: string): string | undefined {
+  try {
+    return articleOfMarkdown(markdown, target).recordedId;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The body's HTML through the one Markdown processor, without front matter or the H1. */
 function bodyHtml(article: ArticleFields): string {
   const { tree } = readMarkdown(article.markdown);

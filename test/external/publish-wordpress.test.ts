@@ -129,6 +129,18 @@ describe.skipIf(!HAS_STORIES_MODEL)("publishing to WordPress", () => {
     expect(revisions.some((revision) => !revision.content.raw.includes("A line added by hand."))).toBe(true);
   }, 60_000);
 
+  it("refresh with publish updates the post the article came from", async () => {
+    const { article, publish } = first.body;
+    const markdown = `---\ntitle: ${JSON.stringify(article.title)}\nslug: ${article.slug}\nposts:\n  blog: ${publish.id}\n---\n\n${article.markdown}`;
+    const before = (await posts()).length;
+    const refreshed = await post("/api/v1/refresh", { markdown, keywords: article.keywords.join(","), seed: 3, publish: { target: "blog" } });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.publish).toMatchObject({ target: "blog", id: publish.id, created: false });
+    expect((await posts()).length).toBe(before);
+    const saved = await wp.rest<WpPost>(`/wp/v2/posts/${publish.id}?context=edit`);
+    expect(saved.title.raw).toBe(refreshed.body.article.title);
+  }, 180_000);
+
   it("status future with a date schedules the post", async () => {
     const date = "2031-05-01T09:30:00Z";
     const { body } = await post("/api/v1/generate", { ...request, seed: 8, publish: { target: "blog", status: "future", date } });
