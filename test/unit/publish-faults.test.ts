@@ -32,7 +32,7 @@ async function site(answers: { status: number; headers?: Record<string, string>;
   return { url: `http://127.0.0.1:${(server!.address() as { port: number }).port}`, calls: () => calls };
 }
 
-const target = (url: string, extra: Partial<PublishTarget> = {}): PublishTarget => ({ name: "blog", kind: "wordpress", url, user: "editor", secret: SECRET, status: "draft", createTerms: false, allowPrivate: true, timeoutMs: 500, ...extra });
+const target = (url: string, extra: Partial<PublishTarget> = {}): PublishTarget => ({ name: "blog", kind: "wordpress", url, user: "editor", secret: SECRET, status: "draft", createTerms: false, allowPrivate: true, timeoutMs: 10_000, ...extra });
 
 async function failure(publishing: Publishing): Promise<PublishError> {
   const error = await publishing.publish(ARTICLE, { target: "blog" }).catch((e: unknown) => e);
@@ -60,7 +60,7 @@ describe("publishing faults", () => {
 
   it("a site that stays silent is a 504 naming the target", async () => {
     const { url } = await site([{ status: 200, silent: true }]);
-    const error = await failure(new Publishing(new Map([["blog", target(url)]])));
+    const error = await failure(new Publishing(new Map([["blog", target(url, { timeoutMs: 500 })]])));
     expect(error.status).toBe(504);
     expect(error.message).toMatch(/target "blog" did not answer within 0.5 s/);
   });
