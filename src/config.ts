@@ -70,6 +70,8 @@ export interface ServeConfig {
   authFailures: number;
   /** The publisher articles name in their structured data unless the key has its own; undefined: none. */
   publisher: Publisher | undefined;
+  /** The operator's publishing targets file; undefined: nothing is published. */
+  publishTargets: string | undefined;
   jobs: JobsConfig;
 }
 
@@ -116,6 +118,7 @@ export function resolveServeConfig(sources: SettingSources = {}): ServeConfig {
     webhookAllow: readSetting("webhookAllow", sources),
     authFailures: readSetting("authFailures", sources),
     publisher: resolvePublisher(sources),
+    publishTargets: readSetting("publishTargets", sources),
     jobs: resolveJobs(sources),
   };
 }

@@ -65,6 +65,7 @@ export class InvalidFieldError extends InkpressError {
 export const PROBLEM_TYPES = {
   400: "malformed-request",
   401: "unauthorized",
+  403: "forbidden",
   404: "not-found",
   405: "method-not-allowed",
   406: "not-acceptable",

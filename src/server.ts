@@ -26,6 +26,7 @@ import { ApiKeys } from "./keys/registry.js";
 import { KeyStoreError } from "./keys/errors.js";
 import { KeyStore } from "./keys/store.js";
 import { usageFileFor } from "./keys/usage.js";
+import { Publishing } from "./publish/publisher.js";
 import { Lifecycle } from "./lifecycle.js";
 import { log } from "./log.js";
 import { GPU_NAMES, assertGpu } from "./model/gpu.js";
@@ -132,7 +133,8 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
   const metrics = new Metrics(modelHost);
   // Two workers: an analysis never waits long behind another, and never takes every core from the model.
   const analysis = new AnalysisPool({ size: 2, timeoutMs: config.analyseTimeoutS * 1000 });
-  const generations = new GenerationService({ modelHost, limiter, lifecycle, timeoutMs: config.timeoutS * 1000, meter: () => metrics.article(), ...(config.publisher ? { publisher: config.publisher } : {}) });
+  const publishing = await Publishing.open(config.publishTargets);
+  const generations = new GenerationService({ modelHost, limiter, lifecycle, publishing, timeoutMs: config.timeoutS * 1000, meter: () => metrics.article(), ...(config.publisher ? { publisher: config.publisher } : {}) });
   const jobs = new Jobs({
     store: jobStore,
     generations,
@@ -161,6 +163,7 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
     jobs,
     jobsConfig: config.jobs,
     generations,
+    publishing,
     timeoutMs: config.timeoutS * 1000,
     bodyTimeoutMs: config.bodyTimeoutS * 1000,
     analysis,

@@ -184,6 +184,14 @@ export const SETTINGS = {
     description: "comma-separated hosts, addresses or CIDR ranges that webhooks may reach although loopback or private, e.g. `127.0.0.1,10.0.0.0/8`",
     parse: list,
   },
+  publishTargets: {
+    flag: "publish-targets",
+    env: "INKPRESS_PUBLISH_TARGETS",
+    defaultNote: "none: nothing is published",
+    description: "a JSON file of publishing targets (WordPress, Ghost): names, URLs and where their credentials are",
+    details: "a key publishes only to the targets `keys create --publish-to` gave it ([publishing](#publishing))",
+    parse: (raw: string | undefined, cwd: string) => (raw === undefined ? undefined : resolvedPath(raw, cwd)),
+  },
   publisherName: {
     flag: "publisher-name",
     env: "INKPRESS_PUBLISHER_NAME",

@@ -9,7 +9,7 @@ import { Grounding } from "./grounding/grounding.js";
 import { articleJsonLd, type Publisher } from "./output/jsonld.js";
 import { TokenLedger } from "./ledger.js";
 import { plannedOutline, writeOutline, type Outline, type OutlineEntry } from "./outline/outline.js";
-import { plan } from "./plan/plan.js";
+import { plan, type Plan } from "./plan/plan.js";
 import { articlePrompt } from "./plan/prompts.js";
 import { renderArticle } from "./output/render.js";
 import type { GenerateRequest } from "./wire/request.js";
@@ -98,24 +98,7 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
 
   const slug = articleSlug(outline.title, articlePlan.primary);
   const { title, metaDescription } = outline;
-  const report = analyse({
-    blocks: document.blocks,
-    hasTitle: document.hasTitle,
-    title,
-    metaDescription,
-    slug,
-    keywords,
-    ...substanceTargets(request, keywords),
-    language: request.language,
-    headingTags: request.seo.headingTags,
-    preset: articlePlan.preset,
-    targetLength: request.length,
-    style,
-    given: requestTexts(request),
-    sources: request.sources ?? [],
-    grounding: grounding.stats(),
-    ...(request.outline ? { outline: request.outline } : {}),
-  });
+  const report = articleReport({ request, articlePlan, keywords, title, metaDescription, slug, document, grounding });
   const created = Math.floor(Date.now() / 1000);
   const { wordCount, readingTimeMinutes } = report;
   const cited = grounding.citedSources();
@@ -146,6 +129,40 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
     usage: { ...writer.usage, discardedTokens: writer.discarded, durationMs: Math.round(performance.now() - started) },
   };
   return { response, document: page };
+}
+
+/** What the report of a written article reads: the request, its plan and what the engine wrote. */
+interface ReportInput {
+  request: GenerateRequest;
+  articlePlan: Plan;
+  keywords: string[];
+  title: string;
+  metaDescription: string;
+  slug: string;
+  document: ArticleDocument;
+  grounding: Grounding;
+}
+
+/** The SEO report of the written article, measured as analyse measures any article. */
+function articleReport({ request, articlePlan, keywords, title, metaDescription, slug, document, grounding }: ReportInput) {
+  return analyse({
+    blocks: document.blocks,
+    hasTitle: document.hasTitle,
+    title,
+    metaDescription,
+    slug,
+    keywords,
+    ...substanceTargets(request, keywords),
+    language: request.language,
+    headingTags: request.seo.headingTags,
+    preset: articlePlan.preset,
+    targetLength: request.length,
+    style: articlePlan.style,
+    given: requestTexts(request),
+    sources: request.sources ?? [],
+    grounding: grounding.stats(),
+    ...(request.outline ? { outline: request.outline } : {}),
+  });
 }
 
 /**

@@ -10,7 +10,11 @@ import { ModelRuntime } from "../model/runtime.js";
 import { BatchProgress } from "./batch-progress.js";
 import { UsageError, fail } from "./fail.js";
 import { localModelConfig } from "./first-model.js";
-import { settingArgs, type SettingFlags } from "../settings.js";
+import type { PublishOutcome } from "../article/wire/publish.js";
+import { slugify } from "../article/text/slug.js";
+import type { WriteRow } from "../batch/run.js";
+import { Publishing } from "../publish/publisher.js";
+import { readSetting, settingArgs, type SettingFlags } from "../settings.js";
 import { REFRESH_TARGET_ARGS, refreshFields } from "./refresh.js";
 
 /** Most articles at once: each is a model sequence or a job in flight. */
@@ -35,7 +39,8 @@ export const batchCommand = defineCommand({
       default: "30",
       description: "Seconds one request to --server may go unanswered before it is tried again; after 3 such tries in a row the batch stops",
     },
-    ...settingArgs("model", "threads", "window", "gpu", "gpuLayers"),
+    publish: { type: "string", description: "Publish every article, once written, to this target (as a draft unless the target says otherwise)" },
+    ...settingArgs("model", "threads", "window", "gpu", "gpuLayers", "publishTargets"),
   },
   async run({ args, rawArgs }) {
     try {
@@ -67,7 +72,9 @@ export const batchCommand = defineCommand({
           progress.loading(model.modelPath);
           runtime = await ModelRuntime.load({ ...model, sequences: concurrency, queueSize: 0 });
         }
-        const write = runtime ? localWriter(runtime) : serverWriter({ ...server!, onSlow: (message) => progress.note(message) });
+        const publishing = args.publish === undefined || server ? undefined : await Publishing.open(readSetting("publishTargets", { flags: args }));
+        publishing?.authorise(undefined, args.publish!);
+        const write = publishingRows(args.publish, runtime ? localWriter(runtime, publishing) : serverWriter({ ...server!, onSlow: (message) => progress.note(message) }), (message) => progress.note(message));
         progress.start();
         const summary = await runBatch(plan, {
           concurrency,
@@ -116,6 +123,21 @@ async function refreshBatch(args: Record<string, unknown> & { refresh?: string; 
     progress.stop();
     await runtime?.dispose();
   }
+}
+
+/**
+ * With `--publish`, each row's request publishes to the target under a slug of its topic: an
+ * article written again after a crash (its seed drawn anew, so another title) still finds its
+ * post, never a second one. A publish failure is noted; the row's files are kept.
+ */
+function publishingRows(target: string | undefined, write: WriteRow, note: (message: string) => void): WriteRow {
+  if (target === undefined) return write;
+  return async (row, signal) => {
+    const response = await write({ ...row, request: { ...row.request, publish: { target, slug: slugify(row.request.topic) } } }, signal);
+    const outcome = (response as { publish?: PublishOutcome }).publish;
+    if (outcome && "problem" in outcome) note(`line ${row.line}: not published: ${outcome.problem.detail}`);
+    return response;
+  };
 }
 
 /** The server of `--server`, with its key and request time limit; undefined for the local model. */

@@ -62,6 +62,7 @@ const create = defineCommand({
     concurrency: { type: "string", description: "Generations at once (default 2)" },
     "daily-words": { type: "string", description: "Words per UTC day (default no quota)" },
     style: { type: "string", description: "A JSON file with the key's default style (avoid, voice, cliches)" },
+    "publish-to": { type: "string", description: "Comma-separated publishing targets the key may publish to (default none)" },
     ...fileArg,
   },
   async run({ args }) {
@@ -74,7 +75,8 @@ const create = defineCommand({
       if (dailyWords) limits.dailyWords = dailyWords;
       const style = args.style === undefined ? undefined : await readStyle(args.style);
       const store = await openStore(args);
-      const { key, record } = await store.create(args.name, limits, style);
+      const publishTo = args["publish-to"]?.split(",").map((t) => t.trim()).filter(Boolean);
+      const { key, record } = await store.create(args.name, limits, style, publishTo);
       process.stdout.write(`${key}\n${record.webhookSecret}\n`);
       process.stderr.write(
         `key "${args.name}" (${record.id}) created: the first line is the API key, the second its webhook signing secret; store both now, neither is shown again\n`,

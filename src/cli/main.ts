@@ -26,6 +26,7 @@ const main = defineCommand({
     analyse: () => import("./analyse.js").then((m) => m.analyseCommand),
     audit: () => import("./audit.js").then((m) => m.auditCommand),
     refresh: () => import("./refresh.js").then((m) => m.refreshCommand),
+    publish: () => import("./publish.js").then((m) => m.publishCommand),
     keys: () => import("./keys.js").then((m) => m.keysCommand),
     models: () => import("./models.js").then((m) => m.modelsCommand),
   },

@@ -1,5 +1,6 @@
 import { writeArticle, type WriteArticleOptions, type WrittenArticle } from "../article/article.js";
 import type { Publisher } from "../article/output/jsonld.js";
+import type { PublishField } from "../article/wire/publish.js";
 import type { GenerateRequest, Style } from "../article/wire/request.js";
 import { draftOutline, outlineCharge } from "../planning/outline.js";
 import type { OutlineResponse } from "../planning/schema.js";
@@ -9,6 +10,8 @@ import type { KeyLimiter } from "../keys/limiter.js";
 import type { ApiKey } from "../keys/registry.js";
 import { Lifecycle } from "../lifecycle.js";
 import type { Backend, Usage } from "../model/backend.js";
+import { recordedPostId } from "../publish/post.js";
+import { Publishing } from "../publish/publisher.js";
 import { PoolClosedError, QueueFullError } from "../model/pool.js";
 import { GenerationCancelledError, GenerationTimeoutError, KeyRevokedError, ShuttingDownError, WorkLostError } from "./errors.js";
 
@@ -61,6 +64,11 @@ export interface GenerationServiceOptions {
    * @default none
    */
   publisher?: Publisher;
+  /**
+   * The operator's publishing targets: an article whose request has `publish` is published once written.
+   * @default none: a request with `publish` is refused
+   */
+  publishing?: Publishing;
 }
 
 /** Who a generation runs for. */
@@ -75,6 +83,11 @@ export interface Caller {
    * @default none
    */
   headers?: Record<string, string>;
+  /**
+   * The publishing target the work will publish to: checked before anything is written.
+   * @default none
+   */
+  publishTo?: string;
 }
 
 /** How one admitted article is written. */
@@ -118,6 +131,7 @@ export class GenerationService {
     const slots = this.options.modelHost.backend?.slots;
     if (slots && !slots.hasRoom()) throw new QueueFullError(slots.retryAfterSeconds());
     const { key } = caller;
+    if (caller.publishTo !== undefined) this.authorisePublish(key, caller.publishTo);
     const lease = key && this.options.limiter ? await this.options.limiter.begin(key, caller.headers ?? {}, length) : undefined;
     const revoked = new AbortController();
     if (key) {
@@ -138,6 +152,11 @@ export class GenerationService {
         await lease?.end(words);
       },
     });
+  }
+
+  /** Check that a key may publish to a target, before any work is queued or written: a 422 for an unknown target, a 403 for one the key was not given. */
+  authorisePublish(key: ApiKey | undefined, target: string): void {
+    (this.options.publishing ?? new Publishing(new Map())).authorise(key, target);
   }
 
   /** Stop every generation of a key: it was revoked. Each rejects with {@link KeyRevokedError}. */
@@ -186,7 +205,7 @@ export class Admission {
             count(words);
             options.onWords?.(words, tokens);
           },
-        }),
+        }).then((written) => withPublication(written, request.publish, this.parts.publishing)),
     });
   }
 
@@ -199,7 +218,9 @@ export class Admission {
       words: (refreshed) => refreshed.response.wordsWritten,
       usage: (refreshed) => refreshed.response.usage,
       work: ({ backend, signal, count }) =>
-        refreshArticle(request, { backend, signal, onWords: count, ...(style ? { keyStyle: style } : {}), ...(publisher ? { publisher } : {}), ...(options.fileSlug ? { fileSlug: options.fileSlug } : {}) }),
+        refreshArticle(request, { backend, signal, onWords: count, ...(style ? { keyStyle: style } : {}), ...(publisher ? { publisher } : {}), ...(options.fileSlug ? { fileSlug: options.fileSlug } : {}) }).then((refreshed) =>
+          withPublication(refreshed, request.publish, this.parts.publishing, request.markdown),
+        ),
     });
   }
 
@@ -271,6 +292,18 @@ interface Job<T> {
   words(done: T): number;
   usage(done: T): Usage;
   complete?(done: T): Promise<void>;
+}
+
+/**
+ * The written or refreshed article with its publication when its request asks for one: a
+ * failure is the outcome's problem, the article stands. A refresh's post is found by the id the
+ * given Markdown recorded, else by slug.
+ */
+async function withPublication<T extends WrittenArticle | RefreshedArticle>(done: T, field: PublishField | undefined, publishing: Publishing | undefined, given?: string): Promise<T> {
+  if (!field || !publishing) return done;
+  const recordedId = given === undefined ? undefined : recordedPostId(given, field.target);
+  const publish = await publishing.outcome(done.response.article, field, recordedId);
+  return { ...done, response: { ...done.response, publish } };
 }
 
 /** The request with the key's default style laid under its own, field by field, so the echoed request shows the style used. */

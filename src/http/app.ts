@@ -18,8 +18,10 @@ import { analyseRoute } from "./routes/analyse.js";
 import { generateRoute } from "./routes/generate.js";
 import { outlineRoute } from "./routes/outline.js";
 import { planRoute } from "./routes/plan.js";
+import { publishRoute } from "./routes/publish.js";
 import { refreshRoute } from "./routes/refresh.js";
 import { cancelJobRoute, getJobRoute, listJobsRoute, submitJobRoute } from "./routes/jobs.js";
+import type { Publishing } from "../publish/publisher.js";
 import { healthRoute } from "./routes/health.js";
 import { metricsRoute } from "./routes/metrics.js";
 import { isPublicApiRoute, openApiRoute } from "./routes/openapi.js";
@@ -35,6 +37,8 @@ export interface AppOptions {
   limiter: KeyLimiter;
   /** Writes every article: the generate route's and the jobs'. */
   generations: GenerationService;
+  /** The operator's publishing targets, for `POST /api/v1/publish`. */
+  publishing: Publishing;
   /** Per-request deadline. */
   timeoutMs: number;
   /** Time a client has to send its body. */
@@ -59,7 +63,7 @@ const HEADER_LIMIT = 8 * 1024;
  * key-protected `/api/v1/*`, and every error (thrown by us, by h3 or unexpected)
  * answered as problem+json.
  */
-export function createApp({ modelHost, metrics, keys, limiter, generations, timeoutMs, bodyTimeoutMs, analysis, corsOrigins, storage, jobs, jobsConfig, authFailures }: AppOptions): H3 {
+export function createApp({ modelHost, metrics, keys, limiter, generations, publishing, timeoutMs, bodyTimeoutMs, analysis, corsOrigins, storage, jobs, jobsConfig, authFailures }: AppOptions): H3 {
   const app = new H3({
     // Errors are logged once, below: a stack for faults only, never for routine client errors.
     silent: true,
@@ -111,6 +115,7 @@ export function createApp({ modelHost, metrics, keys, limiter, generations, time
   app.all("/api/v1/refresh", refreshRoute({ generations, bodyTimeoutMs }));
   app.all("/api/v1/outline", outlineRoute({ generations, bodyTimeoutMs }));
   app.all("/api/v1/plan", planRoute({ bodyTimeoutMs }));
+  app.post("/api/v1/publish", publishRoute({ publishing, bodyTimeoutMs }));
   const jobRoutes = { jobs, storage, bodyTimeoutMs, pageSize: jobsConfig.pageSize, retentionMs: jobsConfig.retentionS * 1000 };
   app.post("/api/v1/jobs", submitJobRoute(jobRoutes));
   app.get("/api/v1/jobs", listJobsRoute(jobRoutes));

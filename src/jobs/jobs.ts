@@ -103,6 +103,8 @@ export class Jobs {
   /** Queue a new job of a key, within its own queue limit and the server's. The webhook URL is checked now, so a refused one is a 422 and not a silent failure hours later. */
   async submit(job: NewJob, key: ApiKey): Promise<Job> {
     const { store, queueSize, perKey } = this.options;
+    const target = job.request.publish?.target;
+    if (target !== undefined) this.options.generations.authorisePublish(key, target);
     if (job.webhook) {
       if (!key.webhookSecret) throw noWebhookSecret(key);
       await this.options.guard.check(job.webhook.url);
@@ -191,7 +193,8 @@ export class Jobs {
     let admission: Admission;
     try {
       const reserve = queued.kind === "refresh" ? refreshReservation(queued.request as RefreshRequest) : (queued.request as GenerateRequest).length;
-      admission = await generations.admit(reserve, { key });
+      const target = (queued.request as GenerateRequest | RefreshRequest).publish?.target;
+      admission = await generations.admit(reserve, { key, ...(target === undefined ? {} : { publishTo: target }) });
     } catch (error) {
       const delay = retryDelay(error);
       if (delay !== undefined) return { delayMs: delay };

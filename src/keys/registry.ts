@@ -17,6 +17,8 @@ export interface ApiKey {
   style?: Style;
   /** The publisher its articles' structured data names, over the server's. */
   publisher?: Publisher;
+  /** The publishing targets it may publish to. */
+  publishTo?: string[];
 }
 
 interface Entry extends ApiKey {
@@ -130,6 +132,6 @@ export class ApiKeys {
   }
 }
 
-function publicKey({ id, name, limits, webhookSecret, style, publisher }: Entry): ApiKey {
-  return { id, name, limits, ...(webhookSecret && { webhookSecret }), ...(style && { style }), ...(publisher && { publisher }) };
+function publicKey({ id, name, limits, webhookSecret, style, publisher, publishTo }: Entry): ApiKey {
+  return { id, name, limits, ...(webhookSecret && { webhookSecret }), ...(style && { style }), ...(publisher && { publisher }), ...(publishTo && { publishTo }) };
 }

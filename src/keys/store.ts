@@ -45,6 +45,8 @@ export interface KeyRecord {
   style?: Style;
   /** The publisher its articles' structured data names, over the server's `--publisher-name`. */
   publisher?: Publisher;
+  /** The publishing targets it may publish to (`keys create --publish-to`); none without. */
+  publishTo?: string[];
   /**
    * The name that owned this key's jobs and usage before keys had ids (key files of 0.1.0):
    * set once by the migration, for the active key of that name only.
@@ -93,6 +95,7 @@ const RecordSchema = v.object({
   revoked: v.optional(v.string()),
   style: v.optional(StyleSchema),
   publisher: v.optional(PublisherSchema),
+  publishTo: v.optional(v.array(v.string())),
   formerOwner: v.optional(v.string()),
 });
 
@@ -165,7 +168,7 @@ export class KeyStore {
   }
 
   /** Add a key with a webhook secret; returns the key itself, which is shown once and stored nowhere. */
-  async create(name: string, limits: KeyLimits, style?: Style): Promise<{ key: string; record: KeyRecord }> {
+  async create(name: string, limits: KeyLimits, style?: Style, publishTo?: string[]): Promise<{ key: string; record: KeyRecord }> {
     if (isEnvKeyName(name)) throw new KeyStoreError(`the name "${name}" is reserved for INKPRESS_API_KEYS keys; choose another`);
     const key = newKey();
     const record: KeyRecord = {
@@ -177,6 +180,7 @@ export class KeyStore {
       limits,
       webhookSecret: newWebhookSecret(),
       ...(style && { style }),
+      ...(publishTo?.length && { publishTo }),
     };
     await this.update((keys) => {
       if (keys.some((k) => k.name === name && !k.revoked)) throw new KeyStoreError(`a key named "${name}" exists already`);

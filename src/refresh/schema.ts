@@ -5,6 +5,7 @@
  * each change with the check that asked for it, and a unified diff.
  */
 import * as v from "valibot";
+import { PublishFieldSchema } from "../article/wire/publish.js";
 import { CHECK_IDS, type CheckId } from "../article/report/analyse.js";
 import { MARKDOWN_DESCRIPTION, TARGET_FIELDS } from "../article/wire/analyse.js";
 import { nestingProblem, withinNesting } from "../article/text/nesting.js";
@@ -45,6 +46,7 @@ export const RefreshRequestSchema = v.pipe(
       ...TARGET_FIELDS,
       seed: v.optional(described(SeedSchema, "Seed of the sampler: the same request with the same seed gives the same refresh on the same model. Random when absent; echoed in `seed`.")),
       mend: v.optional(MendSchema, []),
+      publish: v.optional(described(PublishFieldSchema, "Publish the refreshed article: the post it came from (front matter `posts.<target>`, else its slug) is updated, never a second one.")),
     },
     "the request body must be a JSON object",
   ),
@@ -88,6 +90,7 @@ export const RefreshResponseSchema = v.object({
   diff: described(v.string(), "A unified diff from the given Markdown to the new one (`git apply` takes it); empty when nothing changed."),
   wordsWritten: described(v.pipe(v.number(), v.integer(), v.minValue(0)), "Words the model wrote into the article: what counts against the key's daily words."),
   usage: ArticleResponseSchema.entries.usage,
+  publish: ArticleResponseSchema.entries.publish,
 });
 
 /** The refresh answer. */

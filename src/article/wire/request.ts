@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { MAX_NESTING, nestingProblem, withinNesting } from "../text/nesting.js";
+import { PublishFieldSchema } from "./publish.js";
 import { requestConflicts } from "../plan/conflicts.js";
 import { outlineFaults } from "../plan/user-outline.js";
 import { isIso6391 } from "../plan/labels.js";
@@ -345,6 +346,7 @@ export const GenerateRequestSchema = v.pipe(
     sources: v.optional(described(SourcesSchema, "Documents the article draws on: each section sees its best passages, and a sentence that restates one cites it.")),
     links: v.optional(described(LinksSchema, "Pages of your site the article links where they fit: about one per 200 words.")),
     outline: v.optional(described(UserOutlineSchema, "An outline from `POST /api/v1/outline`, edited: the article has exactly its headings, in order, each section within ±25 % of its budget.")),
+    publish: v.optional(described(PublishFieldSchema, "Publish the article, once written, to a target the operator configured and the key may use.")),
     /** Answer with Server-Sent Events, like `Accept: text/event-stream`; a transport choice, so not echoed. */
     stream: v.optional(v.pipe(v.boolean("stream must be true or false"), v.description("Answer with Server-Sent Events, like `Accept: text/event-stream`.")), false),
   }, "the request body must be a JSON object"),

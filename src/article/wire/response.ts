@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { CHECK_IDS, type CheckId } from "../report/analyse.js";
 import { JsonLdSchema } from "../output/jsonld.js";
+import { PublishOutcomeSchema } from "./publish.js";
 import { PRESETS } from "../plan/presets.js";
 
 /**
@@ -90,6 +91,7 @@ export const ArticleResponseSchema = v.object({
     ),
     durationMs: count(),
   }),
+  publish: v.optional(described(PublishOutcomeSchema, "With `publish` in the request: the post (`target`, `id`, `url`, `status`), or the problem that kept it from being published.")),
 });
 
 /** First event of a stream, before any model call. */

@@ -44,7 +44,7 @@ const EXAMPLE_REQUEST = {
 };
 
 /** The problem statuses the generate operation can answer with. */
-const GENERATE_PROBLEMS = [400, 401, 404, 405, 406, 409, 413, 415, 422, 429, 500, 502, 503, 504] as const;
+const GENERATE_PROBLEMS = [400, 401, 403, 404, 405, 406, 409, 413, 415, 422, 429, 500, 502, 503, 504] as const;
 
 /**
  * One event of a stream: its name and its data (the JSON its `data` lines carry), one

@@ -10,6 +10,7 @@ import { analyseGroup } from "./analyse.js";
 import { planningGroup } from "./planning.js";
 import { articlesGroup } from "./articles.js";
 import type { Json } from "./convert.js";
+import { publishGroup } from "./publish.js";
 import { jobsGroup } from "./jobs.js";
 import { problemResponses, problemSchemas } from "./problems.js";
 import { serviceGroup } from "./service.js";
@@ -42,7 +43,7 @@ const WEBHOOK_SIGNATURE_SCHEME = {
 };
 
 function buildDocument(): Json {
-  const groups = [articlesGroup(), planningGroup(), analyseGroup(), jobsGroup(), serviceGroup()];
+  const groups = [articlesGroup(), planningGroup(), analyseGroup(), publishGroup(), jobsGroup(), serviceGroup()];
   return {
     openapi: "3.1.1",
     info: { ...INFO, version: version() },

@@ -38,7 +38,7 @@ const JOBS_PATH = {
     requestBody: { $ref: "#/components/requestBodies/JobRequest" },
     responses: {
       202: { ...job("The queued job."), headers: { Location: { schema: { type: "string" }, description: "`/api/v1/jobs/{id}`." }, ...RETRY_AFTER } },
-      ...problemRefs([400, 401, 409, 413, 415, 422, 429, 500, 503]),
+      ...problemRefs([400, 401, 403, 409, 413, 415, 422, 429, 500, 503]),
     },
   },
   get: {

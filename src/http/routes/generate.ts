@@ -45,7 +45,7 @@ export function generateRoute({ generations, storage, timeoutMs, bodyTimeoutMs, 
     const key = event.context.apiKey!;
     const idempotent = await idempotency(event, { storage, name: `${key.id}:generate`, body, keepMs: IDEMPOTENCY_KEEP_MS, pendingMs: timeoutMs + 60_000 });
     if (idempotent && "replay" in idempotent) return answer(event, replayed(JSON.parse(idempotent.replay) as WrittenArticle), format, streamed, metrics);
-    const admission = await admit(() => generations.admit(request.length, { key, headers: event.context.rateLimitHeaders }), idempotent);
+    const admission = await admit(() => generations.admit(request.length, { key, headers: event.context.rateLimitHeaders, ...(request.publish ? { publishTo: request.publish.target } : {}) }), idempotent);
     // The log line records the words written, also of an article that was never finished.
     const onWords = (words: number, tokens: number) => (event.context.produced = { words, tokens });
     const write = (hooks: Hooks): Promise<WrittenArticle> =>

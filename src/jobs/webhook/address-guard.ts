@@ -34,7 +34,24 @@ export interface WebhookAddressGuardOptions {
    * @default every address of `os.networkInterfaces()`, read at each check
    */
   ownAddresses?: () => string[];
+  /**
+   * What the refusals name: the field, who may not call, and how an address is allowed.
+   * @default webhooks: `webhook.url`, allowed by `--webhook-allow`
+   */
+  subject?: GuardSubject;
 }
+
+/** What a guard's refusals name. */
+export interface GuardSubject {
+  /** The field refused, such as `webhook.url`. */
+  field: string;
+  /** Who may not call such addresses, such as `webhooks`. */
+  who: string;
+  /** How the operator allows an address, such as `the server's --webhook-allow lists them`. */
+  allowedBy: string;
+}
+
+const WEBHOOKS: GuardSubject = { field: "webhook.url", who: "webhooks", allowedBy: "the server's --webhook-allow lists them" };
 
 /** How {@link dnsResolver} asks. */
 export interface DnsResolverOptions {
@@ -131,8 +148,10 @@ export class WebhookAddressGuard {
   readonly #ranges: [Address, number][] = [];
   readonly #resolve: HostResolver;
   readonly #ownAddresses: () => string[];
+  readonly #subject: GuardSubject;
 
   constructor(options: WebhookAddressGuardOptions = {}) {
+    this.#subject = options.subject ?? WEBHOOKS;
     this.#resolve = options.resolve ?? dnsResolver();
     this.#ownAddresses = options.ownAddresses ?? interfaceAddresses;
     for (const entry of options.allow ?? []) this.#addAllowed(entry);
@@ -146,22 +165,22 @@ export class WebhookAddressGuard {
   async check(url: string | URL): Promise<WebhookTarget> {
     const parsed = typeof url === "string" ? (URL.canParse(url) ? new URL(url) : undefined) : url;
     if (!parsed || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) {
-      throw refused("must be an absolute http:// or https:// URL");
+      throw refused(this.#subject, "must be an absolute http:// or https:// URL");
     }
-    if (parsed.username || parsed.password) throw refused("must not carry a user name or password");
+    if (parsed.username || parsed.password) throw refused(this.#subject, "must not carry a user name or password");
     const hostname = bare(parsed.hostname);
-    if (!hostname) throw refused("has no host");
+    if (!hostname) throw refused(this.#subject, "has no host");
     const hostAllowed = this.#hosts.has(hostname);
     const addresses = await this.#addresses(hostname);
     const target = net.isIP(hostname) ? "is" : "resolves to";
     const own = new Set(this.#ownAddresses().filter((a) => ipaddr.isValid(a)).map((a) => ipaddr.process(a).toNormalizedString()));
     for (const { address } of addresses) {
       const ip = ipaddr.process(address);
-      if (METADATA.includes(ip.toNormalizedString())) throw refused(`${target} a cloud metadata address, which webhooks may never call`);
+      if (METADATA.includes(ip.toNormalizedString())) throw refused(this.#subject, `${target} a cloud metadata address, which ${this.#subject.who} may never call`);
       if (hostAllowed || this.#inAllowedRange(ip)) continue;
       const why = refusedRange(ip) ?? (own.has(ip.toNormalizedString()) ? "an address of this server's own" : undefined);
       if (why === undefined) continue;
-      throw refused(`${target} ${why}; webhooks may not call loopback, private, link-local or the server's own addresses unless the server's --webhook-allow lists them`);
+      throw refused(this.#subject, `${target} ${why}; ${this.#subject.who} may not call loopback, private, link-local or the server's own addresses unless ${this.#subject.allowedBy}`);
     }
     return { url: parsed, hostname, addresses };
   }
@@ -175,11 +194,11 @@ export class WebhookAddressGuard {
       found = await this.#resolve(hostname);
     } catch (error) {
       const late = (error as NodeJS.ErrnoException).code === dns.TIMEOUT;
-      throw refused(`host "${hostname}" does not resolve${late ? " in time" : ""}`, error);
+      throw refused(this.#subject, `host "${hostname}" does not resolve${late ? " in time" : ""}`, error);
     }
     // An answer that is not an address at all is refused rather than trusted.
     const valid = found.filter((a) => net.isIP(a.address));
-    if (valid.length === 0 || valid.length !== found.length) throw refused(`host "${hostname}" does not resolve to an address`);
+    if (valid.length === 0 || valid.length !== found.length) throw refused(this.#subject, `host "${hostname}" does not resolve to an address`);
     return valid;
   }
 
@@ -240,7 +259,7 @@ function bare(host: string): string {
 }
 
 /** The 422 the jobs route answers at submit time, naming the field. */
-function refused(why: string, cause?: unknown): InkpressError {
-  const message = `webhook.url ${why}`;
-  return new InvalidFieldError("webhook.url", message, message, { cause });
+function refused(subject: GuardSubject, why: string, cause?: unknown): InkpressError {
+  const message = `${subject.field} ${why}`;
+  return new InvalidFieldError(subject.field, message, message, { cause });
 }

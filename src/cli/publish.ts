@@ -1,0 +1,58 @@
+import { readFile } from "node:fs/promises";
+import { defineCommand } from "citty";
+import * as v from "valibot";
+import { PublishFieldSchema } from "../article/wire/publish.js";
+import { splitList } from "../article/wire/fields.js";
+import { articleOfMarkdown } from "../publish/post.js";
+import { Publishing } from "../publish/publisher.js";
+import { readSetting, settingArgs } from "../settings.js";
+import { UsageError, fail } from "./fail.js";
+
+/** The publish flags `publish` takes, as the request's `publish` field names them. */
+export const PUBLISH_ARGS = {
+  status: { type: "string", description: "draft (the target's default unless it says otherwise), publish, or future with --date" },
+  date: { type: "string", description: "When a future post goes live, ISO 8601 with zone" },
+  categories: { type: "string", description: "Category names, separated by ;" },
+  tags: { type: "string", description: "Tag names, separated by ;" },
+} as const;
+
+/** The `publish` field of a target and the publish flags, validated as the API validates it: a bad one is one line naming it. */
+export function publishField(target: string, args: { status?: string; date?: string; categories?: string; tags?: string; slug?: string }): v.InferOutput<typeof PublishFieldSchema> {
+  const given = {
+    target,
+    ...(args.status !== undefined && { status: args.status }),
+    ...(args.date !== undefined && { date: args.date }),
+    ...(args.categories !== undefined && { categories: splitList(args.categories) }),
+    ...(args.tags !== undefined && { tags: splitList(args.tags) }),
+    ...(args.slug !== undefined && { slug: args.slug }),
+  };
+  const parsed = v.safeParse(PublishFieldSchema, given);
+  if (!parsed.success) throw new UsageError(parsed.issues[0].message);
+  return parsed.output;
+}
+
+/** `inkpress publish FILE.md --to TARGET`: an article as batch writes it, published as the API's `POST /api/v1/publish` does. */
+export const publishCommand = defineCommand({
+  meta: { name: "publish", description: "Publish a Markdown article (front matter as batch writes it) to a target of --publish-targets; the post it already is (same slug) is updated" },
+  args: {
+    file: { type: "positional", required: true, description: "A Markdown file with front matter (title, description, slug, keywords)" },
+    to: { type: "string", required: true, description: "The publishing target's name" },
+    ...PUBLISH_ARGS,
+    slug: { type: "string", description: "The post's slug, over the front matter's" },
+    ...settingArgs("publishTargets"),
+  },
+  async run({ args }) {
+    try {
+      const targets = readSetting("publishTargets", { flags: args });
+      if (!targets) throw new UsageError("no publishing targets: give --publish-targets FILE (INKPRESS_PUBLISH_TARGETS)");
+      const field = publishField(args.to, args);
+      const publishing = await Publishing.open(targets);
+      const { article, recordedId } = articleOfMarkdown(await readFile(args.file, "utf8"), args.to);
+      const published = await publishing.publish(article, field, recordedId);
+      process.stdout.write(`${published.url}\n`);
+      process.stderr.write(`${args.file}: ${published.created ? "created" : "updated"} post ${published.id} on "${published.target}" (${published.status})\n`);
+    } catch (error) {
+      fail(error);
+    }
+  },
+});

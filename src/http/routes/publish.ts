@@ -1,0 +1,30 @@
+import { defineHandler } from "h3";
+import { PublishRequestSchema } from "../../article/wire/publish.js";
+import type { Publishing } from "../../publish/publisher.js";
+import { articleOfMarkdown } from "../../publish/post.js";
+import { assertJson, readJson } from "../body.js";
+import { validationProblem } from "../validation.js";
+
+/** What the publish route serves with. */
+export interface PublishRouteOptions {
+  publishing: Publishing;
+  /** Time a client has to send its body. */
+  bodyTimeoutMs: number;
+}
+
+/**
+ * `POST /api/v1/publish`: an article the caller already has (Markdown with front matter) published
+ * to a target the key was given; the post it already is (recorded id, else slug) is updated.
+ */
+export function publishRoute({ publishing, bodyTimeoutMs }: PublishRouteOptions) {
+  return defineHandler(async (event) => {
+    assertJson(event);
+    const body = await readJson(event, bodyTimeoutMs);
+    const validated = await PublishRequestSchema["~standard"].validate(body);
+    if (validated.issues) throw validationProblem(validated);
+    const { markdown, publish } = validated.value;
+    publishing.authorise(event.context.apiKey, publish.target);
+    const { article, recordedId } = articleOfMarkdown(markdown, publish.target);
+    return { object: "publication", ...(await publishing.publish(article, publish, recordedId)) };
+  });
+}

@@ -1,0 +1,90 @@
+import type { Root } from "mdast";
+import { toString } from "mdast-util-to-string";
+import { renderArticle } from "../article/output/render.js";
+import { articleSlug, slugify } from "../article/text/slug.js";
+import { readMarkdown } from "../article/report/existing/markdown.js";
+import type { PublishField } from "../article/wire/publish.js";
+import { InvalidFieldError } from "../errors.js";
+
+/** What a post holds, whichever CMS it goes to. */
+export interface Post {
+  title: string;
+  /** The body as an HTML fragment, without the title's H1 (the CMS prints the title). */
+  html: string;
+  /** The meta description: the excerpt, and the SEO plugin's description. */
+  excerpt: string;
+  slug: string;
+  /** The article's keywords; the first is the SEO plugin's focus keyword. */
+  keywords: string[];
+  language: string;
+  categories: string[];
+  tags: string[];
+  status: "draft" | "publish" | "future";
+  /** When a `future` post goes live, ISO 8601. */
+  date?: string;
+  /** The post's id on the target, when the article recorded one (front matter `posts.<target>`). */
+  recordedId?: string;
+}
+
+/** The parts of an article a post is made from: a generate answer's, or a Markdown file's front matter. */
+export interface ArticleFields {
+  title: string;
+  metaDescription: string;
+  slug: string;
+  keywords: string[];
+  language: string;
+  markdown: string;
+}
+
+/** The post of an article, with the request's publish fields over the target's default status. */
+export function postOf(article: ArticleFields, field: PublishField, defaultStatus: "draft" | "publish", recordedId?: string): Post {
+  return {
+    title: article.title,
+    html: bodyHtml(article),
+    excerpt: article.metaDescription,
+    slug: field.slug ?? article.slug,
+    keywords: article.keywords,
+    language: article.language,
+    categories: field.categories ?? [],
+    tags: field.tags ?? [],
+    status: field.status ?? defaultStatus,
+    ...(field.date ? { date: new Date(field.date).toISOString() } : {}),
+    ...(recordedId ? { recordedId } : {}),
+  };
+}
+
+/**
+ * The article of a Markdown file as `inkpress batch` writes it: title, description, slug,
+ * keywords and language from the front matter; a missing title or slug is a 422 naming `markdown`.
+ */
+export function articleOfMarkdown(markdown: string, target: string): { article: ArticleFields; recordedId?: string } {
+  const { tree, frontMatter } = readMarkdown(markdown);
+  const h1 = tree.children.find((node) => node.type === "heading" && node.depth === 1);
+  const text = (key: string) => (typeof frontMatter[key] === "string" ? (frontMatter[key] as string).trim() : "");
+  const title = text("title") || (h1 ? toString(h1) : "");
+  if (!title) throw new InvalidFieldError("markdown", "no title", "markdown: the article has no title (front matter `title` or a `# Title` line)");
+  const slug = slugify(text("slug")) || articleSlug(title, title);
+  const keywords = Array.isArray(frontMatter.keywords) ? frontMatter.keywords.filter((k): k is string => typeof k === "string") : [];
+  const posts = frontMatter.posts as Record<string, unknown> | undefined;
+  const recorded = posts && typeof posts === "object" ? posts[target] : undefined;
+  return {
+    article: { title, metaDescription: text("description"), slug, keywords, language: text("language") || "en", markdown },
+    ...(typeof recorded === "string" || typeof recorded === "number" ? { recordedId: String(recorded) } : {}),
+  };
+}
+
+/** The post id a Markdown file's front matter records for a target (`posts: { blog: 123 }`), if any; unreadable front matter records none. */
+export function recordedPostId(markdown: string, target: string): string | undefined {
+  try {
+    return articleOfMarkdown(markdown, target).recordedId;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The body's HTML through the one Markdown processor, without front matter or the H1. */
+function bodyHtml(article: ArticleFields): string {
+  const { tree } = readMarkdown(article.markdown);
+  const body: Root = { type: "root", children: tree.children.filter((node, i) => !["yaml", "toml"].includes(node.type as string) && !(node.type === "heading" && node.depth === 1 && i <= 1)) };
+  return renderArticle(body, { title: article.title, metaDescription: article.metaDescription, language: article.language, jsonLd: {} as never }).html;
+}

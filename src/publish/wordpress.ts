@@ -1,0 +1,126 @@
+import type { Published } from "../article/wire/publish.js";
+import type { CallAnswer, TargetCaller } from "./call.js";
+import { PublishError } from "./errors.js";
+import type { Post } from "./post.js";
+
+/** The SEO plugins' post meta, as WordPress exposes it over REST when the plugin (or a site's code) registers it with `show_in_rest`. */
+const SEO_META = {
+  yoast: { title: "_yoast_wpseo_title", description: "_yoast_wpseo_metadesc", keyword: "_yoast_wpseo_focuskw" },
+  rankMath: { title: "rank_math_title", description: "rank_math_description", keyword: "rank_math_focus_keyword" },
+} as const;
+
+interface WpPost {
+  id: number;
+  link: string;
+  status: string;
+}
+
+const API = "/wp-json/wp/v2";
+
+/**
+ * Publishes to WordPress over its REST API with an application password. WordPress has no
+ * idempotency (a second create becomes `slug-2`), so the post is looked up first, by the id
+ * the article recorded and then by slug in every status, and updated when found: a retry, a
+ * resumed batch or a refresh never makes a second post.
+ */
+export class WordPressClient {
+  readonly #authorization: string;
+
+  constructor(private readonly caller: TargetCaller) {
+    const { user, secret } = caller.target;
+    this.#authorization = `Basic ${Buffer.from(`${user}:${secret}`).toString("base64")}`;
+  }
+
+  /** Create or update the post; throws a {@link PublishError} naming the target. */
+  async publish(post: Post): Promise<Published> {
+    await this.#checkUser(post);
+    const existing = await this.#find(post);
+    const [categories, tags, meta] = await Promise.all([this.#terms("categories", post.categories), this.#terms("tags", post.tags), this.#seoMeta(post)]);
+    const body = {
+      title: post.title,
+      content: post.html,
+      excerpt: post.excerpt,
+      slug: post.slug,
+      status: post.status,
+      categories,
+      tags,
+      ...(Object.keys(meta).length ? { meta } : {}),
+      // WordPress reads date_gmt without a zone, as UTC.
+      ...(post.date ? { date_gmt: post.date.replace(/\.\d+Z$|Z$/, "") } : {}),
+    };
+    const answer = await this.#call("POST", existing ? `${API}/posts/${existing.id}` : `${API}/posts`, existing ? "updating the post" : "creating the post", body);
+    const saved = answer.json as WpPost;
+    return { target: this.caller.target.name, id: String(saved.id), url: saved.link, status: saved.status, created: !existing };
+  }
+
+  /**
+   * Who the credentials are, first: WordPress serves a request whose application password it
+   * refuses as an anonymous one, so a wrong password would otherwise surface as some other
+   * refusal further on. The user's capabilities then say at once what it may not do.
+   */
+  async #checkUser(post: Post): Promise<void> {
+    const me = await this.#call("GET", `${API}/users/me?context=edit`, "checking the credentials");
+    const capabilities = (me.json as { capabilities?: Record<string, boolean> }).capabilities ?? {};
+    const needed = post.status === "draft" ? "edit_posts" : "publish_posts";
+    if (!capabilities[needed]) {
+      throw new PublishError(this.caller.target.name, `target "${this.caller.target.name}"'s user "${this.caller.target.user}" lacks the capability ${needed}, which ${post.status === "draft" ? "writing a draft" : `status "${post.status}"`} needs`);
+    }
+  }
+
+  /** The post this article already is: by recorded id (unless trashed), else by slug in any status. */
+  async #find(post: Post): Promise<WpPost | undefined> {
+    if (post.recordedId && /^\d+$/.test(post.recordedId)) {
+      const answer = await this.caller.call({ method: "GET", path: `${API}/posts/${post.recordedId}?context=edit`, authorization: this.#authorization });
+      if (answer.status === 200 && (answer.json as WpPost).status !== "trash") return answer.json as WpPost;
+      if (answer.status !== 404 && answer.status !== 410) throw this.caller.refused(answer, "reading the recorded post");
+    }
+    const found = await this.#call("GET", `${API}/posts?slug=${encodeURIComponent(post.slug)}&status=any&context=edit&per_page=1`, "looking the post up by slug");
+    return (found.json as WpPost[])[0];
+  }
+
+  /** Term ids of names, matched case-insensitively; a missing one is created when the target allows, else an error naming it. */
+  async #terms(taxonomy: "categories" | "tags", names: string[]): Promise<number[]> {
+    const ids: number[] = [];
+    for (const name of names) {
+      const found = await this.#call("GET", `${API}/${taxonomy}?search=${encodeURIComponent(name)}&per_page=100&context=edit`, `reading ${taxonomy}`);
+      const match = (found.json as { id: number; name: string }[]).find((term) => decodeEntities(term.name).toLowerCase() === name.toLowerCase());
+      if (match) {
+        ids.push(match.id);
+        continue;
+      }
+      if (!this.caller.target.createTerms) {
+        throw new PublishError(this.caller.target.name, `target "${this.caller.target.name}" has no ${taxonomy === "tags" ? "tag" : "category"} "${name}", and its configuration does not let inkpress create terms ("createTerms": true)`, { status: 422 });
+      }
+      const created = await this.caller.call({ method: "POST", path: `${API}/${taxonomy}`, body: { name }, authorization: this.#authorization });
+      const existing = (created.json as { code?: string; data?: { term_id?: number } } | undefined)?.data?.term_id;
+      if (created.status === 201) ids.push((created.json as { id: number }).id);
+      else if (existing) ids.push(existing);
+      else throw this.caller.refused(created, `creating the ${taxonomy === "tags" ? "tag" : "category"} "${name}"`);
+    }
+    return ids;
+  }
+
+  /** The SEO plugins' fields that the site exposes over REST, read from the posts route's schema. */
+  async #seoMeta(post: Post): Promise<Record<string, string>> {
+    const schema = await this.#call("OPTIONS", `${API}/posts`, "reading the posts schema");
+    const exposed = (schema.json as { schema?: { properties?: { meta?: { properties?: Record<string, unknown> } } } })?.schema?.properties?.meta?.properties ?? {};
+    const values = { title: post.title, description: post.excerpt, keyword: post.keywords[0] ?? "" };
+    const meta: Record<string, string> = {};
+    for (const plugin of Object.values(SEO_META)) {
+      for (const [field, key] of Object.entries(plugin)) if (key in exposed) meta[key] = values[field as keyof typeof values];
+    }
+    return meta;
+  }
+
+  /** A call that must succeed (2xx); otherwise the target's refusal. */
+  async #call(method: "GET" | "POST" | "OPTIONS", path: string, doing: string, body?: unknown): Promise<CallAnswer> {
+    const answer = await this.caller.call({ method, path, authorization: this.#authorization, ...(body === undefined ? {} : { body }) });
+    if (answer.status < 200 || answer.status > 299 || answer.json === undefined) throw this.caller.refused(answer, doing);
+    return answer;
+  }
+}
+
+/** The few entities WordPress writes into term names. */
+function decodeEntities(text: string): string {
+  return text.replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#0?39;/g, "'");
+}
