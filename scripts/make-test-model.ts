@@ -56,17 +56,20 @@ const HEADS = 4;
 // Output logits then have a standard deviation of ~2.3: varied words under sampling, no junk tokens.
 const OUTPUT_SCALE = 0.5;
 
-// llama.cpp token attribute types (llama_token_type).
-const NORMAL = 1;
-const UNKNOWN = 2;
-const CONTROL = 3;
-const BYTE = 6;
+/** llama.cpp token attribute types (llama_token_type); the bench's model shapes share them. */
+export const NORMAL = 1;
+/** See {@link NORMAL}. */
+export const UNKNOWN = 2;
+/** See {@link NORMAL}. */
+export const CONTROL = 3;
+/** See {@link NORMAL}. */
+export const BYTE = 6;
 
 /** SentencePiece's visible space, prefixed to word-initial pieces. */
-const SPACE = "\u2581";
+export const SPACE = "\u2581";
 
 /** A SentencePiece-style vocabulary of a test model. */
-interface Vocabulary {
+export interface Vocabulary {
   tokens: string[];
   types: number[];
   /** Per token: whether generation should produce it (whole words and punctuation). */
@@ -152,8 +155,8 @@ function tensors({ tokens, emitted }: Vocabulary): GgufTensor[] {
 const LETTERS = Array.from("abcdefghijklmnopqrstuvwxyz");
 const PUNCTUATION = [".", ",", "!", "?"];
 
-/** Common English words and those the engine's prompts use: the test models' vocabulary. */
-const WORDS = `
+/** Common English words and those the engine's prompts use: the test models' vocabulary (the bench's shapes emit them too). */
+export const WORDS = `
 the of and to in is that for it as was with be by on not he this are or his from at which but
 have an they you were her she there been one all we their has would when if so no will more can
 out up about who what some into them could time these two may then do first any my now such like
@@ -181,7 +184,7 @@ children food music color garden season summer winter spring ocean forest bird
 `.trim().split(/\s+/);
 
 /** The ChatML template Qwen2.5-Instruct ships in tokenizer_config.json, verbatim. */
-const QWEN25_CHAT_TEMPLATE = String.raw`{%- if tools %}
+export const QWEN25_CHAT_TEMPLATE = String.raw`{%- if tools %}
     {{- '<|im_start|>system\n' }}
     {%- if messages[0]['role'] == 'system' %}
         {{- messages[0]['content'] }}

@@ -18,8 +18,8 @@ import { parseArgs } from "node:util";
 
 /** The repository. */
 export const ROOT = path.resolve(import.meta.dirname, "../..");
-/** Where quick reports go. */
-const BENCH_DIR = path.join(os.tmpdir(), "inkpress-bench");
+/** Where quick reports and the generated model shapes go. */
+export const BENCH_DIR = path.join(os.tmpdir(), "inkpress-bench");
 /** BENCH_QUICK=1: short counts, for checking the harness, not for figures. */
 export const QUICK = process.env.BENCH_QUICK === "1";
 /** The model every bench runs. */
