@@ -1,23 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApp, type TestApp } from "../helpers/app.js";
+import { describe, expect, it } from "vitest";
 import { readme } from "../../scripts/fixtures/readmes.js";
-import { API_KEY } from "../helpers/server.js";
+import { API_KEY, HAS_STORIES_MODEL, STORIES_MODEL, storiesServer } from "../helpers/server.js";
 
-// POST /api/v1/analyse on human READMEs and planted text: the substance checks (on topic, no
-// loops) and their cap, keyword word forms, and code read as code.
+// POST /api/v1/analyse over real HTTP (a real `inkpress serve`) on human READMEs and planted text:
+// the substance checks (on topic, no loops) and their cap, keyword word forms, and code read as code.
+
+if (!HAS_STORIES_MODEL) console.warn(`SKIPPED: the substance tests serve ${STORIES_MODEL}, which is not there.`);
 
 type Check = { id: string; passed: boolean | null; message: string };
 type Analysis = { title: { value: string } | null; seo: { score: number; checks: Check[] } };
 
-describe("substance in POST /api/v1/analyse", () => {
-  let server: TestApp;
-  beforeAll(async () => {
-    server = await startApp();
-  });
-  afterAll(() => server?.stop());
+describe.skipIf(!HAS_STORIES_MODEL)("substance in POST /api/v1/analyse", () => {
+  const server = storiesServer();
 
   const analyse = async (body: object): Promise<Analysis> => {
-    const response = await server.fetch("/api/v1/analyse", { method: "POST", headers: { "content-type": "application/json", "x-api-key": API_KEY }, body: JSON.stringify({ language: "en", ...body }) });
+    const response = await fetch(`${server().url}/api/v1/analyse`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": API_KEY }, body: JSON.stringify({ language: "en", ...body }) });
     expect(response.status).toBe(200);
     return (await response.json()) as Analysis;
   };
