@@ -73,7 +73,7 @@ const SMOLLM2_TEMPLATE =
   "{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}";
 
 /** SmolLM2-135M-Instruct's shape: a 49,152-token vocabulary, the small end of what users run. */
-export const SMOLLM2_135M: ModelSpec = {
+const SMOLLM2_135M: ModelSpec = {
   id: "SmolLM2-135M-Instruct-Q8_0",
   name: "SmolLM2 135M Instruct",
   arch: "llama",
@@ -91,7 +91,7 @@ export const SMOLLM2_135M: ModelSpec = {
 };
 
 /** Qwen2.5-0.5B-Instruct's shape: a 151,936-token vocabulary. */
-export const QWEN25_05B: ModelSpec = {
+const QWEN25_05B: ModelSpec = {
   id: "Qwen2.5-0.5B-Instruct-Q8_0",
   name: "Qwen2.5 0.5B Instruct",
   arch: "qwen2",
