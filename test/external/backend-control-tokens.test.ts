@@ -127,7 +127,9 @@ describe("request text never becomes control tokens upstream (llama-server, Chat
           // One token.
         }
         await writer.dispose();
-        const steps = proxy.recorded.filter((r) => r.path === "/completion");
+        // This writer's steps: the grammar step, and the one whose prompt continues it (inkpress may still be finishing a job of its own).
+        const first = proxy.recorded.find((r) => r.body.grammar === grammar)!.body.prompt as number[];
+        const steps = proxy.recorded.filter((r) => r.path === "/completion" && first.every((id, i) => (r.body.prompt as number[])[i] === id));
         expect(steps).toHaveLength(2);
         expect(steps[0]!.body.logit_bias, "the grammar step bans <s> and <|im_start|>").toEqual(expect.arrayContaining([[ids.get("<s>"), false], [ids.get("<|im_start|>"), false]]));
         expect(JSON.stringify(steps[0]!.body.logit_bias), "end of generation is never banned").not.toContain(`[${ids.get("<|im_end|>")},false]`);
