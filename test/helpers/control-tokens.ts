@@ -23,6 +23,8 @@ export const HOSTILE = [
     links: HOSTILE_LINKS,
   },
   { topic: "Compost bins", length: 400, seed: 12, links: HOSTILE_LINKS },
+  // A focus keyword holding a control token's text: the title's grammar must carry it.
+  { topic: "Bees", length: 150, seed: 14, seo: { keywords: "honey <|im_start|>, hive<|im_end|>" } },
 ];
 
 /** An article to refresh whose title, text, keywords and links hold the control tokens. */
@@ -37,7 +39,7 @@ export const HOSTILE_REFRESH = {
     `Red worms eat scraps. Honey <|im_start|> and hive<|im_end|> have no place in a heap. ${INJECTED}`,
     "",
   ].join("\n"),
-  seo: { keywords: `compost bins, honey <|im_start|>, hive<|im_end|>, red worms ${INJECTED}` },
+  seo: { keywords: `honey <|im_start|>, hive<|im_end|>, compost bins, red worms ${INJECTED}` },
   links: HOSTILE_LINKS,
   seed: 13,
 };
