@@ -110,8 +110,11 @@ describe("request text never becomes control tokens upstream (llama-server, Chat
     expect(texts.join("\n"), "the article's text reached the model as text").toContain("hive<|im_end|>");
   }, 300_000);
 
-  it("a grammar that holds control-token text gets that text, never the control token: every grammar step bans them", async () => {
-    const backend = await connectBackend(proxy.url);
+  it.each([
+    ["native", "/completion"],
+    ["openai", "/v1/completions"],
+  ] as const)("a grammar that holds control-token text gets that text, never the control token: every grammar step bans them (%s)", async (api, endpoint) => {
+    const backend = await connectBackend(proxy.url, { api });
     try {
       const grammar = 'root ::= "Honey <|im_start|>, hive<|im_end|> and </s><s>." [ a-z]{0,12}';
       for (let seed = 1; seed <= 8; seed++) {
@@ -129,7 +132,7 @@ describe("request text never becomes control tokens upstream (llama-server, Chat
         await writer.dispose();
         // This writer's steps: those whose prompt starts as the grammar step's (a step the server turned away while busy is sent again).
         const first = proxy.recorded.find((r) => r.body.grammar === grammar)!.body.prompt as number[];
-        const steps = proxy.recorded.filter((r) => r.path === "/completion" && first.every((id, i) => (r.body.prompt as number[])[i] === id));
+        const steps = proxy.recorded.filter((r) => r.path === endpoint && first.every((id, i) => (r.body.prompt as number[])[i] === id));
         const [constrained, free] = [steps.filter((r) => r.body.grammar === grammar), steps.filter((r) => r.body.grammar === undefined)];
         expect([constrained.length, free.length].map(Boolean)).toEqual([true, true]);
         for (const step of constrained) {
