@@ -1,4 +1,4 @@
-import { LlamaGrammarEvaluationState, type Llama, type LlamaContextSequence, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
+import { LlamaGrammarEvaluationState, TokenBias, type Llama, type LlamaContextSequence, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
 import { LRUCache } from "lru-cache";
 import type { GenerateOptions, Prompt, StopReason, Usage, Writer } from "./backend.js";
 import { SAMPLING } from "./sampling.js";
@@ -18,6 +18,23 @@ function grammarFor(llama: Llama, text: string): Promise<LlamaGrammar> {
   return grammar;
 }
 
+/**
+ * A bias that forbids every control token but end-of-generation (and the unknown token), for
+ * grammar-constrained steps. A grammar built from request text may hold `<|im_start|>` as
+ * characters, and llama.cpp's grammar sampler accepts the control token whose text matches:
+ * request text would become a control token in the answer, and in every later prompt.
+ * The model still writes those characters as text; it can still end.
+ */
+export function controlTokenBias(model: LlamaModel): TokenBias {
+  const bias = new TokenBias(model.tokenizer);
+  for (const token of model.iterateAllTokens()) {
+    const attributes = model.getTokenAttributes(token);
+    // TokenBias leaves end-of-generation tokens alone: the grammar lets them through only where it may end.
+    if ((attributes.control || attributes.unknown) && !model.isEogToken(token)) bias.set(token, "never");
+  }
+  return bias;
+}
+
 /** What the in-process writer needs from the loaded model. */
 export interface LlamaWriterOptions {
   llama: Llama;
@@ -31,6 +48,8 @@ export interface LlamaWriterOptions {
   window?: number;
   /** Formats the instructions in the model's chat format, or as plain completion text. */
   tokenizePrompt: (prompt: Prompt) => Token[];
+  /** Forbids control tokens in grammar-constrained steps ({@link controlTokenBias}), built once per model. */
+  controlBias: TokenBias;
   /** Gives the sequence back to the pool. */
   release: () => void;
 }
@@ -116,6 +135,7 @@ export class LlamaWriter implements Writer {
         minP: SAMPLING.minP,
         seed: (options.seed + produced) >>> 0,
         grammarEvaluationState,
+        ...(grammarEvaluationState ? { tokenBias: this.options.controlBias } : {}),
         repeatPenalty: { punishTokens: () => generated.slice(-SAMPLING.repeatLastN), penalty: SAMPLING.repeatPenalty },
       });
       let flushed = this.tokens.length;

@@ -7,12 +7,13 @@ import {
   type LlamaContextSequence,
   type LlamaModel,
   type Token,
+  type TokenBias,
 } from "node-llama-cpp";
 import type { Prompt, Prompting, Writer } from "./backend.js";
 import { ModelLoadError } from "./errors.js";
 import { ggufProblem } from "./gguf.js";
 import { flashAttentionFor, openLlama, type Compute, type GpuChoice, type GpuLayers } from "./gpu.js";
-import { LlamaWriter } from "./llama-writer.js";
+import { controlTokenBias, LlamaWriter } from "./llama-writer.js";
 import { SlotPool } from "./pool.js";
 import type { BackendReport, ReportingBackend } from "./report.js";
 
@@ -70,6 +71,7 @@ export class ModelRuntime implements ReportingBackend {
   /** Chat wrapper for models with a chat template; undefined means plain completion. */
   private readonly chatWrapper: ChatWrapper | undefined;
   private readonly window: number;
+  private readonly controlBias: TokenBias;
 
   private constructor(
     private readonly llama: Llama,
@@ -91,6 +93,7 @@ export class ModelRuntime implements ReportingBackend {
     const hasTemplate = Boolean((model.fileInfo.metadata.tokenizer as { chat_template?: string } | undefined)?.chat_template);
     this.chatWrapper = hasTemplate ? resolveChatWrapper(model) : undefined;
     this.prompting = this.chatWrapper ? "chat-template" : "completion";
+    this.controlBias = controlTokenBias(model);
   }
 
   /** Load a GGUF file; every failure becomes a {@link ModelLoadError} with a readable message. */
@@ -126,6 +129,7 @@ export class ModelRuntime implements ReportingBackend {
       sequence,
       window: this.window,
       tokenizePrompt: (prompt) => this.tokenize(prompt),
+      controlBias: this.controlBias,
       release: () => this.slots.release(sequence),
     });
   }

@@ -4,6 +4,7 @@ import path from "node:path";
 import type { H3 } from "h3";
 import { resolveServeConfig } from "../../src/config.js";
 import { log } from "../../src/log.js";
+import type { ReportingBackend } from "../../src/model/report.js";
 import { composeServer } from "../../src/server.js";
 import { FakeBackend } from "../../scripts/fixtures/fake-backend.js";
 import type { ProseItem } from "../../scripts/fixtures/fake-writer.js";
@@ -33,6 +34,8 @@ export interface TestApp {
 export interface TestAppOptions {
   /** A GGUF model loaded in-process instead of the scripted backend. @default the scripted {@link FakeBackend} */
   model?: string;
+  /** Loads what writes the articles, as `composeServer`'s `load` (a wrapper around a model, say); wins over `model`. */
+  load?: () => Promise<ReportingBackend>;
   /** Settings as environment variables (INKPRESS_…), over the test defaults. @default {} */
   env?: Record<string, string | undefined>;
   /** The sentences the scripted backend writes each body from. @default endless distinct sentences */
@@ -61,7 +64,7 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
   const from = logged.length;
   const server = await composeServer(config, {
     // A named model loads as the server loads it; otherwise the scripted backend writes.
-    ...(options.model ? {} : { load: async () => new FakeBackend({ queueSize: config.queueSize, ...(options.prose ? { prose: options.prose } : {}) }) }),
+    ...(options.load ? { load: options.load } : options.model ? {} : { load: async () => new FakeBackend({ queueSize: config.queueSize, ...(options.prose ? { prose: options.prose } : {}) }) }),
     // A process would exit; the test's worker says so in the output and goes on (the store has stopped its jobs).
     onDataFolderLost: (error) => logged.push(`inkpress: the data folder ${config.dataDir} is no longer this server's (${error.message})`),
   });

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { getLlama, LlamaLogLevel, type Llama, type LlamaContext, type LlamaModel } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LlamaWriter } from "../../src/model/llama-writer.js";
+import { controlTokenBias, LlamaWriter } from "../../src/model/llama-writer.js";
 
 const STORIES_MODEL = path.resolve(import.meta.dirname, "../../../shared/models/stories260K.gguf");
 const HAS_STORIES_MODEL = existsSync(STORIES_MODEL);
@@ -25,7 +25,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("LlamaWriter's window on stories260K", () =>
   /** An answer of at least `tokens` generated tokens after a pinned heading; returns the writer and its sequence. */
   async function write(window: number, tokens: number) {
     const sequence = context.getSequence();
-    const writer = new LlamaWriter({ llama, model, sequence, window, tokenizePrompt: (p) => model.tokenize(p.completion, false), release: () => sequence.dispose() });
+    const writer = new LlamaWriter({ llama, model, sequence, window, tokenizePrompt: (p) => model.tokenize(p.completion, false), controlBias: controlTokenBias(model), release: () => sequence.dispose() });
     await writer.begin({ system: "", user: "", completion: "Once upon a time, there was a little dog named Spot." });
     writer.append("\n\nTitle: Spot and the ball\n\n");
     writer.pin();

@@ -1,6 +1,7 @@
 import path from "node:path";
 import * as v from "valibot";
 import type { Prompt } from "../backend.js";
+import { banned, controlTokenIds } from "./control.js";
 import { UpstreamError } from "./errors.js";
 import { LLAMA_SERVER_SAMPLING } from "../sampling.js";
 import type { Complete, RemoteServer } from "./server.js";
@@ -13,6 +14,7 @@ const Props = v.object({
   model_alias: v.optional(v.string()),
   model_path: v.optional(v.string()),
   chat_template: v.optional(v.string()),
+  eos_token: v.optional(v.string()),
   default_generation_settings: v.object({ n_ctx: v.number() }),
 });
 
@@ -64,6 +66,7 @@ export async function llamaServer(upstream: Upstream): Promise<RemoteServer | un
   const template = turnsTemplate(async () => v.parse(v.object({ prompt: v.string() }), await upstream.json("/apply-template", { messages: MARKED_TURNS })).prompt, upstream.base.origin);
   // A template that hides where the turns' text goes is refused now, in one line, not at the first article.
   if (prompting === "chat-template") await template();
+  const controlIds = await controlTokenIds(upstream, props.eos_token);
   return {
     kind: "llama-server",
     // The alias defaults to the model's path: its file name is name enough.
@@ -73,6 +76,7 @@ export async function llamaServer(upstream: Upstream): Promise<RemoteServer | un
     slots: props.total_slots,
     pinsSlots: true,
     prompts: "token-ids",
+    controlIds,
     promptPrefix: async (prompt: Prompt, signal?: AbortSignal) =>
       promptPrefix(prompt, prompting === "chat-template" ? await template() : undefined, tokenizers, signal),
     tokenize: literal,
@@ -108,6 +112,7 @@ function nativeComplete(upstream: Upstream): Complete {
       n_predict: step.maxTokens,
       seed: step.seed,
       ...(step.grammar === undefined ? {} : { grammar: step.grammar }),
+      ...banned(step),
       id_slot: step.slot,
       cache_prompt: !step.fresh,
       stream: true,

@@ -3,6 +3,7 @@ import { ModelLoadError } from "../errors.js";
 import { UpstreamError } from "./errors.js";
 import { SAMPLING } from "../sampling.js";
 import type { Complete, RemoteServer, StepReport } from "./server.js";
+import { banned } from "./control.js";
 import { GeneratedTokens } from "./tokens.js";
 import type { Upstream } from "./upstream.js";
 
@@ -91,6 +92,8 @@ function openaiComplete(upstream: Upstream, model: string, extras: Extras, gramm
       min_p: SAMPLING.minP,
       ...extras,
       ...(step.grammar === undefined ? {} : grammarField(step.grammar)),
+      // Only llama-server names its control tokens, and it takes the same logit_bias here.
+      ...banned(step),
     };
     const tokens = new GeneratedTokens();
     for await (const event of upstream.events("/v1/completions", body, step.signal)) {

@@ -12,6 +12,8 @@ export interface CompletionStep {
   seed: number;
   /** GBNF, root rule `root`. */
   grammar?: string;
+  /** Token ids never to sample: the server's control tokens, on a grammar-constrained step. */
+  banned?: readonly number[];
   /** The server slot to run on, so the article's cache is reused there; -1 for any. */
   slot: number;
   /** Evaluate the whole prompt, ignoring the slot's cache: an article never depends on the one before it. */
@@ -67,6 +69,11 @@ export interface RemoteServer {
   readonly pinsSlots: boolean;
   /** How `complete` takes its prompt. */
   readonly prompts: PromptForm;
+  /**
+   * The model's control tokens but end of generation, where the server names them (llama-server):
+   * a grammar built from request text could otherwise let the sampler take one for its characters.
+   */
+  readonly controlIds?: readonly number[];
   /** The text before the answer: the chat template applied to the system and user turns, or the completion prompt; request text in it is never read as control tokens. */
   promptPrefix(prompt: Prompt, signal?: AbortSignal): Promise<PromptPrefix>;
   /** The token ids of forced text inside the answer (no BOS, no special tokens parsed, no leading space added). */

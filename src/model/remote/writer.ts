@@ -73,7 +73,9 @@ export class RemoteWriter implements Writer {
       }
       // As text, the answer's tags are broken too: the server parses control tokens in text, and the answer holds request text.
       const prompt = this.server.prompts === "token-ids" ? [...this.prefix.tokens, ...this.transcript.visibleTokens()] : this.prefix.text + breakTags(this.transcript.visibleText());
-      const step = { prompt, maxTokens, seed: options.seed, grammar: options.grammar, slot: this.slot, fresh: this.fresh, signal };
+      // A grammar may hold request text: the sampler must not satisfy it with a control token.
+      const banned = options.grammar === undefined ? undefined : this.server.controlIds;
+      const step = { prompt, maxTokens, seed: options.seed, grammar: options.grammar, banned, slot: this.slot, fresh: this.fresh, signal };
       this.fresh = false;
       own = this.evaluates(prompt);
       this.held = undefined;
