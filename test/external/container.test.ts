@@ -3,6 +3,8 @@
 // stories260K mounted, healthy, writing an article for a client on the host, and stopped by
 // `podman stop` within the shutdown grace period.
 import { createHash, randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildImage, podman, podmanOk, testBaseImage } from "../helpers/podman.js";
 import { freePort } from "../helpers/port.js";
@@ -46,6 +48,17 @@ describe.skipIf(!HAS_STORIES_MODEL)("the container image (podman)", () => {
     // node-llama-cpp's prebuilt binaries: the CPU one for this machine, no CUDA or Vulkan build.
     const binaries = (await podmanOk(["exec", CONTAINER, "ls", "/app/node_modules/@node-llama-cpp"])).trim().split("\n");
     expect(binaries).toEqual([`linux-${process.arch}`]);
+  });
+
+  it("weighs what docs/operating.md says, within 3 %, on the test's base", async () => {
+    const docs = readFileSync(path.join(ROOT, "docs/operating.md"), "utf8");
+    const documented = Number(/\*\*What it weighs, and why\.\*\* (\d+) MB/.exec(docs)?.[1]);
+    const above = Number(/Above its base the image adds (\d+) MB/.exec(docs)?.[1]);
+    const size = async (image: string) => Number((await podmanOk(["image", "inspect", "--format", "{{.Size}}", image])).trim()) / 1e6;
+    const [image, base] = [await size(IMAGE), await size(await testBaseImage())];
+    const measured = `image ${image.toFixed(1)} MB, ${(image - base).toFixed(1)} MB above its base`;
+    expect(Math.abs(image / documented - 1), measured).toBeLessThan(0.03);
+    expect(Math.abs((image - base) / above - 1), measured).toBeLessThan(0.05);
   });
 
   it("turns healthy through its own HEALTHCHECK once the model is loaded", async () => {
