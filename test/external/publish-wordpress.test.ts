@@ -133,7 +133,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("publishing to WordPress", () => {
     const { article, publish } = first.body;
     const markdown = `---\ntitle: ${JSON.stringify(article.title)}\nslug: ${article.slug}\nposts:\n  blog: ${publish.id}\n---\n\n${article.markdown}`;
     const before = (await posts()).length;
-    const refreshed = await post("/api/v1/refresh", { markdown, keywords: article.keywords.join(","), seed: 3, publish: { target: "blog" } });
+    const refreshed = await post("/api/v1/refresh", { markdown, seo: { keywords: article.keywords.join(",") }, seed: 3, publish: { target: "blog" } });
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.publish).toMatchObject({ target: "blog", id: publish.id, created: false });
     expect((await posts()).length).toBe(before);
