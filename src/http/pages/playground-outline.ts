@@ -27,6 +27,6 @@ export const OUTLINE_SECTION = `<section class="outline-editor panel" id="outlin
 <label class="field"><span>Title</span>
 <input type="text" id="outline-title" list="outline-titles" spellcheck="true"></label>
 <datalist id="outline-titles"></datalist>
-<ol class="outline-list" id="outline-list" aria-label="Headings"></ol>
+<ol class="outline-list" id="outline-list"></ol>
 <div class="actions"><button type="button" class="primary" id="write">Write</button><button type="button" id="outline-discard">Discard outline</button></div>
 </section>`;
