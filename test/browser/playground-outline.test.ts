@@ -68,4 +68,25 @@ describe.skipIf(!HAS_CHROMIUM)("the playground's outline first, in headless Chro
     expect(playground().pageErrors).toEqual([]);
     await page.close();
   });
+
+  it("marks the heading box a 422 names, and writes nothing", async () => {
+    const page = await playground().open();
+    await page.fill("#f-key", API_KEY);
+    await page.fill("#f-topic", "Snow days");
+    await page.fill("#f-style-avoid", "hot cocoa");
+    await page.click("#outline-first");
+    const boxes = page.locator("#outline-list input");
+    await boxes.first().waitFor({ timeout: 60_000 });
+    await boxes.nth(1).fill("Hot cocoa after sledding");
+    await page.click("#write");
+    const error = page.locator("#error");
+    await error.waitFor({ state: "visible" });
+    expect(await error.locator("h2").textContent()).toBe("422 Unprocessable Entity");
+    expect(await error.locator("li").first().textContent()).toMatch(/^outline\.headings\[1\]: /);
+    expect(await boxes.nth(1).getAttribute("aria-invalid")).toBe("true");
+    expect(await boxes.first().getAttribute("aria-invalid")).toBeNull();
+    expect(await page.locator("#article h1").count()).toBe(0);
+    await page.close();
+    expect(playground().pageErrors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
+  });
 });
