@@ -7,7 +7,7 @@
  */
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ARTIFACTS, HAS_CHROMIUM, playgroundInBrowser } from "../helpers/browser.js";
+import { ARTIFACTS, HAS_CHROMIUM, PHONE, playgroundInBrowser } from "../helpers/browser.js";
 import { API_KEY } from "../helpers/server.js";
 
 describe.skipIf(!HAS_CHROMIUM)("the playground's outline first, in headless Chromium", () => {
@@ -69,14 +69,16 @@ describe.skipIf(!HAS_CHROMIUM)("the playground's outline first, in headless Chro
     await page.close();
   });
 
-  it("marks the heading box a 422 names, and writes nothing", async () => {
-    const page = await playground().open();
+  it("on a 390 px phone, fits the editor on the screen, and marks the heading box a 422 names, writing nothing", async () => {
+    const page = await playground().open(PHONE);
     await page.fill("#f-key", API_KEY);
     await page.fill("#f-topic", "Snow days");
     await page.fill("#f-style-avoid", "hot cocoa");
     await page.click("#outline-first");
     const boxes = page.locator("#outline-list input");
     await boxes.first().waitFor({ timeout: 60_000 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    expect((await boxes.first().boundingBox())!.width).toBeGreaterThan(100);
     await boxes.nth(1).fill("Hot cocoa after sledding");
     await page.click("#write");
     const error = page.locator("#error");
@@ -86,6 +88,7 @@ describe.skipIf(!HAS_CHROMIUM)("the playground's outline first, in headless Chro
     expect(await boxes.nth(1).getAttribute("aria-invalid")).toBe("true");
     expect(await boxes.first().getAttribute("aria-invalid")).toBeNull();
     expect(await page.locator("#article h1").count()).toBe(0);
+    await page.screenshot({ path: path.join(ARTIFACTS, "playground-outline-390.png"), fullPage: true });
     await page.close();
     expect(playground().pageErrors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
   });
