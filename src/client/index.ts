@@ -6,6 +6,7 @@
  * @example
  * const inkpress = createClient({ baseUrl: "http://127.0.0.1:3000", apiKey: process.env.INKPRESS_KEY! });
  * const answer = await inkpress.generate({ topic: "Home composting" });
+ * const { outline } = await inkpress.outline({ topic: "Home composting" }); // edit it, then generate({ topic, outline })
  * for await (const event of inkpress.stream({ topic: "Home composting" })) if (event.event === "delta") process.stdout.write(event.data.text);
  * const { seo } = await inkpress.analyse({ markdown: "# Home composting\n\nA compost bin…", seo: { keywords: "compost bin" } });
  * const { article, changes } = await inkpress.refresh({ markdown: "# Home composting\n\nA compost bin…", seo: { keywords: "compost bin" } });
@@ -14,12 +15,12 @@
 import { caller, type CallOptions, type ClientOptions, type CreateOptions } from "./http.js";
 import { jobsClient, type JobsClient } from "./jobs.js";
 import { streamArticle } from "./stream.js";
-import type { AnalyseRequest, AnalysisResponse, ArticleRequest, ArticleResponse, RefreshRequest, RefreshResponse, StreamEvent } from "./types.js";
+import type { AnalyseRequest, AnalysisResponse, ArticleRequest, ArticleResponse, OutlineResponse, RefreshRequest, RefreshResponse, StreamEvent } from "./types.js";
 
 export { IncompleteStreamError, InkpressApiError } from "./errors.js";
 export type { CallOptions, ClientOptions, CreateOptions } from "./http.js";
 export type { JobsClient, WaitOptions } from "./jobs.js";
-export type { AnalyseRequest, AnalysisResponse, ArticleRequest, ArticleResponse, Job, JobRequest, Problem, RefreshRequest, RefreshResponse, StreamEvent } from "./types.js";
+export type { AnalyseRequest, AnalysisResponse, ArticleRequest, ArticleResponse, Job, JobRequest, OutlineResponse, Problem, RefreshRequest, RefreshResponse, StreamEvent } from "./types.js";
 
 /** A client bound to one server and one key. */
 export interface InkpressClient {
@@ -30,6 +31,8 @@ export interface InkpressClient {
    * Leaving the loop early (or aborting) stops the generation on the server.
    */
   stream(request: ArticleRequest, options?: CallOptions): AsyncGenerator<StreamEvent>;
+  /** `POST /api/v1/outline`: the plan an article would be written from (title, headings, budgets), to edit and send back as `outline`. */
+  outline(request: ArticleRequest, options?: CallOptions): Promise<OutlineResponse>;
   /** `POST /api/v1/analyse`: the SEO report of an article as it is (no model, no word quota). */
   analyse(request: AnalyseRequest, options?: CallOptions): Promise<AnalysisResponse>;
   /** `POST /api/v1/refresh`: an article mended where its checks fail, with the report before and after and the diff. */
@@ -47,6 +50,10 @@ export function createClient(options: ClientOptions): InkpressClient {
       return (await response.json()) as ArticleResponse;
     },
     stream: (request, options) => streamArticle(call, request, options),
+    async outline(request, { signal } = {}) {
+      const response = await call({ method: "POST", path: "/api/v1/outline", accept: "application/json", body: request, signal });
+      return (await response.json()) as OutlineResponse;
+    },
     async analyse(request, { signal } = {}) {
       const response = await call({ method: "POST", path: "/api/v1/analyse", accept: "application/json", body: request, signal });
       return (await response.json()) as AnalysisResponse;

@@ -9,6 +9,7 @@ import type { AnalyseRequestSchema, AnalysisResponseSchema } from "../article/wi
 import type { ProblemSchema } from "../article/wire/problem.js";
 import type { RefreshRequestSchema, RefreshResponseSchema } from "../refresh/schema.js";
 import type { GenerateRequestSchema } from "../article/wire/request.js";
+import type { OutlineResponseSchema } from "../planning/schema.js";
 import type { ArticleResponseSchema, StreamDeltaSchema, StreamMetaSchema, StreamOutlineSchema } from "../article/wire/response.js";
 
 /** A generation request as sent: only `topic` is required. The client sets the transport itself, so `stream` is not part of it. */
@@ -22,6 +23,9 @@ export type RefreshResponse = v.InferOutput<typeof RefreshResponseSchema>;
 
 /** What `POST /api/v1/jobs` takes: a generation request (or, with `kind: "refresh"`, a refresh request) and, optionally, a `webhook`. */
 export type JobRequest = Omit<v.InferInput<typeof JobExtrasSchema>, "kind"> & ((ArticleRequest & { kind?: "article" }) | (RefreshRequest & { kind: "refresh" }));
+
+/** The outline answer: the plan an article would be written from, whose `outline` goes back, edited, as a request's `outline`. */
+export type OutlineResponse = v.InferOutput<typeof OutlineResponseSchema>;
 
 /** The generate answer: the article, its SEO report and usage. */
 export type ArticleResponse = v.InferOutput<typeof ArticleResponseSchema>;

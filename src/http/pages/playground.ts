@@ -1,6 +1,7 @@
 /**
  * `GET /`: the playground. One self-contained page (inline CSS and JS, nothing fetched but
- * the API itself): a person enters a key and the request, presses Generate, and watches
+ * the API itself): a person enters a key and the request, presses Generate (or Outline first,
+ * edits the planned headings and presses Write: playground-outline.ts), and watches
  * the article stream in, rendered, then sees its SEO report: beside the article on wide
  * screens, in view while the article scrolls; below it on narrow ones, with a summary
  * above it and the form folded away once an article streams. A second tab, Check an article
@@ -15,6 +16,7 @@ import { LABELLED_LANGUAGES, languageName } from "../../article/plan/labels.js";
 import { componentSchema, fieldAt, inputLimits, requestBodySchema, schemaPlaceholder, type SchemaNode } from "./fields.js";
 import { escapeHtml, renderPage, type Page } from "./html.js";
 import { CHECK_STYLE, checkPanel } from "./playground-check.js";
+import { OUTLINE_SECTION, OUTLINE_STYLE } from "./playground-outline.js";
 import { REPORT_STYLE, reportSection } from "./playground-report.js";
 
 const VIEW_STYLE = `
@@ -181,6 +183,7 @@ function fieldsets(field: FieldOf, presets: string[]): string {
 /** Where the article streams in, with its status line, errors and Markdown. */
 const OUTPUT = `<div class="out" id="out">
 <div class="status" role="status" aria-live="polite"><span class="spinner" aria-hidden="true"></span><span id="status">Enter a key and a topic, then press Generate.</span></div>
+${OUTLINE_SECTION}
 <p class="summary-bar panel" id="summary" hidden><span>SEO score <strong id="summary-score"></strong></span><span id="summary-words"></span><span id="summary-time"></span><a href="#report">Full report</a></p>
 <div class="toolbar" id="takeaway" hidden><button type="button" id="copy-md">Copy Markdown</button><button type="button" id="copy-html">Copy HTML</button><button type="button" id="download-md">Download .md</button></div>
 <article class="article panel" id="article" aria-live="off" aria-busy="false"><p class="placeholder">The article appears here as it is written.</p></article>
@@ -223,6 +226,7 @@ ${fieldsets((path) => fieldAt(request, path), presets)}
 </div>
 <div class="actions">
 <button type="submit" class="primary" id="generate">Generate</button>
+<button type="button" id="outline-first">Outline first</button>
 <button type="button" id="stop" disabled>Stop</button>
 </div>
 <div class="error" id="error" role="alert" tabindex="-1" hidden></div>
@@ -236,7 +240,7 @@ ${checkPanel(doc)}
     title: "inkpress playground",
     description: "Write an SEO article with the local model and watch it stream in.",
     current: "/",
-    style: VIEW_STYLE + REPORT_STYLE + CHECK_STYLE,
+    style: VIEW_STYLE + REPORT_STYLE + CHECK_STYLE + OUTLINE_STYLE,
     body,
     script: "playground",
   });

@@ -8,7 +8,8 @@
  * `outline` (title and headings planned), `delta` (Markdown pieces, rendered as they come),
  * then `done`, whose `article.html` (the server's rendering) replaces the streamed one. The
  * request body is read from the form (client/form.ts), so a new field is a new control in
- * the page, not new code here.
+ * the page, not new code here. Outline first asks `POST /api/v1/outline` for the plan and
+ * shows it to edit (client/outline.ts); Write sends the request with the edited outline.
  */
 import { createClient, IncompleteStreamError, InkpressApiError, type ArticleRequest, type ArticleResponse, type StreamEvent } from "../../../client/index.js";
 import "./check.js";
@@ -17,14 +18,22 @@ import { hideError, showError, showProblem } from "./errors.js";
 import { clearInvalid, missingFields, requestBody } from "./form.js";
 import { keyInput, rememberKey } from "./key.js";
 import { renderMarkdown } from "./markdown.js";
+import { discardOutline, editedOutline, markOutlineErrors, showOutline } from "./outline.js";
 import { articleReport, hideReport, seconds, showReport } from "./report.js";
 import "./tabs.js";
 import { offer } from "./takeaway.js";
 
 const form = byId<HTMLFormElement>("form");
 const articleEl = byId("article");
-const generateButton = byId<HTMLButtonElement>("generate");
 const stopButton = byId<HTMLButtonElement>("stop");
+
+/** What the form's buttons start, each button's words at rest and while its task runs. */
+const TASKS = {
+  generate: { button: byId<HTMLButtonElement>("generate"), idle: "Generate", busy: "Generating…" },
+  outline: { button: byId<HTMLButtonElement>("outline-first"), idle: "Outline first", busy: "Planning…" },
+  write: { button: byId<HTMLButtonElement>("write"), idle: "Write", busy: "Writing…" },
+};
+type Task = keyof typeof TASKS;
 
 let controller: AbortController | null = null;
 let markdown = "";
@@ -41,12 +50,14 @@ function setStatus(words: string): void {
   byId("status").textContent = words;
 }
 
-function setBusy(busy: boolean): void {
+function setBusy(busy: boolean, task: Task): void {
   byId("app").classList.toggle("busy", busy);
-  articleEl.setAttribute("aria-busy", String(busy));
-  generateButton.disabled = busy;
+  articleEl.setAttribute("aria-busy", String(busy && task !== "outline"));
+  for (const [name, { button, idle, busy: working }] of Object.entries(TASKS)) {
+    button.disabled = busy;
+    button.textContent = busy && name === task ? working : idle;
+  }
   stopButton.disabled = !busy;
-  generateButton.textContent = busy ? "Generating…" : "Generate";
 }
 
 /** Links open in a tab of their own: following one must not lose the article. */
@@ -138,14 +149,15 @@ function onEvent(event: StreamEvent, started: number): void {
   } else finish(event.data, started);
 }
 
+const client = (key: string) => createClient({ baseUrl: location.origin, apiKey: key });
+
 /** Send the request and show its stream, or why there is none. */
-async function generate(key: string, signal: AbortSignal): Promise<void> {
+async function generate(key: string, signal: AbortSignal, request: ArticleRequest): Promise<void> {
   const started = performance.now();
-  const inkpress = createClient({ baseUrl: location.origin, apiKey: key });
   let accepted = false;
   streaming = true;
   try {
-    for await (const event of inkpress.stream(requestBody(form) as ArticleRequest, { signal })) {
+    for await (const event of client(key).stream(request, { signal })) {
       if (!accepted) setStatus("Waiting for a free slot and the first words…");
       accepted = true;
       onEvent(event, started);
@@ -158,14 +170,40 @@ async function generate(key: string, signal: AbortSignal): Promise<void> {
       fold(false); // the fields to correct are in the form
     }
     showProblem(form, error.problem, error.retryAfter);
+    markOutlineErrors(error.problem);
     setStatus(accepted ? "Generation stopped with an error." : error.status === 401 ? "Check the API key." : "The request failed.");
   } finally {
     streaming = false;
   }
 }
 
-form.addEventListener("submit", async (event) => {
-  event.preventDefault();
+/** Ask for the outline and show it to edit, or why there is none. */
+async function planOutline(key: string, signal: AbortSignal): Promise<void> {
+  placeholder("The article appears here once you press Write.");
+  setStatus("Planning the outline…");
+  try {
+    const answer = await client(key).outline(requestBody(form) as ArticleRequest, { signal });
+    showOutline(answer, setStatus);
+    setStatus(`Outline ready: ${answer.outline.headings.length} headings. Rename or move them, then press Write.`);
+  } catch (error) {
+    if (!(error instanceof InkpressApiError)) throw error;
+    placeholder("No outline: the request was refused.");
+    fold(false);
+    showProblem(form, error.problem, error.retryAfter);
+    setStatus(error.status === 401 ? "Check the API key." : "The request failed.");
+  }
+}
+
+/** What each task sends: the form's request; Write adds the edited outline. */
+function runTask(task: Task, key: string, signal: AbortSignal): Promise<void> {
+  if (task === "outline") return planOutline(key, signal);
+  if (task === "generate") discardOutline(); // Generate writes without one
+  const outline = task === "write" ? editedOutline() : undefined;
+  return generate(key, signal, { ...(requestBody(form) as ArticleRequest), ...(outline ? { outline } : {}) });
+}
+
+/** Start a task of the form's: check the key and topic, then run it, busy, with its errors shown. */
+async function start(task: Task): Promise<void> {
   if (controller) return;
   reset();
   const missing = missingFields([
@@ -173,7 +211,7 @@ form.addEventListener("submit", async (event) => {
     [byId<HTMLTextAreaElement>("f-topic"), "topic"],
   ]);
   if (missing.length) {
-    showError(form, `Missing ${missing.join(" and ")}`, "Fill in the highlighted fields, then press Generate again.");
+    showError(form, `Missing ${missing.join(" and ")}`, `Fill in the highlighted fields, then press ${TASKS[task].idle} again.`);
     placeholder("The article appears here as it is written.");
     return;
   }
@@ -181,10 +219,10 @@ form.addEventListener("submit", async (event) => {
   rememberKey(key);
   controller = new AbortController();
   fold(true);
-  setBusy(true);
+  setBusy(true, task);
   setStatus("Sending the request…");
   try {
-    await generate(key, controller.signal);
+    await runTask(task, key, controller.signal);
   } catch (error) {
     if (error instanceof DOMException && error.name === "AbortError") {
       setStatus("Stopped. Nothing more will be generated for this request.");
@@ -197,8 +235,19 @@ form.addEventListener("submit", async (event) => {
     }
   } finally {
     controller = null;
-    setBusy(false);
+    setBusy(false, task);
   }
+}
+
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  void start("generate");
+});
+TASKS.outline.button.addEventListener("click", () => void start("outline"));
+TASKS.write.button.addEventListener("click", () => void start("write"));
+byId("outline-discard").addEventListener("click", () => {
+  discardOutline();
+  TASKS.outline.button.focus();
 });
 
 stopButton.addEventListener("click", () => controller?.abort());
