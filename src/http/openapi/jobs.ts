@@ -124,7 +124,7 @@ export function jobsGroup(): PathGroup {
         content: { "application/json": { schema: { anyOf: [withExtras(generateRequestSchema(), "article"), withExtras(refreshRequestSchema(), "refresh")] } } },
       },
     },
-    schemas: { JobExtras: requestSchema(JobExtrasSchema), Job: answerSchema(JobSchema), JobList: answerSchema(JobListSchema) },
+    schemas: { Job: answerSchema(JobSchema), JobList: answerSchema(JobListSchema) },
     webhooks: { jobEnded: jobEnded() },
   };
 }
