@@ -112,8 +112,10 @@ describe.each(MATRIX_MODELS)("internal links on $name over HTTP", ({ name, path,
       expectLeftOutNamed(answer, LINKS, urls);
     }
     console.log(`${name}, garden pages: ${anchors.length} anchors, ${new Set(anchors).size} distinct: ${anchors.join(" | ")}`);
-    // Over three articles at least two thirds of the anchors are distinct.
-    expect(new Set(anchors).size, anchors.join("\n")).toBeGreaterThanOrEqual((anchors.length * 2) / 3);
+    // Over three articles at least half the anchors are distinct. It was two thirds before anchors
+    // had to keep their page's head noun and never start after a preposition: each page now has
+    // fewer phrases to offer (stories260K: 7 distinct of 12 over seeds 21-23).
+    expect(new Set(anchors).size, anchors.join("\n")).toBeGreaterThanOrEqual(anchors.length / 2);
   });
 
   it.skipIf(skip)("links at least 3 pages, those whose keyword is the article's own by a phrase of their title keeping its head noun, and says which pages it left out and why", async () => {
