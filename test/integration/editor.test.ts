@@ -72,7 +72,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("style.avoid on stories260K over HTTP", () =
   });
   afterAll(() => server?.stop());
 
-  const BANNED = ["Once upon a time", "so happy", "Lily"];
+  const BANNED = ["Once upon a time", "so happy", "Lily", "little girl"];
   const requests = [
     { topic: "A day at the park", length: 300, seed: 11 },
     { topic: "Baking bread", length: 300, seed: 12, structure: "listicle" },

@@ -32,7 +32,7 @@ async function written(out: string): Promise<Array<{ data: Record<string, unknow
   return Promise.all(
     names.map(async (name) => {
       const [, yaml = "", body = ""] = /^---\n([\s\S]*?)\n---\n\n([\s\S]*)$/.exec(await readFile(path.join(out, name), "utf8")) ?? [];
-      return { data: parse(yaml, { version: "1.1" }), body, answer: JSON.parse(await readFile(path.join(out, name.replace(/\.md$/, ".json")), "utf8")) };
+      return { data: parse(yaml, { version: "1.1" }), body, answer: JSON.parse(await readFile(path.join(out, ".inkpress", name.replace(/\.md$/, ".json")), "utf8")) };
     }),
   );
 }

@@ -93,8 +93,11 @@ describe.skipIf(!HAS_STORIES_MODEL)("refresh from the command line on stories260
     expect(md.code, md.stderr).toBe(0);
     expect(md.stderr).toMatch(/^score \d+ → \d+; \d+ changes \(.+\)$/m);
     expect(md.stdout).toMatch(/^---\ntitle: /);
+    // A unified diff of what changed (the title only where its check fails, as --mend title allows).
     const diff = await runCli(["refresh", file, ...TARGETS, ...model, "--mend", "title", "--format", "diff"]);
-    expect(diff.stdout).toMatch(/^-title: /m);
+    expect(diff.code, diff.stderr).toBe(0);
+    expect(diff.stdout).toMatch(/^@@ -\d+(,\d+)? \+\d+(,\d+)? @@/m);
+    expect(diff.stdout).toMatch(/^[-+](?![-+]{2} )/m);
     for (const [args, message] of [
       [["refresh", path.join(dir, "missing.md")], /^inkpress: .*missing\.md: cannot read it \(ENOENT\)\n$/],
       [["refresh", file, "--format", "pdf"], /^inkpress: format must be one of md, json, diff, got "pdf"\n$/],
