@@ -63,7 +63,7 @@ describe("help", () => {
     const commands = section(result.stdout, "COMMANDS")
       .filter((line) => /^\s{0,7}\S/.test(line))
       .map((line) => line.trim().split(/\s{2,}/));
-    expect(commands.map(([name]) => name)).toEqual(["serve", "generate", "batch", "analyse", "audit", "refresh", "keys", "models"]);
+    expect(commands.map(([name]) => name)).toEqual(["serve", "generate", "outline", "plan", "batch", "analyse", "audit", "refresh", "publish", "keys", "models"]);
     for (const [, description] of commands) expect(description?.length).toBeGreaterThan(10);
     expect(result.stdout).not.toMatch(/--port/);
     expect(result.stdout).toMatch(/Without a command, inkpress runs serve; its flags: inkpress serve --help\./);
