@@ -21,6 +21,9 @@ export default defineConfig({
     maxWorkers: 2,
     // unit and http files share loaded modules within a worker (no file there mocks a module or
     // stubs env, globals or timers): importing the engine afresh per file cost a third of `npm test`.
-    projects: TIERS.map((name) => ({ extends: true, test: { name, include: [`test/${name}/**/*.test.ts`], isolate: !SHARED_TIERS.includes(name) } })),
+    projects: TIERS.map((name) => ({
+      extends: true,
+      test: { name, include: [`test/${name}/**/*.test.ts`], isolate: !SHARED_TIERS.includes(name) },
+    })),
   },
 });

@@ -31,9 +31,13 @@ export interface CheckOptions {
 export function checkExports({ root = path.resolve(import.meta.dirname, ".."), targets }: CheckOptions): Finding[] {
   const program = loadProgram(root);
   const absolute = targets.map((target) => path.resolve(root, target));
-  const own = program.getSourceFiles().filter((file) => !file.isDeclarationFile && absolute.some((target) => inside(file.fileName, target)));
+  const own = program
+    .getSourceFiles()
+    .filter((file) => !file.isDeclarationFile && absolute.some((target) => inside(file.fileName, target)));
   const used = importedNames(program);
-  return own.flatMap((file) => check(file, { root, importedElsewhere: used.get(path.resolve(file.fileName)) })).map((f) => ({ ...f, file: path.relative(root, f.file) }));
+  return own
+    .flatMap((file) => check(file, { root, importedElsewhere: used.get(path.resolve(file.fileName)) }))
+    .map((f) => ({ ...f, file: path.relative(root, f.file) }));
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
@@ -77,9 +81,18 @@ function importedNames(program: ts.Program): Map<string, Set<string>> {
   for (const file of program.getSourceFiles()) {
     if (file.isDeclarationFile) continue;
     const visit = (node: ts.Node): void => {
-      if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      if (
+        (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+        node.moduleSpecifier &&
+        ts.isStringLiteral(node.moduleSpecifier)
+      ) {
         add(file, node.moduleSpecifier.text, importedBy(node));
-      } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+      } else if (
+        ts.isCallExpression(node) &&
+        node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+        node.arguments[0] &&
+        ts.isStringLiteral(node.arguments[0])
+      ) {
         add(file, node.arguments[0].text, ["*"]);
       }
       ts.forEachChild(node, visit);
@@ -107,7 +120,8 @@ function importedBy(node: ts.ImportDeclaration | ts.ExportDeclaration): string[]
 /** The findings of one file, given what other files import from it. */
 function check(file: ts.SourceFile, { root, importedElsewhere }: { root: string; importedElsewhere: Set<string> | undefined }): Finding[] {
   const findings: Finding[] = [];
-  const at = (node: ts.Node, message: string) => findings.push({ file: file.fileName, line: file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1, message });
+  const at = (node: ts.Node, message: string) =>
+    findings.push({ file: file.fileName, line: file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1, message });
   for (const statement of file.statements) {
     if (!exported(statement)) continue;
     for (const name of declaredNames(statement)) {
@@ -115,7 +129,8 @@ function check(file: ts.SourceFile, { root, importedElsewhere }: { root: string;
       // Types stay exported: they name what exported functions take and give.
       if (isType(statement) || isEntryPoint(path.relative(root, file.fileName), importedElsewhere)) continue;
       if (!importedElsewhere) at(statement, `${name}: exported, but no other file imports this file`);
-      else if (!importedElsewhere.has("*") && !importedElsewhere.has(name)) at(statement, `${name}: exported, but no other file imports it`);
+      else if (!importedElsewhere.has("*") && !importedElsewhere.has(name))
+        at(statement, `${name}: exported, but no other file imports it`);
     }
     if (ts.isInterfaceDeclaration(statement) && /Options$/.test(statement.name.text)) {
       for (const member of statement.members) {
@@ -138,11 +153,14 @@ function isType(statement: ts.Statement): boolean {
 }
 
 function exported(statement: ts.Statement): boolean {
-  return ts.canHaveModifiers(statement) && (ts.getModifiers(statement) ?? []).some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
+  return (
+    ts.canHaveModifiers(statement) && (ts.getModifiers(statement) ?? []).some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword)
+  );
 }
 
 function declaredNames(statement: ts.Statement): string[] {
-  if (ts.isVariableStatement(statement)) return statement.declarationList.declarations.map((declaration) => declaration.name.getText(statement.getSourceFile()));
+  if (ts.isVariableStatement(statement))
+    return statement.declarationList.declarations.map((declaration) => declaration.name.getText(statement.getSourceFile()));
   const name = (statement as ts.DeclarationStatement).name;
   return [name && ts.isIdentifier(name) ? name.text : "default"];
 }

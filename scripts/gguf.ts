@@ -9,14 +9,26 @@ import { open, type FileHandle } from "node:fs/promises";
 
 /** Metadata scalar types, named as in the GGUF spec. */
 export type GgufScalarType =
-  | "uint8" | "int8" | "uint16" | "int16" | "uint32" | "int32"
-  | "uint64" | "int64" | "float32" | "float64" | "bool" | "string";
+  | "uint8"
+  | "int8"
+  | "uint16"
+  | "int16"
+  | "uint32"
+  | "int32"
+  | "uint64"
+  | "int64"
+  | "float32"
+  | "float64"
+  | "bool"
+  | "string";
 
-type ScalarValue<T extends GgufScalarType> =
-  T extends "bool" ? boolean
-  : T extends "string" ? string
-  : T extends "uint64" | "int64" ? number | bigint
-  : number;
+type ScalarValue<T extends GgufScalarType> = T extends "bool"
+  ? boolean
+  : T extends "string"
+    ? string
+    : T extends "uint64" | "int64"
+      ? number | bigint
+      : number;
 
 /** A typed metadata value: a scalar or a flat array of one scalar type. */
 export type GgufValue =
@@ -47,8 +59,14 @@ export type TensorFill = (random: () => number, index: number) => number;
 
 /** Common fills: norm weights use `constant(1)`, matrices a small `uniform` or `normal`. */
 export const fills = {
-  constant: (value: number): TensorFill => () => value,
-  uniform: (scale: number): TensorFill => (random) => (random() * 2 - 1) * scale,
+  constant:
+    (value: number): TensorFill =>
+    () =>
+      value,
+  uniform:
+    (scale: number): TensorFill =>
+    (random) =>
+      (random() * 2 - 1) * scale,
   normal(std: number): TensorFill {
     // Box–Muller yields pairs; keep the second value for the next call.
     let spare: number | undefined;
@@ -150,14 +168,18 @@ interface TensorTypeInfo {
 // DataView setters take explicit endianness (GGUF is little-endian) and are much faster than Buffer's.
 const TENSOR_TYPES: Record<GgufTensorType, TensorTypeInfo> = {
   F32: {
-    id: 0, blockValues: 1, blockBytes: 4,
+    id: 0,
+    blockValues: 1,
+    blockBytes: 4,
     encode(values, out) {
       for (let i = 0; i < values.length; i++) out.setFloat32(i * 4, values[i]!, true);
       return values.length * 4;
     },
   },
   F16: {
-    id: 1, blockValues: 1, blockBytes: 2,
+    id: 1,
+    blockValues: 1,
+    blockBytes: 2,
     encode(values, out) {
       for (let i = 0; i < values.length; i++) out.setUint16(i * 2, toFloat16Bits(values[i]!), true);
       return values.length * 2;
@@ -165,7 +187,9 @@ const TENSOR_TYPES: Record<GgufTensorType, TensorTypeInfo> = {
   },
   Q8_0: {
     // Block: f16 scale d, then 32 int8 q with value ≈ d * q (ggml quantize_row_q8_0_ref).
-    id: 8, blockValues: 32, blockBytes: 34,
+    id: 8,
+    blockValues: 32,
+    blockBytes: 34,
     encode(values, out) {
       let pos = 0;
       for (let start = 0; start < values.length; start += 32) {
@@ -251,8 +275,19 @@ function encodeHeader(metadata: GgufWriteOptions["metadata"], plan: readonly Pla
 }
 
 const VALUE_TYPE_IDS: Record<GgufScalarType | "array", number> = {
-  uint8: 0, int8: 1, uint16: 2, int16: 3, uint32: 4, int32: 5, float32: 6,
-  bool: 7, string: 8, array: 9, uint64: 10, int64: 11, float64: 12,
+  uint8: 0,
+  int8: 1,
+  uint16: 2,
+  int16: 3,
+  uint32: 4,
+  int32: 5,
+  float32: 6,
+  bool: 7,
+  string: 8,
+  array: 9,
+  uint64: 10,
+  int64: 11,
+  float64: 12,
 };
 
 /** Growable little-endian buffer for the header (a few MB at most, even with large vocabularies). */
@@ -280,18 +315,30 @@ class ByteWriter {
 
   scalar(type: GgufScalarType, value: number | bigint | boolean | string): void {
     switch (type) {
-      case "string": return void this.string(value as string);
-      case "bool": return void this.reserve(1).writeUInt8(value ? 1 : 0, this.length - 1);
-      case "uint8": return void this.reserve(1).writeUInt8(value as number, this.length - 1);
-      case "int8": return void this.reserve(1).writeInt8(value as number, this.length - 1);
-      case "uint16": return void this.reserve(2).writeUInt16LE(value as number, this.length - 2);
-      case "int16": return void this.reserve(2).writeInt16LE(value as number, this.length - 2);
-      case "uint32": return void this.uint32(value as number);
-      case "int32": return void this.reserve(4).writeInt32LE(value as number, this.length - 4);
-      case "float32": return void this.reserve(4).writeFloatLE(value as number, this.length - 4);
-      case "uint64": return void this.uint64(value as number | bigint);
-      case "int64": return void this.reserve(8).writeBigInt64LE(BigInt(value as number | bigint), this.length - 8);
-      case "float64": return void this.reserve(8).writeDoubleLE(value as number, this.length - 8);
+      case "string":
+        return void this.string(value as string);
+      case "bool":
+        return void this.reserve(1).writeUInt8(value ? 1 : 0, this.length - 1);
+      case "uint8":
+        return void this.reserve(1).writeUInt8(value as number, this.length - 1);
+      case "int8":
+        return void this.reserve(1).writeInt8(value as number, this.length - 1);
+      case "uint16":
+        return void this.reserve(2).writeUInt16LE(value as number, this.length - 2);
+      case "int16":
+        return void this.reserve(2).writeInt16LE(value as number, this.length - 2);
+      case "uint32":
+        return void this.uint32(value as number);
+      case "int32":
+        return void this.reserve(4).writeInt32LE(value as number, this.length - 4);
+      case "float32":
+        return void this.reserve(4).writeFloatLE(value as number, this.length - 4);
+      case "uint64":
+        return void this.uint64(value as number | bigint);
+      case "int64":
+        return void this.reserve(8).writeBigInt64LE(BigInt(value as number | bigint), this.length - 8);
+      case "float64":
+        return void this.reserve(8).writeDoubleLE(value as number, this.length - 8);
     }
   }
 
@@ -317,8 +364,7 @@ function alignUp(value: number, alignment: number): number {
 
 // FileHandle.write may write fewer bytes than asked, so loop until done.
 async function writeFully(file: FileHandle, bytes: Uint8Array): Promise<void> {
-  for (let done = 0; done < bytes.length; )
-    done += (await file.write(bytes, done, bytes.length - done)).bytesWritten;
+  for (let done = 0; done < bytes.length; ) done += (await file.write(bytes, done, bytes.length - done)).bytesWritten;
 }
 
 const float32Scratch = new Float32Array(1);

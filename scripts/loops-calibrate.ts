@@ -15,8 +15,15 @@ import { ROOT } from "./bench/common.js";
 /** Every README of node_modules, scoped packages included. */
 function readmes(): string[] {
   const modules = path.join(ROOT, "node_modules");
-  const folders = readdirSync(modules).flatMap((name) => (name.startsWith("@") ? readdirSync(path.join(modules, name)).map((sub) => path.join(name, sub)) : [name]));
-  return folders.flatMap((folder) => ["README.md", "readme.md", "Readme.md"].map((file) => path.join(modules, folder, file)).filter(existsSync).slice(0, 1));
+  const folders = readdirSync(modules).flatMap((name) =>
+    name.startsWith("@") ? readdirSync(path.join(modules, name)).map((sub) => path.join(name, sub)) : [name],
+  );
+  return folders.flatMap((folder) =>
+    ["README.md", "readme.md", "Readme.md"]
+      .map((file) => path.join(modules, folder, file))
+      .filter(existsSync)
+      .slice(0, 1),
+  );
 }
 
 /** A README's paragraphs, each as its sentences. */
@@ -27,9 +34,15 @@ function paragraphs(file: string): string[][] {
 
 const shares = (sentences: string[]) => {
   const measured = repetition(sentences, { language: "en", ...LOOPS, share: LOOPS.sentenceShare });
-  return { sentences: (100 * measured.repeats.length) / measured.sentences, grams: (100 * measured.repeatedGrams) / Math.max(1, measured.grams), run: measured.longestRun, loops: loops(measured, LOOPS) };
+  return {
+    sentences: (100 * measured.repeats.length) / measured.sentences,
+    grams: (100 * measured.repeatedGrams) / Math.max(1, measured.grams),
+    run: measured.longestRun,
+    loops: loops(measured, LOOPS),
+  };
 };
-const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
+const quantile = (values: number[], q: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
 const line = (name: string, values: number[]) =>
   `${name}: median ${quantile(values, 0.5).toFixed(1)} %, 90th ${quantile(values, 0.9).toFixed(1)} %, 99th ${quantile(values, 0.99).toFixed(1)} %, max ${Math.max(...values).toFixed(1)} %, min ${Math.min(...values).toFixed(1)} %`;
 
@@ -48,12 +61,43 @@ for (const file of readmes()) {
 }
 console.log(`runs of ${LOOPS.n} words; a sentence repeats at ${LOOPS.sentenceShare * 100} % of its runs said before`);
 console.log(`human READMEs (${human.length}, 20 sentences and more)`);
-console.log(`  ${line("repeated sentences", human.map((h) => h.sentences))}`);
-console.log(`  ${line("repeated runs", human.map((h) => h.grams))}`);
-console.log(`  longest run of repeating sentences: ${[1, 2, 3, 4, 5, 6].map((r) => `${r}+: ${human.filter((h) => h.run >= r).length}`).join(", ")}`);
-console.log(`  looping by the limits (a run of ${LOOPS.run}, over ${LOOPS.repeatedSentences} % sentences or ${LOOPS.repeatedGrams} % runs): ${human.filter((h) => h.loops).length}: ${human.filter((h) => h.loops).map((h) => `${h.name} (${h.sentences.toFixed(1)} %, ${h.grams.toFixed(1)} %)`).join(", ") || "none"}`);
+console.log(
+  `  ${line(
+    "repeated sentences",
+    human.map((h) => h.sentences),
+  )}`,
+);
+console.log(
+  `  ${line(
+    "repeated runs",
+    human.map((h) => h.grams),
+  )}`,
+);
+console.log(
+  `  longest run of repeating sentences: ${[1, 2, 3, 4, 5, 6].map((r) => `${r}+: ${human.filter((h) => h.run >= r).length}`).join(", ")}`,
+);
+console.log(
+  `  looping by the limits (a run of ${LOOPS.run}, over ${LOOPS.repeatedSentences} % sentences or ${LOOPS.repeatedGrams} % runs): ${human.filter((h) => h.loops).length}: ${
+    human
+      .filter((h) => h.loops)
+      .map((h) => `${h.name} (${h.sentences.toFixed(1)} %, ${h.grams.toFixed(1)} %)`)
+      .join(", ") || "none"
+  }`,
+);
 console.log(`the same READMEs with one paragraph said 4 times (${planted.length})`);
-console.log(`  ${line("repeated sentences", planted.map((h) => h.sentences))}`);
-console.log(`  ${line("repeated runs", planted.map((h) => h.grams))}`);
-console.log(`  longest run of repeating sentences: ${[1, 2, 3, 4, 5, 6].map((r) => `${r}+: ${planted.filter((h) => h.run >= r).length}`).join(", ")}`);
+console.log(
+  `  ${line(
+    "repeated sentences",
+    planted.map((h) => h.sentences),
+  )}`,
+);
+console.log(
+  `  ${line(
+    "repeated runs",
+    planted.map((h) => h.grams),
+  )}`,
+);
+console.log(
+  `  longest run of repeating sentences: ${[1, 2, 3, 4, 5, 6].map((r) => `${r}+: ${planted.filter((h) => h.run >= r).length}`).join(", ")}`,
+);
 console.log(`  caught by the limits: ${planted.filter((h) => h.loops).length} of ${planted.length}`);

@@ -12,7 +12,14 @@ import { API_KEY, MODEL, ROOT } from "./bench/common.js";
 import { serve } from "./bench/checkout.js";
 
 /** Six topics a children's-story model knows nothing of. */
-export const UNRELATED_TOPICS = ["Home composting", "Tax returns for freelancers", "Choosing a mortgage", "Learning SQL joins", "Kubernetes autoscaling", "Sourdough baking"];
+export const UNRELATED_TOPICS = [
+  "Home composting",
+  "Tax returns for freelancers",
+  "Choosing a mortgage",
+  "Learning SQL joins",
+  "Kubernetes autoscaling",
+  "Sourdough baking",
+];
 
 const root = process.argv[2] ?? ROOT;
 const server = await serve(root, ["--model", MODEL]);
@@ -26,14 +33,22 @@ try {
       body: JSON.stringify({ topic, length: 800, seed: i + 1 }),
     });
     if (response.status !== 200) throw new Error(`generate answered ${response.status}: ${await response.text()}`);
-    const { article, seo } = (await response.json()) as { article: { markdown: string }; seo?: { score: number; checks: Array<{ id: string; passed: boolean | null; message: string }> } };
+    const { article, seo } = (await response.json()) as {
+      article: { markdown: string };
+      seo?: { score: number; checks: Array<{ id: string; passed: boolean | null; message: string }> };
+    };
     const onTopic = seo?.checks.find((check) => check.id === "on-topic");
     if (onTopic) console.log(`${topic}: score ${seo!.score}, on-topic ${String(onTopic.passed)}: ${onTopic.message}`);
     const blocks = countBlocks(readPage({ markdown: article.markdown }).blocks, "en");
-    const measured = repetition(blocks.flatMap((block) => (block.kind === "prose" ? block.sentences : [])), { language: "en", ...LOOPS, share: LOOPS.sentenceShare });
+    const measured = repetition(
+      blocks.flatMap((block) => (block.kind === "prose" ? block.sentences : [])),
+      { language: "en", ...LOOPS, share: LOOPS.sentenceShare },
+    );
     sentences += measured.sentences;
     repeats += measured.repeats.length;
-    console.log(`${topic}: ${measured.repeats.length} of ${measured.sentences} sentences repeat (${((100 * measured.repeats.length) / measured.sentences).toFixed(1)} %)`);
+    console.log(
+      `${topic}: ${measured.repeats.length} of ${measured.sentences} sentences repeat (${((100 * measured.repeats.length) / measured.sentences).toFixed(1)} %)`,
+    );
   }
 } finally {
   await server.stop();

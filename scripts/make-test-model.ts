@@ -181,7 +181,9 @@ search page website online data market price product customer value design quali
 step process again always often sometimes today tomorrow together almost enough already however
 perhaps quite rather really usually sun moon tree river mountain sea street road family child
 children food music color garden season summer winter spring ocean forest bird
-`.trim().split(/\s+/);
+`
+  .trim()
+  .split(/\s+/);
 
 /** The ChatML template Qwen2.5-Instruct ships in tokenizer_config.json, verbatim. */
 export const QWEN25_CHAT_TEMPLATE = String.raw`{%- if tools %}

@@ -64,7 +64,10 @@ export async function removeStaleTemporaries(dir: string, { recursive = false }:
     const pid = TEMPORARY_FILE.exec(path.basename(name))?.[1];
     if (!pid) continue;
     const file = path.join(dir, name);
-    const modified = await stat(file).then((info) => info.mtimeMs, () => undefined);
+    const modified = await stat(file).then(
+      (info) => info.mtimeMs,
+      () => undefined,
+    );
     // Gone meanwhile (its writer renamed it), or still being written.
     if (modified === undefined || (isRunning(Number(pid)) && Date.now() - modified < ABANDONED_AFTER_MS)) continue;
     await rm(file, { force: true });

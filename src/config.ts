@@ -157,7 +157,9 @@ function resolveSource(sources: SettingSources): ModelSource | BackendSource {
   const writesWithBackend = backend === "flag" || (backend === "env" && model !== "flag");
   if (!writesWithBackend) return { kind: "model", ...resolveModelConfig(sources), sequences: sequences ?? defaultSequences() };
   if (model === backend) {
-    throw new ConfigError("a model and a backend are both configured: write with a local model (--model, INKPRESS_MODEL) or an inference server (--backend, INKPRESS_BACKEND), not both");
+    throw new ConfigError(
+      "a model and a backend are both configured: write with a local model (--model, INKPRESS_MODEL) or an inference server (--backend, INKPRESS_BACKEND), not both",
+    );
   }
   return { kind: "backend", url: readSetting("backend", sources)!, key: readSetting("backendKey", sources), sequences };
 }

@@ -57,7 +57,16 @@ export async function startServer(config: ServeConfig, options: ComposeOptions):
   try {
     listener = await listen(toNodeHandler(app), {
       hostname: config.host,
-      port: config.port === 0 ? 0 : { port: config.port, ports: [], portRange: [config.port, config.port], alternativePortRange: [config.port, config.port], random: false },
+      port:
+        config.port === 0
+          ? 0
+          : {
+              port: config.port,
+              ports: [],
+              portRange: [config.port, config.port],
+              alternativePortRange: [config.port, config.port],
+              random: false,
+            },
       // listhen binds "localhost" instead of a wildcard address unless told the server is public.
       public: ["", "0.0.0.0", "::"].includes(config.host),
       qr: false,
@@ -105,11 +114,8 @@ export interface ComposeOptions {
   onDataFolderLost: (error: Error) => void;
 }
 
-/**
- * Open the keys and stores and build the app on them without listening: {@link startServer}
- * serves it over HTTP, and tests call it in-process with `app.request()`.
- */
-export async function composeServer(config: ServeConfig, options: ComposeOptions): Promise<ComposedServer> {
+/** The keys, limits, job store and model host a server is built on, opened from the configuration. */
+async function openState(config: ServeConfig, options: ComposeOptions) {
   const { source } = config;
   // Copies that a crash between sync and rename left behind (a key file's holds every webhook secret).
   await Promise.all([removeStaleTemporaries(path.dirname(config.keysFile)), removeStaleTemporaries(config.dataDir, { recursive: true })]);
@@ -118,7 +124,6 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
   const storage = config.redisUrl
     ? RedisKeyStorage.connect(config.redisUrl)
     : await LocalKeyStorage.open({ dataDir: config.dataDir, usageFile: usageFileFor(config.keysFile) });
-  const lifecycle = new Lifecycle();
   const limiter = new KeyLimiter(storage, { generationMs: config.timeoutS * 1000 });
   const jobStore = config.redisUrl
     ? new RedisJobStore(config.redisUrl)
@@ -130,11 +135,29 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
           ? ModelRuntime.load({ ...source, queueSize: config.queueSize })
           : connectBackend(source.url, { key: source.key, sequences: source.sequences, queueSize: config.queueSize })),
   );
+  return { keys, storage, limiter, jobStore, modelHost };
+}
+
+/**
+ * Open the keys and stores and build the app on them without listening: {@link startServer}
+ * serves it over HTTP, and tests call it in-process with `app.request()`.
+ */
+export async function composeServer(config: ServeConfig, options: ComposeOptions): Promise<ComposedServer> {
+  const { keys, storage, limiter, jobStore, modelHost } = await openState(config, options);
+  const lifecycle = new Lifecycle();
   const metrics = new Metrics(modelHost);
   // Two workers: an analysis never waits long behind another, and never takes every core from the model.
   const analysis = new AnalysisPool({ size: 2, timeoutMs: config.analyseTimeoutS * 1000 });
   const publishing = await Publishing.open(config.publishTargets);
-  const generations = new GenerationService({ modelHost, limiter, lifecycle, publishing, timeoutMs: config.timeoutS * 1000, meter: () => metrics.article(), ...(config.publisher ? { publisher: config.publisher } : {}) });
+  const generations = new GenerationService({
+    modelHost,
+    limiter,
+    lifecycle,
+    publishing,
+    timeoutMs: config.timeoutS * 1000,
+    meter: () => metrics.article(),
+    ...(config.publisher ? { publisher: config.publisher } : {}),
+  });
   const jobs = new Jobs({
     store: jobStore,
     generations,
@@ -175,7 +198,10 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
     modelHost,
     start() {
       // Jobs run once the model is ready, as many at once as it has sequences.
-      modelHost.ready.then((backend) => jobs.start(Math.max(1, backend.slots.status().capacity - config.queueSize)), () => {});
+      modelHost.ready.then(
+        (backend) => jobs.start(Math.max(1, backend.slots.status().capacity - config.queueSize)),
+        () => {},
+      );
       keys.watch();
     },
     // Analyses get the same grace as generations: then their workers stop, whatever they read.
@@ -185,7 +211,10 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
       await analysis.close();
       await jobStore.close();
       await storage.close();
-      await modelHost.ready.then((backend) => backend.dispose(), () => {});
+      await modelHost.ready.then(
+        (backend) => backend.dispose(),
+        () => {},
+      );
     },
   };
 }
@@ -203,14 +232,11 @@ export async function serve(config: ServeConfig, { onFatal }: ServeOptions): Pro
   // An inference server is checked before the server says it listens: a wrong --backend is one line, never a server whose every request fails.
   if (config.source.kind === "backend") await server.modelHost.ready.catch(unusable);
   log.log(`inkpress listening on ${server.url} (${writing(config.source)})`);
-  server.modelHost.ready.then(
-    async (backend) => {
-      const report = await backend.report();
-      if (report.kind === "in-process" && report.fallback) log.log(`--gpu auto: ${report.fallback}; running on the CPU`);
-      log.log(`model ${backend.name} loaded ${where(report, backend.slots.status().capacity - config.queueSize)}`);
-    },
-    unusable,
-  );
+  server.modelHost.ready.then(async (backend) => {
+    const report = await backend.report();
+    if (report.kind === "in-process" && report.fallback) log.log(`--gpu auto: ${report.fallback}; running on the CPU`);
+    log.log(`model ${backend.name} loaded ${where(report, backend.slots.status().capacity - config.queueSize)}`);
+  }, unusable);
   const stop = async () => {
     log.log("shutting down: finishing running generations");
     await server.close();
@@ -225,7 +251,10 @@ export async function serve(config: ServeConfig, { onFatal }: ServeOptions): Pro
  * its jobs without writing their results, and goes at once, before it serves anything more.
  */
 function dataFolderLost(dataDir: string, error: Error): InkpressError {
-  return new InkpressError(`the data folder ${dataDir} is no longer this server's (${error.message}): stopping, since another server may run its jobs now`, { cause: error });
+  return new InkpressError(
+    `the data folder ${dataDir} is no longer this server's (${error.message}): stopping, since another server may run its jobs now`,
+    { cause: error },
+  );
 }
 
 /** What writes the articles, for the listening line. */
@@ -254,7 +283,8 @@ async function adoptFormerOwners(keys: ApiKeys, { storage, jobs }: { storage: Ke
     try {
       return void (await Promise.all([storage.adoptFormerOwners(owners), jobs.adoptFormerOwners(owners)]));
     } catch (error) {
-      if (!(error instanceof StateUnavailableError)) return log.error(`the records of 0.1.0 key names were not given to their keys: ${(error as Error).message}`);
+      if (!(error instanceof StateUnavailableError))
+        return log.error(`the records of 0.1.0 key names were not given to their keys: ${(error as Error).message}`);
       await sleep(2000, undefined, { ref: false });
     }
   }

@@ -131,14 +131,21 @@ export function resolvedPath(raw: string, cwd: string): string {
 
 /** A comma-separated setting as a list; unset is empty. */
 export function list(raw: string | undefined): string[] {
-  return (raw ?? "").split(",").map((item) => item.trim()).filter(Boolean);
+  return (raw ?? "")
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
 }
 
 /** The configured model, else the first `.gguf` in `models/`; neither is a {@link NoModelError}. */
 export function modelPath(configured: string | undefined, cwd: string): string {
   if (configured) return path.resolve(cwd, configured);
   const dir = path.join(cwd, MODELS_DIR);
-  const found = existsSync(dir) ? readdirSync(dir).filter((file) => file.endsWith(".gguf")).sort()[0] : undefined;
+  const found = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((file) => file.endsWith(".gguf"))
+        .sort()[0]
+    : undefined;
   if (found) return path.join(dir, found);
   throw new NoModelError(
     `no model configured: run "${cliCommand("models pull")}", copy a .gguf file into ${MODELS_DIR}/, or set INKPRESS_MODEL=/path/to/model.gguf (or --model)`,

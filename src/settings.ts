@@ -1,5 +1,18 @@
 import { GPU_CHOICES } from "./model/gpu.js";
-import { MODELS_DIR, defaultThreads, duration, gpuLayers, integer, list, modelPath, oneOf, optional, resolvedPath, url, type Setting } from "./setting-parsers.js";
+import {
+  MODELS_DIR,
+  defaultThreads,
+  duration,
+  gpuLayers,
+  integer,
+  list,
+  modelPath,
+  oneOf,
+  optional,
+  resolvedPath,
+  url,
+  type Setting,
+} from "./setting-parsers.js";
 
 /**
  * The settings of the server, each described once: its flag, its environment variable, its
@@ -52,7 +65,8 @@ export const SETTINGS = {
     env: "INKPRESS_GPU",
     default: "auto",
     description: `where a local model runs: ${GPU_CHOICES.map((choice) => `\`${choice}\``).join(", ")}`,
-    details: "`auto` is the best GPU that works, else the CPU (saying why in one log line); a named GPU that is not there is a start-up error; `off` is the CPU",
+    details:
+      "`auto` is the best GPU that works, else the CPU (saying why in one log line); a named GPU that is not there is a start-up error; `off` is the CPU",
     parse: oneOf("gpu", GPU_CHOICES),
   },
   gpuLayers: {
@@ -181,7 +195,8 @@ export const SETTINGS = {
     flag: "webhook-allow",
     env: "INKPRESS_WEBHOOK_ALLOW",
     defaultNote: "none",
-    description: "comma-separated hosts, addresses or CIDR ranges that webhooks may reach although loopback or private, e.g. `127.0.0.1,10.0.0.0/8`",
+    description:
+      "comma-separated hosts, addresses or CIDR ranges that webhooks may reach although loopback or private, e.g. `127.0.0.1,10.0.0.0/8`",
     parse: list,
   },
   publishTargets: {
@@ -218,7 +233,8 @@ export const SETTINGS = {
     env: "INKPRESS_AUTH_FAILURES",
     default: "20",
     description: "failed authentications one client address (IPv6: one /64) may make in 10 seconds",
-    details: "beyond that, every request from the address is a 429 with `Retry-After` until the 10 seconds pass, valid keys included ([key guessing](#security))",
+    details:
+      "beyond that, every request from the address is a 429 with `Retry-After` until the 10 seconds pass, valid keys included ([key guessing](#security))",
     parse: integer("auth failures", 1, 1_000_000),
   },
   jobsQueueSize: {
@@ -326,7 +342,9 @@ type SettingArg = { type: "string"; description: string };
  * citty arguments for these settings (all of them when none are named), each described with
  * its variable and default. No citty default: an absent flag must leave the variable its turn.
  */
-export function settingArgs<const N extends SettingName>(...names: N[]): { [K in N as (typeof SETTINGS)[K] extends { flag: infer F extends string } ? F : never]: SettingArg } {
+export function settingArgs<const N extends SettingName>(
+  ...names: N[]
+): { [K in N as (typeof SETTINGS)[K] extends { flag: infer F extends string } ? F : never]: SettingArg } {
   const chosen: SettingName[] = names.length ? names : (Object.keys(SETTINGS) as SettingName[]);
   const args: Record<string, SettingArg> = {};
   for (const name of chosen) {

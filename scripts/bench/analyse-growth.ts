@@ -25,12 +25,20 @@ const fill = (n: number, unit: (i: number) => string) => {
 
 const INPUTS: Record<string, (n: number) => { markdown: string } | { html: string }> = {
   "plain text, one paragraph": (n) => ({ markdown: fill(n, (i) => WORDS[i % WORDS.length]! + (i % 13 === 12 ? ". " : " ")) }),
-  "plain text, paragraphs of 91 words": (n) => ({ markdown: fill(n, (i) => WORDS[i % WORDS.length]! + (i % 91 === 90 ? ".\n\n" : i % 13 === 12 ? ". " : " ")) }),
+  "plain text, paragraphs of 91 words": (n) => ({
+    markdown: fill(n, (i) => WORDS[i % WORDS.length]! + (i % 91 === 90 ? ".\n\n" : i % 13 === 12 ? ". " : " ")),
+  }),
   "nested quotes (`> ` × n)": (n) => ({ markdown: `${"> ".repeat(n / 2 - 1)}x` }),
   "nested HTML (`<blockquote>` × n)": (n) => ({ html: "<blockquote>".repeat(n / 12) }),
-  [`quotes ${MAX_NESTING} deep, line after line`]: (n) => ({ markdown: fill(n, (i) => `${"> ".repeat(MAX_NESTING)}${WORDS[i % WORDS.length]} words here.\n`) }),
+  [`quotes ${MAX_NESTING} deep, line after line`]: (n) => ({
+    markdown: fill(n, (i) => `${"> ".repeat(MAX_NESTING)}${WORDS[i % WORDS.length]} words here.\n`),
+  }),
   [`HTML ${MAX_NESTING} deep, block after block`]: (n) => ({
-    html: fill(n, (i) => `${"<blockquote>".repeat(MAX_NESTING - 2)}<p>${WORDS[i % WORDS.length]} words here.</p>${"</blockquote>".repeat(MAX_NESTING - 2)}`),
+    html: fill(
+      n,
+      (i) =>
+        `${"<blockquote>".repeat(MAX_NESTING - 2)}<p>${WORDS[i % WORDS.length]} words here.</p>${"</blockquote>".repeat(MAX_NESTING - 2)}`,
+    ),
   }),
 };
 

@@ -53,7 +53,10 @@ async function buildSite(dir: string, pages: number, words: number): Promise<num
     body.push(`See also [the next page](/pages/page-${(page + 1) % pages}/).`);
     const text = body.join("\n\n");
     written += text.split(/\s+/).length;
-    await writeFile(path.join(dir, "pages", `page-${page}.md`), withFrontMatter({ title: `Page ${page} of the benchmark site`, keywords: [`topic ${page % 97}`] }, `# Page ${page}\n\n${text}\n`));
+    await writeFile(
+      path.join(dir, "pages", `page-${page}.md`),
+      withFrontMatter({ title: `Page ${page} of the benchmark site`, keywords: [`topic ${page % 97}`] }, `# Page ${page}\n\n${text}\n`),
+    );
   }
   return written;
 }
@@ -82,5 +85,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   console.log(`pages: ${figures.pages} (${figures.words} words a page on average)`);
   console.log(`wall: ${figures.wallS.toFixed(1)} s (${((figures.wallS * 1000) / figures.pages).toFixed(1)} ms a page)`);
   console.log(`cpu (user + system, this process and its workers): ${figures.cpuS.toFixed(1)} s`);
-  console.log(`machine: ${os.availableParallelism()} cores, ${os.cpus()[0]?.model ?? "unknown CPU"}; load average at start ${figures.load.map((n) => n.toFixed(2)).join(", ")}; Node ${process.version}`);
+  console.log(
+    `machine: ${os.availableParallelism()} cores, ${os.cpus()[0]?.model ?? "unknown CPU"}; load average at start ${figures.load.map((n) => n.toFixed(2)).join(", ")}; Node ${process.version}`,
+  );
 }

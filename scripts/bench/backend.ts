@@ -23,11 +23,43 @@ const LIMIT = 1.05;
 
 /** llama-server on a free port with one slot of 4,096 tokens, once its model is loaded. */
 async function llamaServer(): Promise<Server> {
-  const binary = execFileSync(path.join(ROOT, "scripts/build-llama-server.sh"), { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").at(-1)!;
+  const binary = execFileSync(path.join(ROOT, "scripts/build-llama-server.sh"), {
+    cwd: ROOT,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  })
+    .trim()
+    .split("\n")
+    .at(-1)!;
   // stories260K ends a story with BOS (id 1) and never writes its EOS.
   const eos = /stories260K/i.test(MODEL) ? ["--override-kv", "tokenizer.ggml.eos_token_id=int:1"] : [];
-  const server = await spawnServer({ command: binary, args: ["-m", MODEL, "--host", "127.0.0.1", "--port", "0", "--parallel", "1", "-c", "4096", "-t", String(defaultThreads()), "--metrics", ...eos] });
-  for (const deadline = Date.now() + 120_000; !(await fetch(`${server.url}/health`).then((r) => r.ok, () => false)); await new Promise((r) => setTimeout(r, 100))) {
+  const server = await spawnServer({
+    command: binary,
+    args: [
+      "-m",
+      MODEL,
+      "--host",
+      "127.0.0.1",
+      "--port",
+      "0",
+      "--parallel",
+      "1",
+      "-c",
+      "4096",
+      "-t",
+      String(defaultThreads()),
+      "--metrics",
+      ...eos,
+    ],
+  });
+  for (
+    const deadline = Date.now() + 120_000;
+    !(await fetch(`${server.url}/health`).then(
+      (r) => r.ok,
+      () => false,
+    ));
+    await new Promise((r) => setTimeout(r, 100))
+  ) {
     if (Date.now() > deadline) {
       await server.stop();
       throw new Error(`llama-server did not load ${MODEL} in 2 minutes: ${server.output().slice(-2000)}`);
@@ -48,18 +80,47 @@ async function alone(llama: Server, { seed, tokens, prompting }: { seed: number;
   const request = GenerateRequestSchema["~standard"].validate(article(seed, S.length));
   if (request instanceof Promise || request.issues) throw new Error("the bench article is not a valid request");
   const { system, user, completion } = articlePrompt(plan(request.value), "json");
-  const post = async (route: string, body: unknown) => (await fetch(`${llama.url}${route}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).json() as Promise<Record<string, unknown>>;
-  const prompt = prompting === "completion" ? completion : (await post("/apply-template", { messages: [{ role: "system", content: system }, { role: "user", content: user }] })).prompt;
+  const post = async (route: string, body: unknown) =>
+    (
+      await fetch(`${llama.url}${route}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+    ).json() as Promise<Record<string, unknown>>;
+  const prompt =
+    prompting === "completion"
+      ? completion
+      : (
+          await post("/apply-template", {
+            messages: [
+              { role: "system", content: system },
+              { role: "user", content: user },
+            ],
+          })
+        ).prompt;
   const t0 = performance.now();
-  const answer = await post("/completion", { prompt, n_predict: tokens, ignore_eos: true, cache_prompt: false, seed, ...LLAMA_SERVER_SAMPLING });
-  if (answer.tokens_predicted !== tokens) throw new Error(`llama-server generated ${String(answer.tokens_predicted)} tokens, not ${tokens}`);
+  const answer = await post("/completion", {
+    prompt,
+    n_predict: tokens,
+    ignore_eos: true,
+    cache_prompt: false,
+    seed,
+    ...LLAMA_SERVER_SAMPLING,
+  });
+  if (answer.tokens_predicted !== tokens)
+    throw new Error(`llama-server generated ${String(answer.tokens_predicted)} tokens, not ${tokens}`);
   return performance.now() - t0;
 }
 
 if (!existsSync(MODEL)) throw new Error(`no model at ${MODEL}: set BENCH_MODEL to a GGUF file`);
 const llama = await llamaServer();
 const inkpress = await serve(ROOT, ["--backend", llama.url]);
-const rows: Array<{ seed: number; servedMs: number; aloneMs: number; tokens: number; evaluated: number; counted: number; generateS: number }> = [];
+const rows: Array<{
+  seed: number;
+  servedMs: number;
+  aloneMs: number;
+  tokens: number;
+  evaluated: number;
+  counted: number;
+  generateS: number;
+}> = [];
 try {
   const { prompting } = (await (await fetch(`${inkpress.url}/healthz`)).json()) as { prompting: string };
   await generate(inkpress, article(1, 100)); // warm-up
@@ -68,7 +129,15 @@ try {
     const served = await generate(inkpress, article(seed, S.length));
     const after = await counters(llama);
     const aloneMs = await alone(llama, { seed, tokens: served.completionTokens, prompting });
-    rows.push({ seed, servedMs: served.wallMs, aloneMs, tokens: served.completionTokens, evaluated: after.promptTokens - before.promptTokens, counted: served.promptTokens, generateS: after.generateS - before.generateS });
+    rows.push({
+      seed,
+      servedMs: served.wallMs,
+      aloneMs,
+      tokens: served.completionTokens,
+      evaluated: after.promptTokens - before.promptTokens,
+      counted: served.promptTokens,
+      generateS: after.generateS - before.generateS,
+    });
     log(`seed ${seed}: ${served.completionTokens} tokens, inkpress ${ms(served.wallMs)}, llama-server alone ${ms(aloneMs)}`);
   }
 } finally {
@@ -95,8 +164,24 @@ writeReport({
     "Each article is followed at once by its alone run: one `/completion` call with the prompt inkpress writes first and `n_predict` set to the article's completion tokens. Prompt tokens evaluated: llama-server's `llamacpp:prompt_tokens_total` over the article.",
     "",
     table(
-      ["seed", "completion tokens", "through inkpress", "llama-server alone", "ratio", "prompt tokens evaluated (inkpress counts)", "llama-server generating"],
-      rows.map((r) => [String(r.seed), String(r.tokens), ms(r.servedMs), ms(r.aloneMs), f(r.servedMs / r.aloneMs), `${r.evaluated} (${r.counted})`, ms(r.generateS * 1000)]),
+      [
+        "seed",
+        "completion tokens",
+        "through inkpress",
+        "llama-server alone",
+        "ratio",
+        "prompt tokens evaluated (inkpress counts)",
+        "llama-server generating",
+      ],
+      rows.map((r) => [
+        String(r.seed),
+        String(r.tokens),
+        ms(r.servedMs),
+        ms(r.aloneMs),
+        f(r.servedMs / r.aloneMs),
+        `${r.evaluated} (${r.counted})`,
+        ms(r.generateS * 1000),
+      ]),
     ),
     "",
   ],

@@ -35,7 +35,9 @@ export function checkout(commit: string): string {
   try {
     execFileSync(process.execPath, [probe], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
   } catch (error) {
-    throw new Error(`${commit}'s install cannot load node-llama-cpp's CPU binding: ${String((error as { stderr?: Buffer }).stderr ?? error)}`);
+    throw new Error(
+      `${commit}'s install cannot load node-llama-cpp's CPU binding: ${String((error as { stderr?: Buffer }).stderr ?? error)}`,
+    );
   } finally {
     rmSync(probe, { force: true });
   }
@@ -134,7 +136,17 @@ export async function generate(server: Server, body: object): Promise<Answer> {
   });
   const text = await response.text();
   const wallMs = performance.now() - t0;
-  if (response.status !== 200) throw new Error(`generate answered ${response.status}: ${text.slice(0, 500)}\n${server.output().slice(-2000)}`);
-  const { usage, article } = JSON.parse(text) as { usage: { completionTokens: number; promptTokens: number; discardedTokens?: Record<string, number> }; article: { wordCount: number } };
-  return { wallMs, completionTokens: usage.completionTokens, promptTokens: usage.promptTokens, words: article.wordCount, discarded: usage.discardedTokens ?? {} };
+  if (response.status !== 200)
+    throw new Error(`generate answered ${response.status}: ${text.slice(0, 500)}\n${server.output().slice(-2000)}`);
+  const { usage, article } = JSON.parse(text) as {
+    usage: { completionTokens: number; promptTokens: number; discardedTokens?: Record<string, number> };
+    article: { wordCount: number };
+  };
+  return {
+    wallMs,
+    completionTokens: usage.completionTokens,
+    promptTokens: usage.promptTokens,
+    words: article.wordCount,
+    discarded: usage.discardedTokens ?? {},
+  };
 }

@@ -43,11 +43,21 @@ export function previousCommit(): string | undefined {
 
 /** The request every bench writes (other fields merged in): one shape, so figures compare. */
 export function article(seed: number, length: number, extra: object = {}): Record<string, unknown> {
-  return { topic: "Home composting for beginners", length, tone: "conversational", language: "en", structure: "sections", seed, seo: { keywords: "compost bin, garden waste" }, ...extra };
+  return {
+    topic: "Home composting for beginners",
+    length,
+    tone: "conversational",
+    language: "en",
+    structure: "sections",
+    seed,
+    seo: { keywords: "compost bin, garden waste" },
+    ...extra,
+  };
 }
 
 /** A progress line on stderr. */
-export const log = (line: string) => console.error(`[bench ${((Date.now() - started.at.getTime()) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+export const log = (line: string) =>
+  console.error(`[bench ${((Date.now() - started.at.getTime()) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 /** The sum of the numbers. */
 export const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 /** The median; NaN for none. */
@@ -78,7 +88,13 @@ export interface Verdict {
 }
 
 /** A ratio against its ceiling as a verdict. */
-export function atMost(target: string, ratio: number, limit: number, why: string, value = Number.isFinite(ratio) ? `${f(ratio)}×` : "–"): Verdict {
+export function atMost(
+  target: string,
+  ratio: number,
+  limit: number,
+  why: string,
+  value = Number.isFinite(ratio) ? `${f(ratio)}×` : "–",
+): Verdict {
   return { target, goal: `≤ ${f(limit)}×`, value, met: Number.isFinite(ratio) ? ratio <= limit : undefined, why };
 }
 
@@ -105,7 +121,10 @@ export function writeReport({ name, command, verdicts, sections, previous }: Rep
     `${started.at.toISOString().slice(0, 16)}Z; ${QUICK ? "**BENCH_QUICK: short counts, not figures to quote**; " : ""}commit ${git("rev-parse", "--short", "HEAD")}${dirty ? ` with ${dirty} uncommitted change(s) in src/` : ""}${previous ? ` against ${previous}` : ", no previous engine"}; ` +
       `${os.availableParallelism()} cores (${cpu}), Node ${process.version}; model ${path.basename(MODEL)}; load average ${load(started.load)} at the start, ${load(os.loadavg())} at the end. docs/performance.md says how to read it.`,
     "",
-    table(["target", "goal", "measured", "", "what the measurement shows"], verdicts.map((v) => [v.target, v.goal, v.value, `**${word(v)}**`, v.why])),
+    table(
+      ["target", "goal", "measured", "", "what the measurement shows"],
+      verdicts.map((v) => [v.target, v.goal, v.value, `**${word(v)}**`, v.why]),
+    ),
     "",
     ...sections,
   ];

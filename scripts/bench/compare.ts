@@ -52,8 +52,15 @@ export async function compare({ engines, model, requests, variants, rounds }: Co
           }
         }
       }
-      for (const e of engines) for (const v of variants) answers.get(e.name)!.get(v.name)!.push(best.get(`${e.name}\n${v.name}`)!);
-      log(`request ${i + 1} of ${requests.length}: ${engines.map((e) => `${e.name} ${variants.map((v) => ms(best.get(`${e.name}\n${v.name}`)!.wallMs)).join(" / ")}`).join(", ")}`);
+      for (const e of engines)
+        for (const v of variants)
+          answers
+            .get(e.name)!
+            .get(v.name)!
+            .push(best.get(`${e.name}\n${v.name}`)!);
+      log(
+        `request ${i + 1} of ${requests.length}: ${engines.map((e) => `${e.name} ${variants.map((v) => ms(best.get(`${e.name}\n${v.name}`)!.wallMs)).join(" / ")}`).join(", ")}`,
+      );
     }
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
@@ -84,7 +91,12 @@ export function totals(answers: Answer[]) {
 /** Two series as ratios (`a` ÷ `b`): wall per article, completion tokens, wall per completion token. */
 export function ratios(a: Answer[], b: Answer[]) {
   const [x, y] = [totals(a), totals(b)];
-  return { wall: x.wallPerArticle / y.wallPerArticle, tokens: x.completion / y.completion, perToken: x.msPerToken / y.msPerToken, perWord: x.perWord / y.perWord };
+  return {
+    wall: x.wallPerArticle / y.wallPerArticle,
+    tokens: x.completion / y.completion,
+    perToken: x.msPerToken / y.msPerToken,
+    perWord: x.perWord / y.perWord,
+  };
 }
 
 /** The line that says where a wall ratio comes from: tokens, and time per token. */
@@ -98,8 +110,42 @@ export function answersTable(answers: Answers): string {
     [...byVariant].map(([variant, list]) => {
       const t = totals(list);
       const cut = sum(t.cut.map(([, n]) => n));
-      return [engine, variant, String(t.articles), ms(t.wallPerArticle), list.map((a) => ms(a.wallMs)).join(", "), String(t.completion), String(t.words), f(t.perWord), f(t.msPerToken, 3), String(t.prompt), `${cut}${t.cut.length ? ` (${t.cut.slice(0, 4).map(([r, n]) => `${r} ${n}`).join(", ")})` : ""}`];
+      return [
+        engine,
+        variant,
+        String(t.articles),
+        ms(t.wallPerArticle),
+        list.map((a) => ms(a.wallMs)).join(", "),
+        String(t.completion),
+        String(t.words),
+        f(t.perWord),
+        f(t.msPerToken, 3),
+        String(t.prompt),
+        `${cut}${
+          t.cut.length
+            ? ` (${t.cut
+                .slice(0, 4)
+                .map(([r, n]) => `${r} ${n}`)
+                .join(", ")})`
+            : ""
+        }`,
+      ];
     }),
   );
-  return table(["engine", "variant", "articles", "wall per article", "each (quickest round)", "completion tokens", "body words", "completion tokens per body word", "ms per completion token", "prompt tokens", "completion tokens cut (by why)"], rows);
+  return table(
+    [
+      "engine",
+      "variant",
+      "articles",
+      "wall per article",
+      "each (quickest round)",
+      "completion tokens",
+      "body words",
+      "completion tokens per body word",
+      "ms per completion token",
+      "prompt tokens",
+      "completion tokens cut (by why)",
+    ],
+    rows,
+  );
 }

@@ -17,9 +17,23 @@ const TOPICS = [
   { topic: "Choosing running shoes", seo: { keywords: "running shoes, arch support" } },
   { topic: "Birdwatching for beginners", seo: { keywords: "bird feeder, binoculars" } },
 ];
-const S = QUICK ? { topics: TOPICS.slice(0, 1), seeds: [1], rounds: 1, length: 300 } : { topics: TOPICS, seeds: [1, 2, 3], rounds: 3, length: 600 };
+const S = QUICK
+  ? { topics: TOPICS.slice(0, 1), seeds: [1], rounds: 1, length: 300 }
+  : { topics: TOPICS, seeds: [1, 2, 3], rounds: 3, length: 600 };
 /** 100 phrases to avoid: the ten stories260K writes most, then ninety it never writes. */
-const AVOID = ["once upon a time", "so happy", "Lily", "very happy", "one day", "big tree", "the end", "her mom", "his mom", "played together", ...Array.from({ length: 90 }, (_, i) => `rarely written phrase ${i}`)];
+const AVOID = [
+  "once upon a time",
+  "so happy",
+  "Lily",
+  "very happy",
+  "one day",
+  "big tree",
+  "the end",
+  "her mom",
+  "his mom",
+  "played together",
+  ...Array.from({ length: 90 }, (_, i) => `rarely written phrase ${i}`),
+];
 /** The ceiling on what the bans may cost, as a share of wall per article. */
 const LIMIT = 1.05;
 const FREE = "no banned phrases";
@@ -31,11 +45,23 @@ function verdicts(answers: Answers, previous: string | undefined): Verdict[] {
     const r = ratios(series.get(BANNED)!, series.get(FREE)!);
     const t = totals(series.get(BANNED)!);
     const refused = t.cut.filter(([reason]) => /ban/i.test(reason)).map(([reason, n]) => `${reason} ${n}`);
-    return atMost(`wall per article, ${BANNED} ÷ none, ${engine}`, r.wall, LIMIT, `${wallWhy(r)}${refused.length ? `; refusals cut ${refused.join(", ")} tokens` : ""}`);
+    return atMost(
+      `wall per article, ${BANNED} ÷ none, ${engine}`,
+      r.wall,
+      LIMIT,
+      `${wallWhy(r)}${refused.length ? `; refusals cut ${refused.join(", ")} tokens` : ""}`,
+    );
   });
   const before = previous && answers.get(previous)!.get(BANNED)!;
   const r = before ? ratios(answers.get("today")!.get(BANNED)!, before) : undefined;
-  out.push(atMost(`wall per article with ${BANNED}, today ÷ ${previous ?? "previous"}`, r?.wall ?? NaN, LIMIT, r ? `${wallWhy(r)}; ${f(r.perWord)}× the completion tokens per body word` : "no previous engine in this run"));
+  out.push(
+    atMost(
+      `wall per article with ${BANNED}, today ÷ ${previous ?? "previous"}`,
+      r?.wall ?? NaN,
+      LIMIT,
+      r ? `${wallWhy(r)}; ${f(r.perWord)}× the completion tokens per body word` : "no previous engine in this run",
+    ),
+  );
   return out;
 }
 
@@ -43,7 +69,9 @@ if (!existsSync(MODEL)) throw new Error(`no model at ${MODEL}: set BENCH_MODEL t
 const previous = previousCommit();
 const engines: Engine[] = [{ name: "today", root: ROOT }, ...(previous ? [{ name: previous, root: checkout(previous) }] : [])];
 const requests = S.topics.flatMap((t) => S.seeds.map((seed) => article(seed, S.length, t)));
-log(`banned phrases: ${requests.length} requests × ${S.rounds} rounds × 2 series on ${engines.map((e) => e.name).join(" and ")}, interleaved`);
+log(
+  `banned phrases: ${requests.length} requests × ${S.rounds} rounds × 2 series on ${engines.map((e) => e.name).join(" and ")}, interleaved`,
+);
 const answers = await compare({
   engines,
   model: MODEL,

@@ -30,7 +30,19 @@ const writeArticle = await load<WriteArticle>("^export async function writeArtic
 const schema = await load<Schema>("^export const GenerateRequestSchema ", "GenerateRequestSchema");
 const Backend = await load<new (options: { prose: () => Iterator<string> }) => FakeBackend>("^export class FakeBackend ", "FakeBackend");
 
-const OPENERS = ["Often", "Usually", "Sometimes", "Later", "Today", "Meanwhile", "Ideally", "Naturally", "Eventually", "Clearly", "Typically"];
+const OPENERS = [
+  "Often",
+  "Usually",
+  "Sometimes",
+  "Later",
+  "Today",
+  "Meanwhile",
+  "Ideally",
+  "Naturally",
+  "Eventually",
+  "Clearly",
+  "Typically",
+];
 const WORDS = (
   "home gardeners city growers careful beginners busy families school groups allotment keepers patient farmers weekend helpers " +
   "add turn check water cover sort gather dry leaves coffee grounds grass clippings vegetable peelings shredded cardboard eggshell " +
@@ -39,7 +51,8 @@ const WORDS = (
 
 /** Endless distinct sentences of `words` words: the two lists' lengths are coprime, so none repeats and neighbours never open alike. */
 function* sentencesOf(words: number): Generator<string> {
-  for (let n = 0; ; n++) yield `${OPENERS[n % OPENERS.length]} ${Array.from({ length: words - 1 }, (_, j) => WORDS[(n * 7 + j * 13) % WORDS.length]).join(" ")}.`;
+  for (let n = 0; ; n++)
+    yield `${OPENERS[n % OPENERS.length]} ${Array.from({ length: words - 1 }, (_, j) => WORDS[(n * 7 + j * 13) % WORDS.length]).join(" ")}.`;
 }
 
 /** The process's CPU time, ms: other work on a shared machine does not count. */
@@ -50,7 +63,13 @@ function cpuMs(): number {
 
 /** One article: the body pass's CPU time and tokens (the outline written to the writer given back), and the whole article's CPU time. */
 async function run({ words, length }: { words: number; length: number }) {
-  const parsed = schema["~standard"].validate({ topic: "Home composting for beginners", length, structure: "sections", seed: 1, seo: { keywords: "compost bin, garden waste" } });
+  const parsed = schema["~standard"].validate({
+    topic: "Home composting for beginners",
+    length,
+    structure: "sections",
+    seed: 1,
+    seo: { keywords: "compost bin, garden waste" },
+  });
   if (!parsed.value) throw new Error(`the bench request is not valid here: ${JSON.stringify(parsed.issues)}`);
   const { stream: _stream, ...request } = parsed.value;
   const backend = new Backend({ prose: () => sentencesOf(words) });

@@ -44,7 +44,11 @@ type Reply = { bodyMs: number; bodyTokens: number; articleMs: number; error?: st
 /** The child of one checkout, ready for runs. */
 async function start(root: string): Promise<ChildProcess> {
   const tsx = pathToFileURL(path.join(ROOT, "node_modules/tsx/dist/loader.mjs")).href;
-  const child = fork(path.join(import.meta.dirname, "engine-child.ts"), [root], { cwd: root, execArgv: ["--import", tsx, "--expose-gc", ...CHILD_FLAGS], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(path.join(import.meta.dirname, "engine-child.ts"), [root], {
+    cwd: root,
+    execArgv: ["--import", tsx, "--expose-gc", ...CHILD_FLAGS],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   await next(child);
   return child;
 }
@@ -74,7 +78,9 @@ export interface EngineCostOptions {
 /** Every engine at every sentence length, interleaved. */
 export async function engineCost({ engines, runs, length }: EngineCostOptions): Promise<EngineCost[]> {
   const children = await Promise.all(engines.map((e) => start(e.root)));
-  const costs = engines.flatMap((e) => SENTENCE_WORDS.map((words): EngineCost => ({ engine: e.name, words, usPerToken: [], articleMs: [], tokens: 0 })));
+  const costs = engines.flatMap((e) =>
+    SENTENCE_WORDS.map((words): EngineCost => ({ engine: e.name, words, usPerToken: [], articleMs: [], tokens: 0 })),
+  );
   const tokens = new Map<EngineCost, number[]>(costs.map((c) => [c, []]));
   try {
     for (const words of SENTENCE_WORDS) {
@@ -104,6 +110,14 @@ export function engineTable(costs: EngineCost[]): string {
   const spread = (xs: number[], digits: number) => `${f(Math.min(...xs), digits)}–${f(Math.max(...xs), digits)}`;
   return table(
     ["engine", "sentence words", "body tokens", "body CPU µs per token (median)", "runs", "article CPU ms (median)", "runs"],
-    costs.map((c) => [c.engine, String(c.words), String(c.tokens), f(median(c.usPerToken)), spread(c.usPerToken, 1), f(median(c.articleMs), 1), spread(c.articleMs, 1)]),
+    costs.map((c) => [
+      c.engine,
+      String(c.words),
+      String(c.tokens),
+      f(median(c.usPerToken)),
+      spread(c.usPerToken, 1),
+      f(median(c.articleMs), 1),
+      spread(c.articleMs, 1),
+    ]),
   );
 }

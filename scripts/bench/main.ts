@@ -22,7 +22,9 @@ import { engineCost, engineTable, SENTENCE_WORDS, type EngineCost } from "./engi
 import { BENCH_SPECS, ensureBenchModel } from "./shapes.js";
 
 /** Runs and lengths: the engine's runs per sentence length, the articles' seeds and rounds. */
-const S = QUICK ? { runs: 3, engineLength: 600, length: 300, seeds: [1], rounds: 1, pages: 200 } : { runs: 30, engineLength: 1500, length: 800, seeds: [1, 2, 3], rounds: 3, pages: 1000 };
+const S = QUICK
+  ? { runs: 3, engineLength: 600, length: 300, seeds: [1], rounds: 1, pages: 200 }
+  : { runs: 30, engineLength: 1500, length: 800, seeds: [1, 2, 3], rounds: 3, pages: 1000 };
 /** Seconds a thousand pages' audit may take. */
 const AUDIT_SECONDS = 60;
 /** How much slower than the previous engine today's may be. */
@@ -45,8 +47,19 @@ async function articles(engines: Engine[], baseline: Engine | undefined) {
   }
   const results: { name: string; answers: Answers }[] = [];
   for (const m of models) {
-    log(`articles on ${m.name}: ${S.seeds.length} seeds × ${S.rounds} rounds on each of ${m.engines.map((e) => e.name).join(", ")}, interleaved`);
-    results.push({ name: m.name, answers: await compare({ engines: m.engines, model: m.file, requests: S.seeds.map((seed) => article(seed, S.length)), variants: [{ name: VARIANT, fields: {} }], rounds: S.rounds }) });
+    log(
+      `articles on ${m.name}: ${S.seeds.length} seeds × ${S.rounds} rounds on each of ${m.engines.map((e) => e.name).join(", ")}, interleaved`,
+    );
+    results.push({
+      name: m.name,
+      answers: await compare({
+        engines: m.engines,
+        model: m.file,
+        requests: S.seeds.map((seed) => article(seed, S.length)),
+        variants: [{ name: VARIANT, fields: {} }],
+        rounds: S.rounds,
+      }),
+    });
   }
   return results;
 }
@@ -61,7 +74,9 @@ function engineVerdicts(costs: EngineCost[], previous: string | undefined): Verd
     const ratio = before ? paired(today!, before) : NaN;
     const again = costs.find((c) => c.engine === AGAIN && c.words === words)!;
     const noise = `today against itself ${f(paired(again, today!))}×`;
-    const why = before ? `median of ${S.runs} paired runs; ${f(median(today!.usPerToken))} against ${f(median(before.usPerToken))} µs a token (${range(today!)} against ${range(before)}); ${noise}` : "no previous engine in this run";
+    const why = before
+      ? `median of ${S.runs} paired runs; ${f(median(today!.usPerToken))} against ${f(median(before.usPerToken))} µs a token (${range(today!)} against ${range(before)}); ${noise}`
+      : "no previous engine in this run";
     return atMost(`engine time per token, ${words}-word sentences, today ÷ ${previous ?? "previous"}`, ratio, LIMIT, why);
   });
 }
@@ -72,14 +87,29 @@ function articleVerdicts(answers: Answers, other: string | undefined, model: str
   const before = other ? answers.get(other)?.get(VARIANT) : undefined;
   if (!before) {
     const none = (target: string) => atMost(target, NaN, limit, `no ${other ?? "previous"} engine in this run`);
-    return [none(`wall per ${S.length}-word article, ${model}, today ÷ ${other ?? "previous"}`), none(`completion tokens per body word, ${model}, today ÷ ${other ?? "previous"}`)];
+    return [
+      none(`wall per ${S.length}-word article, ${model}, today ÷ ${other ?? "previous"}`),
+      none(`completion tokens per body word, ${model}, today ÷ ${other ?? "previous"}`),
+    ];
   }
   const [t, p] = [totals(today), totals(before)];
   const r = ratios(today, before);
   const cut = sum(t.cut.map(([, n]) => n));
   return [
-    atMost(`wall per ${S.length}-word article, ${model}, today ÷ ${other}`, r.wall, limit, wallWhy(r), `${f(r.wall)}× (${ms(t.wallPerArticle)} against ${ms(p.wallPerArticle)})`),
-    atMost(`completion tokens per body word, ${model}, today ÷ ${other}`, r.perWord, limit, `today cut ${cut} of its ${t.completion} completion tokens${t.cut.length ? ` (most: ${t.cut[0]![0]} ${t.cut[0]![1]})` : ""}`, `${f(r.perWord)}× (${f(t.perWord)} against ${f(p.perWord)})`),
+    atMost(
+      `wall per ${S.length}-word article, ${model}, today ÷ ${other}`,
+      r.wall,
+      limit,
+      wallWhy(r),
+      `${f(r.wall)}× (${ms(t.wallPerArticle)} against ${ms(p.wallPerArticle)})`,
+    ),
+    atMost(
+      `completion tokens per body word, ${model}, today ÷ ${other}`,
+      r.perWord,
+      limit,
+      `today cut ${cut} of its ${t.completion} completion tokens${t.cut.length ? ` (most: ${t.cut[0]![0]} ${t.cut[0]![1]})` : ""}`,
+      `${f(r.perWord)}× (${f(t.perWord)} against ${f(p.perWord)})`,
+    ),
   ];
 }
 
@@ -110,7 +140,10 @@ writeReport({
   previous,
   verdicts: [
     ...engineVerdicts(costs, previous),
-    ...models.flatMap((m) => [...articleVerdicts(m.answers, previous, m.name, LIMIT), ...(m.answers.has(BASELINE) ? articleVerdicts(m.answers, BASELINE, m.name, 1) : [])]),
+    ...models.flatMap((m) => [
+      ...articleVerdicts(m.answers, previous, m.name, LIMIT),
+      ...(m.answers.has(BASELINE) ? articleVerdicts(m.answers, BASELINE, m.name, 1) : []),
+    ]),
     auditVerdict(audit),
   ],
   sections: [

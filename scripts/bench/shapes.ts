@@ -167,7 +167,12 @@ function tensors(spec: ModelSpec): GgufTensor[] {
   const { emitted } = vocabulary(spec);
   const embed = fills.uniform((2.3 * Math.sqrt(3)) / Math.sqrt(d));
   return [
-    { name: "token_embd.weight", shape: [d, spec.vocab], type: "Q8_0", fill: (random, index) => (emitted[Math.floor(index / d)] ? embed(random, index) : 0) },
+    {
+      name: "token_embd.weight",
+      shape: [d, spec.vocab],
+      type: "Q8_0",
+      fill: (random, index) => (emitted[Math.floor(index / d)] ? embed(random, index) : 0),
+    },
     ...blocks,
     vector("output_norm.weight", d),
   ];

@@ -67,7 +67,7 @@ export interface WriteArticleOptions {
  * through one writer, on one slot of the backend.
  */
 export async function writeArticle(request: GenerateRequest, options: WriteArticleOptions): Promise<WrittenArticle> {
-  const { backend, signal, onDelta, onWords } = options;
+  const { backend } = options;
   const started = performance.now();
   const id = `art_${randomUUID().replaceAll("-", "")}`;
   options.onMeta?.({ id, model: backend.name, request });
@@ -75,59 +75,117 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
   assertConsistent(request);
   const articlePlan = plan(request);
   const keywords = [articlePlan.primary, ...articlePlan.secondary];
-  const { style } = articlePlan;
-  const avoid = new AvoidList({ style, language: request.language, keep: [...keywords, ...(request.links ?? []).flatMap((link) => link.keywords)] });
-  const document = new ArticleDocument(request.language, keywords, onDelta);
+  const avoid = new AvoidList({
+    style: articlePlan.style,
+    language: request.language,
+    keep: [...keywords, ...(request.links ?? []).flatMap((link) => link.keywords)],
+  });
+  const document = new ArticleDocument(request.language, keywords, options.onDelta);
+  const written = await writeAnswer({ request, articlePlan, avoid, document }, options);
+  return articleAnswer({ ...written, id, started, request, articlePlan, keywords, document }, options);
+}
+
+/** What the outline and body pass start from. */
+interface AnswerInput {
+  request: GenerateRequest;
+  articlePlan: Plan;
+  avoid: AvoidList;
+  document: ArticleDocument;
+}
+
+/** What the outline and body pass leave: the outline, its planned entries, the grounding, and the writer's usage. */
+interface WrittenAnswer {
+  outline: Outline;
+  planned: OutlineEntry[];
+  grounding: Grounding;
+  usage: ArticleResponse["usage"];
+}
+
+/** The outline, then the body in the same continuing answer, on one writer borrowed from the backend. */
+async function writeAnswer({ request, articlePlan, avoid, document }: AnswerInput, options: WriteArticleOptions): Promise<WrittenAnswer> {
+  const { backend, signal, onWords } = options;
   const writer = TokenLedger.of(await backend.writer(signal));
-  let outline: Outline;
-  let planned: OutlineEntry[];
-  let grounding: Grounding;
   try {
     const format = backend.prompting === "chat-template" ? "json" : "lines";
     await writer.begin(articlePrompt(articlePlan, format));
-    outline = await writeOutline({ plan: articlePlan, writer, format, seed: request.seed, avoid, ...(signal ? { signal } : {}) });
-    planned = plannedOutline(articlePlan, outline);
+    const outline = await writeOutline({ plan: articlePlan, writer, format, seed: request.seed, avoid, ...(signal ? { signal } : {}) });
+    const planned = plannedOutline(articlePlan, outline);
     options.onOutline?.({ title: outline.title, outline: planned });
     writer.append("\n\n");
     writer.pin();
-    grounding = new Grounding({ plan: articlePlan, outline, sources: request.sources ?? [], links: request.links ?? [], banned: (text) => avoid.holds(text) });
-    await writeBody(articlePlan, outline, { writer, document, avoid, grounding, seed: request.seed, ...(signal ? { signal } : {}), ...(onWords ? { onWords } : {}) });
+    const grounding = new Grounding({
+      plan: articlePlan,
+      outline,
+      sources: request.sources ?? [],
+      links: request.links ?? [],
+      banned: (text) => avoid.holds(text),
+    });
+    await writeBody(articlePlan, outline, {
+      writer,
+      document,
+      avoid,
+      grounding,
+      seed: request.seed,
+      ...(signal ? { signal } : {}),
+      ...(onWords ? { onWords } : {}),
+    });
+    return { outline, planned, grounding, usage: { ...writer.usage, discardedTokens: writer.discarded, durationMs: 0 } };
   } finally {
     await writer.dispose();
   }
+}
 
+/** Everything the answer is assembled from. */
+interface AnswerParts extends WrittenAnswer {
+  id: string;
+  started: number;
+  request: GenerateRequest;
+  articlePlan: Plan;
+  keywords: string[];
+  document: ArticleDocument;
+}
+
+/** The answer in every form the API serves: the report, the structured data and the HTML, from the written document. */
+function articleAnswer(parts: AnswerParts, options: WriteArticleOptions): WrittenArticle {
+  const { id, request, articlePlan, keywords, document, outline, planned, grounding } = parts;
   const slug = articleSlug(outline.title, articlePlan.primary);
   const { title, metaDescription } = outline;
   const report = articleReport({ request, articlePlan, keywords, title, metaDescription, slug, document, grounding });
   const created = Math.floor(Date.now() / 1000);
   const { wordCount, readingTimeMinutes } = report;
-  const cited = grounding.citedSources();
-  const people = { ...(request.seo.author ? { author: request.seo.author } : {}), ...(options.publisher ? { publisher: options.publisher } : {}) };
-  const jsonLd = articleJsonLd({ plan: articlePlan, outline, blocks: document.blocks, title, metaDescription, language: request.language, keywords, wordCount, readingTimeMinutes, created, cited, ...people });
-  const { html, page } = renderArticle(document.tree, { title, metaDescription, language: request.language, jsonLd });
-  const response: ArticleResponse = {
-    id,
-    object: "article",
+  const jsonLd = articleJsonLd({
+    plan: articlePlan,
+    outline,
+    blocks: document.blocks,
+    title,
+    metaDescription,
+    language: request.language,
+    keywords,
+    wordCount,
+    readingTimeMinutes,
     created,
-    model: backend.name,
-    request,
-    article: {
-      title,
-      slug,
-      metaDescription,
-      language: request.language,
-      keywords,
-      markdown: document.markdown(),
-      html,
-      // The headings the article shows, or the planned sections when it shows none.
-      outline: articlePlan.subheadings ? document.headings() : planned,
-      wordCount,
-      readingTimeMinutes,
-      jsonLd,
-    },
-    seo: { score: report.score, checks: report.checks, keywordDensity: report.keywordDensity },
-    usage: { ...writer.usage, discardedTokens: writer.discarded, durationMs: Math.round(performance.now() - started) },
+    cited: grounding.citedSources(),
+    ...(request.seo.author ? { author: request.seo.author } : {}),
+    ...(options.publisher ? { publisher: options.publisher } : {}),
+  });
+  const { html, page } = renderArticle(document.tree, { title, metaDescription, language: request.language, jsonLd });
+  const article = {
+    title,
+    slug,
+    metaDescription,
+    language: request.language,
+    keywords,
+    markdown: document.markdown(),
+    html,
+    // The headings the article shows, or the planned sections when it shows none.
+    outline: articlePlan.subheadings ? document.headings() : planned,
+    wordCount,
+    readingTimeMinutes,
+    jsonLd,
   };
+  const seo = { score: report.score, checks: report.checks, keywordDensity: report.keywordDensity };
+  const usage = { ...parts.usage, durationMs: Math.round(performance.now() - parts.started) };
+  const response: ArticleResponse = { id, object: "article", created, model: options.backend.name, request, article, seo, usage };
   return { response, document: page };
 }
 
@@ -174,7 +232,10 @@ function assertConsistent(request: GenerateRequest): void {
   const conflicts = requestConflicts(request);
   if (conflicts.length === 0) return;
   const errors = conflicts.map(({ path, message }) => ({ path, message }));
-  throw new InkpressError(`The request has ${errors.length} invalid fields: ${errors.map((e) => e.path).join(", ")}.`, { status: 422, extensions: { errors } });
+  throw new InkpressError(`The request has ${errors.length} invalid fields: ${errors.map((e) => e.path).join(", ")}.`, {
+    status: 422,
+    extensions: { errors },
+  });
 }
 
 /**

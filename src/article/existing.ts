@@ -62,7 +62,10 @@ export function analyseExisting(request: AnalyseRequest, options: AnalyseExistin
   const language = languageTarget(request.language, declared, page);
   const title = pick(request.seo.title, "request") ?? pick(declared.title, declared.from) ?? pick(page.h1, "h1");
   const description = pick(request.seo.description, "request") ?? pick(declared.description, declared.from);
-  const slug = pick(request.slug && lastSegment(request.slug), "request") ?? pick(declared.slug && lastSegment(declared.slug), "front-matter") ?? pick(options.fileSlug, "file-name");
+  const slug =
+    pick(request.slug && lastSegment(request.slug), "request") ??
+    pick(declared.slug && lastSegment(declared.slug), "front-matter") ??
+    pick(options.fileSlug, "file-name");
   const keywords = keywordTarget(request.seo.keywords, declared, { field, name: options.keywordsField ?? "keywords" });
   const blocks = countBlocks(page.blocks, language.value);
   const report = analyse({
@@ -84,7 +87,9 @@ export function analyseExisting(request: AnalyseRequest, options: AnalyseExistin
     sources: request.sources ?? [],
     ...(options.grounding ? { grounding: options.grounding } : {}),
   });
-  const checks = report.checks.map((check) => (check.id === "internal-links" && options.grounding ? check : (notApplicable(check, { request, page, language, slug }) ?? check)));
+  const checks = report.checks.map((check) =>
+    check.id === "internal-links" && options.grounding ? check : (notApplicable(check, { request, page, language, slug }) ?? check),
+  );
   const analysis: AnalysisResponse = {
     object: "analysis",
     language,
@@ -94,7 +99,9 @@ export function analyseExisting(request: AnalyseRequest, options: AnalyseExistin
     keywords,
     wordCount: report.wordCount,
     readingTimeMinutes: report.readingTimeMinutes,
-    outline: blocks.flatMap((b) => (b.kind === "heading" && (b.depth === 2 || b.depth === 3) ? [{ level: b.depth as 2 | 3, text: b.text, shown: true }] : [])),
+    outline: blocks.flatMap((b) =>
+      b.kind === "heading" && (b.depth === 2 || b.depth === 3) ? [{ level: b.depth as 2 | 3, text: b.text, shown: true }] : [],
+    ),
     seo: { score: scoreChecks(checks), checks, keywordDensity: report.keywordDensity },
   };
   return { analysis, links: page.links, blocks, fields: declared.fields };
@@ -120,10 +127,19 @@ function keywordTarget(requested: string[], declared: Declared, where: { field: 
   if (raw === undefined || raw === null) return null;
   const list = Array.isArray(raw) ? raw : [raw];
   if (!list.every((item) => typeof item === "string")) {
-    throw new InvalidFieldError(where.field, `front matter ${where.name} must be a text or a list of texts`, `${where.field}: front matter ${where.name} must be a text or a list of texts`);
+    throw new InvalidFieldError(
+      where.field,
+      `front matter ${where.name} must be a text or a list of texts`,
+      `${where.field}: front matter ${where.name} must be a text or a list of texts`,
+    );
   }
   const parsed = v.safeParse(KeywordsSchema, list.join(","));
-  if (!parsed.success) throw new InvalidFieldError(where.field, `front matter ${where.name}: ${parsed.issues[0].message}`, `${where.field}: front matter ${where.name}: ${parsed.issues[0].message}`);
+  if (!parsed.success)
+    throw new InvalidFieldError(
+      where.field,
+      `front matter ${where.name}: ${parsed.issues[0].message}`,
+      `${where.field}: front matter ${where.name}: ${parsed.issues[0].message}`,
+    );
   return parsed.output.length ? { value: parsed.output, from: "front-matter" } : null;
 }
 
@@ -140,15 +156,31 @@ function notApplicable(check: SeoCheck, { request, page, language, slug }: Conte
   const na = (message: string): SeoCheck => ({ ...check, passed: null, message });
   switch (check.id) {
     case "language":
-      return language.from === "detected" ? na(`No language was given or declared, so the article was measured as the language its body reads as (${language.value}); this check does not apply.`) : undefined;
+      return language.from === "detected"
+        ? na(
+            `No language was given or declared, so the article was measured as the language its body reads as (${language.value}); this check does not apply.`,
+          )
+        : undefined;
     case "keyword-in-slug":
-      return check.passed !== null && !slug ? na("No slug was given or found (send `slug`, or a front matter `slug`), so this check does not apply.") : undefined;
+      return check.passed !== null && !slug
+        ? na("No slug was given or found (send `slug`, or a front matter `slug`), so this check does not apply.")
+        : undefined;
     case "sources-cited":
       if (!request.sources?.length) return undefined;
-      return na(`Which sentence restates a source is recorded as inkpress writes an article; an article given as it is has no such record, so this check does not apply. Found ${page.citations} citation marker${page.citations === 1 ? "" : "s"} and ${linksTo(page.links, request.sources.flatMap((s) => (s.url ? [s.url] : [])))} link(s) to the sources' URLs.`);
+      return na(
+        `Which sentence restates a source is recorded as inkpress writes an article; an article given as it is has no such record, so this check does not apply. Found ${page.citations} citation marker${page.citations === 1 ? "" : "s"} and ${linksTo(
+          page.links,
+          request.sources.flatMap((s) => (s.url ? [s.url] : [])),
+        )} link(s) to the sources' URLs.`,
+      );
     case "internal-links":
       if (!request.links?.length) return undefined;
-      return na(`How many links an article owes comes from inkpress's plan of it, which an article given as it is does not have, so this check does not apply. It links ${linksTo(page.links, request.links.map((l: Link) => l.url))} of the ${request.links.length} given page(s).`);
+      return na(
+        `How many links an article owes comes from inkpress's plan of it, which an article given as it is does not have, so this check does not apply. It links ${linksTo(
+          page.links,
+          request.links.map((l: Link) => l.url),
+        )} of the ${request.links.length} given page(s).`,
+      );
     default:
       return undefined;
   }
@@ -156,7 +188,8 @@ function notApplicable(check: SeoCheck, { request, page, language, slug }: Conte
 
 /** How many of the given addresses the article links (a site path matches a full URL with that path). */
 function linksTo(found: readonly FoundLink[], urls: readonly string[]): number {
-  const key = (url: string) => (URL.canParse(url, "https://site.invalid") ? new URL(url, "https://site.invalid").pathname.replace(/\/+$/u, "") : url);
+  const key = (url: string) =>
+    URL.canParse(url, "https://site.invalid") ? new URL(url, "https://site.invalid").pathname.replace(/\/+$/u, "") : url;
   const linked = new Set(found.map((link) => key(link.url)));
   return new Set(urls.map(key).filter((url) => linked.has(url))).size;
 }

@@ -81,7 +81,11 @@ export interface AuditOptions {
 /** Audit every page under a folder. */
 export async function auditFolder(dir: string, options: AuditOptions = {}): Promise<AuditReport> {
   const files = await pageFiles(dir);
-  const hosts = options.links ? new Set((await readLinksFile(options.links)).flatMap((link) => (URL.canParse(link.url) ? [new URL(link.url).host.toLowerCase()] : []))) : new Set<string>();
+  const hosts = options.links
+    ? new Set(
+        (await readLinksFile(options.links)).flatMap((link) => (URL.canParse(link.url) ? [new URL(link.url).host.toLowerCase()] : [])),
+      )
+    : new Set<string>();
   const relative = files.map((file) => path.relative(dir, file).split(path.sep).join("/"));
   options.onStart?.(files.length);
   const results = await measurePages(files, {
@@ -91,7 +95,16 @@ export async function auditFolder(dir: string, options: AuditOptions = {}): Prom
     onResult: (i, result) => ("page" in result ? options.onPage?.(relative[i]!) : options.onUnreadable?.(relative[i]!, result.error)),
   });
   const measured = results.flatMap((result, i) => ("page" in result ? [{ file: relative[i]!, ...result.page }] : []));
-  const rows: PageRow[] = measured.map(({ file, fields, title, keyword, language, wordCount, score, failed }) => ({ file, url: pageAddress({ file, fields }), title, keyword, language, wordCount, score, failed }));
+  const rows: PageRow[] = measured.map(({ file, fields, title, keyword, language, wordCount, score, failed }) => ({
+    file,
+    url: pageAddress({ file, fields }),
+    title,
+    keyword,
+    language,
+    wordCount,
+    score,
+    failed,
+  }));
   const threshold = options.threshold ?? NEAR_DUPLICATE;
   const inbound = inboundLinks(measured, hosts);
   return {
@@ -99,12 +112,14 @@ export async function auditFolder(dir: string, options: AuditOptions = {}): Prom
     unreadable: results.flatMap((result, i) => ("error" in result ? [{ file: relative[i]!, error: result.error }] : [])),
     failures: failureCounts(rows),
     cannibalised: cannibalised(rows),
-    nearDuplicates: nearDuplicates(measured.map((page) => page.shingles), threshold).map((group) => ({ files: group.pages.map((i) => rows[i]!.file), similarity: group.similarity })),
+    nearDuplicates: nearDuplicates(
+      measured.map((page) => page.shingles),
+      threshold,
+    ).map((group) => ({ files: group.pages.map((i) => rows[i]!.file), similarity: group.similarity })),
     threshold,
     orphans: rows.filter((row, i) => inbound[i] === 0 && row.url !== "/").map((row) => row.file),
   };
 }
-
 
 function failureCounts(rows: readonly PageRow[]): AuditReport["failures"] {
   const counts = new Map<CheckId, number>();

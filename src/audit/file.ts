@@ -24,12 +24,20 @@ export async function pageFiles(dir: string, extensions: ReadonlySet<string> = P
   try {
     entries = await readdir(dir, { withFileTypes: true, recursive: true });
   } catch (error) {
-    throw new AuditError(`${dir}: cannot read the folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
+    throw new AuditError(`${dir}: cannot read the folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, {
+      cause: error,
+    });
   }
   return entries
     .filter((entry) => entry.isFile() && extensions.has(path.extname(entry.name).toLowerCase()))
     .map((entry) => path.join(entry.parentPath, entry.name))
-    .filter((file) => !path.relative(dir, file).split(path.sep).some((part) => part.startsWith(".") || part === "node_modules"))
+    .filter(
+      (file) =>
+        !path
+          .relative(dir, file)
+          .split(path.sep)
+          .some((part) => part.startsWith(".") || part === "node_modules"),
+    )
     .sort();
 }
 
@@ -54,7 +62,9 @@ export async function analyseFile(file: string, options: AnalyseFileOptions = {}
     ({ text } = await readTextFile(file));
   } catch (error) {
     if (error instanceof NotTextError) throw new AuditError(`${file}: ${error.message}`, { cause: error });
-    throw new AuditError(`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
+    throw new AuditError(`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, {
+      cause: error,
+    });
   }
   return analyseText(file, text, options);
 }
@@ -64,11 +74,16 @@ async function analyseText(file: string, text: string, options: AnalyseFileOptio
   const format = HTML.has(path.extname(file).toLowerCase()) ? "html" : "markdown";
   const validated = await AnalyseRequestSchema["~standard"].validate({ ...requestFromFields(options.fields ?? {}), [format]: text });
   if (validated.issues) {
-    const errors = fieldErrors(validated).map((e) => (e.path === format ? `${e.message.replace(/^(markdown|html)\b/, "the page")}` : `${e.path}: ${e.message}`));
+    const errors = fieldErrors(validated).map((e) =>
+      e.path === format ? `${e.message.replace(/^(markdown|html)\b/, "the page")}` : `${e.path}: ${e.message}`,
+    );
     throw new AuditError(`${file}: ${errors.join("; ")}`);
   }
   try {
-    return analyseExisting(validated.value, { fileSlug: fileSlug(file), ...(options.keywordsField ? { keywordsField: options.keywordsField } : {}) });
+    return analyseExisting(validated.value, {
+      fileSlug: fileSlug(file),
+      ...(options.keywordsField ? { keywordsField: options.keywordsField } : {}),
+    });
   } catch (error) {
     if (error instanceof InvalidFieldError) throw new AuditError(`${file}: ${error.problem}`, { cause: error });
     if (error instanceof InkpressError) throw new AuditError(`${file}: ${error.message}`, { cause: error });

@@ -6,7 +6,19 @@ import type { AuditReport } from "./audit.js";
 import { AuditError } from "./errors.js";
 
 /** Columns of the CSV, one row per page; `failed` lists check ids separated by `;`, as lists are in batch CSV files. */
-const COLUMNS = ["file", "url", "title", "keyword", "language", "wordCount", "score", "failed", "orphan", "nearDuplicateOf", "sharesKeywordWith"] as const;
+const COLUMNS = [
+  "file",
+  "url",
+  "title",
+  "keyword",
+  "language",
+  "wordCount",
+  "score",
+  "failed",
+  "orphan",
+  "nearDuplicateOf",
+  "sharesKeywordWith",
+] as const;
 
 /** Write the report to `file`: `.json` holds everything, `.csv` a row per page (site-wide findings as columns). */
 export async function writeAuditReport(report: AuditReport, file: string): Promise<void> {

@@ -11,7 +11,10 @@ import { measurePage, type PageOptions, type PageResult } from "./page.js";
 const WORKERS_FROM = 64;
 
 /** Measure every file, `jobs` at a time; `onResult` hears each as it comes (in any order). */
-export async function measurePages(files: readonly string[], options: PageOptions & { jobs: number; onResult?: (index: number, result: PageResult) => void }): Promise<PageResult[]> {
+export async function measurePages(
+  files: readonly string[],
+  options: PageOptions & { jobs: number; onResult?: (index: number, result: PageResult) => void },
+): Promise<PageResult[]> {
   const { jobs, onResult, ...pageOptions } = options;
   const results: PageResult[] = new Array(files.length);
   if (jobs <= 1 || files.length < WORKERS_FROM) {
@@ -40,7 +43,10 @@ export async function measurePages(files: readonly string[], options: PageOption
       worker.on("exit", (code) => (done ? undefined : reject(new Error(`an audit worker stopped (exit code ${code})`))));
       send();
     });
-  const workers = Array.from({ length: Math.min(jobs, files.length) }, () => new Worker(workerSource(new URL("./worker.js", import.meta.url)), { eval: true, workerData: pageOptions }));
+  const workers = Array.from(
+    { length: Math.min(jobs, files.length) },
+    () => new Worker(workerSource(new URL("./worker.js", import.meta.url)), { eval: true, workerData: pageOptions }),
+  );
   try {
     await Promise.all(workers.map(run));
   } finally {

@@ -42,7 +42,10 @@ function key(pathname: string): string {
   } catch {
     // A malformed escape stays as written.
   }
-  const trimmed = decoded.replace(/\/_?index\.(?:md|markdown|mdx|html?)$/iu, "/").replace(EXTENSION, "").replace(/\/+$/u, "");
+  const trimmed = decoded
+    .replace(/\/_?index\.(?:md|markdown|mdx|html?)$/iu, "/")
+    .replace(EXTENSION, "")
+    .replace(/\/+$/u, "");
   return trimmed || "/";
 }
 

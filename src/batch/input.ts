@@ -9,7 +9,6 @@ import type { InputRow } from "./row.js";
 import { SourceFileError, readSourceFiles } from "./source-files.js";
 import { unreadable } from "./unreadable.js";
 
-
 /**
  * The rows of a `.csv` (header row first) or `.jsonl` file, in file order. A row's
  * `sources` given as text names files (`;`-separated, relative to the input file), read here,

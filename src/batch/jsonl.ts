@@ -6,7 +6,10 @@ import type { InputRow } from "./row.js";
  */
 export function jsonlRows(text: string): InputRow[] {
   const rows: InputRow[] = [];
-  for (const [index, source] of text.replace(/^\uFEFF/, "").split("\n").entries()) {
+  for (const [index, source] of text
+    .replace(/^\uFEFF/, "")
+    .split("\n")
+    .entries()) {
     const line = index + 1;
     if (source.trim() === "") continue;
     let value: unknown;

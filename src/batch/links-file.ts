@@ -24,7 +24,14 @@ interface Entry {
  */
 export async function readLinksFile(file: string): Promise<Link[]> {
   const extension = path.extname(file).toLowerCase();
-  const parse = extension === ".xml" ? sitemapEntries : extension === ".csv" ? csvEntries : extension === ".jsonl" || extension === ".ndjson" ? jsonlEntries : undefined;
+  const parse =
+    extension === ".xml"
+      ? sitemapEntries
+      : extension === ".csv"
+        ? csvEntries
+        : extension === ".jsonl" || extension === ".ndjson"
+          ? jsonlEntries
+          : undefined;
   if (!parse) throw new BatchError(`${file}: the links file must be a sitemap (.xml), a .csv file (url,title,keywords) or a .jsonl file`);
   let text: string;
   try {
@@ -61,7 +68,10 @@ export function titleFromUrl(url: string): string {
   } catch {
     // A malformed escape: the segment as written.
   }
-  words = words.replace(/\.(html?|php|aspx?|jsp)$/i, "").replace(/[-_+.]+/g, " ").trim();
+  words = words
+    .replace(/\.(html?|php|aspx?|jsp)$/i, "")
+    .replace(/[-_+.]+/g, " ")
+    .trim();
   return words ? capitalise(words, "en") : parsed.host;
 }
 
@@ -78,7 +88,12 @@ function sitemapEntries(text: string, file: string): Entry[] {
   return urls.map((entry, i) => {
     const { loc, news } = (entry ?? {}) as { loc?: unknown; news?: { title?: unknown } };
     const url = typeof loc === "string" ? loc.trim() : loc;
-    const title = typeof news?.title === "string" && news.title.trim() ? news.title : typeof url === "string" && URL.canParse(url) ? titleFromUrl(url) : "";
+    const title =
+      typeof news?.title === "string" && news.title.trim()
+        ? news.title
+        : typeof url === "string" && URL.canParse(url)
+          ? titleFromUrl(url)
+          : "";
     return { where: `<url> ${i + 1}`, fields: { url, title } };
   });
 }
@@ -86,7 +101,12 @@ function sitemapEntries(text: string, file: string): Entry[] {
 function csvEntries(text: string, file: string): Entry[] {
   let records: Array<{ record: Record<string, string>; info: { lines: number } }>;
   try {
-    records = parseCsv(text, { bom: true, columns: (header: string[]) => header.map((name) => name.trim()), skip_empty_lines: true, info: true });
+    records = parseCsv(text, {
+      bom: true,
+      columns: (header: string[]) => header.map((name) => name.trim()),
+      skip_empty_lines: true,
+      info: true,
+    });
   } catch (error) {
     throw new BatchError(`${file}: ${(error as Error).message}`, { cause: error });
   }
@@ -98,7 +118,10 @@ function csvEntries(text: string, file: string): Entry[] {
 
 function jsonlEntries(text: string, file: string): Entry[] {
   const entries: Entry[] = [];
-  for (const [index, line] of text.replace(/^\uFEFF/, "").split("\n").entries()) {
+  for (const [index, line] of text
+    .replace(/^\uFEFF/, "")
+    .split("\n")
+    .entries()) {
     if (line.trim() === "") continue;
     const where = `line ${index + 1}`;
     let value: unknown;

@@ -42,7 +42,7 @@ interface Entry {
 /**
  * What a batch has written into its folder, by row key, so that a second run skips those
  * rows. A row claims its file name before writing and is marked done after; each change
-* is saved atomically at once, so a run killed at any moment loses only the rows in flight,
+ * is saved atomically at once, so a run killed at any moment loses only the rows in flight,
  * and redoes an interrupted row under the name it claimed instead of leaving a stray file.
  */
 export class Manifest {
@@ -157,6 +157,7 @@ async function readEntries(file: string): Promise<Record<string, Entry> | undefi
   } catch {
     // Not JSON: said below.
   }
-  if (typeof rows !== "object" || rows === null) throw new BatchError(`${file} is not an inkpress batch manifest: move it away to start over`);
+  if (typeof rows !== "object" || rows === null)
+    throw new BatchError(`${file} is not an inkpress batch manifest: move it away to start over`);
   return rows as Record<string, Entry>;
 }

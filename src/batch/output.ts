@@ -5,7 +5,9 @@ import type { ArticleResponse } from "../article/wire/response.js";
 import { groundingData } from "./grounding.js";
 
 /** What the files of a row are made from: the generate JSON answer, of the local model or a server. */
-export type Article = Pick<ArticleResponse, "created"> & { article: Pick<ArticleResponse["article"], "title" | "metaDescription" | "keywords" | "language" | "markdown"> };
+export type Article = Pick<ArticleResponse, "created"> & {
+  article: Pick<ArticleResponse["article"], "title" | "metaDescription" | "keywords" | "language" | "markdown">;
+};
 
 /** The row's sources and links, which the front matter lists (`sources`, and the `links` the article placed). */
 type Grounded = Pick<GenerateRequest, "sources" | "links">;
@@ -61,7 +63,12 @@ function withZone(tags: Tags): Tags {
 }
 
 /** Write a row's Markdown and its full JSON answer (whose `article.markdown` keeps its H1, as the API's does). */
-export async function writeArticleFiles([markdownFile, jsonFile]: [string, string], response: Article, slug: string, options?: MarkdownFileOptions): Promise<void> {
+export async function writeArticleFiles(
+  [markdownFile, jsonFile]: [string, string],
+  response: Article,
+  slug: string,
+  options?: MarkdownFileOptions,
+): Promise<void> {
   await writeFile(jsonFile, `${JSON.stringify(response, null, 2)}\n`);
   await writeFile(markdownFile, markdownWithFrontMatter(response, slug, options));
 }

@@ -57,7 +57,10 @@ export type RefreshFile = (item: RefreshItem, signal: AbortSignal) => Promise<Re
 export async function planRefresh(dir: string, options: { inPlace: boolean; fields?: RefreshFields }): Promise<RefreshPlan> {
   const { inPlace } = options;
   const files = (await pageFiles(dir, MARKDOWN)).filter((file) => !file.endsWith(REFRESHED));
-  const manifest = await Manifest.open(dir, { file: MANIFEST_FILE, files: (name) => [path.join(dir, inPlace ? `${name}.bak` : refreshedName(name))] });
+  const manifest = await Manifest.open(dir, {
+    file: MANIFEST_FILE,
+    files: (name) => [path.join(dir, inPlace ? `${name}.bak` : refreshedName(name))],
+  });
   const plan: RefreshPlan = { total: files.length, pending: [], skipped: 0, failed: [], duplicates: [], manifest, inPlace };
   for (const [i, file] of files.entries()) {
     const name = path.relative(dir, file).split(path.sep).join("/");
@@ -113,7 +116,9 @@ export async function runRefresh(plan: RefreshPlan, options: RefreshBatchOptions
     work: async (item, signal) => {
       const [out] = manifest.files(item.name) as [string];
       if (!(await manifest.claimExact(item.name, item.line, item.name))) {
-        throw new InkpressError(`${path.basename(out)} is there and was not written by this batch: move it away to refresh ${path.basename(item.file)}`);
+        throw new InkpressError(
+          `${path.basename(out)} is there and was not written by this batch: move it away to refresh ${path.basename(item.file)}`,
+        );
       }
       const { response } = await options.refresh(item, signal);
       // The new files are site content like the original: readable as it was.

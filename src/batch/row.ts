@@ -98,7 +98,11 @@ export function parseRow(line: number, fields: Record<string, unknown>, options:
 /** The last segment of an address's path, without an extension (`/guides/compost-bins/` → `compost-bins`); undefined for the root. */
 function fileName(address: string): string | undefined {
   const pathname = URL.canParse(address) ? new URL(address).pathname : address;
-  return pathname.split("/").filter(Boolean).at(-1)?.replace(/\.[a-z]+$/iu, "");
+  return pathname
+    .split("/")
+    .filter(Boolean)
+    .at(-1)
+    ?.replace(/\.[a-z]+$/iu, "");
 }
 
 /**

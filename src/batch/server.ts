@@ -83,7 +83,8 @@ const ResultSchema = v.looseObject({
  */
 export function serverWriter({ url, key, pollMs = 1000, requestTimeoutMs = 30_000, onSlow }: ServerOptions): WriteRow {
   const base = url.replace(/\/+$/, "");
-  const call = (target: string, signal: AbortSignal, post?: Post) => callServer({ url: target, key, timeoutMs: requestTimeoutMs, onSlow }, signal, post);
+  const call = (target: string, signal: AbortSignal, post?: Post) =>
+    callServer({ url: target, key, timeoutMs: requestTimeoutMs, onSlow }, signal, post);
   return async (row, signal) => {
     const submitted = await call(`${base}/api/v1/jobs`, signal, { body: row.body, idempotencyKey: `inkpress-batch-${row.key}` });
     let job = jobOf(submitted.body, url);
@@ -138,10 +139,15 @@ async function callServer(request: Request, signal: AbortSignal, post?: Post): P
       if (unreachable) throw new BatchError(`cannot reach the server at ${origin}: ${unreachable}`);
       if (why.code === "TIMEOUT" && ++silent >= SILENT_TRIES) {
         const waited = Math.round((performance.now() - started) / 1000);
-        throw new BatchError(`the server at ${origin} took the request and sent no answer: ${silent} tries of ${timeoutMs / 1000} s, ${waited} s waited (--request-timeout); it is stuck or overloaded`);
+        throw new BatchError(
+          `the server at ${origin} took the request and sent no answer: ${silent} tries of ${timeoutMs / 1000} s, ${waited} s waited (--request-timeout); it is stuck or overloaded`,
+        );
       }
       // A silent server has had its time already: ask again at once.
-      if (why.code === "TIMEOUT") request.onSlow?.(`the server at ${origin} is slow: no answer within ${timeoutMs / 1000} s; trying again (${silent + 1} of ${SILENT_TRIES})`);
+      if (why.code === "TIMEOUT")
+        request.onSlow?.(
+          `the server at ${origin} is slow: no answer within ${timeoutMs / 1000} s; trying again (${silent + 1} of ${SILENT_TRIES})`,
+        );
       else if (attempt - silent >= BROKEN_ATTEMPTS) throw new Error(`${url}: ${why.message}`);
       else await sleep(backoff(attempt - silent), undefined, { signal });
       continue;

@@ -28,9 +28,12 @@ export function sourceFromFile(file: string, content: string): SourceFile {
     try {
       data = parse(match[1]!) ?? {};
     } catch (error) {
-      throw new SourceFileError(`${file}: its front matter is not valid YAML: ${(error as Error).message.split("\n")[0]}`, { cause: error });
+      throw new SourceFileError(`${file}: its front matter is not valid YAML: ${(error as Error).message.split("\n")[0]}`, {
+        cause: error,
+      });
     }
-    if (typeof data !== "object" || Array.isArray(data)) throw new SourceFileError(`${file}: its front matter must be a mapping (title:, url:)`);
+    if (typeof data !== "object" || Array.isArray(data))
+      throw new SourceFileError(`${file}: its front matter must be a mapping (title:, url:)`);
   }
   const { title, url } = data as { title?: unknown; url?: unknown };
   const text = match ? content.slice(match[0].length) : content.replace(/^\uFEFF/, "");

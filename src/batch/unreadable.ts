@@ -12,5 +12,10 @@ const REASONS: Record<string, string> = {
  */
 export function unreadable(error: unknown): string {
   const { code, message } = error as NodeJS.ErrnoException;
-  return (code && REASONS[code]) ?? String(message).replace(/^[A-Z]+: /, "").replace(/, \w+ '.*'$/, "");
+  return (
+    (code && REASONS[code]) ??
+    String(message)
+      .replace(/^[A-Z]+: /, "")
+      .replace(/, \w+ '.*'$/, "")
+  );
 }

@@ -10,9 +10,16 @@ const FORMATS = ["text", "json"] as const;
 
 /** `inkpress analyse`: the SEO report of one Markdown or HTML file, as `POST /api/v1/analyse` measures it. */
 export const analyseCommand = defineCommand({
-  meta: { name: "analyse", description: "Check an existing article (Markdown with front matter, or HTML): its failed checks, then its score" },
+  meta: {
+    name: "analyse",
+    description: "Check an existing article (Markdown with front matter, or HTML): its failed checks, then its score",
+  },
   args: {
-    file: { type: "positional", required: true, description: "A .md or .html file; its front matter (title, description, keywords, language, slug) gives the targets" },
+    file: {
+      type: "positional",
+      required: true,
+      description: "A .md or .html file; its front matter (title, description, keywords, language, slug) gives the targets",
+    },
     keywords: { type: "string", description: "Comma-separated keywords, over the front matter's; the first is primary" },
     language: { type: "string", description: "ISO 639-1 code, over the front matter's (detected when neither names one)" },
     length: { type: "string", description: "Words the article should have (the length check applies only with it)" },
@@ -25,7 +32,13 @@ export const analyseCommand = defineCommand({
       const format = chosenFormat(args.format, FORMATS);
       const avoid = repeatedFlag(rawArgs, "avoid").flatMap(splitList);
       const { analysis } = await analyseFile(args.file, {
-        fields: { keywords: args.keywords, language: args.language, length: args.length, structure: args.structure, avoid: avoid.length ? avoid : undefined },
+        fields: {
+          keywords: args.keywords,
+          language: args.language,
+          length: args.length,
+          structure: args.structure,
+          avoid: avoid.length ? avoid : undefined,
+        },
       });
       process.stdout.write(format === "json" ? `${JSON.stringify(analysis, null, 2)}\n` : reportText(analysis));
     } catch (error) {
@@ -35,14 +48,23 @@ export const analyseCommand = defineCommand({
 });
 
 /** Where each target came from, in words. */
-const FROM: Record<string, string> = { request: "given", "front-matter": "front matter", html: "the page's head", h1: "the H1", "file-name": "the file's name", detected: "detected" };
+const FROM: Record<string, string> = {
+  request: "given",
+  "front-matter": "front matter",
+  html: "the page's head",
+  h1: "the H1",
+  "file-name": "the file's name",
+  detected: "detected",
+};
 
 /** The failed checks as a short table (label, then what was measured), then the score. */
 export function reportText(analysis: AnalysisResponse): string {
   const failed = analysis.seo.checks.filter((check) => check.passed === false);
   const width = Math.max(0, ...failed.map((check) => check.label.length));
   const target = (name: string, value: { value: unknown; from: string } | null) =>
-    value ? `${name}: ${Array.isArray(value.value) ? value.value.join(", ") : String(value.value)} (${FROM[value.from] ?? value.from})` : `${name}: none`;
+    value
+      ? `${name}: ${Array.isArray(value.value) ? value.value.join(", ") : String(value.value)} (${FROM[value.from] ?? value.from})`
+      : `${name}: none`;
   const lines = [
     [target("language", analysis.language), target("keywords", analysis.keywords), `${analysis.wordCount} words`].join("; "),
     "",

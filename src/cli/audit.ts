@@ -9,23 +9,36 @@ import { repeatedFlag } from "./repeated.js";
 
 /** `inkpress audit`: every Markdown and HTML page of a folder, and what only the whole site shows. */
 export const auditCommand = defineCommand({
-  meta: { name: "audit", description: "Check every Markdown and HTML page under a folder: scores, common failures, pages on one keyword, near-duplicates, orphans" },
+  meta: {
+    name: "audit",
+    description:
+      "Check every Markdown and HTML page under a folder: scores, common failures, pages on one keyword, near-duplicates, orphans",
+  },
   args: {
     dir: { type: "positional", required: true, description: "A content folder (Hugo, Astro, Jekyll, Eleventy) or a saved site" },
     out: { type: "string", alias: "o", description: "Write the report to a file: report.json (everything) or report.csv (a row per page)" },
-    links: { type: "string", description: "The site's sitemap.xml (or a links file): full URLs on its hosts count as links within the site" },
+    links: {
+      type: "string",
+      description: "The site's sitemap.xml (or a links file): full URLs on its hosts count as links within the site",
+    },
     "keywords-from": { type: "string", default: "keywords", description: "The front matter field that holds each page's keywords" },
     avoid: { type: "string", description: "A phrase no page may hold; repeat the flag, or separate phrases with ;" },
     language: { type: "string", description: "ISO 639-1 code every page should be in (else each page's front matter, or detected)" },
-    threshold: { type: "string", default: String(NEAR_DUPLICATE), description: "Similarity (0-1, Jaccard of 5-word shingles) from which two pages are near-duplicates" },
+    threshold: {
+      type: "string",
+      default: String(NEAR_DUPLICATE),
+      description: "Similarity (0-1, Jaccard of 5-word shingles) from which two pages are near-duplicates",
+    },
     jobs: { type: "string", description: `Pages analysed at once, on worker threads (default: the cores, at most ${MAX_JOBS})` },
   },
   async run({ args, rawArgs }) {
     try {
       const threshold = Number(args.threshold);
-      if (!(threshold > 0 && threshold <= 1)) throw new UsageError(`threshold must be a number above 0 and at most 1, got "${args.threshold}"`);
+      if (!(threshold > 0 && threshold <= 1))
+        throw new UsageError(`threshold must be a number above 0 and at most 1, got "${args.threshold}"`);
       const jobs = args.jobs === undefined ? undefined : Number(args.jobs);
-      if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1 && jobs <= 64)) throw new UsageError(`jobs must be a whole number from 1 to 64, got "${args.jobs}"`);
+      if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1 && jobs <= 64))
+        throw new UsageError(`jobs must be a whole number from 1 to 64, got "${args.jobs}"`);
       const avoid = repeatedFlag(rawArgs, "avoid").flatMap(splitList);
       const progress = new AuditProgress();
       let report: AuditReport;
@@ -64,12 +77,30 @@ export function summaryText(report: AuditReport, out?: string): string {
   const section = (title: string, lines: string[]) => (lines.length ? ["", title, ...lines.map((line) => `  ${line}`)] : []);
   const lines = [
     `${pages.length} page${pages.length === 1 ? "" : "s"} analysed, mean score ${mean}/100${report.unreadable.length ? `; ${report.unreadable.length} could not be read` : ""}`,
-    ...section("Most frequent failures:", report.failures.slice(0, TOP_FAILURES).map((f) => `${String(f.pages).padStart(5)}  ${f.label} (${f.check})`)),
-    ...section("Pages on the same primary keyword:", report.cannibalised.map((c) => `“${c.keyword}”: ${c.files.join(", ")}`)),
-    ...section(`Near-duplicate pages (similarity ≥ ${report.threshold}):`, report.nearDuplicates.map((d) => `${d.similarity.toFixed(2)}  ${d.files.join(", ")}`)),
+    ...section(
+      "Most frequent failures:",
+      report.failures.slice(0, TOP_FAILURES).map((f) => `${String(f.pages).padStart(5)}  ${f.label} (${f.check})`),
+    ),
+    ...section(
+      "Pages on the same primary keyword:",
+      report.cannibalised.map((c) => `“${c.keyword}”: ${c.files.join(", ")}`),
+    ),
+    ...section(
+      `Near-duplicate pages (similarity ≥ ${report.threshold}):`,
+      report.nearDuplicates.map((d) => `${d.similarity.toFixed(2)}  ${d.files.join(", ")}`),
+    ),
     ...section("Orphan pages (no other page links to them):", report.orphans),
-    ...section("Lowest scores:", [...pages].sort((a, b) => a.score - b.score).slice(0, LOWEST).map((p) => `${String(p.score).padStart(3)}  ${p.file}`)),
-    ...section("Could not be read:", report.unreadable.map((u) => u.error)),
+    ...section(
+      "Lowest scores:",
+      [...pages]
+        .sort((a, b) => a.score - b.score)
+        .slice(0, LOWEST)
+        .map((p) => `${String(p.score).padStart(3)}  ${p.file}`),
+    ),
+    ...section(
+      "Could not be read:",
+      report.unreadable.map((u) => u.error),
+    ),
     ...(out ? ["", `The full report is in ${out}.`] : []),
   ];
   return `${lines.join("\n")}\n`;

@@ -48,7 +48,19 @@ export class BatchProgress {
   }
 
   /** What the input holds and what is left of it; each bad row with its line (or file). */
-  plan({ total, pending, skipped, failed, duplicates }: { total: number; pending: readonly unknown[]; skipped: number; failed: readonly BadRow[]; duplicates: readonly BadRow[] }): void {
+  plan({
+    total,
+    pending,
+    skipped,
+    failed,
+    duplicates,
+  }: {
+    total: number;
+    pending: readonly unknown[];
+    skipped: number;
+    failed: readonly BadRow[];
+    duplicates: readonly BadRow[];
+  }): void {
     const { noun, verb, past } = this.words;
     this.pending = pending.length;
     const bad = failed.length ? `, ${failed.length} that cannot be ${past}` : "";
@@ -95,7 +107,9 @@ export class BatchProgress {
     this.stop();
     const { verb, past } = this.words;
     const named = failed.every((row) => row.name !== undefined);
-    const list = named ? failed.map((row) => row.name).join(", ") : `line${failed.length === 1 ? "" : "s"} ${failed.map((row) => row.line).join(", ")}`;
+    const list = named
+      ? failed.map((row) => row.name).join(", ")
+      : `line${failed.length === 1 ? "" : "s"} ${failed.map((row) => row.line).join(", ")}`;
     const lines = failed.length ? ` (${list})` : "";
     const same = duplicates.length ? `, ${duplicates.length} skipped (same request as another line)` : "";
     const counts = `${written} ${past}, ${skipped} skipped (already ${past})${same}, ${failed.length} failed${lines}`;

@@ -22,24 +22,54 @@ const MAX_CONCURRENCY = 64;
 
 /** `inkpress batch`: one article per row of a CSV or JSONL file, resumable, on the local model or a server. */
 export const batchCommand = defineCommand({
-  meta: { name: "batch", description: "Write one article per row of a CSV or JSONL file into a folder, or refresh every Markdown file of a folder; run again to resume" },
+  meta: {
+    name: "batch",
+    description:
+      "Write one article per row of a CSV or JSONL file into a folder, or refresh every Markdown file of a folder; run again to resume",
+  },
   args: {
-    input: { type: "positional", required: false, description: "CSV file (header row: the request fields) or JSONL file (one request per line)" },
+    input: {
+      type: "positional",
+      required: false,
+      description: "CSV file (header row: the request fields) or JSONL file (one request per line)",
+    },
     out: { type: "string", alias: "o", description: "Folder for the articles: <slug>.md (YAML front matter) and <slug>.json per row" },
-    refresh: { type: "string", description: "Instead of rows: refresh every Markdown file under this folder, each written beside it as <slug>.refreshed.md" },
+    refresh: {
+      type: "string",
+      description: "Instead of rows: refresh every Markdown file under this folder, each written beside it as <slug>.refreshed.md",
+    },
     "in-place": { type: "boolean", description: "With --refresh: replace each file, keeping the original as <file>.bak" },
     ...REFRESH_TARGET_ARGS,
-    concurrency: { type: "string", default: "1", description: `Articles written at once, up to ${MAX_CONCURRENCY} (model sequences, or jobs in flight on the server)` },
-    links: { type: "string", description: "Pages every article may link: a sitemap.xml, or a CSV or JSONL file of url,title,keywords (a row never links its own url)" },
-    h1: { type: "boolean", description: "Keep each article's # Title line under the front matter (site themes print the front matter's title, so by default it is not repeated)" },
-    server: { type: "string", description: "URL of an inkpress server that writes the articles through its jobs API, instead of a local model" },
+    concurrency: {
+      type: "string",
+      default: "1",
+      description: `Articles written at once, up to ${MAX_CONCURRENCY} (model sequences, or jobs in flight on the server)`,
+    },
+    links: {
+      type: "string",
+      description:
+        "Pages every article may link: a sitemap.xml, or a CSV or JSONL file of url,title,keywords (a row never links its own url)",
+    },
+    h1: {
+      type: "boolean",
+      description:
+        "Keep each article's # Title line under the front matter (site themes print the front matter's title, so by default it is not repeated)",
+    },
+    server: {
+      type: "string",
+      description: "URL of an inkpress server that writes the articles through its jobs API, instead of a local model",
+    },
     key: { type: "string", description: "API key for --server (INKPRESS_API_KEY)" },
     "request-timeout": {
       type: "string",
       default: "30",
-      description: "Seconds one request to --server may go unanswered before it is tried again; after 3 such tries in a row the batch stops",
+      description:
+        "Seconds one request to --server may go unanswered before it is tried again; after 3 such tries in a row the batch stops",
     },
-    publish: { type: "string", description: "Publish every article, once written, to this target (as a draft unless the target says otherwise)" },
+    publish: {
+      type: "string",
+      description: "Publish every article, once written, to this target (as a draft unless the target says otherwise)",
+    },
     ...settingArgs("model", "threads", "window", "gpu", "gpuLayers", "publishTargets"),
   },
   async run({ args, rawArgs }) {
@@ -60,7 +90,14 @@ export const batchCommand = defineCommand({
       const plan = await planBatch(input, out, { links });
       const progress = new BatchProgress();
       progress.plan(plan);
-      if (plan.pending.length === 0) return finish(progress, { written: 0, skipped: plan.skipped, failed: plan.failed, duplicates: plan.duplicates, interrupted: false });
+      if (plan.pending.length === 0)
+        return finish(progress, {
+          written: 0,
+          skipped: plan.skipped,
+          failed: plan.failed,
+          duplicates: plan.duplicates,
+          interrupted: false,
+        });
       const model = server ? undefined : await localModelConfig(args);
 
       // Ctrl-C stops cleanly: finished rows are kept and recorded, the rows in flight are dropped.
@@ -72,9 +109,14 @@ export const batchCommand = defineCommand({
           progress.loading(model.modelPath);
           runtime = await ModelRuntime.load({ ...model, sequences: concurrency, queueSize: 0 });
         }
-        const publishing = args.publish === undefined || server ? undefined : await Publishing.open(readSetting("publishTargets", { flags: args }));
+        const publishing =
+          args.publish === undefined || server ? undefined : await Publishing.open(readSetting("publishTargets", { flags: args }));
         publishing?.authorise(undefined, args.publish!);
-        const write = publishingRows(args.publish, runtime ? localWriter(runtime, publishing) : serverWriter({ ...server!, onSlow: (message) => progress.note(message) }), (message) => progress.note(message));
+        const write = publishingRows(
+          args.publish,
+          runtime ? localWriter(runtime, publishing) : serverWriter({ ...server!, onSlow: (message) => progress.note(message) }),
+          (message) => progress.note(message),
+        );
         progress.start();
         const summary = await runBatch(plan, {
           concurrency,
@@ -96,13 +138,19 @@ export const batchCommand = defineCommand({
 });
 
 /** `batch --refresh DIR`: every Markdown file of the folder refreshed on the local model, resumable like rows. */
-async function refreshBatch(args: Record<string, unknown> & { refresh?: string; "in-place"?: boolean; server?: string; input?: string; out?: string }, rawArgs: string[], concurrency: number): Promise<void> {
+async function refreshBatch(
+  args: Record<string, unknown> & { refresh?: string; "in-place"?: boolean; server?: string; input?: string; out?: string },
+  rawArgs: string[],
+  concurrency: number,
+): Promise<void> {
   if (args.server !== undefined) throw new UsageError("--refresh runs on the local model; --server is for rows");
-  if (args.input !== undefined || args.out !== undefined) throw new UsageError("--refresh writes beside each file: it takes no input file and no --out");
+  if (args.input !== undefined || args.out !== undefined)
+    throw new UsageError("--refresh writes beside each file: it takes no input file and no --out");
   const plan = await planRefresh(args.refresh!, { inPlace: args["in-place"] === true, fields: await refreshFields(args, rawArgs) });
   const progress = new BatchProgress(process.stderr, { noun: "file", verb: "refresh", past: "refreshed" });
   progress.plan(plan);
-  if (plan.pending.length === 0) return finish(progress, { written: 0, skipped: plan.skipped, failed: plan.failed, duplicates: [], interrupted: false });
+  if (plan.pending.length === 0)
+    return finish(progress, { written: 0, skipped: plan.skipped, failed: plan.failed, duplicates: [], interrupted: false });
   const model = await localModelConfig(args as SettingFlags);
   const stop = new AbortController();
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
@@ -141,9 +189,15 @@ function publishingRows(target: string | undefined, write: WriteRow, note: (mess
 }
 
 /** The server of `--server`, with its key and request time limit; undefined for the local model. */
-function serverOf(args: { server?: string; key?: string; model?: string; "request-timeout": string }): { url: string; key: string; requestTimeoutMs: number } | undefined {
+function serverOf(args: {
+  server?: string;
+  key?: string;
+  model?: string;
+  "request-timeout": string;
+}): { url: string; key: string; requestTimeoutMs: number } | undefined {
   const timeout = args["request-timeout"];
-  if (!/^\d+(\.\d+)?$/.test(timeout) || !(Number(timeout) > 0)) throw new UsageError(`request-timeout must be a number of seconds above 0, got "${timeout}"`);
+  if (!/^\d+(\.\d+)?$/.test(timeout) || !(Number(timeout) > 0))
+    throw new UsageError(`request-timeout must be a number of seconds above 0, got "${timeout}"`);
   if (args.server === undefined) {
     if (args.key !== undefined) throw new UsageError("--key is for --server");
     return undefined;
@@ -151,7 +205,8 @@ function serverOf(args: { server?: string; key?: string; model?: string; "reques
   if (args.model !== undefined) throw new UsageError("--model and --server exclude each other: the server writes with its own model");
   const port = /^https?:\/\/(?:\[[^\]]*\]|[^/:]*):(\d+)/i.exec(args.server)?.[1];
   if (port && Number(port) > 65_535) throw new UsageError(`server ${args.server}: port ${port} is out of range (at most 65535)`);
-  if (!/^https?:\/\/[^/]/i.test(args.server) || !URL.canParse(args.server)) throw new UsageError(`server must be an http:// or https:// URL, got "${args.server}"`);
+  if (!/^https?:\/\/[^/]/i.test(args.server) || !URL.canParse(args.server))
+    throw new UsageError(`server must be an http:// or https:// URL, got "${args.server}"`);
   const key = args.key ?? (process.env.INKPRESS_API_KEY || undefined);
   if (!key) throw new UsageError("--server needs an API key: --key KEY or INKPRESS_API_KEY");
   return { url: args.server, key, requestTimeoutMs: Number(timeout) * 1000 };

@@ -27,7 +27,8 @@ export async function checkArgs(command: AnyCommand, rawArgs: string[], path: st
       const name = token.split("=", 1)[0]!;
       const takesValue = flags.get(name);
       // Flags of a command that runs a default subcommand are that one's (`inkpress --port 1` serves).
-      if (takesValue === undefined) throw unknown("flag", name, [...flags.keys()], path.length || !command.default ? path : [await resolve(command.default)]);
+      if (takesValue === undefined)
+        throw unknown("flag", name, [...flags.keys()], path.length || !command.default ? path : [await resolve(command.default)]);
       given.add(canonicalFlag(args, name));
       if (takesValue && !token.includes("=")) i++;
       continue;
@@ -46,8 +47,12 @@ function assertRequired(args: ArgsDef, given: Set<string>, path: string[]): void
   const missing = required.find(([name]) => !given.has(`--${name}`));
   if (!missing) return;
   const positionals = Object.entries(args).filter(([, def]) => def.type === "positional" && def.required !== false);
-  const usage = [...positionals.map(([name]) => name.toUpperCase()), ...required.map(([name]) => `--${name} ${name.toUpperCase()}`)].join(" ");
-  throw new UsageError(`${path.join(" ")} needs --${missing[0]}; usage: ${cliCommand(`${path.join(" ")} ${usage}`)}, or see ${cliCommand([...path, "--help"].join(" "))}`);
+  const usage = [...positionals.map(([name]) => name.toUpperCase()), ...required.map(([name]) => `--${name} ${name.toUpperCase()}`)].join(
+    " ",
+  );
+  throw new UsageError(
+    `${path.join(" ")} needs --${missing[0]}; usage: ${cliCommand(`${path.join(" ")} ${usage}`)}, or see ${cliCommand([...path, "--help"].join(" "))}`,
+  );
 }
 
 /** A flag by its own name: `-o` is `--out`. */
@@ -61,12 +66,16 @@ function canonicalFlag(args: ArgsDef, spelled: string): string {
 
 /** Every spelling a command accepts, and whether it takes the next word as its value. */
 function flagsOf(args: ArgsDef): Map<string, boolean> {
-  const flags = new Map<string, boolean>([["--help", false], ["-h", false]]);
+  const flags = new Map<string, boolean>([
+    ["--help", false],
+    ["-h", false],
+  ]);
   for (const [name, def] of Object.entries(args)) {
     if (def.type === "positional") continue;
     const takesValue = def.type !== "boolean";
     flags.set(`--${name}`, takesValue);
-    for (const alias of ["alias" in def ? (def.alias ?? []) : []].flat()) flags.set(alias.length === 1 ? `-${alias}` : `--${alias}`, takesValue);
+    for (const alias of ["alias" in def ? (def.alias ?? []) : []].flat())
+      flags.set(alias.length === 1 ? `-${alias}` : `--${alias}`, takesValue);
     if (def.type === "boolean") flags.set(`--no-${name}`, false);
   }
   return flags;

@@ -44,7 +44,10 @@ export class GenerateProgress {
   /** The title and headings are written; the prose follows. */
   outline({ title, outline }: { title: string; outline: unknown[] }): void {
     // Model text reaches a terminal here: control characters could drive it.
-    this.enter("writing", `writing "${title.replace(/\p{Cc}/gu, "")}": ${outline.length} heading${outline.length === 1 ? "" : "s"}, about ${this.target} words`);
+    this.enter(
+      "writing",
+      `writing "${title.replace(/\p{Cc}/gu, "")}": ${outline.length} heading${outline.length === 1 ? "" : "s"}, about ${this.target} words`,
+    );
   }
 
   /** The running total of words written. */

@@ -18,7 +18,10 @@ import { settingArgs } from "../settings.js";
  * The request the flags describe, validated as the API validates a body (the same words in
  * its errors); `--outline` names a JSON file.
  */
-export async function requestFromArgs(args: Record<string, unknown> & { "heading-tags"?: boolean }, rawArgs: string[]): Promise<GenerateRequest> {
+export async function requestFromArgs(
+  args: Record<string, unknown> & { "heading-tags"?: boolean },
+  rawArgs: string[],
+): Promise<GenerateRequest> {
   const avoid = repeatedFlag(rawArgs, "avoid").flatMap(splitList);
   const sources = repeatedFlag(rawArgs, "source");
   const input = requestFromFields({
@@ -43,30 +46,37 @@ const FORMATS = ["md", "html", "json"] as const;
 
 /** The request flags `generate` and `outline` share, and the model's. */
 export const GENERATE_ARGS = {
-    topic: { type: "string", description: "Main topic (required)" },
-    length: { type: "string", description: "Approximate words (default 800)" },
-    tone: { type: "string", description: "Tone (default professional)" },
-    language: { type: "string", description: "ISO 639-1 code (default en)" },
-    structure: { type: "string", description: `${PRESETS.slice(0, -1).join(", ")} or ${PRESETS.at(-1)}, or free words that pick one (default sections)` },
-    keywords: { type: "string", description: "Comma-separated keywords; the first is primary" },
-    title: { type: "string", description: "Title to use verbatim" },
-    description: { type: "string", description: "Meta description to use verbatim" },
-    "heading-tags": {
-      type: "boolean",
-      default: true,
-      description: "Headings in the article: one H1, then H2 and H3",
-      negativeDescription: "No headings at all (the title is still in --format json and the HTML <title>)",
-    },
-    seed: { type: "string", description: "Seed for a reproducible article" },
-    avoid: { type: "string", description: "A phrase the article never contains; repeat the flag, or separate phrases with ;" },
-    voice: { type: "string", description: "A style note for the prompt, such as \"plain British English, second person\"" },
-    cliches: { type: "boolean", description: "Avoid the built-in AI clichés (the default)", negativeDescription: "Do not avoid the built-in AI clichés" },
-    source: { type: "string", description: "A text or Markdown file the article draws on and cites; repeat the flag for more" },
-    outline: { type: "string", description: "An edited outline (JSON, from `inkpress outline`): the article has exactly its headings" },
-    format: { type: "string", default: "md", description: "md, html (a full document) or json (the API's answer)" },
-    output: { type: "string", alias: "o", description: "Write to this file instead of stdout" },
-    ...settingArgs("model", "threads", "window", "gpu", "gpuLayers"),
-  } as const;
+  topic: { type: "string", description: "Main topic (required)" },
+  length: { type: "string", description: "Approximate words (default 800)" },
+  tone: { type: "string", description: "Tone (default professional)" },
+  language: { type: "string", description: "ISO 639-1 code (default en)" },
+  structure: {
+    type: "string",
+    description: `${PRESETS.slice(0, -1).join(", ")} or ${PRESETS.at(-1)}, or free words that pick one (default sections)`,
+  },
+  keywords: { type: "string", description: "Comma-separated keywords; the first is primary" },
+  title: { type: "string", description: "Title to use verbatim" },
+  description: { type: "string", description: "Meta description to use verbatim" },
+  "heading-tags": {
+    type: "boolean",
+    default: true,
+    description: "Headings in the article: one H1, then H2 and H3",
+    negativeDescription: "No headings at all (the title is still in --format json and the HTML <title>)",
+  },
+  seed: { type: "string", description: "Seed for a reproducible article" },
+  avoid: { type: "string", description: "A phrase the article never contains; repeat the flag, or separate phrases with ;" },
+  voice: { type: "string", description: 'A style note for the prompt, such as "plain British English, second person"' },
+  cliches: {
+    type: "boolean",
+    description: "Avoid the built-in AI clichés (the default)",
+    negativeDescription: "Do not avoid the built-in AI clichés",
+  },
+  source: { type: "string", description: "A text or Markdown file the article draws on and cites; repeat the flag for more" },
+  outline: { type: "string", description: "An edited outline (JSON, from `inkpress outline`): the article has exactly its headings" },
+  format: { type: "string", default: "md", description: "md, html (a full document) or json (the API's answer)" },
+  output: { type: "string", alias: "o", description: "Write to this file instead of stdout" },
+  ...settingArgs("model", "threads", "window", "gpu", "gpuLayers"),
+} as const;
 
 /** `inkpress generate`: one article without a server, through the same validation and engine as the API. */
 export const generateCommand = defineCommand({
@@ -89,7 +99,8 @@ export const generateCommand = defineCommand({
             onWords: (words) => progress.wordsWritten(words),
           });
           progress.done(response.article.wordCount, response.seo.score);
-          const out = format === "json" ? `${JSON.stringify(response, null, 2)}\n` : format === "html" ? document : response.article.markdown;
+          const out =
+            format === "json" ? `${JSON.stringify(response, null, 2)}\n` : format === "html" ? document : response.article.markdown;
           if (args.output) {
             await writeFile(args.output, out);
             progress.wrote(args.output);

@@ -55,7 +55,10 @@ function openStore(args: { "keys-file"?: string }): Promise<KeyStore> {
 }
 
 const create = defineCommand({
-  meta: { name: "create", description: "Create a key and its webhook secret; both are printed once, the key is stored only as a SHA-256 digest" },
+  meta: {
+    name: "create",
+    description: "Create a key and its webhook secret; both are printed once, the key is stored only as a SHA-256 digest",
+  },
   args: {
     name: { type: "string", description: "A unique name for the key (shown in logs)", required: true },
     rate: { type: "string", description: "Requests per window, e.g. 60/min (default 60/min)" },
@@ -75,7 +78,10 @@ const create = defineCommand({
       if (dailyWords) limits.dailyWords = dailyWords;
       const style = args.style === undefined ? undefined : await readStyle(args.style);
       const store = await openStore(args);
-      const publishTo = args["publish-to"]?.split(",").map((t) => t.trim()).filter(Boolean);
+      const publishTo = args["publish-to"]
+        ?.split(",")
+        .map((t) => t.trim())
+        .filter(Boolean);
       const { key, record } = await store.create(args.name, limits, style, publishTo);
       process.stdout.write(`${key}\n${record.webhookSecret}\n`);
       process.stderr.write(
@@ -112,7 +118,13 @@ const list = defineCommand({
       ]);
       const table = [["NAME", "ID", "KEY", "CREATED (UTC)", "LAST USED (UTC)", "RATE", "CONCURRENCY", "DAILY WORDS", "STYLE"], ...rows];
       const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
-      for (const row of table) process.stdout.write(`${row.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd()}\n`);
+      for (const row of table)
+        process.stdout.write(
+          `${row
+            .map((c, i) => c.padEnd(widths[i]!))
+            .join("  ")
+            .trimEnd()}\n`,
+        );
     } catch (error) {
       fail(error);
     }
@@ -135,7 +147,10 @@ const revoke = defineCommand({
 });
 
 const rotateSecret = defineCommand({
-  meta: { name: "rotate-secret", description: "Give a key a new webhook signing secret, printed once; the old one stops signing within a second" },
+  meta: {
+    name: "rotate-secret",
+    description: "Give a key a new webhook signing secret, printed once; the old one stops signing within a second",
+  },
   args: { name: { type: "positional", description: "The key's name", required: true }, ...fileArg },
   async run({ args }) {
     try {
@@ -150,7 +165,10 @@ const rotateSecret = defineCommand({
 });
 
 const setStyle = defineCommand({
-  meta: { name: "set-style", description: "Set a key's default style from a JSON file (avoid, voice, cliches); a request's style overrides it field by field" },
+  meta: {
+    name: "set-style",
+    description: "Set a key's default style from a JSON file (avoid, voice, cliches); a request's style overrides it field by field",
+  },
   args: {
     name: { type: "positional", description: "The key's name", required: true },
     file: { type: "positional", description: "The style file", required: true },
@@ -190,7 +208,10 @@ async function lastUses(file: string, keys: KeyRecord[]): Promise<Record<string,
 }
 
 const setPublisher = defineCommand({
-  meta: { name: "set-publisher", description: "Set the publisher a key's articles name in their structured data (over the server's --publisher-name)" },
+  meta: {
+    name: "set-publisher",
+    description: "Set the publisher a key's articles name in their structured data (over the server's --publisher-name)",
+  },
   args: {
     name: { type: "positional", description: "The key's name", required: true },
     publisher: { type: "string", description: "The publisher's name; with --clear, none" },
@@ -213,7 +234,11 @@ const setPublisher = defineCommand({
 
 /** The publisher of `keys set-publisher`'s flags, validated as the key file holds it: a bad one is one line naming the flag. */
 function parsePublisher(args: { publisher?: string; url?: string; logo?: string }) {
-  const given = { name: args.publisher ?? "", ...(args.url !== undefined && { url: args.url }), ...(args.logo !== undefined && { logo: args.logo }) };
+  const given = {
+    name: args.publisher ?? "",
+    ...(args.url !== undefined && { url: args.url }),
+    ...(args.logo !== undefined && { logo: args.logo }),
+  };
   const parsed = v.safeParse(PublisherSchema, given);
   if (parsed.success) return parsed.output;
   const issue = parsed.issues[0];

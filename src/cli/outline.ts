@@ -10,7 +10,10 @@ const { format: _format, outline: _outline, ...ARGS } = GENERATE_ARGS;
 
 /** `inkpress outline`: the plan `generate` would write from, as JSON to edit and pass back with `generate --outline`. */
 export const outlineCommand = defineCommand({
-  meta: { name: "outline", description: "Plan one article without writing it: its outline as JSON, to edit and pass to generate --outline" },
+  meta: {
+    name: "outline",
+    description: "Plan one article without writing it: its outline as JSON, to edit and pass to generate --outline",
+  },
   args: ARGS,
   async run({ args, rawArgs }) {
     try {

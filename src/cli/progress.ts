@@ -48,7 +48,10 @@ export function progressDisplay(stream: NodeJS.WriteStream = process.stderr): Pr
       const step = totalBytes > 0 ? Math.floor((downloadedBytes / totalBytes) * 10) : Math.floor(downloadedBytes / 100_000_000);
       if (step <= lastStep) return;
       lastStep = step;
-      const amount = totalBytes > 0 ? `${percent(downloadedBytes, totalBytes)} (${megabytes(downloadedBytes)} of ${megabytes(totalBytes)})` : megabytes(downloadedBytes);
+      const amount =
+        totalBytes > 0
+          ? `${percent(downloadedBytes, totalBytes)} (${megabytes(downloadedBytes)} of ${megabytes(totalBytes)})`
+          : megabytes(downloadedBytes);
       line.print(`downloading ${name}: ${amount}`);
     },
     end: () => line.end(),
@@ -70,4 +73,3 @@ function rate(bytesPerSecond: number, done: number, total: number): string {
   const eta = Number.isFinite(left) && left > 0 ? `, ${duration(left * 1000)} left` : "";
   return `${(bytesPerSecond / 1_000_000).toFixed(1)} MB/s${eta}`;
 }
-

@@ -17,7 +17,10 @@ export const PUBLISH_ARGS = {
 } as const;
 
 /** The `publish` field of a target and the publish flags, validated as the API validates it: a bad one is one line naming it. */
-export function publishField(target: string, args: { status?: string; date?: string; categories?: string; tags?: string; slug?: string }): v.InferOutput<typeof PublishFieldSchema> {
+export function publishField(
+  target: string,
+  args: { status?: string; date?: string; categories?: string; tags?: string; slug?: string },
+): v.InferOutput<typeof PublishFieldSchema> {
   const given = {
     target,
     ...(args.status !== undefined && { status: args.status }),
@@ -33,7 +36,11 @@ export function publishField(target: string, args: { status?: string; date?: str
 
 /** `inkpress publish FILE.md --to TARGET`: an article as batch writes it, published as the API's `POST /api/v1/publish` does. */
 export const publishCommand = defineCommand({
-  meta: { name: "publish", description: "Publish a Markdown article (front matter as batch writes it) to a target of --publish-targets; the post it already is (same slug) is updated" },
+  meta: {
+    name: "publish",
+    description:
+      "Publish a Markdown article (front matter as batch writes it) to a target of --publish-targets; the post it already is (same slug) is updated",
+  },
   args: {
     file: { type: "positional", required: true, description: "A Markdown file with front matter (title, description, slug, keywords)" },
     to: { type: "string", required: true, description: "The publishing target's name" },
@@ -50,7 +57,9 @@ export const publishCommand = defineCommand({
       const { article, recordedId } = articleOfMarkdown(await readFile(args.file, "utf8"), args.to);
       const published = await publishing.publish(article, field, recordedId);
       process.stdout.write(`${published.url}\n`);
-      process.stderr.write(`${args.file}: ${published.created ? "created" : "updated"} post ${published.id} on "${published.target}" (${published.status})\n`);
+      process.stderr.write(
+        `${args.file}: ${published.created ? "created" : "updated"} post ${published.id} on "${published.target}" (${published.status})\n`,
+      );
     } catch (error) {
       fail(error);
     }

@@ -25,7 +25,10 @@ export const REFRESH_TARGET_ARGS = {
   links: { type: "string", description: "Pages to link where sentences fit: a sitemap (.xml), .csv (url,title,keywords) or .jsonl file" },
   source: { type: "string", description: "A text or Markdown file to cite where a sentence restates it; repeat the flag for more" },
   seed: { type: "string", description: "Seed for a reproducible refresh" },
-  mend: { type: "string", description: `What the author wrote that the refresh may rewrite, comma-separated: ${MEND_PARTS.join(", ")} (by default neither changes)` },
+  mend: {
+    type: "string",
+    description: `What the author wrote that the refresh may rewrite, comma-separated: ${MEND_PARTS.join(", ")} (by default neither changes)`,
+  },
 } as const;
 
 /** The flat request fields of the target flags (files read), and `--mend`. */
@@ -38,7 +41,13 @@ export async function refreshFields(args: Record<string, unknown>, rawArgs: stri
     length: args.length,
     structure: args.structure,
     seed: args.seed,
-    mend: typeof args.mend === "string" ? args.mend.split(",").map((part) => part.trim()).filter(Boolean) : undefined,
+    mend:
+      typeof args.mend === "string"
+        ? args.mend
+            .split(",")
+            .map((part) => part.trim())
+            .filter(Boolean)
+        : undefined,
     avoid: avoid.length ? avoid : undefined,
     links: typeof args.links === "string" ? await readLinksFile(path.resolve(args.links)) : undefined,
     sources: sources.length ? await readSourceFiles({ paths: sources, base: process.cwd() }) : undefined,
@@ -47,9 +56,16 @@ export async function refreshFields(args: Record<string, unknown>, rawArgs: stri
 
 /** `inkpress refresh`: one Markdown file mended where its checks fail, through the same validation and engine as the API. */
 export const refreshCommand = defineCommand({
-  meta: { name: "refresh", description: "Mend an existing Markdown article where its SEO checks fail (the summary on stderr, the article on stdout or in a file)" },
+  meta: {
+    name: "refresh",
+    description: "Mend an existing Markdown article where its SEO checks fail (the summary on stderr, the article on stdout or in a file)",
+  },
   args: {
-    file: { type: "positional", required: true, description: "A Markdown file; its front matter (title, description, keywords, language, slug) gives the targets" },
+    file: {
+      type: "positional",
+      required: true,
+      description: "A Markdown file; its front matter (title, description, keywords, language, slug) gives the targets",
+    },
     ...REFRESH_TARGET_ARGS,
     format: { type: "string", default: "md", description: "md (the refreshed article), json (the API's answer) or diff (a unified diff)" },
     output: { type: "string", alias: "o", description: "Write to this file instead of stdout" },
@@ -65,7 +81,8 @@ export const refreshCommand = defineCommand({
       try {
         const { response } = await refreshFile(args.file, request, { backend });
         process.stderr.write(summary(response));
-        const out = format === "json" ? `${JSON.stringify(response, null, 2)}\n` : format === "diff" ? response.diff : response.article.markdown;
+        const out =
+          format === "json" ? `${JSON.stringify(response, null, 2)}\n` : format === "diff" ? response.diff : response.article.markdown;
         if (args.output) await writeFile(args.output, out);
         else process.stdout.write(out);
       } finally {

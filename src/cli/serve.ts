@@ -17,7 +17,10 @@ export const serveCommand = defineCommand({
       const { serve, openKeys } = await import("../server.js");
       // The keys first: a server no one may call is refused before any model download.
       (await openKeys({ apiKeys: readSetting("apiKeys"), keysFile: readSetting("keysFile", { flags: args }) })).close();
-      await serve(resolveServeConfig({ flags: { ...args, model: args.model ?? (await firstStartModel(() => resolveServeConfig({ flags: args }))) } }), { onFatal: fail });
+      await serve(
+        resolveServeConfig({ flags: { ...args, model: args.model ?? (await firstStartModel(() => resolveServeConfig({ flags: args }))) } }),
+        { onFatal: fail },
+      );
     } catch (error) {
       fail(error);
     }

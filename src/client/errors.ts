@@ -13,7 +13,10 @@ export class InkpressApiError extends InkpressError {
   readonly retryAfter: number | undefined;
 
   constructor(problem: Problem, headers?: Headers) {
-    super(`${problem.status} ${problem.title}: ${problem.detail}`, { status: problem.status, headers: headers ? Object.fromEntries(headers) : {} });
+    super(`${problem.status} ${problem.title}: ${problem.detail}`, {
+      status: problem.status,
+      headers: headers ? Object.fromEntries(headers) : {},
+    });
     this.problem = problem;
     this.retryAfter = headers ? retryAfterSeconds(headers) : undefined;
   }

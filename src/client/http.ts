@@ -53,7 +53,12 @@ export function caller({ baseUrl, apiKey, fetch: fetchImpl = globalThis.fetch }:
     const headers: Record<string, string> = { accept, "x-api-key": apiKey };
     if (body !== undefined) headers["content-type"] = "application/json";
     if (idempotencyKey) headers["idempotency-key"] = idempotencyKey;
-    const response = await fetchImpl(`${origin}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+    const response = await fetchImpl(`${origin}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
     if (!response.ok) throw await apiError(response);
     return response;
   };

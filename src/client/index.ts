@@ -15,12 +15,33 @@
 import { caller, type CallOptions, type ClientOptions, type CreateOptions } from "./http.js";
 import { jobsClient, type JobsClient } from "./jobs.js";
 import { streamArticle } from "./stream.js";
-import type { AnalyseRequest, AnalysisResponse, ArticleRequest, ArticleResponse, OutlineResponse, RefreshRequest, RefreshResponse, StreamEvent } from "./types.js";
+import type {
+  AnalyseRequest,
+  AnalysisResponse,
+  ArticleRequest,
+  ArticleResponse,
+  OutlineResponse,
+  RefreshRequest,
+  RefreshResponse,
+  StreamEvent,
+} from "./types.js";
 
 export { IncompleteStreamError, InkpressApiError } from "./errors.js";
 export type { CallOptions, ClientOptions, CreateOptions } from "./http.js";
 export type { JobsClient, WaitOptions } from "./jobs.js";
-export type { AnalyseRequest, AnalysisResponse, ArticleRequest, ArticleResponse, Job, JobRequest, OutlineResponse, Problem, RefreshRequest, RefreshResponse, StreamEvent } from "./types.js";
+export type {
+  AnalyseRequest,
+  AnalysisResponse,
+  ArticleRequest,
+  ArticleResponse,
+  Job,
+  JobRequest,
+  OutlineResponse,
+  Problem,
+  RefreshRequest,
+  RefreshResponse,
+  StreamEvent,
+} from "./types.js";
 
 /** A client bound to one server and one key. */
 export interface InkpressClient {
@@ -46,7 +67,14 @@ export function createClient(options: ClientOptions): InkpressClient {
   const call = caller(options);
   return {
     async generate(request, { signal, idempotencyKey } = {}) {
-      const response = await call({ method: "POST", path: "/api/v1/generate", accept: "application/json", body: request, signal, idempotencyKey });
+      const response = await call({
+        method: "POST",
+        path: "/api/v1/generate",
+        accept: "application/json",
+        body: request,
+        signal,
+        idempotencyKey,
+      });
       return (await response.json()) as ArticleResponse;
     },
     stream: (request, options) => streamArticle(call, request, options),

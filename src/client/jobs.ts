@@ -43,7 +43,8 @@ async function read(call: Caller, id: string, signal?: AbortSignal): Promise<{ j
     return { job: (await response.json()) as Job, retryAfter: retryAfterSeconds(response.headers) };
   } catch (error) {
     // Shed load or a spent rate limit says when to come back; anything else is the caller's to see.
-    if (error instanceof InkpressApiError && (error.status === 429 || error.status === 503) && error.retryAfter !== undefined) return { retryAfter: error.retryAfter };
+    if (error instanceof InkpressApiError && (error.status === 429 || error.status === 503) && error.retryAfter !== undefined)
+      return { retryAfter: error.retryAfter };
     throw error;
   }
 }

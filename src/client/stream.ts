@@ -30,7 +30,13 @@ async function* messages(body: ReadableStream<Uint8Array>): AsyncGenerator<Event
  * an {@link InkpressApiError}; a stream cut before either, as an {@link IncompleteStreamError}.
  */
 export async function* streamArticle(call: Caller, request: ArticleRequest, options: CallOptions = {}): AsyncGenerator<StreamEvent> {
-  const response = await call({ method: "POST", path: "/api/v1/generate", accept: "text/event-stream", body: request, signal: options.signal });
+  const response = await call({
+    method: "POST",
+    path: "/api/v1/generate",
+    accept: "text/event-stream",
+    body: request,
+    signal: options.signal,
+  });
   if (!response.body) throw new IncompleteStreamError();
   for await (const message of messages(response.body)) {
     if (message.event === "error") throw new InkpressApiError(JSON.parse(message.data) as Problem);

@@ -22,7 +22,8 @@ export type RefreshRequest = v.InferInput<typeof RefreshRequestSchema>;
 export type RefreshResponse = v.InferOutput<typeof RefreshResponseSchema>;
 
 /** What `POST /api/v1/jobs` takes: a generation request (or, with `kind: "refresh"`, a refresh request) and, optionally, a `webhook`. */
-export type JobRequest = Omit<v.InferInput<typeof JobExtrasSchema>, "kind"> & ((ArticleRequest & { kind?: "article" }) | (RefreshRequest & { kind: "refresh" }));
+export type JobRequest = Omit<v.InferInput<typeof JobExtrasSchema>, "kind"> &
+  ((ArticleRequest & { kind?: "article" }) | (RefreshRequest & { kind: "refresh" }));
 
 /** The outline answer: the plan an article would be written from, whose `outline` goes back, edited, as a request's `outline`. */
 export type OutlineResponse = v.InferOutput<typeof OutlineResponseSchema>;

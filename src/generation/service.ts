@@ -210,7 +210,11 @@ export class Admission {
   }
 
   /** Refresh an article (the words the model writes into it count); the admission ends with it. Errors as {@link write}'s. */
-  async refresh(request: RefreshRequest, options: Pick<WriteOptions, "signal"> & Pick<RefreshOptions, "fileSlug"> & { complete?(refreshed: RefreshedArticle): Promise<void> } = {}): Promise<RefreshedArticle> {
+  async refresh(
+    request: RefreshRequest,
+    options: Pick<WriteOptions, "signal"> &
+      Pick<RefreshOptions, "fileSlug"> & { complete?(refreshed: RefreshedArticle): Promise<void> } = {},
+  ): Promise<RefreshedArticle> {
     const { style, publisher } = this.parts;
     return this.run({
       ...options,
@@ -218,9 +222,14 @@ export class Admission {
       words: (refreshed) => refreshed.response.wordsWritten,
       usage: (refreshed) => refreshed.response.usage,
       work: ({ backend, signal, count }) =>
-        refreshArticle(request, { backend, signal, onWords: count, ...(style ? { keyStyle: style } : {}), ...(publisher ? { publisher } : {}), ...(options.fileSlug ? { fileSlug: options.fileSlug } : {}) }).then((refreshed) =>
-          withPublication(refreshed, request.publish, this.parts.publishing, request.markdown),
-        ),
+        refreshArticle(request, {
+          backend,
+          signal,
+          onWords: count,
+          ...(style ? { keyStyle: style } : {}),
+          ...(publisher ? { publisher } : {}),
+          ...(options.fileSlug ? { fileSlug: options.fileSlug } : {}),
+        }).then((refreshed) => withPublication(refreshed, request.publish, this.parts.publishing, request.markdown)),
     });
   }
 
@@ -299,7 +308,12 @@ interface Job<T> {
  * failure is the outcome's problem, the article stands. A refresh's post is found by the id the
  * given Markdown recorded, else by slug.
  */
-async function withPublication<T extends WrittenArticle | RefreshedArticle>(done: T, field: PublishField | undefined, publishing: Publishing | undefined, given?: string): Promise<T> {
+async function withPublication<T extends WrittenArticle | RefreshedArticle>(
+  done: T,
+  field: PublishField | undefined,
+  publishing: Publishing | undefined,
+  given?: string,
+): Promise<T> {
   if (!field || !publishing) return done;
   const recordedId = given === undefined ? undefined : recordedPostId(given, field.target);
   const publish = await publishing.outcome(done.response.article, field, recordedId);

@@ -63,7 +63,22 @@ const HEADER_LIMIT = 8 * 1024;
  * key-protected `/api/v1/*`, and every error (thrown by us, by h3 or unexpected)
  * answered as problem+json.
  */
-export function createApp({ modelHost, metrics, keys, limiter, generations, publishing, timeoutMs, bodyTimeoutMs, analysis, corsOrigins, storage, jobs, jobsConfig, authFailures }: AppOptions): H3 {
+export function createApp({
+  modelHost,
+  metrics,
+  keys,
+  limiter,
+  generations,
+  publishing,
+  timeoutMs,
+  bodyTimeoutMs,
+  analysis,
+  corsOrigins,
+  storage,
+  jobs,
+  jobsConfig,
+  authFailures,
+}: AppOptions): H3 {
   const app = new H3({
     // Errors are logged once, below: a stack for faults only, never for routine client errors.
     silent: true,

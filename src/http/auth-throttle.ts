@@ -91,8 +91,12 @@ export class AuthThrottle {
 
   private refusal(window: Window, now: number) {
     const retryAfterS = Math.max(1, Math.ceil((window.startedAt + this.windowMs - now) / 1000));
-    return problem(429, `Too many failed authentications from this address: ${this.failures} in ${this.windowMs / 1000} s are allowed. Retry in ${retryAfterS} s.`, {
-      headers: { "retry-after": String(retryAfterS) },
-    });
+    return problem(
+      429,
+      `Too many failed authentications from this address: ${this.failures} in ${this.windowMs / 1000} s are allowed. Retry in ${retryAfterS} s.`,
+      {
+        headers: { "retry-after": String(retryAfterS) },
+      },
+    );
   }
 }

@@ -44,7 +44,10 @@ export async function idempotency(event: H3Event, scope: IdempotencyScope): Prom
       extensions: { errors: [{ path: "Idempotency-Key", message: "already used with another body" }] },
     });
   }
-  if (record?.state === "pending") throw problem(409, "A request with this Idempotency-Key is still being processed; retry once it has finished.", { headers: { "retry-after": "5" } });
+  if (record?.state === "pending")
+    throw problem(409, "A request with this Idempotency-Key is still being processed; retry once it has finished.", {
+      headers: { "retry-after": "5" },
+    });
   if (record?.state === "done") {
     event.res.headers.set("idempotent-replayed", "true");
     return { replay: record.value };
@@ -60,6 +63,8 @@ export async function idempotency(event: H3Event, scope: IdempotencyScope): Prom
 /** JSON with object keys sorted, so the same body in another key order matches. */
 function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
   );
 }

@@ -123,7 +123,8 @@ class ArticleTimer {
 
   /** The backend as the article sees it, noting when it lends the article a writer (a slot): queue wait is not decoding. */
   backend(backend: Backend): Backend {
-    const writer = (signal?: AbortSignal) => backend.writer(signal).then((lent) => {
+    const writer = (signal?: AbortSignal) =>
+      backend.writer(signal).then((lent) => {
         this.slotAt = performance.now();
         return lent;
       });

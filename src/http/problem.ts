@@ -31,7 +31,8 @@ export function problem(status: number, detail: string, options: ProblemOptions 
  * message and headers; any other error is an unhandled 500, answered with the generic detail.
  */
 export function asHttpError(error: unknown): HTTPError {
-  const own = error instanceof InkpressError ? error : HTTPError.isError(error) && error.cause instanceof InkpressError ? error.cause : undefined;
+  const own =
+    error instanceof InkpressError ? error : HTTPError.isError(error) && error.cause instanceof InkpressError ? error.cause : undefined;
   // Anything else is unexpected: its message (a library's, perhaps quoting what the request held) stays in the log.
   if (!own) return HTTPError.isError(error) ? error : new HTTPError({ cause: error, unhandled: true });
   // A field error answers as a validation failure does: `errors` names the field.
@@ -63,6 +64,9 @@ export function toProblemResponse(error: HTTPError, instance: string): Response 
 /** The RFC 9457 body of an error (also sent as the `error` event of a stream). */
 export function problemBody(error: HTTPError, instance: string) {
   const status = error.unhandled ? 500 : error.status;
-  return { ...problemDetails(status, error.unhandled || !error.message ? undefined : error.message), instance, ...(error.unhandled ? {} : error.body) };
+  return {
+    ...problemDetails(status, error.unhandled || !error.message ? undefined : error.message),
+    instance,
+    ...(error.unhandled ? {} : error.body),
+  };
 }
-

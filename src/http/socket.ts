@@ -66,7 +66,14 @@ export function hardenServer(server: Server, limits: SocketLimits): void {
     server.removeListener("request", listener);
     server.on("request", (req: IncomingMessage, res: ServerResponse) => {
       const socket = req.socket;
-      listener({ get socket() { return req.socket ?? socket; } } as IncomingMessage, res);
+      listener(
+        {
+          get socket() {
+            return req.socket ?? socket;
+          },
+        } as IncomingMessage,
+        res,
+      );
     });
   }
 }

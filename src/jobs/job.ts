@@ -35,9 +35,14 @@ export type JobKind = (typeof JOB_KINDS)[number];
 /** What `POST /api/v1/jobs` takes besides the request's fields (validated by `GenerateRequestSchema`, or `RefreshRequestSchema` for a refresh). */
 export const JobExtrasSchema = v.object({
   kind: v.optional(
-    described(v.picklist(JOB_KINDS, 'kind must be "article" or "refresh"'), "Jobs only: `article` (the default) writes the generate request's article; `refresh` refreshes the `markdown` of a refresh request."),
+    described(
+      v.picklist(JOB_KINDS, 'kind must be "article" or "refresh"'),
+      "Jobs only: `article` (the default) writes the generate request's article; `refresh` refreshes the `markdown` of a refresh request.",
+    ),
   ),
-  webhook: v.optional(described(WebhookRequestSchema, "Jobs only: where the job's end is announced, signed with the key's webhook secret.")),
+  webhook: v.optional(
+    described(WebhookRequestSchema, "Jobs only: where the job's end is announced, signed with the key's webhook secret."),
+  ),
 });
 
 /** A job's states; the last three are final. */
@@ -71,8 +76,13 @@ export const JobSchema = v.object({
   finishedAt: v.optional(described(v.string(), "ISO 8601.")),
   expiresAt: v.optional(described(v.string(), "ISO 8601; when the finished job and its result are purged.")),
   runs: described(count, "How often it started: more than 1 when a server stopped mid-run and another run took over."),
-  progress: v.object({ words: described(count, "Body words written so far by the current run (a refresh: the words it wrote, once it ends).") }),
-  request: described(v.union([NormalisedRequestSchema, RefreshRequestEchoSchema]), "The generate request, normalised, or the refresh request."),
+  progress: v.object({
+    words: described(count, "Body words written so far by the current run (a refresh: the words it wrote, once it ends)."),
+  }),
+  request: described(
+    v.union([NormalisedRequestSchema, RefreshRequestEchoSchema]),
+    "The generate request, normalised, or the refresh request.",
+  ),
   webhook: v.optional(
     v.object({
       url: v.string(),
@@ -80,7 +90,12 @@ export const JobSchema = v.object({
       nextAttemptAt: v.optional(described(v.string(), "ISO 8601; when the next retry is due.")),
     }),
   ),
-  result: v.optional(described(v.union([ArticleResponseSchema, RefreshResponseSchema]), "The generate answer (or the refresh answer), once the job succeeded.")),
+  result: v.optional(
+    described(
+      v.union([ArticleResponseSchema, RefreshResponseSchema]),
+      "The generate answer (or the refresh answer), once the job succeeded.",
+    ),
+  ),
   error: v.optional(described(JobProblemSchema, "Why the job failed, once it failed.")),
   reason: v.optional(described(v.string(), "Why the job was cancelled when no DELETE cancelled it: `key revoked`.")),
 });
@@ -107,7 +122,9 @@ export interface JobRecord extends Omit<Job, "kind"> {
 }
 
 /** What a new job starts from: an article to write, or one to refresh. */
-export type NewJob = ({ kind: "article"; request: GenerateRequest } | { kind: "refresh"; request: RefreshRequest }) & { webhook?: { url: string } };
+export type NewJob = ({ kind: "article"; request: GenerateRequest } | { kind: "refresh"; request: RefreshRequest }) & {
+  webhook?: { url: string };
+};
 
 /** The public view of a record. */
 export function publicJob({ owner: _owner, ...job }: JobRecord): Job {

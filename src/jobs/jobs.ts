@@ -111,10 +111,16 @@ export class Jobs {
     }
     // A full queue is full for every key (503); short of that, a key over its own share is refused alone (429).
     if ((await store.waiting()) >= queueSize) {
-      throw new InkpressError(`The job queue holds its limit of ${queueSize} waiting jobs; retry later.`, { status: 503, headers: { "retry-after": "30" } });
+      throw new InkpressError(`The job queue holds its limit of ${queueSize} waiting jobs; retry later.`, {
+        status: 503,
+        headers: { "retry-after": "30" },
+      });
     }
     if ((await store.waiting(key.id)) >= perKey) {
-      throw new InkpressError(`This key has ${perKey} job${perKey === 1 ? "" : "s"} waiting, its limit (--jobs-per-key); retry once one has started.`, { status: 429, headers: { "retry-after": String(PER_KEY_RETRY_S) } });
+      throw new InkpressError(
+        `This key has ${perKey} job${perKey === 1 ? "" : "s"} waiting, its limit (--jobs-per-key); retry once one has started.`,
+        { status: 429, headers: { "retry-after": String(PER_KEY_RETRY_S) } },
+      );
     }
     const record: JobRecord = {
       id: `job_${randomUUID().replaceAll("-", "")}`,
@@ -152,7 +158,10 @@ export class Jobs {
     const cancelled = await this.finish(id, { status: "cancelled" }, ["queued", "running"]);
     if (!cancelled) {
       const now = await this.own(owner, id);
-      throw new InkpressError(`The job was already ${now.status === "cancelled" ? "cancelled" : `finished (${now.status})`}; only queued and running jobs can be cancelled.`, { status: 409 });
+      throw new InkpressError(
+        `The job was already ${now.status === "cancelled" ? "cancelled" : `finished (${now.status})`}; only queued and running jobs can be cancelled.`,
+        { status: 409 },
+      );
     }
     await this.options.store.abort(id);
     return publicJob(cancelled);
@@ -192,7 +201,8 @@ export class Jobs {
     if (!key) return { delayMs: BUSY_KEY_RETRY_MS };
     let admission: Admission;
     try {
-      const reserve = queued.kind === "refresh" ? refreshReservation(queued.request as RefreshRequest) : (queued.request as GenerateRequest).length;
+      const reserve =
+        queued.kind === "refresh" ? refreshReservation(queued.request as RefreshRequest) : (queued.request as GenerateRequest).length;
       const target = (queued.request as GenerateRequest | RefreshRequest).publish?.target;
       admission = await generations.admit(reserve, { key, ...(target === undefined ? {} : { publishTo: target }) });
     } catch (error) {
@@ -200,7 +210,12 @@ export class Jobs {
       if (delay !== undefined) return { delayMs: delay };
       return void (await this.fail(id, error));
     }
-    const job = await store.update(id, { status: "running", startedAt: new Date().toISOString(), runs: queued.runs + 1, progress: { words: 0 } }, ["queued", "running"], queued.runs);
+    const job = await store.update(
+      id,
+      { status: "running", startedAt: new Date().toISOString(), runs: queued.runs + 1, progress: { words: 0 } },
+      ["queued", "running"],
+      queued.runs,
+    );
     if (!job) return void (await admission.release());
     // This run's number fences every write below: once another replica has taken the job over (and counted a run), none lands.
     const run = job.runs;
@@ -218,7 +233,11 @@ export class Jobs {
   }
 
   /** Write or refresh the job's article through its admission, saving progress and the result while the job is this run's. */
-  private async work(job: JobRecord, admission: Admission, { run, signal, stop }: { run: number; signal: AbortSignal; stop: AbortController }): Promise<void> {
+  private async work(
+    job: JobRecord,
+    admission: Admission,
+    { run, signal, stop }: { run: number; signal: AbortSignal; stop: AbortController },
+  ): Promise<void> {
     const { store } = this.options;
     const id = job.id;
     const succeeded = async (result: NonNullable<JobRecord["result"]>, words: number) => {
@@ -226,7 +245,10 @@ export class Jobs {
       if (!done) throw (await this.lostTo(id, run)) ?? new GenerationCancelledError();
     };
     if (job.kind === "refresh") {
-      await admission.refresh(job.request as RefreshRequest, { signal, complete: ({ response }) => succeeded(response, response.wordsWritten) });
+      await admission.refresh(job.request as RefreshRequest, {
+        signal,
+        complete: ({ response }) => succeeded(response, response.wordsWritten),
+      });
       return;
     }
     let saved = Date.now();
@@ -235,7 +257,10 @@ export class Jobs {
       onWords: (words) => {
         if (Date.now() - saved < PROGRESS_EVERY_MS) return;
         saved = Date.now();
-        store.update(id, { progress: { words } }, ["running"], run).then(async (held) => held || stop.abort(await this.lostTo(id, run)), () => {});
+        store.update(id, { progress: { words } }, ["running"], run).then(
+          async (held) => held || stop.abort(await this.lostTo(id, run)),
+          () => {},
+        );
       },
       complete: ({ response }) => succeeded(response, response.article.wordCount),
     });
@@ -259,12 +284,22 @@ export class Jobs {
   }
 
   /** Move a job to a final status, start its retention, and schedule its webhook; `run`: only while that run holds the job. */
-  private async finish(id: string, change: Partial<JobRecord> & { status: JobStatus }, from: readonly JobStatus[], run?: number): Promise<JobRecord | undefined> {
+  private async finish(
+    id: string,
+    change: Partial<JobRecord> & { status: JobStatus },
+    from: readonly JobStatus[],
+    run?: number,
+  ): Promise<JobRecord | undefined> {
     const now = new Date();
     const expiresAt = new Date(now.getTime() + this.options.retentionS * 1000).toISOString();
     const current = await this.options.store.get(id);
     const webhook = current?.webhook && { ...current.webhook, nextAttemptAt: now.toISOString() };
-    const done = await this.options.store.update(id, { ...change, finishedAt: now.toISOString(), expiresAt, ...(webhook ? { webhook } : {}) }, from, run);
+    const done = await this.options.store.update(
+      id,
+      { ...change, finishedAt: now.toISOString(), expiresAt, ...(webhook ? { webhook } : {}) },
+      from,
+      run,
+    );
     if (done?.webhook) await this.options.store.deliverLater(id, 0);
     return done;
   }
@@ -285,7 +320,13 @@ export class Jobs {
       : { at: new Date().toISOString(), ok: false, error: "the key that created this job has no webhook secret", durationMs: 0 };
     const delay = result.ok ? undefined : retryDelayMs(attempt);
     const nextAttemptAt = delay === undefined ? undefined : new Date(Date.now() + delay).toISOString();
-    await store.update(id, { webhook: { url: job.webhook.url, deliveries: [...job.webhook.deliveries, { ...result, attempt }], ...(nextAttemptAt ? { nextAttemptAt } : {}) } });
+    await store.update(id, {
+      webhook: {
+        url: job.webhook.url,
+        deliveries: [...job.webhook.deliveries, { ...result, attempt }],
+        ...(nextAttemptAt ? { nextAttemptAt } : {}),
+      },
+    });
     if (delay !== undefined) await store.deliverLater(id, delay);
   }
 

@@ -68,7 +68,9 @@ export class LocalJobStore implements JobStore {
         onCompromised: (error) => store.lose(error),
       })
       .catch(() => {
-        throw new InkpressError(`another inkpress process uses the data folder ${dataDir}, and its jobs would run twice: give each server its own --data-dir, or share jobs through --redis`);
+        throw new InkpressError(
+          `another inkpress process uses the data folder ${dataDir}, and its jobs would run twice: give each server its own --data-dir, or share jobs through --redis`,
+        );
       });
     for (const name of (await readdir(store.dir)).filter((n) => /^job_[0-9a-f]{32}\.json$/.test(n))) {
       try {
@@ -239,7 +241,9 @@ export class LocalJobStore implements JobStore {
   }
 
   private chain(id: string, write: () => Promise<void>): Promise<void> {
-    const next = (this.writes.get(id) ?? Promise.resolve()).then(async () => ((await this.owned()) ? write() : Promise.reject(new Error("the data folder's lock was lost"))));
+    const next = (this.writes.get(id) ?? Promise.resolve()).then(async () =>
+      (await this.owned()) ? write() : Promise.reject(new Error("the data folder's lock was lost")),
+    );
     const settled = next.catch((error: Error) => log.error(`job ${id} not saved: ${error.message}`));
     this.writes.set(id, settled);
     void settled.then(() => this.writes.get(id) === settled && this.writes.delete(id));

@@ -99,7 +99,9 @@ export class RedisJobStore implements JobStore {
   async update(id: string, change: Partial<JobRecord>, from?: readonly JobStatus[], run?: number): Promise<JobRecord | undefined> {
     const fields = Object.entries(change).flatMap(([field, value]) => [field, value === undefined ? "" : JSON.stringify(value)]);
     const purgeAt = change.expiresAt ? String(Date.parse(change.expiresAt)) : "";
-    const pairs = await shared(this.redis.updateJob(jobKey(id), (from ?? []).join(","), purgeAt, run === undefined ? "" : String(run), ...fields));
+    const pairs = await shared(
+      this.redis.updateJob(jobKey(id), (from ?? []).join(","), purgeAt, run === undefined ? "" : String(run), ...fields),
+    );
     if (!pairs) return undefined;
     const job = decode(Object.fromEntries(pairs.flatMap((_, i) => (i % 2 ? [] : [[pairs[i], pairs[i + 1]]]))));
     if (change.status === "cancelled" && job) {
@@ -150,7 +152,8 @@ export class RedisJobStore implements JobStore {
       const waiting = await shared(this.redis.smembers(waitingKey(name)));
       if (!jobs.length && !waiting.length) continue;
       const move = this.redis.multi();
-      for (let i = 0; i < jobs.length; i += 2) move.zadd(ownerKey(id), jobs[i + 1]!, jobs[i]!).hset(jobKey(jobs[i]!), "owner", JSON.stringify(id));
+      for (let i = 0; i < jobs.length; i += 2)
+        move.zadd(ownerKey(id), jobs[i + 1]!, jobs[i]!).hset(jobKey(jobs[i]!), "owner", JSON.stringify(id));
       if (waiting.length) move.sadd(waitingKey(id), ...waiting);
       await shared(move.del(ownerKey(name), waitingKey(name)).exec());
     }
@@ -159,21 +162,25 @@ export class RedisJobStore implements JobStore {
   process(run: JobRunner, concurrency: number): void {
     /** The runs of this replica, each stopped by a cancel, a shutdown or a lost lock. */
     const running = new Map<string, AbortController>();
-    const worker = this.worker("jobs", async (job, token, signal) => {
-      // The owner as the job says now (a migration may have given it to an id since it was queued).
-      const stored = await shared(this.redis.hget(jobKey(job.id!), "owner"));
-      const owner = stored ? (JSON.parse(stored) as string) : undefined;
-      if (owner) await shared(this.redis.srem(waitingKey(owner), job.id!));
-      const stop = new AbortController();
-      signal?.addEventListener("abort", () => stop.abort(signal.reason), { once: true });
-      running.set(job.id!, stop);
-      const later = await run(job.id!, stop.signal).finally(() => running.delete(job.id!));
-      if (!later) return;
-      if (owner) await shared(this.redis.sadd(waitingKey(owner), job.id!));
-      await job.moveToDelayed(Date.now() + later.delayMs, token);
-      // BullMQ's own signal that the job moved itself to the delayed set.
-      throw new DelayedError();
-    }, concurrency);
+    const worker = this.worker(
+      "jobs",
+      async (job, token, signal) => {
+        // The owner as the job says now (a migration may have given it to an id since it was queued).
+        const stored = await shared(this.redis.hget(jobKey(job.id!), "owner"));
+        const owner = stored ? (JSON.parse(stored) as string) : undefined;
+        if (owner) await shared(this.redis.srem(waitingKey(owner), job.id!));
+        const stop = new AbortController();
+        signal?.addEventListener("abort", () => stop.abort(signal.reason), { once: true });
+        running.set(job.id!, stop);
+        const later = await run(job.id!, stop.signal).finally(() => running.delete(job.id!));
+        if (!later) return;
+        if (owner) await shared(this.redis.sadd(waitingKey(owner), job.id!));
+        await job.moveToDelayed(Date.now() + later.delayMs, token);
+        // BullMQ's own signal that the job moved itself to the delayed set.
+        throw new DelayedError();
+      },
+      concurrency,
+    );
     // A lock that could not be renewed is lost: the lock lapsed while this replica stood still and
     // another runs the job now, so this run stops at once (its writes are fenced off anyway).
     worker.on("lockRenewalFailed", (ids) => {
@@ -194,7 +201,13 @@ export class RedisJobStore implements JobStore {
 
   async deliverLater(id: string, delayMs: number): Promise<void> {
     // One scheduled delivery per job and due time: a retried add cannot send twice.
-    await shared(this.deliveries.add("deliver", { id }, { delay: delayMs, jobId: `${id}-${Date.now() + delayMs}`, removeOnComplete: true, removeOnFail: true }));
+    await shared(
+      this.deliveries.add(
+        "deliver",
+        { id },
+        { delay: delayMs, jobId: `${id}-${Date.now() + delayMs}`, removeOnComplete: true, removeOnFail: true },
+      ),
+    );
   }
 
   processDeliveries(deliver: (id: string) => Promise<void>): void {
@@ -209,7 +222,11 @@ export class RedisJobStore implements JobStore {
     this.redis.disconnect();
   }
 
-  private worker(name: string, processor: (job: QueuedJob, token?: string, signal?: AbortSignal) => Promise<void>, concurrency: number): Worker {
+  private worker(
+    name: string,
+    processor: (job: QueuedJob, token?: string, signal?: AbortSignal) => Promise<void>,
+    concurrency: number,
+  ): Worker {
     const worker = new Worker(name, processor, {
       connection: new Redis(this.url, { maxRetriesPerRequest: null }),
       prefix: QUEUE_PREFIX,
@@ -230,7 +247,11 @@ export class RedisJobStore implements JobStore {
 }
 
 function encode(job: JobRecord): Record<string, string> {
-  return Object.fromEntries(Object.entries(job).filter(([, value]) => value !== undefined).map(([field, value]) => [field, JSON.stringify(value)]));
+  return Object.fromEntries(
+    Object.entries(job)
+      .filter(([, value]) => value !== undefined)
+      .map(([field, value]) => [field, JSON.stringify(value)]),
+  );
 }
 
 function decode(hash: Record<string, string> | undefined): JobRecord | undefined {

@@ -21,7 +21,10 @@ export class IdempotencyFiles {
   private readonly timer: NodeJS.Timeout;
 
   private constructor(private readonly dir: string) {
-    this.timer = setInterval(() => this.purge().catch((error: Error) => log.error(`idempotency records not purged: ${error.message}`)), PURGE_INTERVAL_MS).unref();
+    this.timer = setInterval(
+      () => this.purge().catch((error: Error) => log.error(`idempotency records not purged: ${error.message}`)),
+      PURGE_INTERVAL_MS,
+    ).unref();
   }
 
   /** Open the folder (created when missing) and delete the records that expired while the server was down. */

@@ -51,7 +51,8 @@ export class KeyLimiter {
     const [count, wordsToday] = await Promise.all([this.storage.countRequest(key.id, start, windowMs), this.wordsToday(key)]);
     const reset = Math.max(1, Math.ceil((start + windowMs - now) / 1000));
     const headers = this.headers(key, requests - count, reset, wordsToday);
-    if (count > requests) throw new LimitError("rate", `The rate limit of ${requests} requests per ${windowS} s is reached.`, reset, headers);
+    if (count > requests)
+      throw new LimitError("rate", `The rate limit of ${requests} requests per ${windowS} s is reached.`, reset, headers);
     await this.storage.recordUse(key.id, 0);
     return headers;
   }
@@ -66,7 +67,12 @@ export class KeyLimiter {
     const { concurrency } = key.limits;
     const lease = await this.storage.acquireLease(key.id, concurrency, this.leaseMs);
     if (lease === undefined) {
-      throw new LimitError("concurrency", `This key already runs ${concurrency} generation${concurrency === 1 ? "" : "s"} at once, its limit.`, 1, headers);
+      throw new LimitError(
+        "concurrency",
+        `This key already runs ${concurrency} generation${concurrency === 1 ? "" : "s"} at once, its limit.`,
+        1,
+        headers,
+      );
     }
     let reservation: Reserved | undefined;
     try {
@@ -83,8 +89,13 @@ export class KeyLimiter {
         if (ended) return;
         ended = true;
         const counted = words - (reservation?.words ?? 0);
-        await Promise.all([this.storage.releaseLease(key.id, lease), counted !== 0 && this.storage.recordUse(key.id, counted, reservation?.day)]).catch((error: Error) =>
-          log.error(`key "${key.name}": the end of a generation (${words} words) was not recorded, its slot frees itself later: ${error.message}`),
+        await Promise.all([
+          this.storage.releaseLease(key.id, lease),
+          counted !== 0 && this.storage.recordUse(key.id, counted, reservation?.day),
+        ]).catch((error: Error) =>
+          log.error(
+            `key "${key.name}": the end of a generation (${words} words) was not recorded, its slot frees itself later: ${error.message}`,
+          ),
         );
       },
     };

@@ -61,7 +61,13 @@ export class RedisKeyStorage implements KeyStorage {
 
   /** For a one-shot command: connected now, or a one-line error naming the Redis it could not reach. */
   static async connectOnce(url: string): Promise<RedisKeyStorage> {
-    const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null });
+    const redis = new Redis(url, {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      connectTimeout: 2000,
+      retryStrategy: () => null,
+    });
     // connect() rejects with a bare "Connection is closed"; the socket's error says why.
     let reason: Error | undefined;
     redis.on("error", (error: Error) => (reason = error));
@@ -77,7 +83,12 @@ export class RedisKeyStorage implements KeyStorage {
 
   async countRequest(keyId: string, windowStart: number, windowMs: number): Promise<number> {
     const counter = key.window(keyId, windowMs, windowStart);
-    const [count] = await this.transaction(this.redis.multi().incr(counter).pexpireat(counter, windowStart + windowMs + 1000));
+    const [count] = await this.transaction(
+      this.redis
+        .multi()
+        .incr(counter)
+        .pexpireat(counter, windowStart + windowMs + 1000),
+    );
     return count as number;
   }
 
@@ -100,7 +111,10 @@ export class RedisKeyStorage implements KeyStorage {
 
   async reserveWords(keyId: string, words: number, limit: number): Promise<WordReservation> {
     const day = utcDay();
-    const [reserved, left] = (await shared(this.redis.eval(RESERVE_WORDS, 1, key.words(day), keyId, words, limit, WORDS_TTL_MS))) as [number, number];
+    const [reserved, left] = (await shared(this.redis.eval(RESERVE_WORDS, 1, key.words(day), keyId, words, limit, WORDS_TTL_MS))) as [
+      number,
+      number,
+    ];
     return reserved === 1 ? { day } : { left };
   }
 
@@ -133,7 +147,9 @@ export class RedisKeyStorage implements KeyStorage {
   }
 
   async completeIdempotency(id: string, fingerprint: string, value: string, ttlMs: number): Promise<void> {
-    await shared(this.redis.set(key.idempotency(id), JSON.stringify({ fingerprint, state: "done", value } satisfies IdempotencyRecord), "PX", ttlMs));
+    await shared(
+      this.redis.set(key.idempotency(id), JSON.stringify({ fingerprint, state: "done", value } satisfies IdempotencyRecord), "PX", ttlMs),
+    );
   }
 
   async releaseIdempotency(id: string): Promise<void> {

@@ -119,9 +119,20 @@ export class ApiKeys {
       ...this.envKeys.map((key, i) => {
         const digest = digestKey(key);
         const name = `env-${i + 1}`;
-        return { id: derivedKeyId("env", digest), name, limits: ENV_KEY_LIMITS, digest: Buffer.from(digest, "hex"), revoked: false, formerOwner: name };
+        return {
+          id: derivedKeyId("env", digest),
+          name,
+          limits: ENV_KEY_LIMITS,
+          digest: Buffer.from(digest, "hex"),
+          revoked: false,
+          formerOwner: name,
+        };
       }),
-      ...stored.map(({ digest, revoked, prefix: _p, created: _c, ...record }) => ({ ...record, digest: Buffer.from(digest, "hex"), revoked: Boolean(revoked) })),
+      ...stored.map(({ digest, revoked, prefix: _p, created: _c, ...record }) => ({
+        ...record,
+        digest: Buffer.from(digest, "hex"),
+        revoked: Boolean(revoked),
+      })),
     ];
     const now = new Set(this.entries.filter((e) => !e.revoked).map((e) => e.id));
     for (const id of active) {
@@ -133,5 +144,13 @@ export class ApiKeys {
 }
 
 function publicKey({ id, name, limits, webhookSecret, style, publisher, publishTo }: Entry): ApiKey {
-  return { id, name, limits, ...(webhookSecret && { webhookSecret }), ...(style && { style }), ...(publisher && { publisher }), ...(publishTo && { publishTo }) };
+  return {
+    id,
+    name,
+    limits,
+    ...(webhookSecret && { webhookSecret }),
+    ...(style && { style }),
+    ...(publisher && { publisher }),
+    ...(publishTo && { publishTo }),
+  };
 }

@@ -62,7 +62,8 @@ export function resolveSource(options: SourceOptions): Target {
 /** hf:user/repo/path/file.gguf names the file; hf:user/repo:quant is looked up through the hub's API. */
 function huggingFaceTarget(source: string, fileName: string | undefined, sha256: string | undefined): Target {
   const [user, repo, ...rest] = source.replace(/^[a-z]+:(\/\/)?/i, "").split("/");
-  if (!user || !repo) throw new ModelPullError("source", `not a valid hf: URI: "${source}" (expected hf:user/repo:quant or hf:user/repo/file.gguf)`);
+  if (!user || !repo)
+    throw new ModelPullError("source", `not a valid hf: URI: "${source}" (expected hf:user/repo:quant or hf:user/repo/file.gguf)`);
   const filePath = rest.join("/").replace(/#.*$/, "");
   const named = filePath.toLowerCase().endsWith(".gguf") ? path.posix.basename(filePath) : undefined;
   return { uri: source, kind: "hf", label: source, fileName: fileName ?? named, sha256 };

@@ -87,7 +87,10 @@ class Watchdog {
   ) {
     signal?.addEventListener("abort", this.#onAbort, { once: true });
     if (signal?.aborted) this.halt("cancelled");
-    this.#timer = setInterval(() => Date.now() - this.#lastChange > stallMs && this.halt("stalled"), Math.min(1_000, Math.max(50, stallMs / 4)));
+    this.#timer = setInterval(
+      () => Date.now() - this.#lastChange > stallMs && this.halt("stalled"),
+      Math.min(1_000, Math.max(50, stallMs / 4)),
+    );
   }
 
   /** A progress report: a change of the byte count is a sign of life. */
@@ -148,7 +151,11 @@ export async function transfer(options: TransferOptions): Promise<Transferred> {
 }
 
 /** Why a stopped transfer failed, and whether there is a partial file to resume from. */
-async function stoppedError(reason: "cancelled" | "stalled", files: string[], { target, stallMs }: TransferOptions): Promise<ModelPullError> {
+async function stoppedError(
+  reason: "cancelled" | "stalled",
+  files: string[],
+  { target, stallMs }: TransferOptions,
+): Promise<ModelPullError> {
   // ipull writes whole 5 MB chunks: before the first one, there is nothing to resume from.
   const partial = (await allExist(files.map((file) => `${file}.ipull`)))
     ? `the partial file ${path.basename(files[0]!)}.ipull is kept, run the same pull again to resume`
@@ -158,7 +165,10 @@ async function stoppedError(reason: "cancelled" | "stalled", files: string[], { 
 }
 
 /** The downloader, once it has looked the files up and knows their sizes, within the timeout. */
-async function lookUp(options: TransferOptions, onProgress: (status: { totalSize: number; downloadedSize: number }) => void): Promise<ModelDownloader> {
+async function lookUp(
+  options: TransferOptions,
+  onProgress: (status: { totalSize: number; downloadedSize: number }) => void,
+): Promise<ModelDownloader> {
   const { target, dir, hfEndpoint, timeoutMs } = options;
   const creating = createModelDownloader({
     modelUri: target.uri,
@@ -186,7 +196,11 @@ async function probe({ target, hfEndpoint, timeoutMs, signal }: TransferOptions)
   const url = target.kind === "hf" ? hfEndpoint : target.uri;
   const deadline = AbortSignal.timeout(timeoutMs);
   try {
-    const response = await fetch(url, { method: "HEAD", redirect: "manual", signal: signal ? AbortSignal.any([signal, deadline]) : deadline });
+    const response = await fetch(url, {
+      method: "HEAD",
+      redirect: "manual",
+      signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
+    });
     await response.body?.cancel().catch(() => {});
     if (target.kind === "url" && (response.status === 404 || response.status === 410)) {
       throw new ModelPullError("http", `${target.label}: the server answered ${response.status} ${response.statusText || "Not Found"}`);
@@ -219,7 +233,12 @@ async function withTimeout(work: Promise<ModelDownloader>, { timeoutMs, signal, 
   try {
     return await Promise.race([work, guard]);
   } catch (error) {
-    work.then((late) => late.cancel({ deleteTempFile: false }), () => {}).catch(() => {});
+    work
+      .then(
+        (late) => late.cancel({ deleteTempFile: false }),
+        () => {},
+      )
+      .catch(() => {});
     throw error;
   } finally {
     clearTimeout(timer);
@@ -234,11 +253,18 @@ function asPullError(error: unknown, target: Target): ModelPullError {
     const hint = err.statusCode === 401 || err.statusCode === 403 ? " (a gated or private repository needs HF_TOKEN)" : "";
     return new ModelPullError("http", `${target.label}: the server answered ${err.statusCode} ${err.statusText ?? ""}`.trimEnd() + hint);
   }
-  if (err.code === "ENOSPC") return new ModelPullError("disk", `disk full while downloading ${target.label}; the partial file is kept, free some space and pull again to resume`);
+  if (err.code === "ENOSPC")
+    return new ModelPullError(
+      "disk",
+      `disk full while downloading ${target.label}; the partial file is kept, free some space and pull again to resume`,
+    );
   if (err.code === "EACCES" || err.code === "EROFS") return new ModelPullError("disk", `cannot write the model: ${err.message}`);
   const message = String(err.message ?? error);
   if (/Failed to fetch manifest|fetch failed/i.test(message)) {
-    return new ModelPullError("unreachable", `cannot reach the model hub to resolve ${target.label}: ${networkCause(error)}${OFFLINE_HINT}`);
+    return new ModelPullError(
+      "unreachable",
+      `cannot reach the model hub to resolve ${target.label}: ${networkCause(error)}${OFFLINE_HINT}`,
+    );
   }
   if (/Invalid .*URI|Invalid path/i.test(message)) return new ModelPullError("source", message);
   return new ModelPullError("failed", `cannot download ${target.label}: ${message}`);
@@ -262,7 +288,10 @@ async function checkFreeSpace(dir: string, needed: number): Promise<void> {
   if (!info) return;
   const free = info.bavail * info.bsize;
   if (free < needed) {
-    throw new ModelPullError("disk", `not enough disk space in ${dir}: the download needs ${megabytes(needed)}, ${megabytes(free)} is free`);
+    throw new ModelPullError(
+      "disk",
+      `not enough disk space in ${dir}: the download needs ${megabytes(needed)}, ${megabytes(free)} is free`,
+    );
   }
 }
 

@@ -31,11 +31,13 @@ async function problemOf(files: string[], target: Target, expectedSizes: number[
   for (const [index, file] of files.entries()) {
     const expected = expectedSizes?.[index];
     const actual = expected ? (await stat(file)).size : 0;
-    if (expected && actual !== expected) return new ModelPullError("invalid", `incomplete download of ${path.basename(file)}: ${actual} of ${expected} bytes`);
+    if (expected && actual !== expected)
+      return new ModelPullError("invalid", `incomplete download of ${path.basename(file)}: ${actual} of ${expected} bytes`);
   }
   if (target.sha256) {
     const actual = await sha256File(files[0]!);
-    if (actual !== target.sha256) return new ModelPullError("checksum", `SHA-256 mismatch for ${path.basename(files[0]!)}: expected ${target.sha256}, got ${actual}`);
+    if (actual !== target.sha256)
+      return new ModelPullError("checksum", `SHA-256 mismatch for ${path.basename(files[0]!)}: expected ${target.sha256}, got ${actual}`);
   }
   for (const file of files) {
     const problem = await ggufProblem(file);
@@ -51,7 +53,10 @@ export async function verifyFiles(files: string[], target: Target, options: Veri
   );
   if (!failure) return;
   if (!options.deleteOnFailure) {
-    throw new ModelPullError("exists", `${failure.message}; ${path.dirname(files[0]!)} already has this file but it is not a valid model: delete it and pull again`);
+    throw new ModelPullError(
+      "exists",
+      `${failure.message}; ${path.dirname(files[0]!)} already has this file but it is not a valid model: delete it and pull again`,
+    );
   }
   await Promise.all(files.flatMap((file) => [rm(file, { force: true }), rm(`${file}.ipull`, { force: true })]));
   throw new ModelPullError(failure.code, `${failure.message} (downloaded from ${target.label}; deleted)`);

@@ -52,8 +52,10 @@ export async function openLlama(choice: GpuChoice): Promise<{ llama: Llama; fall
  */
 export async function assertGpu(choice: GpuChoice): Promise<void> {
   if (choice === "auto" || choice === "off") return;
-  if (!(await getLlamaGpuTypes("allValid")).includes(choice)) throw unavailable(choice, `${GPU_NAMES[choice]} is not available on ${process.platform} ${process.arch}`);
-  if (!(await getLlamaGpuTypes("supported")).includes(choice)) throw unavailable(choice, `no ${GPU_NAMES[choice]} driver or libraries found on this machine`);
+  if (!(await getLlamaGpuTypes("allValid")).includes(choice))
+    throw unavailable(choice, `${GPU_NAMES[choice]} is not available on ${process.platform} ${process.arch}`);
+  if (!(await getLlamaGpuTypes("supported")).includes(choice))
+    throw unavailable(choice, `no ${GPU_NAMES[choice]} driver or libraries found on this machine`);
 }
 
 function unavailable(choice: GpuChoice, why: string): ModelLoadError {

@@ -1,4 +1,12 @@
-import { LlamaGrammarEvaluationState, TokenBias, type Llama, type LlamaContextSequence, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
+import {
+  LlamaGrammarEvaluationState,
+  TokenBias,
+  type Llama,
+  type LlamaContextSequence,
+  type LlamaGrammar,
+  type LlamaModel,
+  type Token,
+} from "node-llama-cpp";
 import { LRUCache } from "lru-cache";
 import type { GenerateOptions, Prompt, StopReason, Usage, Writer } from "./backend.js";
 import { SAMPLING } from "./sampling.js";
@@ -150,7 +158,11 @@ export class LlamaWriter implements Writer {
           this.unevaluated = this.tokens.length - 1;
           this.usage.completionTokens++;
           produced++;
-          const text = model.detokenize(this.tokens.slice(flushed), false, this.tokens.slice(Math.max(0, flushed - CONTEXT_TOKENS), flushed));
+          const text = model.detokenize(
+            this.tokens.slice(flushed),
+            false,
+            this.tokens.slice(Math.max(0, flushed - CONTEXT_TOKENS), flushed),
+          );
           // A character split over byte tokens waits for its last byte.
           if (!text.endsWith("\uFFFD")) {
             this.text += text;

@@ -3,7 +3,10 @@ import { InkpressError } from "../errors.js";
 /** The queue is full: a 503 with Retry-After. */
 export class QueueFullError extends InkpressError {
   constructor(readonly retryAfterSeconds: number) {
-    super("All generation slots and the queue are busy; retry later.", { status: 503, headers: { "retry-after": String(retryAfterSeconds) } });
+    super("All generation slots and the queue are busy; retry later.", {
+      status: 503,
+      headers: { "retry-after": String(retryAfterSeconds) },
+    });
   }
 }
 

@@ -58,7 +58,8 @@ export const PRESETS: Readonly<Record<PresetName, ModelPreset>> = {
     parts: 1,
     bytes: 676_000_000,
     licence: "Apache-2.0",
-    quality: "Faster and lighter than default, with simpler wording, more repetition and weaker non-English text. Q8_0 because 4-bit quantisation hurts a model this small.",
+    quality:
+      "Faster and lighter than default, with simpler wording, more repetition and weaker non-English text. Q8_0 because 4-bit quantisation hurts a model this small.",
     page: "https://huggingface.co/Qwen/Qwen2.5-0.5B-Instruct-GGUF",
     sha256: undefined,
   },
@@ -83,4 +84,3 @@ export const DEFAULT_PRESET: PresetName = "default";
 export function isPresetName(value: string): value is PresetName {
   return Object.hasOwn(PRESETS, value);
 }
-

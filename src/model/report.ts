@@ -10,7 +10,8 @@ import type { PromptForm } from "./remote/server.js";
  */
 
 const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
-const count = (text?: string) => (text ? described(v.pipe(v.number(), v.integer(), v.minValue(0)), text) : v.pipe(v.number(), v.integer(), v.minValue(0)));
+const count = (text?: string) =>
+  text ? described(v.pipe(v.number(), v.integer(), v.minValue(0)), text) : v.pipe(v.number(), v.integer(), v.minValue(0));
 
 const GPUS = ["cpu", "cuda", "vulkan", "metal"] as const satisfies readonly Compute["gpu"][];
 const UPSTREAM_STATES = ["ok", "unavailable", "unreachable"] as const satisfies readonly UpstreamState[];
@@ -31,7 +32,10 @@ const BackendReportSchema = described(
       kind: v.picklist(["llama-server", "vllm"]),
       url: described(v.string(), "The server's origin (never credentials)."),
       state: described(v.picklist(UPSTREAM_STATES), "How it answered its last health check (cached a few seconds)."),
-      prompts: described(v.picklist(PROMPT_FORMS), "How prompts are sent: token ids (the server's cache always matches), or text where the server takes no ids."),
+      prompts: described(
+        v.picklist(PROMPT_FORMS),
+        "How prompts are sent: token ids (the server's cache always matches), or text where the server takes no ids.",
+      ),
     }),
   ]),
   "Where the model runs: in-process (the compute backend and the layers offloaded), or an inference server (its state from its last health check, cached a few seconds).",
@@ -47,7 +51,11 @@ export const HealthSchema = v.variant("status", [
     model: described(v.string(), "Name of the model."),
     prompting: described(v.picklist(PROMPTINGS), "Through the model's own chat template, or as plain completion."),
     backend: BackendReportSchema,
-    queue: v.object({ running: count("Articles being written."), waiting: count("Requests waiting for a slot."), capacity: count("Slots plus queue places.") }),
+    queue: v.object({
+      running: count("Articles being written."),
+      waiting: count("Requests waiting for a slot."),
+      capacity: count("Slots plus queue places."),
+    }),
   }),
   v.object({ status: v.literal("loading") }),
 ]);

@@ -66,7 +66,9 @@ export function clusterKeywords(keywords: readonly PlanKeyword[], options: { top
   const groups = new Map<number, PlanKeyword[]>();
   for (const [i, keyword] of keywords.entries()) groups.set(root(i), [...(groups.get(root(i)) ?? []), keyword]);
   return [...groups.values()].map((group) => {
-    const ranked = [...group].sort((a, b) => (b.volume ?? 0) - (a.volume ?? 0) || (a.difficulty ?? 0) - (b.difficulty ?? 0) || a.keyword.length - b.keyword.length);
+    const ranked = [...group].sort(
+      (a, b) => (b.volume ?? 0) - (a.volume ?? 0) || (a.difficulty ?? 0) - (b.difficulty ?? 0) || a.keyword.length - b.keyword.length,
+    );
     return { primary: ranked[0]!.keyword, keywords: ranked.map((k) => k.keyword) };
   });
 }
@@ -77,17 +79,29 @@ export function clusterKeywords(keywords: readonly PlanKeyword[], options: { top
  * left to that page. The pillar links every cluster article; each cluster article links the
  * pillar and the next two in the ring of siblings, so each has a sibling linking it too.
  */
-export function planSite(clusters: readonly Cluster[], options: { topic: string; language: string; existing?: readonly ExistingPage[] }): SitePlan {
+export function planSite(
+  clusters: readonly Cluster[],
+  options: { topic: string; language: string; existing?: readonly ExistingPage[] },
+): SitePlan {
   const lower = (text: string) => text.toLocaleLowerCase(options.language);
   const pages = new Map((options.existing ?? []).map((page) => [lower(page.keyword), page.url]));
-  const covered = clusters.filter((c) => pages.has(lower(c.primary))).map((c) => ({ primary: c.primary, page: pages.get(lower(c.primary))! }));
+  const covered = clusters
+    .filter((c) => pages.has(lower(c.primary)))
+    .map((c) => ({ primary: c.primary, page: pages.get(lower(c.primary))! }));
   const open = clusters.filter((c) => !pages.has(lower(c.primary)));
   const seed = new Set(contentTerms(options.topic, options.language));
   const overlap = (c: Cluster) => c.keywords.flatMap((k) => contentTerms(k, options.language)).filter((t) => seed.has(t)).length;
   const ordered = [...open].sort((a, b) => overlap(b) - overlap(a) || b.keywords.length - a.keywords.length);
   const articles: PlannedArticle[] = ordered.map((cluster, i) => {
     const slug = slugify(cluster.primary);
-    return { topic: cluster.primary, keywords: cluster.keywords.slice(0, 20), slug, url: `/${slug}/`, role: i === 0 ? "pillar" : "cluster", links: [] };
+    return {
+      topic: cluster.primary,
+      keywords: cluster.keywords.slice(0, 20),
+      slug,
+      url: `/${slug}/`,
+      role: i === 0 ? "pillar" : "cluster",
+      links: [],
+    };
   });
   const [pillar, ...rest] = articles;
   if (!pillar) return { articles, covered };

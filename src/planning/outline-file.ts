@@ -14,7 +14,9 @@ export async function readOutlineFile(file: string, base: string): Promise<unkno
   try {
     text = await readFile(full, "utf8");
   } catch (error) {
-    throw new InkpressError(`cannot read the outline file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { status: 422 });
+    throw new InkpressError(`cannot read the outline file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+      status: 422,
+    });
   }
   let parsed: unknown;
   try {

@@ -33,7 +33,11 @@ export async function draftOutline(given: GenerateRequest, options: { backend: B
   const { backend, signal } = options;
   const articlePlan = plan(request);
   const keywords = [articlePlan.primary, ...articlePlan.secondary];
-  const avoid = new AvoidList({ style: resolveStyle(request.style), language: request.language, keep: [...keywords, ...(request.links ?? []).flatMap((link) => link.keywords)] });
+  const avoid = new AvoidList({
+    style: resolveStyle(request.style),
+    language: request.language,
+    keep: [...keywords, ...(request.links ?? []).flatMap((link) => link.keywords)],
+  });
   const writer = TokenLedger.of(await backend.writer(signal));
   const format = backend.prompting === "chat-template" ? "json" : "lines";
   const alternatives: OutlineResponse["alternatives"] = { titles: [], descriptions: [] };
@@ -54,7 +58,13 @@ export async function draftOutline(given: GenerateRequest, options: { backend: B
   } finally {
     await writer.dispose();
   }
-  const grounding = new Grounding({ plan: articlePlan, outline, sources: request.sources ?? [], links: request.links ?? [], banned: (text) => avoid.holds(text) });
+  const grounding = new Grounding({
+    plan: articlePlan,
+    outline,
+    sources: request.sources ?? [],
+    links: request.links ?? [],
+    banned: (text) => avoid.holds(text),
+  });
   const { introduction, headings } = budgets(articlePlan, outline, grounding);
   return {
     object: "outline",
@@ -63,7 +73,12 @@ export async function draftOutline(given: GenerateRequest, options: { backend: B
     request,
     outline: { title: outline.title, description: outline.metaDescription, introduction, headings },
     alternatives,
-    usage: { promptTokens: writer.usage.promptTokens, completionTokens: writer.usage.completionTokens, chargedWords: outlineCharge(request), durationMs: Math.round(performance.now() - started) },
+    usage: {
+      promptTokens: writer.usage.promptTokens,
+      completionTokens: writer.usage.completionTokens,
+      chargedWords: outlineCharge(request),
+      durationMs: Math.round(performance.now() - started),
+    },
   };
 }
 
@@ -76,7 +91,13 @@ function budgets(articlePlan: Plan, outline: Outline, grounding: Grounding): { i
   const { request, sections } = articlePlan;
   const headings: DraftHeading[] = [];
   const texts = sections.map((section, i) => (articlePlan.subheadings ? headingText(section, outline.sections[i]!.heading) : null));
-  const fixed = sections.reduce((n, _, i) => n + countWords(texts[i] ?? "", request.language) + outline.sections[i]!.subheadings.reduce((m, h) => m + countWords(h, request.language), 0), 0);
+  const fixed = sections.reduce(
+    (n, _, i) =>
+      n +
+      countWords(texts[i] ?? "", request.language) +
+      outline.sections[i]!.subheadings.reduce((m, h) => m + countWords(h, request.language), 0),
+    0,
+  );
   let remaining = Math.max(0, request.length - fixed);
   let shares = sections.reduce((n, s) => n + s.share, 0);
   let introduction = 0;
@@ -96,7 +117,8 @@ function budgets(articlePlan: Plan, outline: Outline, grounding: Grounding): { i
     const source = grounding.drawsOn(i);
     const kind = section.kind === "introduction" ? "body" : section.kind;
     headings.push({ level: 2, text, words: subs.length ? 0 : words, kind, ...(keyword ? { keyword } : {}), ...(source ? { source } : {}) });
-    for (const [j, sub] of subs.entries()) headings.push({ level: 3, text: sub, words: Math.floor(words / subs.length) + (j < words % subs.length ? 1 : 0) });
+    for (const [j, sub] of subs.entries())
+      headings.push({ level: 3, text: sub, words: Math.floor(words / subs.length) + (j < words % subs.length ? 1 : 0) });
   }
   return { introduction, headings };
 }

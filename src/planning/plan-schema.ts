@@ -3,22 +3,38 @@ import * as v from "valibot";
 import { LanguageSchema, LIMITS, SiteUrlSchema } from "../article/wire/request.js";
 
 const MOST_KEYWORDS = 2000;
-const phrase = (what: string) => v.pipe(v.string(`${what} must be a string`), v.trim(), v.minLength(1, `${what} must not be empty`), v.maxLength(LIMITS.keyword, `${what} must be at most ${LIMITS.keyword} characters`));
+const phrase = (what: string) =>
+  v.pipe(
+    v.string(`${what} must be a string`),
+    v.trim(),
+    v.minLength(1, `${what} must not be empty`),
+    v.maxLength(LIMITS.keyword, `${what} must be at most ${LIMITS.keyword} characters`),
+  );
 const count = (what: string) => v.optional(v.pipe(v.number(`${what} must be a number`), v.minValue(0, `${what} must be at least 0`)));
 
 /** The plan request: the seed topic, the keywords as a keyword tool exports them, and the pages the site has. */
 export const PlanRequestSchema = v.object({
-  topic: v.pipe(v.string("topic is required and must be a string"), v.trim(), v.minLength(1, "topic must not be empty"), v.maxLength(LIMITS.topic, `topic must be at most ${LIMITS.topic} characters`)),
+  topic: v.pipe(
+    v.string("topic is required and must be a string"),
+    v.trim(),
+    v.minLength(1, "topic must not be empty"),
+    v.maxLength(LIMITS.topic, `topic must be at most ${LIMITS.topic} characters`),
+  ),
   language: v.optional(LanguageSchema, "en"),
   keywords: v.pipe(
-    v.array(v.object({ keyword: phrase("keyword"), volume: count("volume"), difficulty: count("difficulty") }), "keywords must be an array of { keyword, volume?, difficulty? }"),
+    v.array(
+      v.object({ keyword: phrase("keyword"), volume: count("volume"), difficulty: count("difficulty") }),
+      "keywords must be an array of { keyword, volume?, difficulty? }",
+    ),
     v.minLength(1, "keywords must hold at least one keyword"),
     v.maxLength(MOST_KEYWORDS, `keywords holds at most ${MOST_KEYWORDS} entries`),
   ),
   existing: v.optional(
     v.pipe(
       v.array(v.object({ url: SiteUrlSchema, keyword: phrase("keyword") }), "existing must be an array of { url, keyword }"),
-      v.description("The site's pages and the keyword each targets (as `inkpress audit` reports them): a group one already targets is not planned."),
+      v.description(
+        "The site's pages and the keyword each targets (as `inkpress audit` reports them): a group one already targets is not planned.",
+      ),
     ),
   ),
 });
@@ -28,6 +44,18 @@ const Link = v.object({ url: v.string(), title: v.string(), keywords: v.array(v.
 /** The plan answer: each planned article as a batch row, and the groups existing pages cover. */
 export const PlanResponseSchema = v.object({
   object: v.literal("plan"),
-  articles: v.array(v.object({ topic: v.string(), keywords: v.array(v.string()), slug: v.string(), url: v.string(), role: v.picklist(["pillar", "cluster"]), links: v.array(Link) })),
-  covered: v.pipe(v.array(v.object({ primary: v.string(), page: v.string() })), v.description("Groups left to the existing page that targets their primary keyword.")),
+  articles: v.array(
+    v.object({
+      topic: v.string(),
+      keywords: v.array(v.string()),
+      slug: v.string(),
+      url: v.string(),
+      role: v.picklist(["pillar", "cluster"]),
+      links: v.array(Link),
+    }),
+  ),
+  covered: v.pipe(
+    v.array(v.object({ primary: v.string(), page: v.string() })),
+    v.description("Groups left to the existing page that targets their primary keyword."),
+  ),
 });

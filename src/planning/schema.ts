@@ -25,10 +25,18 @@ export const OutlineResponseSchema = v.object({
   model: v.pipe(v.string(), v.description("Name of the model that planned it.")),
   request: NormalisedRequestSchema,
   outline: v.pipe(
-    v.object({ title: v.string(), description: v.string(), introduction: count("Prose words before the first heading."), headings: v.array(DraftHeadingSchema) }),
+    v.object({
+      title: v.string(),
+      description: v.string(),
+      introduction: count("Prose words before the first heading."),
+      headings: v.array(DraftHeadingSchema),
+    }),
     v.description("The plan, as generate's `outline` field takes it back: edit headings, order and budgets, choose a title."),
   ),
-  alternatives: v.pipe(v.object({ titles: v.array(v.string()), descriptions: v.array(v.string()) }), v.description("Two more titles and descriptions the model wrote, to choose from.")),
+  alternatives: v.pipe(
+    v.object({ titles: v.array(v.string()), descriptions: v.array(v.string()) }),
+    v.description("Two more titles and descriptions the model wrote, to choose from."),
+  ),
   usage: v.object({
     promptTokens: count("Tokens the model evaluated."),
     completionTokens: count("Tokens the model generated."),

@@ -35,7 +35,11 @@ export class TargetCaller {
 
   constructor(readonly target: PublishTarget) {
     const allow = target.allowPrivate ? [new URL(target.url).hostname] : [];
-    const subject = { field: `publish target "${target.name}"'s url`, who: "publishing targets", allowedBy: "the target has \"allowPrivate\": true in the targets file" };
+    const subject = {
+      field: `publish target "${target.name}"'s url`,
+      who: "publishing targets",
+      allowedBy: 'the target has "allowPrivate": true in the targets file',
+    };
     this.#guard = new WebhookAddressGuard({ allow, subject });
   }
 
@@ -53,7 +57,11 @@ export class TargetCaller {
       const wait = retryAfterSeconds(answer.retryAfter);
       if (attempt >= TRIES || wait > MOST_WAIT_S) {
         const seconds = Math.max(1, Math.ceil(wait));
-        throw new PublishError(this.target.name, `target "${this.target.name}" is busy (it answered ${answer.status} ${attempt} times); try again in ${seconds} s`, { status: 503, headers: { "retry-after": String(seconds) } });
+        throw new PublishError(
+          this.target.name,
+          `target "${this.target.name}" is busy (it answered ${answer.status} ${attempt} times); try again in ${seconds} s`,
+          { status: 503, headers: { "retry-after": String(seconds) } },
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, wait * 1000));
     }
@@ -88,10 +96,18 @@ export class TargetCaller {
   #unreachable(error: unknown): PublishError {
     const name = this.target.name;
     const err = error as Error & { cause?: { code?: string; message?: string } };
-    if (err.name === "TimeoutError") return new PublishError(name, `target "${name}" did not answer within ${this.target.timeoutMs / 1000} s`, { status: 504, cause: error });
+    if (err.name === "TimeoutError")
+      return new PublishError(name, `target "${name}" did not answer within ${this.target.timeoutMs / 1000} s`, {
+        status: 504,
+        cause: error,
+      });
     const code = err.cause?.code ?? "";
     if (/CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code) || /certificate|tls|ssl/i.test(err.cause?.message ?? "")) {
-      return new PublishError(name, `target "${name}" failed the TLS check (${code || "TLS error"}): its certificate is not one this server trusts; fix the site's certificate or give Node its CA (NODE_EXTRA_CA_CERTS)`, { status: 502, cause: error });
+      return new PublishError(
+        name,
+        `target "${name}" failed the TLS check (${code || "TLS error"}): its certificate is not one this server trusts; fix the site's certificate or give Node its CA (NODE_EXTRA_CA_CERTS)`,
+        { status: 502, cause: error },
+      );
     }
     const why = code || err.cause?.message || err.message;
     return new PublishError(name, `target "${name}" cannot be reached (${why})`, { status: 502, cause: error });
@@ -102,9 +118,13 @@ export class TargetCaller {
     const name = this.target.name;
     const said = siteMessage(answer.json);
     if (answer.status === 401) {
-      return new PublishError(name, `target "${name}" refused the credentials (401${said}) while ${doing}: check the target's user and password or key; a proxy in front of the site may strip the Authorization header (Apache needs CGIPassAuth On)`);
+      return new PublishError(
+        name,
+        `target "${name}" refused the credentials (401${said}) while ${doing}: check the target's user and password or key; a proxy in front of the site may strip the Authorization header (Apache needs CGIPassAuth On)`,
+      );
     }
-    if (answer.status === 403) return new PublishError(name, `target "${name}" refused ${doing} (403${said}): the target's user lacks the capability`);
+    if (answer.status === 403)
+      return new PublishError(name, `target "${name}" refused ${doing} (403${said}): the target's user lacks the capability`);
     return new PublishError(name, `target "${name}" answered ${answer.status}${said} while ${doing}`);
   }
 }

@@ -19,12 +19,18 @@ export class PublishError extends InkpressError {
 /** A key publishing to a target it was not given: a 403 naming the target. */
 export class PublishForbiddenError extends PublishError {
   constructor(target: string) {
-    super(target, `this key may not publish to target "${target}"; the operator gives a key its targets with \`inkpress keys create --publish-to ${target}\``, { status: 403 });
+    super(
+      target,
+      `this key may not publish to target "${target}"; the operator gives a key its targets with \`inkpress keys create --publish-to ${target}\``,
+      { status: 403 },
+    );
   }
 }
 
 /** A target no operator configured: a 422 naming `publish.target`. */
 export function unknownTarget(target: string, known: readonly string[]): InvalidFieldError {
-  const list = known.length ? `the configured targets are ${known.map((t) => `"${t}"`).join(", ")}` : "the server has no publishing targets (--publish-targets)";
+  const list = known.length
+    ? `the configured targets are ${known.map((t) => `"${t}"`).join(", ")}`
+    : "the server has no publishing targets (--publish-targets)";
   return new InvalidFieldError("publish.target", `no target "${target}"`, `publish.target: no target "${target}"; ${list}`);
 }

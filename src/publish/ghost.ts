@@ -55,7 +55,11 @@ export class GhostClient {
       if (answer.status === 200) return (answer.json as { posts: GhostPost[] }).posts[0];
       if (answer.status !== 404) throw this.caller.refused(answer, "reading the recorded post");
     }
-    const found = await this.#call("GET", `${API}/?filter=${encodeURIComponent(`slug:'${post.slug}'`)}&limit=1`, "looking the post up by slug");
+    const found = await this.#call(
+      "GET",
+      `${API}/?filter=${encodeURIComponent(`slug:'${post.slug}'`)}&limit=1`,
+      "looking the post up by slug",
+    );
     return (found.json as { posts: GhostPost[] }).posts[0];
   }
 

@@ -62,7 +62,8 @@ export function articleOfMarkdown(markdown: string, target: string): { article: 
   const h1 = tree.children.find((node) => node.type === "heading" && node.depth === 1);
   const text = (key: string) => (typeof frontMatter[key] === "string" ? (frontMatter[key] as string).trim() : "");
   const title = text("title") || (h1 ? toString(h1) : "");
-  if (!title) throw new InvalidFieldError("markdown", "no title", "markdown: the article has no title (front matter `title` or a `# Title` line)");
+  if (!title)
+    throw new InvalidFieldError("markdown", "no title", "markdown: the article has no title (front matter `title` or a `# Title` line)");
   const slug = slugify(text("slug")) || articleSlug(title, title);
   const keywords = Array.isArray(frontMatter.keywords) ? frontMatter.keywords.filter((k): k is string => typeof k === "string") : [];
   const posts = frontMatter.posts as Record<string, unknown> | undefined;
@@ -85,6 +86,16 @@ export function recordedPostId(markdown: string, target: string): string | undef
 /** The body's HTML through the one Markdown processor, without front matter or the H1. */
 function bodyHtml(article: ArticleFields): string {
   const { tree } = readMarkdown(article.markdown);
-  const body: Root = { type: "root", children: tree.children.filter((node, i) => !["yaml", "toml"].includes(node.type as string) && !(node.type === "heading" && node.depth === 1 && i <= 1)) };
-  return renderArticle(body, { title: article.title, metaDescription: article.metaDescription, language: article.language, jsonLd: {} as never }).html;
+  const body: Root = {
+    type: "root",
+    children: tree.children.filter(
+      (node, i) => !["yaml", "toml"].includes(node.type as string) && !(node.type === "heading" && node.depth === 1 && i <= 1),
+    ),
+  };
+  return renderArticle(body, {
+    title: article.title,
+    metaDescription: article.metaDescription,
+    language: article.language,
+    jsonLd: {} as never,
+  }).html;
 }

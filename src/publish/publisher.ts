@@ -61,7 +61,10 @@ export class Publishing {
       return await this.publish(article, field, recordedId);
     } catch (error) {
       if (!(error instanceof InkpressError)) log.error(error);
-      const known = error instanceof InkpressError ? error : new PublishError(field.target, `publishing to target "${field.target}" failed unexpectedly`, { status: 500 });
+      const known =
+        error instanceof InkpressError
+          ? error
+          : new PublishError(field.target, `publishing to target "${field.target}" failed unexpectedly`, { status: 500 });
       log.warn(`publish to "${field.target}" failed: ${known.message}`);
       return { target: field.target, problem: problemOf(known) };
     }
@@ -70,6 +73,15 @@ export class Publishing {
 
 /** The problem+json members of a publish failure, as an answer carries it beside the article. */
 function problemOf(error: InkpressError): { type: string; title: string; status: number; detail: string } {
-  const type = error.status === 403 ? "forbidden" : error.status === 422 ? "invalid-request" : error.status === 503 ? "unavailable" : error.status === 504 ? "timeout" : "upstream-failed";
+  const type =
+    error.status === 403
+      ? "forbidden"
+      : error.status === 422
+        ? "invalid-request"
+        : error.status === 503
+          ? "unavailable"
+          : error.status === 504
+            ? "timeout"
+            : "upstream-failed";
   return { type: `publish-${type}`, title: "Publishing failed", status: error.status, detail: error.message };
 }

@@ -13,7 +13,10 @@ import { ConfigError } from "../errors.js";
 const TARGET_KINDS = ["wordpress", "ghost"] as const;
 
 /** Where a credential is read from: a variable of the server's environment, or a file (a mounted secret). */
-const SecretSchema = v.union([v.strictObject({ env: v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/)) }), v.strictObject({ file: v.pipe(v.string(), v.minLength(1)) })]);
+const SecretSchema = v.union([
+  v.strictObject({ env: v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/)) }),
+  v.strictObject({ file: v.pipe(v.string(), v.minLength(1)) }),
+]);
 
 const TargetSchema = v.strictObject({
   kind: v.picklist(TARGET_KINDS),
@@ -66,9 +69,11 @@ export async function readTargets(file: string, env: NodeJS.ProcessEnv = process
   }
   const targets = new Map<string, PublishTarget>();
   for (const [name, target] of Object.entries(parsed.output.targets)) {
-    if (target.kind === "wordpress" && !target.user) throw new ConfigError(`publish target "${name}" is a WordPress site and needs "user" (the application password's user)`);
+    if (target.kind === "wordpress" && !target.user)
+      throw new ConfigError(`publish target "${name}" is a WordPress site and needs "user" (the application password's user)`);
     const secret = await readSecret(name, target.credentials, path.dirname(file), env);
-    if (target.kind === "ghost" && !/^[0-9a-f]{24}:[0-9a-f]{64}$/.test(secret)) throw new ConfigError(`publish target "${name}": a Ghost Admin API key is "id:secret" (24 and 64 hex characters)`);
+    if (target.kind === "ghost" && !/^[0-9a-f]{24}:[0-9a-f]{64}$/.test(secret))
+      throw new ConfigError(`publish target "${name}": a Ghost Admin API key is "id:secret" (24 and 64 hex characters)`);
     const { credentials: _c, ...rest } = target;
     targets.set(name, { ...rest, name, url: target.url.replace(/\/+$/, ""), user: target.user, secret });
   }
@@ -86,7 +91,9 @@ async function readSecret(name: string, from: v.InferOutput<typeof SecretSchema>
     const value = (await readFile(file, "utf8")).trim();
     if (value) return value;
   } catch (error) {
-    throw new ConfigError(`publish target "${name}": its credentials file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+    throw new ConfigError(
+      `publish target "${name}": its credentials file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+    );
   }
   throw new ConfigError(`publish target "${name}": its credentials file ${file} is empty`);
 }

@@ -35,7 +35,11 @@ export class WordPressClient {
   async publish(post: Post): Promise<Published> {
     await this.#checkUser(post);
     const existing = await this.#find(post);
-    const [categories, tags, meta] = await Promise.all([this.#terms("categories", post.categories), this.#terms("tags", post.tags), this.#seoMeta(post)]);
+    const [categories, tags, meta] = await Promise.all([
+      this.#terms("categories", post.categories),
+      this.#terms("tags", post.tags),
+      this.#seoMeta(post),
+    ]);
     const body = {
       title: post.title,
       content: post.html,
@@ -48,7 +52,12 @@ export class WordPressClient {
       // WordPress reads date_gmt without a zone, as UTC.
       ...(post.date ? { date_gmt: post.date.replace(/\.\d+Z$|Z$/, "") } : {}),
     };
-    const answer = await this.#call("POST", existing ? `${API}/posts/${existing.id}` : `${API}/posts`, existing ? "updating the post" : "creating the post", body);
+    const answer = await this.#call(
+      "POST",
+      existing ? `${API}/posts/${existing.id}` : `${API}/posts`,
+      existing ? "updating the post" : "creating the post",
+      body,
+    );
     const saved = answer.json as WpPost;
     return { target: this.caller.target.name, id: String(saved.id), url: saved.link, status: saved.status, created: !existing };
   }
@@ -63,18 +72,29 @@ export class WordPressClient {
     const capabilities = (me.json as { capabilities?: Record<string, boolean> }).capabilities ?? {};
     const needed = post.status === "draft" ? "edit_posts" : "publish_posts";
     if (!capabilities[needed]) {
-      throw new PublishError(this.caller.target.name, `target "${this.caller.target.name}"'s user "${this.caller.target.user}" lacks the capability ${needed}, which ${post.status === "draft" ? "writing a draft" : `status "${post.status}"`} needs`);
+      throw new PublishError(
+        this.caller.target.name,
+        `target "${this.caller.target.name}"'s user "${this.caller.target.user}" lacks the capability ${needed}, which ${post.status === "draft" ? "writing a draft" : `status "${post.status}"`} needs`,
+      );
     }
   }
 
   /** The post this article already is: by recorded id (unless trashed), else by slug in any status. */
   async #find(post: Post): Promise<WpPost | undefined> {
     if (post.recordedId && /^\d+$/.test(post.recordedId)) {
-      const answer = await this.caller.call({ method: "GET", path: `${API}/posts/${post.recordedId}?context=edit`, authorization: this.#authorization });
+      const answer = await this.caller.call({
+        method: "GET",
+        path: `${API}/posts/${post.recordedId}?context=edit`,
+        authorization: this.#authorization,
+      });
       if (answer.status === 200 && (answer.json as WpPost).status !== "trash") return answer.json as WpPost;
       if (answer.status !== 404 && answer.status !== 410) throw this.caller.refused(answer, "reading the recorded post");
     }
-    const found = await this.#call("GET", `${API}/posts?slug=${encodeURIComponent(post.slug)}&status=any&context=edit&per_page=1`, "looking the post up by slug");
+    const found = await this.#call(
+      "GET",
+      `${API}/posts?slug=${encodeURIComponent(post.slug)}&status=any&context=edit&per_page=1`,
+      "looking the post up by slug",
+    );
     return (found.json as WpPost[])[0];
   }
 
@@ -82,16 +102,31 @@ export class WordPressClient {
   async #terms(taxonomy: "categories" | "tags", names: string[]): Promise<number[]> {
     const ids: number[] = [];
     for (const name of names) {
-      const found = await this.#call("GET", `${API}/${taxonomy}?search=${encodeURIComponent(name)}&per_page=100&context=edit`, `reading ${taxonomy}`);
-      const match = (found.json as { id: number; name: string }[]).find((term) => decodeEntities(term.name).toLowerCase() === name.toLowerCase());
+      const found = await this.#call(
+        "GET",
+        `${API}/${taxonomy}?search=${encodeURIComponent(name)}&per_page=100&context=edit`,
+        `reading ${taxonomy}`,
+      );
+      const match = (found.json as { id: number; name: string }[]).find(
+        (term) => decodeEntities(term.name).toLowerCase() === name.toLowerCase(),
+      );
       if (match) {
         ids.push(match.id);
         continue;
       }
       if (!this.caller.target.createTerms) {
-        throw new PublishError(this.caller.target.name, `target "${this.caller.target.name}" has no ${taxonomy === "tags" ? "tag" : "category"} "${name}", and its configuration does not let inkpress create terms ("createTerms": true)`, { status: 422 });
+        throw new PublishError(
+          this.caller.target.name,
+          `target "${this.caller.target.name}" has no ${taxonomy === "tags" ? "tag" : "category"} "${name}", and its configuration does not let inkpress create terms ("createTerms": true)`,
+          { status: 422 },
+        );
       }
-      const created = await this.caller.call({ method: "POST", path: `${API}/${taxonomy}`, body: { name }, authorization: this.#authorization });
+      const created = await this.caller.call({
+        method: "POST",
+        path: `${API}/${taxonomy}`,
+        body: { name },
+        authorization: this.#authorization,
+      });
       const existing = (created.json as { code?: string; data?: { term_id?: number } } | undefined)?.data?.term_id;
       if (created.status === 201) ids.push((created.json as { id: number }).id);
       else if (existing) ids.push(existing);
@@ -103,7 +138,9 @@ export class WordPressClient {
   /** The SEO plugins' fields that the site exposes over REST, read from the posts route's schema. */
   async #seoMeta(post: Post): Promise<Record<string, string>> {
     const schema = await this.#call("OPTIONS", `${API}/posts`, "reading the posts schema");
-    const exposed = (schema.json as { schema?: { properties?: { meta?: { properties?: Record<string, unknown> } } } })?.schema?.properties?.meta?.properties ?? {};
+    const exposed =
+      (schema.json as { schema?: { properties?: { meta?: { properties?: Record<string, unknown> } } } })?.schema?.properties?.meta
+        ?.properties ?? {};
     const values = { title: post.title, description: post.excerpt, keyword: post.keywords[0] ?? "" };
     const meta: Record<string, string> = {};
     for (const plugin of Object.values(SEO_META)) {
@@ -122,5 +159,10 @@ export class WordPressClient {
 
 /** The few entities WordPress writes into term names. */
 function decodeEntities(text: string): string {
-  return text.replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#0?39;/g, "'");
+  return text
+    .replace(/&amp;/g, "&")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#0?39;/g, "'");
 }

@@ -15,7 +15,11 @@ import type { RefreshResponse } from "./schema.js";
 import type { RefreshState } from "./state.js";
 
 /** The article of the answer, and the full HTML page. */
-export function articleOf(state: RefreshState, plan: Plan, meta: { created: number; publisher?: Publisher }): { article: RefreshResponse["article"]; document: string } {
+export function articleOf(
+  state: RefreshState,
+  plan: Plan,
+  meta: { created: number; publisher?: Publisher },
+): { article: RefreshResponse["article"]; document: string } {
   const { report, markdown, language } = state;
   const title = report.title?.value ?? "";
   const metaDescription = report.description?.value ?? "";
@@ -23,13 +27,37 @@ export function articleOf(state: RefreshState, plan: Plan, meta: { created: numb
   const { wordCount, readingTimeMinutes } = report;
   const blocks = countBlocks(readPage({ markdown }).blocks, language);
   const outline = { title, metaDescription, sections: plan.sections.map(() => ({ heading: null, subheadings: [] })) };
-  const jsonLd = articleJsonLd({ plan, outline, blocks, title, metaDescription, language, keywords, wordCount, readingTimeMinutes, created: meta.created, ...(meta.publisher ? { publisher: meta.publisher } : {}) });
+  const jsonLd = articleJsonLd({
+    plan,
+    outline,
+    blocks,
+    title,
+    metaDescription,
+    language,
+    keywords,
+    wordCount,
+    readingTimeMinutes,
+    created: meta.created,
+    ...(meta.publisher ? { publisher: meta.publisher } : {}),
+  });
   const { tree } = readMarkdown(markdown);
   const body: Root = { ...tree, children: tree.children.filter((node) => node.type !== "yaml" && (node.type as string) !== "toml") };
   const { html, page } = renderArticle(body, { title, metaDescription, language, jsonLd });
   const slug = (report.slug && slugify(report.slug.value)) || articleSlug(title, keywords[0] ?? title);
   return {
-    article: { title, slug, metaDescription, language, keywords, markdown, html, outline: report.outline, wordCount, readingTimeMinutes, jsonLd },
+    article: {
+      title,
+      slug,
+      metaDescription,
+      language,
+      keywords,
+      markdown,
+      html,
+      outline: report.outline,
+      wordCount,
+      readingTimeMinutes,
+      jsonLd,
+    },
     document: page,
   };
 }

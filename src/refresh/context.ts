@@ -48,13 +48,16 @@ export function bodyStart(located: LocatedArticle): number {
 /** The section a text offset falls in. */
 export function sectionAt(located: LocatedArticle, offset: number) {
   let found = located.sections[0]!;
-  for (const section of located.sections) if (section.heading >= 0 && located.blocks[section.heading]!.span.start <= offset) found = section;
+  for (const section of located.sections)
+    if (section.heading >= 0 && located.blocks[section.heading]!.span.start <= offset) found = section;
   return found;
 }
 
 /** The article's sentences, those after `offset` first and those before it last (the gate reads the last two as the ones before the new prose). */
 export function seenAround(located: LocatedArticle, offset: number, except: readonly string[] = []): string[] {
-  const sentences = located.blocks.flatMap((block) => (block.kind === "paragraph" ? block.sentences.map((s) => ({ text: s.text, at: block.span.start })) : []));
+  const sentences = located.blocks.flatMap((block) =>
+    block.kind === "paragraph" ? block.sentences.map((s) => ({ text: s.text, at: block.span.start })) : [],
+  );
   const skip = new Set(except);
   const keep = sentences.filter((s) => !skip.has(s.text));
   return [...keep.filter((s) => s.at >= offset), ...keep.filter((s) => s.at < offset)].map((s) => s.text);

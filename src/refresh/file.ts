@@ -33,18 +33,27 @@ export async function refreshRequestOf(file: string, fields: RefreshFields = {})
     ({ text: markdown, bytes } = await readTextFile(file));
   } catch (error) {
     if (error instanceof NotTextError) throw new RefreshFileError(`${file}: ${error.message}`, { cause: error });
-    throw new RefreshFileError(`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
+    throw new RefreshFileError(`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, {
+      cause: error,
+    });
   }
-  const validated = await RefreshRequestSchema["~standard"].validate({ ...requestFromFields(targets), ...(mend === undefined ? {} : { mend }), markdown });
+  const validated = await RefreshRequestSchema["~standard"].validate({
+    ...requestFromFields(targets),
+    ...(mend === undefined ? {} : { mend }),
+    markdown,
+  });
   if (validated.issues) {
-    const errors = fieldErrors(validated).map((e) => (e.path === "markdown" ? e.message.replace(/^markdown\b/, "the file") : `${e.path}: ${e.message}`));
+    const errors = fieldErrors(validated).map((e) =>
+      e.path === "markdown" ? e.message.replace(/^markdown\b/, "the file") : `${e.path}: ${e.message}`,
+    );
     throw new RefreshFileError(`${file}: ${errors.join("; ")}`);
   }
   // A front matter that cannot be read is said now, before any model is loaded.
   try {
     readMarkdown(markdown);
   } catch (error) {
-    if (error instanceof InvalidFieldError) throw new RefreshFileError(`${file}: ${error.problem.replace(/^markdown: /u, "")}`, { cause: error });
+    if (error instanceof InvalidFieldError)
+      throw new RefreshFileError(`${file}: ${error.problem.replace(/^markdown: /u, "")}`, { cause: error });
     throw error;
   }
   return { request: validated.value, bytes };

@@ -57,7 +57,13 @@ export const INTRODUCTION = "Introduction";
 export function locate(markdown: string, language: string): LocatedArticle {
   const { tree } = readMarkdown(markdown);
   const at = (node: RootContent): Span => ({ start: node.position!.start.offset!, end: node.position!.end.offset! });
-  const located: LocatedArticle = { markdown, frontMatter: undefined, h1: undefined, blocks: [], sections: [{ name: INTRODUCTION, heading: -1, depth: 1, blocks: [] }] };
+  const located: LocatedArticle = {
+    markdown,
+    frontMatter: undefined,
+    h1: undefined,
+    blocks: [],
+    sections: [{ name: INTRODUCTION, heading: -1, depth: 1, blocks: [] }],
+  };
   for (const node of tree.children) {
     if (node.type === "yaml") {
       located.frontMatter = { span: at(node), ...frontMatterValues(markdown, at(node)) };
@@ -78,7 +84,13 @@ function addBlock(located: LocatedArticle, node: RootContent, read: ReturnType<t
   const index = located.blocks.length;
   const first = read.blocks[0];
   if (node.type === "heading" && first?.kind === "heading") {
-    located.blocks.push({ kind: "heading", depth: node.depth, text: first.text, span: headingText(located.markdown, span), section: section + 1 });
+    located.blocks.push({
+      kind: "heading",
+      depth: node.depth,
+      text: first.text,
+      span: headingText(located.markdown, span),
+      section: section + 1,
+    });
     located.sections.push({ name: first.text, heading: index, depth: node.depth, blocks: [] });
     return;
   }

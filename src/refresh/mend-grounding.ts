@@ -24,7 +24,11 @@ export function linkGrounding(m: Mending): { grounding: Grounding; wanted: numbe
   const { plan, outline } = mirrorSections(m.plan, m.state.located);
   const grounding = new Grounding({ plan, outline, links: open });
   const stats = grounding.stats();
-  return { grounding, wanted: stats.linksWanted + (links.length - open.length), leftOut: stats.unlinked.filter((page) => page.reason !== "not-written") };
+  return {
+    grounding,
+    wanted: stats.linksWanted + (links.length - open.length),
+    leftOut: stats.unlinked.filter((page) => page.reason !== "not-written"),
+  };
 }
 
 /** Place every planned link: on an anchor a sentence of its section holds, else in one sentence the model writes there. */
@@ -36,13 +40,16 @@ export async function mendLinks(m: Mending, grounding: Grounding): Promise<void>
       if (!(await writeLinked(m, grounding, s))) break;
     }
   }
-  for (const page of grounding.stats().unlinked) if (page.reason === "not-written") m.state.note("internal-links", `no sentence could carry a link to ${page.url}`);
+  for (const page of grounding.stats().unlinked)
+    if (page.reason === "not-written") m.state.note("internal-links", `no sentence could carry a link to ${page.url}`);
 }
 
 /** Link words a sentence of section `s` holds; true when a link was placed. */
 function placeOnSentence(m: Mending, grounding: Grounding, s: number): boolean {
   const { located } = m.state;
-  const paragraphs = located.sections[s]!.blocks.map((i) => located.blocks[i]!).filter((b): b is Paragraph => b.kind === "paragraph" && !b.linked);
+  const paragraphs = located.sections[s]!.blocks.map((i) => located.blocks[i]!).filter(
+    (b): b is Paragraph => b.kind === "paragraph" && !b.linked,
+  );
   for (const [p, paragraph] of paragraphs.entries()) {
     for (const [i, sentence] of paragraph.sentences.entries()) {
       // Never the article's first sentence, as generate never links it.
@@ -55,7 +62,13 @@ function placeOnSentence(m: Mending, grounding: Grounding, s: number): boolean {
       const words = sentence.text.slice(link.start, link.start + link.length);
       const text = `[${words}](${link.url})`;
       const after = `${sentence.text.slice(0, link.start)}${text}${sentence.text.slice(link.start + link.length)}`;
-      m.state.propose([{ start: at, end: at + link.length, text }], { section: located.sections[s]!.name, check: "internal-links", reason: `A sentence held an anchor for ${link.url}.`, before: sentence.text, after });
+      m.state.propose([{ start: at, end: at + link.length, text }], {
+        section: located.sections[s]!.name,
+        check: "internal-links",
+        reason: `A sentence held an anchor for ${link.url}.`,
+        before: sentence.text,
+        after,
+      });
       return true;
     }
   }
@@ -65,7 +78,10 @@ function placeOnSentence(m: Mending, grounding: Grounding, s: number): boolean {
 /** One sentence the model writes at the end of section `s`'s last paragraph, the owed anchor steered into it; false when the section has no paragraph. */
 async function writeLinked(m: Mending, grounding: Grounding, s: number): Promise<boolean> {
   const { located } = m.state;
-  const last = [...located.sections[s]!.blocks].reverse().map((i) => located.blocks[i]!).find((b): b is Paragraph => b.kind === "paragraph");
+  const last = [...located.sections[s]!.blocks]
+    .reverse()
+    .map((i) => located.blocks[i]!)
+    .find((b): b is Paragraph => b.kind === "paragraph");
   if (!last) return false;
   const before = grounding.stats().linksPlaced;
   const written = await m.writer.prose({
@@ -78,7 +94,17 @@ async function writeLinked(m: Mending, grounding: Grounding, s: number): Promise
   // The model did not write the anchor: the section tries again with the next seed, a few times.
   if (grounding.stats().linksPlaced === before || !written.words) return true;
   const edit = { start: last.span.end, end: last.span.end, text: ` ${written.markdown.replace(/\n\n/gu, " ")}` };
-  m.state.propose([edit], { section: located.sections[s]!.name, check: "internal-links", reason: "No sentence held an anchor for a page the section links.", before: "", after: written.markdown }, written.words);
+  m.state.propose(
+    [edit],
+    {
+      section: located.sections[s]!.name,
+      check: "internal-links",
+      reason: "No sentence held an anchor for a page the section links.",
+      before: "",
+      after: written.markdown,
+    },
+    written.words,
+  );
   return true;
 }
 
@@ -101,7 +127,12 @@ export function mendCitations(m: Mending): void {
       if (block.kind !== "paragraph") continue;
       for (const sentence of block.sentences) {
         const cited = sentence.span && grounding.cite(sentence.text);
-        if (cited && sentence.span) edits.push({ start: sentence.span.end, end: sentence.span.end, text: cited.url ? `[[${cited.n}]](${cited.url})` : `[${cited.n}]` });
+        if (cited && sentence.span)
+          edits.push({
+            start: sentence.span.end,
+            end: sentence.span.end,
+            text: cited.url ? `[[${cited.n}]](${cited.url})` : `[${cited.n}]`,
+          });
       }
     }
   }
@@ -114,5 +145,11 @@ export function mendCitations(m: Mending): void {
   list.addSources(m.state.request.seo.headingTags ? m.plan.labels.sources || null : null, cited);
   const end = m.state.markdown.trimEnd().length;
   edits.push({ start: end, end, text: `\n\n${list.markdown()}` });
-  m.state.propose(edits, { section: "Sources", check: "sources-cited", reason: `${cited.length} of ${sources.length} given sources are restated by sentences of the article.`, before: "", after: list.markdown() });
+  m.state.propose(edits, {
+    section: "Sources",
+    check: "sources-cited",
+    reason: `${cited.length} of ${sources.length} given sources are restated by sentences of the article.`,
+    before: "",
+    after: list.markdown(),
+  });
 }

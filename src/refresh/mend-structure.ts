@@ -20,19 +20,33 @@ export function mendParagraphs(m: Mending): void {
   for (;;) {
     if (!m.state.fails("paragraph-length")) return;
     const { located } = m.state;
-    const long = located.blocks.find((b): b is Paragraph => b.kind === "paragraph" && b.words > PARAGRAPH_WORDS && !tried.has(b.span.start));
+    const long = located.blocks.find(
+      (b): b is Paragraph => b.kind === "paragraph" && b.words > PARAGRAPH_WORDS && !tried.has(b.span.start),
+    );
     if (!long) return;
     tried.add(long.span.start);
     const cuts = splitPoints(long, m.state.language);
     if (!cuts) {
-      m.state.note("paragraph-length", `a paragraph of ${long.words} words has a sentence over the limit, or sentences holding Markdown where it would be split`);
+      m.state.note(
+        "paragraph-length",
+        `a paragraph of ${long.words} words has a sentence over the limit, or sentences holding Markdown where it would be split`,
+      );
       continue;
     }
     const edits = cuts.map((i) => ({ start: long.sentences[i]!.span!.end, end: long.sentences[i + 1]!.span!.start, text: "\n\n" }));
     const before = located.markdown.slice(long.span.start, long.span.end);
-    const after = edits.reduceRight((text, e) => text.slice(0, e.start - long.span.start) + e.text + text.slice(e.end - long.span.start), before);
+    const after = edits.reduceRight(
+      (text, e) => text.slice(0, e.start - long.span.start) + e.text + text.slice(e.end - long.span.start),
+      before,
+    );
     const section = located.sections[long.section]!.name;
-    m.state.propose(edits, { section, check: "paragraph-length", reason: `The paragraph had ${long.words} words (at most ${PARAGRAPH_WORDS}); it is split between sentences, which stay as they were.`, before, after });
+    m.state.propose(edits, {
+      section,
+      check: "paragraph-length",
+      reason: `The paragraph had ${long.words} words (at most ${PARAGRAPH_WORDS}); it is split between sentences, which stay as they were.`,
+      before,
+      after,
+    });
   }
 }
 
@@ -58,7 +72,10 @@ function splitPoints(paragraph: Paragraph, language: string): number[] | undefin
 /** Give every run of text longer than the limit a subheading the model writes, until none is (when `mend` holds "headings"). */
 export async function mendRuns(m: Mending): Promise<void> {
   if (m.state.fails("subheading-distribution") && !m.state.asked("headings")) {
-    m.state.note("subheading-distribution", 'the headings are the author\'s, and a refresh adds one only when the request\'s `mend` holds "headings"');
+    m.state.note(
+      "subheading-distribution",
+      "the headings are the author's, and a refresh adds one only when the request's `mend` holds \"headings\"",
+    );
     return;
   }
   const tried = new Set<string>();
@@ -78,17 +95,24 @@ export async function mendRuns(m: Mending): Promise<void> {
       taken: (text) => taken.has(normaliseSentence(text, m.state.language)),
     });
     if (!heading) {
-      m.state.note("subheading-distribution", `the model wrote no subheading free of banned phrases and repeats for a run in “${run.section.name}”`);
+      m.state.note(
+        "subheading-distribution",
+        `the model wrote no subheading free of banned phrases and repeats for a run in “${run.section.name}”`,
+      );
       continue;
     }
     const text = `${"#".repeat(depth)} ${heading}\n\n`;
-    const kept = m.state.propose([{ start: block.span.start, end: block.span.start, text }], {
-      section: run.section.name,
-      check: "subheading-distribution",
-      reason: `The text ran ${run.words} words without a subheading (at most ${RUN_WORDS}).`,
-      before: "",
-      after: text.trimEnd(),
-    }, countWords(heading, m.state.language));
+    const kept = m.state.propose(
+      [{ start: block.span.start, end: block.span.start, text }],
+      {
+        section: run.section.name,
+        check: "subheading-distribution",
+        reason: `The text ran ${run.words} words without a subheading (at most ${RUN_WORDS}).`,
+        before: "",
+        after: text.trimEnd(),
+      },
+      countWords(heading, m.state.language),
+    );
     if (!kept) return;
   }
 }
@@ -109,7 +133,11 @@ function longestRun(m: Mending): { section: LocatedSection; at: number; words: n
       if (!at || off < at.off) at = { i: b.i + 1, off };
     }
     if (at) best = { section, at: at.i, words };
-    else m.state.note("subheading-distribution", `“${section.name}” is one block of ${words} words: there is no paragraph boundary to put a subheading at`);
+    else
+      m.state.note(
+        "subheading-distribution",
+        `“${section.name}” is one block of ${words} words: there is no paragraph boundary to put a subheading at`,
+      );
   }
   return best;
 }

@@ -29,10 +29,15 @@ export async function mendBannedHeadings(m: Mending): Promise<void> {
     tried.add(block.text);
     const check = bannedCheck(m, block.text);
     if (!m.state.asked("headings")) {
-      m.state.note(check, `the heading “${block.text}” is the author's, and a refresh rewrites headings only when the request's \`mend\` holds "headings"`);
+      m.state.note(
+        check,
+        `the heading “${block.text}” is the author's, and a refresh rewrites headings only when the request's \`mend\` holds "headings"`,
+      );
       continue;
     }
-    const taken = new Set(m.state.located.blocks.flatMap((b) => (b.kind === "heading" ? [normaliseSentence(b.text, m.state.language)] : [])));
+    const taken = new Set(
+      m.state.located.blocks.flatMap((b) => (b.kind === "heading" ? [normaliseSentence(b.text, m.state.language)] : [])),
+    );
     const heading = await m.writer.heading({
       context: contextBefore(m, block.span.start - block.depth - 1),
       depth: block.depth,
@@ -43,7 +48,11 @@ export async function mendBannedHeadings(m: Mending): Promise<void> {
       m.state.note(check, `the model wrote no heading free of banned phrases to replace “${block.text}”`);
       continue;
     }
-    m.state.propose([{ ...block.span, text: heading }], { section: block.text, check, reason: "The heading holds a phrase to avoid.", before: block.text, after: heading }, countWords(heading, m.state.language));
+    m.state.propose(
+      [{ ...block.span, text: heading }],
+      { section: block.text, check, reason: "The heading holds a phrase to avoid.", before: block.text, after: heading },
+      countWords(heading, m.state.language),
+    );
   }
 }
 
@@ -66,7 +75,12 @@ export async function mendBannedSentences(m: Mending): Promise<void> {
     await rewrite(m, {
       spans: [target.sentence.span],
       replaced: [text],
-      passage: { budget: countWords(text, language), primaryUses: hasPhrase(text, m.plan.primary, language) ? 1 : 0, secondary, section: 0 },
+      passage: {
+        budget: countWords(text, language),
+        primaryUses: hasPhrase(text, m.plan.primary, language) ? 1 : 0,
+        secondary,
+        section: 0,
+      },
       check,
       reason: "The sentence holds a phrase to avoid.",
       accept: (written) => !m.avoid.holds(written),
@@ -84,7 +98,8 @@ function bannedSentence(m: Mending, tried: ReadonlySet<string>): { sentence: Loc
   for (const block of m.state.located.blocks) {
     if (block.kind === "other") {
       const text = m.state.located.markdown.slice(block.span.start, block.span.end);
-      if (m.avoid.holds(text)) m.state.note(bannedCheck(m, text), "a banned phrase stands in a list, quote or table, which a refresh leaves as it is");
+      if (m.avoid.holds(text))
+        m.state.note(bannedCheck(m, text), "a banned phrase stands in a list, quote or table, which a refresh leaves as it is");
     }
   }
   return undefined;
@@ -99,15 +114,36 @@ export async function mendIntroduction(m: Mending): Promise<void> {
   const passage = { primaryUses: 1, secondary: [], opening: true, section: 0 };
   if (!first) {
     const at = bodyStart(located);
-    const written = await m.writer.prose({ context: `# ${m.title}\n\n`, passage: { ...passage, budget: 40 }, grounding: noGrounding(m), seen: seenAround(located, at), room: room(m) });
+    const written = await m.writer.prose({
+      context: `# ${m.title}\n\n`,
+      passage: { ...passage, budget: 40 },
+      grounding: noGrounding(m),
+      seen: seenAround(located, at),
+      room: room(m),
+    });
     if (!written.words) return m.state.note("keyword-in-introduction", "the model wrote no opening the sentence gate kept");
     const edit = { start: at, end: at, text: `${at ? "\n\n" : ""}${written.markdown}${at ? "" : "\n\n"}` };
-    m.state.propose([edit], { section: INTRODUCTION, check: "keyword-in-introduction", reason: "The article had no introduction before its first subheading.", before: "", after: written.markdown }, written.words);
+    m.state.propose(
+      [edit],
+      {
+        section: INTRODUCTION,
+        check: "keyword-in-introduction",
+        reason: "The article had no introduction before its first subheading.",
+        before: "",
+        after: written.markdown,
+      },
+      written.words,
+    );
     return;
   }
-  if (first.kind !== "paragraph") return m.state.note("keyword-in-introduction", "the introduction opens with a list, quote or table, which a refresh leaves as it is");
+  if (first.kind !== "paragraph")
+    return m.state.note("keyword-in-introduction", "the introduction opens with a list, quote or table, which a refresh leaves as it is");
   const opening = first.sentences.slice(0, 2);
-  if (opening.some((s) => !s.span)) return m.state.note("keyword-in-introduction", "the introduction's first sentences hold Markdown (a link or emphasis) that a rewrite would lose");
+  if (opening.some((s) => !s.span))
+    return m.state.note(
+      "keyword-in-introduction",
+      "the introduction's first sentences hold Markdown (a link or emphasis) that a rewrite would lose",
+    );
   const words = opening.reduce((n, s) => n + countWords(s.text, m.state.language), 0);
   await rewrite(m, {
     spans: opening.map((s) => s.span!),
@@ -150,7 +186,11 @@ async function rewrite(m: Mending, r: Rewrite): Promise<void> {
   }
   const before = m.state.located.markdown.slice(start, end);
   const section = sectionAt(m.state.located, start).name;
-  m.state.propose([{ start, end, text: written.markdown }], { section, check: r.check, reason: r.reason, before, after: written.markdown }, written.words);
+  m.state.propose(
+    [{ start, end, text: written.markdown }],
+    { section, check: r.check, reason: r.reason, before, after: written.markdown },
+    written.words,
+  );
 }
 
 /** Extend the shortest sections with new paragraphs while the article is shorter than asked (at most one try a section). */
@@ -164,7 +204,10 @@ export async function mendLength(m: Mending): Promise<void> {
     const { located } = m.state;
     const sections = located.sections
       .filter((s) => !tried.has(s.name) && s.blocks.some((i) => located.blocks[i]!.kind === "paragraph"))
-      .map((s) => ({ s, words: s.blocks.reduce((n, i) => n + ("words" in located.blocks[i]! ? (located.blocks[i] as { words: number }).words : 0), 0) }))
+      .map((s) => ({
+        s,
+        words: s.blocks.reduce((n, i) => n + ("words" in located.blocks[i]! ? (located.blocks[i] as { words: number }).words : 0), 0),
+      }))
       .sort((a, b) => a.words - b.words);
     const pick = sections[0];
     if (!pick) break;
@@ -180,9 +223,23 @@ export async function mendLength(m: Mending): Promise<void> {
     });
     if (!written.words) continue;
     const edit = { start: last.span.end, end: last.span.end, text: `\n\n${written.markdown}` };
-    m.state.propose([edit], { section: pick.s.name, check: m.state.fails("length-target") ? "length-target" : "text-length", reason: `The article had ${m.state.report.wordCount} words of the ${target} asked for.`, before: "", after: written.markdown }, written.words);
+    m.state.propose(
+      [edit],
+      {
+        section: pick.s.name,
+        check: m.state.fails("length-target") ? "length-target" : "text-length",
+        reason: `The article had ${m.state.report.wordCount} words of the ${target} asked for.`,
+        before: "",
+        after: written.markdown,
+      },
+      written.words,
+    );
   }
-  if (short()) m.state.note(m.state.fails("length-target") ? "length-target" : "text-length", "every section was extended once and the model wrote no more the checks kept");
+  if (short())
+    m.state.note(
+      m.state.fails("length-target") ? "length-target" : "text-length",
+      "every section was extended once and the model wrote no more the checks kept",
+    );
 }
 
 const quoted = (sentence: string) => `“${sentence.length > 60 ? `${sentence.slice(0, 57)}…` : sentence}”`;

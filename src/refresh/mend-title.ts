@@ -31,9 +31,12 @@ export function rewrittenFields(state: RefreshState, holds: (text: string) => bo
   const descriptionCheck = DESCRIPTION_CHECKS.find((id) => state.fails(id)) ?? "avoid";
   const titleHome = located.frontMatter?.title !== undefined || located.h1 !== undefined;
   const titleAsked = state.asked("title");
-  if (titleFails && !fixed(title?.from, titleCheck) && !titleHome) state.note(titleCheck, "the article has no title in its front matter or H1 to write one in");
-  if (titleFails && !titleAsked) state.note(titleCheck, 'the title is the author\'s, and a refresh rewrites it only when the request\'s `mend` holds "title"');
-  if (descriptionFails && !fixed(description?.from, descriptionCheck) && !located.frontMatter) state.note(descriptionCheck, "the article has no front matter to hold a description");
+  if (titleFails && !fixed(title?.from, titleCheck) && !titleHome)
+    state.note(titleCheck, "the article has no title in its front matter or H1 to write one in");
+  if (titleFails && !titleAsked)
+    state.note(titleCheck, "the title is the author's, and a refresh rewrites it only when the request's `mend` holds \"title\"");
+  if (descriptionFails && !fixed(description?.from, descriptionCheck) && !located.frontMatter)
+    state.note(descriptionCheck, "the article has no front matter to hold a description");
   return {
     title: titleFails && titleHome && titleAsked && title?.from !== "request",
     description: descriptionFails && located.frontMatter !== undefined && description?.from !== "request",
@@ -47,7 +50,11 @@ export function mendTitle(m: Mending, outline: Outline, rewritten: Rewritten): v
   if (rewritten.title) {
     const old = state.report.title?.value ?? "";
     const edits: Edit[] = [];
-    if (located.frontMatter?.title) edits.push({ ...located.frontMatter.title, text: yamlValue(outline.title, located.markdown.slice(located.frontMatter.title.start, located.frontMatter.title.end)) });
+    if (located.frontMatter?.title)
+      edits.push({
+        ...located.frontMatter.title,
+        text: yamlValue(outline.title, located.markdown.slice(located.frontMatter.title.start, located.frontMatter.title.end)),
+      });
     if (located.h1 && (located.h1.text === old || !located.frontMatter?.title)) edits.push({ ...located.h1.span, text: outline.title });
     propose(m, edits, { field: "title", checks: TITLE_CHECKS, old, now: outline.title });
   }
@@ -62,22 +69,34 @@ export function mendTitle(m: Mending, outline: Outline, rewritten: Rewritten): v
   }
 }
 
-function propose(m: Mending, edits: Edit[], f: { field: "title" | "description"; checks: readonly CheckId[]; old: string; now: string }): void {
+function propose(
+  m: Mending,
+  edits: Edit[],
+  f: { field: "title" | "description"; checks: readonly CheckId[]; old: string; now: string },
+): void {
   const failing = f.checks.filter((id) => m.state.fails(id));
   const check = failing[0] ?? (m.state.fails("avoid") ? "avoid" : "cliches");
   if (!f.now || f.now === f.old) {
     m.state.note(check, `the model's ${f.field} was no different`);
     return;
   }
-  const change = { section: f.field, check, reason: `The ${f.field} failed: ${failing.join(", ") || "it held a phrase to avoid"}.`, before: f.old, after: f.now };
+  const change = {
+    section: f.field,
+    check,
+    reason: `The ${f.field} failed: ${failing.join(", ") || "it held a phrase to avoid"}.`,
+    before: f.old,
+    after: f.now,
+  };
   const kept = m.state.propose(edits, change, countWords(f.now, m.state.language));
-  if (kept && failing.some((id) => m.state.fails(id))) m.state.note(check, `the model's ${f.field} under the outline grammar still fails it`);
+  if (kept && failing.some((id) => m.state.fails(id)))
+    m.state.note(check, `the model's ${f.field} under the outline grammar still fails it`);
 }
 
 /** A YAML scalar for `text`, quoted as the value it replaces was (plain when it was plain and `text` needs no quotes). */
 function yamlValue(text: string, original: string): string {
   if (original.startsWith("'")) return `'${text.replaceAll("'", "''")}'`;
-  const plain = /^\p{L}[^:#\n"'{}[\],&*!|>%@`]*$/u.test(text) && !/\s$/u.test(text) && !/^(?:y|n|yes|no|on|off|true|false|null)$/iu.test(text);
+  const plain =
+    /^\p{L}[^:#\n"'{}[\],&*!|>%@`]*$/u.test(text) && !/\s$/u.test(text) && !/^(?:y|n|yes|no|on|off|true|false|null)$/iu.test(text);
   if (!original.startsWith('"') && plain) return text;
   return JSON.stringify(text);
 }

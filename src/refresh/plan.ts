@@ -51,9 +51,38 @@ export function refreshPlan(request: RefreshRequest, report: AnalysisResponse, o
 export function mirrorSections(p: Plan, located: LocatedArticle): { plan: Plan; outline: Outline; title: string } {
   const words = located.sections.map((s) => s.blocks.reduce((n, i) => n + ((located.blocks[i] as { words?: number }).words ?? 0), 0));
   const sections = located.sections.map(
-    (_, i): PlannedSection => ({ kind: i === 0 ? "introduction" : "body", label: null, heading: null, number: null, subheadings: [], items: 0, share: Math.max(1, words[i]!), primaryUses: 0, secondary: [] }),
+    (_, i): PlannedSection => ({
+      kind: i === 0 ? "introduction" : "body",
+      label: null,
+      heading: null,
+      number: null,
+      subheadings: [],
+      items: 0,
+      share: Math.max(1, words[i]!),
+      primaryUses: 0,
+      secondary: [],
+    }),
   );
   const title = p.request.seo.title ?? located.h1?.text ?? p.request.topic;
-  const outline: Outline = { title, metaDescription: "", sections: located.sections.map((s, i) => ({ heading: i === 0 ? null : s.name, subheadings: [] })) };
-  return { plan: { ...p, sections, request: { ...p.request, length: clamp(words.reduce((a, b) => a + b, 0), LIMITS.lengthMin, LIMITS.lengthMax) } }, outline, title };
+  const outline: Outline = {
+    title,
+    metaDescription: "",
+    sections: located.sections.map((s, i) => ({ heading: i === 0 ? null : s.name, subheadings: [] })),
+  };
+  return {
+    plan: {
+      ...p,
+      sections,
+      request: {
+        ...p.request,
+        length: clamp(
+          words.reduce((a, b) => a + b, 0),
+          LIMITS.lengthMin,
+          LIMITS.lengthMax,
+        ),
+      },
+    },
+    outline,
+    title,
+  };
 }

@@ -71,14 +71,24 @@ const MENDS: ReadonlyArray<(m: Mending) => void | Promise<void>> = [mendBannedHe
 /** Measure an article, mend what fails, measure it again. */
 export async function refreshArticle(request: RefreshRequest, options: RefreshOptions): Promise<RefreshedArticle> {
   const started = performance.now();
-  const analyse = { ...(options.keyStyle ? { keyStyle: options.keyStyle } : {}), ...(options.fileSlug ? { fileSlug: options.fileSlug } : {}) };
+  const analyse = {
+    ...(options.keyStyle ? { keyStyle: options.keyStyle } : {}),
+    ...(options.fileSlug ? { fileSlug: options.fileSlug } : {}),
+  };
   const state = new RefreshState(request, analyse);
   const style = resolveStyle(request.style, options.keyStyle);
   const keep = [...(state.report.keywords?.value ?? []), ...(request.links ?? []).flatMap((link) => link.keywords)];
   const avoid = new AvoidList({ style, language: state.language, keep });
   const rewritten = rewrittenFields(state, (text) => avoid.holds(text));
   const planned = refreshPlan(request, state.report, { ...(options.keyStyle ? { keyStyle: options.keyStyle } : {}), rewritten });
-  const writer = await RefreshWriter.open({ backend: options.backend, plan: planned, avoid, ...(options.signal ? { signal: options.signal } : {}), ...(options.onTokens ? { onTokens: options.onTokens } : {}), ...(options.onWords ? { onWords: options.onWords } : {}) });
+  const writer = await RefreshWriter.open({
+    backend: options.backend,
+    plan: planned,
+    avoid,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onTokens ? { onTokens: options.onTokens } : {}),
+    ...(options.onWords ? { onWords: options.onWords } : {}),
+  });
   let before: RefreshResponse["before"];
   try {
     const outline = await writer.outline();
@@ -98,7 +108,10 @@ export async function refreshArticle(request: RefreshRequest, options: RefreshOp
     await writer.dispose();
   }
   const failed = new Set<CheckId>(before.checks.filter((c) => c.passed === false).map((c) => c.id));
-  const { article, document } = articleOf(state, planned, { created: Math.floor(Date.now() / 1000), ...(options.publisher ? { publisher: options.publisher } : {}) });
+  const { article, document } = articleOf(state, planned, {
+    created: Math.floor(Date.now() / 1000),
+    ...(options.publisher ? { publisher: options.publisher } : {}),
+  });
   const response: RefreshResponse = {
     id: `ref_${randomUUID().replaceAll("-", "")}`,
     object: "refresh",
@@ -110,7 +123,10 @@ export async function refreshArticle(request: RefreshRequest, options: RefreshOp
     after: state.report.seo,
     changes: state.changes,
     unmended: unmended(state, failed),
-    diff: state.markdown === request.markdown ? "" : createTwoFilesPatch("a/article.md", "b/article.md", request.markdown, state.markdown, undefined, undefined, { context: 3 }),
+    diff:
+      state.markdown === request.markdown
+        ? ""
+        : createTwoFilesPatch("a/article.md", "b/article.md", request.markdown, state.markdown, undefined, undefined, { context: 3 }),
     wordsWritten: state.wordsWritten,
     usage: { ...writer.usage, durationMs: Math.round(performance.now() - started) },
   };

@@ -44,13 +44,28 @@ export const RefreshRequestSchema = v.pipe(
         `${MARKDOWN_DESCRIPTION} Everything a refresh does not change stays byte for byte, the front matter included (but a title or description mended there).`,
       ),
       ...TARGET_FIELDS,
-      seed: v.optional(described(SeedSchema, "Seed of the sampler: the same request with the same seed gives the same refresh on the same model. Random when absent; echoed in `seed`.")),
+      seed: v.optional(
+        described(
+          SeedSchema,
+          "Seed of the sampler: the same request with the same seed gives the same refresh on the same model. Random when absent; echoed in `seed`.",
+        ),
+      ),
       mend: v.optional(MendSchema, []),
-      publish: v.optional(described(PublishFieldSchema, "Publish the refreshed article: the post it came from (front matter `posts.<target>`, else its slug) is updated, never a second one.")),
+      publish: v.optional(
+        described(
+          PublishFieldSchema,
+          "Publish the refreshed article: the post it came from (front matter `posts.<target>`, else its slug) is updated, never a second one.",
+        ),
+      ),
     },
     "the request body must be a JSON object",
   ),
-  v.transform(({ structure, seed, ...rest }) => ({ ...rest, html: undefined, structure: resolvePreset(structure || DEFAULTS.structure), seed: seed ?? randomSeed() })),
+  v.transform(({ structure, seed, ...rest }) => ({
+    ...rest,
+    html: undefined,
+    structure: resolvePreset(structure || DEFAULTS.structure),
+    seed: seed ?? randomSeed(),
+  })),
 );
 
 /** A refresh request as a job shows it: its article and seed, and the targets given. */
@@ -86,9 +101,15 @@ export const RefreshResponseSchema = v.object({
   before: described(SeoReportSchema, "The report of the article as it was given."),
   after: described(SeoReportSchema, "The report of the refreshed article: its score is never below `before.score`."),
   changes: described(v.array(RefreshChangeSchema), "Every change, in the order made; what is not listed is byte for byte as it was."),
-  unmended: described(v.array(v.object({ check: checkId, reason: v.string() })), "Checks that still fail, each with why the refresh could not mend it."),
+  unmended: described(
+    v.array(v.object({ check: checkId, reason: v.string() })),
+    "Checks that still fail, each with why the refresh could not mend it.",
+  ),
   diff: described(v.string(), "A unified diff from the given Markdown to the new one (`git apply` takes it); empty when nothing changed."),
-  wordsWritten: described(v.pipe(v.number(), v.integer(), v.minValue(0)), "Words the model wrote into the article: what counts against the key's daily words."),
+  wordsWritten: described(
+    v.pipe(v.number(), v.integer(), v.minValue(0)),
+    "Words the model wrote into the article: what counts against the key's daily words.",
+  ),
   usage: ArticleResponseSchema.entries.usage,
   publish: ArticleResponseSchema.entries.publish,
 });
@@ -100,7 +121,8 @@ export type RefreshChange = v.InferOutput<typeof RefreshChangeSchema>;
 
 /** An example request, for the OpenAPI document and the docs. */
 export const EXAMPLE_REFRESH_REQUEST = {
-  markdown: "---\ntitle: Home composting for beginners\n---\n\n# Home composting for beginners\n\nKitchen scraps and garden waste turn into dark, crumbly soil…",
+  markdown:
+    "---\ntitle: Home composting for beginners\n---\n\n# Home composting for beginners\n\nKitchen scraps and garden waste turn into dark, crumbly soil…",
   seo: { keywords: "compost bin, garden waste" },
   style: { avoid: ["game-changer"] },
   links: [{ url: "/guides/worm-farms/", title: "Worm farms for flats", keywords: ["worm farm"] }],

@@ -88,7 +88,14 @@ export class RefreshWriter {
     const { plan, backend, avoid, signal } = this.o;
     const format = backend.prompting === "chat-template" ? "json" : "lines";
     await this.writer.begin(articlePrompt(plan, format));
-    const outline = await writeOutline({ plan, writer: this.writer, format, seed: plan.request.seed, avoid, ...(signal ? { signal } : {}) });
+    const outline = await writeOutline({
+      plan,
+      writer: this.writer,
+      format,
+      seed: plan.request.seed,
+      avoid,
+      ...(signal ? { signal } : {}),
+    });
     this.writer.append("\n\n");
     this.writer.pin();
     this.base = this.writer.text.length;
@@ -133,9 +140,16 @@ export class RefreshWriter {
    * A heading of `depth` at a spot, under the outline's heading grammar (the keyword in its first
    * words when `keyword`); undefined when every try held a banned phrase or one `taken` refuses.
    */
-  async heading(ask: { context: string; depth: number; keyword: boolean; taken: (heading: string) => boolean }): Promise<string | undefined> {
+  async heading(ask: {
+    context: string;
+    depth: number;
+    keyword: boolean;
+    taken: (heading: string) => boolean;
+  }): Promise<string | undefined> {
     const { plan, avoid, signal } = this.o;
-    const grammar = new GrammarBuilder(plan.spaced, { refused: avoid.words }).add([{ field: headingShape(plan.primary, ask.keyword) }, { literal: "\n" }]).build();
+    const grammar = new GrammarBuilder(plan.spaced, { refused: avoid.words })
+      .add([{ field: headingShape(plan.primary, ask.keyword) }, { literal: "\n" }])
+      .build();
     for (let attempt = 0; attempt < HEADING_TRIES; attempt++) {
       this.reset(`${ask.context}${"#".repeat(ask.depth)} `);
       const start = this.writer.text.length;

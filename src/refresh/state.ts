@@ -94,10 +94,15 @@ export class RefreshState {
       return false;
     }
     const located = locate(next, this.language);
-    const rewrites = (["title", "headings"] as const).filter((part) => !this.asked(part) && authored(located)[part] !== authored(this.located)[part]);
+    const rewrites = (["title", "headings"] as const).filter(
+      (part) => !this.asked(part) && authored(located)[part] !== authored(this.located)[part],
+    );
     if (rewrites.length) {
       // The steps never propose such a change unasked; this keeps the promise whatever a mend does.
-      this.note(change.check, `a change for it would have rewritten the article's ${rewrites.join(" and ")}, which the request's \`mend\` does not list`);
+      this.note(
+        change.check,
+        `a change for it would have rewritten the article's ${rewrites.join(" and ")}, which the request's \`mend\` does not list`,
+      );
       return false;
     }
     const [was, now] = [(this.keptNow ??= kept(this.markdown)), kept(next)];
@@ -107,7 +112,10 @@ export class RefreshState {
       return false;
     }
     if (report.seo.score < this.report.seo.score) {
-      this.note(change.check, `a change for it would have lowered the score from ${this.report.seo.score} to ${report.seo.score}, so it was not kept`);
+      this.note(
+        change.check,
+        `a change for it would have lowered the score from ${this.report.seo.score} to ${report.seo.score}, so it was not kept`,
+      );
       return false;
     }
     this.markdown = next;
@@ -131,8 +139,17 @@ export class RefreshState {
     const linked = links.filter((link) => found.some((f) => sameAddress(f.url, link.url)));
     const open = links.filter((link) => !linked.includes(link));
     // A page the plan wanted that is still not linked: no sentence took its anchor.
-    const unlinked = open.map((link) => this.leftOut.find((page) => page.url === link.url) ?? { url: link.url, reason: "not-written" as const });
-    return { sources: 0, cited: 0, links: links.length, linksWanted: Math.max(this.linksWanted, linked.length), linksPlaced: linked.length, unlinked };
+    const unlinked = open.map(
+      (link) => this.leftOut.find((page) => page.url === link.url) ?? { url: link.url, reason: "not-written" as const },
+    );
+    return {
+      sources: 0,
+      cited: 0,
+      links: links.length,
+      linksWanted: Math.max(this.linksWanted, linked.length),
+      linksPlaced: linked.length,
+      unlinked,
+    };
   }
 }
 
@@ -141,7 +158,8 @@ function applyEdits(text: string, edits: readonly Edit[]): string {
   // New lines end as the article's lines do.
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
   let out = text;
-  for (const edit of [...edits].sort((a, b) => b.start - a.start)) out = out.slice(0, edit.start) + edit.text.replace(/\r?\n/gu, eol) + out.slice(edit.end);
+  for (const edit of [...edits].sort((a, b) => b.start - a.start))
+    out = out.slice(0, edit.start) + edit.text.replace(/\r?\n/gu, eol) + out.slice(edit.end);
   return out;
 }
 
@@ -156,5 +174,9 @@ function authored(located: LocatedArticle): Record<MendPart, string> {
 
 function kept(markdown: string): Kept {
   const page = readPage({ markdown });
-  return { links: page.links.length, citations: page.citations, headings: page.blocks.filter((block) => block.kind === "heading").length + (page.h1 === undefined ? 0 : 1) };
+  return {
+    links: page.links.length,
+    citations: page.citations,
+    headings: page.blocks.filter((block) => block.kind === "heading").length + (page.h1 === undefined ? 0 : 1),
+  };
 }

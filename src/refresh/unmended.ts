@@ -13,7 +13,8 @@ const NOT_MENDED: Partial<Record<CheckId, string>> = {
   "secondary-keywords": "a refresh does not add keyword uses across the article",
   "keyword-once-per-sentence": "a refresh does not rewrite sentences for keyword repetition",
   "keyword-openings": "a refresh does not rewrite sentence openings",
-  "keyword-in-subheadings": "a refresh rewrites headings only where they hold a banned phrase, and only when the request's `mend` holds \"headings\"",
+  "keyword-in-subheadings":
+    'a refresh rewrites headings only where they hold a banned phrase, and only when the request\'s `mend` holds "headings"',
   "length-target": "a refresh adds text to a short article, never cuts a long one",
   "text-length": "a refresh extends an article only towards a requested `length`",
   "single-h1": "a refresh does not change the article's headings' levels",
@@ -34,7 +35,9 @@ export function unmended(state: RefreshState, failedBefore: ReadonlySet<CheckId>
     .filter((check) => check.passed === false)
     .map((check) => {
       const why = state.notes.get(check.id) ?? NOT_MENDED[check.id] ?? "no mend of the refresh applied to what it found";
-      const reason = failedBefore.has(check.id) ? why : `it passed before; a change kept for another check (the score rose or held) made it fail`;
+      const reason = failedBefore.has(check.id)
+        ? why
+        : `it passed before; a change kept for another check (the score rose or held) made it fail`;
       return { check: check.id, reason: `${check.message} Not mended: ${reason}.` };
     });
 }

@@ -62,15 +62,32 @@ describe.skipIf(!HAS_CHROMIUM)("the playground's Check an article tab", () => {
 
   it("switches tabs from the keyboard, as WAI-ARIA tabs do", async () => {
     const page = await playground().open(WIDE);
-    expect(await tabState(page)).toEqual({ selected: ["tab-generate"], tabbable: ["tab-generate"], shown: ["panel-generate"], focused: "", hash: "" });
+    expect(await tabState(page)).toEqual({
+      selected: ["tab-generate"],
+      tabbable: ["tab-generate"],
+      shown: ["panel-generate"],
+      focused: "",
+      hash: "",
+    });
     await page.focus("#tab-generate");
     await page.keyboard.press("ArrowRight");
-    expect(await tabState(page)).toEqual({ selected: ["tab-check"], tabbable: ["tab-check"], shown: ["panel-check"], focused: "tab-check", hash: "#check" });
+    expect(await tabState(page)).toEqual({
+      selected: ["tab-check"],
+      tabbable: ["tab-check"],
+      shown: ["panel-check"],
+      focused: "tab-check",
+      hash: "#check",
+    });
     // Tab leaves the tab list for the panel's first control (the key is before the tabs).
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("c-markdown");
     await page.focus("#tab-check");
-    for (const [key, tab] of [["ArrowRight", "tab-generate"], ["ArrowLeft", "tab-check"], ["Home", "tab-generate"], ["End", "tab-check"]] as const) {
+    for (const [key, tab] of [
+      ["ArrowRight", "tab-generate"],
+      ["ArrowLeft", "tab-check"],
+      ["Home", "tab-generate"],
+      ["End", "tab-check"],
+    ] as const) {
       await page.keyboard.press(key);
       const state = await tabState(page);
       expect([state.selected, state.focused, state.shown]).toEqual([[tab], tab, [tab.replace("tab-", "panel-")]]);
@@ -123,7 +140,9 @@ describe.skipIf(!HAS_CHROMIUM)("the playground's Check an article tab", () => {
     for (const [keyword, share] of Object.entries(answer.seo.keywordDensity)) expect(stats).toContain(`${keyword} ${share}%`);
     expect(answer.outline.length).toBeGreaterThan(3);
     expect(await page.locator("#check-outline li").allTextContents()).toEqual(answer.outline.map((entry) => entry.text));
-    expect(await page.locator("#check-status").textContent()).toBe(`Checked: ${answer.wordCount} words, SEO score ${answer.seo.score}, ${failed} failed ${failed === 1 ? "check" : "checks"}.`);
+    expect(await page.locator("#check-status").textContent()).toBe(
+      `Checked: ${answer.wordCount} words, SEO score ${answer.seo.score}, ${failed} failed ${failed === 1 ? "check" : "checks"}.`,
+    );
 
     // Beside the form on a wide screen; the Generate tab's report is untouched.
     const form = (await page.locator("#check-form").boundingBox())!;
@@ -138,7 +157,8 @@ describe.skipIf(!HAS_CHROMIUM)("the playground's Check an article tab", () => {
   it("on a 390 px phone, brings the report into view and shows heading text only as text", async () => {
     const { server, open } = playground();
     const page = await open(PHONE);
-    const markdown = "# Compost <img src=x onerror=window.__pwned=1>\n\nA compost bin turns garden waste into soil.\n\n## Why <script>window.__pwned=2</script> compost\n\nKitchen scraps and leaves rot into dark soil within months.";
+    const markdown =
+      "# Compost <img src=x onerror=window.__pwned=1>\n\nA compost bin turns garden waste into soil.\n\n## Why <script>window.__pwned=2</script> compost\n\nKitchen scraps and leaves rot into dark soil within months.";
     await check(page, { "c-markdown": markdown });
     await page.locator("#check-report-body").waitFor({ state: "visible" });
     const answer = await analyse(server.url, { markdown });
@@ -164,7 +184,10 @@ describe.skipIf(!HAS_CHROMIUM)("the playground's Check an article tab", () => {
     const error = page.locator("#check-error");
     await error.waitFor({ state: "visible" });
     expect(await error.locator("h2").textContent()).toBe("422 Unprocessable Entity");
-    expect(await error.locator("li").allTextContents()).toEqual(["language: language must be an ISO 639-1 code such as en, de or ja", "length: length must be at least 100 words"]);
+    expect(await error.locator("li").allTextContents()).toEqual([
+      "language: language must be an ISO 639-1 code such as en, de or ja",
+      "length: length must be at least 100 words",
+    ]);
     expect(await page.locator("#c-length").getAttribute("aria-invalid")).toBe("true");
     expect(await page.locator("#c-language").getAttribute("aria-invalid")).toBe("true");
     expect(await page.locator("#check-report-body").isHidden()).toBe(true);

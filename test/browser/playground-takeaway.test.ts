@@ -41,7 +41,10 @@ async function keepStreamText(page: Page): Promise<void> {
     window.fetch = async (...args: Parameters<typeof fetch>) => {
       const response = await fetchOriginal(...args);
       if (!String(args[0]).endsWith("/api/v1/generate") || !response.body) return response;
-      void response.clone().text().then((text) => ((window as any).__stream = text));
+      void response
+        .clone()
+        .text()
+        .then((text) => ((window as any).__stream = text));
       const decoder = new TextDecoder();
       const encoder = new TextEncoder();
       let pending = "";

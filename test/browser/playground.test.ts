@@ -153,7 +153,10 @@ describe.skipIf(!HAS_CHROMIUM)("the playground in headless Chromium", () => {
     await error.waitFor({ state: "visible" });
     expect(await error.locator("h2").textContent()).toBe("422 Unprocessable Entity");
     const items = await error.locator("li").allTextContents();
-    expect(items).toEqual(["length: length must be at least 100 words", "language: language must be an ISO 639-1 code such as en, de or ja"]);
+    expect(items).toEqual([
+      "length: length must be at least 100 words",
+      "language: language must be an ISO 639-1 code such as en, de or ja",
+    ]);
     expect(await page.locator("#f-length").getAttribute("aria-invalid")).toBe("true");
     expect(await page.locator("#f-language").getAttribute("aria-invalid")).toBe("true");
     await page.close();
@@ -179,14 +182,19 @@ describe.skipIf(!HAS_CHROMIUM)("the playground in headless Chromium", () => {
       expect.objectContaining({
         topic: "Home composting",
         style: { avoid: ["once upon a time", "game-changer"], voice: "plain British English" },
-        sources: [{ title: "Our trial", text: "# Our trial\nThe heap reached 60 °C." }, { title: "Pasted text 2", text: "Turn it weekly." }],
+        sources: [
+          { title: "Our trial", text: "# Our trial\nThe heap reached 60 °C." },
+          { title: "Pasted text 2", text: "Turn it weekly." },
+        ],
         links: [
           { url: "/guides/compost-bins", title: "How to choose a compost bin", keywords: "compost bin, tumbler" },
           { url: "javascript:alert(1)", title: "Evil page" },
         ],
       }),
     ]);
-    expect(await error.locator("li").allTextContents()).toEqual(["links[1].url: url must be an absolute http(s) URL or a site path starting with /"]);
+    expect(await error.locator("li").allTextContents()).toEqual([
+      "links[1].url: url must be an absolute http(s) URL or a site path starting with /",
+    ]);
     expect(await page.locator("#f-links").getAttribute("aria-invalid")).toBe("true");
     await page.close();
   });

@@ -15,12 +15,25 @@ describe.skipIf(!HAS_STORIES_MODEL)("banned phrases over HTTP", () => {
     const links = [{ url: "/math", title: "Math tables", keywords: ["x^2 tables", "a-b|c"] }];
     // Keywords and link keywords of grammar characters besides bans of them (none overlapping: that is a 422).
     const avoid = GRAMMAR_CHARACTERS.filter((p) => p !== "x^y" && p !== "f|g");
-    const plain = await server().generate({ topic: "Math tricks", length: 150, seed: 1, seo: { keywords: "x^y tricks, f|g plans" }, style: { avoid }, links });
+    const plain = await server().generate({
+      topic: "Math tricks",
+      length: 150,
+      seed: 1,
+      seo: { keywords: "x^y tricks, f|g plans" },
+      style: { avoid },
+      links,
+    });
     expect(plain.status, await plain.clone().text()).toBe(200);
     const body = await plain.json();
     expectNoEmptyText(body);
     expect(bannedIn(readerText(body), avoid)).toEqual([]);
-    const streamed = await server().generate({ topic: "Math tricks", length: 150, seed: 2, stream: true, style: { avoid: GRAMMAR_CHARACTERS } });
+    const streamed = await server().generate({
+      topic: "Math tricks",
+      length: 150,
+      seed: 2,
+      stream: true,
+      style: { avoid: GRAMMAR_CHARACTERS },
+    });
     const events = await streamed.text();
     expect(events).toMatch(/event: done\n/u);
     expect(events).not.toMatch(/event: error\n/u);
@@ -31,7 +44,11 @@ describe.skipIf(!HAS_STORIES_MODEL)("banned phrases over HTTP", () => {
     const keyword = await server().generate({ topic: "Math tricks", seo: { keywords: "x^y" }, style: { avoid: ["dragon", "x^y"] } });
     expect(keyword.status).toBe(422);
     expect((await keyword.json()).errors.map((e: { path: string }) => e.path)).toEqual(["style.avoid[1]", "seo.keywords"]);
-    const link = await server().generate({ topic: "Math tricks", style: { avoid: ["x^y"] }, links: [{ url: "/p", title: "Powers", keywords: ["x^y"] }] });
+    const link = await server().generate({
+      topic: "Math tricks",
+      style: { avoid: ["x^y"] },
+      links: [{ url: "/p", title: "Powers", keywords: ["x^y"] }],
+    });
     expect(link.status).toBe(422);
     expect((await link.json()).errors.map((e: { path: string }) => e.path)).toEqual(["style.avoid[0]", "links[0].keywords"]);
     const topic = await server().generate({ topic: "A day at the park", style: { avoid: ["the"] } });
@@ -40,7 +57,14 @@ describe.skipIf(!HAS_STORIES_MODEL)("banned phrases over HTTP", () => {
 
   it("replaces banned labels by headings the model writes, and leaves no text empty", async () => {
     const avoid = ["Conclusion", "Key takeaways", "Frequently asked questions", "Lily"];
-    const response = await server().generate({ topic: "Snow games", length: 900, seed: 4, structure: "detailed", seo: { keywords: "snow games" }, style: { avoid } });
+    const response = await server().generate({
+      topic: "Snow games",
+      length: 900,
+      seed: 4,
+      structure: "detailed",
+      seo: { keywords: "snow games" },
+      style: { avoid },
+    });
     expect(response.status).toBe(200);
     const body = await response.json();
     expectNoEmptyText(body);
@@ -57,7 +81,11 @@ describe.skipIf(!HAS_STORIES_MODEL)("banned phrases over HTTP", () => {
       topic: "Snow games",
       length: 150,
       seed: 5,
-      seo: { keywords: "snow games", title: "Snow games make us happy 🙂", description: "Snow games for Lilych and friends, and why they make everyone so happy on a cold day in the park - all winter long." },
+      seo: {
+        keywords: "snow games",
+        title: "Snow games make us happy 🙂",
+        description: "Snow games for Lilych and friends, and why they make everyone so happy on a cold day in the park - all winter long.",
+      },
       style: { avoid },
     });
     const body = await response.json();

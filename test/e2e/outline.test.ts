@@ -48,7 +48,11 @@ function sections(markdown: string): { headings: string[]; words: number[] } {
 }
 
 const post = (server: TestServer, path: string, body: unknown) =>
-  fetch(`${server.url}${path}`, { method: "POST", headers: { "x-api-key": API_KEY, "content-type": "application/json" }, body: JSON.stringify(body) });
+  fetch(`${server.url}${path}`, {
+    method: "POST",
+    headers: { "x-api-key": API_KEY, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 const MODELS = [
   { name: "stories260K", model: async () => STORIES_MODEL, skip: !HAS_STORIES_MODEL },
@@ -72,7 +76,9 @@ describe.each(MODELS)("an outline the user edits, over HTTP on $name", ({ model,
     expect(plan.alternatives.descriptions).toHaveLength(2);
     const planned = plan.outline as Outline;
     expect(planned.title.length).toBeGreaterThan(0);
-    expect(planned.introduction + planned.headings.reduce((n, h) => n + h.words + countWords(h.text, "en"), 0)).toBeGreaterThanOrEqual(LENGTH * 0.9);
+    expect(planned.introduction + planned.headings.reduce((n, h) => n + h.words + countWords(h.text, "en"), 0)).toBeGreaterThanOrEqual(
+      LENGTH * 0.9,
+    );
     expect(plan.usage.chargedWords).toBe(LENGTH / 4);
 
     const outline = edited(planned);
@@ -82,7 +88,8 @@ describe.each(MODELS)("an outline the user edits, over HTTP on $name", ({ model,
     const { headings, words } = sections(body.article.markdown);
     expect(headings).toEqual(outline.headings.map((h) => `H${h.level} ${h.text}`));
     const budgets = [outline.introduction, ...outline.headings.map((h) => h.words)];
-    for (const [i, budget] of budgets.entries()) expect(Math.abs(words[i]! - budget), `section ${i}: ${words[i]} words, budget ${budget}`).toBeLessThanOrEqual(budget * 0.25);
+    for (const [i, budget] of budgets.entries())
+      expect(Math.abs(words[i]! - budget), `section ${i}: ${words[i]} words, budget ${budget}`).toBeLessThanOrEqual(budget * 0.25);
     expect(Math.abs(body.article.wordCount - LENGTH)).toBeLessThanOrEqual(LENGTH * 0.1);
     expect(body.seo.checks.find((c: { id: string }) => c.id === "outline")).toMatchObject({ passed: true });
     // The outline is a fraction of the article: measured 0.24 of its tokens on stories260K, 0.39 on the ChatML test model.
@@ -91,7 +98,15 @@ describe.each(MODELS)("an outline the user edits, over HTTP on $name", ({ model,
   });
 
   it.skipIf(skip)("refuses a heading that holds a banned phrase, naming it", async () => {
-    const outline = { title: "", description: "", introduction: 100, headings: [{ level: 2, text: "Snow forts", words: 250 }, { level: 2, text: "Sledding with Lily", words: 240 }] };
+    const outline = {
+      title: "",
+      description: "",
+      introduction: 100,
+      headings: [
+        { level: 2, text: "Snow forts", words: 250 },
+        { level: 2, text: "Sledding with Lily", words: 240 },
+      ],
+    };
     const refused = await post(server, "/api/v1/generate", { ...request, style: { avoid: ["Lily"] }, outline });
     expect(refused.status).toBe(422);
     expect((await refused.json()).errors.map((e: { path: string }) => e.path)).toContain("outline.headings[1]");

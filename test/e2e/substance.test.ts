@@ -14,7 +14,11 @@ describe.skipIf(!HAS_STORIES_MODEL)("substance in POST /api/v1/analyse", () => {
   const server = storiesServer();
 
   const analyse = async (body: object): Promise<Analysis> => {
-    const response = await fetch(`${server().url}/api/v1/analyse`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": API_KEY }, body: JSON.stringify({ language: "en", ...body }) });
+    const response = await fetch(`${server().url}/api/v1/analyse`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": API_KEY },
+      body: JSON.stringify({ language: "en", ...body }),
+    });
     expect(response.status).toBe(200);
     return (await response.json()) as Analysis;
   };
@@ -24,19 +28,23 @@ describe.skipIf(!HAS_STORIES_MODEL)("substance in POST /api/v1/analyse", () => {
     ["unified", "unified: processing content with syntax trees and plugins"],
     ["valibot", "Valibot, a schema library for validating data"],
     ["minisearch", "MiniSearch, full-text search in JavaScript"],
-  ])("passes %s's README on topic and without loops under its own subject, and fails it on topic under an unrelated one", async (pkg, topic) => {
-    const own = await analyse({ markdown: readme(pkg), topic });
-    expect(check(own, "on-topic").passed, check(own, "on-topic").message).toBe(true);
-    expect(check(own, "no-loops").passed, check(own, "no-loops").message).toBe(true);
-    const unrelated = await analyse({ markdown: readme(pkg), topic: "Tax returns for freelancers" });
-    expect(check(unrelated, "on-topic").passed).toBe(false);
-    expect(check(unrelated, "on-topic").message).toMatch(/not about it: .*“/u);
-    expect(unrelated.seo.score).toBeLessThanOrEqual(49);
-  });
+  ])(
+    "passes %s's README on topic and without loops under its own subject, and fails it on topic under an unrelated one",
+    async (pkg, topic) => {
+      const own = await analyse({ markdown: readme(pkg), topic });
+      expect(check(own, "on-topic").passed, check(own, "on-topic").message).toBe(true);
+      expect(check(own, "no-loops").passed, check(own, "no-loops").message).toBe(true);
+      const unrelated = await analyse({ markdown: readme(pkg), topic: "Tax returns for freelancers" });
+      expect(check(unrelated, "on-topic").passed).toBe(false);
+      expect(check(unrelated, "on-topic").message).toMatch(/not about it: .*“/u);
+      expect(unrelated.seo.score).toBeLessThanOrEqual(49);
+    },
+  );
 
   it("fails no-loops on an article whose middle says one paragraph 4 times, naming it, and caps its score", async () => {
     const paragraphs = readme("valibot").split(/\n\n/u);
-    const loop = "Valibot validates the data of a form before it is sent. It checks every field against its schema and says which one is wrong. The schema is written once and typed for you.";
+    const loop =
+      "Valibot validates the data of a form before it is sent. It checks every field against its schema and says which one is wrong. The schema is written once and typed for you.";
     const middle = Math.floor(paragraphs.length / 2);
     const markdown = [...paragraphs.slice(0, middle), loop, loop, loop, loop, ...paragraphs.slice(middle)].join("\n\n");
     const analysis = await analyse({ markdown, topic: "Valibot, a schema library for validating data" });

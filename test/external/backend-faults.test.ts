@@ -22,7 +22,10 @@ async function drain(writer: Writer, seed = 1): Promise<void> {
 
 /** The step's error, which must be an {@link UpstreamError}. */
 async function failure(writer: Writer): Promise<UpstreamError> {
-  const error = await drain(writer).then(() => undefined, (e: unknown) => e);
+  const error = await drain(writer).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(UpstreamError);
   return error as UpstreamError;
 }
@@ -53,7 +56,9 @@ describe("remote backend: servers inkpress cannot use fail at start-up with one 
     const error = await connectBackend(ollama.url, FAST).catch((e: unknown) => e);
     await ollama.close();
     expect(error).toBeInstanceOf(ModelLoadError);
-    expect((error as Error).message).toMatch(/is neither llama-server nor vLLM-compatible: it does not report the model's context size .*, nor token counts/);
+    expect((error as Error).message).toMatch(
+      /is neither llama-server nor vLLM-compatible: it does not report the model's context size .*, nor token counts/,
+    );
     expect((error as Error).message).not.toContain("\n");
   });
 
@@ -90,7 +95,9 @@ describe.skipIf(!HAS_STORIES_MODEL)("remote backend: upstream faults give Upstre
     const error = await connectBackend(proxy.url, { ...FAST, api: "openai" }).catch((e: unknown) => e);
     proxy.fault = "none";
     expect(error).toBeInstanceOf(ModelLoadError);
-    expect((error as Error).message).toBe(`${proxy.url} does not constrain /v1/completions output with a GBNF grammar, which inkpress needs`);
+    expect((error as Error).message).toBe(
+      `${proxy.url} does not constrain /v1/completions output with a GBNF grammar, which inkpress needs`,
+    );
   });
 
   it("an OpenAI-compatible server that takes no token ids gets text prompts, and says so in its report", async () => {

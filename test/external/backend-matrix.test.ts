@@ -27,7 +27,9 @@ describe.each(MATRIX_MODELS)("engine matrix through inkpress → llama-server on
     await llama?.stop();
   });
 
-  async function generate(body: unknown): Promise<ArticleAnswer & { request: { seed: number }; usage: { promptTokens: number; completionTokens: number } }> {
+  async function generate(
+    body: unknown,
+  ): Promise<ArticleAnswer & { request: { seed: number }; usage: { promptTokens: number; completionTokens: number } }> {
     const response = await server.generate(body);
     const text = await response.text();
     expect(response.status, text.slice(0, 500)).toBe(200);

@@ -17,7 +17,9 @@ describe("serve --backend at start-up", () => {
       const result = await serveWith(origin);
       expect(result.code).toBe(1);
       expect(result.stdout).not.toMatch(/listening/);
-      expect(result.stderr.trim().split("\n")).toEqual([`inkpress: cannot use the backend: the server at ${origin} does not speak HTTPS (is its URL http://?)`]);
+      expect(result.stderr.trim().split("\n")).toEqual([
+        `inkpress: cannot use the backend: the server at ${origin} does not speak HTTPS (is its URL http://?)`,
+      ]);
     } finally {
       plain.close();
     }

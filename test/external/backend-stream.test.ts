@@ -81,9 +81,19 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress → llama-server: streaming, cance
     expect(response.status).toBe(200);
     // Read on without leaving the loop (leaving it would already close the connection).
     for (let deltas = 0; deltas < 5; ) if ((await events.next()).value?.event === "delta") deltas++;
-    await waitFor(async () => ((await llama.processing()).includes(true) ? true : undefined), "a llama-server slot busy with the article", 5_000, 10);
+    await waitFor(
+      async () => ((await llama.processing()).includes(true) ? true : undefined),
+      "a llama-server slot busy with the article",
+      5_000,
+      10,
+    );
     abort();
-    await waitFor(async () => ((await llama.processing()).includes(true) ? undefined : true), "every llama-server slot idle after the client left", 1_000, 25);
+    await waitFor(
+      async () => ((await llama.processing()).includes(true) ? undefined : true),
+      "every llama-server slot idle after the client left",
+      1_000,
+      25,
+    );
     await waitFor(async () => {
       const health = await (await fetch(`${server.url}/healthz`)).json();
       return health.queue.running === 0 ? true : undefined;
@@ -114,7 +124,8 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress → llama-server: streaming, cance
 
   // Last: it writes one more article than the /metrics test counts.
   it("llama-server evaluates the prompt tokens inkpress counts for an article (within 10%): the answer goes as token ids, so its cache always matches", async () => {
-    const evaluated = async () => Number(/^llamacpp:prompt_tokens_total (\S+)$/m.exec(await (await fetch(`${llama.url}/metrics`)).text())?.[1]);
+    const evaluated = async () =>
+      Number(/^llamacpp:prompt_tokens_total (\S+)$/m.exec(await (await fetch(`${llama.url}/metrics`)).text())?.[1]);
     const before = await evaluated();
     const response = await server.generate({ ...BODY, length: 300, seed: 11 });
     expect(response.status).toBe(200);

@@ -70,7 +70,11 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress --backend: upstream faults give 50
     proxy.fault = "error-500";
     const problem = await expectProblem(await server.generate(BODY), 502);
     proxy.fault = "none";
-    expect(problem).toMatchObject({ type: "/docs#upstream-failed", title: "Bad Gateway", detail: `${proxy.url}/completion answered 500: injected failure` });
+    expect(problem).toMatchObject({
+      type: "/docs#upstream-failed",
+      title: "Bad Gateway",
+      detail: `${proxy.url}/completion answered 500: injected failure`,
+    });
   });
 
   it("a server busy once (503) is asked again: the article is written", async () => {
@@ -115,10 +119,15 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress --backend: upstream faults give 50
     proxy.fault = "none";
     const problem = await expectProblem(await server.generate(BODY), 502);
     expect(problem.detail).toMatch(new RegExp(`^${proxy.url} failed: connection \\w+$`));
-    const health = await waitFor(async () => {
-      const answer = await (await fetch(`${server.url}/healthz`)).json();
-      return answer.backend.state === "unreachable" ? answer : undefined;
-    }, "/healthz reporting the upstream unreachable", 10_000, 250);
+    const health = await waitFor(
+      async () => {
+        const answer = await (await fetch(`${server.url}/healthz`)).json();
+        return answer.backend.state === "unreachable" ? answer : undefined;
+      },
+      "/healthz reporting the upstream unreachable",
+      10_000,
+      250,
+    );
     expect(health).toMatchObject({ status: "ok", backend: { kind: "llama-server", url: proxy.url, state: "unreachable" } });
     expect(server.process.exitCode).toBeNull();
   });

@@ -129,7 +129,9 @@ describe.skipIf(!HAS_STORIES_MODEL)("remote backend on llama-server (stories260K
       // The last token sampled is all that is new: the answer went back as the ids the server generated.
       expect(await evaluated({ maxTokens: 20, seed: 12 })).toBe(1);
       const forced = " and then";
-      const { tokens } = (await (await fetch(`${server.url}/tokenize`, { method: "POST", body: JSON.stringify({ content: forced }) })).json()) as { tokens: number[] };
+      const { tokens } = (await (
+        await fetch(`${server.url}/tokenize`, { method: "POST", body: JSON.stringify({ content: forced }) })
+      ).json()) as { tokens: number[] };
       writer.append(forced);
       expect(await evaluated({ maxTokens: 20, seed: 13 })).toBe(1 + tokens.length);
       // A cut inside generated text keeps the tokens before it: only the cut token's kept part is new.
@@ -278,7 +280,9 @@ describe.skipIf(!HAS_STORIES_MODEL)("remote backend: articles longer than the co
     writer.append(OPENING);
     for (let i = 0; i < 12; i++) await step(writer, { maxTokens: 60, seed: i });
     // Far more than the context holds, all of it kept in `text`.
-    const tokens = (await (await fetch(`${server.url}/tokenize`, { method: "POST", body: JSON.stringify({ content: writer.text }) })).json()) as {
+    const tokens = (await (
+      await fetch(`${server.url}/tokenize`, { method: "POST", body: JSON.stringify({ content: writer.text }) })
+    ).json()) as {
       tokens: number[];
     };
     expect(tokens.tokens.length).toBeGreaterThan(2 * 256);

@@ -25,11 +25,18 @@ describe.skipIf(!HAS_STORIES_MODEL)("the container image (podman)", () => {
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
     await podmanOk([
-      "run", "--detach", "--name", CONTAINER,
-      "--publish", `127.0.0.1:${port}:3000`,
-      "--volume", `${STORIES_MODEL}:/models/stories260K.gguf:ro`,
-      "--env", `INKPRESS_API_KEYS=${API_KEY}`,
-      "--env", `INKPRESS_SHUTDOWN_GRACE_S=${GRACE_S}`,
+      "run",
+      "--detach",
+      "--name",
+      CONTAINER,
+      "--publish",
+      `127.0.0.1:${port}:3000`,
+      "--volume",
+      `${STORIES_MODEL}:/models/stories260K.gguf:ro`,
+      "--env",
+      `INKPRESS_API_KEYS=${API_KEY}`,
+      "--env",
+      `INKPRESS_SHUTDOWN_GRACE_S=${GRACE_S}`,
       IMAGE,
     ]);
   }, 900_000);

@@ -13,13 +13,17 @@ const run = promisify(execFile);
 
 /** The site: its configuration and a layout as small as a theme's, the title printed from the front matter. */
 const SITE: Record<string, string> = {
-  "hugo.toml": 'baseURL = "https://example.org/"\nlanguageCode = "en"\ntitle = "Test site"\ndisableKinds = ["taxonomy", "term", "RSS", "sitemap"]\n',
-  "layouts/_default/single.html": "<!doctype html>\n<html lang=\"{{ site.LanguageCode }}\"><head><title>{{ .Title }}</title></head>\n<body><article><h1>{{ .Title }}</h1>\n{{ .Content }}</article></body></html>\n",
-  "layouts/_default/list.html": "<!doctype html>\n<html><head><title>{{ .Title }}</title></head><body>{{ range .Pages }}<a href=\"{{ .RelPermalink }}\">{{ .Title }}</a>{{ end }}</body></html>\n",
+  "hugo.toml":
+    'baseURL = "https://example.org/"\nlanguageCode = "en"\ntitle = "Test site"\ndisableKinds = ["taxonomy", "term", "RSS", "sitemap"]\n',
+  "layouts/_default/single.html":
+    '<!doctype html>\n<html lang="{{ site.LanguageCode }}"><head><title>{{ .Title }}</title></head>\n<body><article><h1>{{ .Title }}</h1>\n{{ .Content }}</article></body></html>\n',
+  "layouts/_default/list.html":
+    '<!doctype html>\n<html><head><title>{{ .Title }}</title></head><body>{{ range .Pages }}<a href="{{ .RelPermalink }}">{{ .Title }}</a>{{ end }}</body></html>\n',
 };
 
 /** Text as Hugo writes it into HTML (its html/template escaping of a title). */
-const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&#34;").replace(/'/g, "&#39;");
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&#34;").replace(/'/g, "&#39;");
 
 describe.skipIf(!HAS_STORIES_MODEL)("inkpress batch output built with Hugo", () => {
   let files: SiteFile[];

@@ -23,7 +23,11 @@ describe.each(["files", "redis"] as const)("a fair job queue (%s)", (storage) =>
 
   const serve = async (args: string[]) => {
     const redisArgs = redis ? ["--redis", redis.url] : [];
-    const server = await startServer(model, { INKPRESS_API_KEYS: undefined, INKPRESS_KEYS_FILE: keysFile, INKPRESS_SEQUENCES: "1" }, { args: [...redisArgs, ...args] });
+    const server = await startServer(
+      model,
+      { INKPRESS_API_KEYS: undefined, INKPRESS_KEYS_FILE: keysFile, INKPRESS_SEQUENCES: "1" },
+      { args: [...redisArgs, ...args] },
+    );
     servers.push(server);
     return server;
   };
@@ -32,7 +36,10 @@ describe.each(["files", "redis"] as const)("a fair job queue (%s)", (storage) =>
     model = await testModel("plain");
     if (storage === "redis") redis = await startRedis();
     keysFile = await tempKeysFile();
-    [flooder, other] = [await createKey(keysFile, "flood", ["--rate", "1000/min", "--concurrency", "4"]), await createKey(keysFile, "other", ["--rate", "1000/min"])];
+    [flooder, other] = [
+      await createKey(keysFile, "flood", ["--rate", "1000/min", "--concurrency", "4"]),
+      await createKey(keysFile, "other", ["--rate", "1000/min"]),
+    ];
   }, 60_000);
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.stop()));

@@ -37,7 +37,11 @@ describe("jobs shared by two replicas on one Redis", () => {
   const servers: TestServer[] = [];
 
   const replica = async () => {
-    const server = await startServer(model, { INKPRESS_API_KEYS: undefined, INKPRESS_KEYS_FILE: keysFile, INKPRESS_SEQUENCES: "1" }, { args: ["--redis", redis.url, "--webhook-allow", "127.0.0.1"] });
+    const server = await startServer(
+      model,
+      { INKPRESS_API_KEYS: undefined, INKPRESS_KEYS_FILE: keysFile, INKPRESS_SEQUENCES: "1" },
+      { args: ["--redis", redis.url, "--webhook-allow", "127.0.0.1"] },
+    );
     servers.push(server);
     return server;
   };
@@ -47,7 +51,14 @@ describe("jobs shared by two replicas on one Redis", () => {
     model = HAS_STORIES_MODEL ? STORIES_MODEL : await testModel("plain");
     keysFile = await tempKeysFile();
     // A daily quota far beyond the tests' words, so what each job was charged can be read from RateLimit.
-    const created = await createKeyWithSecret(keysFile, "cms", ["--rate", "1000/min", "--concurrency", "4", "--daily-words", String(QUOTA)]);
+    const created = await createKeyWithSecret(keysFile, "cms", [
+      "--rate",
+      "1000/min",
+      "--concurrency",
+      "4",
+      "--daily-words",
+      String(QUOTA),
+    ]);
     key = created.key;
     receiver = await startWebhookReceiver({ secret: created.secret });
   }, 60_000);

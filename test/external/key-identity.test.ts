@@ -23,13 +23,22 @@ describe.each(["files", "redis"] as const)("key identity (%s)", (storage) => {
   const short = { topic: "Winter beekeeping", length: 100 };
 
   const serve = async (keysFile: string, env: Record<string, string | undefined> = {}) => {
-    const server = await startServer(model, { INKPRESS_API_KEYS: undefined, INKPRESS_KEYS_FILE: keysFile, ...env }, { args: redis ? ["--redis", redis.url] : [] });
+    const server = await startServer(
+      model,
+      { INKPRESS_API_KEYS: undefined, INKPRESS_KEYS_FILE: keysFile, ...env },
+      { args: redis ? ["--redis", redis.url] : [] },
+    );
     servers.push(server);
     return server;
   };
   /** 422 (the body's fault) once the server accepts the key. */
   const acceptedBy = (server: TestServer, key: string) =>
-    waitFor(async () => ((await server.generate({}, { "x-api-key": key })).status === 422 ? true : undefined), "the key accepted", 5_000, 100);
+    waitFor(
+      async () => ((await server.generate({}, { "x-api-key": key })).status === 422 ? true : undefined),
+      "the key accepted",
+      5_000,
+      100,
+    );
 
   beforeAll(async () => {
     model = await testModel("plain");
@@ -59,7 +68,12 @@ describe.each(["files", "redis"] as const)("key identity (%s)", (storage) => {
     expect(active[0]!.id).toMatch(/^key_[0-9a-f]{24}$/);
     expect(active[0]!.id).not.toBe(oldId);
     const list = await keysCli(keysFile, ["list"]);
-    expect(list.stdout.split("\n").filter((l) => l.startsWith("bob ")).map((l) => l.split(/ {2,}/)[1])).toEqual([active[0]!.id]);
+    expect(
+      list.stdout
+        .split("\n")
+        .filter((l) => l.startsWith("bob "))
+        .map((l) => l.split(/ {2,}/)[1]),
+    ).toEqual([active[0]!.id]);
 
     const after = jobsApi(server.url, newBob);
     expect((await after.get(job.id)).status, "the old bob's job").toBe(404);
@@ -86,7 +100,9 @@ describe.each(["files", "redis"] as const)("key identity (%s)", (storage) => {
     expect(refused.stderr).toBe('inkpress: the name "env-1" is reserved for INKPRESS_API_KEYS keys; choose another\n');
     // A key file of 0.1.0, which let a stored key take the name env-1, with a 200-word quota.
     const fileKey = `ink_${randomBytes(24).toString("base64url")}`;
-    await writeLegacyKeys(keysFile, [{ name: "env-1", key: fileKey, limits: { rate: { requests: 1000, windowS: 60 }, concurrency: 1, dailyWords: 200 } }]);
+    await writeLegacyKeys(keysFile, [
+      { name: "env-1", key: fileKey, limits: { rate: { requests: 1000, windowS: 60 }, concurrency: 1, dailyWords: 200 } },
+    ]);
     const server = await serve(keysFile, { INKPRESS_API_KEYS: API_KEY });
 
     const envJobs = jobsApi(server.url, API_KEY);
@@ -102,7 +118,10 @@ describe.each(["files", "redis"] as const)("key identity (%s)", (storage) => {
     const second = await fileJobs.create({ ...short, length: 150 });
     const ended = await fileJobs.waitFor(second.id);
     expect(ended.status).toBe("failed");
-    expect(ended.error).toMatchObject({ status: 429, detail: expect.stringMatching(/daily quota of 200 words has \d+ words left today; this request needs 165/) });
+    expect(ended.error).toMatchObject({
+      status: 429,
+      detail: expect.stringMatching(/daily quota of 200 words has \d+ words left today; this request needs 165/),
+    });
     expect((await envJobs.get(first.id)).status).toBe(404);
     await server.stop();
   }, 240_000);
@@ -111,7 +130,9 @@ describe.each(["files", "redis"] as const)("key identity (%s)", (storage) => {
     const keysFile = await tempKeysFile();
     const dataDir = await mkdtemp(path.join(tmpdir(), "inkpress-data-"));
     const carolKey = `ink_${randomBytes(24).toString("base64url")}`;
-    await writeLegacyKeys(keysFile, [{ name: "carol", key: carolKey, limits: { rate: { requests: 1000, windowS: 60 }, concurrency: 1, dailyWords: 100 } }]);
+    await writeLegacyKeys(keysFile, [
+      { name: "carol", key: carolKey, limits: { rate: { requests: 1000, windowS: 60 }, concurrency: 1, dailyWords: 100 } },
+    ]);
     const carolJob = legacyJob("carol");
     const daveJob = legacyJob("dave"); // dave was revoked under 0.1.0: removed from the key file
     await writeLegacyState({ dataDir, keysFile, redis, jobs: [carolJob, daveJob], words: { carol: 90 } });
@@ -119,10 +140,15 @@ describe.each(["files", "redis"] as const)("key identity (%s)", (storage) => {
 
     const carol = jobsApi(server.url, carolKey);
     // Redis may be reached a moment after the start: the migration follows within seconds.
-    const read = await waitFor(async () => {
-      const answer = await carol.get(carolJob.id);
-      return answer.status === 200 ? answer : undefined;
-    }, "carol's 0.1.0 job readable", 10_000, 200);
+    const read = await waitFor(
+      async () => {
+        const answer = await carol.get(carolJob.id);
+        return answer.status === 200 ? answer : undefined;
+      },
+      "carol's 0.1.0 job readable",
+      10_000,
+      200,
+    );
     expect(await read.json()).toMatchObject({ id: carolJob.id, status: "succeeded" });
     expect(read.headers.get("ratelimit"), "carol's words of today, recorded under her name, count").toMatch(/"daily-words";r=10;/);
     expect((await (await carol.list()).json()).data.map((j: { id: string }) => j.id)).toEqual([carolJob.id]);
@@ -134,7 +160,10 @@ describe.each(["files", "redis"] as const)("key identity (%s)", (storage) => {
     expect((await dave.get(daveJob.id)).status).toBe(404);
     expect((await (await dave.list()).json()).data).toEqual([]);
     // The CLI wrote the file anew (version 2): carol's id is the one the server derived, so her jobs stay hers.
-    expect((await readKeys(keysFile)).find((k) => k.name === "carol")).toMatchObject({ id: expect.stringMatching(/^key_/), formerOwner: "carol" });
+    expect((await readKeys(keysFile)).find((k) => k.name === "carol")).toMatchObject({
+      id: expect.stringMatching(/^key_/),
+      formerOwner: "carol",
+    });
     await acceptedBy(server, carolKey);
     expect((await carol.get(carolJob.id)).status).toBe(200);
     await server.stop();
@@ -183,12 +212,20 @@ function legacyJob(owner: string) {
 }
 
 /** Jobs and today's words as 0.1.0 stored them: under key names, in the data folder or in Redis. */
-async function writeLegacyState(state: { dataDir: string; keysFile: string; redis: TestRedis | undefined; jobs: ReturnType<typeof legacyJob>[]; words: Record<string, number> }): Promise<void> {
+async function writeLegacyState(state: {
+  dataDir: string;
+  keysFile: string;
+  redis: TestRedis | undefined;
+  jobs: ReturnType<typeof legacyJob>[];
+  words: Record<string, number>;
+}): Promise<void> {
   const day = new Date().toISOString().slice(0, 10);
   if (!state.redis) {
     await mkdir(path.join(state.dataDir, "jobs"), { recursive: true });
     for (const job of state.jobs) await writeFile(path.join(state.dataDir, "jobs", `${job.id}.json`), JSON.stringify(job));
-    const usage = Object.fromEntries(Object.entries(state.words).map(([name, words]) => [name, { lastUsed: new Date().toISOString(), day, words }]));
+    const usage = Object.fromEntries(
+      Object.entries(state.words).map(([name, words]) => [name, { lastUsed: new Date().toISOString(), day, words }]),
+    );
     await writeFile(state.keysFile.replace(/\.json$/, ".usage.json"), JSON.stringify(usage));
     return;
   }
@@ -196,7 +233,11 @@ async function writeLegacyState(state: { dataDir: string; keysFile: string; redi
   try {
     for (const job of state.jobs) {
       const hash = Object.fromEntries(Object.entries(job).map(([field, value]) => [field, JSON.stringify(value)]));
-      await client.multi().hset(`inkpress:job:${job.id}`, hash).zadd(`inkpress:jobs:${job.owner}`, Date.parse(job.createdAt), job.id).exec();
+      await client
+        .multi()
+        .hset(`inkpress:job:${job.id}`, hash)
+        .zadd(`inkpress:jobs:${job.owner}`, Date.parse(job.createdAt), job.id)
+        .exec();
     }
     for (const [name, words] of Object.entries(state.words)) await client.hset(`inkpress:words:${day}`, name, words);
   } finally {

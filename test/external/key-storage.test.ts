@@ -207,7 +207,11 @@ describe("redis key storage while Redis goes away", () => {
   it("fails every call at once with a 503 StateUnavailableError, and works again once Redis is back", async () => {
     const storage = await track(Promise.resolve(RedisKeyStorage.connect(redis.url)));
     const name = unique("outage");
-    await waitFor(async () => ((await storage.countRequest(name, Date.now(), 1000).catch(() => 0)) > 0 ? true : undefined), "connected", 5_000);
+    await waitFor(
+      async () => ((await storage.countRequest(name, Date.now(), 1000).catch(() => 0)) > 0 ? true : undefined),
+      "connected",
+      5_000,
+    );
     await redis.kill();
     try {
       const calls: [string, () => Promise<unknown>][] = [
@@ -222,7 +226,10 @@ describe("redis key storage while Redis goes away", () => {
       ];
       for (const [method, call] of calls) {
         const started = Date.now();
-        const error = await call().then(() => undefined, (e: unknown) => e);
+        const error = await call().then(
+          () => undefined,
+          (e: unknown) => e,
+        );
         expect(error, method).toBeInstanceOf(StateUnavailableError);
         expect((error as StateUnavailableError).status).toBe(503);
         expect(Date.now() - started, `${method} answers without waiting for Redis`).toBeLessThan(3_000);
@@ -230,12 +237,20 @@ describe("redis key storage while Redis goes away", () => {
     } finally {
       await redis.start();
     }
-    await waitFor(async () => ((await storage.countRequest(name, Date.now(), 1000).catch(() => 0)) > 0 ? true : undefined), "working again", 10_000, 100);
+    await waitFor(
+      async () => ((await storage.countRequest(name, Date.now(), 1000).catch(() => 0)) > 0 ? true : undefined),
+      "working again",
+      10_000,
+      100,
+    );
     expect(await storage.acquireLease(name, 1, 1000)).toBeTypeOf("string");
   });
 
   it("fails a one-shot connection with one line naming where Redis was looked for", async () => {
-    const error = await RedisKeyStorage.connectOnce("redis://127.0.0.1:1").then(() => undefined, (e: Error) => e);
+    const error = await RedisKeyStorage.connectOnce("redis://127.0.0.1:1").then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(error?.message).toMatch(/^cannot reach Redis at 127\.0\.0\.1:1 \(INKPRESS_REDIS_URL\): .*ECONNREFUSED/);
     expect(error?.message).not.toContain("\n");
   });

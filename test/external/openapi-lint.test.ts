@@ -41,12 +41,15 @@ describe("Redocly's recommended rules on the served OpenAPI document", () => {
     await writeFile(file, await (await app.fetch("/api/v1/openapi.json")).text());
     const env = { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_COLOR: "1" };
     // The linter exits 1 when it finds an error; its JSON report is on stdout either way.
-    const { stdout } = await run(REDOCLY, ["lint", "--extends=recommended", "--format=json", file], { env, cwd: dir }).catch((error: { stdout: string }) => error);
+    const { stdout } = await run(REDOCLY, ["lint", "--extends=recommended", "--format=json", file], { env, cwd: dir }).catch(
+      (error: { stdout: string }) => error,
+    );
     const findings: Finding[] = JSON.parse(stdout).problems;
     const lines = findings.map((f) => `${f.severity} ${f.ruleId} ${f.location[0]?.pointer}: ${f.message}`);
     expect(lines.filter((line) => line.startsWith("error"))).toEqual([]);
     expect(lines.length, lines.join("\n")).toBeLessThanOrEqual(3);
     const docs = await readFile(path.join(ROOT, "docs/api.md"), "utf8");
-    for (const finding of findings) expect(docs, `docs/api.md explains ${finding.ruleId} at ${finding.location[0]?.pointer}`).toContain(finding.location[0]!.pointer);
+    for (const finding of findings)
+      expect(docs, `docs/api.md explains ${finding.ruleId} at ${finding.location[0]?.pointer}`).toContain(finding.location[0]!.pointer);
   });
 });

@@ -17,7 +17,11 @@ describe.skipIf(!HAS_STORIES_MODEL)("publishing to the Ghost Admin API contract 
   const wrongKey = `${"a".repeat(24)}:${"b".repeat(64)}`;
 
   const generate = async (body: unknown, apiKey = key) => {
-    const response = await fetch(`${server.url}/api/v1/generate`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": apiKey }, body: JSON.stringify(body) });
+    const response = await fetch(`${server.url}/api/v1/generate`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": apiKey },
+      body: JSON.stringify(body),
+    });
     const text = await response.text();
     answers.push(text);
     return { status: response.status, body: JSON.parse(text) };
@@ -28,11 +32,21 @@ describe.skipIf(!HAS_STORIES_MODEL)("publishing to the Ghost Admin API contract 
     const dir = await mkdtemp(path.join(tmpdir(), "inkpress-ghost-"));
     const targets = path.join(dir, "targets.json");
     const site = { kind: "ghost", url: ghost.url, allowPrivate: true };
-    await writeFile(targets, JSON.stringify({ targets: { news: { ...site, credentials: { env: "GHOST_KEY" } }, stale: { ...site, credentials: { env: "WRONG_GHOST_KEY" } } } }));
+    await writeFile(
+      targets,
+      JSON.stringify({
+        targets: { news: { ...site, credentials: { env: "GHOST_KEY" } }, stale: { ...site, credentials: { env: "WRONG_GHOST_KEY" } } },
+      }),
+    );
     const keysFile = await tempKeysFile();
     key = await createKey(keysFile, "writer", ["--publish-to", "news,stale"]);
     otherKey = await createKey(keysFile, "other");
-    server = await startServer(STORIES_MODEL, { INKPRESS_KEYS_FILE: keysFile, INKPRESS_PUBLISH_TARGETS: targets, GHOST_KEY: ghost.key, WRONG_GHOST_KEY: wrongKey });
+    server = await startServer(STORIES_MODEL, {
+      INKPRESS_KEYS_FILE: keysFile,
+      INKPRESS_PUBLISH_TARGETS: targets,
+      GHOST_KEY: ghost.key,
+      WRONG_GHOST_KEY: wrongKey,
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -40,7 +54,13 @@ describe.skipIf(!HAS_STORIES_MODEL)("publishing to the Ghost Admin API contract 
     await ghost?.stop();
   });
 
-  const request = { topic: "A puppy at the beach", length: 100, seed: 5, seo: { keywords: "puppy beach" }, publish: { target: "news", tags: ["Dogs"] } };
+  const request = {
+    topic: "A puppy at the beach",
+    length: 100,
+    seed: 5,
+    seo: { keywords: "puppy beach" },
+    publish: { target: "news", tags: ["Dogs"] },
+  };
   let first: { status: number; body: any };
 
   it("generate with publish makes a Ghost draft holding the article's fields, its HTML sent with source=html", async () => {
@@ -48,7 +68,15 @@ describe.skipIf(!HAS_STORIES_MODEL)("publishing to the Ghost Admin API contract 
     const { article, publish } = first.body;
     expect(publish).toMatchObject({ target: "news", status: "draft", created: true });
     const saved = ghost.posts.find((post) => post.id === publish.id)!;
-    expect(saved).toMatchObject({ title: article.title, slug: article.slug, custom_excerpt: article.metaDescription, meta_title: article.title, meta_description: article.metaDescription, tags: [{ name: "Dogs" }], status: "draft" });
+    expect(saved).toMatchObject({
+      title: article.title,
+      slug: article.slug,
+      custom_excerpt: article.metaDescription,
+      meta_title: article.title,
+      meta_description: article.metaDescription,
+      tags: [{ name: "Dogs" }],
+      status: "draft",
+    });
     expect(saved.html).toBe(article.html.replace(/^<h1>.*?<\/h1>\n*/, ""));
     expect(publish.url).toBe(saved.url);
   }, 120_000);

@@ -34,13 +34,18 @@ describe.skipIf(!HAS_STORIES_MODEL)("publishing to WordPress", () => {
   const answers: string[] = [];
 
   const post = async (route: string, body: unknown, apiKey = key) => {
-    const response = await fetch(`${server.url}${route}`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": apiKey }, body: JSON.stringify(body) });
+    const response = await fetch(`${server.url}${route}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": apiKey },
+      body: JSON.stringify(body),
+    });
     const text = await response.text();
     answers.push(text);
     return { status: response.status, body: JSON.parse(text) };
   };
   const posts = () => wp.rest<WpPost[]>("/wp/v2/posts?status=any&context=edit&per_page=100");
-  const termNames = async (taxonomy: string, ids: number[]) => Promise.all(ids.map(async (id) => (await wp.rest<{ name: string }>(`/wp/v2/${taxonomy}/${id}`)).name));
+  const termNames = async (taxonomy: string, ids: number[]) =>
+    Promise.all(ids.map(async (id) => (await wp.rest<{ name: string }>(`/wp/v2/${taxonomy}/${id}`)).name));
 
   beforeAll(async () => {
     wp = await startWordPress();
@@ -72,7 +77,13 @@ describe.skipIf(!HAS_STORIES_MODEL)("publishing to WordPress", () => {
   });
 
   let first: { status: number; body: any };
-  const request = { topic: "A kitten finds a garden", length: 100, seed: 7, seo: { keywords: "kitten garden" }, publish: { target: "blog", categories: ["Stories"], tags: ["kittens", "gardens"] } };
+  const request = {
+    topic: "A kitten finds a garden",
+    length: 100,
+    seed: 7,
+    seo: { keywords: "kitten garden" },
+    publish: { target: "blog", categories: ["Stories"], tags: ["kittens", "gardens"] },
+  };
 
   it("generate with publish makes a draft whose fields read back equal the article's", async () => {
     first = await post("/api/v1/generate", request);
@@ -106,13 +117,22 @@ describe.skipIf(!HAS_STORIES_MODEL)("publishing to WordPress", () => {
   }, 120_000);
 
   it("a stream's done event and a job's result carry the post; the same job again (Idempotency-Key) and the same request as a job find it", async () => {
-    const { events } = await fetchSse(`${server.url}/api/v1/generate`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": key }, body: JSON.stringify({ ...request, stream: true }) });
+    const { events } = await fetchSse(`${server.url}/api/v1/generate`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key },
+      body: JSON.stringify({ ...request, stream: true }),
+    });
     const done = (await collectSse(events)).find((event) => event.event === "done")!;
     expect(JSON.parse(done.data).publish).toMatchObject({ id: first.body.publish.id, created: false });
     const jobs = jobsApi(server.url, key);
     const job = await jobs.create(request, { "idempotency-key": "publish-once" });
     const finished = await jobs.waitFor(job.id);
-    expect((finished.result as { publish?: unknown }).publish).toMatchObject({ target: "blog", id: first.body.publish.id, url: first.body.publish.url, status: "draft" });
+    expect((finished.result as { publish?: unknown }).publish).toMatchObject({
+      target: "blog",
+      id: first.body.publish.id,
+      url: first.body.publish.url,
+      status: "draft",
+    });
     expect((await jobs.create(request, { "idempotency-key": "publish-once" })).id).toBe(job.id);
     expect((await posts()).filter((saved) => saved.slug === first.body.article.slug)).toHaveLength(1);
   }, 120_000);
@@ -133,7 +153,12 @@ describe.skipIf(!HAS_STORIES_MODEL)("publishing to WordPress", () => {
     const { article, publish } = first.body;
     const markdown = `---\ntitle: ${JSON.stringify(article.title)}\nslug: ${article.slug}\nposts:\n  blog: ${publish.id}\n---\n\n${article.markdown}`;
     const before = (await posts()).length;
-    const refreshed = await post("/api/v1/refresh", { markdown, seo: { keywords: article.keywords.join(",") }, seed: 3, publish: { target: "blog" } });
+    const refreshed = await post("/api/v1/refresh", {
+      markdown,
+      seo: { keywords: article.keywords.join(",") },
+      seed: 3,
+      publish: { target: "blog" },
+    });
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.publish).toMatchObject({ target: "blog", id: publish.id, created: false });
     expect((await posts()).length).toBe(before);
@@ -162,7 +187,10 @@ describe.skipIf(!HAS_STORIES_MODEL)("publishing to WordPress", () => {
   }, 120_000);
 
   it("a user without the capability to publish: a problem saying so", async () => {
-    const { body } = await post("/api/v1/publish", { markdown: "---\ntitle: Not allowed\nslug: not-allowed\n---\n\nText.\n", publish: { target: "contributor", status: "publish" } });
+    const { body } = await post("/api/v1/publish", {
+      markdown: "---\ntitle: Not allowed\nslug: not-allowed\n---\n\nText.\n",
+      publish: { target: "contributor", status: "publish" },
+    });
     expect(body.status).toBe(502);
     expect(body.detail).toMatch(/target "contributor"'s user "writer" lacks the capability publish_posts/);
   });
@@ -183,8 +211,13 @@ describe.skipIf(!HAS_STORIES_MODEL)("publishing to WordPress", () => {
     const dir = await mkdtemp(path.join(tmpdir(), "inkpress-publish-batch-"));
     const topics = ["A red boat", "The tall tree", "Rain on the hill", "A lost shoe", "The sleepy owl"];
     await writeFile(path.join(dir, "rows.csv"), `topic,length\n${topics.map((topic) => `${topic},100`).join("\n")}\n`);
-    const batch = (out: string) => runCli(["batch", path.join(dir, "rows.csv"), "--out", out, "--publish", "blog", "--model", STORIES_MODEL, "--threads", "1"], environment);
-    const ours = async () => (await posts()).filter((saved) => topics.some((topic) => saved.slug === topic.toLowerCase().replace(/ /g, "-")));
+    const batch = (out: string) =>
+      runCli(
+        ["batch", path.join(dir, "rows.csv"), "--out", out, "--publish", "blog", "--model", STORIES_MODEL, "--threads", "1"],
+        environment,
+      );
+    const ours = async () =>
+      (await posts()).filter((saved) => topics.some((topic) => saved.slug === topic.toLowerCase().replace(/ /g, "-")));
     const first = await batch(path.join(dir, "out"));
     expect(first.code, first.stderr).toBe(0);
     expect(await ours()).toHaveLength(5);

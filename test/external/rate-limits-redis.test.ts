@@ -42,10 +42,18 @@ describe("per-key limits shared by two replicas through Redis", () => {
     for (let i = 0; i < 8; i++) {
       const response = await probe(replicas[i % 2]!, keys.rate3);
       await response.arrayBuffer();
-      answers.push({ replica: i % 2, status: response.status, retryAfter: response.headers.get("retry-after"), ratelimit: response.headers.get("ratelimit") });
+      answers.push({
+        replica: i % 2,
+        status: response.status,
+        retryAfter: response.headers.get("retry-after"),
+        ratelimit: response.headers.get("ratelimit"),
+      });
     }
     expect(answers.map((a) => a.status)).toEqual([404, 404, 404, 429, 429, 429, 429, 429]);
-    expect(answers.slice(0, 3).map((a) => a.ratelimit!.match(/"requests";r=(\d+)/)![1]), "the remaining count is shared").toEqual(["2", "1", "0"]);
+    expect(
+      answers.slice(0, 3).map((a) => a.ratelimit!.match(/"requests";r=(\d+)/)![1]),
+      "the remaining count is shared",
+    ).toEqual(["2", "1", "0"]);
     for (const limited of answers.slice(3)) {
       expect(limited.retryAfter).toMatch(/^[1-9]\d*$/);
       expect(Number(limited.retryAfter)).toBeLessThanOrEqual(60);
@@ -55,7 +63,8 @@ describe("per-key limits shared by two replicas through Redis", () => {
   });
 
   it("--concurrency 1: a generation running on one replica makes the other refuse a second one", async () => {
-    const generate = (server: TestServer, length: number) => server.generate({ topic: "Shared limits for tea shops", length }, { "x-api-key": keys.conc1 });
+    const generate = (server: TestServer, length: number) =>
+      server.generate({ topic: "Shared limits for tea shops", length }, { "x-api-key": keys.conc1 });
     const long = generate(replicas[0]!, 1500);
     // Admitted on replica 0 (its first answer would be a 429 otherwise) before replica 1 is asked.
     await sleep(300);
@@ -70,20 +79,26 @@ describe("per-key limits shared by two replicas through Redis", () => {
   it("--daily-words: a key with 94 words left gets a 429 for an 800-word request on either replica", async () => {
     for (const server of replicas) {
       const body = await expectProblem(await server.generate({ topic: "Shared quotas", length: 800 }, { "x-api-key": keys.left94 }), 429);
-      expect(body.detail).toBe("The daily quota of 94 words has 94 words left today; this request needs 880 (its length × 1.1). The quota renews at 00:00 UTC.");
+      expect(body.detail).toBe(
+        "The daily quota of 94 words has 94 words left today; this request needs 880 (its length × 1.1). The quota renews at 00:00 UTC.",
+      );
     }
   });
 
   it("--daily-words 1000 --concurrency 4: of 4 parallel 800-word requests spread over both replicas, one is written and 3 are 429: at most 1,100 words", async () => {
-    const generate = (server: TestServer) => server.generate({ topic: "Shared quotas for tea shops", length: 800 }, { "x-api-key": keys.pool1000 });
-    const answers = await Promise.all([0, 1, 0, 1].map(async (i) => {
-      const response = await generate(replicas[i]!);
-      return { status: response.status, body: await response.json() };
-    }));
+    const generate = (server: TestServer) =>
+      server.generate({ topic: "Shared quotas for tea shops", length: 800 }, { "x-api-key": keys.pool1000 });
+    const answers = await Promise.all(
+      [0, 1, 0, 1].map(async (i) => {
+        const response = await generate(replicas[i]!);
+        return { status: response.status, body: await response.json() };
+      }),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([200, 429, 429, 429]);
     const words = answers.find((a) => a.status === 200)!.body.article.wordCount as number;
     expect(words).toBeLessThanOrEqual(1100);
-    for (const refused of answers.filter((a) => a.status === 429)) expect(refused.body.detail).toMatch(/^The daily quota of 1000 words has 120 words left today; this request needs 880/);
+    for (const refused of answers.filter((a) => a.status === 429))
+      expect(refused.body.detail).toMatch(/^The daily quota of 1000 words has 120 words left today; this request needs 880/);
     // The unused part of the reservation was given back, on the shared count both replicas read.
     const after = await probe(replicas[1]!, keys.pool1000);
     expect(after.headers.get("ratelimit")).toMatch(new RegExp(`"daily-words";r=${1000 - words};`));
@@ -92,7 +107,14 @@ describe("per-key limits shared by two replicas through Redis", () => {
   it("`keys list` with INKPRESS_REDIS_URL shows the last use the replicas recorded in Redis; an unreachable Redis is one line", async () => {
     const list = await keysCli(keysFile, ["list"], { INKPRESS_REDIS_URL: redis.url });
     expect(list.code, list.stderr).toBe(0);
-    const rows = Object.fromEntries(list.stdout.trimEnd().split("\n").slice(1).map((line) => line.split(/ {2,}/)).map((r) => [r[0], r[3]]));
+    const rows = Object.fromEntries(
+      list.stdout
+        .trimEnd()
+        .split("\n")
+        .slice(1)
+        .map((line) => line.split(/ {2,}/))
+        .map((r) => [r[0], r[3]]),
+    );
     for (const name of ["rate3", "conc1"]) {
       expect(rows[name], name).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
       expect(Math.abs(Date.parse(`${rows[name]!.replace(" ", "T")}Z`) - Date.now())).toBeLessThan(5 * 60_000);
@@ -100,7 +122,9 @@ describe("per-key limits shared by two replicas through Redis", () => {
     const unreachable = await keysCli(keysFile, ["list"], { INKPRESS_REDIS_URL: "redis://127.0.0.1:1" });
     expect(unreachable.code).toBe(1);
     expect(unreachable.stdout).toBe("");
-    expect(unreachable.stderr).toMatch(/^inkpress: cannot reach Redis at 127\.0\.0\.1:1 \(INKPRESS_REDIS_URL\): connect ECONNREFUSED[^\n]*\n$/);
+    expect(unreachable.stderr).toMatch(
+      /^inkpress: cannot reach Redis at 127\.0\.0\.1:1 \(INKPRESS_REDIS_URL\): connect ECONNREFUSED[^\n]*\n$/,
+    );
   });
 
   it("answers 503 problems while Redis is away, keeps running, and serves again once Redis is back", async () => {
@@ -122,7 +146,12 @@ describe("per-key limits shared by two replicas through Redis", () => {
       await redis.start();
     }
     for (const [i, server] of replicas.entries()) {
-      await waitFor(async () => ((await probe(server, API_KEY)).status === 404 ? true : undefined), `replica ${i} serving again`, 15_000, 200);
+      await waitFor(
+        async () => ((await probe(server, API_KEY)).status === 404 ? true : undefined),
+        `replica ${i} serving again`,
+        15_000,
+        200,
+      );
       const response = await server.generate({ topic: "Tea after an outage", length: 100 });
       expect(response.status, await response.clone().text()).toBe(200);
       expect((await response.json()).article.wordCount).toBeGreaterThan(0);

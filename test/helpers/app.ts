@@ -60,11 +60,18 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
     INKPRESS_THREADS: "1",
     ...options.env,
   };
-  const config = resolveServeConfig({ env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)), cwd: ROOT });
+  const config = resolveServeConfig({
+    env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)),
+    cwd: ROOT,
+  });
   const from = logged.length;
   const server = await composeServer(config, {
     // A named model loads as the server loads it; otherwise the scripted backend writes.
-    ...(options.load ? { load: options.load } : options.model ? {} : { load: async () => new FakeBackend({ queueSize: config.queueSize, ...(options.prose ? { prose: options.prose } : {}) }) }),
+    ...(options.load
+      ? { load: options.load }
+      : options.model
+        ? {}
+        : { load: async () => new FakeBackend({ queueSize: config.queueSize, ...(options.prose ? { prose: options.prose } : {}) }) }),
     // A process would exit; the test's worker says so in the output and goes on (the store has stopped its jobs).
     onDataFolderLost: (error) => logged.push(`inkpress: the data folder ${config.dataDir} is no longer this server's (${error.message})`),
   });
@@ -104,7 +111,10 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
  */
 const logged: string[] = [];
 log.setReporters([
-  { log: (entry) => logged.push(`[${entry.type}] ${entry.args.map((a) => (a instanceof Error ? (a.stack ?? a.message) : String(a))).join(" ")}`) },
+  {
+    log: (entry) =>
+      logged.push(`[${entry.type}] ${entry.args.map((a) => (a instanceof Error ? (a.stack ?? a.message) : String(a))).join(" ")}`),
+  },
 ]);
 process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
   logged.push(...(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8")).split("\n").filter(Boolean));

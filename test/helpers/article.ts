@@ -19,9 +19,7 @@ const words = (text: string, language: string) =>
 /** Parse returned Markdown. */
 export function parseArticle(markdown: string, language = "en"): ParsedArticle {
   const tree = unified().use(remarkParse).parse(markdown);
-  const headings = tree.children
-    .filter((n): n is Heading => n.type === "heading")
-    .map((h) => ({ depth: h.depth, text: toString(h) }));
+  const headings = tree.children.filter((n): n is Heading => n.type === "heading").map((h) => ({ depth: h.depth, text: toString(h) }));
   const paragraphs = tree.children.filter((n) => n.type === "paragraph").map((n) => toString(n));
   // Count every paragraph and heading on its own: a list's items joined by toString would glue words together.
   let bodyWords = 0;

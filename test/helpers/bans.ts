@@ -9,7 +9,10 @@ import { expect } from "vitest";
 export function bannedIn(text: string, phrases: readonly string[]): Array<{ phrase: string; found: string }> {
   const hits: Array<{ phrase: string; found: string }> = [];
   for (const phrase of phrases) {
-    const words = phrase.trim().split(/\s+/u).map((w) => w.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&").replace(/['\u2019]/gu, "['\u2019]"));
+    const words = phrase
+      .trim()
+      .split(/\s+/u)
+      .map((w) => w.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&").replace(/['\u2019]/gu, "['\u2019]"));
     const opensOnWord = /^[\p{L}\p{N}]/u.test(phrase);
     const pattern = new RegExp(`${opensOnWord ? "(?<![\\p{L}\\p{N}\\p{M}])" : ""}${words.join("\\s+")}[\\p{L}\\p{N}\\p{M}]*`, "giu");
     for (const match of text.matchAll(pattern)) hits.push({ phrase, found: match[0] });
@@ -35,7 +38,11 @@ let dictionary: Set<string> | undefined;
 
 /** The words of a body (headings left out) that are not English words by Debian's `wamerican` list, and how many words there are. */
 export function nonWords(markdown: string): { words: number; odd: string[] } {
-  dictionary ??= new Set(readFileSync("/usr/share/dict/american-english", "utf8").split("\n").map((w) => w.toLowerCase()));
+  dictionary ??= new Set(
+    readFileSync("/usr/share/dict/american-english", "utf8")
+      .split("\n")
+      .map((w) => w.toLowerCase()),
+  );
   const prose = markdown.replace(/^#.*$/gmu, "");
   const words = [...new Intl.Segmenter("en", { granularity: "word" }).segment(prose)]
     .filter((s) => s.isWordLike && !/^\d+$/u.test(s.segment))

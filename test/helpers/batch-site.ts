@@ -35,16 +35,33 @@ export interface SiteFile {
 /** Run `inkpress batch` over {@link ROWS} into a fresh folder (`flags`, such as `--h1`, added); its Markdown files, in name order. */
 export async function writeBatchSite(flags: string[] = []): Promise<{ dir: string; files: SiteFile[]; rerun: () => Promise<CliResult> }> {
   const work = await mkdtemp(path.join(tmpdir(), "inkpress-site-"));
-  await writeFile(path.join(work, "notes.md"), "---\ntitle: Compost notes\nurl: https://example.org/notes\n---\nBrown leaves add carbon to the heap.\n");
+  await writeFile(
+    path.join(work, "notes.md"),
+    "---\ntitle: Compost notes\nurl: https://example.org/notes\n---\nBrown leaves add carbon to the heap.\n",
+  );
   await writeFile(path.join(work, "sitemap.xml"), SITEMAP);
   await writeFile(path.join(work, "rows.csv"), `${ROWS.join("\n")}\n`);
   const dir = path.join(work, "content");
   await mkdir(dir);
-  const batch = () => runCli(["batch", path.join(work, "rows.csv"), "--out", dir, "--links", path.join(work, "sitemap.xml"), "--model", STORIES_MODEL, "--threads", "1", ...flags]);
+  const batch = () =>
+    runCli([
+      "batch",
+      path.join(work, "rows.csv"),
+      "--out",
+      dir,
+      "--links",
+      path.join(work, "sitemap.xml"),
+      "--model",
+      STORIES_MODEL,
+      "--threads",
+      "1",
+      ...flags,
+    ]);
   const result = await batch();
   if (result.code !== 0) throw new Error(`inkpress batch exited with ${result.code}: ${result.stderr}`);
   const names = (await readdir(dir)).filter((name) => name.endsWith(".md")).sort();
-  if (names.length !== ROWS.length - 1) throw new Error(`inkpress batch wrote ${names.length} files for ${ROWS.length - 1} rows: ${result.stderr}`);
+  if (names.length !== ROWS.length - 1)
+    throw new Error(`inkpress batch wrote ${names.length} files for ${ROWS.length - 1} rows: ${result.stderr}`);
   const files = await Promise.all(
     names.map(async (name) => {
       const text = await readFile(path.join(dir, name), "utf8");

@@ -14,7 +14,12 @@ import { FakeWriter, type Script } from "../../scripts/fixtures/fake-writer.js";
  */
 
 /** The request the body tests write unless told otherwise: 600 words on composting, one keyword. */
-export const COMPOSTING = { topic: "Composting at home", seed: 1, length: 600, seo: { keywords: "compost bins" } } as const satisfies GenerateRequestInput;
+export const COMPOSTING = {
+  topic: "Composting at home",
+  seed: 1,
+  length: 600,
+  seo: { keywords: "compost bins" },
+} as const satisfies GenerateRequestInput;
 
 /** The plan of `input` laid over `base` (the fields `input` gives replace the base's). */
 export function planFor(input: Partial<GenerateRequestInput> = {}, base: GenerateRequestInput = COMPOSTING): Plan {
@@ -49,12 +54,23 @@ export function outlineFor(p: Plan, words: Partial<typeof OUTLINE> = {}): Outlin
 export const clichesOnly = (p: Plan) => new AvoidList({ style: { avoid: [], cliches: true }, language: p.request.language });
 
 /** Write the body of `p` on the scripted writer; returns the writer, the document, the outline and the running word totals. */
-export async function writeWith(p: Plan, script: Script, options: { outline?: Outline; maxSteps?: number; signal?: AbortSignal; avoid?: AvoidList } = {}) {
+export async function writeWith(
+  p: Plan,
+  script: Script,
+  options: { outline?: Outline; maxSteps?: number; signal?: AbortSignal; avoid?: AvoidList } = {},
+) {
   const writer = new FakeWriter(script);
   writer.maxSteps = options.maxSteps ?? 2000;
   const document = new ArticleDocument(p.request.language, [p.primary, ...p.secondary]);
   const words: number[] = [];
   const outline = options.outline ?? outlineFor(p);
-  await writeBody(p, outline, { writer, document, avoid: options.avoid ?? clichesOnly(p), seed: 7, signal: options.signal, onWords: (n) => words.push(n) });
+  await writeBody(p, outline, {
+    writer,
+    document,
+    avoid: options.avoid ?? clichesOnly(p),
+    seed: 7,
+    signal: options.signal,
+    onWords: (n) => words.push(n),
+  });
   return { writer, document, outline, words };
 }

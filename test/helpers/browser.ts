@@ -50,7 +50,15 @@ export function playgroundInBrowser(): () => Playground {
       executablePath: CHROMIUM,
       headless: true,
       acceptDownloads: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
       viewport: WIDE,
     });
     await mkdir(ARTIFACTS, { recursive: true });
@@ -80,7 +88,11 @@ export function playgroundInBrowser(): () => Playground {
     await page.evaluate(() => {
       const status = document.getElementById("status")!;
       const seen: string[] = ((window as any).__statuses = []);
-      new MutationObserver(() => seen.push(status.textContent ?? "")).observe(status, { childList: true, characterData: true, subtree: true });
+      new MutationObserver(() => seen.push(status.textContent ?? "")).observe(status, {
+        childList: true,
+        characterData: true,
+        subtree: true,
+      });
     });
     await page.fill("#f-key", API_KEY);
     for (const [id, value] of Object.entries(fields)) await page.fill(`#${id}`, value);

@@ -42,9 +42,20 @@ export const STEERED_KEYWORDS = "compost bin, kitchen scraps, garden waste";
 
 /** Plain composting guides titled by the request's keywords and full of them. */
 export const STEERED: TestSource[] = [
-  { title: "Compost bin guide", url: "https://garden.example/compost-bin", text: "A compost bin turns kitchen scraps and garden waste into dark soil. Put the bin on bare ground in a spot with some sun. Keep the lid on so rain does not soak the pile." },
-  { title: "Kitchen scraps guide", url: "https://garden.example/kitchen-scraps", text: "Kitchen scraps such as fruit peels, coffee grounds and eggshells go into the compost bin. Leave out meat, fish and milk, which bring rats. Chop big scraps so they break down faster." },
-  { title: "Garden waste and leaves", text: "Garden waste like dry leaves, grass clippings and small twigs adds air to the pile. Mix one bucket of kitchen scraps with two buckets of garden waste. Turn the pile every week with a fork." },
+  {
+    title: "Compost bin guide",
+    url: "https://garden.example/compost-bin",
+    text: "A compost bin turns kitchen scraps and garden waste into dark soil. Put the bin on bare ground in a spot with some sun. Keep the lid on so rain does not soak the pile.",
+  },
+  {
+    title: "Kitchen scraps guide",
+    url: "https://garden.example/kitchen-scraps",
+    text: "Kitchen scraps such as fruit peels, coffee grounds and eggshells go into the compost bin. Leave out meat, fish and milk, which bring rats. Chop big scraps so they break down faster.",
+  },
+  {
+    title: "Garden waste and leaves",
+    text: "Garden waste like dry leaves, grass clippings and small twigs adds air to the pile. Mix one bucket of kitchen scraps with two buckets of garden waste. Turn the pile every week with a fork.",
+  },
 ];
 
 /** Children's stories in stories260K's own idiom, which it can echo. */
@@ -54,8 +65,15 @@ export const STORIES: TestSource[] = [
     url: "https://stories.example/lily",
     text: "Once upon a time, there was a little girl named Lily. She loved to play outside with her mom. One day, Lily saw a big red ball in the park. She was very happy and played with the ball all day.",
   },
-  { title: "Tom and the dog", url: "https://stories.example/tom", text: "Tom had a little dog named Max. Every day Tom and Max played in the park with a red ball. One day the ball went into the pond and Max jumped in to get it." },
-  { title: "Notes without a link", text: "The girl liked to play with her toys in the sun. She had a doll, a ball and a big box of blocks. Her mom smiled and gave her a big hug." },
+  {
+    title: "Tom and the dog",
+    url: "https://stories.example/tom",
+    text: "Tom had a little dog named Max. Every day Tom and Max played in the park with a red ball. One day the ball went into the pond and Max jumped in to get it.",
+  },
+  {
+    title: "Notes without a link",
+    text: "The girl liked to play with her toys in the sun. She had a doll, a ball and a big box of blocks. Her mom smiled and gave her a big hug.",
+  },
 ];
 
 /** A sentence that carries a citation marker, and the title the Sources list gives its number. */
@@ -97,7 +115,11 @@ const segmenter = new Intl.Segmenter("en", { granularity: "word" });
 
 /** The content words of an English text as stems, in order. */
 function stems(text: string): string[] {
-  return [...segmenter.segment(text)].filter((s) => s.isWordLike).map((s) => s.segment.toLowerCase()).filter((w) => !STOP.has(w)).map((w) => stemmer(w));
+  return [...segmenter.segment(text)]
+    .filter((s) => s.isWordLike)
+    .map((s) => s.segment.toLowerCase())
+    .filter((w) => !STOP.has(w))
+    .map((w) => stemmer(w));
 }
 
 /**

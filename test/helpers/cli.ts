@@ -56,7 +56,10 @@ export function spawnInkpress(args: string[], env: Record<string, string | undef
  * terminal runs it: stdout and stderr are a TTY, and `output` is what the screen received
  * from both, escape sequences included.
  */
-export async function runInTerminal(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number | null; output: string }> {
+export async function runInTerminal(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<{ code: number | null; output: string }> {
   const quote = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;
   const command = [process.execPath, ...cliCommandLine(args)].map(quote).join(" ");
   const child = spawn("script", ["--quiet", "--return", "--flush", "--command", command, "/dev/null"], {
@@ -85,7 +88,11 @@ function cliEnvironment(env: Record<string, string | undefined>): Record<string,
 }
 
 /** Run the CLI to completion, or kill it after `timeoutMs` (for commands that should fail but might serve instead). */
-export async function runInkpress(args: string[], env: Record<string, string | undefined>, timeoutMs: number): Promise<CliResult & { killed: boolean }> {
+export async function runInkpress(
+  args: string[],
+  env: Record<string, string | undefined>,
+  timeoutMs: number,
+): Promise<CliResult & { killed: boolean }> {
   const child = spawnInkpress(args, env);
   let stdout = "";
   let stderr = "";

@@ -63,39 +63,62 @@ export function checkEditorRules(answer: EditorAnswer, request: EditorRequest): 
   const rest = body[0]?.type === "paragraph" ? proseSentences.slice(1) : proseSentences;
   const bearing = rest.filter((s) => keywords.some((k) => occurrences(s, k) > 0));
   const opening = bearing.filter((s) => opensWithKeyword(s, keywords, language));
-  rule(opening.length <= OPENING_SHARE * bearing.length, () =>
-    `keyword-first-sentences: ${opening.length} of ${bearing.length} keyword sentences open with a keyword (want ≤ 40%; first: “${opening[0]?.slice(0, 70)}”)`);
+  rule(
+    opening.length <= OPENING_SHARE * bearing.length,
+    () =>
+      `keyword-first-sentences: ${opening.length} of ${bearing.length} keyword sentences open with a keyword (want ≤ 40%; first: “${opening[0]?.slice(0, 70)}”)`,
+  );
   const h2s = body.filter((n): n is Heading => n.type === "heading" && n.depth === 2);
   const sectionOpenings = h2s.filter((h) => {
     const next = body.slice(body.indexOf(h) + 1).find((n): n is Paragraph => n.type === "paragraph");
     return next !== undefined && opensWithKeyword(sentences(clean(toString(next)), language)[0] ?? "", keywords, language);
   });
-  rule(sectionOpenings.length <= h2s.length / 3, () =>
-    `keyword-first-sections: ${sectionOpenings.length} of ${h2s.length} sections open with a keyword (want ≤ a third)`);
+  rule(
+    sectionOpenings.length <= h2s.length / 3,
+    () => `keyword-first-sections: ${sectionOpenings.length} of ${h2s.length} sections open with a keyword (want ≤ a third)`,
+  );
 
   // A keyword keeps the request's case mid-sentence.
   const capitalised = proseSentences.flatMap((s) =>
-    keywords.filter((k) => /^\p{Ll}/u.test(k)).flatMap((k) => {
-      const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "giu");
-      return [...s.matchAll(pattern)].filter((m) => m.index > 0 && m[0] !== k).map((m) => `“${m[0]}” in “${s.slice(0, 70)}”`);
-    }));
+    keywords
+      .filter((k) => /^\p{Ll}/u.test(k))
+      .flatMap((k) => {
+        const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "giu");
+        return [...s.matchAll(pattern)].filter((m) => m.index > 0 && m[0] !== k).map((m) => `“${m[0]}” in “${s.slice(0, 70)}”`);
+      }),
+  );
   rule(capitalised.length === 0, () => `keyword-case: ${capitalised.length} mid-sentence keywords capitalised (first: ${capitalised[0]})`);
 
   // The outline lists what the article shows.
-  const shownHeadings = body.filter((n): n is Heading => n.type === "heading" && (n.depth === 2 || n.depth === 3)).map((h) => `${h.depth} ${clean(toString(h))}`);
+  const shownHeadings = body
+    .filter((n): n is Heading => n.type === "heading" && (n.depth === 2 || n.depth === 3))
+    .map((h) => `${h.depth} ${clean(toString(h))}`);
   const visible = request.headingTags && request.structure !== "paragraphs";
   if (visible) {
     const outline = answer.article.outline.map((e) => `${e.level} ${e.text}`);
-    rule(outline.join("\n") === shownHeadings.join("\n"), () => `outline: article.outline [${outline.join(" | ")}] ≠ the headings shown [${shownHeadings.join(" | ")}]`);
-    rule(answer.article.outline.every((e) => e.shown === true), () => "outline-shown: an entry of a shown heading is not marked shown");
+    rule(
+      outline.join("\n") === shownHeadings.join("\n"),
+      () => `outline: article.outline [${outline.join(" | ")}] ≠ the headings shown [${shownHeadings.join(" | ")}]`,
+    );
+    rule(
+      answer.article.outline.every((e) => e.shown === true),
+      () => "outline-shown: an entry of a shown heading is not marked shown",
+    );
   } else {
-    rule(answer.article.outline.every((e) => e.shown === false), () => "outline-shown: an article without section headings lists an entry as shown");
+    rule(
+      answer.article.outline.every((e) => e.shown === false),
+      () => "outline-shown: an article without section headings lists an entry as shown",
+    );
     rule(shownHeadings.length === 0, () => `outline: ${shownHeadings.length} H2/H3 headings in an article that shows none`);
   }
 
   // An introduction before the first H2.
   const firstH2 = body.findIndex((n) => n.type === "heading" && n.depth === 2);
-  if (firstH2 >= 0) rule(firstH2 > 0 && body[0]!.type === "paragraph", () => `introduction: the article opens with ${body[0]?.type === "heading" ? `the H2 “${toString(body[0])}”` : body[0]?.type}`);
+  if (firstH2 >= 0)
+    rule(
+      firstH2 > 0 && body[0]!.type === "paragraph",
+      () => `introduction: the article opens with ${body[0]?.type === "heading" ? `the H2 “${toString(body[0])}”` : body[0]?.type}`,
+    );
 
   const open = paragraphs.map((p) => clean(toString(p))).filter(unbalanced);
   rule(open.length === 0, () => `quotes: ${open.length} paragraphs leave a quotation or bracket open (first: “${open[0]?.slice(0, 90)}”)`);

@@ -13,7 +13,15 @@ import type { AddressInfo } from "node:net";
  * - `strip-grammar`: pass through without the grammar fields, as a server that ignores them would
  * - `refuse-token-prompts`: answer 400 to a prompt of token ids, as a server that takes only text would
  */
-export type Fault = "none" | "error-500" | "busy-once" | "stall-before-answer" | "stall-mid-answer" | "kill-mid-answer" | "strip-grammar" | "refuse-token-prompts";
+export type Fault =
+  | "none"
+  | "error-500"
+  | "busy-once"
+  | "stall-before-answer"
+  | "stall-mid-answer"
+  | "kill-mid-answer"
+  | "strip-grammar"
+  | "refuse-token-prompts";
 
 const GRAMMAR_FIELDS = ["grammar", "structured_outputs", "guided_grammar"];
 
@@ -34,7 +42,11 @@ export interface FaultProxy {
 
 /** Start a proxy to `target`; `kill` ends the server behind it (for `kill-mid-answer`). */
 export async function startFaultProxy(target: string, kill: () => void): Promise<FaultProxy> {
-  const proxy: FaultProxy = { url: "", fault: "none", recorded: [], close: () =>
+  const proxy: FaultProxy = {
+    url: "",
+    fault: "none",
+    recorded: [],
+    close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
@@ -48,12 +60,16 @@ export async function startFaultProxy(target: string, kill: () => void): Promise
     if (fault === "error-500" || fault === "busy-once") {
       if (fault === "busy-once") proxy.fault = "none";
       const status = fault === "busy-once" ? 503 : 500;
-      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: status, message: "injected failure" } }));
+      res
+        .writeHead(status, { "content-type": "application/json" })
+        .end(JSON.stringify({ error: { code: status, message: "injected failure" } }));
       return;
     }
     if (fault === "stall-before-answer") return;
     if (fault === "refuse-token-prompts" && Array.isArray(JSON.parse(body.toString()).prompt)) {
-      res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: 400, message: "prompt must be a string" } }));
+      res
+        .writeHead(400, { "content-type": "application/json" })
+        .end(JSON.stringify({ error: { code: 400, message: "prompt must be a string" } }));
       return;
     }
     if (fault === "strip-grammar") {
@@ -61,17 +77,21 @@ export async function startFaultProxy(target: string, kill: () => void): Promise
       for (const field of GRAMMAR_FIELDS) delete json[field];
       body = Buffer.from(JSON.stringify(json));
     }
-    const upstream = http.request(new URL(req.url!, target), { method: req.method, headers: { ...req.headers, "content-length": body.length } }, (answer) => {
-      res.writeHead(answer.statusCode!, answer.headers);
-      // A server that dies mid-answer cuts the client's connection too.
-      answer.on("close", () => answer.complete || res.destroy());
-      if (fault !== "stall-mid-answer" && fault !== "kill-mid-answer") return void answer.pipe(res);
-      answer.once("data", (chunk: Buffer) => {
-        res.write(chunk);
-        if (fault === "kill-mid-answer") kill();
-        else answer.removeAllListeners("close").destroy();
-      });
-    });
+    const upstream = http.request(
+      new URL(req.url!, target),
+      { method: req.method, headers: { ...req.headers, "content-length": body.length } },
+      (answer) => {
+        res.writeHead(answer.statusCode!, answer.headers);
+        // A server that dies mid-answer cuts the client's connection too.
+        answer.on("close", () => answer.complete || res.destroy());
+        if (fault !== "stall-mid-answer" && fault !== "kill-mid-answer") return void answer.pipe(res);
+        answer.once("data", (chunk: Buffer) => {
+          res.write(chunk);
+          if (fault === "kill-mid-answer") kill();
+          else answer.removeAllListeners("close").destroy();
+        });
+      },
+    );
     upstream.on("error", () => res.destroy());
     upstream.end(body);
   });

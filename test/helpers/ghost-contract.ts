@@ -59,14 +59,18 @@ export async function startGhostContract(): Promise<GhostContractServer> {
       return send(200, { posts: posts.filter((post) => slug === undefined || post.slug === slug) });
     }
     const given = (JSON.parse(body || "{}") as { posts?: Partial<ContractPost>[] }).posts?.[0];
-    if (!given?.title) return send(422, { errors: [{ type: "ValidationError", message: "Validation error, cannot save post. title is required" }] });
-    if (!["draft", "published", "scheduled"].includes(given.status ?? "draft")) return send(422, { errors: [{ type: "ValidationError", message: "status is invalid" }] });
-    if (given.status === "scheduled" && !(Date.parse(given.published_at ?? "") > Date.now())) return send(422, { errors: [{ type: "ValidationError", message: "Date must be at least 2 minutes in the future." }] });
+    if (!given?.title)
+      return send(422, { errors: [{ type: "ValidationError", message: "Validation error, cannot save post. title is required" }] });
+    if (!["draft", "published", "scheduled"].includes(given.status ?? "draft"))
+      return send(422, { errors: [{ type: "ValidationError", message: "status is invalid" }] });
+    if (given.status === "scheduled" && !(Date.parse(given.published_at ?? "") > Date.now()))
+      return send(422, { errors: [{ type: "ValidationError", message: "Date must be at least 2 minutes in the future." }] });
     // Without ?source=html Ghost reads only Lexical or mobiledoc: HTML is dropped.
     const html = url.searchParams.get("source") === "html" ? given.html : undefined;
     const now = new Date().toISOString();
     if (req.method === "PUT" && existing) {
-      if (given.updated_at !== existing.updated_at) return send(409, { errors: [{ type: "UpdateCollisionError", message: "Saving failed! Someone else is editing this post." }] });
+      if (given.updated_at !== existing.updated_at)
+        return send(409, { errors: [{ type: "UpdateCollisionError", message: "Saving failed! Someone else is editing this post." }] });
       Object.assign(existing, fields(given, html), { updated_at: now, edits: existing.edits + 1 });
       return send(200, { posts: [existing] });
     }
@@ -98,7 +102,7 @@ function fields(given: Partial<ContractPost>, html: string | undefined) {
 /** Why a token is refused, or undefined when it meets the Admin API's rules. */
 function authRefusal(header: string | undefined, id: string, secret: string): string | undefined {
   const token = /^Ghost (\S+)$/.exec(header ?? "")?.[1];
-  if (!token) return "Authorization header format is \"Authorization: Ghost [token]\"";
+  if (!token) return 'Authorization header format is "Authorization: Ghost [token]"';
   const [head = "", payload = "", signature = ""] = token.split(".");
   const decode = (part: string) => JSON.parse(Buffer.from(part, "base64url").toString()) as Record<string, unknown>;
   const header_ = decode(head);

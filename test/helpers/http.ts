@@ -40,7 +40,11 @@ export function hostPort(url: string): { host: string; port: number } {
  * Send bytes on a fresh connection and read until the server closes it (send
  * `connection: close`), or until `timeoutMs`. Never throws: a reset is an ending.
  */
-export function rawRequest(url: string, data: string | Buffer | (string | Buffer)[], options: { timeoutMs?: number } = {}): Promise<RawResponse> {
+export function rawRequest(
+  url: string,
+  data: string | Buffer | (string | Buffer)[],
+  options: { timeoutMs?: number } = {},
+): Promise<RawResponse> {
   const { host, port } = hostPort(url);
   const parts = Array.isArray(data) ? data : [data];
   return new Promise((resolve) => {
@@ -114,7 +118,13 @@ export function rawHttp(
   if (options.close ?? true) all.push(["connection", "close"]);
   return Buffer.concat([
     Buffer.from(`${requestLine}\r\n`, "latin1"),
-    ...all.map(([name, value]) => Buffer.concat([Buffer.from(`${name}: `, "latin1"), typeof value === "string" ? Buffer.from(value, "latin1") : value, Buffer.from("\r\n")])),
+    ...all.map(([name, value]) =>
+      Buffer.concat([
+        Buffer.from(`${name}: `, "latin1"),
+        typeof value === "string" ? Buffer.from(value, "latin1") : value,
+        Buffer.from("\r\n"),
+      ]),
+    ),
     Buffer.from("\r\n"),
     bodyBytes,
   ]);
@@ -123,7 +133,8 @@ export function rawHttp(
 /** What a problem+json answer must be: the content type, RFC 9457 members, the status echoed, no stack or source path. */
 export function problemViolations(status: number, contentType: string | null | undefined, text: string, expectBody = true): string[] {
   const problems: string[] = [];
-  if (contentType !== "application/problem+json") problems.push(`content-type is ${JSON.stringify(contentType)}, not application/problem+json`);
+  if (contentType !== "application/problem+json")
+    problems.push(`content-type is ${JSON.stringify(contentType)}, not application/problem+json`);
   if (!expectBody) return problems;
   if (/\n\s+at |node_modules|\/src\/|\.ts:\d/.test(text)) problems.push("the body shows a stack trace or a source path");
   let body: any;
@@ -134,7 +145,8 @@ export function problemViolations(status: number, contentType: string | null | u
   }
   if (!body || typeof body !== "object") return [...problems, "the body is not a JSON object"];
   if (body.status !== status) problems.push(`body.status is ${body.status}, the response ${status}`);
-  for (const member of ["type", "title", "detail"]) if (typeof body[member] !== "string" || !body[member]) problems.push(`body.${member} is missing`);
+  for (const member of ["type", "title", "detail"])
+    if (typeof body[member] !== "string" || !body[member]) problems.push(`body.${member} is missing`);
   return problems;
 }
 
@@ -154,7 +166,12 @@ export function expectRawProblem(response: RawResponse, status: number): any {
 }
 
 /** Poll `probe` every `everyMs` until it returns a value other than undefined; throws with `what` past `timeoutMs`. */
-export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 5_000, everyMs = 50): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined> | T | undefined,
+  what: string,
+  timeoutMs = 5_000,
+  everyMs = 50,
+): Promise<T> {
   const until = performance.now() + timeoutMs;
   while (true) {
     const value = await probe();

@@ -4,7 +4,10 @@ import type { Job } from "../../src/jobs/job.js";
 /** The jobs API of one server, as one key sees it; `request` reaches an in-process app instead of the network. */
 export function jobsApi(url: string, key: string, request: (url: string, init: RequestInit) => Promise<Response> = fetch) {
   const call = (path: string, init: RequestInit = {}) =>
-    request(`${url}/api/v1/jobs${path}`, { ...init, headers: { "x-api-key": key, ...(init.body ? { "content-type": "application/json" } : {}), ...init.headers } });
+    request(`${url}/api/v1/jobs${path}`, {
+      ...init,
+      headers: { "x-api-key": key, ...(init.body ? { "content-type": "application/json" } : {}), ...init.headers },
+    });
   return {
     /** POST /api/v1/jobs. */
     submit: (body: unknown, headers: Record<string, string> = {}) => call("", { method: "POST", body: JSON.stringify(body), headers }),
@@ -18,7 +21,11 @@ export function jobsApi(url: string, key: string, request: (url: string, init: R
       return (await response.json()) as Job;
     },
     /** Poll a job until `until` holds (by default: it has ended), within `timeoutMs`. */
-    async waitFor(id: string, until: (job: Job) => boolean = (j) => ["succeeded", "failed", "cancelled"].includes(j.status), timeoutMs = 120_000): Promise<Job> {
+    async waitFor(
+      id: string,
+      until: (job: Job) => boolean = (j) => ["succeeded", "failed", "cancelled"].includes(j.status),
+      timeoutMs = 120_000,
+    ): Promise<Job> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const response = await call(`/${id}`);

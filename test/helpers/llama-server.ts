@@ -74,7 +74,10 @@ export async function startLlamaServer(options: LlamaServerOptions): Promise<Run
     });
   for (;;) {
     if (child.exitCode !== null) throw new Error(`llama-server exited with ${child.exitCode}: ${output}`);
-    const healthy = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+    const healthy = await fetch(`${url}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (healthy) break;
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -6,7 +6,11 @@ import { HAS_STORIES_MODEL, STORIES_MODEL, testModel } from "./server.js";
  * through an inference server (backend-matrix.test.ts): one topic and keyword set, every
  * preset × headingTags × length with a fixed seed per case, and the two models.
  */
-export const MATRIX = { topic: "Caring for indoor plants", keywords: "indoor plants, watering schedule, potting soil", language: "en" } as const;
+export const MATRIX = {
+  topic: "Caring for indoor plants",
+  keywords: "indoor plants, watering schedule, potting soil",
+  language: "en",
+} as const;
 
 /** One case of the matrix. */
 export interface MatrixCase {

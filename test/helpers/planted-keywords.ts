@@ -5,7 +5,13 @@ const GROUPS = [
   [["compost", "composting", "composted"], ["manure"], ["leaf", "leaves"], ["worm", "worms"], ["heap", "heaps"]],
   [["tomato", "tomatoes"], ["seedling", "seedlings"], ["prune", "pruning"], ["stake", "staking"], ["blight"]],
   [["lawn", "lawns"], ["mow", "mowing"], ["moss"], ["fertilizer", "fertilizers"], ["aerate", "aerating"]],
-  [["rose", "roses"], ["bloom", "blooms", "blooming"], ["thorn", "thorns"], ["climber", "climbers"], ["aphid", "aphids"]],
+  [
+    ["rose", "roses"],
+    ["bloom", "blooms", "blooming"],
+    ["thorn", "thorns"],
+    ["climber", "climbers"],
+    ["aphid", "aphids"],
+  ],
   [["irrigation"], ["drip"], ["hose", "hoses"], ["sprinkler", "sprinklers"], ["timer", "timers"]],
   [["pond", "ponds"], ["fish"], ["lily", "lilies"], ["pump", "pumps"], ["algae"]],
 ];

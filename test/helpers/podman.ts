@@ -51,7 +51,11 @@ export async function podmanOk(args: string[], timeoutMs?: number): Promise<stri
 
 /** The local base image (Debian bookworm minbase with this machine's node), made or found by scripts/container-test-base.sh. */
 export async function testBaseImage(): Promise<string> {
-  const { stdout } = await run(path.join(ROOT, "scripts/container-test-base.sh"), [], { env, timeout: 600_000, maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await run(path.join(ROOT, "scripts/container-test-base.sh"), [], {
+    env,
+    timeout: 600_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return stdout.trim();
 }
 
@@ -61,5 +65,8 @@ export async function testBaseImage(): Promise<string> {
  * format drops.
  */
 export async function buildImage(options: { base: string; tag: string; timeoutMs: number }): Promise<void> {
-  await podmanOk(["build", "--format", "docker", "--network", "host", "--build-arg", `BASE=${options.base}`, "--tag", options.tag, ROOT], options.timeoutMs);
+  await podmanOk(
+    ["build", "--format", "docker", "--network", "host", "--build-arg", `BASE=${options.base}`, "--tag", options.tag, ROOT],
+    options.timeoutMs,
+  );
 }

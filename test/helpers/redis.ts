@@ -15,13 +15,14 @@ export interface TestRedis {
   stop(): Promise<void>;
 }
 
-
 /** Start Debian's redis-server (installed by .ci/run) on a free loopback port. */
 export async function startRedis(): Promise<TestRedis> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    const proc = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: ["ignore", "pipe", "pipe"] });
+    const proc = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     child = proc;
     let output = "";
     await new Promise<void>((resolve, reject) => {
@@ -43,5 +44,13 @@ export async function startRedis(): Promise<TestRedis> {
     });
   };
   await start();
-  return { url: `redis://127.0.0.1:${port}`, port, kill, start, pause: () => child?.kill("SIGSTOP"), resume: () => child?.kill("SIGCONT"), stop: kill };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    kill,
+    start,
+    pause: () => child?.kill("SIGSTOP"),
+    resume: () => child?.kill("SIGCONT"),
+    stop: kill,
+  };
 }

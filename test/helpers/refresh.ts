@@ -60,4 +60,11 @@ export function plantedArticle(): { markdown: string; request: RefreshRequestInp
 }
 
 /** The checks the planted failures fail. */
-export const PLANTED_CHECKS = ["keyword-in-introduction", "paragraph-length", "subheading-distribution", "avoid", "title-length", "internal-links"] as const;
+export const PLANTED_CHECKS = [
+  "keyword-in-introduction",
+  "paragraph-length",
+  "subheading-distribution",
+  "avoid",
+  "title-length",
+  "internal-links",
+] as const;

@@ -36,7 +36,11 @@ export function describeRevocation(storage: "files" | "redis"): void {
       receiver = await startWebhookReceiver({ secret: created.secret });
       if (storage === "redis") redis = await startRedis();
       const args = ["--webhook-allow", "127.0.0.1", ...(redis ? ["--redis", redis.url] : [])];
-      server = await startServer(await testModel("plain"), { INKPRESS_API_KEYS: undefined, INKPRESS_KEYS_FILE: keysFile, INKPRESS_SEQUENCES: "2" }, { args });
+      server = await startServer(
+        await testModel("plain"),
+        { INKPRESS_API_KEYS: undefined, INKPRESS_KEYS_FILE: keysFile, INKPRESS_SEQUENCES: "2" },
+        { args },
+      );
     }, 60_000);
     afterAll(async () => {
       await server?.stop();
@@ -72,10 +76,18 @@ export function describeRevocation(storage: "files" | "redis"): void {
       // The key can no longer read its jobs: their ends are told by their webhooks.
       const hooks = await receiver.waitFor(2, 5_000);
       await streamEnded;
-      await waitFor(async () => ((await running()) === 0 ? true : undefined), "no generation left running", 5_000 - (Date.now() - revokedAt), 100);
+      await waitFor(
+        async () => ((await running()) === 0 ? true : undefined),
+        "no generation left running",
+        5_000 - (Date.now() - revokedAt),
+        100,
+      );
       console.log(`jobs cancelled, stream ended and the model idle ${Date.now() - revokedAt} ms after \`keys revoke\` returned`);
 
-      expect(hooks.every((h) => h.verified), "signed with the revoked key's secret").toBe(true);
+      expect(
+        hooks.every((h) => h.verified),
+        "signed with the revoked key's secret",
+      ).toBe(true);
       const told = new Map(hooks.map((h) => [(h.event as { data: Job }).data.id, h.event as { type: string; data: Job }]));
       for (const job of [runningJob, queuedJob]) {
         expect(told.get(job.id)).toMatchObject({ type: "job.cancelled", data: { status: "cancelled", reason: "key revoked" } });
@@ -86,7 +98,8 @@ export function describeRevocation(storage: "files" | "redis"): void {
         // Read in Redis itself: the jobs lived there and ended there.
         const client = new Redis(redis.url);
         try {
-          for (const job of [runningJob, queuedJob]) expect(await client.hmget(`inkpress:job:${job.id}`, "status", "reason")).toEqual(['"cancelled"', '"key revoked"']);
+          for (const job of [runningJob, queuedJob])
+            expect(await client.hmget(`inkpress:job:${job.id}`, "status", "reason")).toEqual(['"cancelled"', '"key revoked"']);
         } finally {
           client.disconnect();
         }
@@ -104,7 +117,12 @@ export function describeRevocation(storage: "files" | "redis"): void {
 
     it("cancels a job for real when DELETE meets its start, or answers 409; never marks it cancelled while it generates", async () => {
       const key = await createKey(keysFile, "racer", ["--rate", "1000/min", "--concurrency", "1"]);
-      await waitFor(async () => ((await server.generate({}, { "x-api-key": key })).status === 422 ? true : undefined), "the key accepted", 5_000, 100);
+      await waitFor(
+        async () => ((await server.generate({}, { "x-api-key": key })).status === 422 ? true : undefined),
+        "the key accepted",
+        5_000,
+        100,
+      );
       const jobs = jobsApi(server.url, key);
       const outcomes: number[] = [];
       for (let i = 0; i < 8; i++) {

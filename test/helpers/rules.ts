@@ -65,7 +65,10 @@ export function sentences(text: string, language: string): string[] {
 }
 
 function phrasePattern(phrase: string): RegExp {
-  const escaped = phrase.trim().replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\s+/g, "\\s+");
+  const escaped = phrase
+    .trim()
+    .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+    .replace(/\s+/g, "\\s+");
   return new RegExp(`(?<![\\p{L}\\p{N}\\p{M}])${escaped}(?![\\p{L}\\p{N}\\p{M}])`, "giu");
 }
 
@@ -90,7 +93,11 @@ export function slugForm(text: string): string {
 }
 
 /** A sentence or heading as the uniqueness rules compare it: no case, punctuation or spacing. */
-const normalised = (text: string, language: string) => text.toLocaleLowerCase(language).replace(/[\p{P}\p{S}\s]+/gu, " ").trim();
+const normalised = (text: string, language: string) =>
+  text
+    .toLocaleLowerCase(language)
+    .replace(/[\p{P}\p{S}\s]+/gu, " ")
+    .trim();
 
 /** Length as search results lay it out: display columns, a wide (CJK) character counting as two. */
 const chars = (text: string) => [...text].reduce((n, c) => n + eastAsianWidth(c.codePointAt(0)!), 0);
@@ -135,7 +142,10 @@ function parse(markdown: string, language: string): Parsed {
     .filter((n): n is Heading => n.type === "heading")
     .map((h) => ({ depth: h.depth, text: clean(toString(h)) }));
   const blocks = body.flatMap((n) => textBlocks(n));
-  const paragraphs = body.flatMap((n) => allNodes(n)).filter((n): n is Paragraph => n.type === "paragraph").map((n) => clean(toString(n)));
+  const paragraphs = body
+    .flatMap((n) => allNodes(n))
+    .filter((n): n is Paragraph => n.type === "paragraph")
+    .map((n) => clean(toString(n)));
   return {
     tree,
     body,
@@ -151,10 +161,29 @@ function parse(markdown: string, language: string): Parsed {
 
 /** The report's checks of what the engine steers: each must pass on every model. */
 const STEERED_CHECKS = new Set([
-  "keyword-in-title", "keyword-in-introduction", "keyword-in-subheadings", "keyword-in-meta-description", "keyword-in-slug",
-  "keyword-density", "secondary-keywords", "keyword-once-per-sentence", "keyword-openings", "meta-description-length",
-  "title-length", "text-length", "length-target", "single-h1", "no-headings", "heading-hierarchy", "distinct-headings",
-  "subheading-distribution", "paragraph-length", "sentence-length", "consecutive-sentence-starts", "duplicate-sentences", "avoid",
+  "keyword-in-title",
+  "keyword-in-introduction",
+  "keyword-in-subheadings",
+  "keyword-in-meta-description",
+  "keyword-in-slug",
+  "keyword-density",
+  "secondary-keywords",
+  "keyword-once-per-sentence",
+  "keyword-openings",
+  "meta-description-length",
+  "title-length",
+  "text-length",
+  "length-target",
+  "single-h1",
+  "no-headings",
+  "heading-hierarchy",
+  "distinct-headings",
+  "subheading-distribution",
+  "paragraph-length",
+  "sentence-length",
+  "consecutive-sentence-starts",
+  "duplicate-sentences",
+  "avoid",
 ]);
 
 /** Every rule the article breaks, one line each with its figures; empty when all hold. */
@@ -170,8 +199,11 @@ export function checkArticleRules(answer: ArticleAnswer, request: RuleRequest): 
   // Length and word count.
   const { length } = request;
   const off = ((a.wordCount - length) / length) * 100;
-  rule(Math.abs(a.wordCount - length) <= length * 0.1, () =>
-    `length: body has ${a.wordCount} words, ${pct(Math.abs(off))} ${off < 0 ? "under" : "over"} the ${length} requested (allowed ${Math.ceil(length * 0.9)}–${Math.floor(length * 1.1)})`);
+  rule(
+    Math.abs(a.wordCount - length) <= length * 0.1,
+    () =>
+      `length: body has ${a.wordCount} words, ${pct(Math.abs(off))} ${off < 0 ? "under" : "over"} the ${length} requested (allowed ${Math.ceil(length * 0.9)}–${Math.floor(length * 1.1)})`,
+  );
   rule(article.wordCount === a.wordCount, () => `word-count: article.wordCount is ${article.wordCount}, the body has ${a.wordCount} words`);
 
   // Headings.
@@ -181,7 +213,10 @@ export function checkArticleRules(answer: ArticleAnswer, request: RuleRequest): 
     const h1s = a.headings.filter((h) => h.depth === 1);
     const first = a.tree.children[0];
     rule(h1s.length === 1, () => `single-h1: ${h1s.length} H1 headings (want exactly 1)`);
-    rule(first?.type === "heading" && first.depth === 1, () => `h1-first: the first node is ${first ? describeNode(first) : "missing"}, not the H1`);
+    rule(
+      first?.type === "heading" && first.depth === 1,
+      () => `h1-first: the first node is ${first ? describeNode(first) : "missing"}, not the H1`,
+    );
     rule(h1s[0]?.text === article.title, () => `h1-is-title: H1 “${h1s[0]?.text ?? ""}” ≠ article.title “${article.title}”`);
     const deep = a.headings.filter((h) => h.depth > 3);
     rule(deep.length === 0, () => `h2-h3-only: ${deep.length} headings deeper than H3 (first: H${deep[0]!.depth} “${deep[0]!.text}”)`);
@@ -192,9 +227,15 @@ export function checkArticleRules(answer: ArticleAnswer, request: RuleRequest): 
     });
     rule(skips.length === 0, () => `heading-levels: ${skips.length} headings skip a level (${skips.slice(0, 3).join("; ")})`);
     const mdLevels = a.headings.map((h) => h.depth);
-    rule(htmlHeadings.join(",") === mdLevels.join(","), () => `html-headings: HTML heading levels [${htmlHeadings.join(",")}] ≠ Markdown's [${mdLevels.join(",")}]`);
+    rule(
+      htmlHeadings.join(",") === mdLevels.join(","),
+      () => `html-headings: HTML heading levels [${htmlHeadings.join(",")}] ≠ Markdown's [${mdLevels.join(",")}]`,
+    );
   } else {
-    rule(a.headings.length === 0, () => `no-headings: ${a.headings.length} heading nodes (first: H${a.headings[0]!.depth} “${a.headings[0]!.text}”)`);
+    rule(
+      a.headings.length === 0,
+      () => `no-headings: ${a.headings.length} heading nodes (first: H${a.headings[0]!.depth} “${a.headings[0]!.text}”)`,
+    );
     const hashLines = article.markdown.split("\n").filter((line) => /^ {0,3}#{1,6}(?:[ \t]|$)/.test(line));
     rule(hashLines.length === 0, () => `no-hash-lines: ${hashLines.length} Markdown lines start with # (first: “${hashLines[0]}”)`);
     rule(htmlHeadings.length === 0, () => `no-html-headings: article.html has ${htmlHeadings.length} <h1>–<h6> elements`);
@@ -209,14 +250,26 @@ export function checkArticleRules(answer: ArticleAnswer, request: RuleRequest): 
   if (request.structure === "sections" && request.headingTags) {
     const low = Math.max(1, Math.floor(length / 300));
     const high = Math.max(1, Math.ceil(length / 150));
-    rule(h2s.length >= low && h2s.length <= high, () => `sections-h2-count: ${h2s.length} H2 sections for ${length} words (want ${low}–${high}, one per 150–300 words)`);
+    rule(
+      h2s.length >= low && h2s.length <= high,
+      () => `sections-h2-count: ${h2s.length} H2 sections for ${length} words (want ${low}–${high}, one per 150–300 words)`,
+    );
   }
   if (request.structure === "detailed") broken.push(...detailedStructure(a, request, h2s));
   if ((request.structure === "listicle" || request.structure === "how-to") && request.headingTags) {
     // Numbered items (or steps) as H2s, 1, 2, 3… in order, then the conclusion.
-    const numbers = h2s.map((h) => /^(\d+)\. \S/.exec(toString(h))?.[1]).filter((n) => n !== undefined).map(Number);
-    rule(numbers.length >= 3 && numbers.every((n, i) => n === i + 1), () => `numbered-items: H2 numbers [${numbers.join(",")}] (want 1, 2, 3… at least 3)`);
-    rule(numbers.length === h2s.length - 1, () => `numbered-items-all: ${numbers.length} of ${h2s.length} H2s are numbered (want all but the conclusion)`);
+    const numbers = h2s
+      .map((h) => /^(\d+)\. \S/.exec(toString(h))?.[1])
+      .filter((n) => n !== undefined)
+      .map(Number);
+    rule(
+      numbers.length >= 3 && numbers.every((n, i) => n === i + 1),
+      () => `numbered-items: H2 numbers [${numbers.join(",")}] (want 1, 2, 3… at least 3)`,
+    );
+    rule(
+      numbers.length === h2s.length - 1,
+      () => `numbered-items-all: ${numbers.length} of ${h2s.length} H2s are numbered (want all but the conclusion)`,
+    );
   }
   const distinct = new Set(subheadings.map((h) => normalised(h.text, language)));
   rule(distinct.size === subheadings.length, () => `distinct-headings: ${subheadings.length - distinct.size} subheadings repeat another`);
@@ -227,41 +280,71 @@ export function checkArticleRules(answer: ArticleAnswer, request: RuleRequest): 
     const at = firstIndex(article.title, primary);
     rule(at >= 0, () => `keyword-in-title: “${primary}” is not in the title “${article.title}”`);
     if (request.titleGenerated && at >= 0) {
-      rule(at <= article.title.length / 2, () => `keyword-title-first-half: “${primary}” starts at character ${at} of a ${article.title.length}-character title (want ≤ ${article.title.length / 2})`);
+      rule(
+        at <= article.title.length / 2,
+        () =>
+          `keyword-title-first-half: “${primary}” starts at character ${at} of a ${article.title.length}-character title (want ≤ ${article.title.length / 2})`,
+      );
     }
-    const opening = sentences(a.paragraphs[0] ?? "", language).slice(0, 2).join(" ");
-    rule(occurrences(opening, primary) > 0, () => `keyword-in-introduction: “${primary}” is not in the first two sentences of the first paragraph (“${opening.slice(0, 120)}”)`);
+    const opening = sentences(a.paragraphs[0] ?? "", language)
+      .slice(0, 2)
+      .join(" ");
+    rule(
+      occurrences(opening, primary) > 0,
+      () => `keyword-in-introduction: “${primary}” is not in the first two sentences of the first paragraph (“${opening.slice(0, 120)}”)`,
+    );
     if (subheadings.length > 0) {
       const holding = subheadings.filter((h) => occurrences(h.text, primary) > 0).length;
       const share = (holding / subheadings.length) * 100;
-      rule(share >= 30 && share <= 75, () => `keyword-in-subheadings: “${primary}” is in ${holding} of ${subheadings.length} H2/H3 subheadings (${pct(share)}; want 30–75%)`);
+      rule(
+        share >= 30 && share <= 75,
+        () =>
+          `keyword-in-subheadings: “${primary}” is in ${holding} of ${subheadings.length} H2/H3 subheadings (${pct(share)}; want 30–75%)`,
+      );
     }
-    rule(occurrences(article.metaDescription, primary) > 0, () => `keyword-in-meta-description: “${primary}” is not in “${article.metaDescription}”`);
+    rule(
+      occurrences(article.metaDescription, primary) > 0,
+      () => `keyword-in-meta-description: “${primary}” is not in “${article.metaDescription}”`,
+    );
     const keywordSlug = slugForm(primary);
-    rule(`-${article.slug}-`.includes(`-${keywordSlug}-`), () => `keyword-in-slug: slug “${article.slug}” does not contain “${keywordSlug}”`);
+    rule(
+      `-${article.slug}-`.includes(`-${keywordSlug}-`),
+      () => `keyword-in-slug: slug “${article.slug}” does not contain “${keywordSlug}”`,
+    );
     const count = a.blocks.reduce((n, b) => n + occurrences(b, primary), 0);
     const density = a.wordCount === 0 ? 0 : (count / a.wordCount) * 100;
-    rule(density >= 0.5 && density <= 2.5, () => `keyword-density: “${primary}” ${count} times in ${a.wordCount} words = ${pct(density)} (want 0.5–2.5%)`);
+    rule(
+      density >= 0.5 && density <= 2.5,
+      () => `keyword-density: “${primary}” ${count} times in ${a.wordCount} words = ${pct(density)} (want 0.5–2.5%)`,
+    );
   }
   for (const keyword of secondary) {
     const count = a.blocks.reduce((n, b) => n + occurrences(b, keyword), 0);
     rule(count > 0, () => `secondary-keyword: “${keyword}” is not in the body`);
   }
-  const stuffed = a.sentences.flatMap((s) => request.keywords.filter((k) => occurrences(s, k) > 1).map((k) => `“${k}” in “${s.slice(0, 80)}”`));
+  const stuffed = a.sentences.flatMap((s) =>
+    request.keywords.filter((k) => occurrences(s, k) > 1).map((k) => `“${k}” in “${s.slice(0, 80)}”`),
+  );
   rule(stuffed.length === 0, () => `keyword-once-per-sentence: ${stuffed.length} sentences hold a keyword twice (first: ${stuffed[0]})`);
 
   // Title, meta description and slug.
   rule(chars(article.title) <= 60, () => `title-length: the title has ${chars(article.title)} characters (want ≤ 60): “${article.title}”`);
   const meta = article.metaDescription;
   rule(chars(meta) >= 120 && chars(meta) <= 156, () => `meta-description-length: ${chars(meta)} characters (want 120–156): “${meta}”`);
-  rule(!/(?:[\s,;:\-–—(«“‘]|\s["'])$/u.test(meta) && meta.length > 0, () => `meta-description-whole-word: it ends on “${meta.slice(-12)}”, not on a whole word`);
+  rule(
+    !/(?:[\s,;:\-–—(«“‘]|\s["'])$/u.test(meta) && meta.length > 0,
+    () => `meta-description-whole-word: it ends on “${meta.slice(-12)}”, not on a whole word`,
+  );
   rule(/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(article.slug), () => `slug-form: “${article.slug}” is not lower-case ASCII [a-z0-9-]`);
   rule(article.slug.length <= 75, () => `slug-length: the slug has ${article.slug.length} characters (want ≤ 75)`);
 
   // Readability.
   const paragraphWords = a.paragraphs.map((p) => words(p, language).length);
   const longParagraphs = paragraphWords.filter((n) => n > 150);
-  rule(longParagraphs.length === 0, () => `paragraph-length: ${longParagraphs.length} paragraphs over 150 words (longest ${Math.max(...paragraphWords)})`);
+  rule(
+    longParagraphs.length === 0,
+    () => `paragraph-length: ${longParagraphs.length} paragraphs over 150 words (longest ${Math.max(...paragraphWords)})`,
+  );
   const long = a.sentences.filter((s) => words(s, language).length > 20).length;
   const longShare = a.sentences.length ? (long / a.sentences.length) * 100 : 0;
   rule(longShare <= 25, () => `sentence-length: ${long} of ${a.sentences.length} sentences over 20 words (${pct(longShare)}; want ≤ 25%)`);
@@ -276,7 +359,10 @@ export function checkArticleRules(answer: ArticleAnswer, request: RuleRequest): 
   const runs = sameStartRuns(a.sentences, language);
   rule(runs.length === 0, () => `consecutive-starts: ${runs.length} runs of 3+ sentences start with the same word (first: ${runs[0]})`);
   const cut = a.paragraphs.filter((p) => !TERMINATED.test(p));
-  rule(cut.length === 0, () => `paragraph-ends-sentence: ${cut.length} paragraphs do not end with a sentence terminator (first ends “…${cut[0]!.slice(-40)}”)`);
+  rule(
+    cut.length === 0,
+    () => `paragraph-ends-sentence: ${cut.length} paragraphs do not end with a sentence terminator (first ends “…${cut[0]!.slice(-40)}”)`,
+  );
 
   // The server's own report: every check the engine steers for passes. The editor's checks of the model's own
   // prose (language, transition words, passive voice, clichés, figures) measure what a tiny or random-weight
@@ -284,7 +370,10 @@ export function checkArticleRules(answer: ArticleAnswer, request: RuleRequest): 
   const failing = answer.seo.checks.filter((c) => STEERED_CHECKS.has(c.id) && c.passed === false);
   rule(failing.length === 0, () => `seo-checks: ${failing.length} failing: ${failing.map((c) => `${c.id} (${c.message})`).join("; ")}`);
   const anyFailing = answer.seo.checks.some((c) => c.passed === false);
-  rule(anyFailing ? answer.seo.score < 100 : answer.seo.score === 100, () => `seo-score: ${answer.seo.score} with ${anyFailing ? "a failing check (want < 100)" : "every check passing (want 100)"}`);
+  rule(
+    anyFailing ? answer.seo.score < 100 : answer.seo.score === 100,
+    () => `seo-score: ${answer.seo.score} with ${anyFailing ? "a failing check (want < 100)" : "every check passing (want 100)"}`,
+  );
 
   broken.push(...checkEditorRules(answer, request));
 
@@ -306,7 +395,9 @@ function detailedStructure(a: Parsed, request: RuleRequest, h2s: Heading[]): str
     const introOk = intro.length > 0 && intro.every((n) => n.type === "paragraph");
     const labelOk = !request.headingTags || (label?.type === "heading" && label.depth === 2);
     if (!introOk || !labelOk || list.ordered || list.children.length === 0) {
-      broken.push(`detailed-takeaways: the first bullet list is not right after the introduction (before it: ${before.map(describeNode).join(", ") || "nothing"}; ${list.ordered ? "ordered" : "unordered"}, ${list.children.length} items)`);
+      broken.push(
+        `detailed-takeaways: the first bullet list is not right after the introduction (before it: ${before.map(describeNode).join(", ") || "nothing"}; ${list.ordered ? "ordered" : "unordered"}, ${list.children.length} items)`,
+      );
     }
   }
   if (request.headingTags) {
@@ -321,7 +412,8 @@ function detailedStructure(a: Parsed, request: RuleRequest, h2s: Heading[]): str
     };
     const bodyH2s = h2s.slice(1, -2);
     const bare = bodyH2s.filter((h) => !sectionOf(h).some((n) => n.type === "heading" && n.depth === 3));
-    if (bare.length) broken.push(`detailed-subsections: ${bare.length} of ${bodyH2s.length} body H2s have no H3 (first: “${toString(bare[0]!)}”)`);
+    if (bare.length)
+      broken.push(`detailed-subsections: ${bare.length} of ${bodyH2s.length} body H2s have no H3 (first: “${toString(bare[0]!)}”)`);
     const faq = sectionOf(h2s.at(-1)!);
     const questions = faq.filter((n): n is Heading => n.type === "heading" && n.depth === 3);
     if (questions.length < 3 || questions.length > 5) {
@@ -329,8 +421,10 @@ function detailedStructure(a: Parsed, request: RuleRequest, h2s: Heading[]): str
     }
     const unanswered = questions.filter((q) => faq[faq.indexOf(q) + 1]?.type !== "paragraph").map((q) => toString(q));
     const notQuestions = questions.map((q) => toString(q)).filter((q) => !/[?？؟]$/u.test(q));
-    if (unanswered.length) broken.push(`detailed-faq-answers: ${unanswered.length} FAQ questions have no answer paragraph (first: “${unanswered[0]}”)`);
-    if (notQuestions.length) broken.push(`detailed-faq-questions: ${notQuestions.length} FAQ H3s are not questions (first: “${notQuestions[0]}”)`);
+    if (unanswered.length)
+      broken.push(`detailed-faq-answers: ${unanswered.length} FAQ questions have no answer paragraph (first: “${unanswered[0]}”)`);
+    if (notQuestions.length)
+      broken.push(`detailed-faq-questions: ${notQuestions.length} FAQ H3s are not questions (first: “${notQuestions[0]}”)`);
   } else {
     // Without headings the FAQ questions stay as paragraphs of their own: one sentence, a question.
     const isQuestion = (n: RootContent) => {
@@ -341,7 +435,10 @@ function detailedStructure(a: Parsed, request: RuleRequest, h2s: Heading[]): str
     const at = body.map((n, i) => (isQuestion(n) ? i : -1)).filter((i) => i >= 0);
     if (at.length < 3 || at.length > 5) broken.push(`detailed-faq: ${at.length} FAQ question paragraphs (want 3–5)`);
     const unanswered = at.filter((i) => body[i + 1]?.type !== "paragraph" || isQuestion(body[i + 1]!));
-    if (unanswered.length) broken.push(`detailed-faq-answers: ${unanswered.length} FAQ questions have no answer paragraph (first: “${toString(body[unanswered[0]!]!)}”)`);
+    if (unanswered.length)
+      broken.push(
+        `detailed-faq-answers: ${unanswered.length} FAQ questions have no answer paragraph (first: “${toString(body[unanswered[0]!]!)}”)`,
+      );
     const after = at.length ? body.slice(at.at(-1)! + 1).filter((n) => n.type !== "paragraph") : [];
     if (after.length) broken.push(`detailed-faq-last: the FAQ is not at the end (followed by ${after.map(describeNode).join(", ")})`);
   }

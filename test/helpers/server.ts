@@ -22,7 +22,12 @@ const NO_KEYS_FILE = path.join(tmpdir(), `inkpress-no-keys-${process.pid}`, "key
  * npm's name for the running script (vitest under `npx` would make hints say `npx inkpress`).
  * A test may set any of them again.
  */
-export const CLEAN_ENV: Record<string, string | undefined> = { INKPRESS_API_KEYS: undefined, INKPRESS_MODEL: undefined, NO_COLOR: "1", npm_lifecycle_event: undefined };
+export const CLEAN_ENV: Record<string, string | undefined> = {
+  INKPRESS_API_KEYS: undefined,
+  INKPRESS_MODEL: undefined,
+  NO_COLOR: "1",
+  npm_lifecycle_event: undefined,
+};
 
 /** The API key every test server accepts. */
 export const API_KEY = "test-key-0123456789";
@@ -107,8 +112,13 @@ function spawnCli(args: string[], env: Record<string, string | undefined>, cwd: 
     cwd,
     env: Object.fromEntries(
       // A key file and a data folder of its own per run, so the developer's keys and jobs never leak into a test.
-      Object.entries({ ...process.env, ...CLEAN_ENV, INKPRESS_KEYS_FILE: NO_KEYS_FILE, INKPRESS_DATA_DIR: mkdtempSync(path.join(tmpdir(), "inkpress-data-")), ...env })
-        .filter((entry): entry is [string, string] => entry[1] !== undefined),
+      Object.entries({
+        ...process.env,
+        ...CLEAN_ENV,
+        INKPRESS_KEYS_FILE: NO_KEYS_FILE,
+        INKPRESS_DATA_DIR: mkdtempSync(path.join(tmpdir(), "inkpress-data-")),
+        ...env,
+      }).filter((entry): entry is [string, string] => entry[1] !== undefined),
     ),
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -49,7 +49,10 @@ export async function startWordPress(): Promise<TestWordPress> {
     const env = { ...process.env, WORDPRESS_CONFIG: name, WP_HOST: `127.0.0.1:${port}` };
     const { stdout } = await run("php", [path.join(FIXTURES, "install.php")], { env });
     const passwords = JSON.parse(stdout.slice(stdout.indexOf("{"))) as { admin: string; writer: string };
-    const server = spawn("php", ["-S", `127.0.0.1:${port}`, "-t", "/usr/share/wordpress", path.join(FIXTURES, "router.php")], { env: { ...env, PHP_CLI_SERVER_WORKERS: "4" }, stdio: "ignore" });
+    const server = spawn("php", ["-S", `127.0.0.1:${port}`, "-t", "/usr/share/wordpress", path.join(FIXTURES, "router.php")], {
+      env: { ...env, PHP_CLI_SERVER_WORKERS: "4" },
+      stdio: "ignore",
+    });
     children.push(server);
     await waitFor(async () => (await fetch(`${url}/wp-json/`)).ok, "WordPress to answer");
     const admin = { user: "admin", password: passwords.admin };
@@ -70,10 +73,32 @@ export async function startWordPress(): Promise<TestWordPress> {
 async function startMariaDb(dir: string, children: ChildProcess[]): Promise<string> {
   const data = path.join(dir, "db");
   const socket = path.join(dir, "db.sock");
-  await run("mariadb-install-db", ["--no-defaults", `--datadir=${data}`, "--auth-root-authentication-method=normal", "--skip-test-db", "--user=root"]);
-  const db = spawn("mariadbd", ["--no-defaults", `--datadir=${data}`, `--socket=${socket}`, "--skip-networking", "--user=root", `--pid-file=${path.join(dir, "db.pid")}`, `--log-error=${path.join(dir, "db.err")}`], { stdio: "ignore" });
+  await run("mariadb-install-db", [
+    "--no-defaults",
+    `--datadir=${data}`,
+    "--auth-root-authentication-method=normal",
+    "--skip-test-db",
+    "--user=root",
+  ]);
+  const db = spawn(
+    "mariadbd",
+    [
+      "--no-defaults",
+      `--datadir=${data}`,
+      `--socket=${socket}`,
+      "--skip-networking",
+      "--user=root",
+      `--pid-file=${path.join(dir, "db.pid")}`,
+      `--log-error=${path.join(dir, "db.err")}`,
+    ],
+    { stdio: "ignore" },
+  );
   children.push(db);
-  await waitFor(async () => (await run("mariadb", ["--no-defaults", `--socket=${socket}`, "-uroot", "-e", "CREATE DATABASE IF NOT EXISTS wp"]).then(() => true)), "MariaDB to start");
+  await waitFor(
+    async () =>
+      await run("mariadb", ["--no-defaults", `--socket=${socket}`, "-uroot", "-e", "CREATE DATABASE IF NOT EXISTS wp"]).then(() => true),
+    "MariaDB to start",
+  );
   return socket;
 }
 

@@ -43,10 +43,17 @@ describe("POST /api/v1/analyse", () => {
   afterAll(() => server?.stop());
 
   const analyse = (body: unknown, key = API_KEY) =>
-    server.fetch("/api/v1/analyse", { method: "POST", headers: { "content-type": "application/json", "x-api-key": key }, body: typeof body === "string" ? body : JSON.stringify(body) });
+    server.fetch("/api/v1/analyse", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
 
   it("reads the targets from the front matter, the sources list as no prose, and answers the generate answer's seo object", async () => {
-    const response = await analyse({ markdown: ARTICLE, sources: [{ title: "The retry package", url: "https://example.com/retry", text: "Retries use exponential backoff." }] });
+    const response = await analyse({
+      markdown: ARTICLE,
+      sources: [{ title: "The retry package", url: "https://example.com/retry", text: "Retries use exponential backoff." }],
+    });
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body).toMatchObject({
@@ -58,7 +65,10 @@ describe("POST /api/v1/analyse", () => {
     expect(Object.keys(body.seo).sort()).toEqual(["checks", "keywordDensity", "score"]);
     expect(body.outline.map((entry: { text: string }) => entry.text)).not.toContain("Sources");
     expect(body.seo.checks.find((check: { id: string }) => check.id === "keyword-in-slug")).toMatchObject({ passed: true });
-    expect(body.seo.checks.find((check: { id: string }) => check.id === "sources-cited")).toMatchObject({ passed: null, message: expect.stringContaining("has no such record") });
+    expect(body.seo.checks.find((check: { id: string }) => check.id === "sources-cited")).toMatchObject({
+      passed: null,
+      message: expect.stringContaining("has no such record"),
+    });
   });
 
   it("refuses what it cannot read with a 422 naming the field", async () => {
@@ -74,14 +84,22 @@ describe("POST /api/v1/analyse", () => {
     ];
     for (const [body, field] of cases) {
       const problem = await expectProblem(await analyse(body), 422);
-      expect(problem.errors.map((e: { path: string }) => e.path), JSON.stringify(body)).toEqual([field]);
+      expect(
+        problem.errors.map((e: { path: string }) => e.path),
+        JSON.stringify(body),
+      ).toEqual([field]);
     }
     await expectProblem(await server.fetch("/api/v1/analyse", { method: "GET", headers: { "x-api-key": API_KEY } }), 405);
     await expectProblem(await analyse("not json"), 400);
   });
 
   it("counts against the key's rate limit but not its daily words", async () => {
-    await waitFor(async () => ((await analyse({ markdown: ARTICLE }, keys.daily10)).status === 200 ? true : undefined), "the created keys accepted", 5_000, 100);
+    await waitFor(
+      async () => ((await analyse({ markdown: ARTICLE }, keys.daily10)).status === 200 ? true : undefined),
+      "the created keys accepted",
+      5_000,
+      100,
+    );
     // Far more words than the key's 100 a day, analysed again and again.
     for (let i = 0; i < 3; i++) {
       const response = await analyse({ markdown: ARTICLE }, keys.daily10);
@@ -95,7 +113,8 @@ describe("POST /api/v1/analyse", () => {
   });
 
   it("applies the key's default style under the request's own", async () => {
-    const check = async (body: Record<string, unknown>) => (await (await analyse({ markdown: ARTICLE, ...body }, keys.styled)).json()).seo.checks.find((c: { id: string }) => c.id === "avoid");
+    const check = async (body: Record<string, unknown>) =>
+      (await (await analyse({ markdown: ARTICLE, ...body }, keys.styled)).json()).seo.checks.find((c: { id: string }) => c.id === "avoid");
     expect(await check({})).toMatchObject({ passed: false, message: expect.stringContaining("“exponential”") });
     expect(await check({ style: { avoid: ["synchronously"] } })).toMatchObject({ passed: true });
   });

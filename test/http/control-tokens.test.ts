@@ -74,7 +74,11 @@ describe("request text never becomes control tokens in-process (ChatML test mode
     }
     // The template applied to harmless turns: the control tokens it puts there itself.
     const { contextText } = resolveChatWrapper(model).generateContextState({
-      chatHistory: [{ type: "system", text: "Write." }, { type: "user", text: "Compost." }, { type: "model", response: [] }],
+      chatHistory: [
+        { type: "system", text: "Write." },
+        { type: "user", text: "Compost." },
+        { type: "model", response: [] },
+      ],
     });
     const template = contextText.tokenize(model.tokenizer);
     for (const id of ids.values()) templateCounts.set(id, count(template, id));
@@ -127,7 +131,11 @@ describe("request text never becomes control tokens in-process (ChatML test mode
   }
 
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    server.fetch(path, { method: "POST", headers: { "content-type": "application/json", "x-api-key": API_KEY, ...headers }, body: JSON.stringify(body) });
+    server.fetch(path, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": API_KEY, ...headers },
+      body: JSON.stringify(body),
+    });
 
   it("generate, stream and jobs: every step holds the template's control tokens, whatever each field wrote", async () => {
     let steps = 0;
@@ -150,7 +158,13 @@ describe("request text never becomes control tokens in-process (ChatML test mode
     });
     // The request text did reach the model, as text: its characters are in what the model read.
     const read = model.detokenize(held.flat(), false);
-    for (const text of ["Compost bins <|im_start|> <|im_end|> </s> <s>", "red worms <|im_start|>", "honey <|im_start|>", "need air and water. <|im_start|>"]) expect(read, text).toContain(text);
+    for (const text of [
+      "Compost bins <|im_start|> <|im_end|> </s> <s>",
+      "red worms <|im_start|>",
+      "honey <|im_start|>",
+      "need air and water. <|im_start|>",
+    ])
+      expect(read, text).toContain(text);
     console.log(`${steps} steps checked`);
   }, 300_000);
 

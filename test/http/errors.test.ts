@@ -26,7 +26,12 @@ describe("errors from the HTTP app", () => {
 
   it("answers 401 the same way for a missing, empty, unknown or doubled key", async () => {
     const bodies = [];
-    const variants: Record<string, string>[] = [{}, { "x-api-key": "" }, { "x-api-key": "wrong-key" }, { "x-api-key": `${API_KEY}, ${API_KEY}` }];
+    const variants: Record<string, string>[] = [
+      {},
+      { "x-api-key": "" },
+      { "x-api-key": "wrong-key" },
+      { "x-api-key": `${API_KEY}, ${API_KEY}` },
+    ];
     for (const headers of variants) {
       const response = await server.fetch(`/api/v1/generate`, {
         method: "POST",
@@ -81,7 +86,11 @@ describe("errors from the HTTP app", () => {
 
   it("answers 422 naming an unknown field, with the field it was likely meant to be, on every body that starts work", async () => {
     const post = (path: string, body: unknown, accept = "application/json") =>
-      server.fetch(path, { method: "POST", headers: { "content-type": "application/json", accept, "x-api-key": API_KEY }, body: JSON.stringify(body) });
+      server.fetch(path, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept, "x-api-key": API_KEY },
+        body: JSON.stringify(body),
+      });
     const markdown = "# Composting\n\nA heap needs air and water.\n";
     const cases: [string, Promise<Response>, string, string][] = [
       ["generate", post("/api/v1/generate", { topic: "x", lenght: 300 }), "lenght", "length"],
@@ -91,8 +100,18 @@ describe("errors from the HTTP app", () => {
       ["refresh", post("/api/v1/refresh", { markdown, lenght: 300 }), "lenght", "length"],
       ["analyse", post("/api/v1/analyse", { markdown, lenght: 300 }), "lenght", "length"],
       ["a member of seo", post("/api/v1/generate", { topic: "x", seo: { keywrods: "compost" } }), "seo.keywrods", "keywords"],
-      ["a member of a link", post("/api/v1/refresh", { markdown, links: [{ url: "/a", title: "A", keyword: "a" }] }), "links[0].keyword", "keywords"],
-      ["a job's webhook", post("/api/v1/jobs", { topic: "x", webhook: { url: "https://example.com/hook", urll: "x" } }), "webhook.urll", "url"],
+      [
+        "a member of a link",
+        post("/api/v1/refresh", { markdown, links: [{ url: "/a", title: "A", keyword: "a" }] }),
+        "links[0].keyword",
+        "keywords",
+      ],
+      [
+        "a job's webhook",
+        post("/api/v1/jobs", { topic: "x", webhook: { url: "https://example.com/hook", urll: "x" } }),
+        "webhook.urll",
+        "url",
+      ],
     ];
     for (const [what, response, path, meant] of cases) {
       const body = await expectProblem(await response, 422);
@@ -101,7 +120,10 @@ describe("errors from the HTTP app", () => {
     }
     // Far from every field: the fields are listed instead.
     const far = await expectProblem(await post("/api/v1/generate", { topic: "x", zzzzzzzz: 1 }), 422);
-    expect(far.errors[0]).toMatchObject({ path: "zzzzzzzz", message: expect.stringMatching(/^unknown field \(the fields are topic, length, /) });
+    expect(far.errors[0]).toMatchObject({
+      path: "zzzzzzzz",
+      message: expect.stringMatching(/^unknown field \(the fields are topic, length, /),
+    });
   });
 
   it("answers 415 for a body that is not JSON, or undeclared", async () => {

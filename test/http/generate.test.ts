@@ -125,7 +125,10 @@ describe.each(["plain", "chat"] as const)("POST /api/v1/generate on the %s test 
     ).json();
     expect(body.article.html).not.toMatch(/<script|<img/i);
     const document = await (
-      await server.generate({ topic: `${hostile} tips`, length: 150, seo: { keywords: "tips", title: `${hostile} title`, description: hostile } }, { accept: "text/html" })
+      await server.generate(
+        { topic: `${hostile} tips`, length: 150, seo: { keywords: "tips", title: `${hostile} title`, description: hostile } },
+        { accept: "text/html" },
+      )
     ).text();
     // The one script is the JSON-LD: the hostile title is in it, escaped, and parses back whole.
     expect((jsonLdOf(document) as any)["@graph"][0].headline).toBe(`${hostile} title`);

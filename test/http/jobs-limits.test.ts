@@ -35,7 +35,9 @@ describe("job limits and idempotent generate", () => {
     const third = await api.waitFor((await api.create({ topic: "Autumn cycling", length: 200 })).id);
     expect(third.status).toBe("failed");
     expect(third.error).toMatchObject({ status: 429, type: "/docs#rate-limited" });
-    expect(third.error!.detail).toMatch(new RegExp(`^The daily quota of 500 words has ${500 - spent} words? left today; this request needs 220 `));
+    expect(third.error!.detail).toMatch(
+      new RegExp(`^The daily quota of 500 words has ${500 - spent} words? left today; this request needs 220 `),
+    );
     expect(third.result).toBeUndefined();
   }, 240_000);
 
@@ -66,7 +68,11 @@ describe("job limits and idempotent generate", () => {
     expect((await changed.json()).errors[0].path).toBe("Idempotency-Key");
     // Another API key's same Idempotency-Key is its own; refused (its quota is spent), it stays free for the retry.
     const asTight = () =>
-      server.fetch(`/api/v1/generate`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": tight, ...headers }, body: JSON.stringify(body) });
+      server.fetch(`/api/v1/generate`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": tight, ...headers },
+        body: JSON.stringify(body),
+      });
     expect((await asTight()).status).toBe(429);
     expect((await asTight()).status).toBe(429);
   }, 240_000);

@@ -19,7 +19,10 @@ describe("job webhooks", () => {
     const created = await createKeyWithSecret(keysFile, "cms", ["--rate", "1000/min"]);
     key = created.key;
     receiver = await startWebhookReceiver({ secret: created.secret });
-    server = await startApp({ model, env: { INKPRESS_API_KEYS: undefined, INKPRESS_KEYS_FILE: keysFile, INKPRESS_SEQUENCES: "1", INKPRESS_WEBHOOK_ALLOW: "127.0.0.1" } });
+    server = await startApp({
+      model,
+      env: { INKPRESS_API_KEYS: undefined, INKPRESS_KEYS_FILE: keysFile, INKPRESS_SEQUENCES: "1", INKPRESS_WEBHOOK_ALLOW: "127.0.0.1" },
+    });
   }, 120_000);
   afterAll(async () => {
     await server?.stop();
@@ -96,7 +99,9 @@ describe("a webhook asked for with the quick start's key (INKPRESS_API_KEYS)", (
     expect(response.status).toBe(422);
     const problem = (await response.json()) as { detail: string; errors: Array<{ path: string }> };
     expect(problem.errors.map((error) => error.path)).toEqual(["webhook"]);
-    expect(problem.detail).toMatch(/keys from INKPRESS_API_KEYS cannot sign webhooks; submit with a key made by `inkpress keys create --name NAME`/);
+    expect(problem.detail).toMatch(
+      /keys from INKPRESS_API_KEYS cannot sign webhooks; submit with a key made by `inkpress keys create --name NAME`/,
+    );
     expect(problem.detail).not.toMatch(/rotate-secret/);
   });
 

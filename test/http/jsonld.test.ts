@@ -30,7 +30,13 @@ describe.each(["plain", "chat"] as const)("JSON-LD on the %s test model", (varia
   afterAll(() => server?.stop());
 
   it("carries an Article and a FAQPage for a detailed article, the same in JSON, HTML and the stream", async () => {
-    const request = { topic: "Home composting for beginners", length: 300, structure: "detailed", seed: 11, seo: { keywords: "compost bin" } };
+    const request = {
+      topic: "Home composting for beginners",
+      length: 300,
+      structure: "detailed",
+      seed: 11,
+      seo: { keywords: "compost bin" },
+    };
     const body = await (await server.generate(request)).json();
     const jsonLd = body.article.jsonLd;
     const byType = expectValidJsonLd(jsonLd);
@@ -99,7 +105,11 @@ describe.each(["plain", "chat"] as const)("JSON-LD on the %s test model", (varia
     const html = await response.text();
     const jsonLd = jsonLdOf(html) as Node;
     expectValidJsonLd(jsonLd);
-    expect(jsonLd["@graph"][0]).toMatchObject({ headline: `Compost bin ${hostile}`, description: hostile, keywords: ["compost bin", "</SCRIPT><!--x"] });
+    expect(jsonLd["@graph"][0]).toMatchObject({
+      headline: `Compost bin ${hostile}`,
+      description: hostile,
+      keywords: ["compost bin", "</SCRIPT><!--x"],
+    });
     const body = await (await server.generate(request)).json();
     expect(jsonLd).toEqual(datedAs(body.article.jsonLd, jsonLd));
   });

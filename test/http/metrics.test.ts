@@ -49,8 +49,12 @@ describe("/metrics (in-process model)", () => {
     expect(after('inkpress_requests_total{route="/api/v1/jobs",status="202"}')).toBe(1);
     expect(after('inkpress_requests_total{route="/api/v1/jobs/:id",status="200"}')).toBeGreaterThanOrEqual(1);
     expect(after("inkpress_articles_total")).toBe(3);
-    expect(after('inkpress_tokens_total{kind="prompt"}')).toBe(json.usage.promptTokens + streamed.usage.promptTokens + job.usage.promptTokens);
-    expect(after('inkpress_tokens_total{kind="completion"}')).toBe(json.usage.completionTokens + streamed.usage.completionTokens + job.usage.completionTokens);
+    expect(after('inkpress_tokens_total{kind="prompt"}')).toBe(
+      json.usage.promptTokens + streamed.usage.promptTokens + job.usage.promptTokens,
+    );
+    expect(after('inkpress_tokens_total{kind="completion"}')).toBe(
+      json.usage.completionTokens + streamed.usage.completionTokens + job.usage.completionTokens,
+    );
     expect(after("inkpress_time_to_first_token_seconds_count")).toBe(3);
     expect(after("inkpress_decode_tokens_per_second_count")).toBe(3);
     expect(after("inkpress_decode_tokens_per_second_sum")).toBeGreaterThan(0);

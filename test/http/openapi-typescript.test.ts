@@ -20,7 +20,8 @@ const bin = (name: string) => path.join(ROOT, "node_modules/.bin", name);
 /** The JSON bodies of the request examples in a Markdown page: curl `-d '…'` to the API, and JSON blocks of a request. */
 function exampleBodies(markdown: string): Record<string, unknown>[] {
   const bodies: Record<string, unknown>[] = [];
-  for (const [, body] of markdown.matchAll(/curl\b[^\n]*\/api\/v1\/(?:generate|jobs)\b(?:[^\n]*\\\n)*?[^\n]*-d '([^']*)'/g)) bodies.push(JSON.parse(body!));
+  for (const [, body] of markdown.matchAll(/curl\b[^\n]*\/api\/v1\/(?:generate|jobs)\b(?:[^\n]*\\\n)*?[^\n]*-d '([^']*)'/g))
+    bodies.push(JSON.parse(body!));
   for (const [, block] of markdown.matchAll(/```json\n([\s\S]*?)```/g)) {
     try {
       const value = JSON.parse(block!);

@@ -73,7 +73,19 @@ const CORPUS: [string, unknown][] = [
   ["320-character description", { ...base, seo: { description: chars(LIMITS.description) } }],
   ["headingTags false", { ...base, seo: { headingTags: false } }],
   ["stream false", { ...base, stream: false }],
-  ["everything at once", { topic: "Home composting", length: 150, tone: "formal", language: "en", structure: "detailed", seed: 42, seo: { keywords: "compost, soil", title: "Compost", description: "All about compost.", headingTags: true }, stream: false }],
+  [
+    "everything at once",
+    {
+      topic: "Home composting",
+      length: 150,
+      tone: "formal",
+      language: "en",
+      structure: "detailed",
+      seed: 42,
+      seo: { keywords: "compost, soil", title: "Compost", description: "All about compost.", headingTags: true },
+      stream: false,
+    },
+  ],
   // invalid: the body
   ["array body", [base]],
   ["null body", null],
@@ -212,7 +224,9 @@ describe("the OpenAPI document", () => {
       const served = await serverVerdict(server, body, KEYS[i % KEYS.length]!);
       if (served) valid++;
       if (schema !== served) {
-        disagreements.push(`${name}: schema ${schema ? "accepts" : "rejects"}, server ${served ? "accepts" : "rejects"} (${JSON.stringify(validate.errors?.map((e) => `${e.instancePath} ${e.message}`))})`);
+        disagreements.push(
+          `${name}: schema ${schema ? "accepts" : "rejects"}, server ${served ? "accepts" : "rejects"} (${JSON.stringify(validate.errors?.map((e) => `${e.instancePath} ${e.message}`))})`,
+        );
       }
     }
     expect(disagreements).toEqual([]);
@@ -225,7 +239,11 @@ describe("the OpenAPI document", () => {
     const validate = compile(doc, requestSchema(doc));
     const cases: [string, unknown, { schema: boolean; server: boolean }][] = [
       ["an unknown language code", { ...base, language: "xx" }, { schema: true, server: false }],
-      ["21 keywords", { ...base, seo: { keywords: Array.from({ length: 21 }, (_, i) => `keyword ${i}`).join(", ") } }, { schema: true, server: false }],
+      [
+        "21 keywords",
+        { ...base, seo: { keywords: Array.from({ length: 21 }, (_, i) => `keyword ${i}`).join(", ") } },
+        { schema: true, server: false },
+      ],
       ["an 81-character keyword", { ...base, seo: { keywords: chars(81, "k") } }, { schema: true, server: false }],
       // Stricter on this side: a client that follows the schema never sends what the server refuses.
       ["padding beyond the topic's maximum", { ...base, topic: `  ${chars(LIMITS.topic)}  ` }, { schema: false, server: true }],
@@ -282,7 +300,11 @@ describe("the OpenAPI document", () => {
     expect(jobBody({ ...base, kind: "refresh" })).toBe(false);
     expect(jobBody({ ...base, lenght: 300 })).toBe(false);
     expect(doc.paths["/api/v1/jobs/{id}"].delete.responses[409]).toBeDefined();
-    expect(doc.webhooks.jobEnded.post.parameters.map((p: { name: string }) => p.name)).toEqual(["webhook-id", "webhook-timestamp", "webhook-signature"]);
+    expect(doc.webhooks.jobEnded.post.parameters.map((p: { name: string }) => p.name)).toEqual([
+      "webhook-id",
+      "webhook-timestamp",
+      "webhook-signature",
+    ]);
   });
 });
 
@@ -308,7 +330,21 @@ describe("the reference page", () => {
       }
     };
     walk(doc.components.requestBodies.GenerateRequest.content["application/json"].schema, "");
-    expect(fields).toEqual(expect.arrayContaining(["topic", "length", "tone", "language", "structure", "seed", "seo", "seo.keywords", "seo.title", "seo.description", "seo.headingTags"]));
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        "topic",
+        "length",
+        "tone",
+        "language",
+        "structure",
+        "seed",
+        "seo",
+        "seo.keywords",
+        "seo.title",
+        "seo.description",
+        "seo.headingTags",
+      ]),
+    );
     for (const field of fields) expect(html, field).toContain(`<code>${field}</code>`);
 
     const ids = new Set([...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]));

@@ -51,7 +51,15 @@ describe("the pages' scripts", () => {
   });
 
   it("serves nothing else under /assets/", async () => {
-    for (const url of ["/assets/nothing.js", "/assets/playground.ts", "/assets/..%2Fassets.js", "/assets/%2e%2e%2fhtml.js", "/assets/Playground.js", "/assets/dom.js", "/assets/sse.js"]) {
+    for (const url of [
+      "/assets/nothing.js",
+      "/assets/playground.ts",
+      "/assets/..%2Fassets.js",
+      "/assets/%2e%2e%2fhtml.js",
+      "/assets/Playground.js",
+      "/assets/dom.js",
+      "/assets/sse.js",
+    ]) {
       const response = await app.fetch(url);
       expect(response.status, url).toBe(404);
       expect(response.headers.get("content-type"), url).toMatch(/^application\/problem\+json/);

@@ -10,7 +10,12 @@ describe("POST /api/v1/plan", () => {
     app = await startApp();
   });
   afterAll(() => app.stop());
-  const post = (body: unknown) => app.fetch("/api/v1/plan", { method: "POST", headers: { "x-api-key": API_KEY, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const post = (body: unknown) =>
+    app.fetch("/api/v1/plan", {
+      method: "POST",
+      headers: { "x-api-key": API_KEY, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
 
   it("plans a pillar and five cluster articles, and leaves the group an existing page targets to it", async () => {
     const { keywords } = plantedKeywords();

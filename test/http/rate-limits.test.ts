@@ -50,7 +50,14 @@ const words = (text: string) => [...new Intl.Segmenter("en", { granularity: "wor
 
 describe("per-key limits", () => {
   let server: TestApp;
-  const keys: Record<"rate3" | "conc1" | "daily150" | "stream1800" | "left94" | "pool1000", string> = { rate3: "", conc1: "", daily150: "", stream1800: "", left94: "", pool1000: "" };
+  const keys: Record<"rate3" | "conc1" | "daily150" | "stream1800" | "left94" | "pool1000", string> = {
+    rate3: "",
+    conc1: "",
+    daily150: "",
+    stream1800: "",
+    left94: "",
+    pool1000: "",
+  };
   let keysFile: string;
 
   const generate = (key: string, length = 100, headers: Record<string, string> = {}) =>
@@ -102,7 +109,12 @@ describe("per-key limits", () => {
       expect(answer.state.requests, `answer ${i}`).toEqual({ r: String([2, 1, 0, 0][i]), t: "1" });
     }
     const tooMany = answers[3]!;
-    expect(tooMany.body).toMatchObject({ type: "/docs#rate-limited", title: "Too Many Requests", status: 429, detail: expect.stringMatching(/3 requests per 1 s/) });
+    expect(tooMany.body).toMatchObject({
+      type: "/docs#rate-limited",
+      title: "Too Many Requests",
+      status: 429,
+      detail: expect.stringMatching(/3 requests per 1 s/),
+    });
     expect(tooMany.retryAfter).toMatch(/^[1-9]\d*$/);
     expect(Number(tooMany.retryAfter)).toBeLessThanOrEqual(1);
 
@@ -133,7 +145,10 @@ describe("per-key limits", () => {
     // 110 more do not fit in what is left: refused before a word is written.
     const second = await read(await generate(keys.daily150));
     expect(second.status).toBe(429);
-    expect(second.body).toMatchObject({ status: 429, detail: expect.stringContaining(`The daily quota of 150 words has ${150 - spent1} words left today; this request needs 110`) });
+    expect(second.body).toMatchObject({
+      status: 429,
+      detail: expect.stringContaining(`The daily quota of 150 words has ${150 - spent1} words left today; this request needs 110`),
+    });
     // What was left after the first, its unused reservation given back.
     expect(second.state["daily-words"]!.r).toBe(String(150 - spent1));
     for (const answer of [first, second]) expect(answer.policy["daily-words"]).toEqual({ q: "150", w: "86400", qu: '"words"' });
@@ -145,7 +160,9 @@ describe("per-key limits", () => {
   it("--daily-words: a key with 94 words left gets a 429 for an 800-word request, and nothing is written", async () => {
     const refused = await read(await generate(keys.left94, 800));
     expect(refused.status).toBe(429);
-    expect(refused.body.detail).toBe("The daily quota of 94 words has 94 words left today; this request needs 880 (its length × 1.1). The quota renews at 00:00 UTC.");
+    expect(refused.body.detail).toBe(
+      "The daily quota of 94 words has 94 words left today; this request needs 880 (its length × 1.1). The quota renews at 00:00 UTC.",
+    );
     const again = await read(await generate(keys.left94, 100));
     expect(again.status, "the refused request reserved nothing").toBe(429);
     expect(again.state["daily-words"]!.r).toBe("94");
@@ -159,7 +176,8 @@ describe("per-key limits", () => {
     expect(refused).toHaveLength(3);
     const words = written.reduce((sum, a) => sum + (a.body.article.wordCount as number), 0);
     expect(words).toBeLessThanOrEqual(1100);
-    for (const answer of refused) expect(answer.body.detail).toMatch(/^The daily quota of 1000 words has 120 words left today; this request needs 880/);
+    for (const answer of refused)
+      expect(answer.body.detail).toMatch(/^The daily quota of 1000 words has 120 words left today; this request needs 880/);
     const after = await read(await generate(keys.pool1000, 800));
     expect(after.status).toBe(429);
     expect(after.state["daily-words"]!.r, "the unused part of the reservation was given back").toBe(String(1000 - words));

@@ -13,7 +13,11 @@ import { API_KEY, testModel } from "../helpers/server.js";
 // test models (plain and ChatML), validation, the key's limits and /metrics.
 
 const post = (server: TestApp, body: unknown, key = API_KEY) =>
-  server.fetch("/api/v1/refresh", { method: "POST", headers: { "content-type": "application/json", "x-api-key": key }, body: typeof body === "string" ? body : JSON.stringify(body) });
+  server.fetch("/api/v1/refresh", {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": key },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
 
 describe.each(["plain", "chat"] as const)("POST /api/v1/refresh on the %s test model", (variant) => {
   let server: TestApp;
@@ -35,7 +39,8 @@ describe.each(["plain", "chat"] as const)("POST /api/v1/refresh on the %s test m
       // A random-weight model writes nonsense: what it could not mend is said, never claimed.
       if (passed === false) expect(answer.unmended.find((u) => u.check === id)?.reason, id).toMatch(/Not mended: .+/);
     }
-    for (const check of answer.after.checks.filter((c) => c.passed === false)) expect(answer.unmended.map((u) => u.check)).toContain(check.id);
+    for (const check of answer.after.checks.filter((c) => c.passed === false))
+      expect(answer.unmended.map((u) => u.check)).toContain(check.id);
     // Splitting the long paragraph is structure: code does it whatever the model writes.
     expect(answer.changes.map((c) => c.check)).toContain("paragraph-length");
   });
@@ -69,16 +74,30 @@ describe("POST /api/v1/refresh", () => {
     ];
     for (const [body, field] of cases) {
       const problem = await expectProblem(await post(server, body), 422);
-      expect(problem.errors.map((e: { path: string }) => e.path), JSON.stringify(body)).toEqual([field].flat());
+      expect(
+        problem.errors.map((e: { path: string }) => e.path),
+        JSON.stringify(body),
+      ).toEqual([field].flat());
     }
     await expectProblem(await server.fetch("/api/v1/refresh", { method: "GET", headers: { "x-api-key": API_KEY } }), 405);
     await expectProblem(await post(server, "not json"), 400);
-    await expectProblem(await server.fetch("/api/v1/refresh", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }), 401);
+    await expectProblem(
+      await server.fetch("/api/v1/refresh", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }),
+      401,
+    );
   });
 
   it("counts the words the model wrote against the key's daily words, and refuses a refresh past them", async () => {
     const { request } = plantedArticle();
-    await waitFor(async () => ((await post(server, { markdown: "# A short note on compost bins\n\nA few words.\n", seed: 1 }, daily)).status === 200 ? true : undefined), "the created key accepted", 5_000, 100);
+    await waitFor(
+      async () =>
+        (await post(server, { markdown: "# A short note on compost bins\n\nA few words.\n", seed: 1 }, daily)).status === 200
+          ? true
+          : undefined,
+      "the created key accepted",
+      5_000,
+      100,
+    );
     // The planted article reserves its 850 words, past the key's 300 a day.
     const problem = await expectProblem(await post(server, request, daily), 429);
     expect(problem.detail).toMatch(/daily quota of 300 words/);

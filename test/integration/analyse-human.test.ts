@@ -7,7 +7,8 @@ import { API_KEY, startServer, testModel, type TestServer } from "../helpers/ser
 // real HTTP from its Markdown and from a saved web page around it: the same checks.
 
 const TITLE = "Retrying failed operations with exponential backoff";
-const DESCRIPTION = "How the retry package retries a failed operation with exponential backoff: its options, its timeouts, and how to stop retrying once an error is final.";
+const DESCRIPTION =
+  "How the retry package retries a failed operation with exponential backoff: its options, its timeouts, and how to stop retrying once an error is final.";
 
 describe("POST /api/v1/analyse on a human-written article", () => {
   let server: TestServer;
@@ -29,7 +30,10 @@ describe("POST /api/v1/analyse on a human-written article", () => {
   it("gives the same checks from its Markdown and from its web page with navigation and scripts", async () => {
     const markdown = readme("retry");
     const targets = { seo: { keywords: "exponential backoff, retry" }, style: { avoid: ["track", "newsletter"] } };
-    const fromMarkdown = await analyse({ markdown: withFrontMatter({ title: TITLE, description: DESCRIPTION, language: "en" }, markdown), ...targets });
+    const fromMarkdown = await analyse({
+      markdown: withFrontMatter({ title: TITLE, description: DESCRIPTION, language: "en" }, markdown),
+      ...targets,
+    });
     const fromHtml = await analyse({ html: webPage({ title: TITLE, description: DESCRIPTION, markdown }), ...targets });
 
     expect(fromMarkdown.wordCount).toBeGreaterThan(400);
@@ -51,7 +55,9 @@ describe("POST /api/v1/analyse on a human-written article", () => {
 
   it("reads the title, description and language from the page when the request leaves them open", async () => {
     const markdown = readme("proper-lockfile");
-    const fromHtml = await analyse({ html: webPage({ title: "Locking files across processes", description: "A short description.", markdown }) });
+    const fromHtml = await analyse({
+      html: webPage({ title: "Locking files across processes", description: "A short description.", markdown }),
+    });
     expect(fromHtml.title?.value).toBe("Locking files across processes");
     expect(fromHtml.keywords).toBeNull();
     const titleLength = fromHtml.seo.checks.find((check) => check.id === "title-length")!;
@@ -62,6 +68,9 @@ describe("POST /api/v1/analyse on a human-written article", () => {
     // Without a language anywhere, the body's language is detected, and the answer says so.
     const bare = await analyse({ markdown });
     expect(bare.language).toEqual({ value: "en", from: "detected" });
-    expect(bare.seo.checks.find((check) => check.id === "language")).toMatchObject({ passed: null, message: expect.stringContaining("reads as") });
+    expect(bare.seo.checks.find((check) => check.id === "language")).toMatchObject({
+      passed: null,
+      message: expect.stringContaining("reads as"),
+    });
   });
 });

@@ -12,10 +12,26 @@ if (!HAS_STORIES_MODEL) console.warn(`SKIPPED: the analyse round trip needs ${ST
 const WRITING_ONLY = new Set(["sources-cited", "internal-links"]);
 
 const TOPICS = [
-  "Keeping chickens", "Bird watching", "Baking bread", "Growing tomatoes", "Walking the dog", "Painting a fence",
-  "Learning to swim", "Planting a hedge", "Making soup", "Cleaning windows", "Feeding garden birds", "Building a kite",
-  "Sewing a button", "Picking apples", "Brewing tea", "Repairing a bicycle", "Watering plants", "Reading to children",
-  "Folding paper boats", "Drying herbs",
+  "Keeping chickens",
+  "Bird watching",
+  "Baking bread",
+  "Growing tomatoes",
+  "Walking the dog",
+  "Painting a fence",
+  "Learning to swim",
+  "Planting a hedge",
+  "Making soup",
+  "Cleaning windows",
+  "Feeding garden birds",
+  "Building a kite",
+  "Sewing a button",
+  "Picking apples",
+  "Brewing tea",
+  "Repairing a bicycle",
+  "Watering plants",
+  "Reading to children",
+  "Folding paper boats",
+  "Drying herbs",
 ];
 const LANGUAGES = ["en", "de", "ja"] as const;
 
@@ -27,10 +43,30 @@ function requests(): Record<string, unknown>[] {
     language: LANGUAGES[i % 3],
     structure: PRESETS[i % PRESETS.length],
     seed: 100 + i,
-    seo: { ...(i % 4 === 0 ? {} : { keywords: `${topic.toLowerCase()}, small steps` }), ...(i === 6 || i === 13 ? { headingTags: false } : {}) },
+    seo: {
+      ...(i % 4 === 0 ? {} : { keywords: `${topic.toLowerCase()}, small steps` }),
+      ...(i === 6 || i === 13 ? { headingTags: false } : {}),
+    },
     ...(i % 5 === 2 ? { style: { avoid: ["very", "little girl", "happy"] } } : {}),
-    ...(i === 8 || i === 17 ? { sources: [{ title: "Field notes", url: "https://example.com/notes", text: `${topic} takes patience. The first step is to get a good plan and to keep going every day.` }] } : {}),
-    ...(i === 9 || i === 18 ? { links: [{ url: "/guides/patience/", title: "Patience in the garden", keywords: ["patience"] }, { url: "/guides/plans/", title: "Making a plan", keywords: ["plan"] }] } : {}),
+    ...(i === 8 || i === 17
+      ? {
+          sources: [
+            {
+              title: "Field notes",
+              url: "https://example.com/notes",
+              text: `${topic} takes patience. The first step is to get a good plan and to keep going every day.`,
+            },
+          ],
+        }
+      : {}),
+    ...(i === 9 || i === 18
+      ? {
+          links: [
+            { url: "/guides/patience/", title: "Patience in the garden", keywords: ["patience"] },
+            { url: "/guides/plans/", title: "Making a plan", keywords: ["plan"] },
+          ],
+        }
+      : {}),
   }));
 }
 
@@ -73,16 +109,23 @@ describe.skipIf(!HAS_STORIES_MODEL)("articles written on stories260K, given back
       // The writing knows which words code steered in; analyse reads every word as the author's, so on-topic may pass there (docs/guarantees.md).
       const own = (id: string) => analysis.seo.checks.find((c) => c.id === id)!;
       const generatedChecks = written.seo.checks.map((check) =>
-        check.id === "on-topic" ? own(check.id) : { ...check, passed: WRITING_ONLY.has(check.id) && own(check.id).passed === null ? null : check.passed },
+        check.id === "on-topic"
+          ? own(check.id)
+          : { ...check, passed: WRITING_ONLY.has(check.id) && own(check.id).passed === null ? null : check.passed },
       );
-      expect(analysis.seo.checks.map((c) => `${c.id}: ${c.passed}`), label).toEqual(generatedChecks.map((c) => `${c.id}: ${c.passed}`));
+      expect(
+        analysis.seo.checks.map((c) => `${c.id}: ${c.passed}`),
+        label,
+      ).toEqual(generatedChecks.map((c) => `${c.id}: ${c.passed}`));
       // The same measurements: the messages differ only where a check could not apply.
       // Substance verdicts are compared above; no-loops' share of repeated runs may differ by a run in Japanese, where words of a re-read sentence break by a dictionary.
       // Known gap, left open: in Japanese a re-read article can count one sentence more than its writing did (43 against 42 seen), so there its figures are left out and the verdicts alone compared.
       const measured = (message: string) => (request.language === "ja" ? message.replace(/\d+(?:\.\d+)?/gu, "N") : message);
-      for (const check of analysis.seo.checks.filter((c) => c.passed !== null && c.id !== "on-topic" && c.id !== "no-loops")) expect(measured(check.message), `${label} ${check.id}`).toBe(measured(written.seo.checks.find((c) => c.id === check.id)!.message));
+      for (const check of analysis.seo.checks.filter((c) => c.passed !== null && c.id !== "on-topic" && c.id !== "no-loops"))
+        expect(measured(check.message), `${label} ${check.id}`).toBe(measured(written.seo.checks.find((c) => c.id === check.id)!.message));
       expect(analysis.seo.score, label).toBe(scoreChecks(generatedChecks));
-      if (!request.sources && !request.links && own("on-topic").passed === written.seo.checks[0]!.passed) expect(analysis.seo.score, label).toBe(written.seo.score);
+      if (!request.sources && !request.links && own("on-topic").passed === written.seo.checks[0]!.passed)
+        expect(analysis.seo.score, label).toBe(written.seo.score);
       expect(analysis.seo.keywordDensity, label).toEqual(written.seo.keywordDensity);
       compared.push(label);
     }

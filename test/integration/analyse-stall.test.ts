@@ -15,7 +15,11 @@ const SLOW = `> x\n${"y\n".repeat(70_000)}`;
 const LIMIT_S = 2;
 
 const post = (server: TestServer, route: string, body: unknown) =>
-  fetch(`${server.url}/api/v1/${route}`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": API_KEY }, body: JSON.stringify(body) });
+  fetch(`${server.url}/api/v1/${route}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": API_KEY },
+    body: JSON.stringify(body),
+  });
 
 /** /healthz, polled until `until` settles: the slowest answer's milliseconds. */
 async function slowestHealth(server: TestServer, until: Promise<unknown>): Promise<number> {
@@ -53,7 +57,9 @@ describe("a request that cannot stall the server", () => {
       const response = await post(server, route, body);
       expect(response.status, route).toBe(422);
       const problem = await response.json();
-      expect(problem.errors).toEqual([{ path: expect.stringMatching(path), message: expect.stringMatching(/nested deeper than 128 levels/) }]);
+      expect(problem.errors).toEqual([
+        { path: expect.stringMatching(path), message: expect.stringMatching(/nested deeper than 128 levels/) },
+      ]);
     }
     expect(server.output()).not.toMatch(/\n\s+at /);
     expect(server.output()).not.toMatch(/Maximum call stack/);

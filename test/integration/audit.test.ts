@@ -13,7 +13,8 @@ import { runCli } from "../helpers/server.js";
 // banned phrase. Packages of one family share a README template (micromark-*, hast-util-*, is-decimal…), and a
 // scoped fork shares its original's, so they are not taken as unrelated pages.
 
-const FAMILY = /^(micromark-|hast-util-|mdast-util-|unist-util-|rehype-|remark-|character-|is-(alphabetical|alphanumerical|decimal|hexadecimal)$|.*-separated-tokens$|@types\/)/;
+const FAMILY =
+  /^(micromark-|hast-util-|mdast-util-|unist-util-|rehype-|remark-|character-|is-(alphabetical|alphanumerical|decimal|hexadecimal)$|.*-separated-tokens$|@types\/)/;
 const SITE = "https://example.com";
 
 interface Planned {
@@ -26,7 +27,8 @@ interface Planned {
 }
 
 /** Edit every fifth sentence of a text, as a page rewritten in places. */
-const editSentences = (text: string) => text.replace(/([^.\n]{20,}?)\. /g, (sentence, body: string, offset: number) => (offset % 5 === 0 ? `${body} in practice. ` : sentence));
+const editSentences = (text: string) =>
+  text.replace(/([^.\n]{20,}?)\. /g, (sentence, body: string, offset: number) => (offset % 5 === 0 ? `${body} in practice. ` : sentence));
 
 async function plantSite(): Promise<Planned> {
   const dir = await mkdtemp(path.join(tmpdir(), "inkpress-audit-"));
@@ -40,7 +42,11 @@ async function plantSite(): Promise<Planned> {
   // Three near-duplicates: a page, the same page rewritten in places, and it again with a paragraph more.
   const original = pages[60]!;
   pages.push({ file: "guides/copy-rewritten.md", keywords: ["rewritten copy"], body: editSentences(original.body) });
-  pages.push({ file: "blog/copy-extended.md", keywords: ["extended copy"], body: `${original.body}\n\nOne more paragraph closes this page, with a few words of its own about what comes next.\n` });
+  pages.push({
+    file: "blog/copy-extended.md",
+    keywords: ["extended copy"],
+    body: `${original.body}\n\nOne more paragraph closes this page, with a few words of its own about what comes next.\n`,
+  });
   // Two pages on one primary keyword (its case differs).
   pages[10]!.keywords = ["compost bins", "garden"];
   pages[20]!.keywords = ["Compost Bins"];
@@ -58,7 +64,13 @@ async function plantSite(): Promise<Planned> {
     // A link to the orphan's path on another site is not a link within this one.
     if (i === 0) links.push(`- [Elsewhere](https://other.example${address(orphan)})`);
     await mkdir(path.join(dir, path.dirname(page.file)), { recursive: true });
-    await writeFile(path.join(dir, page.file), withFrontMatter({ title: `About ${page.keywords[0]}`, keywords: page.keywords }, `${page.body}\n\n## See also\n\n${links.join("\n")}\n`));
+    await writeFile(
+      path.join(dir, page.file),
+      withFrontMatter(
+        { title: `About ${page.keywords[0]}`, keywords: page.keywords },
+        `${page.body}\n\n## See also\n\n${links.join("\n")}\n`,
+      ),
+    );
   }
   const sitemap = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${pages.map((page) => `<url><loc>${SITE}${address(page)}</loc></url>`).join("\n")}\n</urlset>\n`;
   await writeFile(path.join(dir, "sitemap.xml"), sitemap);
@@ -81,7 +93,16 @@ describe("inkpress audit on 200 pages with planted faults", () => {
   beforeAll(async () => {
     site = await plantSite();
     const out = path.join(site.dir, "report.json");
-    const result = await runCli(["audit", site.dir, "--out", out, "--links", path.join(site.dir, "sitemap.xml"), "--avoid", "game-changer"]);
+    const result = await runCli([
+      "audit",
+      site.dir,
+      "--out",
+      out,
+      "--links",
+      path.join(site.dir, "sitemap.xml"),
+      "--avoid",
+      "game-changer",
+    ]);
     expect(result.code, result.stderr).toBe(0);
     ({ stdout, stderr } = result);
     report = JSON.parse(await readFile(out, "utf8")) as AuditReport;
@@ -123,7 +144,16 @@ describe("inkpress audit on 200 pages with planted faults", () => {
     expect(stdout).toContain(`“compost bins”: ${site.sameKeyword.join(", ")}`);
     expect(stdout).toContain(site.orphan);
     const csv = path.join(site.dir, "report.csv");
-    const result = await runCli(["audit", site.dir, "--out", csv, "--links", path.join(site.dir, "sitemap.xml"), "--avoid", "game-changer"]);
+    const result = await runCli([
+      "audit",
+      site.dir,
+      "--out",
+      csv,
+      "--links",
+      path.join(site.dir, "sitemap.xml"),
+      "--avoid",
+      "game-changer",
+    ]);
     expect(result.code, result.stderr).toBe(0);
     const rows = parse(await readFile(csv, "utf8"), { columns: true }) as Record<string, string>[];
     expect(rows).toHaveLength(200);

@@ -11,9 +11,13 @@ const OTHER_KEY = "throttle-test-other-key";
 describe("key guessing throttled, routine refusals logged in one line", () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startServer(await testModel("plain"), { INKPRESS_API_KEYS: `${API_KEY},${OTHER_KEY}`, INKPRESS_SEQUENCES: "1" }, {
-      args: ["--jobs-queue-size", "2", "--jobs-per-key", "1"],
-    });
+    server = await startServer(
+      await testModel("plain"),
+      { INKPRESS_API_KEYS: `${API_KEY},${OTHER_KEY}`, INKPRESS_SEQUENCES: "1" },
+      {
+        args: ["--jobs-queue-size", "2", "--jobs-per-key", "1"],
+      },
+    );
   }, 120_000);
   afterAll(() => server?.stop());
 
@@ -43,10 +47,14 @@ describe("key guessing throttled, routine refusals logged in one line", () => {
     expect((await throttled.json()).detail).toMatch(/too many failed authentications/i);
 
     // 300 guesses, the right key at 150: every one is the same 429, so the right one is not told apart.
-    const keyed = (i: number) => fetch(`${server.url}/api/v1/jobs`, { headers: { "x-api-key": i === 150 ? API_KEY : `ink_wrong-guess-${1000 + i}` } });
+    const keyed = (i: number) =>
+      fetch(`${server.url}/api/v1/jobs`, { headers: { "x-api-key": i === 150 ? API_KEY : `ink_wrong-guess-${1000 + i}` } });
     const guesses = await Promise.all(Array.from({ length: 300 }, (_, i) => keyed(i)));
     const spentS = (Date.now() - throttledAt) / 1000;
-    expect(guesses.map((g) => g.status), `300 guesses ${spentS} s into a window of ${retryAfter} s`).toEqual(Array(300).fill(429));
+    expect(
+      guesses.map((g) => g.status),
+      `300 guesses ${spentS} s into a window of ${retryAfter} s`,
+    ).toEqual(Array(300).fill(429));
     expect(guesses[150]!.headers.get("retry-after")).toMatch(/^\d+$/);
     expect(guesses[150]!.headers.get("ratelimit")).toBeNull();
 
@@ -71,7 +79,13 @@ describe("key guessing throttled, routine refusals logged in one line", () => {
     keep(await guess(2000));
     keep(await mine.get("job_00000000000000000000000000000000"));
     keep(await mine.submit({ topic: "x".repeat(2_000_000) }));
-    keep(await fetch(`${server.url}/api/v1/jobs`, { method: "POST", headers: { "x-api-key": API_KEY, "content-type": "text/plain" }, body: "topic" }));
+    keep(
+      await fetch(`${server.url}/api/v1/jobs`, {
+        method: "POST",
+        headers: { "x-api-key": API_KEY, "content-type": "text/plain" },
+        body: "topic",
+      }),
+    );
     keep(await mine.submit({ length: "long" }));
     // A job that runs long and one that waits (this key's share of the queue of 2), one too many for
     // this key; the other key's waiting job fills the queue, and one more is one too many for the server.
@@ -96,7 +110,11 @@ describe("key guessing throttled, routine refusals logged in one line", () => {
       .split("\n")
       .filter((line) => line.startsWith("{"))
       .map((line) => JSON.parse(line) as { status: number; path: string });
-    for (const status of [401, 404, 409, 413, 415, 422, 429, 503]) expect(logged.some((l) => l.status === status), `a ${status} line`).toBe(true);
+    for (const status of [401, 404, 409, 413, 415, 422, 429, 503])
+      expect(
+        logged.some((l) => l.status === status),
+        `a ${status} line`,
+      ).toBe(true);
   }, 120_000);
 });
 

@@ -61,7 +61,10 @@ describe("API keys", () => {
 
   /** POST the cheap body with these header lines written as they are on a raw socket. */
   async function rawProbe(lines: [string, string | Buffer][], url = server.url): Promise<Answer> {
-    const response = await rawRequest(url, rawHttp("POST /api/v1/generate HTTP/1.1", [["host", "localhost"], ["content-type", "application/json"], ...lines], CHEAP));
+    const response = await rawRequest(
+      url,
+      rawHttp("POST /api/v1/generate HTTP/1.1", [["host", "localhost"], ["content-type", "application/json"], ...lines], CHEAP),
+    );
     expect(response.ending, `connection ended by ${response.error}`).toBe("end");
     return {
       status: response.status,
@@ -132,11 +135,41 @@ describe("API keys", () => {
       ["non-ASCII (emoji)", [["x-api-key", utf8("ink_🔑🔑🔑")]]],
       ["a homoglyph inside", [["x-api-key", utf8(`${alphaKey.slice(0, 6)}а${alphaKey.slice(7)}`)]]],
       ["the key plus UTF-8 é", [["x-api-key", utf8(`${alphaKey}é`)]]],
-      ["doubled, the same key twice", [["x-api-key", alphaKey], ["x-api-key", alphaKey]]],
-      ["doubled, two valid keys", [["x-api-key", alphaKey], ["x-api-key", API_KEY]]],
-      ["doubled, valid then empty", [["x-api-key", alphaKey], ["x-api-key", ""]]],
-      ["doubled, empty then valid", [["x-api-key", ""], ["x-api-key", alphaKey]]],
-      ["doubled, differently cased names", [["X-API-KEY", API_KEY], ["x-api-key", API_KEY]]],
+      [
+        "doubled, the same key twice",
+        [
+          ["x-api-key", alphaKey],
+          ["x-api-key", alphaKey],
+        ],
+      ],
+      [
+        "doubled, two valid keys",
+        [
+          ["x-api-key", alphaKey],
+          ["x-api-key", API_KEY],
+        ],
+      ],
+      [
+        "doubled, valid then empty",
+        [
+          ["x-api-key", alphaKey],
+          ["x-api-key", ""],
+        ],
+      ],
+      [
+        "doubled, empty then valid",
+        [
+          ["x-api-key", ""],
+          ["x-api-key", alphaKey],
+        ],
+      ],
+      [
+        "doubled, differently cased names",
+        [
+          ["X-API-KEY", API_KEY],
+          ["x-api-key", API_KEY],
+        ],
+      ],
     ];
     for (const [label, lines] of viaSocket) expectSame401(await rawProbe(lines), label);
 
@@ -168,7 +201,10 @@ describe("API keys", () => {
     }
     // Other white space is part of the value, so the key does not match.
     for (const pad of ["\u00a0", "\u3000", "\u2003"]) {
-      expectSame401(await rawProbe([["x-api-key", Buffer.from(`${pad}${alphaKey}${pad}`, "utf8")]]), `padded with U+${pad.codePointAt(0)!.toString(16)}`);
+      expectSame401(
+        await rawProbe([["x-api-key", Buffer.from(`${pad}${alphaKey}${pad}`, "utf8")]]),
+        `padded with U+${pad.codePointAt(0)!.toString(16)}`,
+      );
     }
     // Control characters are not allowed in a header value at all: the HTTP parser refuses the request (400), never authenticated.
     for (const pad of ["\v", "\f"]) {
@@ -191,49 +227,87 @@ describe("API keys", () => {
   });
 
   it("serves a stored key, and stops accepting it within seconds of `keys revoke` while the server runs", async () => {
-    const response = await server.generate({ topic: "Tea gardens", length: 100 }, { "x-api-key": alphaKey, "x-request-id": "auth-alpha-1" });
+    const response = await server.generate(
+      { topic: "Tea gardens", length: 100 },
+      { "x-api-key": alphaKey, "x-request-id": "auth-alpha-1" },
+    );
     expect(response.status).toBe(200);
     await response.json();
-    const line = await waitFor(() => requestLogLines(server.output()).find((l) => l.requestId === "auth-alpha-1"), "the request's log line");
+    const line = await waitFor(
+      () => requestLogLines(server.output()).find((l) => l.requestId === "auth-alpha-1"),
+      "the request's log line",
+    );
     expect(line).toMatchObject({ key: "alpha", status: 200 });
 
     await revokeKey(keysFile, "alpha");
     const revokedAt = performance.now();
-    await waitFor(async () => ((await probe({ "x-api-key": alphaKey })).status === 401 ? true : undefined), "the revoked key refused", 5_000, 100);
+    await waitFor(
+      async () => ((await probe({ "x-api-key": alphaKey })).status === 401 ? true : undefined),
+      "the revoked key refused",
+      5_000,
+      100,
+    );
     console.log(`revoked key refused ${Math.round(performance.now() - revokedAt)} ms after \`keys revoke\` returned`);
     expectSame401(await probe({ "x-api-key": alphaKey }), "revoked");
     expectAccepted(await probe({ "x-api-key": API_KEY }), "the env key after the reload");
   });
 
   it("accepts a key created with the CLI while the server runs, without a restart", async () => {
-    ({ key: betaKey, secret: betaSecret } = await createKeyWithSecret(keysFile, "beta", ["--rate", "30/min", "--concurrency", "3", "--daily-words", "5000"]));
+    ({ key: betaKey, secret: betaSecret } = await createKeyWithSecret(keysFile, "beta", [
+      "--rate",
+      "30/min",
+      "--concurrency",
+      "3",
+      "--daily-words",
+      "5000",
+    ]));
     const createdAt = performance.now();
-    const answer = await waitFor(async () => {
-      const a = await probe({ "x-api-key": betaKey });
-      return a.status === 401 ? undefined : a;
-    }, "the new key accepted", 3_000, 50);
+    const answer = await waitFor(
+      async () => {
+        const a = await probe({ "x-api-key": betaKey });
+        return a.status === 401 ? undefined : a;
+      },
+      "the new key accepted",
+      3_000,
+      50,
+    );
     console.log(`new key accepted ${Math.round(performance.now() - createdAt)} ms after \`keys create\` returned`);
     betaUsedAt = Date.now();
     expectAccepted(answer, "beta");
     const response = await fetch(`${server.url}/api/v1/nothing`, { headers: { "x-api-key": betaKey } });
-    expect(response.headers.get("ratelimit-policy")).toBe('"requests";q=30;w=60, "concurrency";q=3;qu="concurrent-requests", "daily-words";q=5000;w=86400;qu="words"');
+    expect(response.headers.get("ratelimit-policy")).toBe(
+      '"requests";q=30;w=60, "concurrency";q=3;qu="concurrent-requests", "daily-words";q=5000;w=86400;qu="words"',
+    );
   });
 
   it("lists name, created, last used and limits with `keys list`, and never the key", async () => {
     // The server saves usage at most once a second: within ~2 s of the request it is on disk.
-    const usage = await waitFor(async () => {
-      const text = await readFile(usageFile, "utf8").catch(() => "");
-      const lastUsed: string | undefined = text ? JSON.parse(text)[await betaId()]?.lastUsed : undefined;
-      return lastUsed ? { text, lastUsed } : undefined;
-    }, "beta's last use saved to the usage file", 2_500, 100);
+    const usage = await waitFor(
+      async () => {
+        const text = await readFile(usageFile, "utf8").catch(() => "");
+        const lastUsed: string | undefined = text ? JSON.parse(text)[await betaId()]?.lastUsed : undefined;
+        return lastUsed ? { text, lastUsed } : undefined;
+      },
+      "beta's last use saved to the usage file",
+      2_500,
+      100,
+    );
     expect(Math.abs(Date.parse(usage.lastUsed) - betaUsedAt)).toBeLessThan(5_000);
 
     const list = await keysCli(keysFile, ["list"]);
     expect(list.code, list.stderr).toBe(0);
-    const rows = list.stdout.trimEnd().split("\n").map((line) => line.split(/ {2,}/));
+    const rows = list.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => line.split(/ {2,}/));
     expect(rows[0]).toEqual(["NAME", "ID", "KEY", "CREATED (UTC)", "LAST USED (UTC)", "RATE", "CONCURRENCY", "DAILY WORDS", "STYLE"]);
-    expect(rows.slice(1).map((r) => r[0]), "the revoked key is gone").toEqual(["beta"]);
-    const stored = JSON.parse(await readFile(keysFile, "utf8")).keys.find((k: { name: string; revoked?: string }) => k.name === "beta" && !k.revoked);
+    expect(
+      rows.slice(1).map((r) => r[0]),
+      "the revoked key is gone",
+    ).toEqual(["beta"]);
+    const stored = JSON.parse(await readFile(keysFile, "utf8")).keys.find(
+      (k: { name: string; revoked?: string }) => k.name === "beta" && !k.revoked,
+    );
     const utc = (iso: string) => iso.slice(0, 19).replace("T", " ");
     // Read again: a save may have landed since the first read.
     const lastUsed: string = JSON.parse(await readFile(usageFile, "utf8"))[stored.id].lastUsed;
@@ -246,7 +320,11 @@ describe("API keys", () => {
       "the server output": server.output(),
     };
     for (const [where, text] of Object.entries(places)) {
-      for (const [name, key] of [["alpha", alphaKey], ["beta", betaKey], ["env", API_KEY]] as const) {
+      for (const [name, key] of [
+        ["alpha", alphaKey],
+        ["beta", betaKey],
+        ["env", API_KEY],
+      ] as const) {
         expect(text.includes(key), `${name}'s key appears in ${where}`).toBe(false);
         // Beyond the 4 characters the list shows, no part of a stored key's secret either.
         if (name !== "env") expect(text.includes(key.slice(8)), `${name}'s secret part appears in ${where}`).toBe(false);
@@ -261,7 +339,10 @@ describe("API keys", () => {
     const file = JSON.parse(await readFile(keysFile, "utf8"));
     expect(file.version).toBe(2);
     // The revoked alpha stays, marked, so its secret can still sign its jobs' cancellations.
-    expect(file.keys.map((k: { name: string; revoked?: string }) => [k.name, Boolean(k.revoked)])).toEqual([["alpha", true], ["beta", false]]);
+    expect(file.keys.map((k: { name: string; revoked?: string }) => [k.name, Boolean(k.revoked)])).toEqual([
+      ["alpha", true],
+      ["beta", false],
+    ]);
     const record = file.keys[1];
     expect(Object.keys(record).sort()).toEqual(["created", "digest", "id", "limits", "name", "prefix", "webhookSecret"]);
     expect(record).toEqual({
@@ -276,7 +357,11 @@ describe("API keys", () => {
   });
 
   it("keeps the previous keys in force, and logs an error, when the key file is corrupted while the server runs", async () => {
-    const errors = () => server.output().split("\n").filter((l) => /key file not reloaded/.test(l));
+    const errors = () =>
+      server
+        .output()
+        .split("\n")
+        .filter((l) => /key file not reloaded/.test(l));
     const before = errors().length;
     for (const [i, garbage] of ["{ this is not JSON", JSON.stringify({ version: 1, keys: [{ name: "x" }] })].entries()) {
       await writeFile(keysFile, garbage);

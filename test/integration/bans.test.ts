@@ -9,7 +9,10 @@ if (!HAS_STORIES_MODEL || !HAS_WORDS) console.warn(`SKIPPED: the bans suite need
 /** stories260K's favourites, and a name it likes. */
 const FAVOURITES = ["Once upon a time", "Lily", "so happy", "very happy", "Tom"];
 /** Fifty of the commonest English words. */
-const FIFTY = "the be to of and a in that have I it for not on with he as you do at this but his by from they we say her she or an will my one all would there their what so up out if about who get which go me".split(" ");
+const FIFTY =
+  "the be to of and a in that have I it for not on with he as you do at this but his by from they we say her she or an will my one all would there their what so up out if about who get which go me".split(
+    " ",
+  );
 /**
  * Articles a side: about 19,000 words each. At that size the ratio moved 3.5 % between three
  * disjoint sets of seeds (0.993, 0.959, 0.984); at six 400-word articles a side (2,400 words) it
@@ -44,7 +47,9 @@ describe.skipIf(!HAS_STORIES_MODEL || !HAS_WORDS)("banned phrases at length", ()
       free.odd += freely.odd.length;
     }
     const [bannedShare, freeShare] = [banned.odd / banned.words, free.odd / free.words];
-    console.log(`non-words: banned ${banned.odd}/${banned.words} (${(bannedShare * 100).toFixed(2)} %), free ${free.odd}/${free.words} (${(freeShare * 100).toFixed(2)} %), ratio ${(bannedShare / freeShare).toFixed(3)}`);
+    console.log(
+      `non-words: banned ${banned.odd}/${banned.words} (${(bannedShare * 100).toFixed(2)} %), free ${free.odd}/${free.words} (${(freeShare * 100).toFixed(2)} %), ratio ${(bannedShare / freeShare).toFixed(3)}`,
+    );
     expect(banned.words).toBeGreaterThanOrEqual(WORDS);
     expect(free.words).toBeGreaterThanOrEqual(WORDS);
     expect(bannedShare / freeShare).toBeLessThanOrEqual(1.2);
@@ -60,7 +65,9 @@ describe.skipIf(!HAS_STORIES_MODEL || !HAS_WORDS)("banned phrases at length", ()
     expect(bannedIn(readerText(body), FIFTY)).toEqual([]);
     expect(Math.abs(body.article.wordCount - 800)).toBeLessThanOrEqual(80);
     const unbanned = await (await server().generate(request)).json();
-    console.log(`fifty words banned: ${body.article.wordCount} words, ${body.usage.completionTokens} completion tokens against ${unbanned.usage.completionTokens} (${(body.usage.completionTokens / unbanned.usage.completionTokens).toFixed(2)}x)`);
+    console.log(
+      `fifty words banned: ${body.article.wordCount} words, ${body.usage.completionTokens} completion tokens against ${unbanned.usage.completionTokens} (${(body.usage.completionTokens / unbanned.usage.completionTokens).toFixed(2)}x)`,
+    );
     expect(body.usage.completionTokens).toBeLessThanOrEqual(3 * unbanned.usage.completionTokens);
   });
 });

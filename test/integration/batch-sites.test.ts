@@ -27,10 +27,16 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress batch files for static sites, on s
   });
 
   it("pass markdownlint's default rules, line length aside", async () => {
-    const results = await lint({ strings: Object.fromEntries(files.map((file) => [file.name, file.text])), config: { default: true, MD013: false } });
+    const results = await lint({
+      strings: Object.fromEntries(files.map((file) => [file.name, file.text])),
+      config: { default: true, MD013: false },
+    });
     expect(results.toString()).toBe("");
     // The rule the H1 line broke counts: a file with both titles fails it.
-    const doubled = await lint({ strings: { "doubled.md": files[0]!.text.replace(/\n---\n\n/, `\n---\n\n# ${String(files[0]!.data.title)}\n\n`) }, config: { default: true, MD013: false } });
+    const doubled = await lint({
+      strings: { "doubled.md": files[0]!.text.replace(/\n---\n\n/, `\n---\n\n# ${String(files[0]!.data.title)}\n\n`) },
+      config: { default: true, MD013: false },
+    });
     expect(doubled.toString()).toMatch(/MD025/);
   });
 

@@ -12,10 +12,25 @@ import { API_KEY, HAS_STORIES_MODEL, ROOT, STORIES_MODEL, runCli, startServer, t
 
 const TOPICS = path.join(ROOT, "test/fixtures/batch/topics.csv");
 
-const batchArgs = (input: string, out: string, ...extra: string[]) => ["batch", input, "--out", out, "--model", STORIES_MODEL, "--threads", "1", ...extra];
+const batchArgs = (input: string, out: string, ...extra: string[]) => [
+  "batch",
+  input,
+  "--out",
+  out,
+  "--model",
+  STORIES_MODEL,
+  "--threads",
+  "1",
+  ...extra,
+];
 
 /** A running `inkpress batch`: its stderr so far, the Markdown files it said it wrote, and its exit code once its output is all read. */
-function startBatch(args: string[]): { child: ChildProcess; stderr: () => string; written: () => string[]; closed: Promise<number | null> } {
+function startBatch(args: string[]): {
+  child: ChildProcess;
+  stderr: () => string;
+  written: () => string[];
+  closed: Promise<number | null>;
+} {
   const child = spawnInkpress(args);
   let stderr = "";
   child.stderr!.on("data", (d) => (stderr += d));
@@ -40,82 +55,95 @@ function frontMatter(text: string): { data: Record<string, unknown>; body: strin
 }
 
 describe.skipIf(!HAS_STORIES_MODEL)("inkpress batch on stories260K", () => {
-  it(
-    "writes a 50-row CSV; interrupted (Ctrl-C, then a kill) and run again, it finishes without redoing finished rows",
-    async () => {
-      const out = await mkdtemp(path.join(tmpdir(), "inkpress-batch-"));
-      const started = performance.now();
+  it("writes a 50-row CSV; interrupted (Ctrl-C, then a kill) and run again, it finishes without redoing finished rows", async () => {
+    const out = await mkdtemp(path.join(tmpdir(), "inkpress-batch-"));
+    const started = performance.now();
 
-      // Ctrl-C: the rows in flight are dropped, the finished ones kept, and it says how to go on.
-      const first = startBatch(batchArgs(TOPICS, out));
-      await untilWritten(first, 12);
-      first.child.kill("SIGINT");
-      expect(await first.closed).toBe(130);
-      expect(first.stderr()).toMatch(/^50 rows: 50 to write, 0 already written$/m);
-      expect(first.stderr()).toMatch(/^interrupted: \d+ written, 0 skipped \(already written\), 0 failed; run the same command again to write the rest$/m);
+    // Ctrl-C: the rows in flight are dropped, the finished ones kept, and it says how to go on.
+    const first = startBatch(batchArgs(TOPICS, out));
+    await untilWritten(first, 12);
+    first.child.kill("SIGINT");
+    expect(await first.closed).toBe(130);
+    expect(first.stderr()).toMatch(/^50 rows: 50 to write, 0 already written$/m);
+    expect(first.stderr()).toMatch(
+      /^interrupted: \d+ written, 0 skipped \(already written\), 0 failed; run the same command again to write the rest$/m,
+    );
 
-      // A kill, two rows at a time: at most the rows in flight are lost.
-      const second = startBatch(batchArgs(TOPICS, out, "--concurrency", "2"));
-      await untilWritten(second, 13);
-      second.child.kill("SIGKILL");
-      await second.closed;
-      const before = [...first.written(), ...second.written()];
-      expect(before.length).toBeGreaterThanOrEqual(25);
-      expect(second.stderr()).toMatch(new RegExp(`^50 rows: ${50 - first.written().length} to write, ${first.written().length} already written$`, "m"));
-      const mtimes = new Map<string, number>();
-      for (const md of before) for (const file of [md, path.join(".inkpress", md.replace(/\.md$/, ".json"))]) mtimes.set(file, (await stat(path.join(out, file))).mtimeMs);
+    // A kill, two rows at a time: at most the rows in flight are lost.
+    const second = startBatch(batchArgs(TOPICS, out, "--concurrency", "2"));
+    await untilWritten(second, 13);
+    second.child.kill("SIGKILL");
+    await second.closed;
+    const before = [...first.written(), ...second.written()];
+    expect(before.length).toBeGreaterThanOrEqual(25);
+    expect(second.stderr()).toMatch(
+      new RegExp(`^50 rows: ${50 - first.written().length} to write, ${first.written().length} already written$`, "m"),
+    );
+    const mtimes = new Map<string, number>();
+    for (const md of before)
+      for (const file of [md, path.join(".inkpress", md.replace(/\.md$/, ".json"))])
+        mtimes.set(file, (await stat(path.join(out, file))).mtimeMs);
 
-      const third = await runCli(batchArgs(TOPICS, out));
-      const seconds = (performance.now() - started) / 1000;
-      console.log(`50 rows on stories260K, interrupted twice: ${seconds.toFixed(0)} s in all`);
-      expect(third.code, third.stderr).toBe(0);
-      // A row recorded just before the kill may not have been announced yet: at most the two in flight.
-      const skipped = Number(/^50 rows: \d+ to write, (\d+) already written$/m.exec(third.stderr)?.[1]);
-      expect(skipped).toBeGreaterThanOrEqual(before.length);
-      expect(skipped).toBeLessThanOrEqual(before.length + 2);
-      expect(third.stderr).toMatch(new RegExp(`^done: ${50 - skipped} written, ${skipped} skipped \\(already written\\), 0 failed in .+$`, "m"));
-      // Finished rows were not redone: their files are untouched.
-      for (const [file, mtime] of mtimes) expect((await stat(path.join(out, file))).mtimeMs, file).toBe(mtime);
+    const third = await runCli(batchArgs(TOPICS, out));
+    const seconds = (performance.now() - started) / 1000;
+    console.log(`50 rows on stories260K, interrupted twice: ${seconds.toFixed(0)} s in all`);
+    expect(third.code, third.stderr).toBe(0);
+    // A row recorded just before the kill may not have been announced yet: at most the two in flight.
+    const skipped = Number(/^50 rows: \d+ to write, (\d+) already written$/m.exec(third.stderr)?.[1]);
+    expect(skipped).toBeGreaterThanOrEqual(before.length);
+    expect(skipped).toBeLessThanOrEqual(before.length + 2);
+    expect(third.stderr).toMatch(
+      new RegExp(`^done: ${50 - skipped} written, ${skipped} skipped \\(already written\\), 0 failed in .+$`, "m"),
+    );
+    // Finished rows were not redone: their files are untouched.
+    for (const [file, mtime] of mtimes) expect((await stat(path.join(out, file))).mtimeMs, file).toBe(mtime);
 
-      const markdown = await files(out, ".md");
-      expect(markdown).toHaveLength(50);
-      // The answers are kept out of the published folder, in its .inkpress folder with the manifest.
-      expect(await files(out, ".json")).toEqual([]);
-      expect(await files(path.join(out, ".inkpress"), ".json")).toEqual(["batch.json", ...markdown.map((md) => md.replace(/\.md$/, ".json"))].sort());
-      const topics = (await readFile(TOPICS, "utf8")).trim().split("\n").slice(1).map((line) => line.split(",")[0]);
-      const written: string[] = [];
-      for (const md of markdown) {
-        const text = await readFile(path.join(out, md), "utf8");
-        const { data, body } = frontMatter(text);
-        const answer = JSON.parse(await readFile(path.join(out, ".inkpress", md.replace(/\.md$/, ".json")), "utf8"));
-        expect(data).toEqual({
-          title: answer.article.title,
-          description: answer.article.metaDescription,
-          slug: md.replace(/\.md$/, ""),
-          keywords: answer.article.keywords,
-          language: answer.request.language,
-          date: new Date(answer.created * 1000),
-        });
-        // The title is the front matter's alone (themes print it); the JSON answer's Markdown keeps its H1, as the API's does.
-        expect(answer.article.markdown).toMatch(/^# \S/);
-        expect(body).toBe(answer.article.markdown.replace(/^# [^\n]*\n\n/, ""));
-        // The date with its time zone, so a site generator does not read it in its own.
-        expect(text).toMatch(/^date: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m);
-        expect(answer.object).toBe("article");
-        written.push(answer.request.topic);
-        // YAML 1.1 reads a bare `no` as false: the Norwegian row's language is quoted.
-        if (answer.request.language === "no") expect(text).toMatch(/^language: "no"$/m);
-      }
-      // One article per row: none lost, none written twice.
-      expect(written.sort()).toEqual([...topics].sort());
-    },
-    900_000,
-  );
+    const markdown = await files(out, ".md");
+    expect(markdown).toHaveLength(50);
+    // The answers are kept out of the published folder, in its .inkpress folder with the manifest.
+    expect(await files(out, ".json")).toEqual([]);
+    expect(await files(path.join(out, ".inkpress"), ".json")).toEqual(
+      ["batch.json", ...markdown.map((md) => md.replace(/\.md$/, ".json"))].sort(),
+    );
+    const topics = (await readFile(TOPICS, "utf8"))
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((line) => line.split(",")[0]);
+    const written: string[] = [];
+    for (const md of markdown) {
+      const text = await readFile(path.join(out, md), "utf8");
+      const { data, body } = frontMatter(text);
+      const answer = JSON.parse(await readFile(path.join(out, ".inkpress", md.replace(/\.md$/, ".json")), "utf8"));
+      expect(data).toEqual({
+        title: answer.article.title,
+        description: answer.article.metaDescription,
+        slug: md.replace(/\.md$/, ""),
+        keywords: answer.article.keywords,
+        language: answer.request.language,
+        date: new Date(answer.created * 1000),
+      });
+      // The title is the front matter's alone (themes print it); the JSON answer's Markdown keeps its H1, as the API's does.
+      expect(answer.article.markdown).toMatch(/^# \S/);
+      expect(body).toBe(answer.article.markdown.replace(/^# [^\n]*\n\n/, ""));
+      // The date with its time zone, so a site generator does not read it in its own.
+      expect(text).toMatch(/^date: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m);
+      expect(answer.object).toBe("article");
+      written.push(answer.request.topic);
+      // YAML 1.1 reads a bare `no` as false: the Norwegian row's language is quoted.
+      if (answer.request.language === "no") expect(text).toMatch(/^language: "no"$/m);
+    }
+    // One article per row: none lost, none written twice.
+    expect(written.sort()).toEqual([...topics].sort());
+  }, 900_000);
 
   it("reports a bad row with its line number, and the other rows are written", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "inkpress-batch-"));
     const input = path.join(dir, "topics.csv");
-    await writeFile(input, 'topic,length,keywords,headingTags\nHome composting,100,"compost, garden",\nRain barrels,abc,,\n,100,,\n"Balcony\ntomatoes",100,,false\nBalcony tomatoes,100,,FALSE\n');
+    await writeFile(
+      input,
+      'topic,length,keywords,headingTags\nHome composting,100,"compost, garden",\nRain barrels,abc,,\n,100,,\n"Balcony\ntomatoes",100,,false\nBalcony tomatoes,100,,FALSE\n',
+    );
     const result = await runCli(batchArgs(input, path.join(dir, "out")));
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^5 rows: 2 to write, 0 already written, 1 repeating another line, 2 that cannot be written$/m);
@@ -124,7 +152,9 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress batch on stories260K", () => {
     expect(result.stderr).toMatch(/^line 4: topic: .+$/m);
     // A quoted cell across two lines: the row starts on line 5, and the same request (after normalisation) follows on line 7.
     expect(result.stderr).toMatch(/^line 7: skipped: same request as line 5$/m);
-    expect(result.stderr).toMatch(/^done: 2 written, 0 skipped \(already written\), 1 skipped \(same request as another line\), 2 failed \(lines 3, 4\) in .+$/m);
+    expect(result.stderr).toMatch(
+      /^done: 2 written, 0 skipped \(already written\), 1 skipped \(same request as another line\), 2 failed \(lines 3, 4\) in .+$/m,
+    );
     const markdown = await files(path.join(dir, "out"), ".md");
     expect(markdown).toHaveLength(2);
     const balcony = await readFile(path.join(dir, "out", markdown.find((md) => md.includes("balcony"))!), "utf8");
@@ -151,7 +181,9 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress batch on stories260K", () => {
     expect(result.code).toBe(0);
     expect(result.output).toMatch(/\r\x1b\[K\[#+-+\] [12]\/3 rows, [\d.]+ rows\/min, about \S+ left/);
     // The full bar stays, the summary below it.
-    expect(result.output).toMatch(/\r\x1b\[K\[#{24}\] 3\/3 rows, [\d.]+ rows\/min\r?\ndone: 3 written, 0 skipped \(already written\), 0 failed in .+\r?\n/);
+    expect(result.output).toMatch(
+      /\r\x1b\[K\[#{24}\] 3\/3 rows, [\d.]+ rows\/min\r?\ndone: 3 written, 0 skipped \(already written\), 0 failed in .+\r?\n/,
+    );
   });
 
   it("on a terminal, counts the rows written of those to write: refused rows are never counted as written", async () => {
@@ -211,7 +243,10 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress batch --server (the jobs API)", ()
   it("writes every row through jobs, and a run that lost its manifest gets the same jobs back instead of new ones", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "inkpress-batch-"));
     const input = path.join(dir, "topics.csv");
-    await writeFile(input, 'topic,length,keywords,seed\nHome composting,100,"compost, garden",1\nRain barrels,100,,\nBalcony tomatoes,abc,,\n');
+    await writeFile(
+      input,
+      'topic,length,keywords,seed\nHome composting,100,"compost, garden",1\nRain barrels,100,,\nBalcony tomatoes,abc,,\n',
+    );
     const out = path.join(dir, "out");
     const first = await runCli(serverArgs(input, out), { INKPRESS_API_KEY: API_KEY });
     expect(first.code).toBe(1);
@@ -219,7 +254,9 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress batch --server (the jobs API)", ()
     expect(first.stderr).toMatch(/^done: 2 written, 0 skipped \(already written\), 1 failed \(line 4\) in .+$/m);
     const markdown = await files(out, ".md");
     expect(markdown).toHaveLength(2);
-    const answers = await Promise.all(markdown.map(async (md) => JSON.parse(await readFile(path.join(out, ".inkpress", md.replace(/\.md$/, ".json")), "utf8"))));
+    const answers = await Promise.all(
+      markdown.map(async (md) => JSON.parse(await readFile(path.join(out, ".inkpress", md.replace(/\.md$/, ".json")), "utf8"))),
+    );
     for (const [i, md] of markdown.entries()) {
       const { data, body } = frontMatter(await readFile(path.join(out, md), "utf8"));
       expect(data.slug).toBe(md.replace(/\.md$/, ""));
@@ -235,7 +272,11 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress batch --server (the jobs API)", ()
     const lost = path.join(dir, "lost");
     const replay = await runCli(serverArgs(input, lost, "--key", API_KEY));
     expect(replay.stderr).toMatch(/^done: 2 written, 0 skipped/m);
-    const replayed = await Promise.all((await files(path.join(lost, ".inkpress"), ".json")).filter((file) => file !== "batch.json").map(async (file) => JSON.parse(await readFile(path.join(lost, ".inkpress", file), "utf8")).id));
+    const replayed = await Promise.all(
+      (await files(path.join(lost, ".inkpress"), ".json"))
+        .filter((file) => file !== "batch.json")
+        .map(async (file) => JSON.parse(await readFile(path.join(lost, ".inkpress", file), "utf8")).id),
+    );
     expect(replayed.sort()).toEqual(answers.map((answer) => answer.id).sort());
     const listed = await (await fetch(`${server.url}/api/v1/jobs?limit=20`, { headers: { "x-api-key": API_KEY } })).json();
     expect(listed.data).toHaveLength(2);
@@ -254,7 +295,8 @@ describe("inkpress batch: arguments, and servers that refuse or are not inkpress
   it("--help lists the flags", async () => {
     const result = await runCli(["batch", "--help"]);
     expect(result.code).toBe(0);
-    for (const flag of ["--out", "--concurrency", "--server", "--key", "--request-timeout", "--model", "--threads"]) expect(result.stdout).toContain(flag);
+    for (const flag of ["--out", "--concurrency", "--server", "--key", "--request-timeout", "--model", "--threads"])
+      expect(result.stdout).toContain(flag);
   });
 
   it("refuses an unknown column before anything runs, naming the fields", async () => {
@@ -265,7 +307,9 @@ describe("inkpress batch: arguments, and servers that refuse or are not inkpress
     expect(result.code).toBe(1);
     // A typo is named with the field meant, as a mistyped flag is; another name lists the fields.
     expect(result.stderr.trim().split("\n")).toEqual([
-      expect.stringMatching(/^inkpress: line 1: lenght: unknown field \(did you mean length\?\); colour: unknown field \(the fields are topic, length, .+\)$/),
+      expect.stringMatching(
+        /^inkpress: line 1: lenght: unknown field \(did you mean length\?\); colour: unknown field \(the fields are topic, length, .+\)$/,
+      ),
     ]);
     await expect(readdir(path.join(dir, "out"))).rejects.toThrow();
   });
@@ -273,20 +317,36 @@ describe("inkpress batch: arguments, and servers that refuse or are not inkpress
   it("a missing input file is one line, said before anything about the model", async () => {
     // No model configured, none in models/, and no hub to pull one from.
     const cwd = await mkdtemp(path.join(tmpdir(), "inkpress-batch-"));
-    const result = await runCli(["batch", "nope.csv", "--out", "out"], { HF_ENDPOINT: `http://127.0.0.1:${await freePort()}/`, MODEL_ENDPOINT: undefined }, cwd);
+    const result = await runCli(
+      ["batch", "nope.csv", "--out", "out"],
+      { HF_ENDPOINT: `http://127.0.0.1:${await freePort()}/`, MODEL_ENDPOINT: undefined },
+      cwd,
+    );
     expect(result.code).toBe(1);
     expect(result.stderr).toBe("inkpress: cannot read nope.csv: no such file\n");
   });
 
   it("waits as long as a 429's Retry-After says, and submits again with the same Idempotency-Key", async () => {
     const posts: Array<{ at: number; key: string | undefined; apiKey: string | undefined }> = [];
-    const article = { created: 1_750_000_000, article: { title: "Fake", slug: "fake-article", metaDescription: "A fake.", keywords: ["fake"], language: "en", markdown: "# Fake\n" } };
+    const article = {
+      created: 1_750_000_000,
+      article: {
+        title: "Fake",
+        slug: "fake-article",
+        metaDescription: "A fake.",
+        keywords: ["fake"],
+        language: "en",
+        markdown: "# Fake\n",
+      },
+    };
     // A stand-in for the jobs API, to answer a rate limit on demand.
     const jobs = http.createServer((req, res) => {
-      const json = (status: number, body: unknown, headers: Record<string, string> = {}) => res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
+      const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+        res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
       if (req.method === "POST") {
         posts.push({ at: performance.now(), key: req.headers["idempotency-key"] as string, apiKey: req.headers["x-api-key"] as string });
-        if (posts.length === 1) return json(429, { type: "about:blank", title: "Too Many Requests", status: 429, detail: "slow down" }, { "retry-after": "2" });
+        if (posts.length === 1)
+          return json(429, { type: "about:blank", title: "Too Many Requests", status: 429, detail: "slow down" }, { "retry-after": "2" });
         return json(202, { id: "job_1", status: "queued" }, { location: "/api/v1/jobs/job_1" });
       }
       json(200, { id: "job_1", status: "succeeded", result: article });
@@ -315,7 +375,18 @@ describe("inkpress batch: arguments, and servers that refuse or are not inkpress
     await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
     try {
       const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
-      const result = await runCli(["batch", TOPICS, "--out", path.join(await mkdtemp(path.join(tmpdir(), "inkpress-batch-")), "out"), "--server", url, "--key", "k", "--concurrency", "4"]);
+      const result = await runCli([
+        "batch",
+        TOPICS,
+        "--out",
+        path.join(await mkdtemp(path.join(tmpdir(), "inkpress-batch-")), "out"),
+        "--server",
+        url,
+        "--key",
+        "k",
+        "--concurrency",
+        "4",
+      ]);
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(/^inkpress: .+: no jobs API there \(404 Not Found\); is it an inkpress server\?$/m);
       expect(result.stderr).not.toMatch(/^line \d+:/m);
@@ -328,20 +399,49 @@ describe("inkpress batch: arguments, and servers that refuse or are not inkpress
     const dir = await mkdtemp(path.join(tmpdir(), "inkpress-batch-"));
     const port = await freePort();
     const started = performance.now();
-    const refused = await runCli(["batch", TOPICS, "--out", path.join(dir, "out"), "--server", `http://127.0.0.1:${port}`, "--key", "k", "--concurrency", "4"]);
+    const refused = await runCli([
+      "batch",
+      TOPICS,
+      "--out",
+      path.join(dir, "out"),
+      "--server",
+      `http://127.0.0.1:${port}`,
+      "--key",
+      "k",
+      "--concurrency",
+      "4",
+    ]);
     expect(performance.now() - started).toBeLessThan(20_000);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(new RegExp(`^inkpress: cannot reach the server at http://127\\.0\\.0\\.1:${port}: connection refused \\(is the server running, and is this its port\\?\\)$`, "m"));
+    expect(refused.stderr).toMatch(
+      new RegExp(
+        `^inkpress: cannot reach the server at http://127\\.0\\.0\\.1:${port}: connection refused \\(is the server running, and is this its port\\?\\)$`,
+        "m",
+      ),
+    );
     expect(refused.stderr).not.toMatch(/^line \d+:/m);
 
-    const blocked = await runCli(["batch", TOPICS, "--out", path.join(dir, "out"), "--server", "http://127.0.0.1:9", "--key", "k", "--concurrency", "4"]);
+    const blocked = await runCli([
+      "batch",
+      TOPICS,
+      "--out",
+      path.join(dir, "out"),
+      "--server",
+      "http://127.0.0.1:9",
+      "--key",
+      "k",
+      "--concurrency",
+      "4",
+    ]);
     expect(blocked.code).toBe(1);
     expect(blocked.stderr).toMatch(/^inkpress: cannot reach the server at http:\/\/127\.0\.0\.1:9: fetch refuses that port .+$/m);
     expect(blocked.stderr).not.toMatch(/^line \d+:/m);
 
     const invalid = await runCli(["batch", TOPICS, "--out", path.join(dir, "out"), "--server", "http://127.0.0.1:99999", "--key", "k"]);
     expect(invalid.code).toBe(1);
-    expect(invalid.stderr.trim().split("\n")).toEqual(["inkpress: server http://127.0.0.1:99999: port 99999 is out of range (at most 65535)"]);
+    expect(invalid.stderr.trim().split("\n")).toEqual([
+      "inkpress: server http://127.0.0.1:99999: port 99999 is out of range (at most 65535)",
+    ]);
   });
 
   it("against a server that accepts connections and never answers, says it is slow, then stops within 3 × --request-timeout + 10 s with one line naming it and the time waited", async () => {
@@ -355,18 +455,37 @@ describe("inkpress batch: arguments, and servers that refuse or are not inkpress
     try {
       const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
       const dir = await mkdtemp(path.join(tmpdir(), "inkpress-batch-"));
-      const result = await runCli(["batch", TOPICS, "--out", path.join(dir, "out"), "--server", url, "--key", "k", "--concurrency", "2", "--request-timeout", "2"]);
+      const result = await runCli([
+        "batch",
+        TOPICS,
+        "--out",
+        path.join(dir, "out"),
+        "--server",
+        url,
+        "--key",
+        "k",
+        "--concurrency",
+        "2",
+        "--request-timeout",
+        "2",
+      ]);
       // From the first request it made to its exit (the CLI's own start-up is not the server's fault).
       const tookS = (performance.now() - firstAsked) / 1000;
       expect(tookS, result.stderr).toBeLessThan(3 * 2 + 10);
       expect(result.code, result.stderr).toBe(1);
       const errors = result.stderr.split("\n").filter((line) => line.startsWith("inkpress:"));
       expect(errors).toHaveLength(1);
-      expect(errors[0]).toMatch(new RegExp(`^inkpress: the server at ${url.replaceAll(".", "\\.")} took the request and sent no answer: 3 tries of 2 s, (\\d+) s waited \\(--request-timeout\\); it is stuck or overloaded$`));
+      expect(errors[0]).toMatch(
+        new RegExp(
+          `^inkpress: the server at ${url.replaceAll(".", "\\.")} took the request and sent no answer: 3 tries of 2 s, (\\d+) s waited \\(--request-timeout\\); it is stuck or overloaded$`,
+        ),
+      );
       const waited = Number(/(\d+) s waited/.exec(errors[0]!)![1]);
       expect(waited).toBeGreaterThanOrEqual(6);
       expect(waited).toBeLessThanOrEqual(3 * 2 + 10);
-      expect(result.stderr).toMatch(new RegExp(`^the server at ${url.replaceAll(".", "\\.")} is slow: no answer within 2 s; trying again \\(2 of 3\\)$`, "m"));
+      expect(result.stderr).toMatch(
+        new RegExp(`^the server at ${url.replaceAll(".", "\\.")} is slow: no answer within 2 s; trying again \\(2 of 3\\)$`, "m"),
+      );
       expect(result.stderr, "the rows are not failed one by one").not.toMatch(/^line \d+:/m);
       expect(sockets.length, "each silent try was a request of its own").toBeGreaterThanOrEqual(3);
     } finally {
@@ -376,7 +495,18 @@ describe("inkpress batch: arguments, and servers that refuse or are not inkpress
   });
 
   it("refuses a --request-timeout that is not a number of seconds", async () => {
-    const result = await runCli(["batch", TOPICS, "--out", "x", "--server", "http://127.0.0.1:9", "--key", "k", "--request-timeout", "soon"]);
+    const result = await runCli([
+      "batch",
+      TOPICS,
+      "--out",
+      "x",
+      "--server",
+      "http://127.0.0.1:9",
+      "--key",
+      "k",
+      "--request-timeout",
+      "soon",
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split("\n")).toEqual(['inkpress: request-timeout must be a number of seconds above 0, got "soon"']);
   });

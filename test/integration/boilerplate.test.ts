@@ -41,7 +41,10 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 function blanked(unit: string, phrases: string[]): string {
   let text = unit;
   for (const phrase of [...phrases].sort((a, b) => b.length - a.length)) text = text.replace(new RegExp(escape(phrase), "giu"), " K ");
-  return text.toLowerCase().replace(/[\p{P}\p{S}\s]+/gu, " ").trim();
+  return text
+    .toLowerCase()
+    .replace(/[\p{P}\p{S}\s]+/gu, " ")
+    .trim();
 }
 
 describe.skipIf(!HAS_STORIES_MODEL)("no boilerplate across unrelated articles (stories260K over HTTP)", () => {
@@ -51,7 +54,13 @@ describe.skipIf(!HAS_STORIES_MODEL)("no boilerplate across unrelated articles (s
   beforeAll(async () => {
     server = await startServer(STORIES_MODEL);
     for (const [i, { topic, keywords }] of TOPICS.entries()) {
-      const response = await server.generate({ topic, length: 500, structure: i % 2 ? "detailed" : "listicle", seed: 7000 + i * 13, seo: { keywords } });
+      const response = await server.generate({
+        topic,
+        length: 500,
+        structure: i % 2 ? "detailed" : "listicle",
+        seed: 7000 + i * 13,
+        seo: { keywords },
+      });
       expect(response.status).toBe(200);
       const body = (await response.json()) as { article: { title: string; metaDescription: string; markdown: string } };
       answers.push({ keywords: keywords.split(",").map((k) => k.trim()), topic, article: body.article });
@@ -62,7 +71,9 @@ describe.skipIf(!HAS_STORIES_MODEL)("no boilerplate across unrelated articles (s
   it("no unit that held a keyword reads the same in three or more articles", () => {
     const seenIn = new Map<string, Set<number>>();
     answers.forEach(({ keywords, topic, article }, i) => {
-      const held = [article.title, article.metaDescription, ...units(article.markdown)].filter((u) => keywords.some((k) => occurrences(u, k) > 0));
+      const held = [article.title, article.metaDescription, ...units(article.markdown)].filter((u) =>
+        keywords.some((k) => occurrences(u, k) > 0),
+      );
       expect(held.length, `article ${i} holds its keywords`).toBeGreaterThan(3);
       for (const unit of held) {
         const key = blanked(unit, [...keywords, topic]);
@@ -70,7 +81,9 @@ describe.skipIf(!HAS_STORIES_MODEL)("no boilerplate across unrelated articles (s
         seenIn.get(key)!.add(i);
       }
     });
-    const repeated = [...seenIn].filter(([, articles]) => articles.size >= 3).map(([key, articles]) => `“${key}” in ${articles.size} articles`);
+    const repeated = [...seenIn]
+      .filter(([, articles]) => articles.size >= 3)
+      .map(([key, articles]) => `“${key}” in ${articles.size} articles`);
     expect(repeated).toEqual([]);
   });
 

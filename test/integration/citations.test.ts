@@ -58,22 +58,25 @@ describe.each(MATRIX_MODELS)("citations on $name over HTTP", ({ name, path, skip
     expect(trapped, "sentences sharing a run with a source only through the request's words").toBeGreaterThan(0);
   });
 
-  it.skipIf(skip)("cites sentences restating sources it can echo, each sharing a run of two words or a figure the request did not supply", async () => {
-    const topic = "Compost for kids";
-    const sources = await echoable(topic);
-    const cited = [];
-    for (const seed of SEEDS) {
-      const answer = await write({ topic, seed, seo: { keywords: "compost bin" }, sources });
-      for (const c of citedSentences(answer.article.markdown)) {
-        const source = sources.find((s) => s.title === c.title);
-        expect(source, `seed ${seed}: [${c.n}] is listed as “${c.title}”`).toBeDefined();
-        const evidence = restatedEvidence({ sentence: c.sentence, source: source!.text, request: [topic, "compost bin"] });
-        expect(evidence, `seed ${seed}: “${c.sentence}” [${c.n}]`).not.toEqual([]);
-        cited.push(`${c.sentence} [${c.title}] (${evidence.join(" ")})`);
+  it.skipIf(skip)(
+    "cites sentences restating sources it can echo, each sharing a run of two words or a figure the request did not supply",
+    async () => {
+      const topic = "Compost for kids";
+      const sources = await echoable(topic);
+      const cited = [];
+      for (const seed of SEEDS) {
+        const answer = await write({ topic, seed, seo: { keywords: "compost bin" }, sources });
+        for (const c of citedSentences(answer.article.markdown)) {
+          const source = sources.find((s) => s.title === c.title);
+          expect(source, `seed ${seed}: [${c.n}] is listed as “${c.title}”`).toBeDefined();
+          const evidence = restatedEvidence({ sentence: c.sentence, source: source!.text, request: [topic, "compost bin"] });
+          expect(evidence, `seed ${seed}: “${c.sentence}” [${c.n}]`).not.toEqual([]);
+          cited.push(`${c.sentence} [${c.title}] (${evidence.join(" ")})`);
+        }
+        if (citedSentences(answer.article.markdown).length) expect(check(answer).passed).toBe(true);
       }
-      if (citedSentences(answer.article.markdown).length) expect(check(answer).passed).toBe(true);
-    }
-    console.log(`${name}: ${cited.length} cited sentences\n${cited.join("\n")}`);
-    expect(cited.length, "at least one cited sentence over three articles").toBeGreaterThan(0);
-  });
+      console.log(`${name}: ${cited.length} cited sentences\n${cited.join("\n")}`);
+      expect(cited.length, "at least one cited sentence over three articles").toBeGreaterThan(0);
+    },
+  );
 });

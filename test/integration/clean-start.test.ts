@@ -22,7 +22,9 @@ describe("a crash's temporary files", () => {
     const key = await createKey(keysFile, "first");
     // Killed between sync and rename: its temporary copy holds every key and webhook secret.
     const writer = spawnKeysCli(keysFile, ["create", "--name", "second"], { INKPRESS_TEST_KEYS_WRITE_PAUSE_MS: "30000" });
-    await new Promise<void>((resolve) => writer.stderr!.on("data", (d: Buffer) => String(d).includes("written, not yet renamed") && resolve()));
+    await new Promise<void>((resolve) =>
+      writer.stderr!.on("data", (d: Buffer) => String(d).includes("written, not yet renamed") && resolve()),
+    );
     writer.kill("SIGKILL");
     await exited(writer);
     const keysDir = path.dirname(keysFile);
@@ -36,7 +38,11 @@ describe("a crash's temporary files", () => {
     // Not a temporary copy: left alone.
     await writeFile(path.join(dataDir, "notes.tmp"), "mine");
 
-    const server = await startServer(await testModel("plain"), { INKPRESS_API_KEYS: undefined, INKPRESS_KEYS_FILE: keysFile, INKPRESS_DATA_DIR: dataDir }, { waitForModel: false });
+    const server = await startServer(
+      await testModel("plain"),
+      { INKPRESS_API_KEYS: undefined, INKPRESS_KEYS_FILE: keysFile, INKPRESS_DATA_DIR: dataDir },
+      { waitForModel: false },
+    );
     try {
       expect((await readdir(keysDir)).filter((n) => n.endsWith(".tmp"))).toEqual([]);
       expect(await readdir(path.join(dataDir, "jobs"))).not.toContain(jobTemp);
@@ -68,7 +74,8 @@ describe("served pages", () => {
     );
     expect(policy.get("default-src")).toEqual(["'none'"]);
     const scripts = policy.get("script-src") ?? policy.get("default-src")!;
-    for (const source of scripts) expect(source, `script-src ${source}`).toMatch(/^'(self|none|sha(256|384|512)-[A-Za-z0-9+/=]+|nonce-[A-Za-z0-9+/=_-]+)'$/);
+    for (const source of scripts)
+      expect(source, `script-src ${source}`).toMatch(/^'(self|none|sha(256|384|512)-[A-Za-z0-9+/=]+|nonce-[A-Za-z0-9+/=_-]+)'$/);
     // Every inline script is one the policy names.
     const html = await response.text();
     for (const [, body] of html.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*type="application\/ld\+json")[^>]*>([\s\S]*?)<\/script>/g)) {

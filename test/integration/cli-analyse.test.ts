@@ -12,7 +12,18 @@ describe("inkpress analyse", () => {
   it("prints the failed checks, then the score, with the front matter's targets; --format json is the API's answer", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "inkpress-analyse-"));
     const file = path.join(dir, "retry.md");
-    await writeFile(file, withFrontMatter({ title: "Retrying failed operations with exponential backoff", description: "How to retry.", keywords: ["exponential backoff", "retry"], language: "en" }, readme("retry")));
+    await writeFile(
+      file,
+      withFrontMatter(
+        {
+          title: "Retrying failed operations with exponential backoff",
+          description: "How to retry.",
+          keywords: ["exponential backoff", "retry"],
+          language: "en",
+        },
+        readme("retry"),
+      ),
+    );
 
     const text = await runCli(["analyse", file, "--avoid", "callback"]);
     expect(text.code, text.stderr).toBe(0);
@@ -26,7 +37,11 @@ describe("inkpress analyse", () => {
     const json = await runCli(["analyse", file, "--keywords", "retry", "--format", "json"]);
     expect(json.code, json.stderr).toBe(0);
     const analysis = JSON.parse(json.stdout);
-    expect(analysis).toMatchObject({ object: "analysis", keywords: { value: ["retry"], from: "request" }, slug: { value: "retry", from: "file-name" } });
+    expect(analysis).toMatchObject({
+      object: "analysis",
+      keywords: { value: ["retry"], from: "request" },
+      slug: { value: "retry", from: "file-name" },
+    });
     expect(analysis.seo.checks.map((c: { id: string }) => c.id)).toEqual([...CHECK_IDS]);
 
     const html = path.join(dir, "retry.html");

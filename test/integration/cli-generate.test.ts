@@ -10,7 +10,11 @@ import { CLEAN_ENV, ROOT, runCli, startServer, testModel, type TestServer } from
 
 /** `npm run -s cli -- ARGS` started in `cwd`, as a person runs it from a folder of their own (npm finds the checkout by --prefix). */
 function npmRunCli(args: string[], cwd: string): Promise<{ code: number | null; stderr: string }> {
-  const env = Object.fromEntries(Object.entries<string | undefined>({ ...process.env, ...CLEAN_ENV, INIT_CWD: undefined }).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const env = Object.fromEntries(
+    Object.entries<string | undefined>({ ...process.env, ...CLEAN_ENV, INIT_CWD: undefined }).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
+  );
   const child = spawn("npm", ["--prefix", ROOT, "run", "-s", "cli", "--", ...args], { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += d));
@@ -26,7 +30,18 @@ describe("inkpress generate (no server)", () => {
   });
   afterAll(() => server?.stop());
 
-  const base = (...extra: string[]) => ["generate", "--model", model, "--threads", "1", "--topic", "Urban beekeeping", "--length", "200", ...extra];
+  const base = (...extra: string[]) => [
+    "generate",
+    "--model",
+    model,
+    "--threads",
+    "1",
+    "--topic",
+    "Urban beekeeping",
+    "--length",
+    "200",
+    ...extra,
+  ];
 
   it("writes Markdown to stdout and says what it is doing on stderr, phase by phase", async () => {
     const result = await runCli(base("--keywords", "beehive, honey", "--seed", "9"));
@@ -58,7 +73,10 @@ describe("inkpress generate (no server)", () => {
     expect(result.code).toBe(0);
     const seconds = Number(/done: \d+ words in ([\d.]+) s/.exec(result.stderr)?.[1]);
     const states = result.stderr.split("\n").filter((line) => /^(loading model|planning outline|writing): /.test(line));
-    for (const state of states) expect(state).toMatch(/^(loading model: \S+|planning outline: \S+|writing: \d+\/1500 words(, [\d.]+ words\/s, (about \S+ left|finishing))?)$/);
+    for (const state of states)
+      expect(state).toMatch(
+        /^(loading model: \S+|planning outline: \S+|writing: \d+\/1500 words(, [\d.]+ words\/s, (about \S+ left|finishing))?)$/,
+      );
     // The first repeat comes 5 s after the start: a run that took longer shows at least one.
     if (seconds >= 6) expect(states.length).toBeGreaterThan(0);
   });
@@ -66,7 +84,9 @@ describe("inkpress generate (no server)", () => {
   it("writes the same article as the API for the same seeded request", async () => {
     const cli = await runCli(base("--keywords", "beehive, honey", "--seed", "9", "--format", "json"));
     const fromCli = JSON.parse(cli.stdout);
-    const fromApi = await (await server.generate({ topic: "Urban beekeeping", length: 200, seed: 9, seo: { keywords: "beehive, honey" } })).json();
+    const fromApi = await (
+      await server.generate({ topic: "Urban beekeeping", length: 200, seed: 9, seo: { keywords: "beehive, honey" } })
+    ).json();
     // The same article; the JSON-LD dates are those of each run.
     expect(timeless(fromCli.article)).toEqual(timeless(fromApi.article));
     expect(fromCli.request).toEqual(fromApi.request);

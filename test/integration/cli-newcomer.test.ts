@@ -11,17 +11,23 @@ import { freePort } from "../helpers/port.js";
 import { STORIES_MODEL, runCli, testModel } from "../helpers/server.js";
 
 describe("help", () => {
-  it.each(["", "serve", "generate", "batch", "keys", "keys create", "models", "models pull"])("inkpress %s --help fits 80 columns", async (command) => {
-    const result = await runCli([...(command ? command.split(" ") : []), "--help"]);
-    expect(result.code).toBe(0);
-    for (const line of result.stdout.split("\n")) expect(line.length, line).toBeLessThanOrEqual(80);
-  });
+  it.each(["", "serve", "generate", "batch", "keys", "keys create", "models", "models pull"])(
+    "inkpress %s --help fits 80 columns",
+    async (command) => {
+      const result = await runCli([...(command ? command.split(" ") : []), "--help"]);
+      expect(result.code).toBe(0);
+      for (const line of result.stdout.split("\n")) expect(line.length, line).toBeLessThanOrEqual(80);
+    },
+  );
 
-  it.each(["serve", "generate", "batch", "keys create", "models pull", "models list"])("inkpress %s --help says defaults one way: 'default X'", async (command) => {
-    const help = (await runCli([...command.split(" "), "--help"])).stdout.replace(/\s+/g, " ");
-    expect(help).toMatch(/(\(|, )default \S/);
-    expect(help).not.toMatch(/Default:|default:/);
-  });
+  it.each(["serve", "generate", "batch", "keys create", "models pull", "models list"])(
+    "inkpress %s --help says defaults one way: 'default X'",
+    async (command) => {
+      const help = (await runCli([...command.split(" "), "--help"])).stdout.replace(/\s+/g, " ");
+      expect(help).toMatch(/(\(|, )default \S/);
+      expect(help).not.toMatch(/Default:|default:/);
+    },
+  );
 
   it("generate --help names every preset and takes --gpu and --gpu-layers like serve", async () => {
     const help = (await runCli(["generate", "--help"])).stdout.replace(/\s+/g, " ");
@@ -36,7 +42,9 @@ describe("mistakes", () => {
     const result = await runCli(["keys", "create"], { INKPRESS_KEYS_FILE: await tempKeysFile() });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
-    expect(result.stderr.trim().split("\n")).toEqual(["inkpress: keys create needs --name; usage: inkpress keys create --name NAME, or see inkpress keys create --help"]);
+    expect(result.stderr.trim().split("\n")).toEqual([
+      "inkpress: keys create needs --name; usage: inkpress keys create --name NAME, or see inkpress keys create --help",
+    ]);
   });
 
   it("models list marks a .gguf file that is not a GGUF model", async () => {
@@ -55,9 +63,15 @@ describe("mistakes", () => {
     const cwd = await mkdtemp(path.join(tmpdir(), "inkpress-first-"));
     await mkdir(path.join(cwd, "models"));
     const hub = `http://127.0.0.1:${await freePort()}/`;
-    const result = await runCli([], { npm_lifecycle_event: "npx", npm_lifecycle_script: "inkpress", HF_ENDPOINT: hub, MODEL_ENDPOINT: undefined }, cwd);
+    const result = await runCli(
+      [],
+      { npm_lifecycle_event: "npx", npm_lifecycle_script: "inkpress", HF_ENDPOINT: hub, MODEL_ENDPOINT: undefined },
+      cwd,
+    );
     expect(result.code).toBe(1);
-    expect(result.stderr.trim().split("\n")).toEqual(["inkpress: no API key configured: create one with `npx inkpress keys create --name NAME`, or set INKPRESS_API_KEYS"]);
+    expect(result.stderr.trim().split("\n")).toEqual([
+      "inkpress: no API key configured: create one with `npx inkpress keys create --name NAME`, or set INKPRESS_API_KEYS",
+    ]);
     expect(await readdir(path.join(cwd, "models"))).toEqual([]);
   });
 

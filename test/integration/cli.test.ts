@@ -63,7 +63,19 @@ describe("help", () => {
     const commands = section(result.stdout, "COMMANDS")
       .filter((line) => /^\s{0,7}\S/.test(line))
       .map((line) => line.trim().split(/\s{2,}/));
-    expect(commands.map(([name]) => name)).toEqual(["serve", "generate", "outline", "plan", "batch", "analyse", "audit", "refresh", "publish", "keys", "models"]);
+    expect(commands.map(([name]) => name)).toEqual([
+      "serve",
+      "generate",
+      "outline",
+      "plan",
+      "batch",
+      "analyse",
+      "audit",
+      "refresh",
+      "publish",
+      "keys",
+      "models",
+    ]);
     for (const [, description] of commands) expect(description?.length).toBeGreaterThan(10);
     expect(result.stdout).not.toMatch(/--port/);
     expect(result.stdout).toMatch(/Without a command, inkpress runs serve; its flags: inkpress serve --help\./);
@@ -71,21 +83,31 @@ describe("help", () => {
     expect(section(serve.stdout, "OPTIONS").join("\n")).toMatch(/--port=<port>\s+Port to listen on/);
   });
 
-  it.each(["serve", "generate", "batch", "refresh", "keys create", "keys list", "keys revoke", "keys rotate-secret", "models pull", "models list"])(
-    "describes every option of %s",
-    async (command) => {
-      const result = await runCli([...command.split(" "), "--help"]);
-      expect(result.code).toBe(0);
-      const options = section(result.stdout, "OPTIONS");
-      expect(options.length).toBeGreaterThan(0);
-      // A description too long for 80 columns goes on under itself, indented.
-      for (const line of options) expect(line, `no description: ${line}`).toMatch(/^\s+-\S*.*?\s{2,}\S|^\s{8,}\S/);
-    },
-  );
+  it.each([
+    "serve",
+    "generate",
+    "batch",
+    "refresh",
+    "keys create",
+    "keys list",
+    "keys revoke",
+    "keys rotate-secret",
+    "models pull",
+    "models list",
+  ])("describes every option of %s", async (command) => {
+    const result = await runCli([...command.split(" "), "--help"]);
+    expect(result.code).toBe(0);
+    const options = section(result.stdout, "OPTIONS");
+    expect(options.length).toBeGreaterThan(0);
+    // A description too long for 80 columns goes on under itself, indented.
+    for (const line of options) expect(line, `no description: ${line}`).toMatch(/^\s+-\S*.*?\s{2,}\S|^\s{8,}\S/);
+  });
 
   it("says what --no-heading-tags does", async () => {
     const result = await runCli(["generate", "--help"]);
-    expect(section(result.stdout, "OPTIONS").find((line) => line.includes("--no-heading-tags"))).toMatch(/--no-heading-tags\s+No headings at all/);
+    expect(section(result.stdout, "OPTIONS").find((line) => line.includes("--no-heading-tags"))).toMatch(
+      /--no-heading-tags\s+No headings at all/,
+    );
   });
 
   it("is plain text when piped, in colour on a terminal, and plain on a terminal with NO_COLOR", async () => {

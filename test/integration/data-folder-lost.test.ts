@@ -34,7 +34,11 @@ describe("a data folder taken over", () => {
       expect(ended, "the first server exits within 5 s of resuming").toEqual({ code: 1, signal: null });
       const said = first.output().slice(printedBefore).trim().split("\n");
       expect(said).toHaveLength(1);
-      expect(said[0]).toMatch(new RegExp(`^inkpress: the data folder ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} is no longer this server's \\(.+\\): stopping, since another server may run its jobs now$`));
+      expect(said[0]).toMatch(
+        new RegExp(
+          `^inkpress: the data folder ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} is no longer this server's \\(.+\\): stopping, since another server may run its jobs now$`,
+        ),
+      );
 
       // The new owner runs the job again, and what it wrote stays: the first wrote nothing more.
       const done = await jobsApi(second.server.url, API_KEY).waitFor(job.id, undefined, 600_000);

@@ -40,18 +40,33 @@ describe.each(MATRIX_MODELS)("editor rules on $name over HTTP", ({ path, skip })
   });
   afterAll(() => server?.stop());
 
-  async function generate(body: Record<string, unknown>): Promise<EditorAnswer & { seo: { checks: { id: string; passed: boolean | null }[] } }> {
+  async function generate(
+    body: Record<string, unknown>,
+  ): Promise<EditorAnswer & { seo: { checks: { id: string; passed: boolean | null }[] } }> {
     const response = await server.generate(body);
     const text = await response.text();
     expect(response.status, text.slice(0, 500)).toBe(200);
     return JSON.parse(text);
   }
 
-  it.skipIf(skip).each(CASES.map((c) => [`${c.topic}, ${c.structure}, ${c.length} words, headings ${c.headingTags ? "on" : "off"}`, c] as const))(
+  it
+    .skipIf(skip)
+    .each(CASES.map((c) => [`${c.topic}, ${c.structure}, ${c.length} words, headings ${c.headingTags ? "on" : "off"}`, c] as const))(
     "%s",
     async (_name, c) => {
-      const answer = await generate({ topic: c.topic, length: c.length, structure: c.structure, seed: c.seed, seo: { keywords: c.keywords, headingTags: c.headingTags } });
-      const broken = checkEditorRules(answer, { keywords: c.keywords.split(",").map((k) => k.trim()), language: "en", headingTags: c.headingTags, structure: c.structure });
+      const answer = await generate({
+        topic: c.topic,
+        length: c.length,
+        structure: c.structure,
+        seed: c.seed,
+        seo: { keywords: c.keywords, headingTags: c.headingTags },
+      });
+      const broken = checkEditorRules(answer, {
+        keywords: c.keywords.split(",").map((k) => k.trim()),
+        language: "en",
+        headingTags: c.headingTags,
+        structure: c.structure,
+      });
       expect(broken, `${c.topic} (${c.structure}, seed ${c.seed}) breaks ${broken.length} rules:\n  ${broken.join("\n  ")}`).toEqual([]);
     },
   );
@@ -84,20 +99,39 @@ describe.skipIf(!HAS_STORIES_MODEL)("style.avoid on stories260K over HTTP", () =
       const free = (await (await server.generate(request)).json()) as EditorAnswer;
       const text = `${free.article.title}\n${free.article.metaDescription}\n${free.article.markdown}`;
       // The unbanned article holds at least one of them: the ban has something to refuse.
-      expect(BANNED.reduce((n, p) => n + occurrences(text, p), 0), `${request.topic} without a ban`).toBeGreaterThan(0);
+      expect(
+        BANNED.reduce((n, p) => n + occurrences(text, p), 0),
+        `${request.topic} without a ban`,
+      ).toBeGreaterThan(0);
       const response = await server.generate({ ...request, style: { avoid: BANNED } });
       const answer = (await response.json()) as EditorAnswer & { request: { style?: { avoid?: string[] } } };
       expect(response.status).toBe(200);
       expect(answer.request.style?.avoid).toEqual(BANNED);
-      const broken = checkEditorRules(answer, { keywords: [], language: "en", headingTags: true, structure: request.structure ?? "sections", avoid: BANNED });
+      const broken = checkEditorRules(answer, {
+        keywords: [],
+        language: "en",
+        headingTags: true,
+        structure: request.structure ?? "sections",
+        avoid: BANNED,
+      });
       expect(broken, `${request.topic}:\n  ${broken.join("\n  ")}`).toEqual([]);
     }
   });
 
   it("Japanese: a Latin keyword stays a word of its own, English sentences end with a full stop, the description fits in display columns", async () => {
-    const width = (text: string) => [...text].reduce((n, c) => n + (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u.test(c) ? 2 : 1), 0);
+    const width = (text: string) =>
+      [...text].reduce(
+        (n, c) => n + (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u.test(c) ? 2 : 1),
+        0,
+      );
     for (const seed of [5, 6, 7]) {
-      const response = await server.generate({ topic: "Kompostieren zu Hause", language: "ja", length: 300, seed, seo: { keywords: "compost bin" } });
+      const response = await server.generate({
+        topic: "Kompostieren zu Hause",
+        language: "ja",
+        length: 300,
+        seed,
+        seo: { keywords: "compost bin" },
+      });
       const answer = (await response.json()) as EditorAnswer;
       const fields = [answer.article.title, answer.article.metaDescription, ...answer.article.outline.map((e) => e.text)];
       for (const field of fields) {

@@ -20,7 +20,9 @@ async function contents(dir: string): Promise<Map<string, Buffer>> {
 async function plantFolder(): Promise<{ dir: string; latin1: Buffer; binary: Buffer; crlf: Buffer }> {
   const dir = await mkdtemp(path.join(tmpdir(), "inkpress-files-"));
   const latin1 = Buffer.from("# Caf\xe9 cr\xe8me\n\nA caf\xe9 cr\xe8me is coffee with cream.\n", "latin1");
-  const binary = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x23, 0x20, 0x41]);
+  const binary = Buffer.from([
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x23, 0x20, 0x41,
+  ]);
   const crlf = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(plantedArticle().markdown.replaceAll("\n", "\r\n"))]);
   await writeFile(path.join(dir, "latin1.md"), latin1);
   await writeFile(path.join(dir, "binary.md"), binary);
@@ -32,24 +34,20 @@ const NOT_UTF8 = /^latin1\.md: not UTF-8 text; nothing was written for it \(conv
 const BINARY = /^binary\.md: a binary file \(it holds NUL bytes\), not a page; nothing was written for it$/m;
 
 describe.skipIf(!HAS_STORIES_MODEL)("files that are not UTF-8 text", () => {
-  it(
-    "batch --refresh --in-place refuses a Latin-1 and a binary page by name, leaves them byte for byte, writes no backup for them, and keeps a BOM-and-CRLF page's exact bytes in its .bak",
-    async () => {
-      const { dir, latin1, binary, crlf } = await plantFolder();
-      const result = await runCli(["batch", "--refresh", dir, "--in-place", "--seed", "5", ...model]);
-      expect(result.code, result.stderr).toBe(1);
-      expect(result.stderr).toMatch(/^3 files: 1 to refresh, 0 already refreshed, 2 that cannot be refreshed$/m);
-      expect(result.stderr).toMatch(NOT_UTF8);
-      expect(result.stderr).toMatch(BINARY);
-      const after = await contents(dir);
-      expect([...after.keys()]).toEqual(["binary.md", "crlf.md", "crlf.md.bak", "latin1.md"]);
-      expect(after.get("latin1.md")!.equals(latin1)).toBe(true);
-      expect(after.get("binary.md")!.equals(binary)).toBe(true);
-      expect(after.get("crlf.md.bak")!.equals(crlf), "the backup holds the original's exact bytes").toBe(true);
-      expect(after.get("crlf.md")!.equals(crlf)).toBe(false);
-    },
-    180_000,
-  );
+  it("batch --refresh --in-place refuses a Latin-1 and a binary page by name, leaves them byte for byte, writes no backup for them, and keeps a BOM-and-CRLF page's exact bytes in its .bak", async () => {
+    const { dir, latin1, binary, crlf } = await plantFolder();
+    const result = await runCli(["batch", "--refresh", dir, "--in-place", "--seed", "5", ...model]);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toMatch(/^3 files: 1 to refresh, 0 already refreshed, 2 that cannot be refreshed$/m);
+    expect(result.stderr).toMatch(NOT_UTF8);
+    expect(result.stderr).toMatch(BINARY);
+    const after = await contents(dir);
+    expect([...after.keys()]).toEqual(["binary.md", "crlf.md", "crlf.md.bak", "latin1.md"]);
+    expect(after.get("latin1.md")!.equals(latin1)).toBe(true);
+    expect(after.get("binary.md")!.equals(binary)).toBe(true);
+    expect(after.get("crlf.md.bak")!.equals(crlf), "the backup holds the original's exact bytes").toBe(true);
+    expect(after.get("crlf.md")!.equals(crlf)).toBe(false);
+  }, 180_000);
 
   it("refresh and audit refuse each such page in one line naming it, and write nothing", async () => {
     const { dir, latin1, binary } = await plantFolder();

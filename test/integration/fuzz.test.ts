@@ -42,7 +42,7 @@ const HTML = [
   '"><svg onload=alert(1)>',
   "</title><script>alert(1)</script>",
   "<iframe srcdoc='<script>alert(1)</script>'>",
-  "<a href=\"javascript:alert(1)\">x</a>",
+  '<a href="javascript:alert(1)">x</a>',
   "<body onload=alert(1)>",
   "<style>*{display:none}</style>",
   "<!-- x --><![CDATA[ y ]]>",
@@ -59,14 +59,50 @@ const HTML = [
   // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, sent as written.
   "{{7*7}} ${7*7} `id` $(id)",
   "# heading\n\n- list\n\n> quote",
-  "<div onmouseover=\"alert(1)\">hover</div>",
+  '<div onmouseover="alert(1)">hover</div>',
 ];
 
 const UNICODE = [
-  "\u202e", "\u202d", "\u2066", "\u2067", "\u2069", "\u200b", "\u200c", "\u200d", "\ufeff", "\u2060", "\u200e", "\u200f",
-  "e\u0301", "\u0301\u0301\u0301\u0301\u0301\u0301", "Z\u0351\u0352\u0353\u0354\u0355\u0356", "😀", "👩‍👩‍👧‍👦", "🇺🇳", "🏳️‍🌈",
-  "\ud800", "\udfff", "\udc00\ud800", "\u0000", "\u2028", "\u2029", "\u00ad", "\ufffd", "\ufffe", "\uffff", "\u{e0041}\u{e0042}",
-  "Ｔｅａ", "\u0085", "\u001b[31m", "\r\n", "\t", "\u3000", "ﷺ", "\u0627\u0644\u0634\u0627\u064a", "日本茶", "\u{1d54b}\u{1d556}",
+  "\u202e",
+  "\u202d",
+  "\u2066",
+  "\u2067",
+  "\u2069",
+  "\u200b",
+  "\u200c",
+  "\u200d",
+  "\ufeff",
+  "\u2060",
+  "\u200e",
+  "\u200f",
+  "e\u0301",
+  "\u0301\u0301\u0301\u0301\u0301\u0301",
+  "Z\u0351\u0352\u0353\u0354\u0355\u0356",
+  "😀",
+  "👩‍👩‍👧‍👦",
+  "🇺🇳",
+  "🏳️‍🌈",
+  "\ud800",
+  "\udfff",
+  "\udc00\ud800",
+  "\u0000",
+  "\u2028",
+  "\u2029",
+  "\u00ad",
+  "\ufffd",
+  "\ufffe",
+  "\uffff",
+  "\u{e0041}\u{e0042}",
+  "Ｔｅａ",
+  "\u0085",
+  "\u001b[31m",
+  "\r\n",
+  "\t",
+  "\u3000",
+  "ﷺ",
+  "\u0627\u0644\u0634\u0627\u064a",
+  "日本茶",
+  "\u{1d54b}\u{1d556}",
 ];
 
 const WORDS = ["Tea", "Composting", "Bicycle repair", "Sourdough", "Home office", "Birdwatching", "Rain gardens", "Knife care"];
@@ -78,7 +114,10 @@ function trickyText(maxUnits: number, sources: readonly string[][] = [UNICODE, H
     const piece = pick(pick(sources));
     text = chance(0.5) ? `${piece} ${text}` : `${text} ${piece}`;
   }
-  return [...text].slice(0, maxUnits / 2).join("").slice(0, maxUnits);
+  return [...text]
+    .slice(0, maxUnits / 2)
+    .join("")
+    .slice(0, maxUnits);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -140,7 +179,10 @@ function jsonCase(kind: string, note: string, body: string | Buffer, expectStatu
     note,
     method: "POST",
     path: "/api/v1/generate",
-    headers: [["content-type", "application/json"], ["x-api-key", API_KEY]],
+    headers: [
+      ["content-type", "application/json"],
+      ["x-api-key", API_KEY],
+    ],
     body: typeof body === "string" ? Buffer.from(body, "utf8") : body,
     raw: false,
     expect: expectStatus,
@@ -153,11 +195,34 @@ function bySize(body: string | Buffer, otherwise: number[]): number[] {
   return Buffer.byteLength(body) > BODY_LIMIT ? [413] : otherwise;
 }
 
-const FIELDS = ["topic", "length", "tone", "language", "structure", "seed", "stream", "seo", "seo.keywords", "seo.title", "seo.description", "seo.headingTags"] as const;
+const FIELDS = [
+  "topic",
+  "length",
+  "tone",
+  "language",
+  "structure",
+  "seed",
+  "stream",
+  "seo",
+  "seo.keywords",
+  "seo.title",
+  "seo.description",
+  "seo.headingTags",
+] as const;
 type Field = (typeof FIELDS)[number];
 const KIND_OF: Record<Field, "string" | "number" | "boolean" | "object"> = {
-  topic: "string", length: "number", tone: "string", language: "string", structure: "string", seed: "number", stream: "boolean",
-  seo: "object", "seo.keywords": "string", "seo.title": "string", "seo.description": "string", "seo.headingTags": "boolean",
+  topic: "string",
+  length: "number",
+  tone: "string",
+  language: "string",
+  structure: "string",
+  seed: "number",
+  stream: "boolean",
+  seo: "object",
+  "seo.keywords": "string",
+  "seo.title": "string",
+  "seo.description": "string",
+  "seo.headingTags": "boolean",
 };
 
 function wrongValue(field: Field): unknown {
@@ -190,7 +255,9 @@ function wrongTypeCase(): Omit<Case, "id"> {
   for (const field of fields) setPath(body, field, wrongValue(field));
   // A wrong `seo` hides the fields inside it; a nested field set after a wrong `seo` makes it an object again.
   const seoIsObject = typeof body.seo === "object" && body.seo !== null && !Array.isArray(body.seo);
-  const expected = [...new Set(fields.flatMap((f) => (f === "seo" ? (seoIsObject ? [] : ["seo"]) : f.startsWith("seo.") && !seoIsObject ? ["seo"] : [f])))];
+  const expected = [
+    ...new Set(fields.flatMap((f) => (f === "seo" ? (seoIsObject ? [] : ["seo"]) : f.startsWith("seo.") && !seoIsObject ? ["seo"] : [f]))),
+  ];
   const text = toJson(body);
   return jsonCase("wrong-type", `${fields.join(", ")} wrong`, text, [422], { paths: expected });
 }
@@ -202,11 +269,22 @@ function hugeStringCase(): Omit<Case, "id"> {
   const body: Record<string, unknown> = { ...CHEAP };
   setPath(body, field, unit.repeat(Math.ceil(size / unit.length)).slice(0, size));
   const text = toJson(body);
-  return jsonCase("huge-string", `${field}: ${size} × ${JSON.stringify(unit)} (${Buffer.byteLength(text)} bytes)`, text, bySize(text, [422]));
+  return jsonCase(
+    "huge-string",
+    `${field}: ${size} × ${JSON.stringify(unit)} (${Buffer.byteLength(text)} bytes)`,
+    text,
+    bySize(text, [422]),
+  );
 }
 
 function nestingCase(): Omit<Case, "id"> {
-  const levels = pick([int(1, MAX_DEPTH), int(MAX_DEPTH - 2, MAX_DEPTH + 2), int(MAX_DEPTH + 1, 64), logInt(65, 5_000), logInt(5_000, 200_000)]);
+  const levels = pick([
+    int(1, MAX_DEPTH),
+    int(MAX_DEPTH - 2, MAX_DEPTH + 2),
+    int(MAX_DEPTH + 1, 64),
+    logInt(65, 5_000),
+    logInt(5_000, 200_000),
+  ]);
   const object = chance(0.4);
   const open = object ? '{"a":' : "[";
   const close = object ? "}" : "]";
@@ -215,10 +293,13 @@ function nestingCase(): Omit<Case, "id"> {
   const nested = `${open.repeat(levels)}${leaf}${terminated ? close.repeat(levels) : ""}`;
   const place = pick(["unknown field", "seo field", "whole body", "topic"] as const);
   const text =
-    place === "whole body" ? nested
-    : place === "seo field" ? `{"topic":"Tea","length":50,"seo":{"x":${nested}}}`
-    : place === "topic" ? `{"length":50,"topic":${nested}}`
-    : `{"topic":"Tea","length":50,"x":${nested}}`;
+    place === "whole body"
+      ? nested
+      : place === "seo field"
+        ? `{"topic":"Tea","length":50,"seo":{"x":${nested}}}`
+        : place === "topic"
+          ? `{"length":50,"topic":${nested}}`
+          : `{"topic":"Tea","length":50,"x":${nested}}`;
   // Known by construction (no second bracket counter): the levels, a leaf that opens one more, and the objects around them.
   const around = { "whole body": 0, "seo field": 2, topic: 1, "unknown field": 1 }[place];
   const depth = levels + (leaf === "[]" || leaf === "{}" ? 1 : 0) + around;
@@ -228,10 +309,27 @@ function nestingCase(): Omit<Case, "id"> {
   else if (depth > MAX_DEPTH) [expected, detail] = [[400], /nest/i];
   else if (!terminated) expected = [400];
   else expected = [422];
-  return jsonCase("deep-nesting", `${levels} levels of ${open} in ${place}${terminated ? "" : ", unterminated"} (depth ${depth})`, text, expected, { detail });
+  return jsonCase(
+    "deep-nesting",
+    `${levels} levels of ${open} in ${place}${terminated ? "" : ", unterminated"} (depth ${depth})`,
+    text,
+    expected,
+    { detail },
+  );
 }
 
-const BAD_UTF8 = [[0xff], [0xfe], [0xc0, 0xaf], [0xe0, 0x80, 0xaf], [0xed, 0xa0, 0x80], [0x80], [0xc3], [0xf4, 0x90, 0x80, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xef, 0xbf]];
+const BAD_UTF8 = [
+  [0xff],
+  [0xfe],
+  [0xc0, 0xaf],
+  [0xe0, 0x80, 0xaf],
+  [0xed, 0xa0, 0x80],
+  [0x80],
+  [0xc3],
+  [0xf4, 0x90, 0x80, 0x80],
+  [0xf8, 0x88, 0x80, 0x80, 0x80],
+  [0xef, 0xbf],
+];
 
 function invalidUtf8Case(): Omit<Case, "id"> {
   const bytes = Buffer.from(pick(BAD_UTF8));
@@ -263,7 +361,11 @@ function nulCase(): Omit<Case, "id"> {
 }
 
 function unicodeCase(): Omit<Case, "id"> {
-  const body = { ...CHEAP, topic: trickyText(200, [UNICODE]), seo: { keywords: Array.from({ length: int(1, 5) }, () => trickyText(60, [UNICODE])).join(", ") } };
+  const body = {
+    ...CHEAP,
+    topic: trickyText(200, [UNICODE]),
+    seo: { keywords: Array.from({ length: int(1, 5) }, () => trickyText(60, [UNICODE])).join(", ") },
+  };
   return jsonCase("unicode", JSON.stringify(body.topic), JSON.stringify(body), [422], { paths: ["length"] });
 }
 
@@ -281,8 +383,16 @@ function protoCase(): Omit<Case, "id"> {
     ["escaped key spelling", '{"\\u0074opic":"Tea","\\u006cength":50}', ["length"]],
     ["seo is __proto__'d object", '{"topic":"Tea","length":50,"seo":{"__proto__":[]}}', ["length"]],
     // Unknown fields, such as these, are refused by name (strict bodies), a legal request beside them or not.
-    ["__proto__ beside a legal body", '{"topic":"Tea","length":100,"__proto__":{"length":5000,"topic":5},"prototype":{"length":1}}', ["__proto__"]],
-    ["__proto__ inside a legal body's seo", '{"topic":"Tea","length":100,"seo":{"__proto__":{"headingTags":false,"keywords":5},"constructor":{"prototype":{"x":1}}}}', ["seo.__proto__"]],
+    [
+      "__proto__ beside a legal body",
+      '{"topic":"Tea","length":100,"__proto__":{"length":5000,"topic":5},"prototype":{"length":1}}',
+      ["__proto__"],
+    ],
+    [
+      "__proto__ inside a legal body's seo",
+      '{"topic":"Tea","length":100,"seo":{"__proto__":{"headingTags":false,"keywords":5},"constructor":{"prototype":{"x":1}}}}',
+      ["seo.__proto__"],
+    ],
     ["unknown fields beside a legal body", '{"topic":"Tea","length":100,"unknown":"<b>x</b>","nested":{"a":[1,{"b":null}]}}', ["unknown"]],
   ];
   const [note, text, paths] = pick(variants);
@@ -299,7 +409,11 @@ function htmlCase(): Omit<Case, "id"> {
 
 function headerCase(): Omit<Case, "id"> {
   const body = JSON.stringify(CHEAP);
-  const base: [string, string | Buffer][] = [["host", "localhost"], ["content-type", "application/json"], ["x-api-key", API_KEY]];
+  const base: [string, string | Buffer][] = [
+    ["host", "localhost"],
+    ["content-type", "application/json"],
+    ["x-api-key", API_KEY],
+  ];
   const variant = pick(["duplicate", "app-oversized", "parser-oversized", "obs-text", "bad-name", "bare-cr", "many"] as const);
   const make = (headers: [string, string | Buffer][], expected: number[], note: string, detail?: RegExp): Omit<Case, "id"> => ({
     kind: "headers",
@@ -314,15 +428,35 @@ function headerCase(): Omit<Case, "id"> {
   });
   switch (variant) {
     case "duplicate": {
-      const which = pick(["x-api-key", "content-type", "accept", "x-request-id", "content-length", "host", "user-agent", "origin"] as const);
+      const which = pick([
+        "x-api-key",
+        "content-type",
+        "accept",
+        "x-request-id",
+        "content-length",
+        "host",
+        "user-agent",
+        "origin",
+      ] as const);
       const expected: Record<typeof which, number[]> = {
-        "x-api-key": [401], "content-type": [415, 422], accept: [406, 422], "x-request-id": [422],
-        "content-length": [400], host: [400, 422], "user-agent": [422], origin: [422],
+        "x-api-key": [401],
+        "content-type": [415, 422],
+        accept: [406, 422],
+        "x-request-id": [422],
+        "content-length": [400],
+        host: [400, 422],
+        "user-agent": [422],
+        origin: [422],
       };
       const values: Record<typeof which, [string, string]> = {
-        "x-api-key": [API_KEY, API_KEY], "content-type": ["application/json", pick(["application/json", "text/plain"])],
-        accept: ["application/json", pick(["text/html", "image/png"])], "x-request-id": ["a", "b"],
-        "content-length": [String(body.length), String(body.length + int(0, 1))], host: ["a", "b"], "user-agent": ["x", "y"], origin: ["https://a.example", "https://b.example"],
+        "x-api-key": [API_KEY, API_KEY],
+        "content-type": ["application/json", pick(["application/json", "text/plain"])],
+        accept: ["application/json", pick(["text/html", "image/png"])],
+        "x-request-id": ["a", "b"],
+        "content-length": [String(body.length), String(body.length + int(0, 1))],
+        host: ["a", "b"],
+        "user-agent": ["x", "y"],
+        origin: ["https://a.example", "https://b.example"],
       };
       const headers = base.filter(([n]) => n !== which);
       const [a, b] = values[which];
@@ -335,23 +469,38 @@ function headerCase(): Omit<Case, "id"> {
       const total = int(9_000, 14_500);
       if (chance(0.5)) return make([...base, ["x-padding", "p".repeat(total)]], [431], `one header of ${total} bytes`, /8192/);
       const count = Math.ceil(total / 60);
-      return make([...base, ...Array.from({ length: count }, (_, i) => [`x-h${i}`, "q".repeat(50)] as [string, string])], [431], `${count} headers of 50 bytes`, /8192/);
+      return make(
+        [...base, ...Array.from({ length: count }, (_, i) => [`x-h${i}`, "q".repeat(50)] as [string, string])],
+        [431],
+        `${count} headers of 50 bytes`,
+        /8192/,
+      );
     }
     case "parser-oversized": {
       const total = int(17_500, 80_000);
       return make([...base, ["x-padding", "p".repeat(total)]], [431], `one header of ${total} bytes`);
     }
     case "obs-text":
-      return make([...base, [pick(["user-agent", "x-custom", "accept-language"]), Buffer.from([0x80, 0xff, 0xc3, 0xa9, 0x20, 0x41])]], [422], "latin-1 bytes in a value");
+      return make(
+        [...base, [pick(["user-agent", "x-custom", "accept-language"]), Buffer.from([0x80, 0xff, 0xc3, 0xa9, 0x20, 0x41])]],
+        [422],
+        "latin-1 bytes in a value",
+      );
     case "bad-name":
-      return make([...base, [pick(["x api key", "x(api)", "x{y}", "\u00e9", "x\"y"]), "1"]], [400], "an invalid header name");
+      return make([...base, [pick(["x api key", "x(api)", "x{y}", "\u00e9", 'x"y']), "1"]], [400], "an invalid header name");
     case "bare-cr":
       return make([...base, ["x-custom", "a\rb"]], [400], "a bare CR in a value");
     case "many": {
       const count = int(100, 1_900);
-      const headers: [string, string | Buffer][] = [...base, ...Array.from({ length: count }, (_, i) => [`h${i}`, "1"] as [string, string])];
+      const headers: [string, string | Buffer][] = [
+        ...base,
+        ...Array.from({ length: count }, (_, i) => [`h${i}`, "1"] as [string, string]),
+      ];
       // The app counts name + value + 4 per header (content-length and connection included); Node's parser stops at 16 KiB of raw header bytes.
-      const appBytes = [...headers, ["content-length", "99"], ["connection", "close"]].reduce((n, [k, v]) => n + k.length + v.length + 4, 0);
+      const appBytes = [...headers, ["content-length", "99"], ["connection", "close"]].reduce(
+        (n, [k, v]) => n + k.length + v.length + 4,
+        0,
+      );
       const rawBytes = headers.reduce((n, [k, v]) => n + k.length + v.length + 4, 0);
       const expected = appBytes > 8_392 || rawBytes > 16_000 ? [431] : appBytes < 7_992 ? [422] : [422, 431];
       return make(headers, expected, `${count} tiny headers (${appBytes} bytes as the app counts)`);
@@ -361,11 +510,26 @@ function headerCase(): Omit<Case, "id"> {
 
 function contentTypeCase(): Omit<Case, "id"> {
   const types: [string | null, number[]][] = [
-    ["text/plain", [415]], ["application/x-www-form-urlencoded", [415]], ["multipart/form-data; boundary=x", [415]], ["application/jsonx", [415]],
-    ["application/json-patch+json", [415]], ["application/problem+json", [415]], ["application/ld+json", [415]], ["", [415]], [null, [415]],
-    ["json", [415]], ["*/*", [415]], ["application/*", [415]], ["application/json; charset=utf-8", [422]], ["APPLICATION/JSON", [422]],
-    ["application/json;charset=latin1", [422]], ["application/json; boundary=\"x\"", [422]], ["application/json, text/plain", [415, 422]],
-    ["Application/Json;Charset=UTF-8;q=1", [422]], ["text/json", [415]], ["application/javascript", [415]],
+    ["text/plain", [415]],
+    ["application/x-www-form-urlencoded", [415]],
+    ["multipart/form-data; boundary=x", [415]],
+    ["application/jsonx", [415]],
+    ["application/json-patch+json", [415]],
+    ["application/problem+json", [415]],
+    ["application/ld+json", [415]],
+    ["", [415]],
+    [null, [415]],
+    ["json", [415]],
+    ["*/*", [415]],
+    ["application/*", [415]],
+    ["application/json; charset=utf-8", [422]],
+    ["APPLICATION/JSON", [422]],
+    ["application/json;charset=latin1", [422]],
+    ['application/json; boundary="x"', [422]],
+    ["application/json, text/plain", [415, 422]],
+    ["Application/Json;Charset=UTF-8;q=1", [422]],
+    ["text/json", [415]],
+    ["application/javascript", [415]],
   ];
   const [type, expected] = pick(types);
   const headers: [string, string][] = [["x-api-key", API_KEY]];
@@ -373,18 +537,66 @@ function contentTypeCase(): Omit<Case, "id"> {
   if (chance(0.15)) {
     // UTF-16 bytes announced as JSON: not UTF-8, so not valid JSON once decoded.
     const utf16 = Buffer.from(`\ufeff${JSON.stringify(CHEAP)}`, "utf16le");
-    return { kind: "content-type", note: `${type} with a UTF-16 body`, method: "POST", path: "/api/v1/generate", headers: [["x-api-key", API_KEY], ["content-type", "application/json; charset=utf-16"]], body: utf16, raw: false, expect: [400, 415, 422] };
+    return {
+      kind: "content-type",
+      note: `${type} with a UTF-16 body`,
+      method: "POST",
+      path: "/api/v1/generate",
+      headers: [
+        ["x-api-key", API_KEY],
+        ["content-type", "application/json; charset=utf-16"],
+      ],
+      body: utf16,
+      raw: false,
+      expect: [400, 415, 422],
+    };
   }
-  return { kind: "content-type", note: String(type), method: "POST", path: "/api/v1/generate", headers, body: Buffer.from(JSON.stringify(CHEAP)), raw: false, expect: expected };
+  return {
+    kind: "content-type",
+    note: String(type),
+    method: "POST",
+    path: "/api/v1/generate",
+    headers,
+    body: Buffer.from(JSON.stringify(CHEAP)),
+    raw: false,
+    expect: expected,
+  };
 }
 
 function methodCase(): Omit<Case, "id"> {
-  const known = ["GET", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "PROPFIND", "PROPPATCH", "MKCOL", "LOCK", "UNLOCK", "COPY", "MOVE", "SEARCH", "PURGE", "REPORT", "MKCALENDAR", "LINK", "UNLINK", "HEAD", "MERGE", "NOTIFY", "SUBSCRIBE"];
+  const known = [
+    "GET",
+    "PUT",
+    "DELETE",
+    "PATCH",
+    "OPTIONS",
+    "TRACE",
+    "PROPFIND",
+    "PROPPATCH",
+    "MKCOL",
+    "LOCK",
+    "UNLOCK",
+    "COPY",
+    "MOVE",
+    "SEARCH",
+    "PURGE",
+    "REPORT",
+    "MKCALENDAR",
+    "LINK",
+    "UNLINK",
+    "HEAD",
+    "MERGE",
+    "NOTIFY",
+    "SUBSCRIBE",
+  ];
   const unknown = ["FOO", "post", "Post", "GETS", "P0ST", "PO ST", "M-SEARCH2", "BREW"];
   const isKnown = chance(0.7);
   const method = isKnown ? pick(known) : pick(unknown);
   const withKey = chance(0.8);
-  const headers: [string, string][] = [["host", "localhost"], ["content-type", "application/json"]];
+  const headers: [string, string][] = [
+    ["host", "localhost"],
+    ["content-type", "application/json"],
+  ];
   if (withKey) headers.push(["x-api-key", API_KEY]);
   return {
     kind: "method",
@@ -401,17 +613,43 @@ function methodCase(): Omit<Case, "id"> {
 
 function pathCase(): Omit<Case, "id"> {
   const path = pick([
-    "/api/v1/generate/", "/api/v1//generate", "//api/v1/generate", "/api/v1/GENERATE", "/API/V1/GENERATE", "/api/v1/generate?x=1&x=2",
-    "/api/v1/generate?%zz", "/api/v1/generate%00", "/api/v1/generate%2f", "/api/v1/%2e%2e/healthz", "/api/v1/generate/..", "/api/v1/./generate",
-    "/api/v1/gen%65rate", "/%", "/%zz", "/api/v1/%E0%A4%A", `/${"a".repeat(6000)}`, "/api/v1/generate;x=1", "/api/v1/generate/%2e%2e/%2e%2e/etc/passwd",
-    "/api/v1/generate?x-api-key=x&__proto__[a]=1", "/.env", "/api/v1/", "/api/v2/generate", "/api/v1/generate\\..\\x", "/api/v1/generate%20", "/ap%69/v1/generate",
+    "/api/v1/generate/",
+    "/api/v1//generate",
+    "//api/v1/generate",
+    "/api/v1/GENERATE",
+    "/API/V1/GENERATE",
+    "/api/v1/generate?x=1&x=2",
+    "/api/v1/generate?%zz",
+    "/api/v1/generate%00",
+    "/api/v1/generate%2f",
+    "/api/v1/%2e%2e/healthz",
+    "/api/v1/generate/..",
+    "/api/v1/./generate",
+    "/api/v1/gen%65rate",
+    "/%",
+    "/%zz",
+    "/api/v1/%E0%A4%A",
+    `/${"a".repeat(6000)}`,
+    "/api/v1/generate;x=1",
+    "/api/v1/generate/%2e%2e/%2e%2e/etc/passwd",
+    "/api/v1/generate?x-api-key=x&__proto__[a]=1",
+    "/.env",
+    "/api/v1/",
+    "/api/v2/generate",
+    "/api/v1/generate\\..\\x",
+    "/api/v1/generate%20",
+    "/ap%69/v1/generate",
   ]);
   return {
     kind: "path",
     note: path.length > 80 ? `${path.slice(0, 40)}… (${path.length})` : path,
     method: "POST",
     path,
-    headers: [["host", "localhost"], ["content-type", "application/json"], ["x-api-key", API_KEY]],
+    headers: [
+      ["host", "localhost"],
+      ["content-type", "application/json"],
+      ["x-api-key", API_KEY],
+    ],
     body: Buffer.from(JSON.stringify(CHEAP)),
     raw: true,
     expect: [400, 401, 404, 405, 415, 422],
@@ -420,31 +658,83 @@ function pathCase(): Omit<Case, "id"> {
 
 function acceptCase(): Omit<Case, "id"> {
   const accepts: [string, number[]][] = [
-    ["image/png", [406]], ["text/*", [422]], ["*/*;q=0", [406]], ["application/json;q=0, text/html;q=0, text/markdown;q=0, text/event-stream;q=0", [406]],
-    ["text/event-stream", [422]], ["application/xml", [406]], ["text/html;level=1;q=0.5", [406]], [`${"text/x-junk, ".repeat(300)}application/json`, [422]],
-    ["", [422]], [",,,;;;", [406, 422]], ["application/json;q=abc", [406, 422]], ["*/*", [422]], ["application/*", [422]], ["text/plain", [406]],
+    ["image/png", [406]],
+    ["text/*", [422]],
+    ["*/*;q=0", [406]],
+    ["application/json;q=0, text/html;q=0, text/markdown;q=0, text/event-stream;q=0", [406]],
+    ["text/event-stream", [422]],
+    ["application/xml", [406]],
+    ["text/html;level=1;q=0.5", [406]],
+    [`${"text/x-junk, ".repeat(300)}application/json`, [422]],
+    ["", [422]],
+    [",,,;;;", [406, 422]],
+    ["application/json;q=abc", [406, 422]],
+    ["*/*", [422]],
+    ["application/*", [422]],
+    ["text/plain", [406]],
   ];
   const [accept, expected] = pick(accepts);
-  return { ...jsonCase("accept", JSON.stringify(accept.slice(0, 60)), JSON.stringify(CHEAP), expected), headers: [["content-type", "application/json"], ["x-api-key", API_KEY], ["accept", accept]] };
+  return {
+    ...jsonCase("accept", JSON.stringify(accept.slice(0, 60)), JSON.stringify(CHEAP), expected),
+    headers: [
+      ["content-type", "application/json"],
+      ["x-api-key", API_KEY],
+      ["accept", accept],
+    ],
+  };
 }
 
 function bodyShapeCase(): Omit<Case, "id"> {
   const bodies: [string, number[], string[]?][] = [
-    ["[]", [422], ["body"]], ["[1,2]", [422], ["body"]], ['"str"', [422], ["body"]], ["123", [422], ["body"]], ["null", [422], ["body"]], ["true", [422], ["body"]],
-    ["{}", [422], ["topic"]], ["", [400]], ["   \n\t ", [400]], ["{", [400]], ['{"topic":', [400]], ['{"topic":"x",}', [400]], ["{'topic':'x'}", [400]],
-    ["NaN", [400]], ['{"topic":"x","length":50}garbage', [400]], ['\ufeff{"topic":"x","length":50}', [400, 422]], ['{"topic":"x","length":1e400}', [422], ["length"]],
-    ['// c\n{"topic":"x"}', [400]], ['{"topic":"x","length":50}\n{"topic":"y"}', [400]], ['{"topic":"x","length":"100"}', [422], ["length"]],
-    ['{"topic":"x","length":100.0000000000001}', [422], ["length"]], ['{"topic":"x","length":50,"stream":"true"}', [422], ["length", "stream"]],
-    ['{"topic":"\\ud800\\udc00\\ud800","length":50}', [422], ["length"]], [`{"topic":"x","length":50,"seo":{"keywords":"${"k,".repeat(30)}"}}`, [422], ["length"]],
-    [`{"topic":"x","length":50,"seo":{"keywords":"${Array.from({ length: 21 }, (_, i) => `k${i}`).join(",")}"}}`, [422], ["length", "seo.keywords"]],
+    ["[]", [422], ["body"]],
+    ["[1,2]", [422], ["body"]],
+    ['"str"', [422], ["body"]],
+    ["123", [422], ["body"]],
+    ["null", [422], ["body"]],
+    ["true", [422], ["body"]],
+    ["{}", [422], ["topic"]],
+    ["", [400]],
+    ["   \n\t ", [400]],
+    ["{", [400]],
+    ['{"topic":', [400]],
+    ['{"topic":"x",}', [400]],
+    ["{'topic':'x'}", [400]],
+    ["NaN", [400]],
+    ['{"topic":"x","length":50}garbage', [400]],
+    ['\ufeff{"topic":"x","length":50}', [400, 422]],
+    ['{"topic":"x","length":1e400}', [422], ["length"]],
+    ['// c\n{"topic":"x"}', [400]],
+    ['{"topic":"x","length":50}\n{"topic":"y"}', [400]],
+    ['{"topic":"x","length":"100"}', [422], ["length"]],
+    ['{"topic":"x","length":100.0000000000001}', [422], ["length"]],
+    ['{"topic":"x","length":50,"stream":"true"}', [422], ["length", "stream"]],
+    ['{"topic":"\\ud800\\udc00\\ud800","length":50}', [422], ["length"]],
+    [`{"topic":"x","length":50,"seo":{"keywords":"${"k,".repeat(30)}"}}`, [422], ["length"]],
+    [
+      `{"topic":"x","length":50,"seo":{"keywords":"${Array.from({ length: 21 }, (_, i) => `k${i}`).join(",")}"}}`,
+      [422],
+      ["length", "seo.keywords"],
+    ],
   ];
   const [text, expected, paths] = pick(bodies);
   return jsonCase("body-shape", JSON.stringify(text.slice(0, 60)), text, expected, { paths });
 }
 
 const HOSTILE: [number, () => Omit<Case, "id">][] = [
-  [26, wrongTypeCase], [10, hugeStringCase], [8, nestingCase], [6, invalidUtf8Case], [4, nulCase], [9, unicodeCase], [5, protoCase],
-  [8, htmlCase], [8, headerCase], [5, contentTypeCase], [4, methodCase], [3, pathCase], [3, acceptCase], [5, bodyShapeCase],
+  [26, wrongTypeCase],
+  [10, hugeStringCase],
+  [8, nestingCase],
+  [6, invalidUtf8Case],
+  [4, nulCase],
+  [9, unicodeCase],
+  [5, protoCase],
+  [8, htmlCase],
+  [8, headerCase],
+  [5, contentTypeCase],
+  [4, methodCase],
+  [3, pathCase],
+  [3, acceptCase],
+  [5, bodyShapeCase],
 ];
 
 function hostileCase(): Omit<Case, "id"> {
@@ -488,7 +778,11 @@ function legalCase(): Omit<Case, "id"> {
     note: format,
     method: "POST",
     path: "/api/v1/generate",
-    headers: [["content-type", contentType], ["x-api-key", API_KEY], ["accept", accept]],
+    headers: [
+      ["content-type", contentType],
+      ["x-api-key", API_KEY],
+      ["accept", accept],
+    ],
     body: Buffer.from(`{${fields.join(",")}}`, "utf8"),
     raw: false,
     expect: [200],
@@ -522,7 +816,13 @@ async function send(server: TestServer, c: Case, timeoutMs: number): Promise<Ans
       ? Buffer.concat([rawHttp(`${c.method} ${c.path} HTTP/1.1`, headers, "", { contentLength: false, close: false }), c.body])
       : rawHttp(`${c.method} ${c.path} HTTP/1.1`, headers, c.body);
     const response = await rawRequest(server.url, bytes, { timeoutMs });
-    return { status: response.status, contentType: header(response, "content-type") ?? null, body: response.body, ending: response.ending, error: response.error };
+    return {
+      status: response.status,
+      contentType: header(response, "content-type") ?? null,
+      body: response.body,
+      ending: response.ending,
+      error: response.error,
+    };
   }
   try {
     const response = await fetch(`${server.url}${c.path}`, {
@@ -534,7 +834,13 @@ async function send(server: TestServer, c: Case, timeoutMs: number): Promise<Ans
     return { status: response.status, contentType: response.headers.get("content-type"), body: await response.text() };
   } catch (error) {
     const cause = (error as Error & { cause?: Error & { code?: string } }).cause;
-    return { status: 0, contentType: null, body: "", ending: "reset", error: `${(error as Error).name}: ${cause?.code ?? cause?.message ?? (error as Error).message}` };
+    return {
+      status: 0,
+      contentType: null,
+      body: "",
+      ending: "reset",
+      error: `${(error as Error).name}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+    };
   }
 }
 
@@ -547,8 +853,44 @@ function describeCase(c: Case): string {
   return `#${c.id} [${c.kind}] ${c.note} — ${JSON.stringify(c.method)} ${c.path.slice(0, 80)} {${headers.join("; ")}} body(${c.body.length} bytes)=${JSON.stringify(body.length > 160 ? `${body.slice(0, 160)}…` : body)}`;
 }
 
-const DANGEROUS_TAGS = new Set(["script", "img", "iframe", "svg", "math", "object", "embed", "style", "link", "a", "form", "input", "base", "video", "audio", "source", "frame", "frameset", "details", "marquee", "template", "noscript", "textarea", "button"]);
-const DANGEROUS_ATTRIBUTES = new Set(["src", "href", "srcdoc", "style", "formaction", "action", "http-equiv", "xlink:href", "background", "poster"]);
+const DANGEROUS_TAGS = new Set([
+  "script",
+  "img",
+  "iframe",
+  "svg",
+  "math",
+  "object",
+  "embed",
+  "style",
+  "link",
+  "a",
+  "form",
+  "input",
+  "base",
+  "video",
+  "audio",
+  "source",
+  "frame",
+  "frameset",
+  "details",
+  "marquee",
+  "template",
+  "noscript",
+  "textarea",
+  "button",
+]);
+const DANGEROUS_ATTRIBUTES = new Set([
+  "src",
+  "href",
+  "srcdoc",
+  "style",
+  "formaction",
+  "action",
+  "http-equiv",
+  "xlink:href",
+  "background",
+  "poster",
+]);
 
 /**
  * The one script an HTML document may have, its JSON-LD: exactly one, holding none of the
@@ -566,7 +908,8 @@ function withoutJsonLd(html: string): { rest: string; problems: string[] } {
   if (scripts.length !== 1) problems.push(`${scripts.length} JSON-LD scripts`);
   let rest = html;
   for (const script of scripts.toReversed()) {
-    if (/[<>&\u2028\u2029]/u.test(script.text)) problems.push(`unescaped characters in the JSON-LD: ${JSON.stringify(script.text.slice(0, 120))}`);
+    if (/[<>&\u2028\u2029]/u.test(script.text))
+      problems.push(`unescaped characters in the JSON-LD: ${JSON.stringify(script.text.slice(0, 120))}`);
     try {
       JSON.parse(script.text);
     } catch {
@@ -628,7 +971,8 @@ function htmlViolations(html: string): string[] {
     }
     if (DANGEROUS_TAGS.has(name)) problems.push(`a <${name}> element: ${JSON.stringify(html.slice(lt, Math.min(j + 1, lt + 80)))}`);
     for (const attribute of attributes) {
-      if (attribute.startsWith("on") || DANGEROUS_ATTRIBUTES.has(attribute)) problems.push(`an attribute ${attribute}= on <${name}>: ${JSON.stringify(html.slice(lt, Math.min(j + 1, lt + 80)))}`);
+      if (attribute.startsWith("on") || DANGEROUS_ATTRIBUTES.has(attribute))
+        problems.push(`an attribute ${attribute}= on <${name}>: ${JSON.stringify(html.slice(lt, Math.min(j + 1, lt + 80)))}`);
     }
     i = j + 1;
   }
@@ -640,7 +984,9 @@ function markdownViolations(markdown: string): string[] {
   const problems: string[] = [];
   const visit = (node: Nodes) => {
     if (["html", "link", "image", "linkReference", "imageReference", "definition", "footnoteDefinition"].includes(node.type)) {
-      problems.push(`a Markdown ${node.type} node: ${JSON.stringify(markdown.slice(node.position?.start.offset ?? 0, node.position?.end.offset ?? 0).slice(0, 80))}`);
+      problems.push(
+        `a Markdown ${node.type} node: ${JSON.stringify(markdown.slice(node.position?.start.offset ?? 0, node.position?.end.offset ?? 0).slice(0, 80))}`,
+      );
     }
     if ("children" in node) node.children.forEach(visit);
   };
@@ -651,7 +997,9 @@ function markdownViolations(markdown: string): string[] {
 function judge(c: Case, answer: Answer): string[] {
   const problems: string[] = [];
   if (answer.ending === "reset" || answer.ending === "timeout" || answer.status === 0) {
-    return [`no answer: the connection ended by ${answer.ending}${answer.error ? ` (${answer.error})` : ""} after ${answer.body.length} body bytes`];
+    return [
+      `no answer: the connection ended by ${answer.ending}${answer.error ? ` (${answer.error})` : ""} after ${answer.body.length} body bytes`,
+    ];
   }
   if (answer.status >= 500) problems.push(`a ${answer.status}`);
   if (!c.expect.includes(answer.status)) problems.push(`status ${answer.status}, expected ${c.expect.join(" or ")}`);
@@ -659,10 +1007,12 @@ function judge(c: Case, answer: Answer): string[] {
     problems.push(...problemViolations(answer.status, answer.contentType, answer.body, c.method !== "HEAD"));
     if (c.method !== "HEAD" && answer.body.startsWith("{")) {
       const body = JSON.parse(answer.body);
-      if (c.detail && answer.status === c.expect[0] && !c.detail.test(body.detail)) problems.push(`detail ${JSON.stringify(body.detail)} does not match ${c.detail}`);
+      if (c.detail && answer.status === c.expect[0] && !c.detail.test(body.detail))
+        problems.push(`detail ${JSON.stringify(body.detail)} does not match ${c.detail}`);
       if (c.paths && answer.status === 422) {
         const named = (body.errors ?? []).map((e: { path: string }) => e.path);
-        for (const path of c.paths) if (!named.includes(path)) problems.push(`the 422 does not name ${path} (it names ${named.join(", ")})`);
+        for (const path of c.paths)
+          if (!named.includes(path)) problems.push(`the 422 does not name ${path} (it names ${named.join(", ")})`);
       }
     }
     return problems.length ? [...problems, `answer: ${answer.body.slice(0, 300)}`] : [];
@@ -689,9 +1039,11 @@ function judge(c: Case, answer: Answer): string[] {
 /** Run `work` over `items` with at most `width` at once. */
 async function pool<T>(items: T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -733,7 +1085,10 @@ describe(`fuzz (seed ${SEED})`, () => {
     const totalMs = performance.now() - started;
     console.log(
       `${cases.length} hostile requests in ${(hostileMs / 1000).toFixed(1)} s, ${legal.length} legal in ${((totalMs - hostileMs) / 1000).toFixed(1)} s\n` +
-        [...statuses].sort().map(([k, n]) => `  ${k}: ${n}`).join("\n"),
+        [...statuses]
+          .sort()
+          .map(([k, n]) => `  ${k}: ${n}`)
+          .join("\n"),
     );
     expect(failures, `seed ${SEED}: ${failures.length} failing requests`).toEqual([]);
     expect(totalMs, "the fuzz run's time budget").toBeLessThan(BUDGET_MS);
@@ -751,27 +1106,54 @@ describe(`fuzz (seed ${SEED})`, () => {
     expect(missing.status).toBe(422);
     expect((await missing.json()).errors.map((e: { path: string }) => e.path).sort()).toEqual(["length", "topic"]);
     expect(server.process.exitCode).toBeNull();
-    const errors = server.output().split("\n").filter((l) => /ERROR|^\s+at |Error:/.test(l));
+    const errors = server
+      .output()
+      .split("\n")
+      .filter((l) => /ERROR|^\s+at |Error:/.test(l));
     expect(errors, "errors the server logged during the fuzz").toEqual([]);
     expect(requestLogLines(server.output()).filter((l) => Number(l.status) >= 500)).toEqual([]);
   });
 
   it("answers CONNECT with problem+json instead of dropping the connection", async () => {
     for (const target of ["/api/v1/generate", "localhost:443"]) {
-      const answer = await rawRequest(server.url, rawHttp(`CONNECT ${target} HTTP/1.1`, [["host", "localhost"], ["x-api-key", API_KEY]]), { timeoutMs: 5_000 });
-      expect(answer.status, `CONNECT ${target}: got ${JSON.stringify(answer.raw.slice(0, 200))}, connection ${answer.ending}`).toBeGreaterThanOrEqual(400);
+      const answer = await rawRequest(
+        server.url,
+        rawHttp(`CONNECT ${target} HTTP/1.1`, [
+          ["host", "localhost"],
+          ["x-api-key", API_KEY],
+        ]),
+        { timeoutMs: 5_000 },
+      );
+      expect(
+        answer.status,
+        `CONNECT ${target}: got ${JSON.stringify(answer.raw.slice(0, 200))}, connection ${answer.ending}`,
+      ).toBeGreaterThanOrEqual(400);
       expect(problemViolations(answer.status, header(answer, "content-type"), answer.body)).toEqual([]);
     }
   });
 
   it("answers a request without a Host header with problem+json", async () => {
-    const answer = await rawRequest(server.url, rawHttp("POST /api/v1/generate HTTP/1.1", [["content-type", "application/json"], ["x-api-key", API_KEY]], JSON.stringify(CHEAP)));
+    const answer = await rawRequest(
+      server.url,
+      rawHttp(
+        "POST /api/v1/generate HTTP/1.1",
+        [
+          ["content-type", "application/json"],
+          ["x-api-key", API_KEY],
+        ],
+        JSON.stringify(CHEAP),
+      ),
+    );
     expect(answer.status).toBe(400);
     expect(problemViolations(400, header(answer, "content-type"), answer.body), answer.raw).toEqual([]);
   });
 
   it("keeps a kept-alive connection usable after a 413 (or closes it with Connection: close)", async () => {
-    const cheap = () => server.generate(CHEAP).then((r) => r.text().then(() => r.status), (error: Error & { cause?: { code?: string } }) => `${error.message}: ${error.cause?.code}`);
+    const cheap = () =>
+      server.generate(CHEAP).then(
+        (r) => r.text().then(() => r.status),
+        (error: Error & { cause?: { code?: string } }) => `${error.message}: ${error.cause?.code}`,
+      );
     const outcomes: string[] = [];
     for (const size of [300_000, 600_000]) {
       const response = await server.generate({ topic: "Tea", padding: "p".repeat(size) });

@@ -31,11 +31,20 @@ describe("--gpu", () => {
     afterAll(() => server?.stop());
 
     it("runs on the CPU with one log line saying why; /healthz and the start-up line say so", async () => {
-      const fallbackLines = server.output().split("\n").filter((line) => line.includes("--gpu auto"));
+      const fallbackLines = server
+        .output()
+        .split("\n")
+        .filter((line) => line.includes("--gpu auto"));
       expect(fallbackLines).toEqual([expect.stringMatching(/^(\[log\] )?--gpu auto: no CUDA or Vulkan GPU found; running on the CPU$/)]);
       expect(server.output()).toMatch(/^(\[log\] )?model \S+ loaded on the CPU$/m);
       const health = await (await fetch(`${server.url}/healthz`)).json();
-      expect(health.backend).toEqual({ kind: "in-process", gpu: "cpu", gpuLayers: 0, layers: expect.any(Number), fallback: "no CUDA or Vulkan GPU found" });
+      expect(health.backend).toEqual({
+        kind: "in-process",
+        gpu: "cpu",
+        gpuLayers: 0,
+        layers: expect.any(Number),
+        fallback: "no CUDA or Vulkan GPU found",
+      });
       expect(health.backend.layers).toBeGreaterThan(0);
     });
   });
@@ -67,7 +76,10 @@ describe("--gpu", () => {
   });
 
   it("values it does not know are configuration errors naming the setting", async () => {
-    expectOneLine(await runCli(["serve", "--model", model, "--gpu", "fast"], KEYS), 'gpu must be one of auto, cuda, vulkan, metal, off, got "fast"');
+    expectOneLine(
+      await runCli(["serve", "--model", model, "--gpu", "fast"], KEYS),
+      'gpu must be one of auto, cuda, vulkan, metal, off, got "fast"',
+    );
     expectOneLine(
       await runCli(["serve", "--model", model], { ...KEYS, INKPRESS_GPU_LAYERS: "all" }),
       'gpu layers must be "auto" or a whole number from 0 to 10000, got "all"',

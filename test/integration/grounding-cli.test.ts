@@ -12,7 +12,8 @@ import { API_KEY, HAS_STORIES_MODEL, STORIES_MODEL, runCli, startServer, type Te
 /** Phrases stories260K writes all the time, matched as the engine bans them: whole words, any case. */
 const BANNED = /\b(lily|once upon a time|so happy)\b/i;
 
-const DIARY = "---\ntitle: Lily's garden diary\nurl: https://example.org/diary\n---\nLily went to the garden with her mom. They found a big red flower in the compost.\n";
+const DIARY =
+  "---\ntitle: Lily's garden diary\nurl: https://example.org/diary\n---\nLily went to the garden with her mom. They found a big red flower in the compost.\n";
 const SITEMAP = `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
   <url><loc>https://example.org/compost-bins/</loc></url>
@@ -32,14 +33,31 @@ async function written(out: string): Promise<Array<{ data: Record<string, unknow
   return Promise.all(
     names.map(async (name) => {
       const [, yaml = "", body = ""] = /^---\n([\s\S]*?)\n---\n\n([\s\S]*)$/.exec(await readFile(path.join(out, name), "utf8")) ?? [];
-      return { data: parse(yaml, { version: "1.1" }), body, answer: JSON.parse(await readFile(path.join(out, ".inkpress", name.replace(/\.md$/, ".json")), "utf8")) };
+      return {
+        data: parse(yaml, { version: "1.1" }),
+        body,
+        answer: JSON.parse(await readFile(path.join(out, ".inkpress", name.replace(/\.md$/, ".json")), "utf8")),
+      };
     }),
   );
 }
 
 describe.skipIf(!HAS_STORIES_MODEL)("style and grounding inputs of the CLI on stories260K", () => {
   const generate = (seed: number, ...extra: string[]) =>
-    runCli(["generate", "--model", STORIES_MODEL, "--threads", "1", "--topic", "Home composting", "--length", "150", "--seed", String(seed), ...extra]);
+    runCli([
+      "generate",
+      "--model",
+      STORIES_MODEL,
+      "--threads",
+      "1",
+      "--topic",
+      "Home composting",
+      "--length",
+      "150",
+      "--seed",
+      String(seed),
+      ...extra,
+    ]);
 
   it("inkpress generate --avoid (repeated, or ;-separated) keeps the phrases out of an article that has them otherwise", async () => {
     const dir = await folder({ "diary.md": DIARY });
@@ -54,7 +72,17 @@ describe.skipIf(!HAS_STORIES_MODEL)("style and grounding inputs of the CLI on st
       }
     }
     expect(seed, "an unbanned article holding a phrase").toBeDefined();
-    const banned = await generate(seed!, "--avoid", "Lily", "--avoid", "once upon a time; so happy", "--voice", "plain words, short sentences", "--source", path.join(dir, "diary.md"));
+    const banned = await generate(
+      seed!,
+      "--avoid",
+      "Lily",
+      "--avoid",
+      "once upon a time; so happy",
+      "--voice",
+      "plain words, short sentences",
+      "--source",
+      path.join(dir, "diary.md"),
+    );
     expect(banned.code, banned.stderr).toBe(0);
     expect(banned.stdout).not.toMatch(BANNED);
   });
@@ -77,27 +105,54 @@ describe.skipIf(!HAS_STORIES_MODEL)("style and grounding inputs of the CLI on st
       ].join("\n"),
     });
     const out = path.join(dir, "out");
-    const result = await runCli(["batch", path.join(dir, "rows.csv"), "--out", out, "--links", path.join(dir, "sitemap.xml"), "--model", STORIES_MODEL, "--threads", "1"]);
+    const result = await runCli([
+      "batch",
+      path.join(dir, "rows.csv"),
+      "--out",
+      out,
+      "--links",
+      path.join(dir, "sitemap.xml"),
+      "--model",
+      STORIES_MODEL,
+      "--threads",
+      "1",
+    ]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/^done: 2 written, 0 skipped \(already written\), 0 failed in .+$/m);
     const rows = await written(out);
     expect(rows).toHaveLength(2);
     const composting = rows.find((r) => r.answer.request.topic === "Home composting")!;
-    expect(composting.data.sources).toEqual([{ title: "Lily's garden diary", url: "https://example.org/diary" }, { title: "Compost notes" }]);
+    expect(composting.data.sources).toEqual([
+      { title: "Lily's garden diary", url: "https://example.org/diary" },
+      { title: "Compost notes" },
+    ]);
     for (const row of rows) {
       expect(row.body).not.toMatch(/\bLily\b/i);
       // Only the pages of the link set, never the row's own page.
       for (const url of (row.data.links as string[] | undefined) ?? []) expect(SITEMAP).toContain(url);
-      expect(row.data.links ?? []).not.toContain(row.answer.request.topic === "Home composting" ? "https://example.org/home-composting/" : "https://example.org/garden-flowers/");
+      expect(row.data.links ?? []).not.toContain(
+        row.answer.request.topic === "Home composting" ? "https://example.org/home-composting/" : "https://example.org/garden-flowers/",
+      );
     }
     expect(rows.find((r) => r.answer.request.topic === "Garden flowers")!.data).not.toHaveProperty("sources");
   });
 
   it("inkpress batch --links stops in one line on a links file it cannot use", async () => {
     const dir = await folder({ "rows.csv": "topic\nHome composting\n", "links.csv": "url,title\njavascript:alert(1),Evil\n" });
-    const result = await runCli(["batch", path.join(dir, "rows.csv"), "--out", path.join(dir, "out"), "--links", path.join(dir, "links.csv"), "--model", STORIES_MODEL]);
+    const result = await runCli([
+      "batch",
+      path.join(dir, "rows.csv"),
+      "--out",
+      path.join(dir, "out"),
+      "--links",
+      path.join(dir, "links.csv"),
+      "--model",
+      STORIES_MODEL,
+    ]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`inkpress: ${path.join(dir, "links.csv")}: line 2: url: url must be an absolute http(s) URL or a site path starting with /\n`);
+    expect(result.stderr).toBe(
+      `inkpress: ${path.join(dir, "links.csv")}: line 2: url: url must be an absolute http(s) URL or a site path starting with /\n`,
+    );
   });
 });
 
@@ -114,7 +169,10 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress batch --server sends style, source
       "rows.jsonl": `${JSON.stringify({ topic: "Home composting", length: 120, seed: 5, url: "/home-composting", style: { avoid: ["Lily", "once upon a time", "so happy"] }, sources: [{ title: "Notes", url: "https://example.org/notes", text: "Lily found brown leaves for the compost heap." }] })}\n`,
     });
     const out = path.join(dir, "out");
-    const result = await runCli(["batch", path.join(dir, "rows.jsonl"), "--out", out, "--links", path.join(dir, "sitemap.xml"), "--server", server.url], { INKPRESS_API_KEY: API_KEY });
+    const result = await runCli(
+      ["batch", path.join(dir, "rows.jsonl"), "--out", out, "--links", path.join(dir, "sitemap.xml"), "--server", server.url],
+      { INKPRESS_API_KEY: API_KEY },
+    );
     expect(result.code, result.stderr).toBe(0);
     const [row] = await written(out);
     expect(row!.body).not.toMatch(BANNED);

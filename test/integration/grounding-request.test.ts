@@ -5,7 +5,11 @@ import { startServer, testModel, type TestServer } from "../helpers/server.js";
 // every broken bound is a 422 naming the field (array members by index), a body too large
 // for the server is a 413, and requests within every bound are taken.
 
-const source = (i: number, text = `Compost note ${i}: brown leaves add carbon.`) => ({ title: `Note ${i}`, url: `https://example.org/notes/${i}`, text });
+const source = (i: number, text = `Compost note ${i}: brown leaves add carbon.`) => ({
+  title: `Note ${i}`,
+  url: `https://example.org/notes/${i}`,
+  text,
+});
 const link = (i: number, url = `/pages/${i}`) => ({ url, title: `Page ${i} about compost bins`, keywords: "compost bin, garden" });
 
 async function paths(response: Response): Promise<string[]> {
@@ -71,7 +75,11 @@ describe("sources, links and style over real HTTP", () => {
     const sources = Array.from({ length: 20 }, (_, i) => source(i, "Brown leaves add carbon. ".repeat(200).padEnd(each, "x")));
     expect(sources.reduce((n, s) => n + Buffer.byteLength(s.text), 0)).toBe(100 * 1024);
     const links = Array.from({ length: 50 }, (_, i) => link(i, i % 2 ? `https://example.org/pages/${i}` : `/pages/${i}`));
-    const response = await generate({ sources, links, style: { avoid: ["Once upon a time"], voice: "plain British English", cliches: false } });
+    const response = await generate({
+      sources,
+      links,
+      style: { avoid: ["Once upon a time"], voice: "plain British English", cliches: false },
+    });
     expect(response.status, await response.clone().text()).toBe(200);
     expect((await response.json()).object).toBe("article");
   });

@@ -54,7 +54,9 @@ type Page = { url: string; title: string; keywords: string[] };
 
 /** The links of an answer's Markdown (citation markers are not links to pages). */
 const linksOf = (markdown: string) =>
-  [...markdown.matchAll(/\[([^\]]+)\]\(([^)\s]+)\)/g)].filter((m) => !/^\\?\[\d+\\?\]$/.test(m[1]!)).map((m) => ({ anchor: m[1]!, url: m[2]! }));
+  [...markdown.matchAll(/\[([^\]]+)\]\(([^)\s]+)\)/g)]
+    .filter((m) => !/^\\?\[\d+\\?\]$/.test(m[1]!))
+    .map((m) => ({ anchor: m[1]!, url: m[2]! }));
 
 /** What is wrong with an anchor by the rules a reader would click by; empty when nothing is. */
 function anchorFaults(anchor: string, page: Page, primary: string): string[] {
@@ -74,7 +76,8 @@ function anchorFaults(anchor: string, page: Page, primary: string): string[] {
 /** Every page the article does not link is named in the internal-links check, with why. */
 function expectLeftOutNamed(answer: Answer, pages: readonly Page[], linked: readonly string[]): void {
   const message = answer.seo.checks.find((c) => c.id === "internal-links")?.message ?? "";
-  for (const page of pages.filter((p) => !linked.includes(p.url))) expect(message, page.url).toMatch(new RegExp(`Not linked: [^.]*${page.url.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}[^.]*\\(`));
+  for (const page of pages.filter((p) => !linked.includes(p.url)))
+    expect(message, page.url).toMatch(new RegExp(`Not linked: [^.]*${page.url.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}[^.]*\\(`));
 }
 
 describe.each(MATRIX_MODELS)("internal links on $name over HTTP", ({ name, path, skip }) => {
@@ -84,68 +87,113 @@ describe.each(MATRIX_MODELS)("internal links on $name over HTTP", ({ name, path,
   });
   afterAll(() => server?.stop());
 
-  it.skipIf(skip)("an 800-word article given 5 pages links at least 3 of them, each once, never in a heading, with anchors that vary", async () => {
-    const anchors: string[] = [];
-    for (const seed of [21, 22, 23]) {
-      const response = await server.generate({ topic: "A day in the garden", length: 800, seed, seo: { keywords: "garden day" }, links: LINKS });
-      expect(response.status).toBe(200);
-      const answer = (await response.json()) as Answer;
-      const linked = linksOf(answer.article.markdown);
-      const urls = linked.map((l) => l.url);
-      expect(new Set(urls).size, `seed ${seed}: ${JSON.stringify(linked)}`).toBe(urls.length);
-      expect(urls.length, `seed ${seed}: ${JSON.stringify(linked)}`).toBeGreaterThanOrEqual(3);
-      for (const url of urls) {
-        expect(LINKS.map((l) => l.url)).toContain(url);
-        expect(answer.article.html).toContain(`href="${url}"`);
+  it.skipIf(skip)(
+    "an 800-word article given 5 pages links at least 3 of them, each once, never in a heading, with anchors that vary",
+    async () => {
+      const anchors: string[] = [];
+      for (const seed of [21, 22, 23]) {
+        const response = await server.generate({
+          topic: "A day in the garden",
+          length: 800,
+          seed,
+          seo: { keywords: "garden day" },
+          links: LINKS,
+        });
+        expect(response.status).toBe(200);
+        const answer = (await response.json()) as Answer;
+        const linked = linksOf(answer.article.markdown);
+        const urls = linked.map((l) => l.url);
+        expect(new Set(urls).size, `seed ${seed}: ${JSON.stringify(linked)}`).toBe(urls.length);
+        expect(urls.length, `seed ${seed}: ${JSON.stringify(linked)}`).toBeGreaterThanOrEqual(3);
+        for (const url of urls) {
+          expect(LINKS.map((l) => l.url)).toContain(url);
+          expect(answer.article.html).toContain(`href="${url}"`);
+        }
+        const headings = answer.article.markdown.split("\n").filter((line) => line.startsWith("#"));
+        for (const heading of headings) expect(heading).not.toMatch(/\]\(/);
+        // Never the article's first sentence.
+        const firstParagraph = answer.article.markdown.split("\n\n")[1] ?? "";
+        // A reader's first sentence (one ending in a closing quote included).
+        expect(sentences(firstParagraph, "en")[0]).not.toMatch(/\]\(/);
+        for (const l of linked)
+          expect(anchorFaults(l.anchor, LINKS.find((p) => p.url === l.url)!, "garden day"), `seed ${seed}: “${l.anchor}”`).toEqual([]);
+        // Two links of one article never share an anchor.
+        expect(new Set(linked.map((l) => l.anchor.toLowerCase())).size, `seed ${seed}`).toBe(linked.length);
+        anchors.push(...linked.map((l) => l.anchor.toLowerCase()));
+        expect(answer.seo.checks.find((c) => c.id === "internal-links")?.passed, `seed ${seed}`).toBe(true);
+        expectLeftOutNamed(answer, LINKS, urls);
       }
-      const headings = answer.article.markdown.split("\n").filter((line) => line.startsWith("#"));
-      for (const heading of headings) expect(heading).not.toMatch(/\]\(/);
-      // Never the article's first sentence.
-      const firstParagraph = answer.article.markdown.split("\n\n")[1] ?? "";
-      // A reader's first sentence (one ending in a closing quote included).
-      expect(sentences(firstParagraph, "en")[0]).not.toMatch(/\]\(/);
-      for (const l of linked) expect(anchorFaults(l.anchor, LINKS.find((p) => p.url === l.url)!, "garden day"), `seed ${seed}: “${l.anchor}”`).toEqual([]);
-      // Two links of one article never share an anchor.
-      expect(new Set(linked.map((l) => l.anchor.toLowerCase())).size, `seed ${seed}`).toBe(linked.length);
-      anchors.push(...linked.map((l) => l.anchor.toLowerCase()));
-      expect(answer.seo.checks.find((c) => c.id === "internal-links")?.passed, `seed ${seed}`).toBe(true);
-      expectLeftOutNamed(answer, LINKS, urls);
-    }
-    console.log(`${name}, garden pages: ${anchors.length} anchors, ${new Set(anchors).size} distinct: ${anchors.join(" | ")}`);
-    // Over three articles at least half the anchors are distinct. It was two thirds before anchors
-    // had to keep their page's head noun and never start after a preposition: each page now has
-    // fewer phrases to offer (stories260K: 7 distinct of 12 over seeds 21-23).
-    expect(new Set(anchors).size, anchors.join("\n")).toBeGreaterThanOrEqual(anchors.length / 2);
-  });
+      console.log(`${name}, garden pages: ${anchors.length} anchors, ${new Set(anchors).size} distinct: ${anchors.join(" | ")}`);
+      // Over three articles at least half the anchors are distinct. It was two thirds before anchors
+      // had to keep their page's head noun and never start after a preposition: each page now has
+      // fewer phrases to offer (stories260K: 7 distinct of 12 over seeds 21-23).
+      expect(new Set(anchors).size, anchors.join("\n")).toBeGreaterThanOrEqual(anchors.length / 2);
+    },
+  );
 
-  it.skipIf(skip)("links at least 3 pages, those whose keyword is the article's own by a phrase of their title keeping its head noun, and says which pages it left out and why", async () => {
-    const anchors: string[] = [];
-    for (const seed of [21, 22, 23]) {
-      // "garden gloves" is the article's secondary keyword and the gloves page's own keyword and title: a good anchor for it.
-      const answer = (await (await server.generate({ topic: "Home composting", length: 800, seed, seo: { keywords: "compost bin, garden gloves" }, links: COMPOST_PAGES })).json()) as Answer;
+  it.skipIf(skip)(
+    "links at least 3 pages, those whose keyword is the article's own by a phrase of their title keeping its head noun, and says which pages it left out and why",
+    async () => {
+      const anchors: string[] = [];
+      for (const seed of [21, 22, 23]) {
+        // "garden gloves" is the article's secondary keyword and the gloves page's own keyword and title: a good anchor for it.
+        const answer = (await (
+          await server.generate({
+            topic: "Home composting",
+            length: 800,
+            seed,
+            seo: { keywords: "compost bin, garden gloves" },
+            links: COMPOST_PAGES,
+          })
+        ).json()) as Answer;
+        const linked = linksOf(answer.article.markdown);
+        for (const l of linked)
+          expect(anchorFaults(l.anchor, COMPOST_PAGES.find((p) => p.url === l.url)!, "compost bin"), `seed ${seed}: “${l.anchor}”`).toEqual(
+            [],
+          );
+        expect(new Set(linked.map((l) => l.anchor.toLowerCase())).size, `seed ${seed}`).toBe(linked.length);
+        anchors.push(...linked.map((l) => l.anchor.toLowerCase()));
+        // "Compost in 18 days" is relevant to "Home composting": word forms match both ways.
+        expect(
+          linked.map((l) => l.url),
+          `seed ${seed}`,
+        ).toContain("/guides/fast");
+        expect(linked.length, `seed ${seed}: ${JSON.stringify(linked)}`).toBeGreaterThanOrEqual(3);
+        expectLeftOutNamed(
+          answer,
+          COMPOST_PAGES,
+          linked.map((l) => l.url),
+        );
+      }
+      console.log(`${name}, composting pages: ${anchors.length} anchors, ${new Set(anchors).size} distinct: ${anchors.join(" | ")}`);
+      expect(anchors).toContain("garden gloves");
+    },
+  );
+
+  it.skipIf(skip)(
+    "never writes an anchor that holds a banned phrase: another phrase of the page, or the page left out and said why",
+    async () => {
+      // "choose" is in every phrase of "How to choose a compost bin" but the primary keyword; "autumn" in every one of "Composting autumn leaves".
+      const answer = (await (
+        await server.generate({
+          topic: "Home composting",
+          length: 800,
+          seed: 21,
+          seo: { keywords: "compost bin" },
+          links: COMPOST_PAGES,
+          style: { avoid: ["choose", "autumn"] },
+        })
+      ).json()) as Answer;
       const linked = linksOf(answer.article.markdown);
-      for (const l of linked) expect(anchorFaults(l.anchor, COMPOST_PAGES.find((p) => p.url === l.url)!, "compost bin"), `seed ${seed}: “${l.anchor}”`).toEqual([]);
-      expect(new Set(linked.map((l) => l.anchor.toLowerCase())).size, `seed ${seed}`).toBe(linked.length);
-      anchors.push(...linked.map((l) => l.anchor.toLowerCase()));
-      // "Compost in 18 days" is relevant to "Home composting": word forms match both ways.
-      expect(linked.map((l) => l.url), `seed ${seed}`).toContain("/guides/fast");
-      expect(linked.length, `seed ${seed}: ${JSON.stringify(linked)}`).toBeGreaterThanOrEqual(3);
-      expectLeftOutNamed(answer, COMPOST_PAGES, linked.map((l) => l.url));
-    }
-    console.log(`${name}, composting pages: ${anchors.length} anchors, ${new Set(anchors).size} distinct: ${anchors.join(" | ")}`);
-    expect(anchors).toContain("garden gloves");
-  });
-
-  it.skipIf(skip)("never writes an anchor that holds a banned phrase: another phrase of the page, or the page left out and said why", async () => {
-    // "choose" is in every phrase of "How to choose a compost bin" but the primary keyword; "autumn" in every one of "Composting autumn leaves".
-    const answer = (await (await server.generate({ topic: "Home composting", length: 800, seed: 21, seo: { keywords: "compost bin" }, links: COMPOST_PAGES, style: { avoid: ["choose", "autumn"] } })).json()) as Answer;
-    const linked = linksOf(answer.article.markdown);
-    for (const l of linked) expect(l.anchor, l.url).not.toMatch(/choose|autumn/i);
-    expect(linked.map((l) => l.url)).not.toContain("/guides/compost-bins");
-    const check = answer.seo.checks.find((c) => c.id === "internal-links")!;
-    expect(check.message).toMatch(/\/guides\/compost-bins, \/guides\/leaves \(every descriptive anchor its title and keywords offer holds a phrase of style\.avoid\)/);
-    expect(answer.seo.checks.find((c) => c.id === "avoid")?.passed).toBe(true);
-  });
+      for (const l of linked) expect(l.anchor, l.url).not.toMatch(/choose|autumn/i);
+      expect(linked.map((l) => l.url)).not.toContain("/guides/compost-bins");
+      const check = answer.seo.checks.find((c) => c.id === "internal-links")!;
+      expect(check.message).toMatch(
+        /\/guides\/compost-bins, \/guides\/leaves \(every descriptive anchor its title and keywords offer holds a phrase of style\.avoid\)/,
+      );
+      expect(answer.seo.checks.find((c) => c.id === "avoid")?.passed).toBe(true);
+    },
+  );
 
   it.skipIf(skip)("a javascript: link is a 422 naming links[i].url", async () => {
     const response = await server.generate({ topic: "Gardens", links: [LINKS[0], { url: "javascript:alert(1)", title: "x" }] });
@@ -170,10 +218,16 @@ describe.skipIf(!HAS_STORIES_MODEL)("sources on stories260K over HTTP", () => {
       const without = (await (await server.generate({ ...request, seed })).json()) as Answer;
       const answer = (await (await server.generate({ ...request, seed, sources: SOURCES })).json()) as Answer;
       expect(answer.usage.promptTokens, `seed ${seed}`).toBeGreaterThan(without.usage.promptTokens);
-      const markers = [...answer.article.markdown.matchAll(/\[\[?(\d+)\]?\]?(?:\(([^)]+)\))?/g)].filter((m) => m[0].startsWith("[[") || !m[0].includes("("));
+      const markers = [...answer.article.markdown.matchAll(/\[\[?(\d+)\]?\]?(?:\(([^)]+)\))?/g)].filter(
+        (m) => m[0].startsWith("[[") || !m[0].includes("("),
+      );
       const list = answer.article.markdown.slice(answer.article.markdown.lastIndexOf("## Sources"));
       const listed = [...list.matchAll(/^- \\?\[(\d+)\\?\] (.+)$/gm)].map((m) => ({ n: Number(m[1]), entry: m[2]! }));
-      for (const m of markers) expect(listed.map((l) => l.n), `seed ${seed}: marker ${m[0]}`).toContain(Number(m[1]));
+      for (const m of markers)
+        expect(
+          listed.map((l) => l.n),
+          `seed ${seed}: marker ${m[0]}`,
+        ).toContain(Number(m[1]));
       // Only cited sources are listed, numbered 1…n.
       expect(listed.map((l) => l.n)).toEqual(listed.map((_, i) => i + 1));
       const given = new Set([...SOURCES.flatMap((s) => (s.url ? [s.url] : []))]);
@@ -195,7 +249,6 @@ describe.skipIf(!HAS_STORIES_MODEL)("sources on stories260K over HTTP", () => {
     }
     expect(cited, "at least one of three articles cites a source").toBeGreaterThan(0);
   });
-
 });
 
 describe("figures no one supplied, over HTTP in-process", () => {

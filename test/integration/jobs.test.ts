@@ -133,7 +133,10 @@ describe("jobs API, embedded store under the data folder", () => {
   }, 120_000);
 
   it("refuses a second server on the same data folder, in one line, since its jobs would run twice", async () => {
-    const second = await runCli(["serve", "--model", model, "--port", "0", "--threads", "1"], { INKPRESS_API_KEYS: keys, INKPRESS_DATA_DIR: dataDir });
+    const second = await runCli(["serve", "--model", model, "--port", "0", "--threads", "1"], {
+      INKPRESS_API_KEYS: keys,
+      INKPRESS_DATA_DIR: dataDir,
+    });
     expect(second.code).toBe(1);
     expect(second.stderr.trim()).toBe(
       `inkpress: another inkpress process uses the data folder ${dataDir}, and its jobs would run twice: give each server its own --data-dir, or share jobs through --redis`,

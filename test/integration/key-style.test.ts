@@ -44,7 +44,13 @@ describe("a key's default style", () => {
     for (const [name, content, message] of cases) {
       const file = await styleFile(name, content);
       // `keys create --style` reads the file the same way: tried once.
-      const commands = name === "voice.json" ? [["set-style", "styled", file], ["create", "--name", "other", "--style", file]] : [["set-style", "styled", file]];
+      const commands =
+        name === "voice.json"
+          ? [
+              ["set-style", "styled", file],
+              ["create", "--name", "other", "--style", file],
+            ]
+          : [["set-style", "styled", file]];
       for (const args of commands) {
         const result = await keysCli(keysFile, args);
         expect(result.code, `${args[0]} ${name}`).toBe(1);
@@ -63,22 +69,33 @@ describe("a key's default style", () => {
     expect(plain.status).toBe(200);
     expect((await plain.json()).request.style).toEqual(keyStyle);
 
-    const own = await server.generate({ topic: "Composting coffee grounds", length: 100, style: { voice: "cheerful" } }, { "x-api-key": key });
+    const own = await server.generate(
+      { topic: "Composting coffee grounds", length: 100, style: { voice: "cheerful" } },
+      { "x-api-key": key },
+    );
     expect((await own.json()).request.style).toEqual({ ...keyStyle, voice: "cheerful" });
 
     const jobs = jobsApi(server.url, key);
     const job = await jobs.create({ topic: "Composting coffee grounds", length: 100, style: { avoid: ["soil"] } });
     const done = await jobs.waitFor(job.id);
     // The response schema does not name `style` yet; the echoed request carries it.
-    expect(((done.result as ArticleResponse | undefined)?.request as { style?: unknown } | undefined)?.style).toEqual({ ...keyStyle, avoid: ["soil"] });
+    expect(((done.result as ArticleResponse | undefined)?.request as { style?: unknown } | undefined)?.style).toEqual({
+      ...keyStyle,
+      avoid: ["soil"],
+    });
 
     // `keys set-style` replaces it; the running server writes with the new one within a second.
     const changed = await keysCli(keysFile, ["set-style", "styled", await styleFile("new.json", { voice: "terse" })]);
     expect(changed).toMatchObject({ code: 0, stderr: 'default style of "styled" set; a running server uses it within a second\n' });
-    await waitFor(async () => {
-      const answer = await server.generate({ topic: "Composting coffee grounds", length: 100 }, { "x-api-key": key });
-      return JSON.stringify((await answer.json()).request.style) === JSON.stringify({ voice: "terse" }) ? true : undefined;
-    }, "the new default style used", 20_000, 200);
+    await waitFor(
+      async () => {
+        const answer = await server.generate({ topic: "Composting coffee grounds", length: 100 }, { "x-api-key": key });
+        return JSON.stringify((await answer.json()).request.style) === JSON.stringify({ voice: "terse" }) ? true : undefined;
+      },
+      "the new default style used",
+      20_000,
+      200,
+    );
     // A key without a style writes as the request says.
     const bare = await createKey(keysFile, "bare", ["--rate", "1000/min"]);
     await waitFor(async () => ((await server.generate({}, { "x-api-key": bare })).status === 422 ? true : undefined), "the key accepted");

@@ -15,17 +15,21 @@ const PAUSE_MARKER = "keys: written, not yet renamed";
 /** Seed of the kill delays, printed so a failing run can be repeated (KEYS_KILL_SEED=…). */
 const SEED = Number(process.env.KEYS_KILL_SEED ?? 20261122);
 
-
 /** The key file as the server would accept it; throws with the reason when it is not. */
 function validKeyFile(text: string): string[] {
   const data = JSON.parse(text);
   if (data?.version !== 2 || !Array.isArray(data.keys)) throw new Error(`not a version-2 key file: ${text.slice(0, 200)}`);
   for (const k of data.keys) {
     const ok =
-      /^key_[0-9a-f]{24}$/.test(k.id) && typeof k.name === "string" && k.name.length > 0 &&
+      /^key_[0-9a-f]{24}$/.test(k.id) &&
+      typeof k.name === "string" &&
+      k.name.length > 0 &&
       /^[0-9a-f]{64}$/.test(k.digest) &&
-      typeof k.prefix === "string" && typeof k.created === "string" &&
-      Number.isInteger(k.limits?.rate?.requests) && Number.isInteger(k.limits?.rate?.windowS) && Number.isInteger(k.limits?.concurrency);
+      typeof k.prefix === "string" &&
+      typeof k.created === "string" &&
+      Number.isInteger(k.limits?.rate?.requests) &&
+      Number.isInteger(k.limits?.rate?.windowS) &&
+      Number.isInteger(k.limits?.concurrency);
     if (!ok) throw new Error(`a malformed record: ${JSON.stringify(k)}`);
   }
   // Revoked keys stay in the file, marked, so their webhook secret signs their jobs' cancellations.
@@ -42,7 +46,11 @@ describe("the key file", () => {
   const statusWith = async (key: string) => (await server.generate({ topic: "x", length: 50 }, { "x-api-key": key })).status;
   /** 422 (the body's fault) means the key was accepted; 401 that it was not. */
   const accepted = async (key: string) => (await statusWith(key)) === 422;
-  const reloadErrors = () => server.output().split("\n").filter((l) => /key file not reloaded/.test(l));
+  const reloadErrors = () =>
+    server
+      .output()
+      .split("\n")
+      .filter((l) => /key file not reloaded/.test(l));
 
   beforeAll(async () => {
     keysFile = await tempKeysFile();
@@ -61,7 +69,11 @@ describe("the key file", () => {
     let stderr = "";
     child.stdout!.on("data", (d) => (stdout += d));
     child.stderr!.on("data", (d) => (stderr += d));
-    await waitFor(() => (stderr.includes(PAUSE_MARKER) ? true : child.exitCode !== null ? false : undefined), "the CLI paused mid-write", 60_000);
+    await waitFor(
+      () => (stderr.includes(PAUSE_MARKER) ? true : child.exitCode !== null ? false : undefined),
+      "the CLI paused mid-write",
+      60_000,
+    );
     expect(stderr).toContain(PAUSE_MARKER);
     child.kill("SIGKILL");
     expect((await exited(child)).signal).toBe("SIGKILL");
@@ -81,7 +93,13 @@ describe("the key file", () => {
     expect(await accepted(keys.first!)).toBe(true);
     const list = await keysCli(keysFile, ["list"]);
     expect(list.code, list.stderr).toBe(0);
-    expect(list.stdout.split("\n").slice(1).filter(Boolean).map((l) => l.split(/ {2,}/)[0])).toEqual(["first"]);
+    expect(
+      list.stdout
+        .split("\n")
+        .slice(1)
+        .filter(Boolean)
+        .map((l) => l.split(/ {2,}/)[0]),
+    ).toEqual(["first"]);
     // The next `keys` command removes the dead command's copy, with the webhook secrets it holds.
     expect((await readdir(dir)).filter((f) => f.startsWith(".keys.json.") && f.endsWith(".tmp"))).toEqual([]);
 
@@ -120,7 +138,9 @@ describe("the key file", () => {
       try {
         after = validKeyFile(text);
       } catch (error) {
-        throw new Error(`after a kill ${delay} ms into the write (seed ${SEED}, round ${i}) the key file is not valid: ${(error as Error).message}`);
+        throw new Error(
+          `after a kill ${delay} ms into the write (seed ${SEED}, round ${i}) the key file is not valid: ${(error as Error).message}`,
+        );
       }
       const added = after.length === before.length + 1;
       expect(after, `round ${i}: the old keys, or the old keys and ${name}`).toEqual(added ? [...before, name] : before);
@@ -159,10 +179,13 @@ describe("the key file", () => {
 
     const after = await names();
     // Every symptom at once: what the file holds and what the server accepts.
-    expect({
-      file: { late: after.includes("late"), other: after.includes("other"), second: after.includes("second") },
-      server: { other: await statusWith(keys.other!), second: await statusWith(keys.second!) },
-    }, "late's write must keep other (created meanwhile) and must not bring back second (revoked meanwhile)").toEqual({
+    expect(
+      {
+        file: { late: after.includes("late"), other: after.includes("other"), second: after.includes("second") },
+        server: { other: await statusWith(keys.other!), second: await statusWith(keys.second!) },
+      },
+      "late's write must keep other (created meanwhile) and must not bring back second (revoked meanwhile)",
+    ).toEqual({
       file: { late: true, other: true, second: false },
       server: { other: 422, second: 401 },
     });
@@ -190,7 +213,10 @@ describe("the key file", () => {
     expect(fresh).not.toBe(secret);
     expect(rotated.stderr).toBe('webhook secret of "hooks" rotated; store it now, it is not shown again\n');
     expect((await records()).find((r) => r.name === "hooks")?.webhookSecret).toBe(fresh);
-    expect((await records()).filter((r) => r.name !== "hooks"), "the other keys are untouched").toEqual(others);
+    expect(
+      (await records()).filter((r) => r.name !== "hooks"),
+      "the other keys are untouched",
+    ).toEqual(others);
 
     const unknown = await keysCli(keysFile, ["rotate-secret", "nobody"]);
     expect(unknown).toMatchObject({ code: 1, stdout: "", stderr: 'inkpress: no key named "nobody"\n' });

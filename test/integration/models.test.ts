@@ -88,7 +88,8 @@ class FileServer {
     this.log.push(entry);
     if (this.cutDone.has(urlPath) && range) this.afterCut.push(entry);
     // Any file under /<user>/<repo>/resolve/main/ is served like a Hugging Face mirror would.
-    const route = this.routes.get(urlPath) ?? (/^\/[^/]+\/[^/]+\/resolve\/main\/[^/]+\.gguf$/.test(urlPath) ? this.routes.get("/hub-file") : undefined);
+    const route =
+      this.routes.get(urlPath) ?? (/^\/[^/]+\/[^/]+\/resolve\/main\/[^/]+\.gguf$/.test(urlPath) ? this.routes.get("/hub-file") : undefined);
     if (!route) {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found");
       return;
@@ -216,7 +217,10 @@ beforeAll(async () => {
   server.route("/files/big.gguf", { body: big });
   server.route("/cut/big.gguf", { body: big, mode: "cut" });
   server.route("/stall/big.gguf", { body: big, mode: "stall" });
-  server.route("/files/portal.gguf", { body: Buffer.from("<!DOCTYPE html><html><body>Sign in to the Wi-Fi</body></html>"), type: "text/html" });
+  server.route("/files/portal.gguf", {
+    body: Buffer.from("<!DOCTYPE html><html><body>Sign in to the Wi-Fi</body></html>"),
+    type: "text/html",
+  });
   server.route("/files/corrupt.gguf", { body: corrupt });
   server.route("/split/model-00001-of-00002.gguf", { body: split1 });
   server.route("/split/model-00002-of-00002.gguf", { body: split2 });
@@ -360,14 +364,18 @@ describe("resuming", () => {
     const error = await pullModel({ source: `${url}?run=1`, dir, hfEndpoint: NO_HUB, stallTimeoutMs: 1_000 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelPullError);
     expect((error as ModelPullError).code).toBe("stalled");
-    expect((error as ModelPullError).message).toMatch(/stalled: no data for 1 s; the partial file big\.gguf\.ipull is kept, run the same pull again to resume/);
+    expect((error as ModelPullError).message).toMatch(
+      /stalled: no data for 1 s; the partial file big\.gguf\.ipull is kept, run the same pull again to resume/,
+    );
     expect(await readdir(dir)).toEqual(["big.gguf.ipull"]);
 
     server.release("/stall/big.gguf");
     server.reset();
     const result = await models(["pull", `${url}?run=2`], cwd);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(new RegExp(`downloading big\\.gguf \\(${mb(big.length)}; resuming at [1-9]\\d?%, \\d+\\.\\d MB already here\\)`));
+    expect(result.stderr).toMatch(
+      new RegExp(`downloading big\\.gguf \\(${mb(big.length)}; resuming at [1-9]\\d?%, \\d+\\.\\d MB already here\\)`),
+    );
     expect(sha256(await readFile(path.join(dir, "big.gguf")))).toBe(sha256(big));
     expect(await readdir(dir)).toEqual(["big.gguf"]);
     // The second run asked only for the chunks the first had not saved.
@@ -414,11 +422,18 @@ describe("verification", () => {
 
   it("pullModel checks an explicit sha256: mismatch fails with code checksum, a match passes", async () => {
     const { models: dir } = await workdir();
-    const error = await pullModel({ source: `${server.url}/files/corrupt.gguf`, dir, sha256: sha256(tiny), hfEndpoint: NO_HUB }).catch((e: unknown) => e);
+    const error = await pullModel({ source: `${server.url}/files/corrupt.gguf`, dir, sha256: sha256(tiny), hfEndpoint: NO_HUB }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ModelPullError);
     expect((error as ModelPullError).code).toBe("checksum");
     expect(existsSync(path.join(dir, "corrupt.gguf"))).toBe(false);
-    const pulled = await pullModel({ source: `${server.url}/files/tiny.gguf`, dir, sha256: sha256(tiny).toUpperCase(), hfEndpoint: NO_HUB });
+    const pulled = await pullModel({
+      source: `${server.url}/files/tiny.gguf`,
+      dir,
+      sha256: sha256(tiny).toUpperCase(),
+      hfEndpoint: NO_HUB,
+    });
     expect(sha256(await readFile(pulled.path))).toBe(sha256(tiny));
   });
 
@@ -459,16 +474,30 @@ describe("bad sources and unreachable servers fail fast with one line", () => {
     const started = Date.now();
     const result = await models(["pull"], cwd, `http://127.0.0.1:${closedPort}/`);
     expect(Date.now() - started).toBeLessThan(15_000);
-    expectFailure(result, new RegExp(`cannot reach 127\\.0\\.0\\.1:${closedPort}: .*ECONNREFUSED.*qwen2\\.5-1\\.5b-instruct-q4_k_m\\.gguf.*copy a \\.gguf file into the models folder`));
+    expectFailure(
+      result,
+      new RegExp(
+        `cannot reach 127\\.0\\.0\\.1:${closedPort}: .*ECONNREFUSED.*qwen2\\.5-1\\.5b-instruct-q4_k_m\\.gguf.*copy a \\.gguf file into the models folder`,
+      ),
+    );
     expect(await readdir(dir)).toEqual([]);
   }, 30_000);
 
   it("an hf: URI with a hub that accepts connections and never answers (firewalled): bounded by --timeout", async () => {
     const { cwd } = await workdir();
     const started = Date.now();
-    const result = await models(["pull", "hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF:Q4_K_M", "--timeout", "2"], cwd, `http://127.0.0.1:${silentPort}/`);
+    const result = await models(
+      ["pull", "hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF:Q4_K_M", "--timeout", "2"],
+      cwd,
+      `http://127.0.0.1:${silentPort}/`,
+    );
     expect(Date.now() - started).toBeLessThan(15_000);
-    expectFailure(result, new RegExp(`cannot reach 127\\.0\\.0\\.1:${silentPort}: no answer within 2 s \\(downloading hf:Qwen/Qwen2\\.5-1\\.5B-Instruct-GGUF:Q4_K_M\\)`));
+    expectFailure(
+      result,
+      new RegExp(
+        `cannot reach 127\\.0\\.0\\.1:${silentPort}: no answer within 2 s \\(downloading hf:Qwen/Qwen2\\.5-1\\.5B-Instruct-GGUF:Q4_K_M\\)`,
+      ),
+    );
   }, 30_000);
 
   it("a URL on a closed port does not sit in the downloader's retry loop", async () => {
@@ -503,7 +532,11 @@ describe("presets and hf: URIs through a Hugging Face mirror", () => {
 describe("inkpress serve with no model configured and an empty models/", () => {
   it("pulls the default preset first, showing progress, then serves", async () => {
     const { cwd, models: dir } = await workdir();
-    const started = await startServer(undefined, { HF_ENDPOINT: `${server.url}/`, MODEL_ENDPOINT: undefined, HF_TOKEN: undefined }, { cwd });
+    const started = await startServer(
+      undefined,
+      { HF_ENDPOINT: `${server.url}/`, MODEL_ENDPOINT: undefined, HF_TOKEN: undefined },
+      { cwd },
+    );
     try {
       expect(started.output()).toMatch(/qwen2\.5-1\.5b-instruct-q4_k_m\.gguf/);
       expect(sha256(await readFile(path.join(dir, "qwen2.5-1.5b-instruct-q4_k_m.gguf")))).toBe(sha256(tiny));
@@ -515,7 +548,11 @@ describe("inkpress serve with no model configured and an empty models/", () => {
 
   it("offline: fails with one line naming the pull command and the air-gapped way", async () => {
     const { cwd } = await workdir();
-    const result = await runCli(["serve"], { INKPRESS_API_KEYS: API_KEY, HF_ENDPOINT: `http://127.0.0.1:${closedPort}/`, MODEL_ENDPOINT: undefined }, cwd);
+    const result = await runCli(
+      ["serve"],
+      { INKPRESS_API_KEYS: API_KEY, HF_ENDPOINT: `http://127.0.0.1:${closedPort}/`, MODEL_ENDPOINT: undefined },
+      cwd,
+    );
     const message = expectFailure(result, /no model in .*models\/ and the model hub is unreachable/);
     expect(message).toMatch(/inkpress models pull.*copy it into .*models\/.*INKPRESS_MODEL/);
   });
@@ -535,7 +572,11 @@ describe("inkpress generate with no model configured and an empty models/", () =
   it("offline through npx: one line naming `npx inkpress models pull`", async () => {
     const { cwd } = await workdir();
     const npx = { npm_lifecycle_event: "npx", npm_lifecycle_script: "inkpress" };
-    const result = await runCli(["generate", "--topic", "Urban beekeeping"], { ...npx, HF_ENDPOINT: `http://127.0.0.1:${closedPort}/`, MODEL_ENDPOINT: undefined }, cwd);
+    const result = await runCli(
+      ["generate", "--topic", "Urban beekeeping"],
+      { ...npx, HF_ENDPOINT: `http://127.0.0.1:${closedPort}/`, MODEL_ENDPOINT: undefined },
+      cwd,
+    );
     const message = expectFailure(result, /no model in .*models\/ and the model hub is unreachable/);
     expect(message).toMatch(/run "npx inkpress models pull" on a connected machine/);
   });
@@ -562,9 +603,15 @@ describe("ensureModel (first start with an empty models/)", () => {
     expect(error).toBeInstanceOf(ModelPullError);
     const message = (error as ModelPullError).message;
     expect(message).not.toContain("\n");
-    expect(message).toMatch(/^no model in .*models\/ and the model hub is unreachable \(cannot reach 127\.0\.0\.1:\d+: connect ECONNREFUSED/);
-    expect(message).toMatch(/run "inkpress models pull" on a connected machine, or, air-gapped, download qwen2\.5-1\.5b-instruct-q4_k_m\.gguf from https:\/\/huggingface\.co\/Qwen\/Qwen2\.5-1\.5B-Instruct-GGUF elsewhere and copy it into .*models\//);
-    const custom = await ensureModel(dir, { hfEndpoint: `http://127.0.0.1:${closedPort}/`, offlineMessage: "offline!" }).catch((e: unknown) => e);
+    expect(message).toMatch(
+      /^no model in .*models\/ and the model hub is unreachable \(cannot reach 127\.0\.0\.1:\d+: connect ECONNREFUSED/,
+    );
+    expect(message).toMatch(
+      /run "inkpress models pull" on a connected machine, or, air-gapped, download qwen2\.5-1\.5b-instruct-q4_k_m\.gguf from https:\/\/huggingface\.co\/Qwen\/Qwen2\.5-1\.5B-Instruct-GGUF elsewhere and copy it into .*models\//,
+    );
+    const custom = await ensureModel(dir, { hfEndpoint: `http://127.0.0.1:${closedPort}/`, offlineMessage: "offline!" }).catch(
+      (e: unknown) => e,
+    );
     expect((custom as Error).message).toBe("offline!");
   });
 });

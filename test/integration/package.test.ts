@@ -10,7 +10,11 @@ import { API_KEY, CLEAN_ENV, ROOT, startServer, testModel, type TestServer } fro
 const run = promisify(execFile);
 
 /** `npx inkpress …` in the install folder as a person runs it: piped, colour not switched off by us, no keys of the developer's. */
-async function npx(cwd: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function npx(
+  cwd: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const clean = { ...process.env, ...CLEAN_ENV, NO_COLOR: undefined, CI: undefined, TEST: undefined, ...env };
   const options = {
     cwd,
@@ -56,7 +60,8 @@ describe("the npm package", () => {
     const { stdout } = await npx(installDir, ["--help"]);
     expect(stdout).not.toContain("\x1b[");
     expect(stdout).toMatch(/USAGE npx inkpress\s+serve\|generate\|outline\|plan\|batch\|analyse\|audit\|refresh\|publish\|keys\|models/);
-    for (const command of ["serve", "generate", "batch", "keys", "models"]) expect(stdout).toMatch(new RegExp(`^ +${command} {2,}\\S`, "m"));
+    for (const command of ["serve", "generate", "batch", "keys", "models"])
+      expect(stdout).toMatch(new RegExp(`^ +${command} {2,}\\S`, "m"));
     expect(stdout).not.toMatch(/--port/);
   });
 
@@ -66,7 +71,9 @@ describe("the npm package", () => {
     const { stdout, stderr } = await npx(installDir, generate);
     expect(stdout).toMatch(/^# .+\n\n/);
     // A slow step repeats its state line with the time so far ("planning outline: 5s").
-    expect(stderr).toMatch(/^loading model tiny-plain\.gguf … [\d.]+ [kM]B\nplanning outline\n(?:planning outline: \d+s\n)*writing ".+": \d+ headings?, about 150 words\n/);
+    expect(stderr).toMatch(
+      /^loading model tiny-plain\.gguf … [\d.]+ [kM]B\nplanning outline\n(?:planning outline: \d+s\n)*writing ".+": \d+ headings?, about 150 words\n/,
+    );
     expect(stderr).toMatch(/\ndone: \d+ words in [\d.]+ s, SEO score \d+\n$/);
     const typo = await npx(installDir, [...generate, "--lenght", "300"]);
     expect(typo.code).toBe(1);
@@ -143,7 +150,13 @@ describe("inkpress/client from the package", () => {
     expect(out.stream.markdown).toBe(out.streamDone);
     expect(out.aborted).toBe("AbortError");
 
-    expect(out.jobs).toMatchObject({ submitted: "queued", final: "succeeded", again: "succeeded", replayed: true, result: expect.stringMatching(/^# /) });
+    expect(out.jobs).toMatchObject({
+      submitted: "queued",
+      final: "succeeded",
+      again: "succeeded",
+      replayed: true,
+      result: expect.stringMatching(/^# /),
+    });
     // Read again only after the server's Retry-After (2 s), although the client was told 50 ms.
     expect(out.jobs.gapsMs.length).toBeGreaterThan(0);
     for (const gap of out.jobs.gapsMs) expect(gap).toBeGreaterThanOrEqual(1900);
@@ -153,7 +166,11 @@ describe("inkpress/client from the package", () => {
     const unauthorized = { isApiError: true, status: 401, problem: expect.objectContaining({ status: 401, type: "/docs#unauthorized" }) };
     expect(out.wrongKey).toMatchObject(unauthorized);
     expect(out.streamWrongKey).toMatchObject(unauthorized);
-    expect(out.invalid).toMatchObject({ isApiError: true, status: 422, problem: { errors: [{ path: "length", message: "length must be at least 100 words" }] } });
+    expect(out.invalid).toMatchObject({
+      isApiError: true,
+      status: 422,
+      problem: { errors: [{ path: "length", message: "length must be at least 100 words" }] },
+    });
     expect(out.missingJob).toMatchObject({ isApiError: true, status: 404 });
   });
 
@@ -185,7 +202,19 @@ const wrong: StreamEvent = { event: "error", data: { text: "x" } };
 `,
     );
     const tsc = path.join(ROOT, "node_modules/typescript/bin/tsc");
-    const args = ["--noEmit", "--strict", "--target", "es2022", "--lib", "es2022,dom,dom.iterable", "--module", "nodenext", "--moduleResolution", "nodenext", "typed.ts"];
+    const args = [
+      "--noEmit",
+      "--strict",
+      "--target",
+      "es2022",
+      "--lib",
+      "es2022,dom,dom.iterable",
+      "--module",
+      "nodenext",
+      "--moduleResolution",
+      "nodenext",
+      "typed.ts",
+    ];
     const result = await run(process.execPath, [tsc, ...args], { cwd: installDir }).then(
       () => "",
       (error: { stdout: string }) => error.stdout,

@@ -15,9 +15,16 @@ describe.skipIf(!HAS_STORIES_MODEL)("a planned topic cluster, written and audite
     const { keywords } = plantedKeywords();
     const csv = ["keyword,volume,difficulty", ...keywords.map((k) => `${k.keyword},${k.volume},${k.difficulty}`)].join("\n");
     await writeFile(path.join(dir, "keywords.csv"), csv);
-    const planned = await runCli(["plan", "--topic", "Home garden care", "--keywords", "keywords.csv", "--length", "100", "-o", "plan.jsonl"], {}, dir);
+    const planned = await runCli(
+      ["plan", "--topic", "Home garden care", "--keywords", "keywords.csv", "--length", "100", "-o", "plan.jsonl"],
+      {},
+      dir,
+    );
     expect(planned.code, planned.stderr).toBe(0);
-    const rows = (await readFile(path.join(dir, "plan.jsonl"), "utf8")).trim().split("\n").map((line) => JSON.parse(line));
+    const rows = (await readFile(path.join(dir, "plan.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(rows).toHaveLength(6);
 
     const written = await runCli(["batch", "plan.jsonl", "--out", "site", "--model", STORIES_MODEL, "--threads", "1"], {}, dir);

@@ -18,7 +18,11 @@ const model = ["--model", STORIES_MODEL, "--threads", "1"];
 function headingsOf(markdown: string): string[] {
   const located = locate(markdown, "en");
   const at = (span: { start: number; end: number } | undefined) => (span ? markdown.slice(span.start, span.end) : "");
-  return [at(located.frontMatter?.title), at(located.h1?.span), ...located.blocks.flatMap((b) => (b.kind === "heading" ? [`${b.depth} ${at(b.span)}`] : []))];
+  return [
+    at(located.frontMatter?.title),
+    at(located.h1?.span),
+    ...located.blocks.flatMap((b) => (b.kind === "heading" ? [`${b.depth} ${at(b.span)}`] : [])),
+  ];
 }
 
 /** The refresh answer of a README refreshed by the command line, with these extra flags. */
@@ -34,16 +38,21 @@ async function refreshCli(readme: string, flags: string[]): Promise<RefreshRespo
 describe.skipIf(!HAS_STORIES_MODEL)("a refresh of a human README on stories260K", () => {
   const server = storiesServer();
 
-  it.each(NAMES)("inkpress refresh of %s keeps every heading byte for byte without --mend", async (name) => {
-    const readme = path.join(ROOT, "node_modules", name);
-    const markdown = await readFile(readme, "utf8");
-    const answer = await refreshCli(readme, []);
-    expect(headingsOf(answer.article.markdown)).toEqual(headingsOf(markdown));
-    expect(answer.diff).not.toMatch(/^[-+]#/m);
-    for (const id of ["title-length", "subheading-distribution"]) {
-      if (answer.after.checks.find((c) => c.id === id)?.passed === false) expect(answer.unmended.find((u) => u.check === id)?.reason, id).toMatch(/`mend` holds/);
-    }
-  }, 120_000);
+  it.each(NAMES)(
+    "inkpress refresh of %s keeps every heading byte for byte without --mend",
+    async (name) => {
+      const readme = path.join(ROOT, "node_modules", name);
+      const markdown = await readFile(readme, "utf8");
+      const answer = await refreshCli(readme, []);
+      expect(headingsOf(answer.article.markdown)).toEqual(headingsOf(markdown));
+      expect(answer.diff).not.toMatch(/^[-+]#/m);
+      for (const id of ["title-length", "subheading-distribution"]) {
+        if (answer.after.checks.find((c) => c.id === id)?.passed === false)
+          expect(answer.unmended.find((u) => u.check === id)?.reason, id).toMatch(/`mend` holds/);
+      }
+    },
+    120_000,
+  );
 
   it("with --mend title the title may change, and the other headings still do not", async () => {
     const markdown = await readFile(READMES[0]!, "utf8");
@@ -66,16 +75,22 @@ describe.skipIf(!HAS_STORIES_MODEL)("a refresh of a human README on stories260K"
     expect(headingsOf(after).slice(2)).toEqual(headingsOf(before).slice(2));
   }, 120_000);
 
-  it("POST /api/v1/refresh keeps the headings without mend, and may change the title with mend: [\"title\"]", async () => {
+  it('POST /api/v1/refresh keeps the headings without mend, and may change the title with mend: ["title"]', async () => {
     const markdown = await readFile(READMES[0]!, "utf8");
     const post = async (body: object) => {
-      const response = await fetch(`${server().url}/api/v1/refresh`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": API_KEY }, body: JSON.stringify({ markdown, seed: 3, ...body }) });
+      const response = await fetch(`${server().url}/api/v1/refresh`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": API_KEY },
+        body: JSON.stringify({ markdown, seed: 3, ...body }),
+      });
       expect(response.status).toBe(200);
       return (await response.json()) as RefreshResponse;
     };
     const kept = await post({});
     expect(headingsOf(kept.article.markdown)).toEqual(headingsOf(markdown));
-    expect(kept.unmended.find((u) => u.check === "title-length")?.reason).toMatch(/the title is the author's, and a refresh rewrites it only when the request's `mend` holds "title"/);
+    expect(kept.unmended.find((u) => u.check === "title-length")?.reason).toMatch(
+      /the title is the author's, and a refresh rewrites it only when the request's `mend` holds "title"/,
+    );
     const titled = await post({ mend: ["title"] });
     expect(titled.changes.map((c) => c.section)).toContain("title");
     expect(titled.article.markdown).not.toMatch(/^# H3$/m);

@@ -18,7 +18,8 @@ const model = ["--model", STORIES_MODEL, "--threads", "1"];
 async function folder(count: number, options: { broken?: boolean } = {}): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), "inkpress-refresh-"));
   const { markdown } = plantedArticle();
-  for (let i = 1; i <= count; i++) await writeFile(path.join(dir, `page-${i}.md`), markdown.replaceAll("before starting out today", `before starting out, part ${i}`));
+  for (let i = 1; i <= count; i++)
+    await writeFile(path.join(dir, `page-${i}.md`), markdown.replaceAll("before starting out today", `before starting out, part ${i}`));
   if (options.broken) {
     // Unreadable to anyone but root, and to root a front matter that is no YAML.
     await writeFile(path.join(dir, "broken.md"), "---\ntitle: [unclosed\n---\n\n# Broken\n\nText.\n");
@@ -38,53 +39,55 @@ function start(args: string[]): { child: ChildProcess; stderr: () => string; clo
 const refreshed = async (dir: string) => (await readdir(dir)).filter((name) => name.endsWith(".refreshed.md")).sort();
 
 describe.skipIf(!HAS_STORIES_MODEL)("refresh from the command line on stories260K", () => {
-  it(
-    "batch --refresh: 5 files, one unreadable, give 4 refreshed files beside them and the bad one named; interrupted and run again, it finishes without redoing a file",
-    async () => {
-      const dir = await folder(4, { broken: true });
-      const first = start(["batch", "--refresh", dir, ...TARGETS, ...model]);
-      while (!/wrote page-1\.refreshed\.md/.test(first.stderr()) && first.child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 100));
-      first.child.kill("SIGINT");
-      expect(await first.closed).toBe(130);
-      expect(first.stderr()).toMatch(/^5 files: 4 to refresh, 0 already refreshed, 1 that cannot be refreshed$/m);
-      expect(first.stderr()).toMatch(/^broken\.md: .+/m);
-      expect(first.stderr()).toMatch(/^interrupted: \d refreshed, 0 skipped \(already refreshed\), 1 failed \(broken\.md\); run the same command again to refresh the rest$/m);
-      const done = await refreshed(dir);
-      expect(done.length).toBeGreaterThanOrEqual(1);
-      const mtimes = new Map(await Promise.all(done.map(async (name) => [name, (await stat(path.join(dir, name))).mtimeMs] as const)));
+  it("batch --refresh: 5 files, one unreadable, give 4 refreshed files beside them and the bad one named; interrupted and run again, it finishes without redoing a file", async () => {
+    const dir = await folder(4, { broken: true });
+    const first = start(["batch", "--refresh", dir, ...TARGETS, ...model]);
+    while (!/wrote page-1\.refreshed\.md/.test(first.stderr()) && first.child.exitCode === null)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    first.child.kill("SIGINT");
+    expect(await first.closed).toBe(130);
+    expect(first.stderr()).toMatch(/^5 files: 4 to refresh, 0 already refreshed, 1 that cannot be refreshed$/m);
+    expect(first.stderr()).toMatch(/^broken\.md: .+/m);
+    expect(first.stderr()).toMatch(
+      /^interrupted: \d refreshed, 0 skipped \(already refreshed\), 1 failed \(broken\.md\); run the same command again to refresh the rest$/m,
+    );
+    const done = await refreshed(dir);
+    expect(done.length).toBeGreaterThanOrEqual(1);
+    const mtimes = new Map(await Promise.all(done.map(async (name) => [name, (await stat(path.join(dir, name))).mtimeMs] as const)));
 
-      const second = await runCli(["batch", "--refresh", dir, ...TARGETS, ...model]);
-      expect(second.code, second.stderr).toBe(1);
-      expect(second.stderr).toMatch(new RegExp(`^5 files: ${4 - done.length} to refresh, ${done.length} already refreshed, 1 that cannot be refreshed$`, "m"));
-      expect(second.stderr).toMatch(new RegExp(`^done: ${4 - done.length} refreshed, ${done.length} skipped \\(already refreshed\\), 1 failed \\(broken\\.md\\) in .+$`, "m"));
-      expect(await refreshed(dir)).toEqual(["page-1.refreshed.md", "page-2.refreshed.md", "page-3.refreshed.md", "page-4.refreshed.md"]);
-      for (const [name, mtime] of mtimes) expect((await stat(path.join(dir, name))).mtimeMs, name).toBe(mtime);
-      for (let i = 1; i <= 4; i++) {
-        const text = await readFile(path.join(dir, `page-${i}.refreshed.md`), "utf8");
-        expect(text).not.toMatch(/game-changer/);
-        expect(text).toContain("tags: [garden, compost]");
-      }
-    },
-    180_000,
-  );
+    const second = await runCli(["batch", "--refresh", dir, ...TARGETS, ...model]);
+    expect(second.code, second.stderr).toBe(1);
+    expect(second.stderr).toMatch(
+      new RegExp(`^5 files: ${4 - done.length} to refresh, ${done.length} already refreshed, 1 that cannot be refreshed$`, "m"),
+    );
+    expect(second.stderr).toMatch(
+      new RegExp(
+        `^done: ${4 - done.length} refreshed, ${done.length} skipped \\(already refreshed\\), 1 failed \\(broken\\.md\\) in .+$`,
+        "m",
+      ),
+    );
+    expect(await refreshed(dir)).toEqual(["page-1.refreshed.md", "page-2.refreshed.md", "page-3.refreshed.md", "page-4.refreshed.md"]);
+    for (const [name, mtime] of mtimes) expect((await stat(path.join(dir, name))).mtimeMs, name).toBe(mtime);
+    for (let i = 1; i <= 4; i++) {
+      const text = await readFile(path.join(dir, `page-${i}.refreshed.md`), "utf8");
+      expect(text).not.toMatch(/game-changer/);
+      expect(text).toContain("tags: [garden, compost]");
+    }
+  }, 180_000);
 
-  it(
-    "batch --refresh --in-place replaces each file and keeps the original as <file>.bak, readable as it was",
-    async () => {
-      const dir = await folder(2);
-      const originals = await Promise.all([1, 2].map((i) => readFile(path.join(dir, `page-${i}.md`), "utf8")));
-      await chmod(path.join(dir, "page-1.md"), 0o644);
-      const result = await runCli(["batch", "--refresh", dir, "--in-place", ...TARGETS, ...model]);
-      expect(result.code, result.stderr).toBe(0);
-      for (const i of [1, 2]) {
-        expect(await readFile(path.join(dir, `page-${i}.md.bak`), "utf8")).toBe(originals[i - 1]);
-        expect(await readFile(path.join(dir, `page-${i}.md`), "utf8")).not.toBe(originals[i - 1]);
-      }
-      expect((await stat(path.join(dir, "page-1.md"))).mode & 0o777).toBe(0o644);
-      expect(await refreshed(dir)).toEqual([]);
-    },
-    120_000,
-  );
+  it("batch --refresh --in-place replaces each file and keeps the original as <file>.bak, readable as it was", async () => {
+    const dir = await folder(2);
+    const originals = await Promise.all([1, 2].map((i) => readFile(path.join(dir, `page-${i}.md`), "utf8")));
+    await chmod(path.join(dir, "page-1.md"), 0o644);
+    const result = await runCli(["batch", "--refresh", dir, "--in-place", ...TARGETS, ...model]);
+    expect(result.code, result.stderr).toBe(0);
+    for (const i of [1, 2]) {
+      expect(await readFile(path.join(dir, `page-${i}.md.bak`), "utf8")).toBe(originals[i - 1]);
+      expect(await readFile(path.join(dir, `page-${i}.md`), "utf8")).not.toBe(originals[i - 1]);
+    }
+    expect((await stat(path.join(dir, "page-1.md"))).mode & 0o777).toBe(0o644);
+    expect(await refreshed(dir)).toEqual([]);
+  }, 120_000);
 
   it("refresh FILE: the refreshed article on stdout or as a diff, the score on stderr; bad input is one line", async () => {
     const dir = await folder(1);

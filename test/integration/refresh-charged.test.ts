@@ -22,16 +22,27 @@ describe.skipIf(!HAS_STORIES_MODEL)("a refresh stopped by the deadline", () => {
     // midway on a fast machine and a loaded one alike.
     const measure = await startServer(STORIES_MODEL, { INKPRESS_API_KEYS: MEASURE_KEY });
     const started = performance.now();
-    const whole = await fetch(`${measure.url}/api/v1/refresh`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": MEASURE_KEY }, body: JSON.stringify(REQUEST) });
+    const whole = await fetch(`${measure.url}/api/v1/refresh`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": MEASURE_KEY },
+      body: JSON.stringify(REQUEST),
+    });
     const wholeMs = performance.now() - started;
     await measure.stop();
     expect(whole.status).toBe(200);
-    server = await startServer(STORIES_MODEL, { INKPRESS_KEYS_FILE: keysFile, INKPRESS_TIMEOUT_S: String(Math.max(1, Math.round(wholeMs / 2000))) });
+    server = await startServer(STORIES_MODEL, {
+      INKPRESS_KEYS_FILE: keysFile,
+      INKPRESS_TIMEOUT_S: String(Math.max(1, Math.round(wholeMs / 2000))),
+    });
   }, 120_000);
   afterAll(() => server?.stop());
 
   const post = (route: string, body: unknown) =>
-    fetch(`${server.url}${route}`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": key }, body: JSON.stringify(body) });
+    fetch(`${server.url}${route}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key },
+      body: JSON.stringify(body),
+    });
   /** The key's daily words left, as an analyse (which costs none) announces them. */
   const wordsLeft = async () => {
     const response = await post("/api/v1/analyse", { markdown: "# A note\n\nA few words.\n" });

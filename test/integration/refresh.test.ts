@@ -18,7 +18,9 @@ const SEEDS = Array.from({ length: 10 }, (_, i) => i + 1);
 
 /** Every sentence and heading of an article, as located in its text. */
 const partsOf = (markdown: string) =>
-  locate(markdown, "en").blocks.flatMap((block) => (block.kind === "paragraph" ? block.sentences.map((s) => s.text) : block.kind === "heading" ? [block.text] : []));
+  locate(markdown, "en").blocks.flatMap((block) =>
+    block.kind === "paragraph" ? block.sentences.map((s) => s.text) : block.kind === "heading" ? [block.text] : [],
+  );
 
 /** Whether `git apply --check` takes the diff on a repository holding the given article. */
 async function gitApplies(markdown: string, diff: string): Promise<void> {
@@ -48,21 +50,28 @@ describe.each(models)("a refresh on $name", ({ model, skip }) => {
       const original = partsOf(markdown);
       const rows: string[] = [];
       for (const seed of SEEDS) {
-        const response = await fetch(`${server.url}/api/v1/refresh`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": API_KEY }, body: JSON.stringify({ ...request, seed }) });
+        const response = await fetch(`${server.url}/api/v1/refresh`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-api-key": API_KEY },
+          body: JSON.stringify({ ...request, seed }),
+        });
         expect(response.status).toBe(200);
         const answer = (await response.json()) as RefreshResponse;
         expect(answer.after.score, `seed ${seed}`).toBeGreaterThanOrEqual(answer.before.score);
         const mended: string[] = [];
         for (const id of PLANTED_CHECKS) {
           expect(answer.before.checks.find((c) => c.id === id)!.passed, id).toBe(false);
-          if (answer.after.checks.find((c) => c.id === id)!.passed === false) expect(answer.unmended.find((u) => u.check === id)?.reason, `${id}, seed ${seed}`).toMatch(/Not mended: .+/);
+          if (answer.after.checks.find((c) => c.id === id)!.passed === false)
+            expect(answer.unmended.find((u) => u.check === id)?.reason, `${id}, seed ${seed}`).toMatch(/Not mended: .+/);
           else mended.push(id);
         }
         const changed = answer.changes.map((c) => c.before).join("\n");
         for (const part of original.filter((p) => !changed.includes(p))) expect(answer.article.markdown, `seed ${seed}`).toContain(part);
         expect(answer.article.markdown).toContain("tags: [garden, compost]");
         await gitApplies(markdown, answer.diff);
-        rows.push(`seed ${seed}: score ${answer.before.score} → ${answer.after.score}; mended ${mended.length}/${PLANTED_CHECKS.length}${mended.length < PLANTED_CHECKS.length ? ` (not: ${PLANTED_CHECKS.filter((id) => !mended.includes(id)).join(", ")})` : ""}`);
+        rows.push(
+          `seed ${seed}: score ${answer.before.score} → ${answer.after.score}; mended ${mended.length}/${PLANTED_CHECKS.length}${mended.length < PLANTED_CHECKS.length ? ` (not: ${PLANTED_CHECKS.filter((id) => !mended.includes(id)).join(", ")})` : ""}`,
+        );
       }
       console.log(rows.join("\n"));
     },

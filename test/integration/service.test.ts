@@ -12,7 +12,13 @@ describe("npm start", () => {
   it("stops the server when npm gets SIGTERM: the port is closed once npm has exited", async () => {
     const model = await testModel("plain");
     const data = await mkdtemp(path.join(tmpdir(), "inkpress-data-"));
-    const env = { ...process.env, ...CLEAN_ENV, INKPRESS_API_KEYS: API_KEY, INKPRESS_DATA_DIR: data, INKPRESS_KEYS_FILE: path.join(data, "keys.json") };
+    const env = {
+      ...process.env,
+      ...CLEAN_ENV,
+      INKPRESS_API_KEYS: API_KEY,
+      INKPRESS_DATA_DIR: data,
+      INKPRESS_KEYS_FILE: path.join(data, "keys.json"),
+    };
     const npm = spawn("npm", ["start", "--", "--model", model, "--port", "0", "--threads", "1"], {
       cwd: ROOT,
       env: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)),

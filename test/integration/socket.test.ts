@@ -46,7 +46,13 @@ function trickle(url: string, head: string, drip: string, giveUpS: number): { ou
       clearTimeout(giveUp);
       socket.destroy();
       const response = parseResponse(Buffer.concat(chunks));
-      resolve({ afterS: (performance.now() - started) / 1000, how: response.status ? "answered" : how, status: response.status, contentType: header({ ...response, ending: "end" }, "content-type"), body: response.body });
+      resolve({
+        afterS: (performance.now() - started) / 1000,
+        how: response.status ? "answered" : how,
+        status: response.status,
+        contentType: header({ ...response, ending: "end" }, "content-type"),
+        body: response.body,
+      });
     };
     const giveUp = setTimeout(() => finish("still open"), giveUpS * 1000);
     socket.on("data", (d) => {
@@ -76,7 +82,12 @@ describe("sockets, CORS, request ids and logs", () => {
       startServer(model, {}, { args: ["--cors-origins", "https://a.example"] }),
     ]);
     // Slowloris: the request line, then a header one byte a second, never finished.
-    slowHeaders = trickle(plain.url, "POST /api/v1/generate HTTP/1.1\r\nHost: localhost\r\nX-Slow: ", "abcdefghij", HEADERS_TIMEOUT_S + SLACK_S);
+    slowHeaders = trickle(
+      plain.url,
+      "POST /api/v1/generate HTTP/1.1\r\nHost: localhost\r\nX-Slow: ",
+      "abcdefghij",
+      HEADERS_TIMEOUT_S + SLACK_S,
+    );
     // Whole headers, then the body one byte a second.
     const body = JSON.stringify({ topic: "Slow tea", length: 100, padding: " ".repeat(100) });
     slowBody = trickle(
@@ -124,22 +135,37 @@ describe("sockets, CORS, request ids and logs", () => {
       expect(options.status).toBe(204);
       expect(options.headers.get("access-control-allow-origin")).toBe("https://a.example");
       expect(options.headers.get("access-control-allow-methods")?.split(/,\s*/)).toContain("POST");
-      expect(options.headers.get("access-control-allow-headers")?.toLowerCase().split(/,\s*/)).toEqual(expect.arrayContaining(["content-type", "x-api-key"]));
+      expect(options.headers.get("access-control-allow-headers")?.toLowerCase().split(/,\s*/)).toEqual(
+        expect.arrayContaining(["content-type", "x-api-key"]),
+      );
       expect(options.headers.get("access-control-allow-credentials")).toBeNull();
       expect(options.headers.get("vary")?.toLowerCase()).toContain("origin");
 
       const post = await cors.generate({ topic: "x", length: 50 }, { origin: "https://a.example" });
       expect(post.status).toBe(422);
       expect(post.headers.get("access-control-allow-origin")).toBe("https://a.example");
-      expect(post.headers.get("access-control-expose-headers")?.toLowerCase().split(/,\s*/)).toEqual(expect.arrayContaining(["x-request-id", "ratelimit", "ratelimit-policy", "retry-after"]));
+      expect(post.headers.get("access-control-expose-headers")?.toLowerCase().split(/,\s*/)).toEqual(
+        expect.arrayContaining(["x-request-id", "ratelimit", "ratelimit-policy", "retry-after"]),
+      );
       // An error before the key check still lets the page read why.
-      const refused = await fetch(`${cors.url}/api/v1/generate`, { method: "POST", headers: { origin: "https://a.example", "content-type": "application/json" }, body: "{}" });
+      const refused = await fetch(`${cors.url}/api/v1/generate`, {
+        method: "POST",
+        headers: { origin: "https://a.example", "content-type": "application/json" },
+        body: "{}",
+      });
       expect(refused.status).toBe(401);
       expect(refused.headers.get("access-control-allow-origin")).toBe("https://a.example");
     });
 
     it("with --cors-origins, gives no other origin an allow-origin", async () => {
-      for (const origin of ["https://b.example", "null", "https://a.example.evil.example", "http://a.example", "https://a.examplex", "https://evil.example/https://a.example"]) {
+      for (const origin of [
+        "https://b.example",
+        "null",
+        "https://a.example.evil.example",
+        "http://a.example",
+        "https://a.examplex",
+        "https://evil.example/https://a.example",
+      ]) {
         const options = await preflight(cors, origin);
         expect(options.headers.get("access-control-allow-origin"), `preflight from ${origin}`).toBeNull();
         expect(options.headers.get("access-control-allow-credentials"), origin).toBeNull();
@@ -173,12 +199,31 @@ describe("sockets, CORS, request ids and logs", () => {
         out.push({ label, status: response.status, echoed: response.headers.get("x-request-id") });
       }
       const raw: [string, string, [string, string][], string][] = [
-        ["413", "POST /api/v1/generate HTTP/1.1", [["content-type", "application/json"], ["x-api-key", API_KEY]], JSON.stringify({ topic: "x", p: "p".repeat(70_000) })],
-        ["431", "POST /api/v1/generate HTTP/1.1", [["x-api-key", API_KEY], ["x-pad", "p".repeat(9_000)]], ""],
+        [
+          "413",
+          "POST /api/v1/generate HTTP/1.1",
+          [
+            ["content-type", "application/json"],
+            ["x-api-key", API_KEY],
+          ],
+          JSON.stringify({ topic: "x", p: "p".repeat(70_000) }),
+        ],
+        [
+          "431",
+          "POST /api/v1/generate HTTP/1.1",
+          [
+            ["x-api-key", API_KEY],
+            ["x-pad", "p".repeat(9_000)],
+          ],
+          "",
+        ],
         ["400 bad path", "GET /api/v1/%zz HTTP/1.1", [["x-api-key", API_KEY]], ""],
       ];
       for (const [label, line, headers, body] of raw) {
-        const response = await rawRequest(plain.url, rawHttp(line, [["host", "localhost"], ...headers, ...(id === undefined ? [] : [["x-request-id", id] as [string, string]])], body));
+        const response = await rawRequest(
+          plain.url,
+          rawHttp(line, [["host", "localhost"], ...headers, ...(id === undefined ? [] : [["x-request-id", id] as [string, string]])], body),
+        );
         out.push({ label, status: response.status, echoed: header(response, "x-request-id") });
       }
       return out;
@@ -187,7 +232,8 @@ describe("sockets, CORS, request ids and logs", () => {
     it("is echoed when sane, on success and on every error", async () => {
       const wrong: string[] = [];
       for (const id of ["req-1_a.b:c", "a".repeat(128), "0", "ABC.def-123:456_789"]) {
-        for (const answer of await answers(id)) if (answer.echoed !== id) wrong.push(`${answer.label} (${answer.status}) sent ${id.slice(0, 20)}, got ${answer.echoed}`);
+        for (const answer of await answers(id))
+          if (answer.echoed !== id) wrong.push(`${answer.label} (${answer.status}) sent ${id.slice(0, 20)}, got ${answer.echoed}`);
       }
       expect(wrong).toEqual([]);
     });
@@ -196,10 +242,23 @@ describe("sockets, CORS, request ids and logs", () => {
       const seen = new Set<string>();
       const wrong: string[] = [];
       let count = 0;
-      for (const id of [undefined, "", "has spaces", "tab\tinside", "a".repeat(129), "x".repeat(500), "a,b", "<script>", "../../etc/passwd", "é", "semi;colon"]) {
+      for (const id of [
+        undefined,
+        "",
+        "has spaces",
+        "tab\tinside",
+        "a".repeat(129),
+        "x".repeat(500),
+        "a,b",
+        "<script>",
+        "../../etc/passwd",
+        "é",
+        "semi;colon",
+      ]) {
         for (const answer of await answers(id)) {
           count++;
-          if (!UUID.test(answer.echoed ?? "")) wrong.push(`${answer.label} (${answer.status}) sent ${JSON.stringify(id?.slice(0, 20))}, got ${answer.echoed}`);
+          if (!UUID.test(answer.echoed ?? ""))
+            wrong.push(`${answer.label} (${answer.status}) sent ${JSON.stringify(id?.slice(0, 20))}, got ${answer.echoed}`);
           else seen.add(answer.echoed!);
         }
       }
@@ -221,7 +280,11 @@ describe("sockets, CORS, request ids and logs", () => {
         ["log-health", fetch(`${plain.url}/healthz`, { headers: { "x-request-id": "log-health" } }), 200, null],
       ];
       for (const [, response] of requests) await (await response).text();
-      const all = [["log-200", 200, "env-1"], ...requests.map(([id, , status, key]) => [id, status, key])] as [string, number, string | null][];
+      const all = [["log-200", 200, "env-1"], ...requests.map(([id, , status, key]) => [id, status, key])] as [
+        string,
+        number,
+        string | null,
+      ][];
       await waitFor(() => (all.every(([id]) => lines(plain, id).length > 0) ? true : undefined), "every request logged");
       await sleep(300); // a second line would have come by now
       for (const [id, status, key] of all) {
@@ -260,7 +323,13 @@ describe("sockets, CORS, request ids and logs", () => {
       await waitFor(() => (lines(plain, "log-stream").length ? true : undefined), "the stream's log line");
       await sleep(300);
       expect(lines(plain, "log-stream")).toEqual([
-        expect.objectContaining({ requestId: "log-stream", key: "env-1", status: 200, words: done.article.wordCount, tokens: done.usage.promptTokens + done.usage.completionTokens }),
+        expect.objectContaining({
+          requestId: "log-stream",
+          key: "env-1",
+          status: 200,
+          words: done.article.wordCount,
+          tokens: done.usage.promptTokens + done.usage.completionTokens,
+        }),
       ]);
     });
 
@@ -289,7 +358,10 @@ describe("sockets, CORS, request ids and logs", () => {
     });
 
     it("writes each line as bare JSON, machine-readable as it is", () => {
-      const raw = plain.output().split("\n").filter((line) => line.includes('"requestId":"log-200"'));
+      const raw = plain
+        .output()
+        .split("\n")
+        .filter((line) => line.includes('"requestId":"log-200"'));
       expect(raw).toHaveLength(1);
       expect(() => JSON.parse(raw[0]!), `the line as printed: ${raw[0]}`).not.toThrow();
     });
@@ -320,7 +392,9 @@ describe("sockets, CORS, request ids and logs", () => {
       const { host, port } = hostPort(plain.url);
       const body = JSON.stringify({ topic: "Hanging up", length: 100 });
       const socket = net.connect(port, host, () =>
-        socket.write(`POST /api/v1/generate HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\nx-api-key: ${API_KEY}\r\nx-request-id: gone-body\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 10)}`),
+        socket.write(
+          `POST /api/v1/generate HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\nx-api-key: ${API_KEY}\r\nx-request-id: gone-body\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+        ),
       );
       socket.on("error", () => {});
       await sleep(500);
@@ -329,9 +403,18 @@ describe("sockets, CORS, request ids and logs", () => {
       await waitFor(() => (ids.every((id) => lines(plain, id).length) ? true : undefined), "all three logged");
       await sleep(300);
       const logged = Object.fromEntries(ids.map((id) => [id, lines(plain, id).map((l) => l.status)]));
-      expect(Object.values(logged).map((statuses) => statuses.length), `one line each: ${JSON.stringify(logged)}`).toEqual([1, 1, 1]);
-      expect(Object.entries(logged).filter(([, statuses]) => statuses[0] === 500), "a client hanging up is not an internal error").toEqual([]);
-      const stacks = plain.output().split("\n").filter((line) => /ERROR|AbortError|This operation was aborted|^\s+at /.test(line));
+      expect(
+        Object.values(logged).map((statuses) => statuses.length),
+        `one line each: ${JSON.stringify(logged)}`,
+      ).toEqual([1, 1, 1]);
+      expect(
+        Object.entries(logged).filter(([, statuses]) => statuses[0] === 500),
+        "a client hanging up is not an internal error",
+      ).toEqual([]);
+      const stacks = plain
+        .output()
+        .split("\n")
+        .filter((line) => /ERROR|AbortError|This operation was aborted|^\s+at /.test(line));
       expect(stacks, "no error stack for a hang-up").toEqual([]);
     });
   });
@@ -356,8 +439,16 @@ describe("sockets, CORS, request ids and logs", () => {
       expect(outcome.status).toBe(408);
       expect(problemViolations(408, outcome.contentType, outcome.body)).toEqual([]);
     }
-    await waitFor(() => (requestLogLines(plain.output()).some((l) => l.requestId === "slow-body") ? true : undefined), "the slow request's log line", 3_000).catch(() => undefined);
-    expect(requestLogLines(plain.output()).filter((l) => l.requestId === "slow-body").map((l) => l.status)).toEqual([408]);
+    await waitFor(
+      () => (requestLogLines(plain.output()).some((l) => l.requestId === "slow-body") ? true : undefined),
+      "the slow request's log line",
+      3_000,
+    ).catch(() => undefined);
+    expect(
+      requestLogLines(plain.output())
+        .filter((l) => l.requestId === "slow-body")
+        .map((l) => l.status),
+    ).toEqual([408]);
     expect((await fetch(`${plain.url}/healthz`)).status).toBe(200);
   });
 });

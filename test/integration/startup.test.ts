@@ -31,7 +31,10 @@ describe("start-up problems", () => {
   });
 
   it("a model file that does not exist", async () => {
-    expectOneLineFailure(await runCli(["serve", "--model", "/nonexistent/model.gguf"], keys), /model file not found: \/nonexistent\/model\.gguf/);
+    expectOneLineFailure(
+      await runCli(["serve", "--model", "/nonexistent/model.gguf"], keys),
+      /model file not found: \/nonexistent\/model\.gguf/,
+    );
   });
 
   it("a file that is not GGUF", async () => {
@@ -57,7 +60,10 @@ describe("start-up problems", () => {
   });
 
   it("a bad number in the configuration names the setting", async () => {
-    expectOneLineFailure(await runCli(["serve", "--model", model], { ...keys, INKPRESS_THREADS: "many" }), /threads must be a whole number/);
+    expectOneLineFailure(
+      await runCli(["serve", "--model", model], { ...keys, INKPRESS_THREADS: "many" }),
+      /threads must be a whole number/,
+    );
   });
 
   it("finds a model in models/ when none is configured", async () => {

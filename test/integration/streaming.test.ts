@@ -19,11 +19,17 @@ if (!HAS_STORIES_MODEL) {
 // Helpers
 
 /** `startServer`, telling on stderr (with the server's output) when the server dies on its own. */
-async function start(model: string, args: string[] = [], options: { env?: Record<string, string>; waitForModel?: boolean } = {}): Promise<TestServer> {
+async function start(
+  model: string,
+  args: string[] = [],
+  options: { env?: Record<string, string>; waitForModel?: boolean } = {},
+): Promise<TestServer> {
   const server = await startServer(model, options.env ?? {}, { args, waitForModel: options.waitForModel });
   server.process.once("exit", (code, signal) => {
     if (code === 0 || signal === "SIGTERM") return;
-    console.error(`inkpress server (pid ${server.process.pid}) exited with ${signal ?? code}; its last output:\n${server.output().slice(-4000)}`);
+    console.error(
+      `inkpress server (pid ${server.process.pid}) exited with ${signal ?? code}; its last output:\n${server.output().slice(-4000)}`,
+    );
   });
   return server;
 }
@@ -45,7 +51,11 @@ function requestInit(body: unknown, headers: Record<string, string> = {}, signal
 }
 
 /** Open a generate request and read it as an event stream. */
-function openStream(server: TestServer, body: unknown, headers: Record<string, string> = { accept: "text/event-stream" }): Promise<SseResponse> {
+function openStream(
+  server: TestServer,
+  body: unknown,
+  headers: Record<string, string> = { accept: "text/event-stream" },
+): Promise<SseResponse> {
   return fetchSse(`${server.url}/api/v1/generate`, requestInit(body, headers));
 }
 
@@ -146,7 +156,7 @@ describe("the SSE test reader", () => {
       readSse(
         bodyOf([
           ": keep-alive\n\n",
-          "event: meta\ndata: {\"a\":",
+          'event: meta\ndata: {"a":',
           "1}\n\n",
           "data: line one\r\ndata: line two\r",
           "\n\r\n",
@@ -215,7 +225,13 @@ interface StreamCase {
 }
 
 const KEYWORDS = "compost bin, garden waste";
-const BASE = { topic: "  Home composting for beginners ", length: 400, tone: "friendly", language: "EN", seo: { keywords: ` ${KEYWORDS}, Compost Bin,` } };
+const BASE = {
+  topic: "  Home composting for beginners ",
+  length: 400,
+  tone: "friendly",
+  language: "EN",
+  seo: { keywords: ` ${KEYWORDS}, Compost Bin,` },
+};
 const NORMALISED = {
   topic: "Home composting for beginners",
   length: 400,
@@ -252,7 +268,14 @@ const STREAM_CASES: StreamCase[] = [
   {
     name: "detailed (takeaways list, FAQ), headings off",
     body: { ...BASE, length: 600, seed: 14, structure: "FAQ guide", seo: { keywords: KEYWORDS, headingTags: false } },
-    request: { ...NORMALISED, length: 600, seed: 14, structure: "detailed", structureRequested: "FAQ guide", seo: { ...NORMALISED.seo, headingTags: false } },
+    request: {
+      ...NORMALISED,
+      length: 600,
+      seed: 14,
+      structure: "detailed",
+      structureRequested: "FAQ guide",
+      seo: { ...NORMALISED.seo, headingTags: false },
+    },
     check: (markdown) => {
       expect(markdown).toMatch(/^[-*] \S/m);
       expect(markdown).not.toMatch(/^#/m);
@@ -424,7 +447,11 @@ describe("concurrency: --sequences 2 --queue-size 2", () => {
       expect(body.article.wordCount).toBeGreaterThan(1500 * 0.8);
     }
     // They overlapped: at some point two ran and two waited.
-    expect(seen, `healthz samples over ${Math.round(elapsed)} ms: ${JSON.stringify(seen)}`).toContainEqual({ running: 2, waiting: 2, capacity: 4 });
+    expect(seen, `healthz samples over ${Math.round(elapsed)} ms: ${JSON.stringify(seen)}`).toContainEqual({
+      running: 2,
+      waiting: 2,
+      capacity: 4,
+    });
     await waitForHealth(server, queueIs(0, 0), "an idle pool");
   });
 });
@@ -480,7 +507,10 @@ describe("cancellation: --sequences 1 --queue-size 1", () => {
   it("a client that disconnects is not logged as a server error", async () => {
     const mark = server.output().length;
     const controller = new AbortController();
-    const pending = fetch(`${server.url}/api/v1/generate`, requestInit({ topic: "Going away quietly", length: 5000 }, {}, controller.signal));
+    const pending = fetch(
+      `${server.url}/api/v1/generate`,
+      requestInit({ topic: "Going away quietly", length: 5000 }, {}, controller.signal),
+    );
     pending.catch(() => {});
     await waitForHealth(server, queueIs(1, 0), "the request running");
     controller.abort();
@@ -553,7 +583,9 @@ describe("SIGTERM during a generation", () => {
     if (late instanceof Response) await expectProblem(late, 503);
 
     expect(await exit).toEqual({ code: 0, signal: null });
-    console.info(`SIGTERM, default grace: answered ${Math.round(answeredAfter)} ms and exited ${Math.round(performance.now() - killedAt)} ms after the signal`);
+    console.info(
+      `SIGTERM, default grace: answered ${Math.round(answeredAfter)} ms and exited ${Math.round(performance.now() - killedAt)} ms after the signal`,
+    );
   });
 
   it("--shutdown-grace 1: aborts what is still running after the grace period, answers 503 or closes, and exits 0", async () => {
@@ -596,7 +628,9 @@ describe("SIGTERM during a generation", () => {
         streamOutcome = `stream ended after ${last?.event ?? "nothing"}`;
       }
     }
-    console.info(`SIGTERM, --shutdown-grace 1: exited ${Math.round(exitedAfter)} ms after the signal; JSON client: ${plainOutcome}; stream client: ${streamOutcome}`);
+    console.info(
+      `SIGTERM, --shutdown-grace 1: exited ${Math.round(exitedAfter)} ms after the signal; JSON client: ${plainOutcome}; stream client: ${streamOutcome}`,
+    );
   });
 });
 
@@ -617,7 +651,9 @@ describe.skipIf(!existsSync("/proc/self/status"))("leak check: 500 streams opene
   let server: TestServer;
   let gcRuns = 0;
   beforeAll(async () => {
-    server = await start(await testModel("plain"), [], { env: { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} ${GC_ON_SIGUSR2}`.trim() } });
+    server = await start(await testModel("plain"), [], {
+      env: { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} ${GC_ON_SIGUSR2}`.trim() },
+    });
   });
   afterAll(() => server?.stop());
 
@@ -728,7 +764,10 @@ describe("while the model loads", () => {
 
   it("healthz says loading (503) or ok, and a generate request sent at once succeeds", async () => {
     server = await start(await testModel("plain"), [], { waitForModel: false });
-    const [healthResponse, generated] = await Promise.all([fetch(`${server.url}/healthz`), server.generate({ topic: "Sent before the model loaded", length: 150 })]);
+    const [healthResponse, generated] = await Promise.all([
+      fetch(`${server.url}/healthz`),
+      server.generate({ topic: "Sent before the model loaded", length: 150 }),
+    ]);
     const body: any = await healthResponse.json();
     if (healthResponse.status === 503) expect(body).toEqual({ status: "loading" });
     else expect({ status: healthResponse.status, body }).toMatchObject({ status: 200, body: { status: "ok" } });

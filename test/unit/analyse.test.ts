@@ -21,9 +21,28 @@ interface Vocabulary {
 const ENGLISH: Vocabulary = {
   slots: [
     ["Often", "Usually", "Sometimes", "Later", "Today", "Meanwhile", "Ideally", "Naturally", "Eventually", "Clearly", "Typically"],
-    ["home gardeners", "city growers", "careful beginners", "busy families", "school groups", "allotment keepers", "patient growers", "weekend helpers", "local farmers"],
+    [
+      "home gardeners",
+      "city growers",
+      "careful beginners",
+      "busy families",
+      "school groups",
+      "allotment keepers",
+      "patient growers",
+      "weekend helpers",
+      "local farmers",
+    ],
     ["add", "turn", "check", "water", "cover", "sort", "gather"],
-    ["dry leaves", "coffee grounds", "grass clippings", "vegetable peelings", "shredded cardboard", "eggshell pieces", "straw bundles", "wood chips"],
+    [
+      "dry leaves",
+      "coffee grounds",
+      "grass clippings",
+      "vegetable peelings",
+      "shredded cardboard",
+      "eggshell pieces",
+      "straw bundles",
+      "wood chips",
+    ],
     ["near the garden shed", "before the first frost", "after every heavy rain", "in the early morning", "with a steady hand"],
   ],
   object: 3,
@@ -34,16 +53,42 @@ const ENGLISH: Vocabulary = {
 /** The English vocabulary with openers that link nothing: no sentence holds a transition word. */
 const UNLINKED_ENGLISH: Vocabulary = {
   ...ENGLISH,
-  slots: [["Often", "Usually", "Sometimes", "Today", "Ideally", "Typically", "Gladly", "Happily", "Quietly", "Carefully", "Wisely"], ...ENGLISH.slots.slice(1)],
+  slots: [
+    ["Often", "Usually", "Sometimes", "Today", "Ideally", "Typically", "Gladly", "Happily", "Quietly", "Carefully", "Wisely"],
+    ...ENGLISH.slots.slice(1),
+  ],
 };
 
 const GERMAN: Vocabulary = {
   slots: [
     ["Oft", "Meistens", "Manchmal", "Später", "Heute", "Inzwischen", "Idealerweise", "Natürlich", "Schließlich", "Übrigens", "Gewöhnlich"],
     ["prüfen", "sammeln", "mischen", "wässern", "bedecken", "sortieren", "wenden", "lockern", "holen"],
-    ["fleißige Gärtner", "erfahrene Gärtnerinnen", "neugierige Anfänger", "müde Nachbarn", "kluge Kinder", "ältere Paare", "jüngere Familien"],
-    ["trockenes Laub", "frischen Kaffeesatz", "grüne Grasreste", "alte Gemüseschalen", "feuchte Pappe", "zerdrückte Eierschalen", "lockeres Stroh", "grobe Holzspäne"],
-    ["hinter dem alten Gartenhaus", "vor dem ersten Frost", "nach jedem starken Regen", "am frühen kalten Morgen", "mit ruhiger sicherer Hand"],
+    [
+      "fleißige Gärtner",
+      "erfahrene Gärtnerinnen",
+      "neugierige Anfänger",
+      "müde Nachbarn",
+      "kluge Kinder",
+      "ältere Paare",
+      "jüngere Familien",
+    ],
+    [
+      "trockenes Laub",
+      "frischen Kaffeesatz",
+      "grüne Grasreste",
+      "alte Gemüseschalen",
+      "feuchte Pappe",
+      "zerdrückte Eierschalen",
+      "lockeres Stroh",
+      "grobe Holzspäne",
+    ],
+    [
+      "hinter dem alten Gartenhaus",
+      "vor dem ersten Frost",
+      "nach jedem starken Regen",
+      "am frühen kalten Morgen",
+      "mit ruhiger sicherer Hand",
+    ],
   ],
   object: 3,
   compose: (words) => `${words.join(" ")}.`,
@@ -52,8 +97,30 @@ const GERMAN: Vocabulary = {
 
 const JAPANESE: Vocabulary = {
   slots: [
-    ["春には", "夏には", "秋には", "冬には", "朝には", "夕方には", "週末には", "雨の日には", "晴れた日には", "収穫の後には", "植え付けの前には"],
-    ["家庭菜園の初心者", "近所の農家", "学校の子どもたち", "ベランダの園芸家", "週末の手伝い", "熟練の庭師", "市民農園の利用者", "忙しい家族", "地域のボランティア"],
+    [
+      "春には",
+      "夏には",
+      "秋には",
+      "冬には",
+      "朝には",
+      "夕方には",
+      "週末には",
+      "雨の日には",
+      "晴れた日には",
+      "収穫の後には",
+      "植え付けの前には",
+    ],
+    [
+      "家庭菜園の初心者",
+      "近所の農家",
+      "学校の子どもたち",
+      "ベランダの園芸家",
+      "週末の手伝い",
+      "熟練の庭師",
+      "市民農園の利用者",
+      "忙しい家族",
+      "地域のボランティア",
+    ],
     ["落ち葉", "コーヒーかす", "刈った芝", "野菜くず", "細かい段ボール", "卵の殻", "わら", "木のチップ"],
     ["丁寧に混ぜます", "よく確認します", "少しずつ加えます", "しっかり覆います", "静かに運びます", "毎回量ります", "きちんと集めます"],
   ],
@@ -99,7 +166,8 @@ const check = (a: Analysis, id: CheckId) => a.checks.find((c) => c.id === id)!;
 
 const PRIMARY = "compost bins";
 const TITLE = "Compost bins: a practical guide for small gardens";
-const META = "Compost bins turn kitchen scraps into rich soil. Learn how to choose, place and fill compost bins so a small garden gets free fertiliser.";
+const META =
+  "Compost bins turn kitchen scraps into rich soil. Learn how to choose, place and fill compost bins so a small garden gets free fertiliser.";
 
 /** 585 body words: 57 ten-word sentences and 15 heading words; "compost bins" 7 times. */
 function sectionParts(w = writer(ENGLISH)) {
@@ -239,7 +307,15 @@ describe("analyse: good articles", () => {
   it("passes a paragraphs article, where subheading checks do not apply", () => {
     const a = analyse(paragraphsInput());
     expect(failing(a)).toEqual([]);
-    expect(notApplicable(a)).toEqual(["keyword-in-subheadings", "no-headings", "distinct-headings", "subheading-distribution", "outline", "sources-cited", "internal-links"]);
+    expect(notApplicable(a)).toEqual([
+      "keyword-in-subheadings",
+      "no-headings",
+      "distinct-headings",
+      "subheading-distribution",
+      "outline",
+      "sources-cited",
+      "internal-links",
+    ]);
     expect(a.score).toBe(100);
     expect(a.wordCount).toBe(380);
   });
@@ -247,7 +323,16 @@ describe("analyse: good articles", () => {
   it("passes an article written with heading tags off, where heading checks do not apply", () => {
     const a = analyse(plainInput());
     expect(failing(a)).toEqual([]);
-    expect(notApplicable(a)).toEqual(["keyword-in-subheadings", "single-h1", "heading-hierarchy", "distinct-headings", "subheading-distribution", "outline", "sources-cited", "internal-links"]);
+    expect(notApplicable(a)).toEqual([
+      "keyword-in-subheadings",
+      "single-h1",
+      "heading-hierarchy",
+      "distinct-headings",
+      "subheading-distribution",
+      "outline",
+      "sources-cited",
+      "internal-links",
+    ]);
     expect(check(a, "no-headings").passed).toBe(true);
     expect(a.score).toBe(100);
   });
@@ -276,15 +361,17 @@ describe("analyse: good articles", () => {
   it("counts list items, subheadings and FAQ answers but not the H1", () => {
     const a = analyse({
       ...sectionsInput(),
-      ...body([
-        "# Title words here",
-        "One two three.",
-        "- Four five.\n- Six seven.",
-        "## FAQ",
-        "### Is eight nine?",
-        "Ten eleven  \ntwelve thirteen.",
-        "```\nnot prose at all\n```",
-      ].join("\n\n")),
+      ...body(
+        [
+          "# Title words here",
+          "One two three.",
+          "- Four five.\n- Six seven.",
+          "## FAQ",
+          "### Is eight nine?",
+          "Ten eleven  \ntwelve thirteen.",
+          "```\nnot prose at all\n```",
+        ].join("\n\n"),
+      ),
     });
     expect(a.wordCount).toBe(3 + 2 + 2 + 1 + 3 + 4);
     expect(a.readingTimeMinutes).toBe(1);
@@ -303,7 +390,10 @@ interface BadCase {
 }
 
 /** Edit the good sections article with the same writer, so new sentences stay distinct. */
-function editSections(edit: (parts: ReturnType<typeof sectionParts>, w: ReturnType<typeof writer>) => void, overrides: Partial<AnalyseInput> = {}) {
+function editSections(
+  edit: (parts: ReturnType<typeof sectionParts>, w: ReturnType<typeof writer>) => void,
+  overrides: Partial<AnalyseInput> = {},
+) {
   return () => {
     const w = writer(ENGLISH);
     const parts = sectionParts(w);
@@ -420,7 +510,10 @@ const badCases: BadCase[] = [
   },
   {
     id: "outline",
-    input: () => sectionsInput(undefined, { outline: { introduction: 60, headings: [{ level: 2, text: "A heading the article lacks", words: 200 }] } }),
+    input: () =>
+      sectionsInput(undefined, {
+        outline: { introduction: 60, headings: [{ level: 2, text: "A heading the article lacks", words: 200 }] },
+      }),
     figure: "the outline has “H2 A heading the article lacks”",
   },
   {
@@ -432,7 +525,17 @@ const badCases: BadCase[] = [
     id: "internal-links",
     input: () =>
       sectionsInput(undefined, {
-        grounding: { sources: 0, cited: 0, links: 5, linksWanted: 4, linksPlaced: 1, unlinked: [{ url: "/a", reason: "not-written" }, { url: "/b", reason: "no-anchor" }] },
+        grounding: {
+          sources: 0,
+          cited: 0,
+          links: 5,
+          linksWanted: 4,
+          linksPlaced: 1,
+          unlinked: [
+            { url: "/a", reason: "not-written" },
+            { url: "/b", reason: "no-anchor" },
+          ],
+        },
       }),
     figure: "1 link placed of 4 wanted (target: at least half). Not linked: /b (no descriptive anchor",
   },

@@ -41,7 +41,9 @@ describe("style fields from flat fields, as the CLI and batch rows give them", (
 
   it("a CSV row and a JSONL row with the same style are the same request", () => {
     const [csv] = csvRows('topic,avoid,voice,cliches\nHome composting,"Once upon a time; Lily",plain British English,false\n');
-    const [jsonl] = jsonlRows('{"topic":"Home composting","style":{"avoid":["Once upon a time","Lily"],"voice":"plain British English","cliches":false}}\n');
+    const [jsonl] = jsonlRows(
+      '{"topic":"Home composting","style":{"avoid":["Once upon a time","Lily"],"voice":"plain British English","cliches":false}}\n',
+    );
     const a = parseRow(csv!.line, (csv as { fields: Record<string, unknown> }).fields) as BatchRow;
     const b = parseRow(jsonl!.line, (jsonl as { fields: Record<string, unknown> }).fields) as BatchRow;
     expect(a.request.style).toEqual({ avoid: ["Once upon a time", "Lily"], voice: "plain British English", cliches: false });
@@ -50,7 +52,10 @@ describe("style fields from flat fields, as the CLI and batch rows give them", (
   });
 
   it("names a bad style field in the API's words", () => {
-    expect(parseRow(2, { topic: "t", voice: "v".repeat(501) })).toEqual({ line: 2, error: "style.voice: voice must be at most 500 characters" });
+    expect(parseRow(2, { topic: "t", voice: "v".repeat(501) })).toEqual({
+      line: 2,
+      error: "style.voice: voice must be at most 500 characters",
+    });
     expect(parseRow(2, { topic: "t", avoid: ["ok", 5] })).toMatchObject({ error: expect.stringMatching(/^style\.avoid\[1\]: /) });
     expect(jsonlRows('{"topic":"t","style":"plain"}')).toEqual([{ line: 1, error: "style: style must be an object" }]);
   });
@@ -63,7 +68,10 @@ describe("sources from files", () => {
       url: "https://example.org/a",
       text: "# Other\n\nText.",
     });
-    expect(sourceFromFile("b.md", "Intro line.\n\n# Rain barrels #\n\nText.")).toEqual({ title: "Rain barrels", text: "Intro line.\n\n# Rain barrels #\n\nText." });
+    expect(sourceFromFile("b.md", "Intro line.\n\n# Rain barrels #\n\nText.")).toEqual({
+      title: "Rain barrels",
+      text: "Intro line.\n\n# Rain barrels #\n\nText.",
+    });
     expect(sourceFromFile("dir/c.txt", "Plain text.")).toEqual({ title: "c", text: "Plain text." });
     expect(() => sourceFromFile("d.md", "---\n- a list\n---\nText")).toThrow("d.md: its front matter must be a mapping (title:, url:)");
   });
@@ -72,12 +80,18 @@ describe("sources from files", () => {
     const dir = await folder({
       "compost.md": "# Compost notes\n\nBrown leaves add carbon.",
       "barrels.txt": "Rain barrels collect water.",
-      "rows.csv": 'topic,sources\nHome composting,compost.md; barrels.txt\nRain barrels,missing.md\nWorms,\n',
+      "rows.csv": "topic,sources\nHome composting,compost.md; barrels.txt\nRain barrels,missing.md\nWorms,\n",
     });
     const rows = await readRows(path.join(dir, "rows.csv"));
     expect(rows[0]).toEqual({
       line: 2,
-      fields: { topic: "Home composting", sources: [{ title: "Compost notes", text: "# Compost notes\n\nBrown leaves add carbon." }, { title: "barrels", text: "Rain barrels collect water." }] },
+      fields: {
+        topic: "Home composting",
+        sources: [
+          { title: "Compost notes", text: "# Compost notes\n\nBrown leaves add carbon." },
+          { title: "barrels", text: "Rain barrels collect water." },
+        ],
+      },
     });
     expect(rows[1]).toEqual({ line: 3, error: "sources: cannot read source missing.md: no such file" });
     expect(rows[2]).toEqual({ line: 4, fields: { topic: "Worms" } });
@@ -87,10 +101,18 @@ describe("sources from files", () => {
   });
 
   it("takes JSONL rows' sources as given, validated like the API's", async () => {
-    const dir = await folder({ "rows.jsonl": '{"topic":"Composting","sources":[{"title":"Notes","url":"https://example.org/n","text":"Brown leaves add carbon."}]}\n{"topic":"Composting","sources":[{"title":"Notes","url":"javascript:alert(1)","text":"x"}]}\n' });
+    const dir = await folder({
+      "rows.jsonl":
+        '{"topic":"Composting","sources":[{"title":"Notes","url":"https://example.org/n","text":"Brown leaves add carbon."}]}\n{"topic":"Composting","sources":[{"title":"Notes","url":"javascript:alert(1)","text":"x"}]}\n',
+    });
     const [good, bad] = await readRows(path.join(dir, "rows.jsonl"));
-    expect((parseRow(good!.line, (good as { fields: Record<string, unknown> }).fields) as BatchRow).request.sources).toEqual([{ title: "Notes", url: "https://example.org/n", text: "Brown leaves add carbon." }]);
-    expect(parseRow(bad!.line, (bad as { fields: Record<string, unknown> }).fields)).toEqual({ line: 2, error: "sources[0].url: url must be an absolute http(s) URL" });
+    expect((parseRow(good!.line, (good as { fields: Record<string, unknown> }).fields) as BatchRow).request.sources).toEqual([
+      { title: "Notes", url: "https://example.org/n", text: "Brown leaves add carbon." },
+    ]);
+    expect(parseRow(bad!.line, (bad as { fields: Record<string, unknown> }).fields)).toEqual({
+      line: 2,
+      error: "sources[0].url: url must be an absolute http(s) URL",
+    });
     await expect(readSourceFiles({ paths: ["nowhere.md"], base: dir })).rejects.toThrow("cannot read source nowhere.md: no such file");
   });
 });
@@ -109,8 +131,10 @@ describe("links files", () => {
 
   it("reads CSV and JSONL files of url,title,keywords", async () => {
     const dir = await folder({
-      "links.csv": 'url,title,keywords,lastmod\n/compost-bins,How to choose a compost bin,"compost bin, tumbler",2026\nhttps://example.org/worms,Worm farms,,\n',
-      "links.jsonl": '{"url":"/compost-bins","title":"How to choose a compost bin","keywords":["compost bin"]}\n\n{"url":"/worms","title":"Worm farms"}\n',
+      "links.csv":
+        'url,title,keywords,lastmod\n/compost-bins,How to choose a compost bin,"compost bin, tumbler",2026\nhttps://example.org/worms,Worm farms,,\n',
+      "links.jsonl":
+        '{"url":"/compost-bins","title":"How to choose a compost bin","keywords":["compost bin"]}\n\n{"url":"/worms","title":"Worm farms"}\n',
     });
     expect(await readLinksFile(path.join(dir, "links.csv"))).toEqual([
       { url: "/compost-bins", title: "How to choose a compost bin", keywords: ["compost bin", "tumbler"] },
@@ -122,11 +146,14 @@ describe("links files", () => {
   it("stops on a bad page, naming the file, where and the field", async () => {
     const dir = await folder({
       "bad.csv": "url,title\n/ok,Fine\njavascript:alert(1),Evil\n",
-      "index.xml": '<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://example.org/a.xml</loc></sitemap></sitemapindex>',
+      "index.xml":
+        '<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://example.org/a.xml</loc></sitemap></sitemapindex>',
       "broken.xml": "<urlset><url><loc>https://example.org/a</loc></urlset>",
       "links.txt": "/a",
     });
-    await expect(readLinksFile(path.join(dir, "bad.csv"))).rejects.toThrow(/bad\.csv: line 3: url: url must be an absolute http\(s\) URL or a site path starting with \/$/);
+    await expect(readLinksFile(path.join(dir, "bad.csv"))).rejects.toThrow(
+      /bad\.csv: line 3: url: url must be an absolute http\(s\) URL or a site path starting with \/$/,
+    );
     await expect(readLinksFile(path.join(dir, "index.xml"))).rejects.toThrow(/a sitemap index; give one of the sitemaps it lists/);
     await expect(readLinksFile(path.join(dir, "broken.xml"))).rejects.toThrow(/broken\.xml: not a valid sitemap/);
     await expect(readLinksFile(path.join(dir, "links.txt"))).rejects.toThrow(/must be a sitemap \(\.xml\), a \.csv file/);
@@ -150,22 +177,50 @@ describe("a row's links", () => {
   });
 
   it("keeps a row's own links first, drops its own page from them, and names a bad url", () => {
-    const row = parseRow(2, { topic: "Worms", url: "/a", links: [{ url: "/a", title: "Self" }, { url: "/b", title: "Bee page" }] }, { links: set }) as BatchRow;
+    const row = parseRow(
+      2,
+      {
+        topic: "Worms",
+        url: "/a",
+        links: [
+          { url: "/a", title: "Self" },
+          { url: "/b", title: "Bee page" },
+        ],
+      },
+      { links: set },
+    ) as BatchRow;
     expect(row.request.links?.map((l) => l.url)).toEqual(["/b", "https://example.org/compost-bins/", "/rain-barrels", "/worms"]);
-    expect(parseRow(2, { topic: "Worms", url: "javascript:alert(1)" })).toEqual({ line: 2, error: "url: url must be an absolute http(s) URL or a site path starting with /" });
-    expect(parseRow(2, { topic: "Worms", links: [{ url: "javascript:x", title: "x" }] })).toEqual({ line: 2, error: "links[0].url: url must be an absolute http(s) URL or a site path starting with /" });
+    expect(parseRow(2, { topic: "Worms", url: "javascript:alert(1)" })).toEqual({
+      line: 2,
+      error: "url: url must be an absolute http(s) URL or a site path starting with /",
+    });
+    expect(parseRow(2, { topic: "Worms", links: [{ url: "javascript:x", title: "x" }] })).toEqual({
+      line: 2,
+      error: "links[0].url: url must be an absolute http(s) URL or a site path starting with /",
+    });
   });
 });
 
 describe("front matter", () => {
-  const article = (markdown: string) => ({ created: 1_800_000_000, article: { title: "T", metaDescription: "D", keywords: ["k"], language: "en", markdown } });
+  const article = (markdown: string) => ({
+    created: 1_800_000_000,
+    article: { title: "T", metaDescription: "D", keywords: ["k"], language: "en", markdown },
+  });
 
   it("lists the row's sources and the row's pages the article links, in order, once each", () => {
-    const markdown = "# T\n\nSee [compost bins](/compost-bins/) and [worms](https://example.org/worms), again [bins](/compost-bins), and [elsewhere](https://other.example/).\n";
+    const markdown =
+      "# T\n\nSee [compost bins](/compost-bins/) and [worms](https://example.org/worms), again [bins](/compost-bins), and [elsewhere](https://other.example/).\n";
     const text = markdownWithFrontMatter(article(markdown), "t", {
       request: {
-        sources: [{ title: "Notes", url: "https://example.org/n", text: "x" }, { title: "Diary", text: "y" }],
-        links: [{ url: "/compost-bins", title: "Compost bins", keywords: [] }, { url: "/worms", title: "Worms", keywords: [] }, { url: "/unused", title: "Unused", keywords: [] }],
+        sources: [
+          { title: "Notes", url: "https://example.org/n", text: "x" },
+          { title: "Diary", text: "y" },
+        ],
+        links: [
+          { url: "/compost-bins", title: "Compost bins", keywords: [] },
+          { url: "/worms", title: "Worms", keywords: [] },
+          { url: "/unused", title: "Unused", keywords: [] },
+        ],
       },
     });
     const data = parse(/^---\n([\s\S]*?)\n---\n/.exec(text)![1]!, { version: "1.1" });

@@ -12,12 +12,19 @@ describe("a batch's manifest", () => {
     const name = await manifest.claim("row-1", 2, "compost");
     expect(manifest.files(name)).toEqual([path.join(dir, "compost.md"), path.join(dir, ".inkpress", "compost.json")]);
     await manifest.finish("row-1");
-    expect(JSON.parse(await readFile(path.join(dir, ".inkpress", "batch.json"), "utf8")).rows["row-1"]).toEqual({ line: 2, name: "compost", done: true });
+    expect(JSON.parse(await readFile(path.join(dir, ".inkpress", "batch.json"), "utf8")).rows["row-1"]).toEqual({
+      line: 2,
+      name: "compost",
+      done: true,
+    });
   });
 
   it("takes up a folder an earlier version wrote: its rows stay done with their answers beside them, new rows go to .inkpress", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "inkpress-manifest-"));
-    await writeFile(path.join(dir, ".inkpress-batch.json"), JSON.stringify({ version: 1, rows: { "row-1": { line: 2, name: "compost", done: true } } }));
+    await writeFile(
+      path.join(dir, ".inkpress-batch.json"),
+      JSON.stringify({ version: 1, rows: { "row-1": { line: 2, name: "compost", done: true } } }),
+    );
     await writeFile(path.join(dir, "compost.md"), "# Compost\n");
     await writeFile(path.join(dir, "compost.json"), "{}");
     const manifest = await Manifest.open(dir);

@@ -16,10 +16,23 @@ describe("scripts/check-exports.ts", () => {
   it("reports an undocumented export, an optional member without @default and an export nothing imports", async () => {
     const root = await mkdtemp(path.join(os.tmpdir(), "inkpress-check-exports-"));
     dirs.push(root);
-    await writeFile(path.join(root, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "NodeNext", strict: true, types: [] }, include: ["*.ts"] }));
+    await writeFile(
+      path.join(root, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { module: "NodeNext", strict: true, types: [] }, include: ["*.ts"] }),
+    );
     await writeFile(
       path.join(root, "lib.ts"),
-      ["export const bare = 1;", "/** Used. */", "export const used = 2;", "/** Options. */", "export interface ReadOptions {", "  /** No default named. */", "  limit?: number;", "}", ""].join("\n"),
+      [
+        "export const bare = 1;",
+        "/** Used. */",
+        "export const used = 2;",
+        "/** Options. */",
+        "export interface ReadOptions {",
+        "  /** No default named. */",
+        "  limit?: number;",
+        "}",
+        "",
+      ].join("\n"),
     );
     await writeFile(path.join(root, "main.ts"), 'import { used } from "./lib.js";\nconsole.log(used);\n');
     expect(checkExports({ root, targets: ["lib.ts"] })).toEqual([

@@ -106,11 +106,21 @@ describe("keyword-openings", () => {
 
   it("does not count the introduction's first sentence", () => {
     const c = check(
-      input(["Compost bins save money.", "Most gardens have room for compost bins somewhere.", "## Why", "People love kitchen scraps in their compost bins."].join("\n\n"), { keywords }),
+      input(
+        [
+          "Compost bins save money.",
+          "Most gardens have room for compost bins somewhere.",
+          "## Why",
+          "People love kitchen scraps in their compost bins.",
+        ].join("\n\n"),
+        { keywords },
+      ),
       "keyword-openings",
     );
     expect(c.passed).toBe(true);
-    expect(c.message).toContain("0 of 2 sentences holding a keyword open with one (0%; target at most 40%), and 0 of 1 section open with one (target at most a third)");
+    expect(c.message).toContain(
+      "0 of 2 sentences holding a keyword open with one (0%; target at most 40%), and 0 of 1 section open with one (target at most a third)",
+    );
   });
 
   it("allows 40% of keyword-bearing sentences to open with one, and no more", () => {
@@ -124,13 +134,18 @@ describe("keyword-openings", () => {
     expect(check(input(opening(2), plain), "keyword-openings")).toMatchObject({ passed: true });
     const c = check(input(opening(3), plain), "keyword-openings");
     expect(c.passed).toBe(false);
-    expect(c.message).toContain("3 of 5 sentences holding a keyword open with one (60%; target at most 40%), and there are no sections to open");
+    expect(c.message).toContain(
+      "3 of 5 sentences holding a keyword open with one (60%; target at most 40%), and there are no sections to open",
+    );
     expect(c.message).toContain("(first: “Kitchen scraps feed worm number one.”)");
   });
 
   it("allows a third of the sections to open with a keyword, matched case-insensitively", () => {
     const doc = (openers: string[]) =>
-      ["Gardens need care and some patience.", ...openers.flatMap((o, i) => [`## Part ${"ABC"[i]}`, `${o} Worms like kitchen scraps.`])].join("\n\n");
+      [
+        "Gardens need care and some patience.",
+        ...openers.flatMap((o, i) => [`## Part ${"ABC"[i]}`, `${o} Worms like kitchen scraps.`]),
+      ].join("\n\n");
     const one = doc(["COMPOST BINS need air.", "Soil needs air.", "Roots need air."]);
     expect(check(input(one, { keywords }), "keyword-openings")).toMatchObject({ passed: true });
     const two = doc(["COMPOST BINS need air.", "Kitchen scraps rot.", "Roots need air."]);
@@ -156,10 +171,16 @@ describe("keyword-in-introduction", () => {
 
 describe("cliches", () => {
   it("finds the built-in clichés everywhere a reader looks, with either apostrophe", () => {
-    const doc = ["It’s important to note that worms work hard.", "## A tapestry of soil", "Gardeners delve into compost. They delve deeper."].join("\n\n");
+    const doc = [
+      "It’s important to note that worms work hard.",
+      "## A tapestry of soil",
+      "Gardeners delve into compost. They delve deeper.",
+    ].join("\n\n");
     const c = check(input(doc, { metaDescription: "A game-changer for gardens." }), "cliches");
     expect(c.passed).toBe(false);
-    expect(c.message).toBe("Found 5 AI clichés: “delve” (2), “tapestry” (1), “game-changer” (1), “it's important to note” (1). Target: none.");
+    expect(c.message).toBe(
+      "Found 5 AI clichés: “delve” (2), “tapestry” (1), “game-changer” (1), “it's important to note” (1). Target: none.",
+    );
   });
 
   it("matches from a word's start, its last word also with letters glued on, each occurrence once", () => {
@@ -170,7 +191,10 @@ describe("cliches", () => {
   });
 
   it("looks for the language's own list and the English one", () => {
-    const c = check(input("Tauchen wir ein in die Welt des Kompostierens. Ein echter Game-Changer für jeden Garten.", { language: "de" }), "cliches");
+    const c = check(
+      input("Tauchen wir ein in die Welt des Kompostierens. Ein echter Game-Changer für jeden Garten.", { language: "de" }),
+      "cliches",
+    );
     expect(c.message).toBe("Found 2 AI clichés: “tauchen wir ein” (1), “Game-Changer” (1). Target: none.");
   });
 
@@ -200,15 +224,26 @@ describe("avoid", () => {
   });
 
   it("counts a last word with letters glued on as the phrase, and phrases with symbols as written", () => {
-    const i = input(["Once upon a timece, a worm lived here.", "Lilych was so happyer than before.", "She was happy - and happy 🙂 too.", "He was happy, not so happy-go-lucky."].join("\n\n"), {
-      style: { avoid: ["Once upon a time", "so happy", "Lily", "happy -", "happy 🙂", "happy 😢", "sad -"] },
-    });
+    const i = input(
+      [
+        "Once upon a timece, a worm lived here.",
+        "Lilych was so happyer than before.",
+        "She was happy - and happy 🙂 too.",
+        "He was happy, not so happy-go-lucky.",
+      ].join("\n\n"),
+      {
+        style: { avoid: ["Once upon a time", "so happy", "Lily", "happy -", "happy 🙂", "happy 😢", "sad -"] },
+      },
+    );
     expect(check(i, "avoid")).toMatchObject({
       passed: false,
-      message: "Found 6 banned phrases: “Once upon a time” (1), “so happy” (2), “Lily” (1), “happy -” (1), “happy 🙂” (1) (target none of the 7 in style.avoid).",
+      message:
+        "Found 6 banned phrases: “Once upon a time” (1), “so happy” (2), “Lily” (1), “happy -” (1), “happy 🙂” (1) (target none of the 7 in style.avoid).",
     });
     // Plain "happy" is not "happy 🙂" nor "happy -": a text without the symbol passes.
-    expect(check(input("She was happy. He was happy too.", { style: { avoid: ["happy 🙂", "happy -"] } }), "avoid")).toMatchObject({ passed: true });
+    expect(check(input("She was happy. He was happy too.", { style: { avoid: ["happy 🙂", "happy -"] } }), "avoid")).toMatchObject({
+      passed: true,
+    });
   });
 
   it("passes when none appears, and does not apply without a list", () => {
@@ -236,18 +271,37 @@ describe("unsupported-figures", () => {
       given: ["Top 10 composting tips"],
       sources: [{ title: "Survey", text: "42 percent compost at home; bins hold 1000 litres and worms 2.5 kg." }],
     });
-    expect(check(i, "unsupported-figures")).toMatchObject({ passed: true, message: "Every figure (4) appears in the sources or the request." });
+    expect(check(i, "unsupported-figures")).toMatchObject({
+      passed: true,
+      message: "Every figure (4) appears in the sources or the request.",
+    });
     const without = input(text, { given: ["Top 10 composting tips"], sources: [{ title: "Survey", text: "Worms eat a lot." }] });
-    expect(check(without, "unsupported-figures").message).toBe("Found 3 figures in neither the sources nor the request: “42%”, “1,000”, “2,5”.");
+    expect(check(without, "unsupported-figures").message).toBe(
+      "Found 3 figures in neither the sources nor the request: “42%”, “1,000”, “2,5”.",
+    );
   });
 
   it("does not count structure: step numbers, the item count and citation markers", () => {
-    const doc = ["Worms help [1].", "## 1. Pick a bin", "Bins vary [2, 3].", "## 2. Fill it", "Add scraps.", "## 3. Wait", "Be patient."].join("\n\n");
-    expect(check(input(doc, { title: "3 steps to compost" }), "unsupported-figures")).toMatchObject({ passed: true, message: "Every figure (1) appears in the request." });
+    const doc = [
+      "Worms help [1].",
+      "## 1. Pick a bin",
+      "Bins vary [2, 3].",
+      "## 2. Fill it",
+      "Add scraps.",
+      "## 3. Wait",
+      "Be patient.",
+    ].join("\n\n");
+    expect(check(input(doc, { title: "3 steps to compost" }), "unsupported-figures")).toMatchObject({
+      passed: true,
+      message: "Every figure (1) appears in the request.",
+    });
   });
 
   it("does not count digits inside words", () => {
-    expect(check(input("Play an mp3 about COVID-19 and H2O."), "unsupported-figures")).toMatchObject({ passed: true, message: "The article states no figures." });
+    expect(check(input("Play an mp3 about COVID-19 and H2O."), "unsupported-figures")).toMatchObject({
+      passed: true,
+      message: "The article states no figures.",
+    });
   });
 
   it("reads figures as numbers", () => {
@@ -263,27 +317,45 @@ describe("readability", () => {
 
   it("measures sentence length against each language's threshold", () => {
     // Four sentences of 22 words: too long in English (20), fine in Spanish (25).
-    expect(check(input(sentences(4, 22)), "sentence-length")).toMatchObject({ passed: false, message: "100% of sentences (4 of 4) have more than 20 words (target at most 25%)." });
+    expect(check(input(sentences(4, 22)), "sentence-length")).toMatchObject({
+      passed: false,
+      message: "100% of sentences (4 of 4) have more than 20 words (target at most 25%).",
+    });
     expect(check(input(sentences(4, 22), { language: "es" }), "sentence-length").passed).toBe(true);
     expect(check(input(sentences(4, 17), { language: "ru" }), "sentence-length").message).toContain("have more than 15 words");
   });
 
   it("checks transition words and the passive voice in English only", () => {
     const german = input(GERMAN.repeat(8), { language: "de" });
-    expect(check(german, "transition-words")).toMatchObject({ passed: null, message: "Transition words are checked in English articles only." });
-    expect(check(german, "passive-voice")).toMatchObject({ passed: null, message: "The passive voice is checked in English articles only." });
+    expect(check(german, "transition-words")).toMatchObject({
+      passed: null,
+      message: "Transition words are checked in English articles only.",
+    });
+    expect(check(german, "passive-voice")).toMatchObject({
+      passed: null,
+      message: "The passive voice is checked in English articles only.",
+    });
   });
 
   it("checks transition words from 200 words on", () => {
-    expect(check(input(ENGLISH), "transition-words")).toMatchObject({ passed: null, message: "Transition words are checked from 200 words on." });
-    const paragraph = Array.from({ length: 10 }, (_, i) => `However, worm ${i} eats scraps. Worm ${i} sleeps. Worms ${i} dig deep in the warm soil all day and night.`);
+    expect(check(input(ENGLISH), "transition-words")).toMatchObject({
+      passed: null,
+      message: "Transition words are checked from 200 words on.",
+    });
+    const paragraph = Array.from(
+      { length: 10 },
+      (_, i) => `However, worm ${i} eats scraps. Worm ${i} sleeps. Worms ${i} dig deep in the warm soil all day and night.`,
+    );
     const linked = input([...paragraph, ...paragraph].join(" "));
     expect(check(linked, "transition-words").message).toBe("33.3% of sentences (20 of 60) hold a transition word (target at least 30%).");
   });
 
   it("finds the passive voice", () => {
     const c = check(input("The leaves were added. Worms eat them. Soil is made slowly. Gardeners water it."), "passive-voice");
-    expect(c).toMatchObject({ passed: false, message: "50% of sentences (2 of 4) are in the passive voice (target at most 10%; first: “The leaves were added.”)." });
+    expect(c).toMatchObject({
+      passed: false,
+      message: "50% of sentences (2 of 4) are in the passive voice (target at most 10%; first: “The leaves were added.”).",
+    });
   });
 
   it.each([
@@ -319,7 +391,12 @@ describe("score", () => {
     expect(scoreChecks(passing)).toBe(100);
     // One weight-1 check of 48 weight points rounds to 98; it would round to 100 among many more.
     expect(scoreChecks(failing("passive-voice"))).toBeLessThan(100);
-    expect(scoreChecks([...Array.from({ length: 100 }, () => ({ id: "title-length" as const, passed: true })), { id: "passive-voice", passed: false }])).toBe(99);
+    expect(
+      scoreChecks([
+        ...Array.from({ length: 100 }, () => ({ id: "title-length" as const, passed: true })),
+        { id: "passive-voice", passed: false },
+      ]),
+    ).toBe(99);
   });
 
   it("stays below 80 with the wrong language and below 90 with a banned phrase", () => {

@@ -30,7 +30,20 @@ describe("request text clean-up", () => {
   });
 
   it("removes the ones a review found kept: U+061C, the soft hyphen, U+2061–2064, tags, U+180E, and the Hangul filler U+3164", () => {
-    for (const char of ["\u061c", "\u00ad", "\u2061", "\u2062", "\u2063", "\u2064", "\u{e0001}", "\u{e0067}", "\u{e007f}", "\u180e", "\u3164", "\uffa0"]) {
+    for (const char of [
+      "\u061c",
+      "\u00ad",
+      "\u2061",
+      "\u2062",
+      "\u2063",
+      "\u2064",
+      "\u{e0001}",
+      "\u{e0067}",
+      "\u{e007f}",
+      "\u180e",
+      "\u3164",
+      "\uffa0",
+    ]) {
       expect(cleanText(`com${char}post`), hex(char)).toBe("compost");
     }
   });

@@ -36,7 +36,12 @@ describe("topic clusters", () => {
       expect(cluster.primary).toBe(best.keyword);
     }
     // The index is not fooled: one group split in two scores lower.
-    expect(adjustedRand(truth, truth.map((g, i) => (g === 0 && i % 2 ? 6 : g)))).toBeLessThan(1);
+    expect(
+      adjustedRand(
+        truth,
+        truth.map((g, i) => (g === 0 && i % 2 ? 6 : g)),
+      ),
+    ).toBeLessThan(1);
   });
 
   it("plans a pillar and five cluster articles linked both ways, no page an orphan", () => {
@@ -62,7 +67,11 @@ describe("topic clusters", () => {
     const { keywords } = plantedKeywords();
     const clusters = clusterKeywords(keywords, { topic, language: "en" });
     const target = clusters[3]!.primary;
-    const { articles, covered } = planSite(clusters, { topic, language: "en", existing: [{ url: "/old/ponds/", keyword: target.toUpperCase() }] });
+    const { articles, covered } = planSite(clusters, {
+      topic,
+      language: "en",
+      existing: [{ url: "/old/ponds/", keyword: target.toUpperCase() }],
+    });
     expect(articles).toHaveLength(5);
     expect(articles.flatMap((a) => a.keywords)).not.toContain(target);
     expect(covered).toEqual([{ primary: target, page: "/old/ponds/" }]);

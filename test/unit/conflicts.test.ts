@@ -18,14 +18,28 @@ describe("bans that contradict the request", () => {
   });
 
   it("a ban a keyword holds, a ban that holds a keyword, and a ban that only glues letters onto one", () => {
-    expect(Object.keys(invalid({ topic: "Gardens", seo: { keywords: "compost bin, kitchen scraps" }, style: { avoid: ["scraps"] } }))).toEqual(["style.avoid[0]", "seo.keywords"]);
-    expect(Object.keys(invalid({ topic: "Gardens", seo: { keywords: "compost bin" }, style: { avoid: ["the compost bin"] } }))).toEqual(["style.avoid[0]", "seo.keywords"]);
-    expect(Object.keys(invalid({ topic: "Gardens", seo: { keywords: "compost bins" }, style: { avoid: ["compost bin"] } }))).toEqual(["style.avoid[0]", "seo.keywords"]);
+    expect(
+      Object.keys(invalid({ topic: "Gardens", seo: { keywords: "compost bin, kitchen scraps" }, style: { avoid: ["scraps"] } })),
+    ).toEqual(["style.avoid[0]", "seo.keywords"]);
+    expect(Object.keys(invalid({ topic: "Gardens", seo: { keywords: "compost bin" }, style: { avoid: ["the compost bin"] } }))).toEqual([
+      "style.avoid[0]",
+      "seo.keywords",
+    ]);
+    expect(Object.keys(invalid({ topic: "Gardens", seo: { keywords: "compost bins" }, style: { avoid: ["compost bin"] } }))).toEqual([
+      "style.avoid[0]",
+      "seo.keywords",
+    ]);
   });
 
   it("a ban a link keyword holds names the link", () => {
-    const links = [{ url: "/a", title: "Page A", keywords: ["leaf mould"] }, { url: "/b", title: "Page B", keywords: "x^y" }];
-    expect(Object.keys(invalid({ topic: "Gardens", seo: { keywords: "compost" }, style: { avoid: ["X^Y"] }, links }))).toEqual(["style.avoid[0]", "links[1].keywords"]);
+    const links = [
+      { url: "/a", title: "Page A", keywords: ["leaf mould"] },
+      { url: "/b", title: "Page B", keywords: "x^y" },
+    ];
+    expect(Object.keys(invalid({ topic: "Gardens", seo: { keywords: "compost" }, style: { avoid: ["X^Y"] }, links }))).toEqual([
+      "style.avoid[0]",
+      "links[1].keywords",
+    ]);
   });
 
   it("without keywords, a ban the topic's focus keyword holds names the topic", () => {
@@ -39,7 +53,9 @@ describe("bans that contradict the request", () => {
 
   it("passes bans that leave the keywords and the topic something to say", () => {
     expect(invalid({ topic: "Lily and Tom", seo: { keywords: "friends" }, style: { avoid: ["Lily", "so happy"] } })).toEqual({});
-    expect(invalid({ topic: "Snow games", seo: { keywords: "snow games" }, style: { avoid: ["the", "happy 🙂", "Once upon a time"] } })).toEqual({});
+    expect(
+      invalid({ topic: "Snow games", seo: { keywords: "snow games" }, style: { avoid: ["the", "happy 🙂", "Once upon a time"] } }),
+    ).toEqual({});
     expect(invalid({ topic: "Snow games", style: { avoid: ["snowman"] } })).toEqual({});
   });
 });
@@ -54,11 +70,14 @@ describe("bans that leave too little to write with", () => {
     expect(Object.values(errors)[0]).toContain("too little is left to write with");
   });
 
-  it("\"the\", or fifty common words, are still written", () => {
+  it('"the", or fifty common words, are still written', () => {
     expect(invalid({ topic: "Snow games", seo: { keywords: "snow games" }, style: { avoid: ["the"] } })).toEqual({});
     expect(invalid({ topic: "Snow games", seo: { keywords: "snow games" }, style: { avoid: FIFTY } })).toEqual({});
   });
 });
 
 /** Fifty of the commonest English words. */
-const FIFTY = "the be to of and a in that have I it for not on with he as you do at this but his by from they we say her she or an will my one all would there their what so up out if about who get which go me".split(" ");
+const FIFTY =
+  "the be to of and a in that have I it for not on with he as you do at this but his by from they we say her she or an will my one all would there their what so up out if about who get which go me".split(
+    " ",
+  );

@@ -15,7 +15,10 @@ function nodes(node: Nodes): Nodes[] {
   return [node, ...("children" in node ? node.children.flatMap((child) => nodes(child)) : [])];
 }
 
-const headingsOf = (tree: Root) => nodes(tree).filter((n): n is Heading => n.type === "heading").map((h) => ({ depth: h.depth, text: toString(h) }));
+const headingsOf = (tree: Root) =>
+  nodes(tree)
+    .filter((n): n is Heading => n.type === "heading")
+    .map((h) => ({ depth: h.depth, text: toString(h) }));
 const topParagraphs = (tree: Root) => tree.children.filter((n): n is Paragraph => n.type === "paragraph").map((n) => toString(n));
 const listsOf = (tree: Root) => tree.children.filter((n): n is List => n.type === "list");
 
@@ -217,7 +220,12 @@ describe("ArticleDocument: model text stays text", () => {
     const inline = nodes(tree).filter((n) => !["root", "heading", "paragraph", "list", "listItem", "text"].includes(n.type));
     expect(inline.map((n) => n.type)).toEqual([]);
 
-    const html = renderArticle(doc.tree, { title: "t", metaDescription: "d", language: "en", jsonLd: { "@context": "https://schema.org", "@graph": [] } as never }).html;
+    const html = renderArticle(doc.tree, {
+      title: "t",
+      metaDescription: "d",
+      language: "en",
+      jsonLd: { "@context": "https://schema.org", "@graph": [] } as never,
+    }).html;
     expect(tags(html).sort()).toEqual(["h1", "h2", "h3", "li", "p", "p", "ul"].sort());
     const shown = [...html.matchAll(/<(h1|h2|h3|p|li)>([\s\S]*?)<\/\1>/g)].map((m) => decodeHtml(m[2]!));
     expect(shown).toEqual([sentence, sentence, `Before it. ${sentence}`, sentence, sentence, sentence]);
@@ -227,16 +235,53 @@ describe("ArticleDocument: model text stays text", () => {
     const { doc } = documentWith();
     doc.addSentence('<img src=x onerror="alert(1)"> and <a href="javascript:alert(1)">x</a>.', true);
     doc.finish();
-    const html = renderArticle(doc.tree, { title: "t", metaDescription: "d", language: "en", jsonLd: { "@context": "https://schema.org", "@graph": [] } as never }).html;
+    const html = renderArticle(doc.tree, {
+      title: "t",
+      metaDescription: "d",
+      language: "en",
+      jsonLd: { "@context": "https://schema.org", "@graph": [] } as never,
+    }).html;
     expect(html).not.toMatch(/<(img|a|script)\b/);
     expect(html.startsWith("<p>")).toBe(true);
   });
 
   it("joins random Markdown-like sentences without making structure across them", () => {
     const random = mulberry32(20240611);
-    const alphabet = ["*", "_", "`", "[", "]", "(", ")", "<", ">", "!", "#", "\\", "&", ";", "-", "=", "+", "|", "~", ".", ":", "/", " ", "a", "b", "1", "x"];
-    const word = () => Array.from({ length: 1 + Math.floor(random() * 6) }, () => alphabet[Math.floor(random() * alphabet.length)]).join("");
-    const sentence = () => Array.from({ length: 1 + Math.floor(random() * 5) }, word).join(" ").trim() || "x";
+    const alphabet = [
+      "*",
+      "_",
+      "`",
+      "[",
+      "]",
+      "(",
+      ")",
+      "<",
+      ">",
+      "!",
+      "#",
+      "\\",
+      "&",
+      ";",
+      "-",
+      "=",
+      "+",
+      "|",
+      "~",
+      ".",
+      ":",
+      "/",
+      " ",
+      "a",
+      "b",
+      "1",
+      "x",
+    ];
+    const word = () =>
+      Array.from({ length: 1 + Math.floor(random() * 6) }, () => alphabet[Math.floor(random() * alphabet.length)]).join("");
+    const sentence = () =>
+      Array.from({ length: 1 + Math.floor(random() * 5) }, word)
+        .join(" ")
+        .trim() || "x";
     for (let round = 0; round < 200; round++) {
       const { doc } = documentWith();
       const paragraph = Array.from({ length: 1 + Math.floor(random() * 4) }, sentence);
@@ -246,10 +291,16 @@ describe("ArticleDocument: model text stays text", () => {
       doc.finish();
       const tree = parseMarkdown(doc.markdown());
       const where = JSON.stringify({ paragraph, item, markdown: doc.markdown() });
-      expect(tree.children.map((n) => n.type), where).toEqual(["paragraph", "list"]);
+      expect(
+        tree.children.map((n) => n.type),
+        where,
+      ).toEqual(["paragraph", "list"]);
       expect(toString(tree.children[0]!), where).toBe(paragraph.join(" "));
       expect(toString(tree.children[1]!), where).toBe(item);
-      expect(nodes(tree).filter((n) => !["root", "paragraph", "list", "listItem", "text"].includes(n.type)), where).toEqual([]);
+      expect(
+        nodes(tree).filter((n) => !["root", "paragraph", "list", "listItem", "text"].includes(n.type)),
+        where,
+      ).toEqual([]);
     }
   });
 });

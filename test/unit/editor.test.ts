@@ -16,9 +16,6 @@ const PRIMARY = "compost bins";
 /** The request these tests write: a secondary keyword besides the primary. */
 const TWO_KEYWORDS = { ...COMPOSTING, seo: { keywords: `${PRIMARY}, kitchen scraps` } };
 
-
-
-
 function* chain(...sources: Iterable<ProseItem>[]): Generator<ProseItem> {
   for (const source of sources) yield* source;
 }
@@ -30,7 +27,10 @@ describe("keywords where they fit", () => {
   it("places an owed keyword inside a sentence, after a few of the model's own words and in the request's case", async () => {
     const p = planFor({}, TWO_KEYWORDS);
     const { writer, document } = await writeWith(p, proseModel(distinctSentences(), continuations()));
-    const forced = writer.events.filter((e) => e.type === "append" && hasPhrase(e.text, PRIMARY, "en") || (e.type === "append" && hasPhrase(e.text, "kitchen scraps", "en")));
+    const forced = writer.events.filter(
+      (e) =>
+        (e.type === "append" && hasPhrase(e.text, PRIMARY, "en")) || (e.type === "append" && hasPhrase(e.text, "kitchen scraps", "en")),
+    );
     // The opening of the introduction, then keywords steered mid-sentence: each after at least two words of the model's own.
     expect(forced.length).toBeGreaterThan(2);
     // Steered keywords are appended mid-sentence (a space before them); the introduction's opening is not.
@@ -73,7 +73,13 @@ describe("banned phrases", () => {
   it("are refused the moment the model completes one: cut back to the last word, the model writes on", async () => {
     const p = planFor({}, TWO_KEYWORDS);
     const avoid = new AvoidList({ style: { avoid: ["once upon a time", "Lily"], cliches: true }, language: "en" });
-    const base = proseModel(chain(["Once upon a time there was a tidy heap.", "Lily went to see the garden bed.", "Later, Lily smiled at the careful gardeners."], distinctSentences()), continuations());
+    const base = proseModel(
+      chain(
+        ["Once upon a time there was a tidy heap.", "Lily went to see the garden bed.", "Later, Lily smiled at the careful gardeners."],
+        distinctSentences(),
+      ),
+      continuations(),
+    );
     // A call that starts under the refusal of a word takes another word first; then it writes its sentences.
     const refusing = (grammar: string | undefined) => /^root ::= " "\? \(/m.test(grammar ?? "");
     const script: Script = (step) => (refusing(step.options.grammar) ? { pieces: [" day."] } : base(step));
@@ -107,24 +113,28 @@ describe("banned phrases", () => {
     expect(new AvoidList({ style: { avoid: [], cliches: true }, language: "en" }).holds("Let us delve into it.")).toBe(true);
     expect(new AvoidList({ style: { avoid: [], cliches: false }, language: "en" }).empty).toBe(true);
   });
-
 });
 
 describe("quotations and the introduction", () => {
   it("a sentence that leaves a quotation open is refused and written again", async () => {
     const p = planFor({ length: 300 }, TWO_KEYWORDS);
-    const { document, writer } = await writeWith(p, proseModel(chain([{ raw: ' Often, the gardener said "stop now and went home to rest.\n\n' }], distinctSentences()), continuations()));
+    const { document, writer } = await writeWith(
+      p,
+      proseModel(chain([{ raw: ' Often, the gardener said "stop now and went home to rest.\n\n' }], distinctSentences()), continuations()),
+    );
     for (const s of sentencesOf(document)) expect(balanced(s), s).toBe(true);
     expect(writer.removed().join(" ")).toContain('"stop now');
   });
 
   it("a long sentence is never split inside a quotation", () => {
-    const sentence = 'The old gardener told us "turn the heap every week, keep it damp, and never add meat or dairy to it" before he left the allotment that day.';
+    const sentence =
+      'The old gardener told us "turn the heap every week, keep it damp, and never add meat or dairy to it" before he left the allotment that day.';
     for (const part of splitLongSentence(sentence, "en", sentenceWords("en"))) expect(balanced(part), part).toBe(true);
   });
 
   it("a long sentence split where the model left stray marks opens its second half on a word, as a reader's segmenter sees it", () => {
-    const sentence = "Potting soil number idea has day time their first important decide these. . data sea summer potting soil reason know come sure night and by much?";
+    const sentence =
+      "Potting soil number idea has day time their first important decide these. . data sea summer potting soil reason know come sure night and by much?";
     const parts = splitLongSentence(sentence, "en", sentenceWords("en"));
     expect(parts.length).toBeGreaterThan(1);
     for (const part of parts) expect(part).toMatch(/^\p{Lu}/u);

@@ -61,7 +61,9 @@ describe("a key's default style under the request's", () => {
   it("is laid under the request's style field by field", () => {
     expect(withStyle(request, undefined)).toBe(request);
     expect(withStyle(request, { voice: "dry", avoid: ["delve"] }).style).toEqual({ voice: "dry", avoid: ["delve"] });
-    expect(withStyle({ ...request, style: { voice: "warm", avoid: undefined } }, { voice: "dry", avoid: ["delve"], cliches: false }).style).toEqual({
+    expect(
+      withStyle({ ...request, style: { voice: "warm", avoid: undefined } }, { voice: "dry", avoid: ["delve"], cliches: false }).style,
+    ).toEqual({
       voice: "warm",
       avoid: ["delve"],
       cliches: false,

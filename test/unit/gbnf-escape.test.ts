@@ -11,13 +11,63 @@ import { cleanText } from "../../src/article/wire/request.js";
 /** Every printable ASCII character. */
 const ASCII = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i));
 /** What GBNF's syntax reads: quotes, brackets, escapes, ranges, negation, repetition, alternatives, rule names. */
-const META = ['"', "\\", "[", "]", "^", "-", "(", ")", "{", "}", "|", "*", "+", "?", ".", ":", "=", "#", "::=", "\\x41", "\\u0041", '\\"', "\\]", "a-z", "^x"];
+const META = [
+  '"',
+  "\\",
+  "[",
+  "]",
+  "^",
+  "-",
+  "(",
+  ")",
+  "{",
+  "}",
+  "|",
+  "*",
+  "+",
+  "?",
+  ".",
+  ":",
+  "=",
+  "#",
+  "::=",
+  "\\x41",
+  "\\u0041",
+  '\\"',
+  "\\]",
+  "a-z",
+  "^x",
+];
 /** Code points outside ASCII a request can hold, raw and as the request's clean-up leaves them. */
 const NON_ASCII = [
-  "é", "e\u0301", "\u0301", "\u0308a", "ß", "İ", "ﬁ",
-  "\u200f", "\u200e", "\u061c", "\u202e", "שלום", "مرحبا",
-  "🙂", "👍🏽", "👨‍👩‍👧", "🇩🇪", "❤️", "\u{1d54f}",
-  "\ud800", "\udc00", "a\ud83d", "\ufffd", "\u00a0", "\u2028", "\u3000", "観葉植物", "\u200d",
+  "é",
+  "e\u0301",
+  "\u0301",
+  "\u0308a",
+  "ß",
+  "İ",
+  "ﬁ",
+  "\u200f",
+  "\u200e",
+  "\u061c",
+  "\u202e",
+  "שלום",
+  "مرحبا",
+  "🙂",
+  "👍🏽",
+  "👨‍👩‍👧",
+  "🇩🇪",
+  "❤️",
+  "\u{1d54f}",
+  "\ud800",
+  "\udc00",
+  "a\ud83d",
+  "\ufffd",
+  "\u00a0",
+  "\u2028",
+  "\u3000",
+  "観葉植物",
+  "\u200d",
 ];
 const SAMPLES = [...ASCII, ...META, ...NON_ASCII.map(cleanText).filter(Boolean)];
 
@@ -44,24 +94,32 @@ describe("escaping for GBNF, read back by llama.cpp", () => {
     expect(accepts(grammar, `<${text}x>`)).toBe(false);
   });
 
-  it.each(SAMPLES.filter((s) => [...s].length === 1).map((s) => [JSON.stringify(s), s]))("%s: in a class and a negated class", async (_, char) => {
-    const grammar = await parse(`root ::= ${charClass([char, "z"])} "!"`);
-    expect(accepts(grammar, `${char}!`)).toBe(true);
-    expect(accepts(grammar, "y!")).toBe(char === "y");
-    const negated = await parse(`root ::= ${charClass([char, "z"], true)} "!"`);
-    expect(accepts(negated, `${char}!`)).toBe(false);
-    expect(accepts(negated, "y!")).toBe(char !== "y");
-  });
+  it.each(SAMPLES.filter((s) => [...s].length === 1).map((s) => [JSON.stringify(s), s]))(
+    "%s: in a class and a negated class",
+    async (_, char) => {
+      const grammar = await parse(`root ::= ${charClass([char, "z"])} "!"`);
+      expect(accepts(grammar, `${char}!`)).toBe(true);
+      expect(accepts(grammar, "y!")).toBe(char === "y");
+      const negated = await parse(`root ::= ${charClass([char, "z"], true)} "!"`);
+      expect(accepts(negated, `${char}!`)).toBe(false);
+      expect(accepts(negated, "y!")).toBe(char !== "y");
+    },
+  );
 
-  it.each(SAMPLES.map((s) => [JSON.stringify(s), s]))("%s: as a keyword, a refused word, a word a sentence may not open with and a link's anchor phrase", async (_, text) => {
-    const keyword = new GrammarBuilder(true).add([{ field: { words: [2, 8], keyword: `x${text}y`, before: 2 } }]).build();
-    await expect(parse(keyword)).resolves.toBeDefined();
-    await expect(parse(freeTextGrammar({ pending: "Once upon a", spaced: true, refuse: [text] }))).resolves.toBeDefined();
-    await expect(parse(freeTextGrammar({ pending: 'He said, "Come', spaced: true, refuse: [text] }))).resolves.toBeDefined();
-    await expect(parse(freeTextGrammar({ pending: "", spaced: true, notOpening: text }))).resolves.toBeDefined();
-    await expect(parse(freeTextGrammar({ pending: "We went to the", spaced: true, choose: [` ${text}`, " compost bin"] }))).resolves.toBeDefined();
-    await expect(parse(freeTextGrammar({ pending: "We went to the", spaced: false, choose: [text] }))).resolves.toBeDefined();
-  });
+  it.each(SAMPLES.map((s) => [JSON.stringify(s), s]))(
+    "%s: as a keyword, a refused word, a word a sentence may not open with and a link's anchor phrase",
+    async (_, text) => {
+      const keyword = new GrammarBuilder(true).add([{ field: { words: [2, 8], keyword: `x${text}y`, before: 2 } }]).build();
+      await expect(parse(keyword)).resolves.toBeDefined();
+      await expect(parse(freeTextGrammar({ pending: "Once upon a", spaced: true, refuse: [text] }))).resolves.toBeDefined();
+      await expect(parse(freeTextGrammar({ pending: 'He said, "Come', spaced: true, refuse: [text] }))).resolves.toBeDefined();
+      await expect(parse(freeTextGrammar({ pending: "", spaced: true, notOpening: text }))).resolves.toBeDefined();
+      await expect(
+        parse(freeTextGrammar({ pending: "We went to the", spaced: true, choose: [` ${text}`, " compost bin"] })),
+      ).resolves.toBeDefined();
+      await expect(parse(freeTextGrammar({ pending: "We went to the", spaced: false, choose: [text] }))).resolves.toBeDefined();
+    },
+  );
 
   it("a refused word made of grammar characters is refused, and other text is not", async () => {
     const grammar = await parse(`root ::= ${notWord(["x^y"], "tail")}\ntail ::= [a-z ]*`);

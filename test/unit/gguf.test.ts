@@ -53,7 +53,9 @@ describe("ggufProblem", () => {
   // node-llama-cpp's reader reads zeros past the end of a file: each of these, read by it alone,
   // spins on a count no file holds and never returns.
   it("names a file that only starts with the magic as not GGUF, without parsing it", async () => {
-    expect(await ggufProblem(await file("fake.gguf", "GGUF but broken"))).toBe('not a GGUF model file (it starts with "GGUF but broken"): fake.gguf');
+    expect(await ggufProblem(await file("fake.gguf", "GGUF but broken"))).toBe(
+      'not a GGUF model file (it starts with "GGUF but broken"): fake.gguf',
+    );
   });
 
   it("names a header whose counts or lengths reach past the end of the file as truncated", async () => {

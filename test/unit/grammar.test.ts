@@ -55,7 +55,15 @@ async function outlineStep(input: Partial<GenerateRequestInput> & { seo?: Genera
     forced = writer.text;
     throw new Error("captured");
   });
-  await expect(writeOutline({ plan: p, writer, format, seed: 1, avoid: new AvoidList({ style: { avoid: [], cliches: true }, language: p.request.language }) })).rejects.toThrow("captured");
+  await expect(
+    writeOutline({
+      plan: p,
+      writer,
+      format,
+      seed: 1,
+      avoid: new AvoidList({ style: { avoid: [], cliches: true }, language: p.request.language }),
+    }),
+  ).rejects.toThrow("captured");
   return { grammar: grammar!, forced };
 }
 
@@ -98,7 +106,10 @@ describe("GrammarBuilder in llama.cpp", () => {
     });
 
     it("parses with a given title and description holding quotes and backslashes", async () => {
-      const { grammar, forced } = await outlineStep({ structure: "detailed", seo: { keywords: QUOTED, title: 'A "title" \\ here', description: 'A "description" \\ here.' } }, format);
+      const { grammar, forced } = await outlineStep(
+        { structure: "detailed", seo: { keywords: QUOTED, title: 'A "title" \\ here', description: 'A "description" \\ here.' } },
+        format,
+      );
       const parsed = await llama().createGrammar({ grammar });
       // Given text is forced before the grammar, not sampled under it: escaped as JSON in the JSON answer.
       expect(forced).toContain(format === "json" ? 'A \\"title\\" \\\\ here' : 'A "title" \\ here');
@@ -107,31 +118,50 @@ describe("GrammarBuilder in llama.cpp", () => {
     });
   });
 
-  it.each(["lines", "json"] as const)("the sections outline (%s), field by field, accepts a well-formed answer, and code writes its labels", async (format) => {
-    const headings = ["Why compost bins matter", "Choosing compost bins", "Filling the heap well"];
-    const title = "Compost bins for small gardens";
-    const description = "Compost bins turn kitchen scraps into rich, dark soil, and this guide shows how to choose, place and fill them in any small garden.";
-    const p = plan(v.parse(GenerateRequestSchema, { topic: "Composting at home", seed: 1, structure: "sections", length: 800, seo: { keywords: "compost bins" } }));
-    // Each call writes one field and the first character of the label after it: a line break, or a JSON quote.
-    const end = format === "json" ? '"' : "\n";
-    const fields = [title, description, ...headings];
-    const grammars: string[] = [];
-    const writer = new FakeWriter(({ options }) => {
-      grammars.push(options.grammar!);
-      return { pieces: [`${fields[grammars.length - 1]}${end}`] };
-    });
-    await writeOutline({ plan: p, writer, format, seed: 1, avoid: new AvoidList({ style: { avoid: [], cliches: true }, language: "en" }) });
-    expect(grammars).toHaveLength(fields.length);
-    for (const [i, grammar] of grammars.entries()) expect(accepts(await llama().createGrammar({ grammar }), `${fields[i]}${end}`), fields[i]).toBe(true);
-    const sections = headings.map((h) => `{"heading": "${h}"}`).join(", ");
-    expect(writer.text).toBe(
-      format === "json"
-        ? `{"title": "${title}", "description": "${description}", "sections": [${sections}]}`
-        : `Title: ${title}\nDescription: ${description}\n${headings.map((h, i) => `${i + 1}. ${h}`).join("\n")}\n`,
-    );
-    // A heading the grammar does not allow: Markdown in a field.
-    expect(accepts(await llama().createGrammar({ grammar: grammars[2]! }), `## ${headings[0]}${end}`)).toBe(false);
-  });
+  it.each(["lines", "json"] as const)(
+    "the sections outline (%s), field by field, accepts a well-formed answer, and code writes its labels",
+    async (format) => {
+      const headings = ["Why compost bins matter", "Choosing compost bins", "Filling the heap well"];
+      const title = "Compost bins for small gardens";
+      const description =
+        "Compost bins turn kitchen scraps into rich, dark soil, and this guide shows how to choose, place and fill them in any small garden.";
+      const p = plan(
+        v.parse(GenerateRequestSchema, {
+          topic: "Composting at home",
+          seed: 1,
+          structure: "sections",
+          length: 800,
+          seo: { keywords: "compost bins" },
+        }),
+      );
+      // Each call writes one field and the first character of the label after it: a line break, or a JSON quote.
+      const end = format === "json" ? '"' : "\n";
+      const fields = [title, description, ...headings];
+      const grammars: string[] = [];
+      const writer = new FakeWriter(({ options }) => {
+        grammars.push(options.grammar!);
+        return { pieces: [`${fields[grammars.length - 1]}${end}`] };
+      });
+      await writeOutline({
+        plan: p,
+        writer,
+        format,
+        seed: 1,
+        avoid: new AvoidList({ style: { avoid: [], cliches: true }, language: "en" }),
+      });
+      expect(grammars).toHaveLength(fields.length);
+      for (const [i, grammar] of grammars.entries())
+        expect(accepts(await llama().createGrammar({ grammar }), `${fields[i]}${end}`), fields[i]).toBe(true);
+      const sections = headings.map((h) => `{"heading": "${h}"}`).join(", ");
+      expect(writer.text).toBe(
+        format === "json"
+          ? `{"title": "${title}", "description": "${description}", "sections": [${sections}]}`
+          : `Title: ${title}\nDescription: ${description}\n${headings.map((h, i) => `${i + 1}. ${h}`).join("\n")}\n`,
+      );
+      // A heading the grammar does not allow: Markdown in a field.
+      expect(accepts(await llama().createGrammar({ grammar: grammars[2]! }), `## ${headings[0]}${end}`)).toBe(false);
+    },
+  );
 
   describe("what a field accepts", () => {
     const check = async (spaced: boolean, shape: FieldShape, text: string) =>
@@ -175,10 +205,29 @@ describe("GrammarBuilder in llama.cpp", () => {
 
     it("with single words banned, no word of a field begins with one, in either case", async () => {
       const refused = ["the", "Lily", "a", "so happy", "x^y"];
-      const grammar = await llama().createGrammar({ grammar: new GrammarBuilder(true, { refused }).add([{ field: { words: [2, 8], keyword: "compost bins", before: 2 } }]).build() });
-      for (const text of ["Compost bins for small gardens", "Big compost bins for tidy, neat heaps", "Compost bins so happy", "Lil compost bins here"]) expect(accepts(grammar, text), text).toBe(true);
-      for (const text of ["The compost bins", "Compost bins then", "Compost bins for Lilych", "Compost bins and more", "Compost bins for well-then", "Compost bins THE END", "Compost bins x^y"]) expect(accepts(grammar, text), text).toBe(false);
-      const mended = await llama().createGrammar({ grammar: new GrammarBuilder(true, { refused }).add([{ field: { words: [1, 2], end: ".", continues: true, letters: 6 } }]).build() });
+      const grammar = await llama().createGrammar({
+        grammar: new GrammarBuilder(true, { refused }).add([{ field: { words: [2, 8], keyword: "compost bins", before: 2 } }]).build(),
+      });
+      for (const text of [
+        "Compost bins for small gardens",
+        "Big compost bins for tidy, neat heaps",
+        "Compost bins so happy",
+        "Lil compost bins here",
+      ])
+        expect(accepts(grammar, text), text).toBe(true);
+      for (const text of [
+        "The compost bins",
+        "Compost bins then",
+        "Compost bins for Lilych",
+        "Compost bins and more",
+        "Compost bins for well-then",
+        "Compost bins THE END",
+        "Compost bins x^y",
+      ])
+        expect(accepts(grammar, text), text).toBe(false);
+      const mended = await llama().createGrammar({
+        grammar: new GrammarBuilder(true, { refused }).add([{ field: { words: [1, 2], end: ".", continues: true, letters: 6 } }]).build(),
+      });
       expect(accepts(mended, " garden.")).toBe(true);
       expect(accepts(mended, " theory.")).toBe(false);
     });
@@ -244,7 +293,7 @@ describe("GrammarBuilder in llama.cpp", () => {
     });
 
     it("refuses a quote that closes nothing, a line break or an end inside a quotation, and one that runs on", async () => {
-      expect(await check("", "Lily thanked her mom for it!\"")).toBe(false);
+      expect(await check("", 'Lily thanked her mom for it!"')).toBe(false);
       expect(await check("", 'He said"hi" to her.')).toBe(false);
       expect(await check("", 'She said, "Look at this\nand that."')).toBe(false);
       expect(await check("", 'She said, "Look at this')).toBe(false);
@@ -264,13 +313,43 @@ describe("GrammarBuilder in llama.cpp", () => {
     });
 
     it.each([
-      ["refuses the word that completed a banned phrase and every word that starts with it, then lets the model write on", { pending: "Once upon a", refuse: ["time"] }, [" time there was a dog.", " Time there was a dog.", " timece was a dog.", " timely visit came.", " TIME-travel"], [" day there was a dog.", " tim was a dog.", " tame dog came."]],
-      ["refuses the cut word and every banned single word at once, and words that start with any of them", { pending: "Once upon a", refuse: ["time", "Lily", "the", "th"] }, [" then", " Lilypad", " THE END", " thaw", " timely"], [" day there was a dog.", " tale.", " Lil, hi."]],
-      ["opens with one of a link's anchor phrases, the model's pick, kept a word of its own", { pending: "We went to the", choose: [" choose a bin", " choose a compost bin", " autumn \"leaves\" [x]^y"] }, [" garden.", " choose a binocular", " choose", " choose a compost bins", "choose a bin."], [" choose a bin and left.", " choose a compost bin.", ' autumn "leaves" [x]^y today.']],
-      ["keeps a sentence about to start from opening like the two before it", { pending: "", notOpening: "zerodi" }, [" Zerodi went home.", "\n\nzerodi went home."], [" Zerodis went home.", " Then zerodi went home."]],
+      [
+        "refuses the word that completed a banned phrase and every word that starts with it, then lets the model write on",
+        { pending: "Once upon a", refuse: ["time"] },
+        [" time there was a dog.", " Time there was a dog.", " timece was a dog.", " timely visit came.", " TIME-travel"],
+        [" day there was a dog.", " tim was a dog.", " tame dog came."],
+      ],
+      [
+        "refuses the cut word and every banned single word at once, and words that start with any of them",
+        { pending: "Once upon a", refuse: ["time", "Lily", "the", "th"] },
+        [" then", " Lilypad", " THE END", " thaw", " timely"],
+        [" day there was a dog.", " tale.", " Lil, hi."],
+      ],
+      [
+        "opens with one of a link's anchor phrases, the model's pick, kept a word of its own",
+        { pending: "We went to the", choose: [" choose a bin", " choose a compost bin", ' autumn "leaves" [x]^y'] },
+        [" garden.", " choose a binocular", " choose", " choose a compost bins", "choose a bin."],
+        [" choose a bin and left.", " choose a compost bin.", ' autumn "leaves" [x]^y today.'],
+      ],
+      [
+        "keeps a sentence about to start from opening like the two before it",
+        { pending: "", notOpening: "zerodi" },
+        [" Zerodi went home.", "\n\nzerodi went home."],
+        [" Zerodis went home.", " Then zerodi went home."],
+      ],
       // A quote at the refused word's place follows the quotation rules: it opens before a word and closes.
-      ["lets a sentence that may not open alike open with a quotation, never with a quote that closes nothing or never closes", { pending: "", notOpening: "zerodi" }, [' " said the door.', ' "Stop. Look!" he said.', ' "Come here, you will'], [' "Come here," Tom said.']],
-      ["refuses a sentence end inside a quotation at a banned word's place", { pending: 'She said, "Come here,', refuse: ["lily"] }, ["! You will see.\"", ' Lily."'], [' Tom." Then she left.']],
+      [
+        "lets a sentence that may not open alike open with a quotation, never with a quote that closes nothing or never closes",
+        { pending: "", notOpening: "zerodi" },
+        [' " said the door.', ' "Stop. Look!" he said.', ' "Come here, you will'],
+        [' "Come here," Tom said.'],
+      ],
+      [
+        "refuses a sentence end inside a quotation at a banned word's place",
+        { pending: 'She said, "Come here,', refuse: ["lily"] },
+        ['! You will see."', ' Lily."'],
+        [' Tom." Then she left.'],
+      ],
     ] as const)("%s", async (_name, options, refused, accepted) => {
       const grammar = await llama().createGrammar({ grammar: freeTextGrammar({ spaced: true, ...options }) });
       for (const text of refused) expect(accepts(grammar, text), text).toBe(false);
@@ -279,11 +358,11 @@ describe("GrammarBuilder in llama.cpp", () => {
 
     it("holds curly quotations to the same rules: opened on a word after a space, closed by their own mark", async () => {
       expect(await check("", "She said, \u201cLook at this!\u201d and smiled.")).toBe(true);
-      expect(await check("", "She said, \u201cLook at this!\" and smiled.")).toBe(false);
+      expect(await check("", 'She said, \u201cLook at this!" and smiled.')).toBe(false);
       expect(await check("", "She said, \u201cLook at this. Then that.\u201d")).toBe(false);
       expect(await check("", "Thank you,\u201d said his friend.")).toBe(false);
-      expect(await check('He said, \u201cCome', " inside now.\u201d Lily ran.")).toBe(true);
-      expect(await check('He said, \u201cCome', " inside now. Lily ran.")).toBe(false);
+      expect(await check("He said, \u201cCome", " inside now.\u201d Lily ran.")).toBe(true);
+      expect(await check("He said, \u201cCome", " inside now. Lily ran.")).toBe(false);
       // A quote the pending text ends with is open: the model writes its word and closes it.
       expect(await check('He said, "', 'Come inside." Lily ran.')).toBe(true);
       expect(await check('He said, "', "Come inside. Lily ran.")).toBe(false);

@@ -11,14 +11,20 @@ const SOURCES = [
     url: "https://example.org/report",
     text: "Compost bins in the city collected 1,200 tonnes of kitchen scraps last year. Households that sort kitchen scraps cut their waste by a third.",
   },
-  { title: "Garden club notes", text: "Turning the heap every week keeps it warm. A warm heap breaks down garden waste in about three months." },
+  {
+    title: "Garden club notes",
+    text: "Turning the heap every week keeps it warm. A warm heap breaks down garden waste in about three months.",
+  },
 ];
 const LINKS = [{ url: "https://example.org/heaps", title: "Caring for a compost heap", keywords: ["compost heap", "home composting"] }];
 
 function grounding(options: { sources?: boolean; links?: boolean } = {}) {
   const plan = planFor({ length: 800, structure: "sections" });
   const outline = outlineFor(plan);
-  return { plan, g: new Grounding({ plan, outline, ...(options.sources ? { sources: SOURCES } : {}), ...(options.links ? { links: LINKS } : {}) }) };
+  return {
+    plan,
+    g: new Grounding({ plan, outline, ...(options.sources ? { sources: SOURCES } : {}), ...(options.links ? { links: LINKS } : {}) }),
+  };
 }
 
 describe("grounding", () => {

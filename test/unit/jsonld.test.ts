@@ -2,7 +2,14 @@ import { AvoidList } from "../../src/article/plan/avoid.js";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { ArticleDocument } from "../../src/article/body/document.js";
-import { HEADLINE_MAX, JsonLdSchema, articleJsonLd, serialiseJsonLd, type JsonLd, type JsonLdSource } from "../../src/article/output/jsonld.js";
+import {
+  HEADLINE_MAX,
+  JsonLdSchema,
+  articleJsonLd,
+  serialiseJsonLd,
+  type JsonLd,
+  type JsonLdSource,
+} from "../../src/article/output/jsonld.js";
 import { renderArticle } from "../../src/article/output/render.js";
 import type { GenerateRequestInput } from "../../src/article/wire/request.js";
 import { writeBody } from "../../src/article/body/write.js";
@@ -22,8 +29,6 @@ const TWO_KEYWORDS = { ...COMPOSTING, seo: { keywords: `${PRIMARY}, kitchen scra
 const CREATED = 1_795_311_039;
 const DESCRIPTION = "Compost bins turn kitchen scraps into rich soil for every small garden, balcony and shared plot, all year round.";
 
-
-
 /** Write the article with the real body pass on an endless prose model; returns what `articleJsonLd` reads. */
 async function written(input: Partial<GenerateRequestInput> = {}, title?: string) {
   const p = planFor(input, TWO_KEYWORDS);
@@ -31,7 +36,12 @@ async function written(input: Partial<GenerateRequestInput> = {}, title?: string
   const writer = new FakeWriter(proseModel(distinctSentences(), continuations()));
   const keywords = [p.primary, ...p.secondary];
   const document = new ArticleDocument(p.request.language, keywords);
-  await writeBody(p, outline, { writer, document, avoid: new AvoidList({ style: { avoid: [], cliches: true }, language: p.request.language }), seed: 7 });
+  await writeBody(p, outline, {
+    writer,
+    document,
+    avoid: new AvoidList({ style: { avoid: [], cliches: true }, language: p.request.language }),
+    seed: 7,
+  });
   const source: JsonLdSource = {
     plan: p,
     outline,
@@ -65,26 +75,30 @@ function groups(markdown: string, opens: (block: { kind: string; text: string; d
 }
 
 describe("the Article node", () => {
-  it.each(["paragraphs", "sections", "listicle", "detailed", "how-to"])("is always there, first, with what Google requires (%s)", async (structure) => {
-    const { jsonLd, outline, document, plan: p } = await written({ structure });
-    expect(v.is(JsonLdSchema, jsonLd)).toBe(true);
-    const byType = expectValidJsonLd(jsonLd);
-    expect(byType.Article).toEqual({
-      "@type": "Article",
-      headline: outline.title,
-      description: outline.metaDescription,
-      inLanguage: "en",
-      keywords: [PRIMARY, "kitchen scraps"],
-      wordCount: document.wordCount,
-      timeRequired: `PT${Math.max(1, Math.round(document.wordCount / 200))}M`,
-      datePublished: "2026-11-22T01:30:39.000Z",
-      dateModified: "2026-11-22T01:30:39.000Z",
-    });
-    expect(p.preset).toBe(structure);
-  });
+  it.each(["paragraphs", "sections", "listicle", "detailed", "how-to"])(
+    "is always there, first, with what Google requires (%s)",
+    async (structure) => {
+      const { jsonLd, outline, document, plan: p } = await written({ structure });
+      expect(v.is(JsonLdSchema, jsonLd)).toBe(true);
+      const byType = expectValidJsonLd(jsonLd);
+      expect(byType.Article).toEqual({
+        "@type": "Article",
+        headline: outline.title,
+        description: outline.metaDescription,
+        inLanguage: "en",
+        keywords: [PRIMARY, "kitchen scraps"],
+        wordCount: document.wordCount,
+        timeRequired: `PT${Math.max(1, Math.round(document.wordCount / 200))}M`,
+        datePublished: "2026-11-22T01:30:39.000Z",
+        dateModified: "2026-11-22T01:30:39.000Z",
+      });
+      expect(p.preset).toBe(structure);
+    },
+  );
 
   it("holds nothing else for articles without an FAQ or steps", async () => {
-    for (const structure of ["paragraphs", "sections", "listicle"]) expect(typesOf((await written({ structure })).jsonLd)).toEqual(["Article"]);
+    for (const structure of ["paragraphs", "sections", "listicle"])
+      expect(typesOf((await written({ structure })).jsonLd)).toEqual(["Article"]);
   });
 
   it("cuts a long title to a headline of at most 110 characters on a word end", async () => {
@@ -148,7 +162,17 @@ describe("the FAQPage node", () => {
       const at = blocks.findIndex((b) => b.text === q);
       const next = i + 1 < questions.length ? blocks.findIndex((b) => b.text === questions[i + 1]) : blocks.length;
       expect(at).toBeGreaterThanOrEqual(0);
-      return { "@type": "Question", name: q, acceptedAnswer: { "@type": "Answer", text: blocks.slice(at + 1, next).map((b) => b.text).join("\n\n") } };
+      return {
+        "@type": "Question",
+        name: q,
+        acceptedAnswer: {
+          "@type": "Answer",
+          text: blocks
+            .slice(at + 1, next)
+            .map((b) => b.text)
+            .join("\n\n"),
+        },
+      };
     });
     expect(nodeOf(jsonLd, "FAQPage")!.mainEntity).toEqual(expected);
   });
@@ -213,7 +237,11 @@ describe("serialising for a script element", () => {
     const keywords = `${PRIMARY}, <!-- kitchen </script> scraps`;
     const { jsonLd, document, source } = await written({ structure: "detailed", seo: { keywords, title } }, title);
     // A hostile description, and a hostile sentence in the last FAQ answer.
-    const worse = articleJsonLd({ ...source, metaDescription: hostile, blocks: [...source.blocks, { kind: "prose", text: hostile, words: 9, sentences: [hostile] }] });
+    const worse = articleJsonLd({
+      ...source,
+      metaDescription: hostile,
+      blocks: [...source.blocks, { kind: "prose", text: hostile, words: 9, sentences: [hostile] }],
+    });
     expect(nodeOf(worse, "FAQPage")!.mainEntity.at(-1)!.acceptedAnswer.text.endsWith(`\n\n${hostile}`)).toBe(true);
     for (const value of [jsonLd, worse]) {
       // The body gets a hostile paragraph too: model text is escaped there as text.
@@ -229,7 +257,12 @@ describe("serialising for a script element", () => {
 
   it("puts the script after the title and description in the head", async () => {
     const { jsonLd, document, outline } = await written({ structure: "how-to" });
-    const html = renderArticle(document.tree, { title: outline.title, metaDescription: outline.metaDescription, language: "en", jsonLd }).page;
+    const html = renderArticle(document.tree, {
+      title: outline.title,
+      metaDescription: outline.metaDescription,
+      language: "en",
+      jsonLd,
+    }).page;
     const head = html.slice(html.indexOf("<head>"), html.indexOf("</head>"));
     expect(head.indexOf("<title>")).toBeLessThan(head.indexOf('<meta name="description"'));
     expect(head.indexOf('<meta name="description"')).toBeLessThan(head.indexOf("<script"));

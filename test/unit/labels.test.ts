@@ -8,7 +8,30 @@ const KEYS = ["introduction", "conclusion", "faq", "keyTakeaways", "sources"] as
 describe("labels", () => {
   it("covers the 22 languages the API promises labels in (docs/guarantees.md lists them)", () => {
     expect([...LABELLED_LANGUAGES].sort()).toEqual(
-      ["en", "de", "fr", "es", "it", "pt", "nl", "pl", "sv", "da", "no", "fi", "cs", "tr", "ru", "uk", "ja", "zh", "ko", "ar", "hi", "id"].sort(),
+      [
+        "en",
+        "de",
+        "fr",
+        "es",
+        "it",
+        "pt",
+        "nl",
+        "pl",
+        "sv",
+        "da",
+        "no",
+        "fi",
+        "cs",
+        "tr",
+        "ru",
+        "uk",
+        "ja",
+        "zh",
+        "ko",
+        "ar",
+        "hi",
+        "id",
+      ].sort(),
     );
   });
 

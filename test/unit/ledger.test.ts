@@ -60,9 +60,32 @@ describe("usage.discardedTokens", () => {
   });
 
   it("names only the documented reasons", async () => {
-    const request = v.parse(GenerateRequestSchema, { topic: "Home composting", length: 600, seed: 5, seo: { keywords: "compost bin, kitchen scraps" } });
+    const request = v.parse(GenerateRequestSchema, {
+      topic: "Home composting",
+      length: 600,
+      seed: 5,
+      seo: { keywords: "compost bin, kitchen scraps" },
+    });
     const { response } = await writeArticle(request, { backend: new FakeBackend() });
-    const documented = ["duplicate", "keyword-twice", "third-alike", "density", "unbalanced", "banned", "keyword-case", "keyword-opening", "weak-opening", "question", "outline", "steering", "over-budget", "step-end", "unfinished", "heading", "other"];
+    const documented = [
+      "duplicate",
+      "keyword-twice",
+      "third-alike",
+      "density",
+      "unbalanced",
+      "banned",
+      "keyword-case",
+      "keyword-opening",
+      "weak-opening",
+      "question",
+      "outline",
+      "steering",
+      "over-budget",
+      "step-end",
+      "unfinished",
+      "heading",
+      "other",
+    ];
     for (const reason of Object.keys(response.usage.discardedTokens)) expect(documented).toContain(reason);
   });
 });

@@ -25,7 +25,15 @@ describe.skipIf(!HAS_STORIES_MODEL)("LlamaWriter's window on stories260K", () =>
   /** An answer of at least `tokens` generated tokens after a pinned heading; returns the writer and its sequence. */
   async function write(window: number, tokens: number) {
     const sequence = context.getSequence();
-    const writer = new LlamaWriter({ llama, model, sequence, window, tokenizePrompt: (p) => model.tokenize(p.completion, false), controlBias: controlTokenBias(model), release: () => sequence.dispose() });
+    const writer = new LlamaWriter({
+      llama,
+      model,
+      sequence,
+      window,
+      tokenizePrompt: (p) => model.tokenize(p.completion, false),
+      controlBias: controlTokenBias(model),
+      release: () => sequence.dispose(),
+    });
     await writer.begin({ system: "", user: "", completion: "Once upon a time, there was a little dog named Spot." });
     writer.append("\n\nTitle: Spot and the ball\n\n");
     writer.pin();
@@ -36,7 +44,8 @@ describe.skipIf(!HAS_STORIES_MODEL)("LlamaWriter's window on stories260K", () =>
       }
       if (writer.stopReason === "end") writer.append("\n\n");
     }
-    const promptTokens = model.tokenize("Once upon a time, there was a little dog named Spot.", false).length + model.tokenize(pinnedText, false).length;
+    const promptTokens =
+      model.tokenize("Once upon a time, there was a little dog named Spot.", false).length + model.tokenize(pinnedText, false).length;
     return { writer, sequence, promptTokens };
   }
 

@@ -58,11 +58,19 @@ describe("the nesting limit", () => {
   });
 
   it("is a validation issue on analyse, refresh and sources, at the field's path", () => {
-    const path = (result: v.SafeParseResult<v.GenericSchema>) => (result.success ? "passed" : result.issues[0].path?.map((p) => p.key).join("."));
+    const path = (result: v.SafeParseResult<v.GenericSchema>) =>
+      result.success ? "passed" : result.issues[0].path?.map((p) => p.key).join(".");
     expect(path(v.safeParse(AnalyseRequestSchema, { markdown: "> ".repeat(DEEP) }))).toBe("markdown");
     expect(path(v.safeParse(AnalyseRequestSchema, { html: "<blockquote>".repeat(DEEP) }))).toBe("html");
     expect(path(v.safeParse(RefreshRequestSchema, { markdown: "> ".repeat(DEEP) }))).toBe("markdown");
-    expect(path(v.safeParse(SourcesSchema, [{ title: "A", text: "ok" }, { title: "B", text: "> ".repeat(DEEP) }]))).toBe("1.text");
+    expect(
+      path(
+        v.safeParse(SourcesSchema, [
+          { title: "A", text: "ok" },
+          { title: "B", text: "> ".repeat(DEEP) },
+        ]),
+      ),
+    ).toBe("1.text");
     expect(path(v.safeParse(AnalyseRequestSchema, { markdown: "> > quoted\n\n- a\n  - b" }))).toBe("passed");
   });
 });

@@ -75,7 +75,12 @@ describe("a passage", () => {
     ctx.writer.append("- ");
     await writePassage(ctx, { budget: 40, primaryUses: 0, secondary: [], items: 3, section: 1 });
     expect(prose(document)).toHaveLength(3);
-    expect(document.markdown().split("\n").filter((line) => line.startsWith("- "))).toHaveLength(3);
+    expect(
+      document
+        .markdown()
+        .split("\n")
+        .filter((line) => line.startsWith("- ")),
+    ).toHaveLength(3);
   });
 
   it("places the keywords it owes inside sentences, not as their openings", async () => {

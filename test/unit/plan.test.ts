@@ -19,7 +19,6 @@ const SECONDARY = ["watering schedule", "potting soil"];
 const PRESETS: Preset[] = ["paragraphs", "sections", "detailed", "listicle", "how-to"];
 const LENGTHS = [100, 150, 200, 300, 500, 800, 1200, 2000, 3000, 5000];
 
-
 function keywordPlan(structure: Preset, length: number, headingTags = true): Plan {
   return planFor({ structure, length, seo: { keywords: KEYWORDS, headingTags } }, PLANTS);
 }
@@ -325,7 +324,11 @@ describe("plan: focus keyword from the topic when no keywords are given", () => 
     expect(proseSections(p)[0]!.primaryUses).toBeGreaterThanOrEqual(1);
   });
 
-  const SMALL = new Set("a an the and or of in on at to for with by from how what why when where which who is are do does did can i you we my your it this best top ultimate guide".split(" "));
+  const SMALL = new Set(
+    "a an the and or of in on at to for with by from how what why when where which who is are do does did can i you we my your it this best top ultimate guide".split(
+      " ",
+    ),
+  );
 
   it.each([
     "The ultimate beginner's guide to growing tomatoes on a small balcony",
@@ -393,7 +396,10 @@ describe("plan: structure mapping", () => {
 
 describe("plan: language", () => {
   it("German: Fazit, Das Wichtigste in Kürze, Häufig gestellte Fragen", () => {
-    const p = planFor({ topic: "Zimmerpflanzen", language: "de", structure: "detailed", seo: { keywords: "Zimmerpflanzen, Gießplan" } }, PLANTS);
+    const p = planFor(
+      { topic: "Zimmerpflanzen", language: "de", structure: "detailed", seo: { keywords: "Zimmerpflanzen, Gießplan" } },
+      PLANTS,
+    );
     expect(p.languageName).toBe("German");
     expect(p.labels.conclusion).toBe("Fazit");
     expect(p.sections.find((s) => s.kind === "conclusion")!.label).toBe("Fazit");
@@ -432,7 +438,12 @@ describe("plan: language", () => {
   });
 
   it("is pure: the same request gives the same plan", () => {
-    const request = v.parse(GenerateRequestSchema, { topic: "Caring for indoor plants", seed: 1, structure: "detailed", seo: { keywords: KEYWORDS } });
+    const request = v.parse(GenerateRequestSchema, {
+      topic: "Caring for indoor plants",
+      seed: 1,
+      structure: "detailed",
+      seo: { keywords: KEYWORDS },
+    });
     expect(plan(request)).toEqual(plan(request));
   });
 });

@@ -21,18 +21,34 @@ let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 
 /** A site answering each request with the next of `answers` (the last one repeated), counting them. */
-async function site(answers: { status: number; headers?: Record<string, string>; silent?: boolean }[], make: (handler: RequestListener) => Server = (handler) => createServer(handler)): Promise<{ url: string; calls: () => number }> {
+async function site(
+  answers: { status: number; headers?: Record<string, string>; silent?: boolean }[],
+  make: (handler: RequestListener) => Server = (handler) => createServer(handler),
+): Promise<{ url: string; calls: () => number }> {
   let calls = 0;
   server = make((_req, res) => {
     const answer = answers[Math.min(calls++, answers.length - 1)]!;
     if (answer.silent) return;
-    res.writeHead(answer.status, { "content-type": "application/json", ...answer.headers }).end(JSON.stringify({ code: "x", message: "busy" }));
+    res
+      .writeHead(answer.status, { "content-type": "application/json", ...answer.headers })
+      .end(JSON.stringify({ code: "x", message: "busy" }));
   });
   await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
   return { url: `http://127.0.0.1:${(server!.address() as { port: number }).port}`, calls: () => calls };
 }
 
-const target = (url: string, extra: Partial<PublishTarget> = {}): PublishTarget => ({ name: "blog", kind: "wordpress", url, user: "editor", secret: SECRET, status: "draft", createTerms: false, allowPrivate: true, timeoutMs: 10_000, ...extra });
+const target = (url: string, extra: Partial<PublishTarget> = {}): PublishTarget => ({
+  name: "blog",
+  kind: "wordpress",
+  url,
+  user: "editor",
+  secret: SECRET,
+  status: "draft",
+  createTerms: false,
+  allowPrivate: true,
+  timeoutMs: 10_000,
+  ...extra,
+});
 
 async function failure(publishing: Publishing): Promise<PublishError> {
   const error = await publishing.publish(ARTICLE, { target: "blog" }).catch((e: unknown) => e);
@@ -68,7 +84,21 @@ describe("publishing faults", () => {
   it("a certificate Node does not trust is a TLS failure naming the target", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "inkpress-tls-"));
     const [key, cert] = [path.join(dir, "key.pem"), path.join(dir, "cert.pem")];
-    await run("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=127.0.0.1"]);
+    await run("openssl", [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+      "-days",
+      "1",
+      "-subj",
+      "/CN=127.0.0.1",
+    ]);
     const options = { key: await readFile(key), cert: await readFile(cert) };
     const { url } = await site([{ status: 200 }], (handler) => createHttps(options, handler));
     const error = await failure(new Publishing(new Map([["blog", target(url.replace("http:", "https:"))]])));
@@ -86,14 +116,21 @@ describe("publishing faults", () => {
     const publishing = new Publishing(new Map([["blog", target("http://127.0.0.1:1")]]));
     expect(() => publishing.authorise(undefined, "news")).toThrow(/publish.target: no target "news"; the configured targets are "blog"/);
     const key = { id: "key_1", name: "k", limits: { rate: { requests: 1, windowS: 1 }, concurrency: 1 } };
-    expect(() => publishing.authorise(key, "blog")).toThrow(expect.objectContaining({ status: 403, message: expect.stringMatching(/target "blog"/) }));
+    expect(() => publishing.authorise(key, "blog")).toThrow(
+      expect.objectContaining({ status: 403, message: expect.stringMatching(/target "blog"/) }),
+    );
     expect(() => publishing.authorise({ ...key, publishTo: ["blog"] }, "blog")).not.toThrow();
   });
 
   it("a targets file whose secret variable is unset names the target and the variable, never a value", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "inkpress-targets-"));
     const file = path.join(dir, "targets.json");
-    await writeFile(file, JSON.stringify({ targets: { blog: { kind: "wordpress", url: "https://example.com", user: "e", credentials: { env: "NO_SUCH_VAR" } } } }));
+    await writeFile(
+      file,
+      JSON.stringify({
+        targets: { blog: { kind: "wordpress", url: "https://example.com", user: "e", credentials: { env: "NO_SUCH_VAR" } } },
+      }),
+    );
     await expect(readTargets(file, {})).rejects.toThrow(/publish target "blog": its credentials variable NO_SUCH_VAR is not set/);
     const read = await readTargets(file, { NO_SUCH_VAR: SECRET });
     expect(read.get("blog")).toMatchObject({ kind: "wordpress", status: "draft", secret: SECRET });

@@ -23,7 +23,9 @@ async function refresh(input: RefreshRequestInput): Promise<RefreshResponse> {
 
 /** Every sentence and heading of an article, as located in its text. */
 const partsOf = (markdown: string) =>
-  locate(markdown, "en").blocks.flatMap((block) => (block.kind === "paragraph" ? block.sentences.map((s) => s.text) : block.kind === "heading" ? [block.text] : []));
+  locate(markdown, "en").blocks.flatMap((block) =>
+    block.kind === "paragraph" ? block.sentences.map((s) => s.text) : block.kind === "heading" ? [block.text] : [],
+  );
 
 const verdict = (report: RefreshResponse["after"], id: string) => report.checks.find((check) => check.id === id)!.passed;
 
@@ -35,7 +37,11 @@ describe("a refresh", () => {
       expect(verdict(answer.before, id), id).toBe(false);
       const reason = answer.unmended.find((u) => u.check === id)?.reason;
       if (verdict(answer.after, id) === false) expect(reason, id).toMatch(/Not mended: .+/);
-      else expect(answer.changes.some((c) => c.check === id || (id === "avoid" && c.check === "cliches")), id).toBe(true);
+      else
+        expect(
+          answer.changes.some((c) => c.check === id || (id === "avoid" && c.check === "cliches")),
+          id,
+        ).toBe(true);
     }
     // On the scripted model every planted failure is mended.
     expect(answer.unmended).toEqual([]);
@@ -50,7 +56,11 @@ describe("a refresh", () => {
     const kept = partsOf(markdown).filter((part) => !changed.includes(part));
     expect(kept.length).toBeGreaterThan(40);
     for (const part of kept) expect(answer.article.markdown).toContain(part);
-    const frontMatter = (text: string) => text.split("\n---\n")[0]!.split("\n").filter((line) => !line.startsWith("title:"));
+    const frontMatter = (text: string) =>
+      text
+        .split("\n---\n")[0]!
+        .split("\n")
+        .filter((line) => !line.startsWith("title:"));
     expect(frontMatter(answer.article.markdown)).toEqual(frontMatter(markdown));
     expect(answer.article.markdown.endsWith("\n")).toBe(true);
   });
@@ -87,7 +97,9 @@ describe("a refresh", () => {
     const answer = await refresh({ markdown, seo: { keywords: "compost bin" }, style: { avoid: ["game-changer"] }, seed: 3 });
     expect(answer.article.markdown).toContain("The [drum](/drum/) is a game-changer for cooks.");
     expect(verdict(answer.after, "avoid")).toBe(false);
-    expect(answer.unmended.find((u) => u.check === "avoid")?.reason).toMatch(/holds Markdown \(a link or emphasis\) that a rewrite would lose/);
+    expect(answer.unmended.find((u) => u.check === "avoid")?.reason).toMatch(
+      /holds Markdown \(a link or emphasis\) that a rewrite would lose/,
+    );
   });
 
   it("never rewrites a title the request gives, and says so", async () => {
@@ -106,13 +118,17 @@ describe("a refresh", () => {
     expect(headings(answer.article.markdown)).toEqual(headings(markdown));
     expect(answer.changes.some((c) => c.section === "title")).toBe(false);
     const why = Object.fromEntries(answer.unmended.map((u) => [u.check, u.reason]));
-    expect(why["title-length"]).toMatch(/the title is the author's, and a refresh rewrites it only when the request's `mend` holds "title"/);
+    expect(why["title-length"]).toMatch(
+      /the title is the author's, and a refresh rewrites it only when the request's `mend` holds "title"/,
+    );
     expect(why["subheading-distribution"]).toMatch(/`mend` holds "headings"/);
     expect(why.avoid).toMatch(/the heading “Using finished compost” is the author's/);
     // Asked for the title only, the title changes and the headings still do not.
     const titled = await refresh({ ...request, mend: ["title"] });
     expect(titled.changes.some((c) => c.section === "title")).toBe(true);
-    expect(headings(titled.article.markdown).filter((line) => !line.startsWith("title:") && !line.startsWith("# "))).toEqual(headings(markdown).filter((line) => !line.startsWith("title:") && !line.startsWith("# ")));
+    expect(headings(titled.article.markdown).filter((line) => !line.startsWith("title:") && !line.startsWith("# "))).toEqual(
+      headings(markdown).filter((line) => !line.startsWith("title:") && !line.startsWith("# ")),
+    );
   });
 
   it("returns an article with nothing it mends as it was, with an empty diff, and says why what fails stays", async () => {
@@ -134,9 +150,18 @@ describe("a refresh", () => {
 describe("the refresh's state", () => {
   it("does not keep a change that would lower the score, and notes why against its check", () => {
     const markdown = "# Compost bin care for small gardens\n\nA compost bin needs air and water to work well.\n";
-    const state = new RefreshState(v.parse(RefreshRequestSchema, { markdown, seo: { keywords: "compost bin" }, style: { avoid: ["game-changer"] }, seed: 1 }), {});
+    const state = new RefreshState(
+      v.parse(RefreshRequestSchema, { markdown, seo: { keywords: "compost bin" }, style: { avoid: ["game-changer"] }, seed: 1 }),
+      {},
+    );
     const at = markdown.indexOf("air");
-    const change = { section: "Introduction", check: "keyword-in-introduction" as const, reason: "test", before: "air", after: "a game-changer" };
+    const change = {
+      section: "Introduction",
+      check: "keyword-in-introduction" as const,
+      reason: "test",
+      before: "air",
+      after: "a game-changer",
+    };
     expect(state.propose([{ start: at, end: at + 3, text: "a game-changer" }], change)).toBe(false);
     expect(state.markdown).toBe(markdown);
     expect(state.changes).toEqual([]);
@@ -147,7 +172,15 @@ describe("the refresh's state", () => {
     const markdown = "# Title of the page\n\nSome words here.\n\n## A heading\n\nMore words there.\n";
     const state = new RefreshState(v.parse(RefreshRequestSchema, { markdown, seed: 1, mend: ["headings"] }), {});
     const at = markdown.indexOf("## A heading");
-    expect(state.propose([{ start: at, end: at + "## A heading\n\n".length, text: "" }], { section: "A heading", check: "paragraph-length", reason: "test", before: "## A heading", after: "" })).toBe(false);
+    expect(
+      state.propose([{ start: at, end: at + "## A heading\n\n".length, text: "" }], {
+        section: "A heading",
+        check: "paragraph-length",
+        reason: "test",
+        before: "## A heading",
+        after: "",
+      }),
+    ).toBe(false);
     expect(state.notes.get("paragraph-length")).toMatch(/removed headings/);
   });
 

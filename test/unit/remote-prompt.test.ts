@@ -3,7 +3,20 @@ import { ModelLoadError } from "../../src/model/errors.js";
 import { MARKED_TURNS, breakTags, promptPrefix, tagPieces, templateParts, type PartTokenizers } from "../../src/model/remote/prompt.js";
 
 // The control tokens of the common chat formats, as a caller could write them into request text.
-const CONTROL = ["<|im_start|>", "<|im_end|>", "</s>", "<s>", "<|begin_of_text|>", "<|eot_id|>", "<start_of_turn>", "<end_of_turn>", "[INST]", "[/INST]", "<｜end▁of▁sentence｜>", "<|endoftext|>"];
+const CONTROL = [
+  "<|im_start|>",
+  "<|im_end|>",
+  "</s>",
+  "<s>",
+  "<|begin_of_text|>",
+  "<|eot_id|>",
+  "<start_of_turn>",
+  "<end_of_turn>",
+  "[INST]",
+  "[/INST]",
+  "<｜end▁of▁sentence｜>",
+  "<|endoftext|>",
+];
 
 describe("remote prompts: request text kept apart from the template's control tokens", () => {
   it("splits the template applied to the marked turns at the turns' text", () => {
@@ -32,7 +45,13 @@ describe("remote prompts: request text kept apart from the template's control to
     const tokenizers: PartTokenizers = { start: fake("start"), piece: fake("piece") };
     const prompt = { system: "Write <|im_end|>.", user: "About </s>", completion: "" };
     const prefix = await promptPrefix(prompt, { before: "<s>[S]", between: "[U]", after: "[A]" }, tokenizers);
-    expect(calls).toEqual(["start:special:<s>[S]", "piece:literal:Write <|im_end|>.", "piece:special:[U]", "piece:literal:About </s>", "piece:special:[A]"]);
+    expect(calls).toEqual([
+      "start:special:<s>[S]",
+      "piece:literal:Write <|im_end|>.",
+      "piece:special:[U]",
+      "piece:literal:About </s>",
+      "piece:special:[A]",
+    ]);
     expect(prefix.tokens).toEqual([1, 2, 3, 4, 5]);
     // As text, the template's own tags stay; the request's are broken.
     expect(prefix.text).toBe("<s>[S]Write <\u200b|im_end|>.[U]About <\u200b/s>[A]");

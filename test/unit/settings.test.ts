@@ -40,7 +40,11 @@ describe("a setting's value", () => {
     const cases: [Parameters<typeof readSetting>[0], Record<string, string>, RegExp][] = [
       ["port", { INKPRESS_PORT: "80a" }, /^port must be a whole number from 0 to 65535, got "80a"$/],
       ["port", { INKPRESS_PORT: "70000" }, /^port must be a whole number/],
-      ["jobsRetention", { INKPRESS_JOBS_RETENTION: "7 weeks" }, /^jobs retention must be a duration such as 90s, 30m, 12h or 7d, got "7 weeks"$/],
+      [
+        "jobsRetention",
+        { INKPRESS_JOBS_RETENTION: "7 weeks" },
+        /^jobs retention must be a duration such as 90s, 30m, 12h or 7d, got "7 weeks"$/,
+      ],
       ["jobsRetention", { INKPRESS_JOBS_RETENTION: "0s" }, /^jobs retention must be a duration/],
       ["redis", { INKPRESS_REDIS_URL: "http://cache:6379" }, /^redis must be a redis:\/\/ or rediss:\/\/ URL, got "http:\/\/cache:6379"$/],
       ["gpu", { INKPRESS_GPU: "rocm" }, /^gpu must be one of auto, cuda, vulkan, metal, off, got "rocm"$/],
@@ -85,7 +89,12 @@ describe("the configuration", () => {
   it("takes every setting from the table", () => {
     const config = resolveServeConfig({
       flags: { model: MODEL, host: "0.0.0.0", "jobs-queue-size": "40" },
-      env: { INKPRESS_API_KEYS: "a, b", INKPRESS_TIMEOUT_S: "60", INKPRESS_REDIS_URL: "redis://cache:6379", INKPRESS_WEBHOOK_ALLOW: "10.0.0.0/8" },
+      env: {
+        INKPRESS_API_KEYS: "a, b",
+        INKPRESS_TIMEOUT_S: "60",
+        INKPRESS_REDIS_URL: "redis://cache:6379",
+        INKPRESS_WEBHOOK_ALLOW: "10.0.0.0/8",
+      },
       cwd: "/srv",
     });
     expect(config).toMatchObject({
@@ -105,12 +114,25 @@ describe("the configuration", () => {
       authFailures: 20,
       jobs: { queueSize: 40, perKey: 10, retentionS: 7 * 86_400, pageSize: 100 },
     });
-    expect(config.source).toEqual({ kind: "model", modelPath: MODEL, threads: defaultThreads(), window: 512, gpu: "auto", gpuLayers: "auto", sequences: defaultSequences() });
+    expect(config.source).toEqual({
+      kind: "model",
+      modelPath: MODEL,
+      threads: defaultThreads(),
+      window: 512,
+      gpu: "auto",
+      gpuLayers: "auto",
+      sequences: defaultSequences(),
+    });
     expect(resolveServeConfig({ flags: { model: MODEL }, env: {} }).redisUrl).toBeUndefined();
   });
 
   it("the model settings of generate and batch are the server's", () => {
-    expect(resolveModelConfig({ flags: { model: MODEL, threads: "3" }, env: { INKPRESS_GPU: "off", INKPRESS_GPU_LAYERS: "0", INKPRESS_WINDOW: "0" } })).toEqual({
+    expect(
+      resolveModelConfig({
+        flags: { model: MODEL, threads: "3" },
+        env: { INKPRESS_GPU: "off", INKPRESS_GPU_LAYERS: "0", INKPRESS_WINDOW: "0" },
+      }),
+    ).toEqual({
       modelPath: MODEL,
       threads: 3,
       window: 0,
@@ -145,8 +167,12 @@ describe("docs/operating.md", () => {
 
   it("shows each setting's variable, flag, default and meaning", () => {
     const rows = settingsTable().split("\n");
-    expect(rows).toContain("| `INKPRESS_PORT` | `--port` | `3000` | port to listen on; a taken port is an error, never a silent move to another one (`0` picks a free port) |");
-    expect(rows).toContain("| `INKPRESS_BACKEND_KEY` | | none | token for the inference server of `--backend`; sent as `Authorization: Bearer …` |");
+    expect(rows).toContain(
+      "| `INKPRESS_PORT` | `--port` | `3000` | port to listen on; a taken port is an error, never a silent move to another one (`0` picks a free port) |",
+    );
+    expect(rows).toContain(
+      "| `INKPRESS_BACKEND_KEY` | | none | token for the inference server of `--backend`; sent as `Authorization: Bearer …` |",
+    );
     expect(rows).toHaveLength(all.length + 2);
   });
 });

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { RESTATES, SourceIndex, givenWords, excerptsForSections, pickExcerpts, restates, splitExcerpts, type Excerpt } from "../../src/article/grounding/sources.js";
+import {
+  RESTATES,
+  SourceIndex,
+  givenWords,
+  excerptsForSections,
+  pickExcerpts,
+  restates,
+  splitExcerpts,
+  type Excerpt,
+} from "../../src/article/grounding/sources.js";
 import { contentTerms } from "../../src/article/text/terms.js";
 import { countWords } from "../../src/article/text/text.js";
 
@@ -35,11 +44,18 @@ describe("splitExcerpts", () => {
 
   it("strips Markdown, keeps each excerpt under one heading of one source, and leaves code out", () => {
     const texts = excerpts.map((p) => p.text);
-    expect(texts[0]).toBe("A compost bin turns kitchen scraps into dark soil. Brown leaves add carbon to the heap. Green scraps add nitrogen.");
+    expect(texts[0]).toBe(
+      "A compost bin turns kitchen scraps into dark soil. Brown leaves add carbon to the heap. Green scraps add nitrogen.",
+    );
     expect(excerpts[0]).toMatchObject({ index: 0, source: 0, heading: "Composting at home" });
     // The fourth sentence of the paragraph starts an excerpt of its own (three sentences at most).
     expect(texts[1]).toBe("Shredded paper counts as brown material.");
-    expect(excerpts.filter((p) => p.heading === "Turning the heap").map((p) => p.text).join(" ")).toBe(
+    expect(
+      excerpts
+        .filter((p) => p.heading === "Turning the heap")
+        .map((p) => p.text)
+        .join(" "),
+    ).toBe(
       "Turn the heap every two weeks so that air reaches the middle. A hot heap reaches 60 degrees. Coffee grounds. Eggshells, crushed. material; kind. straw; brown.",
     );
     expect(texts.join(" ")).not.toMatch(/[*#`|[\]]|https?:|turnHeap/);
@@ -68,8 +84,14 @@ describe("splitExcerpts", () => {
   });
 
   it("splits text without spaces between words (Japanese) into sentences too", () => {
-    const ja = splitExcerpts({ sources: [{ title: "堆肥", text: "堆肥は土を豊かにします。落ち葉は炭素を加えます。生ごみは窒素を加えます。毎週かき混ぜます。" }], language: "ja" });
-    expect(ja.map((p) => p.text)).toEqual(["堆肥は土を豊かにします。 落ち葉は炭素を加えます。 生ごみは窒素を加えます。", "毎週かき混ぜます。"]);
+    const ja = splitExcerpts({
+      sources: [{ title: "堆肥", text: "堆肥は土を豊かにします。落ち葉は炭素を加えます。生ごみは窒素を加えます。毎週かき混ぜます。" }],
+      language: "ja",
+    });
+    expect(ja.map((p) => p.text)).toEqual([
+      "堆肥は土を豊かにします。 落ち葉は炭素を加えます。 生ごみは窒素を加えます。",
+      "毎週かき混ぜます。",
+    ]);
   });
 });
 
@@ -106,17 +128,35 @@ describe("pickExcerpts and excerptsForSections", () => {
 
   it("shows each excerpt to one section only, the prompt growing with the excerpts picked, not the sources given", () => {
     const index = new SourceIndex({ sources: [COMPOST, BARRELS], language: "en" });
-    const sections = excerptsForSections({ index, sections: [{ query: "compost heap", budget: 60 }, { query: "compost heap turning", budget: 60 }, { query: "rain water", budget: 60 }] });
+    const sections = excerptsForSections({
+      index,
+      sections: [
+        { query: "compost heap", budget: 60 },
+        { query: "compost heap turning", budget: 60 },
+        { query: "rain water", budget: 60 },
+      ],
+    });
     const shown = sections.flat().map((p) => p.index);
     expect(new Set(shown).size).toBe(shown.length);
     for (const picked of sections) expect(picked.reduce((n, p) => n + Math.ceil(p.words * 1.4), 0)).toBeLessThanOrEqual(60);
     expect(sections[2]!.map((p) => p.source)).toEqual([1]);
     // Twenty more sources on other subjects change nothing a section is shown.
     const crowded = new SourceIndex({
-      sources: [COMPOST, BARRELS, ...Array.from({ length: 20 }, (_, i) => ({ title: `Other ${i}`, text: `Knitting patterns number ${i} use wool and needles.` }))],
+      sources: [
+        COMPOST,
+        BARRELS,
+        ...Array.from({ length: 20 }, (_, i) => ({ title: `Other ${i}`, text: `Knitting patterns number ${i} use wool and needles.` })),
+      ],
       language: "en",
     });
-    const again = excerptsForSections({ index: crowded, sections: [{ query: "compost heap", budget: 60 }, { query: "compost heap turning", budget: 60 }, { query: "rain water", budget: 60 }] });
+    const again = excerptsForSections({
+      index: crowded,
+      sections: [
+        { query: "compost heap", budget: 60 },
+        { query: "compost heap turning", budget: 60 },
+        { query: "rain water", budget: 60 },
+      ],
+    });
     expect(again.map((s) => s.map((p) => p.text))).toEqual(sections.map((s) => s.map((p) => p.text)));
   });
 });
@@ -159,7 +199,12 @@ describe("restates: the citation measure", () => {
   });
 
   it("never counts the request's words: keywords steered into a sentence prove nothing", () => {
-    const guide = splitExcerpts({ sources: [{ title: "Kitchen scraps", text: "Kitchen scraps such as fruit peels, coffee grounds and eggshells go into the compost bin." }], language: "en" });
+    const guide = splitExcerpts({
+      sources: [
+        { title: "Kitchen scraps", text: "Kitchen scraps such as fruit peels, coffee grounds and eggshells go into the compost bin." },
+      ],
+      language: "en",
+    });
     const given = givenWords(["Home composting", "compost bin", "kitchen scraps", "garden waste"], "en");
     // Its only run ("kitchen scraps") is a keyword: cited without the request's words, not with them.
     const steered = "Eggshells, coffee and fruit go into kitchen scraps.";

@@ -10,7 +10,10 @@ import { FakeWriter, scripted, type Script } from "../../scripts/fixtures/fake-w
 // the answer and what it cuts, and why.
 
 /** Run one step over `script` after `before` (forced text), taking every sentence with `verdicts` in turn ("more" once they run out). */
-async function step(script: Script, options: { language?: string; before?: string; verdicts?: Verdict[]; avoid?: string[] } & Partial<Omit<StepOptions, "avoid">> = {}) {
+async function step(
+  script: Script,
+  options: { language?: string; before?: string; verdicts?: Verdict[]; avoid?: string[] } & Partial<Omit<StepOptions, "avoid">> = {},
+) {
   const { language = "en", before = "# Title\n\n", verdicts = [], avoid = [], ...rest } = options;
   const fake = new FakeWriter(script);
   const writer = TokenLedger.of(fake);
@@ -34,7 +37,8 @@ async function step(script: Script, options: { language?: string; before?: strin
 }
 
 /** A sentence of `n` words, without commas (cut mid-way when split). */
-const sentenceOf = (n: number, word: (i: number) => string) => `${Array.from({ length: n }, (_, i) => word(i)).join(" ")}.`.replace(/^./, (c) => c.toUpperCase());
+const sentenceOf = (n: number, word: (i: number) => string) =>
+  `${Array.from({ length: n }, (_, i) => word(i)).join(" ")}.`.replace(/^./, (c) => c.toUpperCase());
 
 describe("a step's sentences and the language's longest sentence", () => {
   const cases = [
@@ -47,7 +51,12 @@ describe("a step's sentences and the language's longest sentence", () => {
       const long = sentenceOf(words, (i) => `word${String.fromCharCode(97 + (i % 26))}`);
       const { sentences } = await step(scripted([` ${long} Then the model wrote another one here.`]), { language });
       const parts = split ? 2 : 1;
-      expect(sentences.slice(0, parts).map((s) => countWords(s, language)).reduce((a, b) => a + b, 0)).toBe(words);
+      expect(
+        sentences
+          .slice(0, parts)
+          .map((s) => countWords(s, language))
+          .reduce((a, b) => a + b, 0),
+      ).toBe(words);
       for (const s of sentences.slice(0, parts)) expect(countWords(s, language)).toBeLessThanOrEqual(sentenceWords(language));
       expect(sentences[parts]).toBe("Then the model wrote another one here.");
     });
@@ -56,7 +65,10 @@ describe("a step's sentences and the language's longest sentence", () => {
 
 describe("a step", () => {
   it("hands each whole sentence to take, and ends on the verdict that ends it, cutting what follows", async () => {
-    const { result, sentences, writer } = await step(scripted([" One two three four. Five six seven eight. Nine ten eleven twelve. Thirteen"]), { verdicts: ["more", "paragraph"] });
+    const { result, sentences, writer } = await step(
+      scripted([" One two three four. Five six seven eight. Nine ten eleven twelve. Thirteen"]),
+      { verdicts: ["more", "paragraph"] },
+    );
     expect(sentences).toEqual(["One two three four.", "Five six seven eight."]);
     expect(result).toMatchObject({ outcome: "paragraph", accepted: 2, words: 8 });
     // The answer ends on the last sentence kept: what the model wrote after it went, counted as the step's end.
@@ -65,7 +77,9 @@ describe("a step", () => {
   });
 
   it("ends on a refusal, the refused sentence cut and counted under the refusal", async () => {
-    const { result, writer } = await step(scripted([" One two three four. Five six seven eight. Nine"]), { verdicts: ["more", "duplicate"] });
+    const { result, writer } = await step(scripted([" One two three four. Five six seven eight. Nine"]), {
+      verdicts: ["more", "duplicate"],
+    });
     expect(result).toMatchObject({ outcome: "rejected", accepted: 1, refusal: "duplicate" });
     expect(writer.text).toBe("# Title\n\n One two three four.");
     expect(writer.discarded.duplicate).toBeGreaterThan(0);
@@ -93,7 +107,9 @@ describe("a step", () => {
 
   it("refuses a banned phrase the moment it is completed: cut back to its last word, the next call's grammar refuses that word", async () => {
     // The phrase is complete with its last letter, whatever follows: nothing after it is written first.
-    const { fake, writer, sentences } = await step(scripted([" The heap was truly wonderful and", " lovely today and warm. Then"]), { avoid: ["truly wonderful"] });
+    const { fake, writer, sentences } = await step(scripted([" The heap was truly wonderful and", " lovely today and warm. Then"]), {
+      avoid: ["truly wonderful"],
+    });
     expect(fake.removed()[0]).toBe(" wonderful");
     const second = fake.events.filter((e) => e.type === "generate")[1];
     expect(second?.type === "generate" && second.options.grammar).toMatch(/^root ::= " "\? \(/);
@@ -102,7 +118,9 @@ describe("a step", () => {
   });
 
   it("steers an owed keyword in after a few of the model's own words, never as the sentence's opening", async () => {
-    const { sentences, fake } = await step(scripted([" Most gardeners like to use the old shed", " that stand by the fence. Then"]), { steer: () => "compost bins" });
+    const { sentences, fake } = await step(scripted([" Most gardeners like to use the old shed", " that stand by the fence. Then"]), {
+      steer: () => "compost bins",
+    });
     // Right after "like", a slot word, once the model wrote two words of its own; its next call goes on from the keyword.
     expect(fake.appended()).toContain(" compost bins");
     expect(sentences[0]).toBe("Most gardeners like compost bins that stand by the fence.");

@@ -124,7 +124,9 @@ describe("the source's structure", () => {
   });
 
   it("raises errors through the one base (src/errors.ts)", () => {
-    const outside = SOURCES.filter((file) => file !== path.join(SRC, "errors.ts") && /\bextends\s+(Error|TypeError|RangeError)\b/.test(text.get(file)!));
+    const outside = SOURCES.filter(
+      (file) => file !== path.join(SRC, "errors.ts") && /\bextends\s+(Error|TypeError|RangeError)\b/.test(text.get(file)!),
+    );
     expect(outside.map(rel)).toEqual([]);
   });
 
@@ -132,10 +134,12 @@ describe("the source's structure", () => {
     const long: string[] = [];
     for (const file of SOURCES) {
       const source = ts.createSourceFile(file, text.get(file)!, ts.ScriptTarget.Latest, true);
-      const lines = (node: ts.Node) => source.getLineAndCharacterOfPosition(node.getEnd()).line - source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
+      const lines = (node: ts.Node) =>
+        source.getLineAndCharacterOfPosition(node.getEnd()).line - source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
       if (source.getLineAndCharacterOfPosition(source.getEnd()).line + 1 > 400) long.push(`${rel(file)}: over 400 lines`);
       const visit = (node: ts.Node): void => {
-        if (ts.isFunctionLike(node) && "body" in node && node.body && lines(node) > 80) long.push(`${rel(file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: a function of ${lines(node)} lines`);
+        if (ts.isFunctionLike(node) && "body" in node && node.body && lines(node) > 80)
+          long.push(`${rel(file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: a function of ${lines(node)} lines`);
         ts.forEachChild(node, visit);
       };
       visit(source);

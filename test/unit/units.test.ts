@@ -15,7 +15,11 @@ describe("nextUnit", () => {
   });
 
   it("takes the last sentence without a follower when the model has stopped, finishing it with a full stop", () => {
-    expect(nextUnit(" the heap warms up in spring", "en", true)).toEqual({ kind: "sentence", text: "The heap warms up in spring.", length: 28 });
+    expect(nextUnit(" the heap warms up in spring", "en", true)).toEqual({
+      kind: "sentence",
+      text: "The heap warms up in spring.",
+      length: 28,
+    });
     expect(nextUnit("堆肥は春に温かくなります", "ja", true)).toMatchObject({ kind: "sentence", text: "堆肥は春に温かくなります。" });
   });
 

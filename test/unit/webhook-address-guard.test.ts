@@ -114,7 +114,14 @@ describe("webhook address guard", () => {
   });
 
   it("refuses what is not a plain http(s) URL, naming webhook.url", async () => {
-    for (const url of ["ftp://93.184.215.14/", "file:///etc/passwd", "javascript:alert(1)", "gopher://93.184.215.14/", "not a url", "//93.184.215.14/"]) {
+    for (const url of [
+      "ftp://93.184.215.14/",
+      "file:///etc/passwd",
+      "javascript:alert(1)",
+      "gopher://93.184.215.14/",
+      "not a url",
+      "//93.184.215.14/",
+    ]) {
       expect((await refusal(guard, url)).message).toBe("webhook.url must be an absolute http:// or https:// URL");
     }
     expect((await refusal(guard, "http://user:pass@93.184.215.14/")).message).toBe("webhook.url must not carry a user name or password");
@@ -133,7 +140,13 @@ describe("webhook address guard", () => {
 
     it("by address: the address passes however the URL spells it, neighbours do not", async () => {
       const allowed = new WebhookAddressGuard({ allow: ["127.0.0.1", "::1"] });
-      for (const url of ["http://127.0.0.1:9/", "http://[::ffff:127.0.0.1]:9/", "http://2130706433:9/", "http://[::1]:9/", "http://[0:0::1]/"]) {
+      for (const url of [
+        "http://127.0.0.1:9/",
+        "http://[::ffff:127.0.0.1]:9/",
+        "http://2130706433:9/",
+        "http://[::1]:9/",
+        "http://[0:0::1]/",
+      ]) {
         await expect(allowed.check(url)).resolves.toMatchObject({ url: new URL(url) });
       }
       expect((await refusal(allowed, "http://127.0.0.2/")).message).toMatch(/loopback/);
@@ -145,7 +158,14 @@ describe("webhook address guard", () => {
     it("by CIDR range, IPv4 and IPv6, and names resolving into it", async () => {
       const resolve = table({ "svc.cluster.local": ["10.96.0.12"] });
       const allowed = new WebhookAddressGuard({ allow: ["10.0.0.0/8", "fd00::/8", "::ffff:192.168.0.0/112"], resolve });
-      for (const url of ["http://10.0.0.1/", "http://10.255.255.255/", "http://[::ffff:10.1.1.1]/", "http://[fd12::1]/", "http://svc.cluster.local/", "http://192.168.3.4/"]) {
+      for (const url of [
+        "http://10.0.0.1/",
+        "http://10.255.255.255/",
+        "http://[::ffff:10.1.1.1]/",
+        "http://[fd12::1]/",
+        "http://svc.cluster.local/",
+        "http://192.168.3.4/",
+      ]) {
         await expect(allowed.check(url)).resolves.toBeDefined();
       }
       expect((await refusal(allowed, "http://172.16.0.1/")).message).toMatch(/private/);
@@ -153,14 +173,26 @@ describe("webhook address guard", () => {
       expect((await refusal(allowed, "http://169.254.169.254/")).message).toMatch(/metadata/);
     });
 
-    it.each(["10.0.0.0/33", "10.0.0.0/", "/8", "999.0.0.0/8", "10.0.0.0/8/8", "not a host!", "http://hooks.example", "hooks.example:8080", "*.example.com", "::1/129", "-bad-.example", "user@hooks.example", "hooks.example?x", "hooks example"])(
-      "refuses the invalid entry %j with an InkpressError naming it",
-      (entry) => {
-        const build = () => new WebhookAddressGuard({ allow: ["127.0.0.1", entry] });
-        expect(build).toThrow(InkpressError);
-        expect(build).toThrow(`webhook allow entry "${entry}" is not a host name, an IP address or a CIDR range such as 10.0.0.0/8`);
-      },
-    );
+    it.each([
+      "10.0.0.0/33",
+      "10.0.0.0/",
+      "/8",
+      "999.0.0.0/8",
+      "10.0.0.0/8/8",
+      "not a host!",
+      "http://hooks.example",
+      "hooks.example:8080",
+      "*.example.com",
+      "::1/129",
+      "-bad-.example",
+      "user@hooks.example",
+      "hooks.example?x",
+      "hooks example",
+    ])("refuses the invalid entry %j with an InkpressError naming it", (entry) => {
+      const build = () => new WebhookAddressGuard({ allow: ["127.0.0.1", entry] });
+      expect(build).toThrow(InkpressError);
+      expect(build).toThrow(`webhook allow entry "${entry}" is not a host name, an IP address or a CIDR range such as 10.0.0.0/8`);
+    });
 
     it("an international name matches its punycode form in URLs", async () => {
       const resolve = table({ "xn--bcher-kva.example": ["10.0.0.9"] });
@@ -180,7 +212,13 @@ describe("webhook address guard", () => {
   ])("refuses cloud metadata addresses even when the allow list names %s", async (_, options) => {
     const resolve = table({ "meta.example": ["169.254.169.254"] });
     const allowing = new WebhookAddressGuard({ ...options, resolve });
-    for (const url of ["http://meta.example/latest", "http://169.254.169.254/", "http://[fd00:ec2::254]/", "http://100.100.100.200/", "http://[::ffff:169.254.169.254]/"]) {
+    for (const url of [
+      "http://meta.example/latest",
+      "http://169.254.169.254/",
+      "http://[fd00:ec2::254]/",
+      "http://100.100.100.200/",
+      "http://[::ffff:169.254.169.254]/",
+    ]) {
       if (url.includes("meta.example") && !options.allow.includes("meta.example")) continue;
       expect((await refusal(allowing, url)).message, url).toMatch(/cloud metadata address, which webhooks may never call/);
     }
@@ -193,7 +231,9 @@ describe("webhook address guard", () => {
     expect((await refusal(guard, "http://93.184.216.34/hook")).message).toMatch(/is an address of this server's own/);
     expect((await refusal(guard, "http://[2606:2800:220:1::1]/hook")).message).toMatch(/is an address of this server's own/);
     expect((await refusal(guard, "http://[::ffff:93.184.216.34]/hook")).message).toMatch(/an address of this server's own/);
-    await expect(new WebhookAddressGuard({ resolve, ownAddresses, allow: ["93.184.216.34"] }).check("http://93.184.216.34/")).resolves.toBeDefined();
+    await expect(
+      new WebhookAddressGuard({ resolve, ownAddresses, allow: ["93.184.216.34"] }).check("http://93.184.216.34/"),
+    ).resolves.toBeDefined();
     // The real interfaces by default: loopback is one of them.
     expect((await refusal(new WebhookAddressGuard(), "http://127.0.0.1/")).message).toMatch(/loopback/);
   });

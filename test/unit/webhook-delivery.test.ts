@@ -28,7 +28,14 @@ afterEach(() => {
 });
 
 function deliver(overrides: Partial<DeliverWebhookOptions> = {}) {
-  return deliverWebhook({ url: receiver.url, secret: receiver.secret, id: `msg_${randomUUID()}`, payload: EVENT, guard: allowLoopback, ...overrides });
+  return deliverWebhook({
+    url: receiver.url,
+    secret: receiver.secret,
+    id: `msg_${randomUUID()}`,
+    payload: EVENT,
+    guard: allowLoopback,
+    ...overrides,
+  });
 }
 
 /** Give a wrongly followed redirect or retry time to show up. */
@@ -174,8 +181,14 @@ describe("webhook delivery", () => {
       const guard = new WebhookAddressGuard({ allow: ["127.0.0.1"], resolve });
       const url = `http://rebind.inkpress.test:${new URL(receiver.url).port}/hook`;
       expect(await deliver({ guard, url, attempt: 1 })).toMatchObject({ ok: true });
-      expect(await deliver({ guard, url, attempt: 2 })).toMatchObject({ ok: false, error: expect.stringMatching(/resolves to a private address/) });
-      expect(await deliver({ guard, url, attempt: 3 })).toMatchObject({ ok: false, error: expect.stringMatching(/resolves to a cloud metadata address/) });
+      expect(await deliver({ guard, url, attempt: 2 })).toMatchObject({
+        ok: false,
+        error: expect.stringMatching(/resolves to a private address/),
+      });
+      expect(await deliver({ guard, url, attempt: 3 })).toMatchObject({
+        ok: false,
+        error: expect.stringMatching(/resolves to a cloud metadata address/),
+      });
       expect(resolve.calls).toBe(3);
       expect(receiver.received).toHaveLength(1);
     });

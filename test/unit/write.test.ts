@@ -28,9 +28,6 @@ import {
 const PRIMARY = "compost bins";
 const TITLE = "Compost bins for small gardens and balconies";
 
-
-
-
 /** A model that writes endless distinct sentences, with `items` put in front of them. */
 function endless(...items: ProseItem[]): Script {
   return proseModel(chain(items, distinctSentences()), continuations());
@@ -138,7 +135,10 @@ describe("writeBody: length and shape", () => {
     ["listicle", 14],
   ] as const)("%s, sentences of %i words: shows the model exactly the prose the article holds", async (structure, words) => {
     const p = planFor({ structure, length: 800 });
-    const padding = " and the soil below stays loose and dark for weeks".split(" ").slice(0, words - 9).join(" ");
+    const padding = " and the soil below stays loose and dark for weeks"
+      .split(" ")
+      .slice(0, words - 9)
+      .join(" ");
     const longer = (function* () {
       for (const s of distinctSentences()) yield s.replace(/\.$/, `${padding}.`);
     })();
@@ -252,7 +252,10 @@ describe("writeBody: sentences the article does not keep", () => {
     ];
     // In the introduction, where no keyword is due after its first sentence.
     const p = planFor({ structure: "paragraphs", length: 300 });
-    const { writer, document } = await writeWith(p, endless(...take<ProseItem>(distinctSentences(50), 2), ...worms.map((insist) => ({ insist }))));
+    const { writer, document } = await writeWith(
+      p,
+      endless(...take<ProseItem>(distinctSentences(50), 2), ...worms.map((insist) => ({ insist }))),
+    );
     const sentences = sentencesOf(document);
     expect(longestRun(sentences)).toBeLessThan(3);
     expect(sentences).toContain(worms[0]);
@@ -295,7 +298,8 @@ describe("writeBody: sentences the article does not keep", () => {
     // ends its own way: a tail said again and again would be refused as a loop.
     const long = function* (): Generator<ProseItem> {
       let n = 3000;
-      for (const sentence of distinctSentences()) yield sentence.replace(/\.$/, `, and then ${nameOf(n++)} rests there with ${nameOf(n++)} quietly.`);
+      for (const sentence of distinctSentences())
+        yield sentence.replace(/\.$/, `, and then ${nameOf(n++)} rests there with ${nameOf(n++)} quietly.`);
     };
     for (const length of [300, 800]) {
       const { writer, document } = await writeWith(planFor({ structure: "sections", length }), proseModel(long(), continuations()));
@@ -325,7 +329,10 @@ describe("writeBody: sentences the article does not keep", () => {
     const prefills = writer.events.filter((e) => e.type === "append" && e.text.trim() === "Compost bins").length;
     const uses = sentencesOf(document).filter((s) => s.startsWith("Compost bins")).length;
     // …and the passage still reaches its budget.
-    expect(document.wordCount, `${document.wordCount} words for 800; ${prefills} prefills for ${uses} sentences opening with the keyword`).toBeGreaterThanOrEqual(720);
+    expect(
+      document.wordCount,
+      `${document.wordCount} words for 800; ${prefills} prefills for ${uses} sentences opening with the keyword`,
+    ).toBeGreaterThanOrEqual(720);
     expect(prefills - uses, `${prefills} prefills for ${uses} sentences opening with the keyword`).toBeLessThanOrEqual(3);
   });
 
@@ -375,7 +382,11 @@ describe("writeBody: sentences the article does not keep", () => {
   });
 
   it("gives a model that ends without writing a new paragraph to continue in", async () => {
-    const ends: ProseItem[] = [{ raw: "", stop: "end" }, { raw: "", stop: "end" }, { raw: "", stop: "end" }];
+    const ends: ProseItem[] = [
+      { raw: "", stop: "end" },
+      { raw: "", stop: "end" },
+      { raw: "", stop: "end" },
+    ];
     const { writer, document } = await writeWith(planFor(), endless(...take(distinctSentences(600), 3), ...ends));
     expect(writer.appended().filter((t) => t === "\n\n").length).toBeGreaterThanOrEqual(1);
     expect(Math.abs(document.wordCount - 600) / 600).toBeLessThanOrEqual(0.1);
@@ -401,7 +412,15 @@ describe("writeBody: sentences the article does not keep", () => {
     };
     const writer = new FakeWriter(script);
     const document = new ArticleDocument("en", [PRIMARY]);
-    await expect(writeBody(planFor(), outlineFor(planFor()), { writer, document, avoid: new AvoidList({ style: { avoid: [], cliches: true }, language: "en" }), seed: 1, signal: controller.signal })).rejects.toThrow();
+    await expect(
+      writeBody(planFor(), outlineFor(planFor()), {
+        writer,
+        document,
+        avoid: new AvoidList({ style: { avoid: [], cliches: true }, language: "en" }),
+        seed: 1,
+        signal: controller.signal,
+      }),
+    ).rejects.toThrow();
     expect(document.wordCount).toBeGreaterThan(0);
     expect(document.wordCount).toBeLessThan(300);
     for (const s of sentencesOf(document)) expect(endsSentence(s), s).toBe(true);
@@ -452,7 +471,8 @@ function outlineModel(values: string[][], cut: (step: number) => number | undefi
   };
 }
 
-const GOOD_DESCRIPTION = "Compost bins turn kitchen scraps into rich, dark soil, and this guide shows how to choose, place and fill them in any small garden.";
+const GOOD_DESCRIPTION =
+  "Compost bins turn kitchen scraps into rich, dark soil, and this guide shows how to choose, place and fill them in any small garden.";
 const LONG_DESCRIPTION = `${GOOD_DESCRIPTION.slice(0, -1)} and a lot more besides, every single week of the year, in any weather at all.`;
 
 async function outlineWith(p: Plan, format: "json" | "lines", script: Script, maxSteps = 50) {
@@ -460,7 +480,13 @@ async function outlineWith(p: Plan, format: "json" | "lines", script: Script, ma
   writer.maxSteps = maxSteps;
   writer.append("Article prompt answer starts here.\n");
   const start = writer.text;
-  const outline = await writeOutline({ plan: p, writer, format, seed: 1, avoid: new AvoidList({ style: { avoid: [], cliches: true }, language: p.request.language }) });
+  const outline = await writeOutline({
+    plan: p,
+    writer,
+    format,
+    seed: 1,
+    avoid: new AvoidList({ style: { avoid: [], cliches: true }, language: p.request.language }),
+  });
   return { writer, outline, start };
 }
 
@@ -477,21 +503,32 @@ describe("writeOutline", () => {
     expect(LONG_DESCRIPTION.length).toBeGreaterThan(DESCRIPTION.max);
   });
 
-  it.each(["lines", "json"] as const)("%s: reads the title, description and headings, one call a field, the labels forced", async (format) => {
-    const { writer, outline, start } = await outlineWith(p, format, outlineModel([[TITLE], [GOOD_DESCRIPTION], ...headings.map((h) => [h])]));
-    expect(writer.steps).toBe(5);
-    // The model ends a field with the label's first character; code writes the rest of the label.
-    expect(writer.appended()).toContain(format === "json" ? ', "description": "' : "Description: ");
-    expect(outline.title).toBe(TITLE);
-    expect(outline.metaDescription).toBe(GOOD_DESCRIPTION);
-    expect(outline.sections.map((s) => s.heading)).toEqual([null, ...headings, null]);
-    const answer = writer.text.slice(start.length);
-    if (format === "json") {
-      expect(JSON.parse(answer)).toEqual({ title: TITLE, description: GOOD_DESCRIPTION, sections: headings.map((heading) => ({ heading })) });
-    } else {
-      expect(answer).toBe(`Title: ${TITLE}\nDescription: ${GOOD_DESCRIPTION}\n1. ${headings[0]}\n2. ${headings[1]}\n3. ${headings[2]}\n`);
-    }
-  });
+  it.each(["lines", "json"] as const)(
+    "%s: reads the title, description and headings, one call a field, the labels forced",
+    async (format) => {
+      const { writer, outline, start } = await outlineWith(
+        p,
+        format,
+        outlineModel([[TITLE], [GOOD_DESCRIPTION], ...headings.map((h) => [h])]),
+      );
+      expect(writer.steps).toBe(5);
+      // The model ends a field with the label's first character; code writes the rest of the label.
+      expect(writer.appended()).toContain(format === "json" ? ', "description": "' : "Description: ");
+      expect(outline.title).toBe(TITLE);
+      expect(outline.metaDescription).toBe(GOOD_DESCRIPTION);
+      expect(outline.sections.map((s) => s.heading)).toEqual([null, ...headings, null]);
+      const answer = writer.text.slice(start.length);
+      if (format === "json") {
+        expect(JSON.parse(answer)).toEqual({
+          title: TITLE,
+          description: GOOD_DESCRIPTION,
+          sections: headings.map((heading) => ({ heading })),
+        });
+      } else {
+        expect(answer).toBe(`Title: ${TITLE}\nDescription: ${GOOD_DESCRIPTION}\n1. ${headings[0]}\n2. ${headings[1]}\n3. ${headings[2]}\n`);
+      }
+    },
+  );
 
   it.each(["lines", "json"] as const)("%s: rewrites a repeated heading from where it starts", async (format) => {
     // The second heading repeats the first (in other case); its second try is new.
@@ -506,35 +543,53 @@ describe("writeOutline", () => {
     expect(writer.text).not.toContain("why COMPOST");
   });
 
-  it.each(["lines", "json"] as const)("%s: ends a description that is too long sooner: cut back to a whole word, the model ends it", async (format) => {
-    const { writer, outline } = await outlineWith(p, format, outlineModel([[TITLE], [LONG_DESCRIPTION, " today."], ...headings.map((h) => [h])]));
-    expect(writer.steps).toBe(6);
-    // The model's words up to the cut stay; the rest of the long answer is gone.
-    const second = writer.textsAtSteps()[2];
-    const kept = second!.slice(second!.indexOf("Compost bins turn"));
-    expect(LONG_DESCRIPTION.startsWith(kept)).toBe(true);
-    expect(kept.length).toBeGreaterThan(GOOD_DESCRIPTION.length);
-    expect(outline.metaDescription).toBe(`${kept} today.`);
-    expect(outline.metaDescription.length).toBeLessThanOrEqual(DESCRIPTION.max);
-    expect(writer.text).not.toContain("every single week");
-    expect(outline.sections.map((s) => s.heading)).toEqual([null, ...headings, null]);
-  });
+  it.each(["lines", "json"] as const)(
+    "%s: ends a description that is too long sooner: cut back to a whole word, the model ends it",
+    async (format) => {
+      const { writer, outline } = await outlineWith(
+        p,
+        format,
+        outlineModel([[TITLE], [LONG_DESCRIPTION, " today."], ...headings.map((h) => [h])]),
+      );
+      expect(writer.steps).toBe(6);
+      // The model's words up to the cut stay; the rest of the long answer is gone.
+      const second = writer.textsAtSteps()[2];
+      const kept = second!.slice(second!.indexOf("Compost bins turn"));
+      expect(LONG_DESCRIPTION.startsWith(kept)).toBe(true);
+      expect(kept.length).toBeGreaterThan(GOOD_DESCRIPTION.length);
+      expect(outline.metaDescription).toBe(`${kept} today.`);
+      expect(outline.metaDescription.length).toBeLessThanOrEqual(DESCRIPTION.max);
+      expect(writer.text).not.toContain("every single week");
+      expect(outline.sections.map((s) => s.heading)).toEqual([null, ...headings, null]);
+    },
+  );
 
   it("ends a title that is too long sooner: cut back to a whole word after its keyword, the model ends it", async () => {
     const long = "Compost bins for small gardens, balconies, allotments and every backyard";
-    const { writer, outline } = await outlineWith(p, "lines", outlineModel([[long, " today"], [GOOD_DESCRIPTION], ...headings.map((h) => [h])]));
+    const { writer, outline } = await outlineWith(
+      p,
+      "lines",
+      outlineModel([[long, " today"], [GOOD_DESCRIPTION], ...headings.map((h) => [h])]),
+    );
     expect(writer.steps).toBe(6);
     expect(outline.title.length).toBeLessThanOrEqual(TITLE_MAX);
     expect(outline.title.endsWith(" today")).toBe(true);
     expect(long.startsWith(outline.title.slice(0, -" today".length))).toBe(true);
   });
 
-  it.each(["lines", "json"] as const)("%s: judges a field the moment it is complete: the fields after a failing one are written once", async (format) => {
-    const { writer } = await outlineWith(p, format, outlineModel([[TITLE], [LONG_DESCRIPTION, GOOD_DESCRIPTION], ...headings.map((h) => [h])]));
-    const [, second] = writer.textsAtSteps();
-    expect(second).not.toContain(headings[0]);
-    expect(writer.text.split(headings[0]!).length).toBe(2);
-  });
+  it.each(["lines", "json"] as const)(
+    "%s: judges a field the moment it is complete: the fields after a failing one are written once",
+    async (format) => {
+      const { writer } = await outlineWith(
+        p,
+        format,
+        outlineModel([[TITLE], [LONG_DESCRIPTION, GOOD_DESCRIPTION], ...headings.map((h) => [h])]),
+      );
+      const [, second] = writer.textsAtSteps();
+      expect(second).not.toContain(headings[0]);
+      expect(writer.text.split(headings[0]!).length).toBe(2);
+    },
+  );
 
   it.each(["lines", "json"] as const)("%s: lengthens a description that is too short instead of writing it again", async (format) => {
     const short = "Compost bins turn kitchen scraps into rich, dark soil.";
@@ -565,7 +620,11 @@ describe("writeOutline", () => {
   });
 
   it("uses the title and description given in the request as written", async () => {
-    const given = planFor({ structure: "sections", length: 800, seo: { keywords: PRIMARY, title: 'My "own" title', description: "My own description." } });
+    const given = planFor({
+      structure: "sections",
+      length: 800,
+      seo: { keywords: PRIMARY, title: 'My "own" title', description: "My own description." },
+    });
     const { writer, outline } = await outlineWith(given, "json", outlineModel(headings.map((h) => [h])));
     expect(outline.title).toBe('My "own" title');
     expect(outline.metaDescription).toBe("My own description.");
@@ -593,7 +652,13 @@ describe("writeOutline", () => {
 
   it("a model that runs out of tokens inside a field is asked again from that field", async () => {
     // The description's first answer stops in its middle.
-    const { writer, outline } = await outlineWith(p, "lines", outlineModel([[TITLE], [GOOD_DESCRIPTION], ...headings.map((h) => [h])], (step) => (step === 1 ? GOOD_DESCRIPTION.length - 20 : undefined)));
+    const { writer, outline } = await outlineWith(
+      p,
+      "lines",
+      outlineModel([[TITLE], [GOOD_DESCRIPTION], ...headings.map((h) => [h])], (step) =>
+        step === 1 ? GOOD_DESCRIPTION.length - 20 : undefined,
+      ),
+    );
     expect(writer.steps).toBe(6);
     expect(outline.metaDescription).toBe(GOOD_DESCRIPTION);
     expect(outline.sections.map((s) => s.heading)).toEqual([null, ...headings, null]);

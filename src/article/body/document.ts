@@ -29,7 +29,8 @@ const PLAIN = /^\p{L}(?:[^\t\r\n\\[\]_`*&<]*[^\s\\[\]_`*&<])?$/u;
 /** A node's Markdown, escaped as remark escapes it, without the final newline. */
 function markdownOf(node: RootContent): string {
   // Most sentences need no escape: serialising each one would cost more than the rest of its checks.
-  if (node.type === "paragraph" && node.children.length === 1 && node.children[0]!.type === "text" && PLAIN.test(node.children[0].value)) return node.children[0].value;
+  if (node.type === "paragraph" && node.children.length === 1 && node.children[0]!.type === "text" && PLAIN.test(node.children[0].value))
+    return node.children[0].value;
   return toMarkdown(node, MARKDOWN).replace(/\n$/, "");
 }
 
@@ -152,7 +153,12 @@ export class ArticleDocument {
     const items = sources.map((s) => ({
       type: "listItem" as const,
       spread: false,
-      children: [{ type: "paragraph" as const, children: [text(`[${s.n}] `), s.url ? { type: "link" as const, url: s.url, children: [text(s.title)] } : text(s.title)] }],
+      children: [
+        {
+          type: "paragraph" as const,
+          children: [text(`[${s.n}] `), s.url ? { type: "link" as const, url: s.url, children: [text(s.title)] } : text(s.title)],
+        },
+      ],
     }));
     this.push({ type: "list", ordered: false, spread: false, children: items });
   }
@@ -165,10 +171,17 @@ export class ArticleDocument {
     this.blocks.push({ kind: "prose", text: item, words, sentences: splitSentences(item, this.language) });
     if (this.openList) {
       this.openList.children.push({ type: "listItem", spread: false, children: [paragraph] });
-      this.piece(`\n${markdownOf({ type: "list", ordered: false, spread: false, children: [{ type: "listItem", spread: false, children: [paragraph] }] })}`);
+      this.piece(
+        `\n${markdownOf({ type: "list", ordered: false, spread: false, children: [{ type: "listItem", spread: false, children: [paragraph] }] })}`,
+      );
       return;
     }
-    const list: List = { type: "list", ordered: false, spread: false, children: [{ type: "listItem", spread: false, children: [paragraph] }] };
+    const list: List = {
+      type: "list",
+      ordered: false,
+      spread: false,
+      children: [{ type: "listItem", spread: false, children: [paragraph] }],
+    };
     this.push(list);
     this.openList = list;
   }
@@ -181,7 +194,9 @@ export class ArticleDocument {
 
   /** The H2 and H3 headings the document shows, in order, as outline entries. */
   headings(): Array<{ level: 2 | 3; text: string; shown: true }> {
-    return this.blocks.flatMap((b) => (b.kind === "heading" && (b.depth === 2 || b.depth === 3) ? [{ level: b.depth as 2 | 3, text: b.text, shown: true as const }] : []));
+    return this.blocks.flatMap((b) =>
+      b.kind === "heading" && (b.depth === 2 || b.depth === 3) ? [{ level: b.depth as 2 | 3, text: b.text, shown: true as const }] : [],
+    );
   }
 
   /** Words in the open paragraph. */
@@ -203,7 +218,8 @@ export class ArticleDocument {
   private count(value: string): number {
     const words = countWords(value, this.language);
     this.wordCount += words;
-    for (const keyword of this.keywords) this.keywordCounts.set(keyword, this.occurrences(keyword) + countForms(value, keyword, this.language));
+    for (const keyword of this.keywords)
+      this.keywordCounts.set(keyword, this.occurrences(keyword) + countForms(value, keyword, this.language));
     return words;
   }
 

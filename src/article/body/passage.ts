@@ -112,7 +112,12 @@ export async function writePassage(ctx: PassageContext, passage: Passage): Promi
       seed: ctx.seed,
       signal: ctx.signal,
       notOpening: () => ctx.gate.repeatedOpening(),
-      ...(prose ? { steer: () => schedule.due(state.words) ?? owedAnchor(ctx, passage, state.sentences), ...(opening ? { opened: plan.primary } : {}) } : {}),
+      ...(prose
+        ? {
+            steer: () => schedule.due(state.words) ?? owedAnchor(ctx, passage, state.sentences),
+            ...(opening ? { opened: plan.primary } : {}),
+          }
+        : {}),
       take: (sentence, breakBefore) => take(ctx, { passage, budget, state, opening, sentence, breakBefore, owing }),
     });
     if (result.tokens > 0 && result.words > 0) ctx.tokensPerWord = Math.min(6, Math.max(1, result.tokens / result.words));
@@ -169,13 +174,20 @@ function take(
   const language = plan.request.language;
   const n = countWords(sentence, language);
   const items = passage.items;
-  const allowance = Math.max(OVERSHOOT * (budget - state.words), Math.min(OVERSHOOT_WORDS, Math.floor(OVERSHOOT_SHARE * plan.request.length)));
+  const allowance = Math.max(
+    OVERSHOOT * (budget - state.words),
+    Math.min(OVERSHOOT_WORDS, Math.floor(OVERSHOOT_SHARE * plan.request.length)),
+  );
   if (items === undefined && state.words > 0 && !s.owing() && state.words + n - budget > allowance) return "stop";
   if (passage.most !== undefined && state.words + n > passage.most) return "stop";
   if (n > ctx.wordsLeft()) return "stop";
   const first = state.sentences === 0;
   const answer = !ctx.visible && plan.sections[passage.section]?.kind === "faq";
-  const placement: Placement = { articleStart: passage.opening === true && first, sectionStart: passage.sectionStart === true && first, answer };
+  const placement: Placement = {
+    articleStart: passage.opening === true && first,
+    sectionStart: passage.sectionStart === true && first,
+    answer,
+  };
   const refusal = gate.refuse(sentence, placement);
   if (refusal) return refusal;
   if (s.opening && first && (n < OPENING_WORDS || !hasPhrase(sentence, plan.primary, language))) return "weak-opening";

@@ -126,7 +126,6 @@ export class SentenceGate {
   }
 }
 
-
 /**
  * Whether every use of the keyword keeps the case the request gave it, apart from a use
  * that opens the sentence (its first letter is then a capital); `lower` is the sentence

@@ -84,7 +84,11 @@ const SENTENCE_END = new RegExp(`[${classOf(TERMINATORS)}\\n]`, "u");
 const RUN_ON_CHARS = 120;
 /** Words a steered keyword comes after: an article, a preposition, a possessive ("went to the compost bin"). */
 const SLOT_WORDS: Record<string, ReadonlySet<string>> = {
-  en: new Set("the a an his her their my your our its this that some every each of in on at to for with from about into near by under over and or like without through".split(" ")),
+  en: new Set(
+    "the a an his her their my your our its this that some every each of in on at to for with from about into near by under over and or like without through".split(
+      " ",
+    ),
+  ),
   de: new Set("der die das den dem des ein eine einen einem einer mit für von zu zum zur im in auf und über".split(" ")),
   fr: new Set("le la les un une des du de au aux avec pour dans et sur".split(" ")),
   es: new Set("el la los las un una de del con para en y sobre".split(" ")),
@@ -165,7 +169,13 @@ class Step {
       this.outcome ??= "length";
     }
     writer.cut(this.o.mark + this.kept, this.leftover());
-    return { outcome: this.outcome, accepted: this.accepted, tokens: this.tokens(), words: this.words, ...(this.refusal ? { refusal: this.refusal } : {}) };
+    return {
+      outcome: this.outcome,
+      accepted: this.accepted,
+      tokens: this.tokens(),
+      words: this.words,
+      ...(this.refusal ? { refusal: this.refusal } : {}),
+    };
   }
 
   /** Why the text after the last sentence kept goes, when the step ends. */
@@ -244,7 +254,8 @@ class Step {
     this.cutTo(interrupt.at, "steering");
     const before = this.text.at(-1) ?? "";
     // Spaced scripts always part words with a space; others only where two Latin words would touch.
-    const gap = (phrase: string) => (spaced || (/^[\p{Script=Latin}\p{N}]/u.test(phrase) && /[\p{Script=Latin}\p{N}]/u.test(before)) ? " " : "");
+    const gap = (phrase: string) =>
+      spaced || (/^[\p{Script=Latin}\p{N}]/u.test(phrase) && /[\p{Script=Latin}\p{N}]/u.test(before)) ? " " : "";
     this.steered = true;
     const { keyword } = interrupt;
     // The model writes one of the phrases: the next call's grammar opens with them.
@@ -277,7 +288,8 @@ class Step {
     if (/\n\s*\S/u.test(lead.trimStart()) || /^\s*#/u.test(lead)) return undefined;
     const slot = (word: string | undefined) => word !== undefined && (SLOT_WORDS[language]?.has(word.toLocaleLowerCase(language)) ?? false);
     // A piece that is a whole slot word (" the") takes the keyword right after it: no token of the model's is cut.
-    if (spaced && /^\s\S+$/u.test(piece) && slot(piece.trim()) && wordSpans(lead, language).length + 1 >= LEAD.min) return { kind: "steer", at: this.text.length, keyword };
+    if (spaced && /^\s\S+$/u.test(piece) && slot(piece.trim()) && wordSpans(lead, language).length + 1 >= LEAD.min)
+      return { kind: "steer", at: this.text.length, keyword };
     const wordStart = spaced ? /^\s/u.test(piece) : wordSpans(lead + piece, language).some((w) => w.index === lead.length);
     if (!wordStart) return undefined;
     const spans = wordSpans(lead, language);

@@ -38,7 +38,10 @@ export function nextUnit(pending: string, language: string, final: boolean): Uni
   const clean = cleanProse(first);
   const length = lead + first.length;
   // A short line without an end is a stray heading or label.
-  if (countWords(clean, language) < MIN_SENTENCE_WORDS || (!endsSentence(clean) && newline >= 0 && segments.length === 1 && countWords(clean, language) < 6)) {
+  if (
+    countWords(clean, language) < MIN_SENTENCE_WORDS ||
+    (!endsSentence(clean) && newline >= 0 && segments.length === 1 && countWords(clean, language) < 6)
+  ) {
     return { kind: "skip", length };
   }
   return { kind: "sentence", text: finishSentence(clean, language), length };

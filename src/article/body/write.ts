@@ -94,7 +94,9 @@ class BodyPass {
     let shares = plan.sections.reduce((n, s) => n + s.share, 0);
     for (const [i, section] of plan.sections.entries()) {
       // An edited outline's budgets are the user's: each section is written to its own.
-      const budget = section.budgets ? section.budgets.reduce((n, b) => n + b, 0) : Math.max(8, Math.round((remaining * section.share) / shares));
+      const budget = section.budgets
+        ? section.budgets.reduce((n, b) => n + b, 0)
+        : Math.max(8, Math.round((remaining * section.share) / shares));
       shares -= section.share;
       remaining -= await this.section(i, budget);
     }
@@ -138,7 +140,8 @@ class BodyPass {
     }
     const last = i === this.plan.sections.length - 1;
     const bounds = section.budgets ? { most: most(budget) } : {};
-    if (written.subheadings.length === 0) return writePassage(ctx, { budget, ...keywords, opening: !sectionStart, sectionStart, final: last, ...bounds });
+    if (written.subheadings.length === 0)
+      return writePassage(ctx, { budget, ...keywords, opening: !sectionStart, sectionStart, final: last, ...bounds });
     // Subsections (or questions) share the budget; the first passage carries the section's keywords.
     let used = 0;
     const own = section.budgets?.[0] ?? 0;
@@ -152,7 +155,10 @@ class BodyPass {
       const share = section.budgets?.[j + 1] ?? Math.round((budget - used) / (written.subheadings.length - j));
       const final = last && j === written.subheadings.length - 1;
       const limit = section.budgets ? { most: most(share) } : {};
-      const passage: Passage = j === 0 && own === 0 ? { budget: share, ...keywords, sectionStart, final, ...limit } : { budget: share, primaryUses: 0, secondary: [], section: i, final, ...limit };
+      const passage: Passage =
+        j === 0 && own === 0
+          ? { budget: share, ...keywords, sectionStart, final, ...limit }
+          : { budget: share, primaryUses: 0, secondary: [], section: i, final, ...limit };
       used += await writePassage(ctx, passage);
     }
     return used;

@@ -88,7 +88,8 @@ export function freeTextGrammar(options: FreeTextOptions): string {
   const lineStart = !choose?.length && !boundary && !refusing && !opening && (pending === "" || /\s$/u.test(pending));
   const tail = open ? `[^${GRAMMAR_QUOTES}\\n.!?]{0,${left}} ${quoteEnd(open.close)} chunk*` : `${lineStart ? "quote? " : ""}chunk*`;
   let root = "tail";
-  if (choose?.length) root = `(${choose.map((phrase) => [literal(phrase), boundaryRule(phrase.trimStart(), spaced)].filter(Boolean).join(" ")).join(" | ")}) tail`;
+  if (choose?.length)
+    root = `(${choose.map((phrase) => [literal(phrase), boundaryRule(phrase.trimStart(), spaced)].filter(Boolean).join(" ")).join(" | ")}) tail`;
   else if (boundary) root = `${boundary} tail`;
   else if (refusing) root = `" "? (${notWord(refuse, "tail", { inQuotation: open !== undefined, prefix: true })})`;
   else if (opening) root = `[ \\n]* (${notWord([notOpening], "tail")} | quote tail)`;

@@ -45,14 +45,14 @@ const SHARED_RULES = [
   // (a heading or title never opens a quotation or bracket it might not close).
   `l ::= [^${NOT_LETTER}]`,
   // A word: letters, perhaps joined by an apostrophe or hyphen, perhaps followed by a comma.
-  "w ::= l{1,12} ([-'\u2019] l{1,10})? \",\"?",
+  'w ::= l{1,12} ([-\'\u2019] l{1,10})? ","?',
   // The last word of a field carries no punctuation, so a field ends on a whole word.
   "wl ::= l{1,12} ([-'\u2019] l{1,10})?",
   // Scripts without spaces: characters instead of words (CJK commas allowed inside).
   // Latin words among them keep their spaces ("SEO ツール"), one space before a character.
   `c ::= [^${NOT_LETTER}] | [、，] | " " [^${NOT_LETTER}]`,
   // Next to a Latin keyword in those scripts: a space, or a CJK character or mark (which cannot glue onto it).
-  "sep ::= \" \" | [\u3001-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff01-\uff60]",
+  'sep ::= " " | [\u3001-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff01-\uff60]',
 ];
 
 /** What a grammar's fields refuse besides their shape. */
@@ -89,7 +89,9 @@ export class GrammarBuilder {
   /** The GBNF text. */
   build(): string {
     // With words refused, a word's letters (each part of a hyphenated one) are the refusing rule's.
-    const shared = this.refused.length ? [...SHARED_RULES.filter((r) => !/^wl? ::=/.test(r)), ...refusingWords(this.word(12))] : SHARED_RULES;
+    const shared = this.refused.length
+      ? [...SHARED_RULES.filter((r) => !/^wl? ::=/.test(r)), ...refusingWords(this.word(12))]
+      : SHARED_RULES;
     return [`root ::= ${this.parts.join(" ") || '""'}`, ...this.rules, ...shared, ...[...this.words.values()].flat()].join("\n");
   }
 
@@ -121,7 +123,7 @@ function spacedField(shape: FieldShape, letters?: string): string {
   const [min, max] = shape.words;
   // Without a required ending the model may still close the field with a stop of its own,
   // which callers drop: a model that wants to end there is not pushed into gluing letters on.
-  const end = shape.end ? ` ${literal(shape.end)}` : ' [.!]?';
+  const end = shape.end ? ` ${literal(shape.end)}` : " [.!]?";
   const [w, wl] = letters ? [`(${letters} ","?)`, letters] : ["w", "wl"];
   if (shape.continues) return `","? ${repeat(`(" " ${w})`, min - 1, max - 1)} " " ${wl}${end}`.replace(/\s+/g, " ");
   if (!shape.keyword) return `w ${repeat('(" " w)', min - 2, max - 2)} " " wl${end}`.replace(/\s+/g, " ");
@@ -133,7 +135,9 @@ function spacedField(shape: FieldShape, letters?: string): string {
     if (most < 0) break;
     const least = Math.max(0, min - keywordWords - before);
     const tail = most === 0 ? "" : `(${repeat('(" " w)', least - 1, most - 1)} " " wl)${least === 0 ? "?" : ""}`;
-    alternatives.push(`${before ? `(w " "){${before}}` : ""} ${keywordRule(shape.keyword, before === 0)} ${tail}`.replace(/\s+/g, " ").trim());
+    alternatives.push(
+      `${before ? `(w " "){${before}}` : ""} ${keywordRule(shape.keyword, before === 0)} ${tail}`.replace(/\s+/g, " ").trim(),
+    );
   }
   // A keyword longer than the field stands alone.
   if (!alternatives.length) alternatives.push(keywordRule(shape.keyword, true));

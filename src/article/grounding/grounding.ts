@@ -65,7 +65,13 @@ export class Grounding {
   private readonly anchorsUsed = new Set<string>();
 
   /** `banned`: whether a text holds a phrase of style.avoid (no anchor does). @default nothing is banned */
-  constructor(options: { plan: Plan; outline: Outline; sources?: readonly Source[]; links?: readonly Link[]; banned?: (text: string) => boolean }) {
+  constructor(options: {
+    plan: Plan;
+    outline: Outline;
+    sources?: readonly Source[];
+    links?: readonly Link[];
+    banned?: (text: string) => boolean;
+  }) {
     const { plan, outline } = options;
     this.sources = options.sources ?? [];
     this.pages = options.links?.length ?? 0;
@@ -77,13 +83,20 @@ export class Grounding {
     });
     const budget = Math.min(SECTION_TOKENS, Math.floor(ARTICLE_TOKENS / Math.max(1, plan.sections.length)));
     this.excerpts = this.sources.length
-      ? excerptsForSections({ index: new SourceIndex({ sources: this.sources, language: this.language }), sections: queries.map((query) => ({ query, budget })) })
+      ? excerptsForSections({
+          index: new SourceIndex({ sources: this.sources, language: this.language }),
+          sections: queries.map((query) => ({ query, budget })),
+        })
       : plan.sections.map(() => []);
     const words = plan.sections.map((s) => Math.round((plan.request.length * s.share) / plan.sections.reduce((n, x) => n + x.share, 0)));
     const linkPlan = options.links?.length
       ? planLinks({
           links: options.links,
-          sections: queries.map((query, i) => ({ query, words: words[i]!, ...(plan.sections[i]!.kind === "takeaways" ? { paragraphs: 0 } : {}) })),
+          sections: queries.map((query, i) => ({
+            query,
+            words: words[i]!,
+            ...(plan.sections[i]!.kind === "takeaways" ? { paragraphs: 0 } : {}),
+          })),
           length: plan.request.length,
           language: this.language,
           article: `${plan.request.topic} ${[plan.primary, ...plan.secondary].join(" ")}`,
@@ -104,7 +117,14 @@ export class Grounding {
   /** What was done with the request's material, for the report: a planned link still owed at the end was never written. */
   stats(): GroundingStats {
     const unwritten = this.links.flat().map((link): UnlinkedPage => ({ url: link.url, reason: "not-written" }));
-    return { sources: this.sources.length, cited: this.cited.size, links: this.pages, linksWanted: this.wanted, linksPlaced: this.placed, unlinked: [...this.unlinked, ...unwritten] };
+    return {
+      sources: this.sources.length,
+      cited: this.cited.size,
+      links: this.pages,
+      linksWanted: this.wanted,
+      linksPlaced: this.placed,
+      unlinked: [...this.unlinked, ...unwritten],
+    };
   }
 
   /** What a section draws on, as an outline names it: its first excerpt's source title, else the first page it links; undefined when neither. */

@@ -25,11 +25,32 @@ export const LINKING = {
 } as const;
 
 /** Anchors that say nothing of the page they link. */
-const GENERIC_ANCHORS = new Set(["click", "click here", "here", "read", "read more", "more", "learn more", "visit", "this page", "page", "this article", "article", "post", "this link", "link", "website"]);
+const GENERIC_ANCHORS = new Set([
+  "click",
+  "click here",
+  "here",
+  "read",
+  "read more",
+  "more",
+  "learn more",
+  "visit",
+  "this page",
+  "page",
+  "this article",
+  "article",
+  "post",
+  "this link",
+  "link",
+  "website",
+]);
 
 /** A BM25 index of pages over their title and keywords. */
 function linkIndex(links: readonly Link[], language: string): TermIndex {
-  return new TermIndex({ language, fields: { title: 1, keywords: 1 }, documents: links.map((link, id) => ({ id, title: link.title, keywords: link.keywords.join(", ") })) });
+  return new TermIndex({
+    language,
+    fields: { title: 1, keywords: 1 },
+    documents: links.map((link, id) => ({ id, title: link.title, keywords: link.keywords.join(", ") })),
+  });
 }
 
 /** Two addresses of the same page: a site path matches any host's page of that path; trailing slashes do not count. */
@@ -76,7 +97,10 @@ export class LinkSet {
     let index = this.indexes.get(language);
     if (!index) this.indexes.set(language, (index = linkIndex(this.links, language)));
     const kept = new Set(keep);
-    const ranked = index.rank(options.query).map((r) => r.id).filter((i) => kept.has(i));
+    const ranked = index
+      .rank(options.query)
+      .map((r) => r.id)
+      .filter((i) => kept.has(i));
     const chosen = new Set([...new Set([...ranked, ...keep])].slice(0, max));
     return keep.filter((i) => chosen.has(i)).map((i) => this.links[i]!);
   }
@@ -132,14 +156,23 @@ export function anchorPhrases(options: {
   const key = (phrase: string) => lowerWords(phrase, language).join(" ");
   const primary = options.primary === undefined ? undefined : ` ${key(options.primary)} `;
   const usable = (phrase: string, words: number) =>
-    words >= 1 && words <= ANCHOR_WORDS.max && contentTerms(phrase, language).length > 0 && !GENERIC_ANCHORS.has(key(phrase)) && !primary?.includes(` ${key(phrase)} `) && !banned?.(phrase);
-  const candidates = [...link.keywords.filter((k) => plainWords(k, language) && usable(k, wordSpans(k, language).length)), ...titlePhrases(link.title, language).filter((p) => usable(p, 2))];
+    words >= 1 &&
+    words <= ANCHOR_WORDS.max &&
+    contentTerms(phrase, language).length > 0 &&
+    !GENERIC_ANCHORS.has(key(phrase)) &&
+    !primary?.includes(` ${key(phrase)} `) &&
+    !banned?.(phrase);
+  const candidates = [
+    ...link.keywords.filter((k) => plainWords(k, language) && usable(k, wordSpans(k, language).length)),
+    ...titlePhrases(link.title, language).filter((p) => usable(p, 2)),
+  ];
   const seen = new Set<string>();
   const phrases = candidates.filter((phrase) => !seen.has(key(phrase)) && seen.add(key(phrase)));
   const query = new Set(contentTerms(options.query, language));
   const overlap = (phrase: string) => contentTerms(phrase, language).filter((w) => query.has(w)).length;
   // A stable sort: equal overlap keeps keywords before title phrases, shorter phrases before longer ones.
-  return phrases.map((phrase, order) => ({ phrase, order, overlap: overlap(phrase) }))
+  return phrases
+    .map((phrase, order) => ({ phrase, order, overlap: overlap(phrase) }))
     .sort((a, b) => b.overlap - a.overlap || a.order - b.order)
     .slice(0, LINKING.anchors)
     .map((p) => p.phrase);
@@ -154,7 +187,9 @@ function plainWords(text: string, language: string): boolean {
   const spans = wordSpans(text, language);
   const trimmed = text.trim();
   if (spans.length === 0 || trimmed !== text.slice(spans[0]!.index, spans.at(-1)!.index + spans.at(-1)!.word.length)) return false;
-  return spans.every((span, i) => i === 0 || /^(\s+|[-'’]?)$/u.test(text.slice(spans[i - 1]!.index + spans[i - 1]!.word.length, span.index)));
+  return spans.every(
+    (span, i) => i === 0 || /^(\s+|[-'’]?)$/u.test(text.slice(spans[i - 1]!.index + spans[i - 1]!.word.length, span.index)),
+  );
 }
 
 /** A text's words, lower-cased. */
@@ -187,7 +222,10 @@ function titlePhrases(title: string, language: string): string[] {
     const phrase = title.slice(words[0]!.index, words.at(-1)!.index + words.at(-1)!.word.length);
     // Title Case and a sentence-case title's first capital are positional, not the word's own (acronyms stay).
     // A capital on a stop word ("A Guide") is Title Case's, never the word's own.
-    const lower = (word: string) => (stopWords(language).has(word.toLocaleLowerCase(language)) && language !== "de" ? word.toLocaleLowerCase(language) : lowerFirst(word, language));
+    const lower = (word: string) =>
+      stopWords(language).has(word.toLocaleLowerCase(language)) && language !== "de"
+        ? word.toLocaleLowerCase(language)
+        : lowerFirst(word, language);
     if (titleCase) return phrase.split(/(\s+)/u).map(lower).join("");
     return words[0]!.index === 0 ? lowerFirst(phrase, language) : phrase;
   };
@@ -200,7 +238,11 @@ function titlePhrases(title: string, language: string): string[] {
     for (let from = 0; from < words.length; from++) {
       // A run's start, or a later word of it that still leaves two: "garden soil" of "healthy garden soil".
       if (!content(from) || (content(from - 1) && !content(from + 1))) continue;
-      const opens = from === first || content(from - 1) || !HEAD_LAST.has(language) || (articles?.has(words[from - 1]!.word.toLocaleLowerCase(language)) && lastRun(from));
+      const opens =
+        from === first ||
+        content(from - 1) ||
+        !HEAD_LAST.has(language) ||
+        (articles?.has(words[from - 1]!.word.toLocaleLowerCase(language)) && lastRun(from));
       if (!opens) continue;
       for (let to = from + 1; to < words.length && to - from < ANCHOR_WORDS.max; to++) {
         if (content(to) && !content(to + 1)) phrases.push({ text: text(words.slice(from, to + 1)), words: to - from + 1 });
@@ -283,7 +325,8 @@ export function planLinks(options: {
     const first = options.links.findIndex((other) => sameAddress(other.url, link.url)) === i;
     if (!first) unlinked.push({ url: link.url, reason: "duplicate" });
     else if (!anchorPhrases({ link, query: "", language, ...primary }).length) unlinked.push({ url: link.url, reason: "no-anchor" });
-    else if (banned && !anchorPhrases({ link, query: "", language, ...primary, banned }).length) unlinked.push({ url: link.url, reason: "banned" });
+    else if (banned && !anchorPhrases({ link, query: "", language, ...primary, banned }).length)
+      unlinked.push({ url: link.url, reason: "banned" });
     else return true;
     return false;
   });
@@ -291,7 +334,11 @@ export function planLinks(options: {
   const room = sections.map((s) => s.paragraphs ?? Math.max(1, Math.floor(s.words / LINKING.paragraphWords)));
   const place = (s: number, link: Link): boolean => {
     if (want === 0 || used.has(link.url) || plan[s]!.length >= room[s]!) return false;
-    plan[s]!.push({ url: link.url, title: link.title, anchors: anchorPhrases({ link, query: sections[s]!.query, language, ...primary, ...(banned ? { banned } : {}) }) });
+    plan[s]!.push({
+      url: link.url,
+      title: link.title,
+      anchors: anchorPhrases({ link, query: sections[s]!.query, language, ...primary, ...(banned ? { banned } : {}) }),
+    });
     used.add(link.url);
     want--;
     return true;
@@ -307,9 +354,12 @@ export function planLinks(options: {
   for (const link of index.rank(options.article).map((r) => unique[r.id]!)) {
     relevant.add(link.url);
     // The section with the fewest links and room left, the longer one on a tie.
-    const order = sections.map((_, s) => s).sort((a, b) => plan[a]!.length - plan[b]!.length || sections[b]!.words - sections[a]!.words || a - b);
+    const order = sections
+      .map((_, s) => s)
+      .sort((a, b) => plan[a]!.length - plan[b]!.length || sections[b]!.words - sections[a]!.words || a - b);
     for (const s of order) if (place(s, link)) break;
   }
-  for (const link of unique) if (!used.has(link.url)) unlinked.push({ url: link.url, reason: relevant.has(link.url) ? "budget" : "irrelevant" });
+  for (const link of unique)
+    if (!used.has(link.url)) unlinked.push({ url: link.url, reason: relevant.has(link.url) ? "budget" : "irrelevant" });
   return { sections: plan, unlinked };
 }

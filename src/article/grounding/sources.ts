@@ -96,7 +96,14 @@ export function splitExcerpts(options: ExcerptOptions & { sources: readonly Sour
     let runWords = 0;
     let runHeading: string | undefined;
     const flush = () => {
-      if (run.length) excerpts.push({ index: excerpts.length, source: sourceIndex, text: run.join(" "), ...(runHeading ? { heading: runHeading } : {}), words: runWords });
+      if (run.length)
+        excerpts.push({
+          index: excerpts.length,
+          source: sourceIndex,
+          text: run.join(" "),
+          ...(runHeading ? { heading: runHeading } : {}),
+          words: runWords,
+        });
       run = [];
       runWords = 0;
     };
@@ -135,7 +142,11 @@ export class SourceIndex {
     this.index = new TermIndex({
       language: options.language,
       fields: { text: 1, context: 0.5 },
-      documents: this.excerpts.map((p) => ({ id: p.index, text: p.text, context: `${options.sources[p.source]!.title} ${p.heading ?? ""}` })),
+      documents: this.excerpts.map((p) => ({
+        id: p.index,
+        text: p.text,
+        context: `${options.sources[p.source]!.title} ${p.heading ?? ""}`,
+      })),
     });
   }
 
@@ -212,7 +223,10 @@ export interface GivenWords {
 
 /** The words and figures of the request's own texts (topic, keywords, link titles and keywords, voice…). */
 export function givenWords(texts: readonly string[], language: string): GivenWords {
-  return { terms: new Set(texts.flatMap((text) => contentTerms(text, language))), figures: new Set(texts.flatMap(figuresIn).map(figureKey)) };
+  return {
+    terms: new Set(texts.flatMap((text) => contentTerms(text, language))),
+    figures: new Set(texts.flatMap(figuresIn).map(figureKey)),
+  };
 }
 
 /** Which excerpt a sentence restates, its source, the content words they share and the evidence (a run of words, or a figure). */
@@ -266,12 +280,19 @@ function evidence(terms: readonly string[], figures: readonly string[], excerpt:
  * sharing the most content words (then the larger share of the excerpt, then the first).
  * Undefined when none does: the sentence then carries no citation marker.
  */
-export function restates(options: { sentence: string; excerpts: readonly Excerpt[]; language: string; given: GivenWords }): Citation | undefined {
+export function restates(options: {
+  sentence: string;
+  excerpts: readonly Excerpt[];
+  language: string;
+  given: GivenWords;
+}): Citation | undefined {
   const { sentence, excerpts, language, given } = options;
   const terms = contentTerms(sentence, language);
   const own = new Set(terms.filter((term) => !given.terms.has(term)));
   if (own.size < RESTATES.minShared) return undefined;
-  const figures = figuresIn(sentence).map(figureKey).filter((figure) => !given.figures.has(figure));
+  const figures = figuresIn(sentence)
+    .map(figureKey)
+    .filter((figure) => !given.figures.has(figure));
   let best: (Citation & { share: number }) | undefined;
   for (const excerpt of excerpts) {
     const reading = readExcerpt(excerpt, language);

@@ -63,7 +63,8 @@ export function outlineItems(plan: Plan, format: "json" | "lines", sizes: Sizes)
   lit(json ? '"' : "");
 
   const heading = (keyword: boolean) => headingShape(primary, keyword);
-  const question = (keyword: boolean): FieldShape => (keyword ? { words: [4, 12], keyword: primary, before: 4, end: "?" } : { words: [4, 12], end: "?" });
+  const question = (keyword: boolean): FieldShape =>
+    keyword ? { words: [4, 12], keyword: primary, before: 4, end: "?" } : { words: [4, 12], end: "?" };
   const bodies = plan.sections.map((s, i) => [s, i] as const).filter(([s]) => s.heading);
   if (bodies.length) {
     lit(json ? ', "sections": [' : "");

@@ -120,7 +120,12 @@ class OutlinePass {
     const grammar = new GrammarBuilder(plan.spaced, { refused: this.o.avoid.words }).add(call).build();
     // Only the field's own words are judged: the labels code writes ("Title: ") are no text of the article.
     const fieldStart = writer.text.length;
-    for await (const piece of writer.generate({ grammar, maxTokens: 32 + field.field.words[1] * 6, seed: (this.o.seed + attempt * 7919) >>> 0, signal: this.o.signal })) {
+    for await (const piece of writer.generate({
+      grammar,
+      maxTokens: 32 + field.field.words[1] * 6,
+      seed: (this.o.seed + attempt * 7919) >>> 0,
+      signal: this.o.signal,
+    })) {
       const match = this.o.avoid.completedIn(writer.text, writer.text.length - piece.length);
       if (match && match.start >= fieldStart) return match.start - start;
     }
@@ -234,7 +239,12 @@ function unitWidth(value: string, plan: Plan): number {
 }
 
 /** The first written field that breaks a rule and may still be rewritten. */
-function firstFailing(plan: Plan, items: readonly OutlineItem[], values: Map<number, string>, settled: (index: number) => boolean): number | undefined {
+function firstFailing(
+  plan: Plan,
+  items: readonly OutlineItem[],
+  values: Map<number, string>,
+  settled: (index: number) => boolean,
+): number | undefined {
   const language = plan.request.language;
   const seen = new Set<string>();
   for (const [i, item] of items.entries()) {
@@ -260,12 +270,20 @@ function titleFits(title: string, keyword: string, language: string): boolean {
   const at = title.toLocaleLowerCase(language).indexOf(keyword.toLocaleLowerCase(language));
   const last = wordSpans(title, language).at(-1)?.word.toLocaleLowerCase(language) ?? "";
   const width = displayWidth(title);
-  return width <= TITLE_MAX && at >= 0 && displayWidth(title.slice(0, at)) <= width / 2 && countPhrase(title, keyword, language) === 1 && !DANGLING.has(last);
+  return (
+    width <= TITLE_MAX &&
+    at >= 0 &&
+    displayWidth(title.slice(0, at)) <= width / 2 &&
+    countPhrase(title, keyword, language) === 1 &&
+    !DANGLING.has(last)
+  );
 }
 
 /** Words a title must not end on (a phrase cut short: "… and then they"). */
 const DANGLING = new Set(
-  "a an the and or but of in on at to for with by from as that then they he she it we you i his her their its our your is are was were be".split(" "),
+  "a an the and or but of in on at to for with by from as that then they he she it we you i his her their its our your is are was were be".split(
+    " ",
+  ),
 );
 
 function outlineFrom(plan: Plan, items: readonly OutlineItem[], values: Map<number, string>, avoid: AvoidList): Outline {
@@ -275,7 +293,10 @@ function outlineFrom(plan: Plan, items: readonly OutlineItem[], values: Map<numb
     title: given.title ?? "",
     metaDescription: given.description ?? "",
     // The user's own headings, verbatim: the one place code writes the article's words.
-    sections: plan.sections.map((s) => ({ heading: s.heading?.given ?? null, subheadings: s.subheadings.flatMap((h) => (h.given ? [h.given] : [])) })),
+    sections: plan.sections.map((s) => ({
+      heading: s.heading?.given ?? null,
+      subheadings: s.subheadings.flatMap((h) => (h.given ? [h.given] : [])),
+    })),
   };
   for (const [i, item] of items.entries()) {
     if (!("field" in item)) continue;
@@ -317,7 +338,8 @@ export function plannedOutline(plan: Plan, outline: Outline): OutlineEntry[] {
   const entries: OutlineEntry[] = [];
   for (const [i, section] of plan.sections.entries()) {
     const written = outline.sections[i]!;
-    const fallback = (section.kind === "conclusion" ? plan.labels.conclusion : section.kind === "introduction" ? plan.labels.introduction : null) || null;
+    const fallback =
+      (section.kind === "conclusion" ? plan.labels.conclusion : section.kind === "introduction" ? plan.labels.introduction : null) || null;
     const text = headingText(section, written.heading) ?? (shown ? null : fallback);
     if (text) entries.push({ level: 2, text, shown });
     for (const sub of written.subheadings) entries.push({ level: 3, text: sub, shown });

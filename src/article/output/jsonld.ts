@@ -37,7 +37,10 @@ const JsonLdArticleSchema = v.object({
     ),
   ),
   author: v.optional(
-    described(v.object({ "@type": v.literal("Person"), name: v.string(), url: v.optional(v.string()) }), "From the request's `seo.author`; absent when none was given."),
+    described(
+      v.object({ "@type": v.literal("Person"), name: v.string(), url: v.optional(v.string()) }),
+      "From the request's `seo.author`; absent when none was given.",
+    ),
   ),
   publisher: v.optional(
     described(
@@ -100,7 +103,7 @@ export const JsonLdSchema = v.pipe(
     ),
   }),
   v.description(
-    "schema.org structured data (JSON-LD): an `Article` always (first), a `FAQPage` when the article has an FAQ, a `HowTo` for a `how-to` article with heading tags. The HTML document carries the same object in a `<script type=\"application/ld+json\">`.",
+    'schema.org structured data (JSON-LD): an `Article` always (first), a `FAQPage` when the article has an FAQ, a `HowTo` for a `how-to` article with heading tags. The HTML document carries the same object in a `<script type="application/ld+json">`.',
   ),
 );
 
@@ -170,8 +173,12 @@ export function articleJsonLd(source: JsonLdSource): JsonLd {
       timeRequired: `PT${source.readingTimeMinutes}M`,
       datePublished: date,
       dateModified: date,
-      ...(source.cited?.length ? { citation: source.cited.map((c) => ({ "@type": "CreativeWork" as const, name: c.title, ...(c.url ? { url: c.url } : {}) })) } : {}),
-      ...(source.author ? { author: { "@type": "Person" as const, name: source.author.name, ...(source.author.url ? { url: source.author.url } : {}) } } : {}),
+      ...(source.cited?.length
+        ? { citation: source.cited.map((c) => ({ "@type": "CreativeWork" as const, name: c.title, ...(c.url ? { url: c.url } : {}) })) }
+        : {}),
+      ...(source.author
+        ? { author: { "@type": "Person" as const, name: source.author.name, ...(source.author.url ? { url: source.author.url } : {}) } }
+        : {}),
       ...(source.publisher ? { publisher: publisherNode(source.publisher) } : {}),
     },
   ];
@@ -184,7 +191,12 @@ export function articleJsonLd(source: JsonLdSource): JsonLd {
 
 /** The title as a headline: whole when it fits, else cut on a word end (or, without one, on a character). */
 function publisherNode({ name, url, logo }: Publisher) {
-  return { "@type": "Organization" as const, name, ...(url ? { url } : {}), ...(logo ? { logo: { "@type": "ImageObject" as const, url: logo } } : {}) };
+  return {
+    "@type": "Organization" as const,
+    name,
+    ...(url ? { url } : {}),
+    ...(logo ? { logo: { "@type": "ImageObject" as const, url: logo } } : {}),
+  };
 }
 
 function headline(title: string, language: string): string {

@@ -40,7 +40,12 @@ export function renderArticle(tree: Root, meta: PageMeta): RenderedArticle {
   return { html, page };
 }
 
-const el = (tagName: string, properties: Element["properties"], children: ElementContent[] = []): Element => ({ type: "element", tagName, properties, children });
+const el = (tagName: string, properties: Element["properties"], children: ElementContent[] = []): Element => ({
+  type: "element",
+  tagName,
+  properties,
+  children,
+});
 const nl = (): ElementContent => ({ type: "text", value: "\n" });
 
 /**
@@ -61,6 +66,12 @@ function pageTree(body: ElementContent[], meta: PageMeta): HastRoot {
     el("script", { type: "application/ld+json" }, [{ type: "text", value: serialiseJsonLd(meta.jsonLd) }]),
     nl(),
   ]);
-  const html = el("html", { lang: meta.language, dir: RTL.has(meta.language) ? "rtl" : "ltr" }, [nl(), head, nl(), el("body", {}, [nl(), ...body, nl()]), nl()]);
+  const html = el("html", { lang: meta.language, dir: RTL.has(meta.language) ? "rtl" : "ltr" }, [
+    nl(),
+    head,
+    nl(),
+    el("body", {}, [nl(), ...body, nl()]),
+    nl(),
+  ]);
   return { type: "root", children: [{ type: "doctype" }, nl(), html, nl()] };
 }

@@ -15,7 +15,8 @@ export interface BannedMatch {
 /** Letters and digits of any script: a phrase that opens on one matches only after a non-word character. */
 const WORD = "[\\p{L}\\p{N}\\p{M}]";
 /** Scripts written without spaces between words: a phrase in one matches wherever it stands. */
-const UNSPACED = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}]/u;
+const UNSPACED =
+  /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}]/u;
 /** Apostrophes are matched in any form ("it's", "it’s" and "itʼs"). */
 const APOSTROPHE = /['\u2019\u02bc]/gu;
 
@@ -63,7 +64,8 @@ class PhraseMatcher {
   count(texts: readonly string[]): Map<string, number> {
     const counts = new Map<string, number>();
     for (const text of texts) {
-      for (let at = this.find(text); at; at = this.find(text, at.index + at.text.length)) counts.set(at.phrase, (counts.get(at.phrase) ?? 0) + 1);
+      for (let at = this.find(text); at; at = this.find(text, at.index + at.text.length))
+        counts.set(at.phrase, (counts.get(at.phrase) ?? 0) + 1);
     }
     return counts;
   }

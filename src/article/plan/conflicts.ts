@@ -48,7 +48,9 @@ export function requestConflicts(request: ConflictInput): ConflictingField[] {
   const bans = request.style?.avoid ?? [];
   if (bans.length === 0) return [];
   const given = request.seo.keywords;
-  const keywords = given.length ? given.map((k) => ({ phrase: k, path: "seo.keywords" })) : [{ phrase: focusKeyword(request.topic, request.language), path: "topic" }];
+  const keywords = given.length
+    ? given.map((k) => ({ phrase: k, path: "seo.keywords" }))
+    : [{ phrase: focusKeyword(request.topic, request.language), path: "topic" }];
   const links = (request.links ?? []).flatMap((link, i) => link.keywords.map((k) => ({ phrase: k, path: `links[${i}].keywords` })));
   const found = new Map<string, string[]>();
   const note = (path: string, message: string) => found.set(path, [...(found.get(path) ?? []), message]);
@@ -68,7 +70,9 @@ export function requestConflicts(request: ConflictInput): ConflictingField[] {
     }
   }
   const stop = stopWords(request.language);
-  const topicWords = wordSpans(request.topic, request.language).map((w) => w.word).filter((w) => !stop.has(w.toLocaleLowerCase(request.language)));
+  const topicWords = wordSpans(request.topic, request.language)
+    .map((w) => w.word)
+    .filter((w) => !stop.has(w.toLocaleLowerCase(request.language)));
   const banning = (word: string) => bans.findIndex((ban) => countBanned([word], [ban]).size > 0);
   if (topicWords.length && topicWords.every((word) => banning(word) >= 0)) {
     const indices = [...new Set(topicWords.map(banning))];
@@ -78,7 +82,11 @@ export function requestConflicts(request: ConflictInput): ConflictingField[] {
   const starving = tooFewWords(bans, request.language);
   if (starving.share >= MOST_REFUSED) {
     const share = `${Math.round(starving.share * 100)} %`;
-    for (const i of starving.bans) note(`style.avoid[${i}]`, `with the other banned single words, refuses ${share} of the language's commonest words (every word that begins with one): too little is left to write with`);
+    for (const i of starving.bans)
+      note(
+        `style.avoid[${i}]`,
+        `with the other banned single words, refuses ${share} of the language's commonest words (every word that begins with one): too little is left to write with`,
+      );
   }
   return [...found].map(([path, messages]) => ({ path, keys: keysOf(path), message: [...new Set(messages)].join("; ") }));
 }

@@ -12,7 +12,11 @@ const FOCUS_WORDS = 4;
  */
 export function focusKeyword(topic: string, language: string): string {
   // The first run of words not broken by punctuation ("Home composting <img …>" → "Home composting").
-  const text = topic.split(/[^\p{L}\p{N}\p{M}\s'’-]+/u).map((part) => part.trim()).find((part) => wordSpans(part, language).length > 0) ?? topic.trim();
+  const text =
+    topic
+      .split(/[^\p{L}\p{N}\p{M}\s'’-]+/u)
+      .map((part) => part.trim())
+      .find((part) => wordSpans(part, language).length > 0) ?? topic.trim();
   const spans = wordSpans(text, language);
   if (spans.length === 0) return lowerFirst(text, language);
   const small = SMALL_WORDS[language] ?? new Set<string>();
@@ -28,9 +32,13 @@ export function focusKeyword(topic: string, language: string): string {
 /** Words a focus keyword should neither start nor end with (question words, articles, prepositions). */
 const SMALL_WORDS: Record<string, Set<string>> = {
   en: new Set(
-    "a an the and or but of in on at to for with by from about into over under than how what why when where which who whose is are was were do does did can could should would will i you we my your our it its this that these those best top ultimate guide small big".split(" "),
+    "a an the and or but of in on at to for with by from about into over under than how what why when where which who whose is are was were do does did can could should would will i you we my your our it its this that these those best top ultimate guide small big".split(
+      " ",
+    ),
   ),
   de: new Set("der die das ein eine und oder von in im am an auf zu für mit wie was warum wann wo ist sind ich du wir".split(" ")),
-  fr: new Set("le la les un une des et ou de du en au aux à pour avec sur sous dans par comment quoi pourquoi quand est sont je vous nous".split(" ")),
+  fr: new Set(
+    "le la les un une des et ou de du en au aux à pour avec sur sous dans par comment quoi pourquoi quand est sont je vous nous".split(" "),
+  ),
   es: new Set("el la los las un una y o de del en a al para con cómo qué por es son yo".split(" ")),
 };

@@ -28,32 +28,100 @@ const ISO_639_1 = new Set(
   se sg si sk sl sm sn so sq sr ss st su sv sw ta te tg th ti
   tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi
   yo za zh zu
-`.split(/\s+/).filter(Boolean),
+`
+    .split(/\s+/)
+    .filter(Boolean),
 );
 
 const LABELS = {
-  en: { introduction: "Introduction", conclusion: "Conclusion", faq: "Frequently asked questions", keyTakeaways: "Key takeaways", sources: "Sources" },
-  de: { introduction: "Einleitung", conclusion: "Fazit", faq: "Häufig gestellte Fragen", keyTakeaways: "Das Wichtigste in Kürze", sources: "Quellen" },
-  fr: { introduction: "Introduction", conclusion: "Conclusion", faq: "Questions fréquentes", keyTakeaways: "Points clés", sources: "Sources" },
-  es: { introduction: "Introducción", conclusion: "Conclusión", faq: "Preguntas frecuentes", keyTakeaways: "Puntos clave", sources: "Fuentes" },
+  en: {
+    introduction: "Introduction",
+    conclusion: "Conclusion",
+    faq: "Frequently asked questions",
+    keyTakeaways: "Key takeaways",
+    sources: "Sources",
+  },
+  de: {
+    introduction: "Einleitung",
+    conclusion: "Fazit",
+    faq: "Häufig gestellte Fragen",
+    keyTakeaways: "Das Wichtigste in Kürze",
+    sources: "Quellen",
+  },
+  fr: {
+    introduction: "Introduction",
+    conclusion: "Conclusion",
+    faq: "Questions fréquentes",
+    keyTakeaways: "Points clés",
+    sources: "Sources",
+  },
+  es: {
+    introduction: "Introducción",
+    conclusion: "Conclusión",
+    faq: "Preguntas frecuentes",
+    keyTakeaways: "Puntos clave",
+    sources: "Fuentes",
+  },
   it: { introduction: "Introduzione", conclusion: "Conclusione", faq: "Domande frequenti", keyTakeaways: "Punti chiave", sources: "Fonti" },
   pt: { introduction: "Introdução", conclusion: "Conclusão", faq: "Perguntas frequentes", keyTakeaways: "Pontos-chave", sources: "Fontes" },
-  nl: { introduction: "Inleiding", conclusion: "Conclusie", faq: "Veelgestelde vragen", keyTakeaways: "Belangrijkste punten", sources: "Bronnen" },
-  pl: { introduction: "Wprowadzenie", conclusion: "Podsumowanie", faq: "Najczęściej zadawane pytania", keyTakeaways: "Kluczowe wnioski", sources: "Źródła" },
+  nl: {
+    introduction: "Inleiding",
+    conclusion: "Conclusie",
+    faq: "Veelgestelde vragen",
+    keyTakeaways: "Belangrijkste punten",
+    sources: "Bronnen",
+  },
+  pl: {
+    introduction: "Wprowadzenie",
+    conclusion: "Podsumowanie",
+    faq: "Najczęściej zadawane pytania",
+    keyTakeaways: "Kluczowe wnioski",
+    sources: "Źródła",
+  },
   sv: { introduction: "Inledning", conclusion: "Slutsats", faq: "Vanliga frågor", keyTakeaways: "Viktigaste punkterna", sources: "Källor" },
-  da: { introduction: "Indledning", conclusion: "Konklusion", faq: "Ofte stillede spørgsmål", keyTakeaways: "Vigtigste pointer", sources: "Kilder" },
-  no: { introduction: "Innledning", conclusion: "Konklusjon", faq: "Ofte stilte spørsmål", keyTakeaways: "Viktigste punkter", sources: "Kilder" },
-  fi: { introduction: "Johdanto", conclusion: "Yhteenveto", faq: "Usein kysytyt kysymykset", keyTakeaways: "Keskeiset asiat", sources: "Lähteet" },
+  da: {
+    introduction: "Indledning",
+    conclusion: "Konklusion",
+    faq: "Ofte stillede spørgsmål",
+    keyTakeaways: "Vigtigste pointer",
+    sources: "Kilder",
+  },
+  no: {
+    introduction: "Innledning",
+    conclusion: "Konklusjon",
+    faq: "Ofte stilte spørsmål",
+    keyTakeaways: "Viktigste punkter",
+    sources: "Kilder",
+  },
+  fi: {
+    introduction: "Johdanto",
+    conclusion: "Yhteenveto",
+    faq: "Usein kysytyt kysymykset",
+    keyTakeaways: "Keskeiset asiat",
+    sources: "Lähteet",
+  },
   cs: { introduction: "Úvod", conclusion: "Závěr", faq: "Často kladené otázky", keyTakeaways: "Hlavní body", sources: "Zdroje" },
   tr: { introduction: "Giriş", conclusion: "Sonuç", faq: "Sıkça sorulan sorular", keyTakeaways: "Önemli noktalar", sources: "Kaynaklar" },
-  ru: { introduction: "Введение", conclusion: "Заключение", faq: "Часто задаваемые вопросы", keyTakeaways: "Ключевые выводы", sources: "Источники" },
+  ru: {
+    introduction: "Введение",
+    conclusion: "Заключение",
+    faq: "Часто задаваемые вопросы",
+    keyTakeaways: "Ключевые выводы",
+    sources: "Источники",
+  },
   uk: { introduction: "Вступ", conclusion: "Висновки", faq: "Часті запитання", keyTakeaways: "Ключові висновки", sources: "Джерела" },
   ja: { introduction: "はじめに", conclusion: "まとめ", faq: "よくある質問", keyTakeaways: "重要なポイント", sources: "参考文献" },
   zh: { introduction: "引言", conclusion: "总结", faq: "常见问题", keyTakeaways: "关键要点", sources: "参考资料" },
   ko: { introduction: "서론", conclusion: "결론", faq: "자주 묻는 질문", keyTakeaways: "핵심 요약", sources: "출처" },
   ar: { introduction: "مقدمة", conclusion: "خاتمة", faq: "الأسئلة الشائعة", keyTakeaways: "أهم النقاط", sources: "المصادر" },
   hi: { introduction: "परिचय", conclusion: "निष्कर्ष", faq: "अक्सर पूछे जाने वाले प्रश्न", keyTakeaways: "मुख्य बातें", sources: "स्रोत" },
-  id: { introduction: "Pendahuluan", conclusion: "Kesimpulan", faq: "Pertanyaan yang sering diajukan", keyTakeaways: "Poin penting", sources: "Sumber" },
+  id: {
+    introduction: "Pendahuluan",
+    conclusion: "Kesimpulan",
+    faq: "Pertanyaan yang sering diajukan",
+    keyTakeaways: "Poin penting",
+    sources: "Sumber",
+  },
 } as const satisfies Record<string, Labels>;
 
 type LabelledCode = keyof typeof LABELS;

@@ -84,20 +84,55 @@ export function plan(request: GenerateRequest): Plan {
   const secondary = rest.filter((k) => k.toLocaleLowerCase() !== primary.toLocaleLowerCase());
   const headings = request.seo.headingTags;
   const subheadings = headings && (preset !== "paragraphs" || request.outline !== undefined);
-  const parts = Math.round(request.length / WORDS_PER_PART[preset]);
 
-  const section = (kind: SectionKind, fields: Partial<PlannedSection> = {}): PlannedSection => ({
-    kind, label: null, heading: null, number: null, subheadings: [], items: 0, share: SHARE[kind], primaryUses: 0, secondary: [], ...fields,
-  });
-  const written = (): PlannedHeading => ({ keyword: false });
-  // A banned label gives way to a heading the model writes, like any other.
-  const labelled = (label: string): Partial<PlannedSection> => (label ? { label } : { heading: written() });
+  const base = {
+    request,
+    style,
+    preset,
+    labels,
+    languageName: name,
+    primary,
+    secondary,
+    headings,
+    subheadings,
+    spaced: !UNSPACED.has(request.language),
+  };
   if (request.outline) {
     const sections = outlineSections(request.outline, section, (text) => countPhrase(text, primary, request.language) > 0);
     const keywordHeadings = sections.flatMap((s) => [s.heading, ...s.subheadings]).filter((h) => h?.keyword).length;
     placeKeywordUses(sections, secondary, request.length, keywordHeadings, request.outline);
-    return { request, style, preset, labels, languageName: name, primary, secondary, headings, subheadings, spaced: !UNSPACED.has(request.language), sections };
+    return { ...base, sections };
   }
+  const sections = presetSections(preset, request.length, labels);
+  const keywordHeadings = markKeywordHeadings(sections, subheadings, request.length);
+  placeKeywordUses(sections, secondary, request.length, keywordHeadings);
+  return { ...base, sections };
+}
+
+/** A planned section of `kind`, empty but for `fields`. */
+function section(kind: SectionKind, fields: Partial<PlannedSection> = {}): PlannedSection {
+  return {
+    kind,
+    label: null,
+    heading: null,
+    number: null,
+    subheadings: [],
+    items: 0,
+    share: SHARE[kind],
+    primaryUses: 0,
+    secondary: [],
+    ...fields,
+  };
+}
+
+/** A heading the model writes. */
+const written = (): PlannedHeading => ({ keyword: false });
+
+/** The sections a preset plans for `length` words, fixed labels where the style allows them. */
+function presetSections(preset: GenerateRequest["structure"], length: number, labels: Plan["labels"]): PlannedSection[] {
+  const parts = Math.round(length / WORDS_PER_PART[preset]);
+  // A banned label gives way to a heading the model writes, like any other.
+  const labelled = (label: string): Partial<PlannedSection> => (label ? { label } : { heading: written() });
   const sections: PlannedSection[] = [section("introduction")];
   switch (preset) {
     case "paragraphs":
@@ -106,19 +141,19 @@ export function plan(request: GenerateRequest): Plan {
       break;
     case "sections": {
       // From 200 words there is room for a body H2 and the conclusion's.
-      const h2 = Math.max(request.length >= 200 ? 2 : 1, parts);
+      const h2 = Math.max(length >= 200 ? 2 : 1, parts);
       for (let i = 0; i < Math.max(1, h2 - 1); i++) sections.push(section("body", { heading: written() }));
       sections.push(section("conclusion", h2 > 1 ? labelled(labels.conclusion) : {}));
       break;
     }
     case "detailed": {
       const h2 = Math.max(2, parts);
-      sections.push(section("takeaways", { ...labelled(labels.keyTakeaways), items: clamp(Math.round(request.length / 500), 3, 5) }));
+      sections.push(section("takeaways", { ...labelled(labels.keyTakeaways), items: clamp(Math.round(length / 500), 3, 5) }));
       for (let i = 0; i < Math.max(1, h2 - 2); i++) {
         sections.push(section("body", { heading: written(), subheadings: [written(), written()] }));
       }
       sections.push(section("conclusion", labelled(labels.conclusion)));
-      const questions = clamp(Math.round(request.length / 600), 3, 5);
+      const questions = clamp(Math.round(length / 600), 3, 5);
       sections.push(section("faq", { ...labelled(labels.faq), subheadings: Array.from({ length: questions }, written) }));
       break;
     }
@@ -131,22 +166,7 @@ export function plan(request: GenerateRequest): Plan {
       break;
     }
   }
-
-  const keywordHeadings = markKeywordHeadings(sections, subheadings, request.length);
-  placeKeywordUses(sections, secondary, request.length, keywordHeadings);
-  return {
-    request,
-    style,
-    preset,
-    labels,
-    languageName: name,
-    primary,
-    secondary,
-    headings,
-    subheadings,
-    spaced: !UNSPACED.has(request.language),
-    sections,
-  };
+  return sections;
 }
 
 /**
@@ -174,12 +194,20 @@ function markKeywordHeadings(sections: PlannedSection[], visible: boolean, lengt
  * Spread the primary keyword's sentence openings over the prose sections, the
  * introduction first, and give each secondary keyword a section of its own, round-robin.
  */
-function placeKeywordUses(sections: PlannedSection[], secondary: string[], length: number, headingUses: number, outline?: UserOutline): void {
+function placeKeywordUses(
+  sections: PlannedSection[],
+  secondary: string[],
+  length: number,
+  headingUses: number,
+  outline?: UserOutline,
+): void {
   const prose = sections.filter((s) => s.kind === "introduction" || s.kind === "body" || s.kind === "conclusion");
   const uses = Math.max(1, Math.ceil(length * PRIMARY_DENSITY) - headingUses);
   for (let i = 0; i < uses; i++) prose[i % prose.length]!.primaryUses++;
   // An edited outline's H2 that names a secondary keyword carries it; the others go round-robin.
-  const named = new Map(outline?.headings.filter((h) => h.level === 2 && h.keyword).map((h) => [h.keyword!.toLocaleLowerCase(), h.text]) ?? []);
+  const named = new Map(
+    outline?.headings.filter((h) => h.level === 2 && h.keyword).map((h) => [h.keyword!.toLocaleLowerCase(), h.text]) ?? [],
+  );
   for (const [i, keyword] of secondary.entries()) {
     const text = named.get(keyword.toLocaleLowerCase());
     const own = text === undefined ? undefined : sections.find((s) => s.heading?.given === text);
@@ -192,7 +220,11 @@ function placeKeywordUses(sections: PlannedSection[], secondary: string[], lengt
  * each heading the user's words and each budget theirs. A `takeaways` H2 is a list of about a
  * bullet per 25 words.
  */
-function outlineSections(outline: UserOutline, section: (kind: SectionKind, fields?: Partial<PlannedSection>) => PlannedSection, holdsKeyword: (text: string) => boolean): PlannedSection[] {
+function outlineSections(
+  outline: UserOutline,
+  section: (kind: SectionKind, fields?: Partial<PlannedSection>) => PlannedSection,
+  holdsKeyword: (text: string) => boolean,
+): PlannedSection[] {
   const sections = [section("introduction", { budgets: [outline.introduction] })];
   for (const heading of outline.headings) {
     const planned = { keyword: holdsKeyword(heading.text), given: heading.text };
@@ -203,7 +235,13 @@ function outlineSections(outline: UserOutline, section: (kind: SectionKind, fiel
       continue;
     }
     const kind = heading.kind ?? "body";
-    sections.push(section(kind, { heading: planned, budgets: [heading.words], ...(kind === "takeaways" ? { items: clamp(Math.round(heading.words / 25), 2, 8) } : {}) }));
+    sections.push(
+      section(kind, {
+        heading: planned,
+        budgets: [heading.words],
+        ...(kind === "takeaways" ? { items: clamp(Math.round(heading.words / 25), 2, 8) } : {}),
+      }),
+    );
   }
   return sections;
 }

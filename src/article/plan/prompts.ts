@@ -19,7 +19,8 @@ const FORMS: Record<Preset, string> = {
 export function articlePrompt(plan: Plan, format: "json" | "lines"): Prompt {
   const request = plan.request;
   const keywords = [plan.primary, ...plan.secondary].map((k) => `"${k}"`).join(", ");
-  const form = request.structureRequested !== request.structure ? `${FORMS[plan.preset]} ("${request.structureRequested}")` : FORMS[plan.preset];
+  const form =
+    request.structureRequested !== request.structure ? `${FORMS[plan.preset]} ("${request.structureRequested}")` : FORMS[plan.preset];
   const outline = format === "json" ? "JSON" : "lines";
   const { voice } = plan.style;
   // Short on purpose: every prompt token is evaluated before the first word.

@@ -12,7 +12,9 @@ export interface OutlineInput {
   length: number;
   language: string;
   seo: { headingTags: boolean };
-  outline?: { introduction: number; headings: ReadonlyArray<{ level: 2 | 3; text: string; words: number; kind?: string | undefined }> } | undefined;
+  outline?:
+    | { introduction: number; headings: ReadonlyArray<{ level: 2 | 3; text: string; words: number; kind?: string | undefined }> }
+    | undefined;
 }
 
 /** Prose and heading words an edited outline plans: what the article's body words will be. */
@@ -28,16 +30,23 @@ export function outlineFaults(request: OutlineInput): ConflictingField[] {
   const fault = (keys: Array<string | number>, message: string) =>
     faults.push({ path: keys.map((k, i) => (typeof k === "number" ? `[${k}]` : i ? `.${k}` : k)).join(""), keys, message });
   if (!request.seo.headingTags) fault(["seo", "headingTags"], "an outline's headings are shown: headingTags must be true with an outline");
-  if (outline.introduction < SECTION_MIN_WORDS) fault(["outline", "introduction"], `the introduction needs at least ${SECTION_MIN_WORDS} words`);
+  if (outline.introduction < SECTION_MIN_WORDS)
+    fault(["outline", "introduction"], `the introduction needs at least ${SECTION_MIN_WORDS} words`);
   outline.headings.forEach((heading, i) => {
     const next = outline.headings[i + 1];
     const parent = outline.headings.slice(0, i).findLast((h) => h.level === 2);
     const leaf = !next || next.level <= heading.level;
     if (heading.level === 3 && !parent) fault(["outline", "headings", i], "an H3 must come after an H2");
     if (heading.level === 3 && heading.kind) fault(["outline", "headings", i], "kind belongs to an H2");
-    if (heading.level === 3 && parent?.kind === "takeaways") fault(["outline", "headings", i], "key takeaways are a list: their H2 has no H3");
-    if (heading.words > RUN_BUDGET) fault(["outline", "headings", i], `a section holds at most ${RUN_BUDGET} words without a subheading (it has ${heading.words}): add an H3`);
-    if ((leaf || heading.words > 0) && heading.words < SECTION_MIN_WORDS) fault(["outline", "headings", i], `a section needs at least ${SECTION_MIN_WORDS} words (it has ${heading.words})`);
+    if (heading.level === 3 && parent?.kind === "takeaways")
+      fault(["outline", "headings", i], "key takeaways are a list: their H2 has no H3");
+    if (heading.words > RUN_BUDGET)
+      fault(
+        ["outline", "headings", i],
+        `a section holds at most ${RUN_BUDGET} words without a subheading (it has ${heading.words}): add an H3`,
+      );
+    if ((leaf || heading.words > 0) && heading.words < SECTION_MIN_WORDS)
+      fault(["outline", "headings", i], `a section needs at least ${SECTION_MIN_WORDS} words (it has ${heading.words})`);
   });
   const planned = outlineWords(outline, request.language);
   const slack = (request.length * LENGTH_TOLERANCE) / 100;

@@ -1,4 +1,3 @@
-
 import { measureArticle, sum, type Measure } from "./checks/article.js";
 import { figureChecks } from "./checks/figures.js";
 import { groundingChecks } from "./checks/grounding.js";

@@ -14,7 +14,8 @@ const FIGURE = /(?<![\p{L}\p{N}]|\p{L}[-‑])[$€£¥₹]?\d+(?:[.,:]\d+)*(?:\s
  * with a wildcard part ("1.x", "1.2.*"), with the range operators written before it ("^1.2.3", ">=1.2.7").
  * A German thousand ("1.000.000") groups digits in threes and stays a figure.
  */
-export const VERSION = /(?<![\p{L}\p{N}.])(?:[~^]|[<>]=?|=)?v?(?!\d{1,3}(?:\.\d{3})+(?![.\d]))\d+(?:\.\d+){2,}(?:-[\w.]+)?(?:\+[\w.]+)?|(?<![\p{L}\p{N}.])(?:[~^]|[<>]=?|=)?v?\d+(?:\.\d+)*\.[xX*](?:\.[xX*\d]+)*/gu;
+export const VERSION =
+  /(?<![\p{L}\p{N}.])(?:[~^]|[<>]=?|=)?v?(?!\d{1,3}(?:\.\d{3})+(?![.\d]))\d+(?:\.\d+){2,}(?:-[\w.]+)?(?:\+[\w.]+)?|(?<![\p{L}\p{N}.])(?:[~^]|[<>]=?|=)?v?\d+(?:\.\d+)*\.[xX*](?:\.[xX*\d]+)*/gu;
 
 /** Citation markers: "[1]", "[2, 3]", "[1–3]". */
 const CITATION = /\[\d+(?:\s*[,–-]\s*\d+)*\]/gu;

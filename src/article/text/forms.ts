@@ -31,7 +31,8 @@ export function countForms(text: string, phrase: string, language: string): numb
   let count = 0;
   for (let i = 0; i + n <= have.words.length; i++) {
     let match = true;
-    for (let j = 0; j < n && match; j++) match = have.words[i + j] === want.words[j] && (j === 0 || have.separators[i + j - 1] === want.separators[j - 1]);
+    for (let j = 0; j < n && match; j++)
+      match = have.words[i + j] === want.words[j] && (j === 0 || have.separators[i + j - 1] === want.separators[j - 1]);
     if (!match) continue;
     count++;
     i += n - 1;

@@ -42,7 +42,8 @@ function containerDepth(line: string): number {
     const c = line[i];
     if (c === ">") i++;
     else if ((c === "-" || c === "+" || c === "*") && (i + 1 === line.length || line[i + 1] === " " || line[i + 1] === "\t")) i++;
-    else if (c !== undefined && c >= "0" && c <= "9" && ORDERED.test(line.slice(i, i + 12))) i += ORDERED.exec(line.slice(i, i + 12))![0].length;
+    else if (c !== undefined && c >= "0" && c <= "9" && ORDERED.test(line.slice(i, i + 12)))
+      i += ORDERED.exec(line.slice(i, i + 12))![0].length;
     else break;
     depth++;
   }
@@ -63,13 +64,70 @@ function runDepth(line: string): number {
 }
 
 /** Elements that never hold others. */
-const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr", "param", "keygen"]);
+const VOID = new Set([
+  "area",
+  "base",
+  "br",
+  "col",
+  "embed",
+  "hr",
+  "img",
+  "input",
+  "link",
+  "meta",
+  "source",
+  "track",
+  "wbr",
+  "param",
+  "keygen",
+]);
 /** Elements whose content is text up to their end tag, never tags. */
 const RAW = new Set(["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "plaintext"]);
 /** Start tags that close an open `<p>` (HTML's "close a p element"). */
-const CLOSES_P = new Set(["address", "article", "aside", "blockquote", "details", "div", "dl", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "main", "menu", "nav", "ol", "p", "pre", "section", "table", "ul", "li", "dd", "dt"]);
+const CLOSES_P = new Set([
+  "address",
+  "article",
+  "aside",
+  "blockquote",
+  "details",
+  "div",
+  "dl",
+  "fieldset",
+  "figcaption",
+  "figure",
+  "footer",
+  "form",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "header",
+  "hr",
+  "main",
+  "menu",
+  "nav",
+  "ol",
+  "p",
+  "pre",
+  "section",
+  "table",
+  "ul",
+  "li",
+  "dd",
+  "dt",
+]);
 /** Elements an open one of the same kinds ends (a new `<li>` ends the last one). */
-const SIBLINGS: Record<string, readonly string[]> = { li: ["li"], dt: ["dt", "dd"], dd: ["dt", "dd"], tr: ["tr", "td", "th"], td: ["td", "th"], th: ["td", "th"], option: ["option"] };
+const SIBLINGS: Record<string, readonly string[]> = {
+  li: ["li"],
+  dt: ["dt", "dd"],
+  dd: ["dt", "dd"],
+  tr: ["tr", "td", "th"],
+  td: ["td", "th"],
+  th: ["td", "th"],
+  option: ["option"],
+};
 /** A comment, or a tag with its name. */
 const TAG = /<!--[\s\S]*?(?:-->|$)|<(\/?)([a-zA-Z][^\s/>]*)[^>]*?(\/?)>/gu;
 
@@ -108,7 +166,8 @@ export function htmlDepth(text: string, limit = MAX_NESTING): number {
 }
 
 /** Whether Markdown or HTML nests no deeper than {@link MAX_NESTING} (a schema's check). */
-export const withinNesting = (format: "markdown" | "html") => (text: string) => (format === "html" ? htmlDepth(text) : markdownDepth(text)) <= MAX_NESTING;
+export const withinNesting = (format: "markdown" | "html") => (text: string) =>
+  (format === "html" ? htmlDepth(text) : markdownDepth(text)) <= MAX_NESTING;
 
 /** What is wrong with text nested too deeply, in a few words. */
 export const nestingProblem = (format: "markdown" | "html") =>

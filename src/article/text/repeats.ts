@@ -68,7 +68,10 @@ export interface Repetition {
  * before making a sentence a repeat; sentences of fewer than `words` words are not read (a
  * stock line such as "Returns nothing." says too little to loop).
  */
-export function repetition(sentences: readonly string[], options: { language: string; n: number; share: number; words: number; window: number }): Repetition {
+export function repetition(
+  sentences: readonly string[],
+  options: { language: string; n: number; share: number; words: number; window: number },
+): Repetition {
   const { language, n, share, words, window } = options;
   const memory = new RepeatMemory(language, n);
   const seen = new Set<string>();

@@ -63,7 +63,10 @@ const SCRIPTS: Readonly<Record<string, ScriptPunctuation>> = {
   arabic: { terminators: "\u061f", question: "\u061f" },
 };
 
-const all = (field: "terminators" | "question" | "pauses") => Object.values(SCRIPTS).map((s) => s[field] ?? "").join("");
+const all = (field: "terminators" | "question" | "pauses") =>
+  Object.values(SCRIPTS)
+    .map((s) => s[field] ?? "")
+    .join("");
 
 /** Terminators of every script the sentence segmenter breaks after. */
 export const SEGMENTED_TERMINATORS = all("terminators");
@@ -93,7 +96,9 @@ export const GRAMMAR_QUOTES = [...new Set(GRAMMAR_PAIRS.flatMap((p) => [p.open, 
  * Closing characters that may end a quotation a sentence ends in: every closing character
  * but one that also opens (“, which closes „ but opens elsewhere).
  */
-export const QUOTATION_ENDS = [...new Set(QUOTATION_PAIRS.map((p) => p.close))].filter((c) => !QUOTATION_PAIRS.some((p) => p.open === c && p.close !== c)).join("");
+export const QUOTATION_ENDS = [...new Set(QUOTATION_PAIRS.map((p) => p.close))]
+  .filter((c) => !QUOTATION_PAIRS.some((p) => p.open === c && p.close !== c))
+  .join("");
 
 /** The full stop for a sentence whose last letter is `last`, in `language`: "。", "।" or ".". */
 export function fullStopFor(last: string | undefined, language: string): string {

@@ -25,14 +25,16 @@ function terminatorFor(sentence: string, language: string): string {
  * leftover special tokens and stray quotes go; code owns the structure.
  */
 export function cleanProse(text: string): string {
-  return text
-    .replace(/<\|[^|>]*\|>|<\/?s>/g, " ")
-    .replace(/^\s*(?:#{1,6}\s|[-*+>]\s|\d+[.)]\s)/, "")
-    .replace(/[*_`#|<>[\]{}\\]/g, "")
-    .replace(/\s+/g, " ")
-    .trim()
-    // A sentence never opens with the punctuation of the one before (". , he said").
-    .replace(/^[,;:.!?)\]}…–—-]+\s*/u, "");
+  return (
+    text
+      .replace(/<\|[^|>]*\|>|<\/?s>/g, " ")
+      .replace(/^\s*(?:#{1,6}\s|[-*+>]\s|\d+[.)]\s)/, "")
+      .replace(/[*_`#|<>[\]{}\\]/g, "")
+      .replace(/\s+/g, " ")
+      .trim()
+      // A sentence never opens with the punctuation of the one before (". , he said").
+      .replace(/^[,;:.!?)\]}…–—-]+\s*/u, "")
+  );
 }
 
 /**

@@ -25,6 +25,8 @@ function cutSlug(slug: string, max = MAX_SLUG_LENGTH): string {
 /** An article's slug: the primary keyword first, then the rest of the title. */
 export function articleSlug(title: string, primary: string): string {
   const keyword = slugify(primary);
-  const rest = slugify(title).split("-").filter((w) => !keyword.split("-").includes(w));
+  const rest = slugify(title)
+    .split("-")
+    .filter((w) => !keyword.split("-").includes(w));
   return cutSlug([keyword, ...rest].filter(Boolean).join("-"));
 }

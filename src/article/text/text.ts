@@ -287,7 +287,15 @@ const normalised = new Recent<string>(8);
  */
 export function normaliseSentence(text: string, language: string): string {
   let value = normalised.get(language, text);
-  if (value === undefined) normalised.set(language, text, (value = text.toLocaleLowerCase(language).replace(/[\p{P}\p{S}\s]+/gu, " ").trim()));
+  if (value === undefined)
+    normalised.set(
+      language,
+      text,
+      (value = text
+        .toLocaleLowerCase(language)
+        .replace(/[\p{P}\p{S}\s]+/gu, " ")
+        .trim()),
+    );
   return value;
 }
 

@@ -50,11 +50,27 @@ export const TARGET_FIELDS = {
       "The page's slug (or its URL, whose last segment is taken). Without one (here or in the front matter) the slug check does not apply.",
     ),
   ),
-  language: v.optional(described(LanguageSchema, "ISO 639-1 code the article should be in. When absent: the front matter's `language`, the page's `<html lang>`, else the language the body reads as (said so in the answer).")),
+  language: v.optional(
+    described(
+      LanguageSchema,
+      "ISO 639-1 code the article should be in. When absent: the front matter's `language`, the page's `<html lang>`, else the language the body reads as (said so in the answer).",
+    ),
+  ),
   length: v.optional(described(LengthSchema, "Words the article should have; without it the length check does not apply.")),
   structure: v.optional(StructureSchema, DEFAULTS.structure),
-  seo: v.optional(described(SeoSchema, "The targets: keywords (the first is primary), and the title and description to measure instead of the ones the article holds."), {}),
-  style: v.optional(described(StyleSchema, "Phrases the article must not hold (`avoid`) and whether AI clichés are scored (`cliches`), over the key's default style.")),
+  seo: v.optional(
+    described(
+      SeoSchema,
+      "The targets: keywords (the first is primary), and the title and description to measure instead of the ones the article holds.",
+    ),
+    {},
+  ),
+  style: v.optional(
+    described(
+      StyleSchema,
+      "Phrases the article must not hold (`avoid`) and whether AI clichés are scored (`cliches`), over the key's default style.",
+    ),
+  ),
   sources: v.optional(described(SourcesSchema, "Documents the article draws on: a figure found in one is supported.")),
   links: v.optional(described(LinksSchema, "Pages of your site the article should link: the answer says how many it links.")),
 };
@@ -64,7 +80,12 @@ export const AnalyseRequestSchema = v.pipe(
   jsonObject(
     {
       markdown: v.optional(described(pageSchema("markdown"), `${MARKDOWN_DESCRIPTION} Send this or \`html\`.`)),
-      html: v.optional(described(pageSchema("html"), `The article as an HTML page or fragment: \`<title>\`, \`<meta name="description">\`, \`<html lang>\`, headings, paragraphs, lists and links are read; scripts, styles, navigation, forms, asides and footers are not. Elements nest at most ${MAX_NESTING} levels deep. Send this or \`markdown\`.`)),
+      html: v.optional(
+        described(
+          pageSchema("html"),
+          `The article as an HTML page or fragment: \`<title>\`, \`<meta name="description">\`, \`<html lang>\`, headings, paragraphs, lists and links are read; scripts, styles, navigation, forms, asides and footers are not. Elements nest at most ${MAX_NESTING} levels deep. Send this or \`markdown\`.`,
+        ),
+      ),
       ...TARGET_FIELDS,
     },
     "the request body must be a JSON object",
@@ -89,17 +110,35 @@ const FROM = ["request", "front-matter", "html", "h1", "file-name", "detected"] 
 export type TargetSource = (typeof FROM)[number];
 
 const found = <S extends v.GenericSchema>(value: S) =>
-  v.object({ value, from: described(v.picklist(FROM), "Where it came from: `request`, `front-matter`, `html` (the page's head), `h1`, `file-name` or `detected`.") });
+  v.object({
+    value,
+    from: described(
+      v.picklist(FROM),
+      "Where it came from: `request`, `front-matter`, `html` (the page's head), `h1`, `file-name` or `detected`.",
+    ),
+  });
 const target = <S extends v.GenericSchema>(value: S, text: string) => described(v.nullable(found(value)), text);
 
 /** The answer of `POST /api/v1/analyse`. */
 export const AnalysisResponseSchema = v.object({
   object: v.literal("analysis"),
-  language: described(found(v.string()), "The language the article was measured in (ISO 639-1); `from: detected` when neither the request nor the page named one."),
-  title: target(v.string(), "The title measured: the request's, else the front matter's, the page's `<title>`, or its H1; null when there is none."),
-  description: target(v.string(), "The meta description measured: the request's, else the front matter's or the page's `<meta name=\"description\">`; null when there is none."),
+  language: described(
+    found(v.string()),
+    "The language the article was measured in (ISO 639-1); `from: detected` when neither the request nor the page named one.",
+  ),
+  title: target(
+    v.string(),
+    "The title measured: the request's, else the front matter's, the page's `<title>`, or its H1; null when there is none.",
+  ),
+  description: target(
+    v.string(),
+    "The meta description measured: the request's, else the front matter's or the page's `<meta name=\"description\">`; null when there is none.",
+  ),
   slug: target(v.string(), "The slug measured; null when none was given or found (the slug check then does not apply)."),
-  keywords: target(v.array(v.string()), "The keywords measured (the first is primary): the request's, else the front matter's; null when there are none."),
+  keywords: target(
+    v.array(v.string()),
+    "The keywords measured (the first is primary): the request's, else the front matter's; null when there are none.",
+  ),
   wordCount: count("Body words (the title not counted), by Intl.Segmenter in the article's language."),
   readingTimeMinutes: count("At 200 words a minute."),
   outline: described(v.array(OutlineEntrySchema), "The article's H2 and H3 headings, in order."),
@@ -111,7 +150,8 @@ export type AnalysisResponse = v.InferOutput<typeof AnalysisResponseSchema>;
 
 /** An example request, for the OpenAPI document and the docs. */
 export const EXAMPLE_ANALYSE_REQUEST = {
-  markdown: "---\ntitle: Home composting for beginners\ndescription: How a compost bin turns garden waste into soil.\n---\n\n# Home composting for beginners\n\nA compost bin turns kitchen scraps and garden waste into dark, crumbly soil…",
+  markdown:
+    "---\ntitle: Home composting for beginners\ndescription: How a compost bin turns garden waste into soil.\n---\n\n# Home composting for beginners\n\nA compost bin turns kitchen scraps and garden waste into dark, crumbly soil…",
   seo: { keywords: "compost bin, garden waste" },
   style: { avoid: ["game-changer"] },
 } satisfies AnalyseRequestInput;

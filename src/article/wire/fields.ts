@@ -74,7 +74,10 @@ function typed(name: RequestField, value: unknown): unknown {
 
 /** A list written as one text: split on `;`, each part trimmed, empty parts dropped. */
 export function splitList(text: string): string[] {
-  return text.split(LIST_SEPARATOR).map((part) => part.trim()).filter(Boolean);
+  return text
+    .split(LIST_SEPARATOR)
+    .map((part) => part.trim())
+    .filter(Boolean);
 }
 
 /**

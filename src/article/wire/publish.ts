@@ -10,14 +10,25 @@ const PUBLISH_LIMITS = { target: 64, terms: 20, term: 80, slug: 190 } as const;
 
 /** A JSON object, not an array (valibot's `object` alone takes one). */
 const jsonObject = <const E extends v.ObjectEntries>(entries: E, message: string) =>
-  v.pipe(v.custom<v.InferInput<v.ObjectSchema<E, undefined>>>((input) => typeof input === "object" && input !== null && !Array.isArray(input), message), v.object(entries));
+  v.pipe(
+    v.custom<v.InferInput<v.ObjectSchema<E, undefined>>>(
+      (input) => typeof input === "object" && input !== null && !Array.isArray(input),
+      message,
+    ),
+    v.object(entries),
+  );
 
 const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
 
 const terms = (field: string) =>
   v.pipe(
     v.array(
-      v.pipe(v.string(`each of ${field} must be a string`), v.trim(), v.minLength(1, `${field} must not hold an empty name`), v.maxLength(PUBLISH_LIMITS.term, `each of ${field} must be at most ${PUBLISH_LIMITS.term} characters`)),
+      v.pipe(
+        v.string(`each of ${field} must be a string`),
+        v.trim(),
+        v.minLength(1, `${field} must not hold an empty name`),
+        v.maxLength(PUBLISH_LIMITS.term, `each of ${field} must be at most ${PUBLISH_LIMITS.term} characters`),
+      ),
       `${field} must be an array of names`,
     ),
     v.maxLength(PUBLISH_LIMITS.terms, `at most ${PUBLISH_LIMITS.terms} ${field}`),
@@ -31,18 +42,50 @@ export const PublishFieldSchema = v.pipe(
   jsonObject(
     {
       target: described(
-        v.pipe(v.string("target must be a string"), v.minLength(1, "target must not be empty"), v.maxLength(PUBLISH_LIMITS.target, `target must be at most ${PUBLISH_LIMITS.target} characters`)),
+        v.pipe(
+          v.string("target must be a string"),
+          v.minLength(1, "target must not be empty"),
+          v.maxLength(PUBLISH_LIMITS.target, `target must be at most ${PUBLISH_LIMITS.target} characters`),
+        ),
         "The name of a publishing target the operator configured, which the key may publish to.",
       ),
-      status: v.optional(described(v.picklist(PUBLISH_STATUSES, `status must be one of ${PUBLISH_STATUSES.join(", ")}`), "`draft` (the target's default unless it says otherwise), `publish`, or `future` with `date`.")),
-      date: v.optional(described(v.pipe(v.string("date must be a string"), v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/, "date must be an ISO 8601 date and time with its zone, such as 2030-01-01T09:00:00Z")), "When a `future` post goes live (ISO 8601 with zone).")),
+      status: v.optional(
+        described(
+          v.picklist(PUBLISH_STATUSES, `status must be one of ${PUBLISH_STATUSES.join(", ")}`),
+          "`draft` (the target's default unless it says otherwise), `publish`, or `future` with `date`.",
+        ),
+      ),
+      date: v.optional(
+        described(
+          v.pipe(
+            v.string("date must be a string"),
+            v.regex(
+              /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/,
+              "date must be an ISO 8601 date and time with its zone, such as 2030-01-01T09:00:00Z",
+            ),
+          ),
+          "When a `future` post goes live (ISO 8601 with zone).",
+        ),
+      ),
       categories: v.optional(described(terms("categories"), "Category names; WordPress resolves them to term ids (Ghost has none).")),
       tags: v.optional(described(terms("tags"), "Tag names.")),
-      slug: v.optional(described(v.pipe(v.string("slug must be a string"), v.regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "slug must be lower-case words joined by hyphens"), v.maxLength(PUBLISH_LIMITS.slug)), "The post's slug; the article's own by default.")),
+      slug: v.optional(
+        described(
+          v.pipe(
+            v.string("slug must be a string"),
+            v.regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "slug must be lower-case words joined by hyphens"),
+            v.maxLength(PUBLISH_LIMITS.slug),
+          ),
+          "The post's slug; the article's own by default.",
+        ),
+      ),
     },
     "publish must be an object",
   ),
-  v.check((given) => (given.status === "future") === (given.date !== undefined), "publish.date is required with status future, and only with it"),
+  v.check(
+    (given) => (given.status === "future") === (given.date !== undefined),
+    "publish.date is required with status future, and only with it",
+  ),
 );
 
 /** The publish field as validated. */
@@ -63,7 +106,10 @@ export const PublicationSchema = v.object({ object: v.literal("publication"), ..
 /** A publication that failed after the article was written: the target and the problem, the article still answered. */
 const PublishFailedSchema = v.object({
   target: v.string(),
-  problem: described(v.object({ type: v.string(), title: v.string(), status: v.number(), detail: v.string() }), "What went wrong, as problem+json would say it."),
+  problem: described(
+    v.object({ type: v.string(), title: v.string(), status: v.number(), detail: v.string() }),
+    "What went wrong, as problem+json would say it.",
+  ),
 });
 
 /** The `publish` member of an answer. */
@@ -78,7 +124,14 @@ export type PublishOutcome = v.InferOutput<typeof PublishOutcomeSchema>;
 /** `POST /api/v1/publish`: an article the caller already has, as batch writes it, and where to publish it. */
 export const PublishRequestSchema = jsonObject(
   {
-    markdown: described(v.pipe(v.string("markdown must be a string"), v.minLength(1, "markdown must not be empty"), v.maxLength(1_000_000, "markdown must be at most 1000000 characters")), "The article as Markdown with YAML front matter (`title`, `description`, `slug`, `keywords`), as `inkpress batch` writes it."),
+    markdown: described(
+      v.pipe(
+        v.string("markdown must be a string"),
+        v.minLength(1, "markdown must not be empty"),
+        v.maxLength(1_000_000, "markdown must be at most 1000000 characters"),
+      ),
+      "The article as Markdown with YAML front matter (`title`, `description`, `slug`, `keywords`), as `inkpress batch` writes it.",
+    ),
     publish: PublishFieldSchema,
   },
   "the request body must be a JSON object",
@@ -86,6 +139,7 @@ export const PublishRequestSchema = jsonObject(
 
 /** The example body of `POST /api/v1/publish` in the OpenAPI document. */
 export const EXAMPLE_PUBLISH_REQUEST = {
-  markdown: "---\ntitle: Home composting for beginners\ndescription: How to start a compost heap.\nslug: home-composting-for-beginners\nkeywords: [home composting]\n---\n\nA compost heap turns kitchen scraps into soil.\n",
+  markdown:
+    "---\ntitle: Home composting for beginners\ndescription: How to start a compost heap.\nslug: home-composting-for-beginners\nkeywords: [home composting]\n---\n\nA compost heap turns kitchen scraps into soil.\n",
   publish: { target: "blog", status: "draft", categories: ["Gardening"], tags: ["compost"] },
 };

@@ -5,32 +5,10 @@ import { requestConflicts } from "../plan/conflicts.js";
 import { outlineFaults } from "../plan/user-outline.js";
 import { isIso6391 } from "../plan/labels.js";
 import { resolvePreset, type Preset } from "../plan/presets.js";
-import { unknownFieldReason } from "../../did-you-mean.js";
-
-/** Bounds of the request, one table so validation, docs and errors agree. */
-export const LIMITS = {
-  topic: 300,
-  lengthMin: 100,
-  lengthMax: 5000,
-  word: 40,
-  keywords: 20,
-  keyword: 80,
-  title: 120,
-  description: 320,
-  avoid: 100,
-  avoidPhrase: 60,
-  voice: 500,
-  sources: 20,
-  /** Bytes of source text (UTF-8) in all: 100 KiB. */
-  sourcesText: 100 * 1024,
-  sourceTitle: 200,
-  url: 2048,
-  links: 50,
-  linkTitle: 200,
-  linkKeywords: 10,
-  authorName: 100,
-  outlineHeadings: 60,
-} as const;
+import { cleanBlock, cleanText } from "../text/clean.js";
+import { LIMITS } from "./limits.js";
+import { OUTLINE_KINDS, UserOutlineSchema, type UserOutline } from "./outline.js";
+import { described, jsonObject, optionalText, requiredText, text, trimmed, uniquePhrases } from "./schema.js";
 
 /** The defaults a request may leave open, filled into every normalised request. */
 export const DEFAULTS = {
@@ -41,89 +19,13 @@ export const DEFAULTS = {
   headingTags: true,
 } as const;
 
-/** Scripts whose spelling needs ZWJ and ZWNJ between their letters (Indic conjuncts, Persian and Arabic joining). */
-const JOINING = ["Arabic", "Syriac", "Nko", "Mongolian", "Devanagari", "Bengali", "Gurmukhi", "Gujarati", "Oriya", "Tamil", "Telugu", "Kannada", "Malayalam", "Sinhala", "Myanmar", "Khmer", "Tibetan"]
-  .map((script) => `\\p{sc=${script}}`)
-  .join("");
-
-/**
- * Invisible characters: every format character (Unicode category Cf), and the Hangul fillers
- * that show as nothing. A joiner is kept (the first group) between two letters of a script that
- * needs it, and ZWJ inside an emoji sequence.
- */
-const INVISIBLE = new RegExp(
-  `((?<=[${JOINING}])[\\u200c\\u200d](?=[${JOINING}])|(?<=\\p{Extended_Pictographic}[\\u{1f3fb}-\\u{1f3ff}\\ufe0f]?)\\u200d(?=\\p{Extended_Pictographic}))|[\\p{Cf}\\u3164\\uffa0]`,
-  "gu",
-);
-
-/**
- * Text as the engine takes it: well-formed Unicode in NFC, without control characters
- * (line breaks become spaces) or invisible format characters (bidirectional overrides,
- * zero-width marks, soft hyphens, tags), which would hide text from a reader or break
- * keyword matching.
- */
-export function cleanText(text: string): string {
-  return text
-    .toWellFormed()
-    .normalize("NFC")
-    .replace(/[\u0000-\u001f\u007f-\u009f]+/gu, " ")
-    .replace(INVISIBLE, (_, joiner: string | undefined) => joiner ?? "");
-}
-
-const text = (message: string) => v.pipe(v.string(message), v.transform(cleanText), v.trim());
-
-const described = <S extends v.GenericSchema>(schema: S, description: string) => v.pipe(schema, v.description(description));
-
-/** Text whose lines matter (a source's Markdown): cleaned line by line like {@link cleanText}, the line breaks kept. */
-export function cleanBlock(text: string): string {
-  return text.replace(/\r\n?/g, "\n").split("\n").map(cleanText).join("\n");
-}
-
-const trimmed = (max: number, what: string) =>
-  v.pipe(text(`${what} must be a string`), v.maxLength(max, `${what} must be at most ${max} characters`));
-
-const optionalText = (max: number, what: string) =>
-  v.optional(v.pipe(trimmed(max, what), v.transform((s) => s || undefined)));
-
-/** Phrases trimmed, inner spaces collapsed, empties and case-insensitive duplicates dropped, in order. */
-function uniquePhrases(phrases: string[]): string[] {
-  const seen = new Set<string>();
-  return phrases.map((p) => p.trim().replace(/\s+/g, " ")).filter((p) => {
-    const key = p.toLocaleLowerCase();
-    if (!p || seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
 /** Comma-separated keywords: trimmed, empties and case-insensitive duplicates dropped. */
 export const KeywordsSchema = v.pipe(
   text("keywords must be a comma-separated string"),
   v.transform((raw) => uniquePhrases(raw.split(","))),
   v.maxLength(LIMITS.keywords, `at most ${LIMITS.keywords} keywords`),
-  v.check(
-    (list) => list.every((k) => k.length <= LIMITS.keyword),
-    `each keyword must be at most ${LIMITS.keyword} characters`,
-  ),
+  v.check((list) => list.every((k) => k.length <= LIMITS.keyword), `each keyword must be at most ${LIMITS.keyword} characters`),
 );
-
-/**
- * A JSON object whose fields are exactly `entries`: an unknown one (a typo such as `lenght`)
- * is refused by name, with the field it was likely meant to be, as the CLI refuses a flag;
- * the strict object is also what gives the OpenAPI schema `additionalProperties: false`.
- * valibot's object alone would also take an array (whose `length` then looks like a field),
- * hence the guard, typed as the object's input so `InferInput` of a request schema is the
- * shape clients send, not any record.
- */
-export function jsonObject<const TEntries extends v.ObjectEntries>(entries: TEntries, message: string) {
-  const isObject = (input: unknown) => typeof input === "object" && input !== null && !Array.isArray(input);
-  // The guard says "not an object"; what the object itself reports is a missing or an unknown key.
-  const keyIssue = (issue: v.StrictObjectIssue) => {
-    const key = String(issue.path?.at(-1)?.key ?? "a field");
-    return issue.expected === "never" ? unknownFieldReason(key, Object.keys(entries)) : `${key} is required`;
-  };
-  return v.pipe(v.custom<v.InferInput<v.StrictObjectSchema<TEntries, undefined>>>(isObject, message), v.strictObject(entries, keyIssue));
-}
 
 /** An absolute http(s) URL, without spaces. */
 const isHttpUrl = (url: string) => /^https?:\/\/[^/\s]\S*$/i.test(url) && URL.canParse(url);
@@ -140,13 +42,14 @@ const url = (allowSitePath: boolean) =>
     ),
   );
 
-const requiredText = (max: number, what: string) => v.pipe(trimmed(max, what), v.minLength(1, `${what} must not be empty`));
-
 /** The `seo.author` object: who wrote the article, for its structured data. */
-const AuthorSchema = jsonObject({
-  name: described(requiredText(LIMITS.authorName, "name"), "The author's name, as readers see it."),
-  url: v.optional(described(url(false), "A page about the author (a profile or an about page).")),
-}, "author must be an object");
+const AuthorSchema = jsonObject(
+  {
+    name: described(requiredText(LIMITS.authorName, "name"), "The author's name, as readers see it."),
+    url: v.optional(described(url(false), "A page about the author (a profile or an about page).")),
+  },
+  "author must be an object",
+);
 
 /** A key's publisher (`inkpress keys set-publisher`), as the key file holds it. */
 export const PublisherSchema = v.object({
@@ -156,22 +59,43 @@ export const PublisherSchema = v.object({
 });
 
 /** The `seo` object of a request. */
-export const SeoSchema = jsonObject({
-  keywords: v.optional(
-    v.pipe(KeywordsSchema, v.description("Comma-separated keywords; the first is the primary keyword. Each is trimmed; empties and case-insensitive duplicates are dropped.")),
-    "",
-  ),
-  title: v.pipe(
-    optionalText(LIMITS.title, "title"),
-    v.description("Title used verbatim instead of a generated one (even when it breaks a rule; the SEO report then says so). Empty means generated."),
-  ),
-  description: v.pipe(optionalText(LIMITS.description, "description"), v.description("Meta description used verbatim instead of a generated one. Empty means generated.")),
-  headingTags: v.optional(
-    v.pipe(v.boolean("headingTags must be true or false"), v.description("`false`: no heading nodes at all; the title stays `article.title` and the HTML `<title>`.")),
-    DEFAULTS.headingTags,
-  ),
-  author: v.optional(described(AuthorSchema, "Who wrote the article: its JSON-LD `Article` then names them as `author`. Never invented: without it, the structured data has no author.")),
-}, "seo must be an object");
+export const SeoSchema = jsonObject(
+  {
+    keywords: v.optional(
+      v.pipe(
+        KeywordsSchema,
+        v.description(
+          "Comma-separated keywords; the first is the primary keyword. Each is trimmed; empties and case-insensitive duplicates are dropped.",
+        ),
+      ),
+      "",
+    ),
+    title: v.pipe(
+      optionalText(LIMITS.title, "title"),
+      v.description(
+        "Title used verbatim instead of a generated one (even when it breaks a rule; the SEO report then says so). Empty means generated.",
+      ),
+    ),
+    description: v.pipe(
+      optionalText(LIMITS.description, "description"),
+      v.description("Meta description used verbatim instead of a generated one. Empty means generated."),
+    ),
+    headingTags: v.optional(
+      v.pipe(
+        v.boolean("headingTags must be true or false"),
+        v.description("`false`: no heading nodes at all; the title stays `article.title` and the HTML `<title>`."),
+      ),
+      DEFAULTS.headingTags,
+    ),
+    author: v.optional(
+      described(
+        AuthorSchema,
+        "Who wrote the article: its JSON-LD `Article` then names them as `author`. Never invented: without it, the structured data has no author.",
+      ),
+    ),
+  },
+  "seo must be an object",
+);
 
 /** Phrases to avoid: trimmed, empties and case-insensitive duplicates dropped. */
 const AvoidList = v.pipe(
@@ -184,11 +108,27 @@ const AvoidList = v.pipe(
  * The `style` object of a request (or a key's default style): phrases the article never
  * contains, a voice note for the prompt, and whether the built-in AI clichés are avoided.
  */
-export const StyleSchema = jsonObject({
-  avoid: v.optional(described(AvoidList, "Phrases that never appear in the title, description, headings or body: case-insensitive, as written (symbols included), from a word's start, and a last word with letters glued on (\"Lilych\") counts as the phrase; the model writes on instead of completing one.")),
-  voice: described(optionalText(LIMITS.voice, "voice"), "A style note the prompt carries, such as \"plain British English, second person, no exclamation marks\"."),
-  cliches: v.optional(described(v.boolean("cliches must be true or false"), "Avoid the built-in list of AI clichés (true unless a key's default style or the request says false).")),
-}, "style must be an object");
+export const StyleSchema = jsonObject(
+  {
+    avoid: v.optional(
+      described(
+        AvoidList,
+        'Phrases that never appear in the title, description, headings or body: case-insensitive, as written (symbols included), from a word\'s start, and a last word with letters glued on ("Lilych") counts as the phrase; the model writes on instead of completing one.',
+      ),
+    ),
+    voice: described(
+      optionalText(LIMITS.voice, "voice"),
+      'A style note the prompt carries, such as "plain British English, second person, no exclamation marks".',
+    ),
+    cliches: v.optional(
+      described(
+        v.boolean("cliches must be true or false"),
+        "Avoid the built-in list of AI clichés (true unless a key's default style or the request says false).",
+      ),
+    ),
+  },
+  "style must be an object",
+);
 
 /** A style as given: every field optional, so a request's style can override a key's default field by field. */
 export type Style = v.InferOutput<typeof StyleSchema>;
@@ -206,19 +146,27 @@ export function resolveStyle(request: Style | undefined, keyDefault?: Style): { 
   };
 }
 
-
 /** An address on the user's site: an absolute http(s) URL or a site path starting with `/`. */
 export const SiteUrlSchema = url(true);
 
 /** One document the article may draw on and cite. */
-const SourceSchema = jsonObject({
-  title: described(requiredText(LIMITS.sourceTitle, "title"), "Shown in the article's Sources list."),
-  url: v.optional(described(url(false), "Shown to readers beside the title; never fetched.")),
-  text: described(
-    v.pipe(v.string("text must be a string"), v.transform(cleanBlock), v.trim(), v.minLength(1, "text must not be empty"), v.check(withinNesting("markdown"), `text is ${nestingProblem("markdown")}`)),
-    `Plain text or Markdown, nested at most ${MAX_NESTING} levels deep.`,
-  ),
-}, "each source must be an object");
+const SourceSchema = jsonObject(
+  {
+    title: described(requiredText(LIMITS.sourceTitle, "title"), "Shown in the article's Sources list."),
+    url: v.optional(described(url(false), "Shown to readers beside the title; never fetched.")),
+    text: described(
+      v.pipe(
+        v.string("text must be a string"),
+        v.transform(cleanBlock),
+        v.trim(),
+        v.minLength(1, "text must not be empty"),
+        v.check(withinNesting("markdown"), `text is ${nestingProblem("markdown")}`),
+      ),
+      `Plain text or Markdown, nested at most ${MAX_NESTING} levels deep.`,
+    ),
+  },
+  "each source must be an object",
+);
 
 /** The request's sources: at most 20, with at most 100 KiB of text (UTF-8) in all. */
 export const SourcesSchema = v.pipe(
@@ -239,11 +187,17 @@ const LinkKeywords = v.pipe(
 );
 
 /** One page of the user's site the article may link. */
-export const LinkSchema = jsonObject({
-  url: described(SiteUrlSchema, "The page's address; never fetched."),
-  title: described(requiredText(LIMITS.linkTitle, "title"), "The page's title: ranks the page against each section, and anchors are drawn from it."),
-  keywords: v.optional(described(LinkKeywords, "Phrases the page is about; anchors are drawn from them too."), []),
-}, "each link must be an object");
+export const LinkSchema = jsonObject(
+  {
+    url: described(SiteUrlSchema, "The page's address; never fetched."),
+    title: described(
+      requiredText(LIMITS.linkTitle, "title"),
+      "The page's title: ranks the page against each section, and anchors are drawn from it.",
+    ),
+    keywords: v.optional(described(LinkKeywords, "Phrases the page is about; anchors are drawn from them too."), []),
+  },
+  "each link must be an object",
+);
 
 /** The request's links: at most 50 pages. */
 export const LinksSchema = v.pipe(
@@ -264,35 +218,6 @@ export const LengthSchema = v.pipe(
   v.minValue(LIMITS.lengthMin, `length must be at least ${LIMITS.lengthMin} words`),
   v.maxValue(LIMITS.lengthMax, `length must be at most ${LIMITS.lengthMax} words`),
 );
-
-/** Kinds of an outline's H2: what the section holds (a body section unless told). */
-export const OUTLINE_KINDS = ["body", "takeaways", "conclusion", "faq"] as const;
-
-const budget = (what: string) => v.pipe(v.number(`${what} must be a number`), v.integer(`${what} must be a whole number of words`), v.minValue(0, `${what} must be at least 0`), v.maxValue(LIMITS.lengthMax, `${what} must be at most ${LIMITS.lengthMax}`));
-
-/** One heading of an edited outline: the user's words, written verbatim, and the prose words under it. */
-const OutlineHeadingSchema = jsonObject({
-  level: described(v.picklist([2, 3], "level must be 2 or 3"), "2 for an H2, 3 for an H3 under the H2 before it."),
-  text: described(requiredText(LIMITS.title, "text"), "The heading, written verbatim."),
-  words: described(budget("words"), "Prose words under this heading, up to the next heading (±25 %)."),
-  kind: v.optional(described(v.picklist(OUTLINE_KINDS, `kind must be one of ${OUTLINE_KINDS.join(", ")}`), "What an H2's section holds: `takeaways` a list, `faq` questions as its H3s. Default `body`.")),
-  keyword: v.optional(described(trimmed(LIMITS.keyword, "keyword"), "The secondary keyword the section carries (one of `seo.keywords`).")),
-  source: v.optional(described(trimmed(LIMITS.url, "source"), "The source or page the section draws on, as the outline answered it: informative only.")),
-}, "each heading must be an object");
-
-/** An outline as `POST /api/v1/outline` answers it, edited by the user and sent back. */
-const UserOutlineSchema = jsonObject({
-  title: v.pipe(optionalText(LIMITS.title, "title"), v.description("The title, used verbatim; empty means written by the model.")),
-  description: v.pipe(optionalText(LIMITS.description, "description"), v.description("The meta description, used verbatim; empty means written.")),
-  introduction: described(budget("introduction"), "Prose words before the first heading."),
-  headings: described(
-    v.pipe(v.array(OutlineHeadingSchema, "headings must be an array"), v.minLength(1, "headings must hold at least one heading"), v.maxLength(LIMITS.outlineHeadings, `headings holds at most ${LIMITS.outlineHeadings} entries`)),
-    "The H2 and H3 headings in order, each with its word budget.",
-  ),
-}, "outline must be an object");
-
-/** An edited outline as the engine takes it. */
-export type UserOutline = v.InferOutput<typeof UserOutlineSchema>;
 
 /** An ISO 639-1 code, any case, lower-cased. */
 export const LanguageSchema = v.pipe(
@@ -323,33 +248,72 @@ export const SeedSchema = v.pipe(
  * for validation, the engine's input type and the OpenAPI document. An unknown field is refused.
  */
 export const GenerateRequestSchema = v.pipe(
-  jsonObject({
-    topic: v.pipe(
-      text("topic is required and must be a string"),
-      v.minLength(1, "topic must not be empty"),
-      v.maxLength(LIMITS.topic, `topic must be at most ${LIMITS.topic} characters`),
-      v.description("What the article is about. Without keywords it is also the primary keyword."),
-    ),
-    length: v.optional(
-      v.pipe(LengthSchema, v.description("Target length of the body in words (the title is not counted); the article lands within ±10% of it.")),
-      DEFAULTS.length,
-    ),
-    tone: v.optional(
-      v.pipe(trimmed(LIMITS.word, "tone"), v.description("Free-text tone of voice, passed to the model, such as `conversational` or `formal`.")),
-      DEFAULTS.tone,
-    ),
-    language: v.optional(v.pipe(LanguageSchema, v.description("ISO 639-1 code of the article's language, any case; answered lower-case.")), DEFAULTS.language),
-    structure: v.optional(StructureSchema, DEFAULTS.structure),
-    seed: v.optional(v.pipe(SeedSchema, v.description("Seed of the sampler: the same request with the same seed gives the same article on the same model. Random when absent; echoed in `request.seed`."))),
-    seo: v.optional(v.pipe(SeoSchema, v.description("Search-engine settings.")), {}),
-    style: v.optional(described(StyleSchema, "How the article is written: phrases it never contains, a voice, whether AI clichés are avoided.")),
-    sources: v.optional(described(SourcesSchema, "Documents the article draws on: each section sees its best passages, and a sentence that restates one cites it.")),
-    links: v.optional(described(LinksSchema, "Pages of your site the article links where they fit: about one per 200 words.")),
-    outline: v.optional(described(UserOutlineSchema, "An outline from `POST /api/v1/outline`, edited: the article has exactly its headings, in order, each section within ±25 % of its budget.")),
-    publish: v.optional(described(PublishFieldSchema, "Publish the article, once written, to a target the operator configured and the key may use.")),
-    /** Answer with Server-Sent Events, like `Accept: text/event-stream`; a transport choice, so not echoed. */
-    stream: v.optional(v.pipe(v.boolean("stream must be true or false"), v.description("Answer with Server-Sent Events, like `Accept: text/event-stream`.")), false),
-  }, "the request body must be a JSON object"),
+  jsonObject(
+    {
+      topic: v.pipe(
+        text("topic is required and must be a string"),
+        v.minLength(1, "topic must not be empty"),
+        v.maxLength(LIMITS.topic, `topic must be at most ${LIMITS.topic} characters`),
+        v.description("What the article is about. Without keywords it is also the primary keyword."),
+      ),
+      length: v.optional(
+        v.pipe(
+          LengthSchema,
+          v.description("Target length of the body in words (the title is not counted); the article lands within ±10% of it."),
+        ),
+        DEFAULTS.length,
+      ),
+      tone: v.optional(
+        v.pipe(
+          trimmed(LIMITS.word, "tone"),
+          v.description("Free-text tone of voice, passed to the model, such as `conversational` or `formal`."),
+        ),
+        DEFAULTS.tone,
+      ),
+      language: v.optional(
+        v.pipe(LanguageSchema, v.description("ISO 639-1 code of the article's language, any case; answered lower-case.")),
+        DEFAULTS.language,
+      ),
+      structure: v.optional(StructureSchema, DEFAULTS.structure),
+      seed: v.optional(
+        v.pipe(
+          SeedSchema,
+          v.description(
+            "Seed of the sampler: the same request with the same seed gives the same article on the same model. Random when absent; echoed in `request.seed`.",
+          ),
+        ),
+      ),
+      seo: v.optional(v.pipe(SeoSchema, v.description("Search-engine settings.")), {}),
+      style: v.optional(
+        described(StyleSchema, "How the article is written: phrases it never contains, a voice, whether AI clichés are avoided."),
+      ),
+      sources: v.optional(
+        described(
+          SourcesSchema,
+          "Documents the article draws on: each section sees its best passages, and a sentence that restates one cites it.",
+        ),
+      ),
+      links: v.optional(described(LinksSchema, "Pages of your site the article links where they fit: about one per 200 words.")),
+      outline: v.optional(
+        described(
+          UserOutlineSchema,
+          "An outline from `POST /api/v1/outline`, edited: the article has exactly its headings, in order, each section within ±25 % of its budget.",
+        ),
+      ),
+      publish: v.optional(
+        described(PublishFieldSchema, "Publish the article, once written, to a target the operator configured and the key may use."),
+      ),
+      /** Answer with Server-Sent Events, like `Accept: text/event-stream`; a transport choice, so not echoed. */
+      stream: v.optional(
+        v.pipe(
+          v.boolean("stream must be true or false"),
+          v.description("Answer with Server-Sent Events, like `Accept: text/event-stream`."),
+        ),
+        false,
+      ),
+    },
+    "the request body must be a JSON object",
+  ),
   v.transform(({ tone, structure, seed, ...rest }) => ({
     ...rest,
     tone: tone || DEFAULTS.tone,
@@ -382,3 +346,4 @@ export type GenerateRequestBody = v.InferOutput<typeof GenerateRequestSchema>;
 export type GenerateRequest = Omit<GenerateRequestBody, "stream">;
 
 export type { Preset };
+export { cleanBlock, cleanText, jsonObject, LIMITS, OUTLINE_KINDS, type UserOutline };

@@ -11,7 +11,8 @@ import { PRESETS } from "../plan/presets.js";
  */
 
 const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
-const count = (text?: string) => (text ? described(v.pipe(v.number(), v.integer(), v.minValue(0)), text) : v.pipe(v.number(), v.integer(), v.minValue(0)));
+const count = (text?: string) =>
+  text ? described(v.pipe(v.number(), v.integer(), v.minValue(0)), text) : v.pipe(v.number(), v.integer(), v.minValue(0));
 
 /**
  * One entry of the outline. When the article shows its section headings, the outline is
@@ -91,7 +92,12 @@ export const ArticleResponseSchema = v.object({
     ),
     durationMs: count(),
   }),
-  publish: v.optional(described(PublishOutcomeSchema, "With `publish` in the request: the post (`target`, `id`, `url`, `status`), or the problem that kept it from being published.")),
+  publish: v.optional(
+    described(
+      PublishOutcomeSchema,
+      "With `publish` in the request: the post (`target`, `id`, `url`, `status`), or the problem that kept it from being published.",
+    ),
+  ),
 });
 
 /** First event of a stream, before any model call. */

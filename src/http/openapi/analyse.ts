@@ -49,7 +49,10 @@ export function analyseGroup(): PathGroup {
           security: KEYED,
           requestBody: { $ref: "#/components/requestBodies/RefreshRequest" },
           responses: {
-            200: { description: "The refreshed article, the report before and after, the changes and the diff.", content: { "application/json": { schema: ref("RefreshResponse") } } },
+            200: {
+              description: "The refreshed article, the report before and after, the changes and the diff.",
+              content: { "application/json": { schema: ref("RefreshResponse") } },
+            },
             ...problemRefs([400, 401, 405, 408, 413, 415, 422, 429, 500, 503, 504]),
           },
         },
@@ -64,7 +67,12 @@ export function analyseGroup(): PathGroup {
       AnalyseRequest: {
         required: true,
         description: "An article as it is, with its targets.",
-        content: { "application/json": { schema: { title: "AnalyseRequest", ...requestSchema(AnalyseRequestSchema), description: REQUEST_NOTE }, example: EXAMPLE_ANALYSE_REQUEST } },
+        content: {
+          "application/json": {
+            schema: { title: "AnalyseRequest", ...requestSchema(AnalyseRequestSchema), description: REQUEST_NOTE },
+            example: EXAMPLE_ANALYSE_REQUEST,
+          },
+        },
       },
     },
     schemas: {

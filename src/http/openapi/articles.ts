@@ -3,7 +3,13 @@
  * `GenerateRequestSchema`, the one source of truth), its formats and its stream's events.
  */
 import { GenerateRequestSchema } from "../../article/wire/request.js";
-import { ArticleResponseSchema, NormalisedRequestSchema, StreamDeltaSchema, StreamMetaSchema, StreamOutlineSchema } from "../../article/wire/response.js";
+import {
+  ArticleResponseSchema,
+  NormalisedRequestSchema,
+  StreamDeltaSchema,
+  StreamMetaSchema,
+  StreamOutlineSchema,
+} from "../../article/wire/response.js";
 import { ARTICLE_FORMATS, type ArticleFormat } from "../negotiate.js";
 import { answerSchema, ref, requestSchema, type Json } from "./convert.js";
 import { IDEMPOTENCY_KEY, KEYED, type PathGroup } from "./group.js";
@@ -13,17 +19,26 @@ import { problemRefs } from "./problems.js";
 export const FORMATS: Record<ArticleFormat, string> = {
   "application/json": "The article with its metadata, SEO report and usage (the default).",
   "text/markdown": "The Markdown of the article alone.",
-  "text/html": "A full HTML document with its language (`html` `lang`), `title`, meta description, and the structured data of `article.jsonLd` in a JSON-LD (`application/ld+json`) script element.",
-  "text/event-stream": "Server-Sent Events as the article is written (also with `\"stream\": true` in the body).",
+  "text/html":
+    "A full HTML document with its language (`html` `lang`), `title`, meta description, and the structured data of `article.jsonLd` in a JSON-LD (`application/ld+json`) script element.",
+  "text/event-stream": 'Server-Sent Events as the article is written (also with `"stream": true` in the body).',
 };
 
 /** The events of a stream, in the order they come. */
 export const STREAM_EVENTS = [
   { event: "meta", schema: "StreamMeta", data: "`{ id, model, request }`, as soon as the request is accepted, before any model call." },
   { event: "outline", schema: "StreamOutline", data: "`{ title, outline }`, once the outline is planned." },
-  { event: "delta", schema: "StreamDelta", data: "`{ \"text\": \"…\" }`: Markdown in document order; the deltas concatenated equal the final `article.markdown`." },
+  {
+    event: "delta",
+    schema: "StreamDelta",
+    data: '`{ "text": "…" }`: Markdown in document order; the deltas concatenated equal the final `article.markdown`.',
+  },
   { event: "done", schema: "ArticleResponse", data: "The full JSON answer, exactly as the non-streaming call returns it." },
-  { event: "error", schema: "Problem", data: "A problem+json body, when generation fails after the stream started (504 past the deadline, 503 on shutdown, 502 when the inference server fails)." },
+  {
+    event: "error",
+    schema: "Problem",
+    data: "A problem+json body, when generation fails after the stream started (504 past the deadline, 503 on shutdown, 502 when the inference server fails).",
+  },
 ] as const;
 
 const REQUEST_NOTE =
@@ -91,12 +106,16 @@ export function articlesGroup(): PathGroup {
           operationId: "generateArticle",
           tags: ["articles"],
           summary: "Write an article",
-          description: "Plans, writes and measures one article. The format follows `Accept`; `text/event-stream` (or `\"stream\": true`) streams it as it is written.",
+          description:
+            'Plans, writes and measures one article. The format follows `Accept`; `text/event-stream` (or `"stream": true`) streams it as it is written.',
           security: KEYED,
           parameters: [IDEMPOTENCY_KEY],
           requestBody: { $ref: "#/components/requestBodies/GenerateRequest" },
           responses: {
-            200: { description: "The article, in the negotiated format.", content: Object.fromEntries(ARTICLE_FORMATS.map((format) => [format, formatContent(format)])) },
+            200: {
+              description: "The article, in the negotiated format.",
+              content: Object.fromEntries(ARTICLE_FORMATS.map((format) => [format, formatContent(format)])),
+            },
             ...problemRefs(GENERATE_PROBLEMS),
           },
         },

@@ -98,7 +98,11 @@ function overrideAction({ valibotAction: action, jsonSchema }: OverrideActionCon
   }
 }
 
-const STEPS: Record<PipeState["normalised"][number], string> = { cleaned: "cleans it up", trimmed: "trims it", "lower-cased": "lower-cases it" };
+const STEPS: Record<PipeState["normalised"][number], string> = {
+  cleaned: "cleans it up",
+  trimmed: "trims it",
+  "lower-cased": "lower-cases it",
+};
 
 /** The sentence saying how the server normalises a string before it checks it. */
 function normalisation(state: PipeState): string | undefined {
@@ -115,7 +119,9 @@ function finish(node: unknown): unknown {
   const state = (node as Stateful)[STATE];
   const out: Json = Object.fromEntries(Object.entries(node).map(([key, child]) => [key, finish(child)]));
   if (state) {
-    const unexpressed = state.unexpressed.length ? `Also checked by the server (not expressible in JSON Schema): ${state.unexpressed.join("; ")}.` : undefined;
+    const unexpressed = state.unexpressed.length
+      ? `Also checked by the server (not expressible in JSON Schema): ${state.unexpressed.join("; ")}.`
+      : undefined;
     const description = [out.description, normalisation(state), unexpressed].filter(Boolean).join(" ");
     if (description) out.description = description;
   }
@@ -131,12 +137,20 @@ export function requestSchema(valibot: Valibot): Json {
 }
 
 /** Schemas other schemas hold, kept once in `components.schemas` and referenced. */
-const SHARED: Record<string, Valibot> = { NormalisedRequest: NormalisedRequestSchema, ArticleResponse: ArticleResponseSchema, Job: JobSchema };
+const SHARED: Record<string, Valibot> = {
+  NormalisedRequest: NormalisedRequestSchema,
+  ArticleResponse: ArticleResponseSchema,
+  Job: JobSchema,
+};
 
 /** The JSON Schema of an answer, converted from valibot; the shared schemas it holds are referenced, not repeated. */
 export function answerSchema(schema: Valibot): Json {
   const shared = Object.fromEntries(Object.entries(SHARED).filter(([, held]) => held !== schema));
-  const { $schema: _dialect, $defs: _shared, ...converted } = toJsonSchema(schema, {
+  const {
+    $schema: _dialect,
+    $defs: _shared,
+    ...converted
+  } = toJsonSchema(schema, {
     target: "draft-2020-12",
     typeMode: "output",
     errorMode: "throw",

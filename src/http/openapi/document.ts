@@ -27,11 +27,17 @@ function version(): string {
 const INFO = {
   title: "inkpress",
   summary: "Writes SEO-optimised articles with a local GGUF language model.",
-  description: "A self-hosted HTTP API: the model writes the words, deterministic code owns the structure, and every answer carries an SEO report that measures the final article. Human-readable reference: `/docs`; playground: `/`.",
+  description:
+    "A self-hosted HTTP API: the model writes the words, deterministic code owns the structure, and every answer carries an SEO report that measures the final article. Human-readable reference: `/docs`; playground: `/`.",
   license: { name: "MIT", identifier: "MIT" },
 };
 
-const API_KEY_SCHEME = { type: "apiKey", in: "header", name: "x-api-key", description: "An API key, only ever in this header (never in the query string)." };
+const API_KEY_SCHEME = {
+  type: "apiKey",
+  in: "header",
+  name: "x-api-key",
+  description: "An API key, only ever in this header (never in the query string).",
+};
 
 /** How a webhook's receiver knows the call came from this server: the signature a key's secret makes. */
 const WEBHOOK_SIGNATURE_SCHEME = {

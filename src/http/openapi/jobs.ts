@@ -23,7 +23,10 @@ const jobId = { name: "id", in: "path", required: true, schema: { type: "string"
 const job = (description: string) => ({ description, content: { "application/json": { schema: ref("Job") } } });
 /** The poll hint of a job that has not ended. */
 const RETRY_AFTER = {
-  "Retry-After": { schema: { type: "integer", const: POLL_AFTER_S }, description: `While the job is queued or running: seconds to wait before reading it again (${POLL_AFTER_S}).` },
+  "Retry-After": {
+    schema: { type: "integer", const: POLL_AFTER_S },
+    description: `While the job is queued or running: seconds to wait before reading it again (${POLL_AFTER_S}).`,
+  },
 };
 
 const JOBS_PATH = {
@@ -32,12 +35,15 @@ const JOBS_PATH = {
     tags: ["jobs"],
     summary: "Queue an article",
     description:
-      "Takes the generate request (plus an optional `webhook`), or with `kind: \"refresh\"` the refresh request, and answers at once; the article is written (or refreshed) in the background. The key's limits apply when the job runs, and its quota counts the words the job really wrote. Jobs survive a restart: one that was running runs again.",
+      'Takes the generate request (plus an optional `webhook`), or with `kind: "refresh"` the refresh request, and answers at once; the article is written (or refreshed) in the background. The key\'s limits apply when the job runs, and its quota counts the words the job really wrote. Jobs survive a restart: one that was running runs again.',
     security: KEYED,
     parameters: [IDEMPOTENCY_KEY],
     requestBody: { $ref: "#/components/requestBodies/JobRequest" },
     responses: {
-      202: { ...job("The queued job."), headers: { Location: { schema: { type: "string" }, description: "`/api/v1/jobs/{id}`." }, ...RETRY_AFTER } },
+      202: {
+        ...job("The queued job."),
+        headers: { Location: { schema: { type: "string" }, description: "`/api/v1/jobs/{id}`." }, ...RETRY_AFTER },
+      },
       ...problemRefs([400, 401, 403, 409, 413, 415, 422, 429, 500, 503]),
     },
   },
@@ -49,10 +55,18 @@ const JOBS_PATH = {
     security: KEYED,
     parameters: [
       { name: "status", in: "query", schema: { type: "string", enum: [...JOB_STATUSES] } },
-      { name: "limit", in: "query", schema: { type: "integer", minimum: 1, default: 20 }, description: "At most the server's page size (INKPRESS_JOBS_PAGE_SIZE, default 100)." },
+      {
+        name: "limit",
+        in: "query",
+        schema: { type: "integer", minimum: 1, default: 20 },
+        description: "At most the server's page size (INKPRESS_JOBS_PAGE_SIZE, default 100).",
+      },
       { name: "cursor", in: "query", schema: { type: "string" }, description: "`nextCursor` of the previous page." },
     ],
-    responses: { 200: { description: "One page.", content: { "application/json": { schema: ref("JobList") } } }, ...problemRefs([401, 422, 429, 500, 503]) },
+    responses: {
+      200: { description: "One page.", content: { "application/json": { schema: ref("JobList") } } },
+      ...problemRefs([401, 422, 429, 500, 503]),
+    },
   },
 };
 
@@ -61,7 +75,8 @@ const JOB_PATH = {
     operationId: "getJob",
     tags: ["jobs"],
     summary: "Read a job",
-    description: "Its status and progress; `result` (the generate answer) once it succeeded, `error` (a problem) once it failed, and every webhook attempt. Another key's job is a 404.",
+    description:
+      "Its status and progress; `result` (the generate answer) once it succeeded, `error` (a problem) once it failed, and every webhook attempt. Another key's job is a 404.",
     security: KEYED,
     parameters: [jobId],
     responses: { 200: { ...job("The job."), headers: RETRY_AFTER }, ...problemRefs([401, 404, 429, 500, 503]) },
@@ -70,7 +85,8 @@ const JOB_PATH = {
     operationId: "cancelJob",
     tags: ["jobs"],
     summary: "Cancel a job",
-    description: "Cancels a queued or running job (a running one stops within a moment, on whichever replica runs it). A job that has ended is a 409.",
+    description:
+      "Cancels a queued or running job (a running one stops within a moment, on whichever replica runs it). A job that has ended is a 409.",
     security: KEYED,
     parameters: [jobId],
     responses: { 200: job("The cancelled job."), ...problemRefs([401, 404, 409, 429, 500, 503]) },
@@ -113,15 +129,20 @@ function withExtras(request: Json, kind: "article" | "refresh"): Json {
 export function jobsGroup(): PathGroup {
   return {
     tag: "jobs",
-    description: "Writing (or refreshing) an article in the background: queue it, then poll the job or receive a signed webhook when it ends.",
+    description:
+      "Writing (or refreshing) an article in the background: queue it, then poll the job or receive a signed webhook when it ends.",
     paths: { "/api/v1/jobs": JOBS_PATH, "/api/v1/jobs/{id}": JOB_PATH },
     requestBodies: {
       JobRequest: {
         required: true,
-        description: "The generate request, or with `kind: \"refresh\"` the refresh request, plus an optional `webhook`.",
+        description: 'The generate request, or with `kind: "refresh"` the refresh request, plus an optional `webhook`.',
         // The bodies' schemas again, not $refs into the other request bodies: generators
         // (openapi-typescript) type such a reference wrongly.
-        content: { "application/json": { schema: { anyOf: [withExtras(generateRequestSchema(), "article"), withExtras(refreshRequestSchema(), "refresh")] } } },
+        content: {
+          "application/json": {
+            schema: { anyOf: [withExtras(generateRequestSchema(), "article"), withExtras(refreshRequestSchema(), "refresh")] },
+          },
+        },
       },
     },
     schemas: { Job: answerSchema(JobSchema), JobList: answerSchema(JobListSchema) },

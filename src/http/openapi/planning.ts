@@ -34,7 +34,10 @@ export function planningGroup(): PathGroup {
           description:
             "Keywords grouped by word forms and shared terms into a pillar and cluster articles: each group's primary keyword is its most searched, the pillar links every cluster article, each cluster article links the pillar and two siblings. A group whose primary keyword one of `existing` targets is left to that page (`covered`). Each article is a batch row (`inkpress batch` takes `topic`, `keywords`, `url` and `links` as they are). No model: it counts against the key's rate limit only.",
           security: KEYED,
-          requestBody: { required: true, content: { "application/json": { schema: { title: "PlanRequest", ...requestSchema(PlanRequestSchema) } } } },
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: { title: "PlanRequest", ...requestSchema(PlanRequestSchema) } } },
+          },
           responses: {
             200: { description: "The plan.", content: { "application/json": { schema: ref("PlanResponse") } } },
             ...problemRefs([400, 401, 405, 408, 413, 415, 422, 429, 500]),

@@ -12,7 +12,7 @@ import { answerSchema, ref, type Json } from "./convert.js";
 /** When each problem type happens. */
 export const PROBLEM_NOTES: Record<keyof typeof PROBLEM_TYPES, string> = {
   400: "The body is empty, not valid JSON, or nested too deeply.",
-  401: "No `x-api-key` header, or an empty, unknown, revoked or doubled one: the same answer for each, with `WWW-Authenticate: ApiKey header=\"x-api-key\"`. Keys in the query string are not read.",
+  401: 'No `x-api-key` header, or an empty, unknown, revoked or doubled one: the same answer for each, with `WWW-Authenticate: ApiKey header="x-api-key"`. Keys in the query string are not read.',
   403: "The key may not publish to the named publishing target (`inkpress keys create --publish-to`); `target` names it.",
   404: "No such path, or no job of that id for this key (another key's jobs are not found either).",
   405: "Another method than POST on `/api/v1/generate` (the answer has `Allow: POST`).",
@@ -57,7 +57,9 @@ const ANY_REQUEST: readonly ProblemStatus[] = [400, 408, 431];
 
 /** An operation's problem answers, those of {@link ANY_REQUEST} included: references to the shared responses. */
 export function problemRefs(statuses: readonly ProblemStatus[] = []): Json {
-  return Object.fromEntries([...ANY_REQUEST, ...statuses].map((status) => [status, { $ref: `#/components/responses/${PROBLEM_TYPES[status]}` }]));
+  return Object.fromEntries(
+    [...ANY_REQUEST, ...statuses].map((status) => [status, { $ref: `#/components/responses/${PROBLEM_TYPES[status]}` }]),
+  );
 }
 
 /** The problem schemas of `components.schemas`. */

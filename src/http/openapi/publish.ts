@@ -22,9 +22,16 @@ export function publishGroup(): PathGroup {
           description:
             "An article the caller already has (Markdown with front matter, as `inkpress batch` writes it) published to a target the key was given. The post it already is (the front matter's `posts.<target>` id, else the slug) is updated, never a second one. A target the key was not given is a 403; a site that refuses is a 502 naming the target, never its credentials.",
           security: KEYED,
-          requestBody: { required: true, description: "The article and where to publish it.", content: { "application/json": { schema: request, example: EXAMPLE_PUBLISH_REQUEST } } },
+          requestBody: {
+            required: true,
+            description: "The article and where to publish it.",
+            content: { "application/json": { schema: request, example: EXAMPLE_PUBLISH_REQUEST } },
+          },
           responses: {
-            200: { description: "The post: its target, id, address and status; `created` false when an existing post was updated.", content: { "application/json": { schema: ref("Publication") } } },
+            200: {
+              description: "The post: its target, id, address and status; `created` false when an existing post was updated.",
+              content: { "application/json": { schema: ref("Publication") } },
+            },
             ...problemRefs([400, 401, 403, 408, 413, 415, 422, 429, 500, 502, 503, 504]),
           },
         },

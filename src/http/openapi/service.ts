@@ -21,9 +21,14 @@ export function serviceGroup(): PathGroup {
           operationId: "health",
           tags: ["service"],
           summary: "Health and load",
-          description: "No key needed. 200 once the model is loaded (or the inference server reached), with its name, how it is prompted, where it runs and how busy the queue is.",
+          description:
+            "No key needed. 200 once the model is loaded (or the inference server reached), with its name, how it is prompted, where it runs and how busy the queue is.",
           security: PUBLIC,
-          responses: { 200: { description: "Ready.", content: health }, 503: { description: "The model is still loading.", content: health }, ...problemRefs() },
+          responses: {
+            200: { description: "Ready.", content: health },
+            503: { description: "The model is still loading.", content: health },
+            ...problemRefs(),
+          },
         },
       },
       "/metrics": {
@@ -31,7 +36,8 @@ export function serviceGroup(): PathGroup {
           operationId: "metrics",
           tags: ["service"],
           summary: "Prometheus metrics",
-          description: "No key needed; no secrets. Requests by route and status, articles, tokens, queue depth, time to first token and decode rate, in the Prometheus text format.",
+          description:
+            "No key needed; no secrets. Requests by route and status, articles, tokens, queue depth, time to first token and decode rate, in the Prometheus text format.",
           security: PUBLIC,
           responses: { 200: { description: "The metrics.", content: { "text/plain": { schema: { type: "string" } } } }, ...problemRefs() },
         },
@@ -43,7 +49,10 @@ export function serviceGroup(): PathGroup {
           summary: "This document",
           description: "No key needed.",
           security: PUBLIC,
-          responses: { 200: { description: "The OpenAPI 3.1 document.", content: { "application/json": { schema: { type: "object" } } } }, ...problemRefs() },
+          responses: {
+            200: { description: "The OpenAPI 3.1 document.", content: { "application/json": { schema: { type: "object" } } } },
+            ...problemRefs(),
+          },
         },
       },
     },

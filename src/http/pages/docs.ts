@@ -9,7 +9,17 @@ import { BODY_LIMIT } from "../body.js";
 import { FORMATS, STREAM_EVENTS } from "../openapi/articles.js";
 import { PROBLEM_NOTES } from "../openapi/problems.js";
 import { PROBLEM_TYPES } from "../problem.js";
-import { componentSchema, defaultText, fieldsOf, pathId, requestBodySchema, rulesText, typeText, type Field, type SchemaNode } from "./fields.js";
+import {
+  componentSchema,
+  defaultText,
+  fieldsOf,
+  pathId,
+  requestBodySchema,
+  rulesText,
+  typeText,
+  type Field,
+  type SchemaNode,
+} from "./fields.js";
 import { escapeHtml, renderPage, type Page, prose } from "./html.js";
 
 const STYLE = `
@@ -85,7 +95,13 @@ export function docsPage(doc: Record<string, unknown>): Page {
 ${sections.map(([id, title, html]) => `<section id="${id}" aria-labelledby="${id}-title"><h2 id="${id}-title">${title}</h2>${html}</section>`).join("\n")}
 </main>
 </div>`;
-  return renderPage({ title: `${info.title} API reference`, description: "Endpoints, request fields, formats, streaming and errors of the inkpress API.", current: "/docs", style: STYLE, body });
+  return renderPage({
+    title: `${info.title} API reference`,
+    description: "Endpoints, request fields, formats, streaming and errors of the inkpress API.",
+    current: "/docs",
+    style: STYLE,
+    body,
+  });
 }
 
 function authentication(): string {
@@ -139,7 +155,9 @@ or <code>503 {"status":"loading"}</code> while it loads. The backend's fields de
 /** A row of a field table; its id (`request-field-seo-keywords`) is unique on the page, as each table names its own. */
 function fieldRow(field: Field, table: "request" | "response" | "health", defaultCell?: string): string {
   const rules = rulesText(field.schema);
-  const name = field.depth ? `<span class="nested"><code>${escapeHtml(field.path)}</code></span>` : `<code>${escapeHtml(field.path)}</code>`;
+  const name = field.depth
+    ? `<span class="nested"><code>${escapeHtml(field.path)}</code></span>`
+    : `<code>${escapeHtml(field.path)}</code>`;
   return `<tr id="${table}-field-${pathId(field.path)}">
 <td class="nowrap">${name}</td>
 <td class="nowrap">${escapeHtml(typeText(field.schema))}</td>
@@ -152,7 +170,11 @@ ${defaultCell === undefined ? "" : `<td class="nowrap">${defaultCell}</td>`}
 function requestSection(schema: SchemaNode): string {
   const rows = fieldsOf(schema).map((field) => {
     const fallback = defaultText(field.schema);
-    const cell = field.required ? "<strong>required</strong>" : fallback !== undefined ? `<code>${escapeHtml(fallback)}</code>` : '<span class="muted">none</span>';
+    const cell = field.required
+      ? "<strong>required</strong>"
+      : fallback !== undefined
+        ? `<code>${escapeHtml(fallback)}</code>`
+        : '<span class="muted">none</span>';
     return fieldRow(field, "request", cell);
   });
   return `<p>${prose(schema.description ?? "")}</p>
@@ -165,9 +187,14 @@ This table is generated from the request schema in the OpenAPI document, which i
 }
 
 function formats(doc: Record<string, unknown>): string {
-  const op = (doc.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>)["/api/v1/generate"]!.post!;
+  const op = (doc.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>)[
+    "/api/v1/generate"
+  ]!.post!;
   const types = Object.keys(op.responses["200"]?.content ?? {});
-  const rows = types.map((type) => `<tr><td class="nowrap"><code>${escapeHtml(type)}</code></td><td>${prose(FORMATS[type as keyof typeof FORMATS] ?? "")}</td></tr>`);
+  const rows = types.map(
+    (type) =>
+      `<tr><td class="nowrap"><code>${escapeHtml(type)}</code></td><td>${prose(FORMATS[type as keyof typeof FORMATS] ?? "")}</td></tr>`,
+  );
   return `<p>The <code>Accept</code> header chooses the format of the same article; without one the answer is JSON. A header that names none of these is a <a href="#not-acceptable">406</a>.</p>
 <div class="table-wrap"><table><thead><tr><th>Accept</th><th>Answer</th></tr></thead><tbody>${rows.join("")}</tbody></table></div>`;
 }
@@ -182,7 +209,10 @@ function responseSection(schema: SchemaNode): string {
 }
 
 function streaming(): string {
-  const rows = STREAM_EVENTS.map((e) => `<tr id="event-${e.event}"><td class="nowrap"><code>${e.event}</code></td><td class="nowrap">${e.schema}</td><td>${prose(e.data)}</td></tr>`);
+  const rows = STREAM_EVENTS.map(
+    (e) =>
+      `<tr id="event-${e.event}"><td class="nowrap"><code>${e.event}</code></td><td class="nowrap">${e.schema}</td><td>${prose(e.data)}</td></tr>`,
+  );
   const wire = `event: meta
 data: {"request":{…},"title":"Home composting for beginners","outline":[{"level":2,"text":"Introduction"},…]}
 
@@ -204,7 +234,8 @@ Every event's data is one JSON object. Browsers' <code>EventSource</code> cannot
 }
 
 function jobs(doc: Record<string, unknown>): string {
-  const webhook = (doc.webhooks as Record<string, { post: Operation & { parameters: { name: string; description: string }[] } }>).jobEnded!.post;
+  const webhook = (doc.webhooks as Record<string, { post: Operation & { parameters: { name: string; description: string }[] } }>).jobEnded!
+    .post;
   const example = `curl -i ${ORIGIN}/api/v1/jobs \\
   -H 'x-api-key: YOUR-KEY' -H 'content-type: application/json' \\
   -H 'idempotency-key: calendar-2026-w48-row-3' \\

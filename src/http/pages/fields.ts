@@ -44,7 +44,9 @@ export function pathId(path: string): string {
 
 /** The JSON schema of a request body of `components.requestBodies` by name. */
 export function requestBodySchema(doc: Record<string, unknown>, name: string): SchemaNode {
-  const bodies = (doc.components as { requestBodies?: Record<string, { content?: Record<string, { schema?: SchemaNode }> }> } | undefined)?.requestBodies ?? {};
+  const bodies =
+    (doc.components as { requestBodies?: Record<string, { content?: Record<string, { schema?: SchemaNode }> }> } | undefined)
+      ?.requestBodies ?? {};
   const schema = bodies[name]?.content?.["application/json"]?.schema;
   if (!schema) throw new Error(`The OpenAPI document has no request body ${name}.`);
   return schema;
@@ -91,7 +93,8 @@ function variantsMerged(schema: SchemaNode): SchemaNode | undefined {
     for (const [name, field] of Object.entries(variant.properties!)) {
       const seen = properties[name];
       const values = seen ? [...valuesOf(seen), ...valuesOf(field)] : [];
-      properties[name] = seen && values.length ? { type: "string", ...seen, const: undefined, enum: [...new Set(values)] } : (seen ?? field);
+      properties[name] =
+        seen && values.length ? { type: "string", ...seen, const: undefined, enum: [...new Set(values)] } : (seen ?? field);
     }
   }
   const required = Object.keys(properties).filter((name) => variants.every((variant) => variant.required?.includes(name)));

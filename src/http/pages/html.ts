@@ -85,8 +85,7 @@ export interface Page {
 /** A complete HTML page, with a CSP that allows only its own inline style and this origin's scripts. */
 export function renderPage(parts: PageParts): Page {
   const style = BASE_STYLE + parts.style;
-  const link = (href: string, label: string) =>
-    `<a href="${href}"${parts.current === href ? ' aria-current="page"' : ""}>${label}</a>`;
+  const link = (href: string, label: string) => `<a href="${href}"${parts.current === href ? ' aria-current="page"' : ""}>${label}</a>`;
   const markup = `<!DOCTYPE html>
 <html lang="en">
 <head>

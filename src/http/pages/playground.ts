@@ -177,7 +177,10 @@ function fieldsets(field: FieldOf, presets: string[]): string {
 <small>Pages of your site to link, one per line: the URL, its title, then optionally <code>|</code> and keywords.</small></label>
 </fieldset>
 <datalist id="structures">${presets.map((p) => `<option value="${escapeHtml(p)}"></option>`).join("")}</datalist>
-<datalist id="languages">${[...LABELLED_LANGUAGES].sort().map((code) => `<option value="${escapeHtml(code)}">${escapeHtml(languageName(code) ?? code)}</option>`).join("")}</datalist>`;
+<datalist id="languages">${[...LABELLED_LANGUAGES]
+    .sort()
+    .map((code) => `<option value="${escapeHtml(code)}">${escapeHtml(languageName(code) ?? code)}</option>`)
+    .join("")}</datalist>`;
 }
 
 /** Where the article streams in, with its status line, errors and Markdown. */

@@ -29,7 +29,10 @@ export function analyseRoute({ bodyTimeoutMs, metrics, analysis: pool }: Analyse
     const body = await readJson(event, bodyTimeoutMs);
     const validated = await AnalyseRequestSchema["~standard"].validate(body);
     if (validated.issues) throw validationProblem(validated);
-    const analysis = await pool.analyse({ request: validated.value, options: event.context.apiKey?.style ? { keyStyle: event.context.apiKey.style } : {} });
+    const analysis = await pool.analyse({
+      request: validated.value,
+      options: event.context.apiKey?.style ? { keyStyle: event.context.apiKey.style } : {},
+    });
     metrics.analysis(validated.value.markdown === undefined ? "html" : "markdown");
     return analysis;
   });

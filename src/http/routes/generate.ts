@@ -43,9 +43,24 @@ export function generateRoute({ generations, storage, timeoutMs, bodyTimeoutMs, 
     const { stream, ...request } = validated.value;
     const streamed = stream || format === "text/event-stream";
     const key = event.context.apiKey!;
-    const idempotent = await idempotency(event, { storage, name: `${key.id}:generate`, body, keepMs: IDEMPOTENCY_KEEP_MS, pendingMs: timeoutMs + 60_000 });
-    if (idempotent && "replay" in idempotent) return answer(event, replayed(JSON.parse(idempotent.replay) as WrittenArticle), format, streamed, metrics);
-    const admission = await admit(() => generations.admit(request.length, { key, headers: event.context.rateLimitHeaders, ...(request.publish ? { publishTo: request.publish.target } : {}) }), idempotent);
+    const idempotent = await idempotency(event, {
+      storage,
+      name: `${key.id}:generate`,
+      body,
+      keepMs: IDEMPOTENCY_KEEP_MS,
+      pendingMs: timeoutMs + 60_000,
+    });
+    if (idempotent && "replay" in idempotent)
+      return answer(event, replayed(JSON.parse(idempotent.replay) as WrittenArticle), format, streamed, metrics);
+    const admission = await admit(
+      () =>
+        generations.admit(request.length, {
+          key,
+          headers: event.context.rateLimitHeaders,
+          ...(request.publish ? { publishTo: request.publish.target } : {}),
+        }),
+      idempotent,
+    );
     // The log line records the words written, also of an article that was never finished.
     const onWords = (words: number, tokens: number) => (event.context.produced = { words, tokens });
     const write = (hooks: Hooks): Promise<WrittenArticle> =>
@@ -79,7 +94,13 @@ async function admit<T>(start: () => Promise<T>, idempotent: IdempotencyOutcome)
 const IDEMPOTENCY_KEEP_MS = 24 * 3600_000;
 
 /** The article in the negotiated format, or as a stream. */
-async function answer(event: H3Event, write: (hooks: Hooks) => Promise<WrittenArticle>, format: ArticleFormat, streamed: boolean, metrics: Metrics) {
+async function answer(
+  event: H3Event,
+  write: (hooks: Hooks) => Promise<WrittenArticle>,
+  format: ArticleFormat,
+  streamed: boolean,
+  metrics: Metrics,
+) {
   if (streamed) return eventStream(event, write, metrics);
   const { response, document } = await write({});
   if (format === "text/markdown") return text(response.article.markdown, "text/markdown");
@@ -109,7 +130,11 @@ function eventStream(event: H3Event, write: (hooks: Hooks) => Promise<WrittenArt
   const send = (name: string, data: unknown) => stream.push({ event: name, data: JSON.stringify(data) });
   const keepAlive = setInterval(() => stream.pushComment("keep-alive"), KEEP_ALIVE_MS);
   let status = 200;
-  write({ onMeta: (meta) => send("meta", meta), onOutline: (outline) => send("outline", outline), onDelta: (text) => send("delta", { text }) })
+  write({
+    onMeta: (meta) => send("meta", meta),
+    onOutline: (outline) => send("outline", outline),
+    onDelta: (text) => send("delta", { text }),
+  })
     .then(({ response }) => send("done", response))
     .catch((error: unknown) => {
       const body = problemBody(asHttpError(error), event.url.pathname);

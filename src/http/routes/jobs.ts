@@ -52,7 +52,9 @@ export function submitJobRoute({ jobs, storage, bodyTimeoutMs, retentionMs }: Jo
     const key = event.context.apiKey!;
     const idempotent = await idempotency(event, { storage, name: `${key.id}:jobs`, body, keepMs: retentionMs, pendingMs: 60_000 });
     const { webhook } = extras.value;
-    const work: NewJob = refresh ? { kind: "refresh", request: request.value as RefreshRequest, webhook } : { kind: "article", request: withoutTransport(request.value as GenerateRequestBody), webhook };
+    const work: NewJob = refresh
+      ? { kind: "refresh", request: request.value as RefreshRequest, webhook }
+      : { kind: "article", request: withoutTransport(request.value as GenerateRequestBody), webhook };
     let job: Job;
     if (idempotent && "replay" in idempotent) {
       job = await jobs.get(key.id, idempotent.replay);
@@ -111,7 +113,12 @@ export function listJobsRoute({ jobs, pageSize }: JobsRouteOptions) {
       ),
       String(Math.min(DEFAULT_PAGE, pageSize)),
     ),
-    cursor: v.optional(v.pipe(v.string(), v.check((c) => readCursor(c) !== undefined, "cursor must be a nextCursor this API gave"))),
+    cursor: v.optional(
+      v.pipe(
+        v.string(),
+        v.check((c) => readCursor(c) !== undefined, "cursor must be a nextCursor this API gave"),
+      ),
+    ),
   });
   return defineHandler(async (event) => {
     const query = await QuerySchema["~standard"].validate(getQuery(event));

@@ -27,7 +27,11 @@ export function refreshRoute({ generations, bodyTimeoutMs }: RefreshRouteOptions
     if (validated.issues) throw validationProblem(validated);
     const request = validated.value;
     const key = event.context.apiKey!;
-    const admission = await generations.admit(refreshReservation(request), { key, headers: event.context.rateLimitHeaders, ...(request.publish ? { publishTo: request.publish.target } : {}) });
+    const admission = await generations.admit(refreshReservation(request), {
+      key,
+      headers: event.context.rateLimitHeaders,
+      ...(request.publish ? { publishTo: request.publish.target } : {}),
+    });
     const { response } = await admission.refresh(request, { signal: event.req.signal });
     event.context.produced = { words: response.wordsWritten, tokens: response.usage.promptTokens + response.usage.completionTokens };
     return response;

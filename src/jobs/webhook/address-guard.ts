@@ -77,7 +77,10 @@ export interface DnsResolverOptions {
 export function dnsResolver({ deadlineMs = 2000, servers }: DnsResolverOptions = {}): HostResolver {
   return async (hostname) => {
     if (hostname === "localhost" || hostname.endsWith(".localhost")) {
-      return [{ address: "127.0.0.1", family: 4 }, { address: "::1", family: 6 }];
+      return [
+        { address: "127.0.0.1", family: 4 },
+        { address: "::1", family: 6 },
+      ];
     }
     const resolver = new dns.promises.Resolver({ timeout: deadlineMs, tries: 1 });
     if (servers) resolver.setServers(servers);
@@ -173,14 +176,22 @@ export class WebhookAddressGuard {
     const hostAllowed = this.#hosts.has(hostname);
     const addresses = await this.#addresses(hostname);
     const target = net.isIP(hostname) ? "is" : "resolves to";
-    const own = new Set(this.#ownAddresses().filter((a) => ipaddr.isValid(a)).map((a) => ipaddr.process(a).toNormalizedString()));
+    const own = new Set(
+      this.#ownAddresses()
+        .filter((a) => ipaddr.isValid(a))
+        .map((a) => ipaddr.process(a).toNormalizedString()),
+    );
     for (const { address } of addresses) {
       const ip = ipaddr.process(address);
-      if (METADATA.includes(ip.toNormalizedString())) throw refused(this.#subject, `${target} a cloud metadata address, which ${this.#subject.who} may never call`);
+      if (METADATA.includes(ip.toNormalizedString()))
+        throw refused(this.#subject, `${target} a cloud metadata address, which ${this.#subject.who} may never call`);
       if (hostAllowed || this.#inAllowedRange(ip)) continue;
       const why = refusedRange(ip) ?? (own.has(ip.toNormalizedString()) ? "an address of this server's own" : undefined);
       if (why === undefined) continue;
-      throw refused(this.#subject, `${target} ${why}; ${this.#subject.who} may not call loopback, private, link-local or the server's own addresses unless ${this.#subject.allowedBy}`);
+      throw refused(
+        this.#subject,
+        `${target} ${why}; ${this.#subject.who} may not call loopback, private, link-local or the server's own addresses unless ${this.#subject.allowedBy}`,
+      );
     }
     return { url: parsed, hostname, addresses };
   }
@@ -198,7 +209,8 @@ export class WebhookAddressGuard {
     }
     // An answer that is not an address at all is refused rather than trusted.
     const valid = found.filter((a) => net.isIP(a.address));
-    if (valid.length === 0 || valid.length !== found.length) throw refused(this.#subject, `host "${hostname}" does not resolve to an address`);
+    if (valid.length === 0 || valid.length !== found.length)
+      throw refused(this.#subject, `host "${hostname}" does not resolve to an address`);
     return valid;
   }
 

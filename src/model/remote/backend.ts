@@ -1,5 +1,5 @@
 import type { Prompting, Writer } from "../backend.js";
-import { PoolClosedError, SlotPool} from "../pool.js";
+import { PoolClosedError, SlotPool } from "../pool.js";
 import type { BackendReport, ReportingBackend } from "../report.js";
 import type { UpstreamHealth } from "./health.js";
 import type { RemoteServer } from "./server.js";

@@ -57,9 +57,11 @@ export async function connectBackend(url: string, options: ConnectOptions = {}):
 async function discover(upstream: Upstream, api: ConnectOptions["api"]): Promise<RemoteServer> {
   const llama = await llamaServer(upstream);
   if (llama && api !== "openai") return llama;
-  if (api === "native") throw new ModelLoadError(`${upstream.base.origin} is not llama-server (no /props), so it has no native /completion`);
+  if (api === "native")
+    throw new ModelLoadError(`${upstream.base.origin} is not llama-server (no /props), so it has no native /completion`);
   // `verbose` adds llama-server's native event to each OpenAI one: the generated token ids are read from it.
-  if (llama) return openaiServer(upstream, llama, { repeat_penalty: SAMPLING.repeatPenalty, repeat_last_n: SAMPLING.repeatLastN, verbose: true });
+  if (llama)
+    return openaiServer(upstream, llama, { repeat_penalty: SAMPLING.repeatPenalty, repeat_last_n: SAMPLING.repeatLastN, verbose: true });
   const { facts, extras } = await vllmServer(upstream);
   return openaiServer(upstream, facts, extras);
 }

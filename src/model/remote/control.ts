@@ -26,9 +26,12 @@ export async function controlTokenIds(upstream: Upstream, eos: string | undefine
   const models = v.safeParse(Models, await upstream.json("/v1/models"));
   const size = models.success ? models.output.data[0]?.meta?.n_vocab : undefined;
   if (size === undefined) {
-    throw new ModelLoadError(`${upstream.base.origin} does not report its vocabulary size (meta.n_vocab in /v1/models), which inkpress needs to keep request text from becoming control tokens`);
+    throw new ModelLoadError(
+      `${upstream.base.origin} does not report its vocabulary size (meta.n_vocab in /v1/models), which inkpress needs to keep request text from becoming control tokens`,
+    );
   }
-  const tokenize = async (content: string, special: boolean) => v.parse(Tokens, await upstream.json("/tokenize", { content, add_special: false, parse_special: special })).tokens;
+  const tokenize = async (content: string, special: boolean) =>
+    v.parse(Tokens, await upstream.json("/tokenize", { content, add_special: false, parse_special: special })).tokens;
   const detokenize = async (tokens: number[]) => v.parse(Text, await upstream.json("/detokenize", { tokens })).content;
   const vocabulary = await detokenize(Array.from({ length: size }, (_, id) => id));
   const [parsed, plain] = await Promise.all([tokenize(vocabulary, true), tokenize(vocabulary, false)]);

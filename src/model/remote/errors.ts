@@ -19,7 +19,11 @@ export class UpstreamError extends InkpressError {
     message: string,
     details: { retryable?: boolean; answered?: number; cause?: unknown } = {},
   ) {
-    super(message.replace(/\s*\n\s*/g, " ").slice(0, 300), { status, cause: details.cause, headers: status === 503 ? { "retry-after": "5" } : {} });
+    super(message.replace(/\s*\n\s*/g, " ").slice(0, 300), {
+      status,
+      cause: details.cause,
+      headers: status === 503 ? { "retry-after": "5" } : {},
+    });
     this.name = "UpstreamError";
     this.retryable = details.retryable ?? false;
     this.answered = details.answered;

@@ -63,14 +63,18 @@ export async function llamaServer(upstream: Upstream): Promise<RemoteServer | un
   const own = props.chat_template ?? "";
   const prompting = own === "" || own === FALLBACK_TEMPLATE ? "completion" : "chat-template";
   const { tokenizers, literal } = partTokenizers(upstream);
-  const template = turnsTemplate(async () => v.parse(v.object({ prompt: v.string() }), await upstream.json("/apply-template", { messages: MARKED_TURNS })).prompt, upstream.base.origin);
+  const template = turnsTemplate(
+    async () => v.parse(v.object({ prompt: v.string() }), await upstream.json("/apply-template", { messages: MARKED_TURNS })).prompt,
+    upstream.base.origin,
+  );
   // A template that hides where the turns' text goes is refused now, in one line, not at the first article.
   if (prompting === "chat-template") await template();
   const controlIds = await controlTokenIds(upstream, props.eos_token);
   return {
     kind: "llama-server",
     // The alias defaults to the model's path: its file name is name enough.
-    name: props.model_alias && props.model_alias !== props.model_path ? props.model_alias : path.basename(props.model_path ?? "llama-server"),
+    name:
+      props.model_alias && props.model_alias !== props.model_path ? props.model_alias : path.basename(props.model_path ?? "llama-server"),
     prompting,
     contextSize: props.default_generation_settings.n_ctx,
     slots: props.total_slots,

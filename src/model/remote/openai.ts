@@ -46,7 +46,11 @@ const Chunk = v.object({
  * do), else as text. Fails with one line unless the server constrains output with a GBNF grammar
  * and reports token usage: without them an article would silently come out worse.
  */
-export async function openaiServer(upstream: Upstream, facts: Omit<RemoteServer, "complete" | "prompts">, extras: Extras): Promise<RemoteServer> {
+export async function openaiServer(
+  upstream: Upstream,
+  facts: Omit<RemoteServer, "complete" | "prompts">,
+  extras: Extras,
+): Promise<RemoteServer> {
   for (const prompts of ["token-ids", "text"] as const) {
     for (const field of GRAMMAR_FIELDS) {
       const complete = openaiComplete(upstream, facts.name, extras, field);
@@ -67,13 +71,18 @@ async function constrains(server: RemoteServer): Promise<boolean> {
   const prefix = await server.promptPrefix({ system: "Answer in one word.", user: "Say a word.", completion: "A word:" });
   const prompt = server.prompts === "token-ids" ? prefix.tokens : prefix.text;
   try {
-    for await (const piece of server.complete({ prompt, maxTokens: 8, seed: 1, grammar: 'root ::= "zebra"', slot: -1, fresh: true }, report)) text += piece.text;
+    for await (const piece of server.complete(
+      { prompt, maxTokens: 8, seed: 1, grammar: 'root ::= "zebra"', slot: -1, fresh: true },
+      report,
+    ))
+      text += piece.text;
   } catch (error) {
     if (error instanceof UpstreamError && error.answered !== undefined && error.answered < 500) return false;
     throw error;
   }
   if (text.trim() !== "zebra") return false;
-  if (report.promptTotal === undefined) throw new ModelLoadError(`${server.name}: the server does not report token usage in streams, which inkpress needs`);
+  if (report.promptTotal === undefined)
+    throw new ModelLoadError(`${server.name}: the server does not report token usage in streams, which inkpress needs`);
   return server.prompts === "text" || report.promptTotal === prefix.tokens.length;
 }
 
@@ -99,7 +108,8 @@ function openaiComplete(upstream: Upstream, model: string, extras: Extras, gramm
     for await (const event of upstream.events("/v1/completions", body, step.signal)) {
       if (event.data === "[DONE]") break;
       const chunk = upstream.parseEvent(Chunk, event.data);
-      if (chunk.error !== undefined) throw new UpstreamError(502, `${upstream.base.origin} failed mid-answer: ${JSON.stringify(chunk.error)}`);
+      if (chunk.error !== undefined)
+        throw new UpstreamError(502, `${upstream.base.origin} failed mid-answer: ${JSON.stringify(chunk.error)}`);
       const choice = chunk.choices?.[0];
       if (choice) {
         const ids = choice.token_ids ?? chunk.__verbose?.tokens;
@@ -118,6 +128,7 @@ function openaiComplete(upstream: Upstream, model: string, extras: Extras, gramm
         report.completionTokens = chunk.usage.completion_tokens;
       }
     }
-    if (report.stopReason === undefined && !step.signal?.aborted) throw new UpstreamError(502, `${upstream.base.origin} ended the stream mid-answer`);
+    if (report.stopReason === undefined && !step.signal?.aborted)
+      throw new UpstreamError(502, `${upstream.base.origin} ended the stream mid-answer`);
   };
 }

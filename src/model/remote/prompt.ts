@@ -31,7 +31,9 @@ export function templateParts(rendered: string, origin: string): TemplateParts {
   const [before, rest, ...more] = rendered.split(SYSTEM_MARK);
   const [between, after, ...others] = rest?.split(USER_MARK) ?? [];
   if (before === undefined || between === undefined || after === undefined || more.length > 0 || others.length > 0) {
-    throw new ModelLoadError(`${origin}: the model's chat template does not place the system and user text once each, so request text cannot be kept apart from its control tokens`);
+    throw new ModelLoadError(
+      `${origin}: the model's chat template does not place the system and user text once each, so request text cannot be kept apart from its control tokens`,
+    );
   }
   return { before, between, after };
 }
@@ -66,7 +68,12 @@ export interface PartTokenizers {
  * joined. `parts` is undefined for a completion model: its prompt is request text throughout.
  * `text` is the same prompt for a server that takes text, its turns' tags broken ({@link breakTags}).
  */
-export async function promptPrefix(prompt: Prompt, parts: TemplateParts | undefined, tokenizers: PartTokenizers, signal?: AbortSignal): Promise<PromptPrefix> {
+export async function promptPrefix(
+  prompt: Prompt,
+  parts: TemplateParts | undefined,
+  tokenizers: PartTokenizers,
+  signal?: AbortSignal,
+): Promise<PromptPrefix> {
   const all = parts
     ? [
         { text: parts.before, special: true },
@@ -79,7 +86,9 @@ export async function promptPrefix(prompt: Prompt, parts: TemplateParts | undefi
   const present = all.filter((part) => part.text);
   // An empty prompt is still a start: its BOS.
   if (present.length === 0) present.push(all[0]!);
-  const tokens = await Promise.all(present.map((part, i) => (i === 0 ? tokenizers.start : tokenizers.piece)(part.text, part.special, signal)));
+  const tokens = await Promise.all(
+    present.map((part, i) => (i === 0 ? tokenizers.start : tokenizers.piece)(part.text, part.special, signal)),
+  );
   return { tokens: tokens.flat(), text: present.map((part) => (part.special ? part.text : breakTags(part.text))).join("") };
 }
 

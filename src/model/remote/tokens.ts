@@ -46,7 +46,8 @@ export class GeneratedTokens {
 
   /** One chunk: its text, the ids it carries (if the server sends ids), and the tokens generated so far (if it says). */
   take(text: string, ids: number[] | undefined, predicted?: number): Generated[] {
-    const gap = ids === undefined || (text !== "" && ids.length === 0) || (predicted !== undefined && predicted - this.predicted > ids.length);
+    const gap =
+      ids === undefined || (text !== "" && ids.length === 0) || (predicted !== undefined && predicted - this.predicted > ids.length);
     if (predicted !== undefined) this.predicted = predicted;
     if (gap) {
       const out = this.release();

@@ -123,7 +123,8 @@ export class Upstream {
       throw new UpstreamError(502, `${this.base.origin} sent an event that is not JSON`);
     }
     const parsed = v.safeParse(schema, json);
-    if (!parsed.success) throw new UpstreamError(502, `${this.base.origin} sent an event inkpress does not understand: ${v.summarize(parsed.issues)}`);
+    if (!parsed.success)
+      throw new UpstreamError(502, `${this.base.origin} sent an event inkpress does not understand: ${v.summarize(parsed.issues)}`);
     return parsed.output;
   }
 
@@ -147,10 +148,14 @@ export class Upstream {
       }
       if (response.ok) return response;
       const detail = errorMessage(await response.text().catch(() => ""));
-      throw new UpstreamError(upstreamStatus(response.status), `${this.base.origin}${path} answered ${response.status}${detail ? `: ${detail}` : ""}`, {
-        retryable: [429, 502, 503, 504].includes(response.status),
-        answered: response.status,
-      });
+      throw new UpstreamError(
+        upstreamStatus(response.status),
+        `${this.base.origin}${path} answered ${response.status}${detail ? `: ${detail}` : ""}`,
+        {
+          retryable: [429, 502, 503, 504].includes(response.status),
+          answered: response.status,
+        },
+      );
     };
     return pRetry(attempt, {
       retries: this.retries,

@@ -26,14 +26,24 @@ export async function vllmServer(upstream: Upstream): Promise<{ facts: Omit<Remo
   const tokenize = (body: object, signal?: AbortSignal) =>
     upstream.json("/tokenize", { model: model.id, ...body }, signal).then((answer) => v.parse(Tokenized, answer));
   if (!(await answers(tokenize({ prompt: "a" })))) missing.push("token counts (/tokenize)");
-  if (missing.length > 0) throw new ModelLoadError(`${origin} is neither llama-server nor vLLM-compatible: it does not report ${missing.join(", nor ")}`);
+  if (missing.length > 0)
+    throw new ModelLoadError(`${origin} is neither llama-server nor vLLM-compatible: it does not report ${missing.join(", nor ")}`);
 
   const chat = (messages: readonly { role: string; content: string }[]) => tokenize({ messages, add_generation_prompt: true });
   // A model without a chat template is a completion model; vLLM refuses to apply the template it lacks.
-  const prompting = (await answers(chat([{ role: "system", content: "" }, { role: "user", content: "a" }]))) ? "chat-template" : "completion";
+  const prompting = (await answers(
+    chat([
+      { role: "system", content: "" },
+      { role: "user", content: "a" },
+    ]),
+  ))
+    ? "chat-template"
+    : "completion";
   // A chat template writes its own BOS where the model wants one; plain prompts get it from the tokenizer.
   const addSpecial = prompting === "completion";
-  const { tokenizers, literal } = partTokenizers((prompt, bos, signal) => tokenize({ prompt, add_special_tokens: bos && addSpecial }, signal).then((t) => t.tokens));
+  const { tokenizers, literal } = partTokenizers((prompt, bos, signal) =>
+    tokenize({ prompt, add_special_tokens: bos && addSpecial }, signal).then((t) => t.tokens),
+  );
   const template = turnsTemplate(async () => {
     const { tokens } = await chat(MARKED_TURNS);
     return v.parse(v.object({ prompt: v.string() }), await upstream.json("/detokenize", { model: model.id, tokens })).prompt;
@@ -48,7 +58,8 @@ export async function vllmServer(upstream: Upstream): Promise<{ facts: Omit<Remo
       contextSize: model.max_model_len!,
       slots: undefined,
       pinsSlots: false,
-      promptPrefix: async (prompt, signal) => promptPrefix(prompt, prompting === "chat-template" ? await template() : undefined, tokenizers, signal),
+      promptPrefix: async (prompt, signal) =>
+        promptPrefix(prompt, prompting === "chat-template" ? await template() : undefined, tokenizers, signal),
       tokenize: literal,
     },
     // Generated ids come back with each event (vLLM 0.10.2 and later; older ones send text, tokenized again).
@@ -62,7 +73,10 @@ export async function vllmServer(upstream: Upstream): Promise<{ facts: Omit<Remo
  * pieces cut where a control token could begin ({@link tagPieces}), so none is ever whole in one;
  * `literal` tokenizes forced text of the answer the same way. `bos`: the tokenizer's own BOS.
  */
-function partTokenizers(tokenize: (text: string, bos: boolean, signal?: AbortSignal) => Promise<number[]>): { tokenizers: PartTokenizers; literal: RawTokenize } {
+function partTokenizers(tokenize: (text: string, bos: boolean, signal?: AbortSignal) => Promise<number[]>): {
+  tokenizers: PartTokenizers;
+  literal: RawTokenize;
+} {
   const piece = pieceTokenizer((text, signal) => tokenize(text, false, signal));
   const pieces = async (texts: string[], signal?: AbortSignal) => (await Promise.all(texts.map((text) => piece(text, signal)))).flat();
   const literal: RawTokenize = (text, signal) => pieces(tagPieces(text), signal);
@@ -84,7 +98,8 @@ async function answers(request: Promise<unknown>): Promise<boolean> {
     await request;
     return true;
   } catch (error) {
-    if (error instanceof v.ValiError || (error instanceof UpstreamError && error.answered !== undefined && error.answered < 500)) return false;
+    if (error instanceof v.ValiError || (error instanceof UpstreamError && error.answered !== undefined && error.answered < 500))
+      return false;
     throw error;
   }
 }

@@ -72,7 +72,10 @@ export class RemoteWriter implements Writer {
         return;
       }
       // As text, the answer's tags are broken too: the server parses control tokens in text, and the answer holds request text.
-      const prompt = this.server.prompts === "token-ids" ? [...this.prefix.tokens, ...this.transcript.visibleTokens()] : this.prefix.text + breakTags(this.transcript.visibleText());
+      const prompt =
+        this.server.prompts === "token-ids"
+          ? [...this.prefix.tokens, ...this.transcript.visibleTokens()]
+          : this.prefix.text + breakTags(this.transcript.visibleText());
       // A grammar may hold request text: the sampler must not satisfy it with a control token.
       const banned = options.grammar === undefined ? undefined : this.server.controlIds;
       const step = { prompt, maxTokens, seed: options.seed, grammar: options.grammar, banned, slot: this.slot, fresh: this.fresh, signal };

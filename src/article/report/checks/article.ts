@@ -86,7 +86,8 @@ export const na = (message: string): Verdict => ({ passed: null, message });
 
 /** Keyword checks do not apply to an article written without keywords. */
 export function withKeyword(check: (article: Article, primary: string) => Verdict): Measure {
-  return (article) => (article.primary === undefined ? na("No keywords were given, so this check does not apply.") : check(article, article.primary));
+  return (article) =>
+    article.primary === undefined ? na("No keywords were given, so this check does not apply.") : check(article, article.primary);
 }
 
 /** Heading checks do not apply when heading tags are off: reported as not applicable, never as passed or failed. */

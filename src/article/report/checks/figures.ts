@@ -53,6 +53,10 @@ const numbered = (article: Article) => article.headings.filter((heading) => NUMB
 
 /** The figures a reader sees: title, meta description, headings (numbering removed) and body. */
 function articleFigures(article: Article): string[] {
-  const texts = [article.input.title, article.input.metaDescription, ...article.body.map((block) => (block.kind === "heading" ? block.text.replace(NUMBERING, "") : block.text))];
+  const texts = [
+    article.input.title,
+    article.input.metaDescription,
+    ...article.body.map((block) => (block.kind === "heading" ? block.text.replace(NUMBERING, "") : block.text)),
+  ];
   return texts.flatMap(figuresIn);
 }

@@ -5,7 +5,8 @@ import { na, plural, verdict, type Measure } from "./article.js";
 
 /** Why a page is not linked, as the report says it. */
 const REASONS: Record<UnlinkedReason, string> = {
-  "no-anchor": "no descriptive anchor: neither its title nor its keywords hold a phrase of 2–6 words naming it that is not the article's primary keyword",
+  "no-anchor":
+    "no descriptive anchor: neither its title nor its keywords hold a phrase of 2–6 words naming it that is not the article's primary keyword",
   banned: "every descriptive anchor its title and keywords offer holds a phrase of style.avoid",
   irrelevant: "not relevant to the article",
   budget: "past the article's links (about one per 200 words, one per paragraph)",

@@ -51,7 +51,10 @@ export const headingChecks = {
   "subheading-distribution": withHeadings((article) => {
     if (article.input.preset === "paragraphs") return na("The paragraphs preset has no subheadings to distribute.");
     const longest = Math.max(0, ...textRuns(article.body));
-    return verdict(longest <= RUN_WORDS, `The longest text without a subheading has ${plural(longest, "word")} (target at most ${RUN_WORDS}).`);
+    return verdict(
+      longest <= RUN_WORDS,
+      `The longest text without a subheading has ${plural(longest, "word")} (target at most ${RUN_WORDS}).`,
+    );
   }),
 } satisfies Partial<Record<CheckId, Measure>>;
 

@@ -4,7 +4,20 @@ import { slugify } from "../../text/slug.js";
 import { opensWith } from "../../text/text.js";
 import { countForms, formsNote } from "../../text/forms.js";
 import type { CheckId } from "./registry.js";
-import { type Article, type Measure, type Verdict, na, occurrences, percent, plural, quote, round, verdict, withHeadings, withKeyword } from "./article.js";
+import {
+  type Article,
+  type Measure,
+  type Verdict,
+  na,
+  occurrences,
+  percent,
+  plural,
+  quote,
+  round,
+  verdict,
+  withHeadings,
+  withKeyword,
+} from "./article.js";
 
 /** The keyword checks by id. */
 export const keywordChecks = {
@@ -12,7 +25,10 @@ export const keywordChecks = {
 
   "keyword-in-introduction": withKeyword((article, keyword) => {
     if (article.introduction.length === 0) return verdict(false, "The article has no introduction before its first subheading.");
-    const opening = article.introduction.flatMap((paragraph) => paragraph.sentences).slice(0, 2).join(" ");
+    const opening = article.introduction
+      .flatMap((paragraph) => paragraph.sentences)
+      .slice(0, 2)
+      .join(" ");
     return presence(keyword, opening, "the first two sentences of the introduction", article.input.language);
   }),
 

@@ -23,9 +23,32 @@ const SAMPLE = 2000;
  * (franc says "cmn" for Mandarin, a request says "zh"); iso-639-3 maps only exact codes.
  */
 const MEMBERS: Readonly<Record<string, string>> = {
-  cmn: "zh", arb: "ar", pes: "fa", prs: "fa", swh: "sw", uzn: "uz", zlm: "ms", azj: "az", plt: "mg", als: "sq",
-  ayr: "ay", lvs: "lv", ekk: "et", khk: "mn", pbu: "ps", npi: "ne", ydd: "yi", ckb: "ku", quy: "qu", quz: "qu",
-  fuv: "ff", fuf: "ff", koi: "kv", src: "sc", knc: "kr", kng: "kg",
+  cmn: "zh",
+  arb: "ar",
+  pes: "fa",
+  prs: "fa",
+  swh: "sw",
+  uzn: "uz",
+  zlm: "ms",
+  azj: "az",
+  plt: "mg",
+  als: "sq",
+  ayr: "ay",
+  lvs: "lv",
+  ekk: "et",
+  khk: "mn",
+  pbu: "ps",
+  npi: "ne",
+  ydd: "yi",
+  ckb: "ku",
+  quy: "qu",
+  quz: "qu",
+  fuv: "ff",
+  fuf: "ff",
+  koi: "kv",
+  src: "sc",
+  knc: "kr",
+  kng: "kg",
 };
 
 /** Every language franc can name: the ones it tells by script alone and the ones it tells by trigrams. */
@@ -92,7 +115,8 @@ function detect(text: string): string {
 function bestOf(text: string): string {
   const totals = new Map<string, number>();
   for (const piece of pieces(text)) {
-    for (const [code, score] of francAll(piece, { minLength: 1, only: CANDIDATES })) totals.set(code, (totals.get(code) ?? 0) + score * piece.length);
+    for (const [code, score] of francAll(piece, { minLength: 1, only: CANDIDATES }))
+      totals.set(code, (totals.get(code) ?? 0) + score * piece.length);
   }
   return [...totals].sort((x, y) => y[1] - x[1])[0]![0];
 }

@@ -23,16 +23,27 @@ export const outlineChecks = {
     const first = asked.findIndex((heading, i) => shown[i] !== heading);
     if (first >= 0 || shown.length !== asked.length) {
       const at = first >= 0 ? first : asked.length;
-      return verdict(false, `Heading ${at + 1} is “${shown[at] ?? "missing"}”, the outline has “${asked[at] ?? "none"}” (${plural(shown.length, "heading")} written, ${asked.length} planned).`);
+      return verdict(
+        false,
+        `Heading ${at + 1} is “${shown[at] ?? "missing"}”, the outline has “${asked[at] ?? "none"}” (${plural(shown.length, "heading")} written, ${asked.length} planned).`,
+      );
     }
     const budgets = [outline.introduction, ...outline.headings.map((h) => h.words)];
     const written = sectionWords(article);
-    const off = budgets.map((budget, i) => ({ i, budget, words: written[i] ?? 0 })).filter(({ budget, words }) => Math.abs(words - budget) > (budget * SECTION_TOLERANCE) / 100);
+    const off = budgets
+      .map((budget, i) => ({ i, budget, words: written[i] ?? 0 }))
+      .filter(({ budget, words }) => Math.abs(words - budget) > (budget * SECTION_TOLERANCE) / 100);
     const worst = off[0];
     if (worst) {
       const where = worst.i === 0 ? "the introduction" : `“${outline.headings[worst.i - 1]!.text}”`;
-      return verdict(false, `${plural(off.length, "section")} off budget by more than ${SECTION_TOLERANCE}% (first: ${where} has ${plural(worst.words, "word")}, budget ${worst.budget}).`);
+      return verdict(
+        false,
+        `${plural(off.length, "section")} off budget by more than ${SECTION_TOLERANCE}% (first: ${where} has ${plural(worst.words, "word")}, budget ${worst.budget}).`,
+      );
     }
-    return verdict(true, `The ${plural(asked.length, "heading")} of the outline are written in order, each section within ${SECTION_TOLERANCE}% of its budget.`);
+    return verdict(
+      true,
+      `The ${plural(asked.length, "heading")} of the outline are written in order, each section within ${SECTION_TOLERANCE}% of its budget.`,
+    );
   },
 } satisfies Partial<Record<CheckId, Measure>>;

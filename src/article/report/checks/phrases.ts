@@ -22,7 +22,8 @@ export const phraseChecks = {
     const found = findPhrases(article, clichesFor(article.input.language));
     const total = sum(found.map((hit) => hit.count));
     const summary = found.length ? `Found ${plural(total, "AI cliché")}: ${listFound(found)}.` : "Found no AI cliché.";
-    if (article.input.style?.cliches === false) return na(`${summary} The request allows clichés (style.cliches is false), so this check does not apply.`);
+    if (article.input.style?.cliches === false)
+      return na(`${summary} The request allows clichés (style.cliches is false), so this check does not apply.`);
     return verdict(found.length === 0, `${summary}${found.length ? " Target: none." : ""}`);
   },
 

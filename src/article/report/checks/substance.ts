@@ -27,9 +27,15 @@ interface Part {
 /** The introduction and every section (its heading and the prose under it). */
 function partsOf(article: Article): Part[] {
   const intro = article.introduction;
-  const parts: Part[] = intro.length ? [{ name: "the introduction", text: intro.map((p) => p.text).join("\n"), words: sum(intro.map((p) => p.words)) }] : [];
+  const parts: Part[] = intro.length
+    ? [{ name: "the introduction", text: intro.map((p) => p.text).join("\n"), words: sum(intro.map((p) => p.words)) }]
+    : [];
   for (const { heading, prose } of article.sections) {
-    parts.push({ name: `“${heading.text}”`, text: [heading.text, ...prose.map((p) => p.text)].join("\n"), words: heading.words + sum(prose.map((p) => p.words)) });
+    parts.push({
+      name: `“${heading.text}”`,
+      text: [heading.text, ...prose.map((p) => p.text)].join("\n"),
+      words: heading.words + sum(prose.map((p) => p.words)),
+    });
   }
   return parts;
 }
@@ -96,7 +102,10 @@ function noLoops(article: Article): Verdict {
     `${measured.repeats.length} of ${plural(measured.sentences, "sentence")} of ${LOOPS.words} words or more repeat an earlier one, whole or mostly ` +
     `(${round(sentenceShare, 1)}%; at most ${LOOPS.repeatedSentences}%), ${measured.longestRun} of them in a row at most (fewer than ${LOOPS.run}), ` +
     `and ${round(gramShare, 1)}% of the runs of ${LOOPS.n} words are said again (at most ${LOOPS.repeatedGrams}%)`;
-  return verdict(!looping, `${summary}${looping && measured.repeats.length ? `; most repeated: ${mostRepeated(article, measured.repeats)}` : ""}.`);
+  return verdict(
+    !looping,
+    `${summary}${looping && measured.repeats.length ? `; most repeated: ${mostRepeated(article, measured.repeats)}` : ""}.`,
+  );
 }
 
 /** The repeated sentence said most often, quoted with its count and the paragraph it opens or stands in. */
@@ -110,7 +119,10 @@ function mostRepeated(article: Article, repeats: readonly string[]): string {
     counts.set(key, entry);
   }
   const repeated = new Set(repeats.map((sentence) => normaliseSentence(sentence, language)));
-  const top = [...counts.entries()].filter(([key]) => repeated.has(key)).sort((a, b) => b[1].count - a[1].count)[0]?.[1] ?? { sentence: repeats[0] ?? "", count: 1 };
+  const top = [...counts.entries()].filter(([key]) => repeated.has(key)).sort((a, b) => b[1].count - a[1].count)[0]?.[1] ?? {
+    sentence: repeats[0] ?? "",
+    count: 1,
+  };
   const paragraph = article.prose.find((block) => block.sentences.includes(top.sentence));
   const where = paragraph && paragraph.sentences[0] !== top.sentence ? ` in the paragraph ${quote(paragraph.sentences[0]!, language)}` : "";
   return `${quote(top.sentence, language)} (${plural(top.count, "time")})${where}`;

@@ -21,7 +21,21 @@ export interface HtmlPage {
 }
 
 /** Elements that are never the article's text. */
-const IGNORED = new Set(["script", "style", "noscript", "template", "nav", "form", "aside", "footer", "iframe", "svg", "button", "select", "dialog"]);
+const IGNORED = new Set([
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "nav",
+  "form",
+  "aside",
+  "footer",
+  "iframe",
+  "svg",
+  "button",
+  "select",
+  "dialog",
+]);
 
 /** Read an HTML page or fragment; one nested too deeply to parse is an error naming `field`. */
 export function readHtml(html: string, field = "html"): HtmlPage {
@@ -29,7 +43,9 @@ export function readHtml(html: string, field = "html"): HtmlPage {
   const page = fromHtml(html);
   const elements = [...walk(page)];
   const named = (tag: string) => elements.find((element) => element.tagName === tag);
-  const meta = elements.find((element) => element.tagName === "meta" && String(element.properties.name ?? "").toLowerCase() === "description");
+  const meta = elements.find(
+    (element) => element.tagName === "meta" && String(element.properties.name ?? "").toLowerCase() === "description",
+  );
   const title = named("title");
   const language = named("html")?.properties.lang;
   const articles = elements.filter((element) => element.tagName === "article");
@@ -38,7 +54,8 @@ export function readHtml(html: string, field = "html"): HtmlPage {
   return {
     tree: toMdast(kept) as Root,
     title: title ? textOf(title).replace(/\s+/gu, " ").trim() || undefined : undefined,
-    description: typeof meta?.properties.content === "string" ? meta.properties.content.replace(/\s+/gu, " ").trim() || undefined : undefined,
+    description:
+      typeof meta?.properties.content === "string" ? meta.properties.content.replace(/\s+/gu, " ").trim() || undefined : undefined,
     language: typeof language === "string" && language.trim() ? language.trim() : undefined,
   };
 }
@@ -54,10 +71,17 @@ function strip(children: readonly (HastContent | ElementContent)[]): ElementCont
   const kept: ElementContent[] = [];
   for (const child of children) {
     if (child.type === "text") kept.push(child);
-    if (child.type !== "element" || IGNORED.has(child.tagName) || child.properties.role === "navigation" || child.properties.hidden !== undefined) continue;
+    if (
+      child.type !== "element" ||
+      IGNORED.has(child.tagName) ||
+      child.properties.role === "navigation" ||
+      child.properties.hidden !== undefined
+    )
+      continue;
     kept.push({ ...child, children: strip(child.children) });
   }
   return kept;
 }
 
-const textOf = (node: ElementContent): string => (node.type === "text" ? node.value : "children" in node ? node.children.map(textOf).join("") : "");
+const textOf = (node: ElementContent): string =>
+  node.type === "text" ? node.value : "children" in node ? node.children.map(textOf).join("") : "";

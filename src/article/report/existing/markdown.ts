@@ -36,11 +36,19 @@ function frontMatterOf(yaml: string, field: string): Record<string, unknown> {
     data = parse(yaml, { version: "1.1" });
   } catch (error) {
     const reason = (error as Error).message.split("\n")[0];
-    throw new InvalidFieldError(field, `the front matter is not valid YAML: ${reason}`, `${field}: the front matter is not valid YAML: ${reason}`);
+    throw new InvalidFieldError(
+      field,
+      `the front matter is not valid YAML: ${reason}`,
+      `${field}: the front matter is not valid YAML: ${reason}`,
+    );
   }
   if (data === null || data === undefined) return {};
   if (typeof data !== "object" || Array.isArray(data)) {
-    throw new InvalidFieldError(field, "the front matter must be a YAML mapping of fields", `${field}: the front matter must be a YAML mapping of fields`);
+    throw new InvalidFieldError(
+      field,
+      "the front matter must be a YAML mapping of fields",
+      `${field}: the front matter must be a YAML mapping of fields`,
+    );
   }
   return data as Record<string, unknown>;
 }

@@ -39,7 +39,12 @@ export function readPage(page: { markdown: string } | { html: string }, field?: 
     const value = frontMatter[name];
     return typeof value === "string" && value.trim() ? value.trim() : undefined;
   };
-  const declared = defined({ title: text("title"), description: text("description"), language: text("language") ?? text("lang"), slug: text("slug") });
+  const declared = defined({
+    title: text("title"),
+    description: text("description"),
+    language: text("language") ?? text("lang"),
+    slug: text("slug"),
+  });
   return { ...readStructure(tree), declared: { ...declared, fields: frontMatter, from: "front-matter" } };
 }
 

@@ -50,7 +50,8 @@ export function readStructure(tree: Root): ArticleStructure {
   let h1: string | undefined;
   for (const node of tree.children) {
     // The title is the H1 before any text: badges, comments and images may come first.
-    if (h1 === undefined && reader.blocks.length === 0 && node.type === "heading" && node.depth === 1) h1 = reader.inline(node.children).replace(EMOJI, "").replace(/\s+/gu, " ").trim();
+    if (h1 === undefined && reader.blocks.length === 0 && node.type === "heading" && node.depth === 1)
+      h1 = reader.inline(node.children).replace(EMOJI, "").replace(/\s+/gu, " ").trim();
     else reader.block(node);
   }
   return { h1, blocks: reader.blocks, links: reader.links, citations: reader.markers.size };
@@ -128,10 +129,13 @@ class Reader {
 
   /** A list whose every item opens with a marker is the sources list, not prose. */
   private isReferenceList(items: readonly { children: readonly RootContent[] }[]): boolean {
-    return items.length > 0 && items.every((listItem) => {
-      const first = listItem.children[0];
-      return first?.type === "paragraph" && REFERENCE_ITEM.test(toString(first));
-    });
+    return (
+      items.length > 0 &&
+      items.every((listItem) => {
+        const first = listItem.children[0];
+        return first?.type === "paragraph" && REFERENCE_ITEM.test(toString(first));
+      })
+    );
   }
 
   /** The heading right above a sources list is its label, not a section of the article. */

@@ -11,7 +11,13 @@ type Control = HTMLInputElement | HTMLTextAreaElement;
 function controlValue(control: Control): unknown {
   if (control instanceof HTMLInputElement && control.type === "checkbox") return control.checked;
   const raw = control.value.trim();
-  if (control.dataset.list === "lines") return raw ? raw.split(/\r?\n/).map((line) => line.trim()).filter(Boolean) : undefined;
+  if (control.dataset.list === "lines")
+    return raw
+      ? raw
+          .split(/\r?\n/)
+          .map((line) => line.trim())
+          .filter(Boolean)
+      : undefined;
   if (raw === "") return undefined;
   if (control.dataset.list === "sources") return sourcesFromText(raw);
   if (control.dataset.list === "links") return linksFromText(raw);

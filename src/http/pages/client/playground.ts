@@ -11,7 +11,14 @@
  * the page, not new code here. Outline first asks `POST /api/v1/outline` for the plan and
  * shows it to edit (client/outline.ts); Write sends the request with the edited outline.
  */
-import { createClient, IncompleteStreamError, InkpressApiError, type ArticleRequest, type ArticleResponse, type StreamEvent } from "../../../client/index.js";
+import {
+  createClient,
+  IncompleteStreamError,
+  InkpressApiError,
+  type ArticleRequest,
+  type ArticleResponse,
+  type StreamEvent,
+} from "../../../client/index.js";
 import "./check.js";
 import { byId, el } from "./dom.js";
 import { hideError, showError, showProblem } from "./errors.js";

@@ -121,7 +121,9 @@ function showChecks(checks: readonly SeoCheck[], id: (name: string) => HTMLEleme
 function showOutline(view: ReportView, id: (name: string) => HTMLElement): void {
   const outline = view.outline ?? [];
   id("outline").replaceChildren(...outline.map((entry) => el("li", `level-${entry.level}`, entry.text)));
-  id("outline-summary").textContent = outline.length ? `Outline: ${outline.length} heading${outline.length === 1 ? "" : "s"}` : "Outline: no H2 or H3 headings";
+  id("outline-summary").textContent = outline.length
+    ? `Outline: ${outline.length} heading${outline.length === 1 ? "" : "s"}`
+    : "Outline: no H2 or H3 headings";
   id("outline-box").hidden = view.outline === undefined;
 }
 

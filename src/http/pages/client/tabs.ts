@@ -19,7 +19,8 @@ function select(tab: HTMLElement, { focus = false } = {}): void {
     document.getElementById(other.getAttribute("aria-controls")!)!.hidden = !selected;
   }
   if (focus) tab.focus();
-  if (location.hash !== hashOf(tab) && (location.hash || hashOf(tab))) history.replaceState(null, "", `${location.pathname}${location.search}${hashOf(tab)}`);
+  if (location.hash !== hashOf(tab) && (location.hash || hashOf(tab)))
+    history.replaceState(null, "", `${location.pathname}${location.search}${hashOf(tab)}`);
 }
 
 /** The tab a key moves to from `index`, or undefined for a key the tabs do not take. */

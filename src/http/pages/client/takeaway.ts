@@ -34,7 +34,10 @@ function copyButton(id: string, text: (article: Takeaway) => string): void {
   const label = button.textContent;
   button.addEventListener("click", async () => {
     if (!current) return;
-    button.textContent = await copyText(text(current)).then(() => "Copied", () => "Copy failed");
+    button.textContent = await copyText(text(current)).then(
+      () => "Copied",
+      () => "Copy failed",
+    );
     setTimeout(() => (button.textContent = label), 1500);
   });
 }
