@@ -6,7 +6,7 @@ import { startApp, type TestApp } from "../helpers/app.js";
 import { createKey, tempKeysFile } from "../helpers/cli.js";
 import { expectProblem, waitFor } from "../helpers/http.js";
 import { jobsApi } from "../helpers/jobs.js";
-import { PLANTED_CHECKS, plantedArticle } from "../helpers/refresh.js";
+import { PLANTED_CHECKS, plantedArticle } from "../../scripts/fixtures/refresh.js";
 import { API_KEY, testModel } from "../helpers/server.js";
 
 // POST /api/v1/refresh on the app served in-process: the answer on the project's random-weight

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { plantedArticle } from "../helpers/refresh.js";
+import { plantedArticle } from "../../scripts/fixtures/refresh.js";
 import { HAS_STORIES_MODEL, STORIES_MODEL, runCli } from "../helpers/server.js";
 
 // No user file is lost: `batch --refresh --in-place`, `refresh` and `audit` as real processes

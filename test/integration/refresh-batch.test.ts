@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { spawnInkpress } from "../helpers/cli.js";
-import { plantedArticle } from "../helpers/refresh.js";
+import { plantedArticle } from "../../scripts/fixtures/refresh.js";
 import { HAS_STORIES_MODEL, STORIES_MODEL, runCli } from "../helpers/server.js";
 
 // `inkpress batch --refresh DIR` and `inkpress refresh FILE` as real processes on stories260K:

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey, tempKeysFile } from "../helpers/cli.js";
-import { plantedArticle } from "../helpers/refresh.js";
+import { plantedArticle } from "../../scripts/fixtures/refresh.js";
 import { HAS_STORIES_MODEL, STORIES_MODEL, startServer, type TestServer } from "../helpers/server.js";
 
 // A refresh that never ends is charged the words the model wrote, as generate is: over real

@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { locate } from "../../src/refresh/locate.js";
 import type { RefreshResponse } from "../../src/refresh/schema.js";
-import { PLANTED_CHECKS, plantedArticle } from "../helpers/refresh.js";
+import { PLANTED_CHECKS, plantedArticle } from "../../scripts/fixtures/refresh.js";
 import { API_KEY, HAS_STORIES_MODEL, STORIES_MODEL, startServer, testModel, type TestServer } from "../helpers/server.js";
 
 // POST /api/v1/refresh over real HTTP on a real `inkpress serve`, with stories260K and the

@@ -7,7 +7,7 @@ import { locate } from "../../src/refresh/locate.js";
 import { refreshArticle } from "../../src/refresh/refresh.js";
 import { RefreshRequestSchema, type RefreshRequestInput, type RefreshResponse } from "../../src/refresh/schema.js";
 import { RefreshState } from "../../src/refresh/state.js";
-import { PLANTED_CHECKS, plantedArticle } from "../helpers/refresh.js";
+import { PLANTED_CHECKS, plantedArticle } from "../../scripts/fixtures/refresh.js";
 
 // The refresh's mending on the scripted writer: what it changes, what it keeps byte for
 // byte, and what it says when it cannot mend a check.
