@@ -263,8 +263,9 @@ export class Admission {
         return job.work({ backend: meter?.backend(backend) ?? backend, signal, meter, count: (n) => (words = n) });
       });
       words = job.words(done);
-      await job.complete?.(done);
+      // Metered before it completes: a job's result is visible once complete stores it, and /metrics must already count it.
       meter?.finished(job.usage(done), job.kind);
+      await job.complete?.(done);
       return done;
     } catch (error) {
       // Another worker does this work now: its words are that worker's to count.
