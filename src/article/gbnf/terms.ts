@@ -66,7 +66,7 @@ export function wordTrie(words: readonly string[]): TrieNode {
 }
 
 /** A character in either case; a capital of several letters ("ß" → "SS") is no form of one character. */
-export const caseForms = (c: string): string[] => [c, ...[c.toLocaleUpperCase()].filter((upper) => upper !== c && [...upper].length === 1)];
+const caseForms = (c: string): string[] => [c, ...[c.toLocaleUpperCase()].filter((upper) => upper !== c && [...upper].length === 1)];
 
 /** The letters a trie node goes on with, in either case: what a way out of the trie may not start with. */
 export const trieLetters = (node: TrieNode): string[] => [...node.children.keys()].flatMap(caseForms);
