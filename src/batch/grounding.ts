@@ -1,7 +1,6 @@
-import type { Nodes, Root } from "mdast";
-import remarkParse from "remark-parse";
-import { unified } from "unified";
+import type { Nodes } from "mdast";
 import { sameAddress } from "../article/grounding/links.js";
+import { parseMarkdown } from "../article/text/markdown.js";
 import type { GenerateRequest } from "../article/wire/request.js";
 
 /** What a row's front matter says of its grounding; each list only when it has entries. */
@@ -23,7 +22,7 @@ export function groundingData(request: Pick<GenerateRequest, "sources" | "links"
       if (page && !links.includes(page.url)) links.push(page.url);
       if ("children" in node) for (const child of node.children) walk(child);
     };
-    walk(unified().use(remarkParse).parse(markdown) as Root);
+    walk(parseMarkdown(markdown));
   }
   return { ...(sources.length ? { sources } : {}), ...(links.length ? { links } : {}) };
 }

@@ -10,6 +10,7 @@ import { renderArticle } from "../article/output/render.js";
 import type { Plan } from "../article/plan/plan.js";
 import { readMarkdown } from "../article/report/existing/markdown.js";
 import { countBlocks, readPage } from "../article/report/existing/page.js";
+import { isFrontMatter } from "../article/text/markdown.js";
 import { articleSlug, slugify } from "../article/text/slug.js";
 import type { RefreshResponse } from "./schema.js";
 import type { RefreshState } from "./state.js";
@@ -41,7 +42,7 @@ export function articleOf(
     ...(meta.publisher ? { publisher: meta.publisher } : {}),
   });
   const { tree } = readMarkdown(markdown);
-  const body: Root = { ...tree, children: tree.children.filter((node) => node.type !== "yaml" && (node.type as string) !== "toml") };
+  const body: Root = { ...tree, children: tree.children.filter((node) => !isFrontMatter(node)) };
   const { html, page } = renderArticle(body, { title, metaDescription, language, jsonLd });
   const slug = (report.slug && slugify(report.slug.value)) || articleSlug(title, keywords[0] ?? title);
   return {

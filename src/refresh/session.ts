@@ -10,10 +10,9 @@ import { ArticleDocument } from "../article/body/document.js";
 import { KeywordSchedule } from "../article/body/keyword-schedule.js";
 import { writePassage, type Passage } from "../article/body/passage.js";
 import { SentenceGate } from "../article/body/sentence-gate.js";
-import { GrammarBuilder } from "../article/gbnf/grammar.js";
+import { headingGrammar } from "../article/gbnf/grammar.js";
 import type { Grounding } from "../article/grounding/grounding.js";
 import { TokenLedger } from "../article/ledger.js";
-import { headingShape } from "../article/outline/outline-answer.js";
 import { writeOutline, type Outline } from "../article/outline/outline.js";
 import type { AvoidList } from "../article/plan/avoid.js";
 import type { Plan } from "../article/plan/plan.js";
@@ -147,9 +146,7 @@ export class RefreshWriter {
     taken: (heading: string) => boolean;
   }): Promise<string | undefined> {
     const { plan, avoid, signal } = this.o;
-    const grammar = new GrammarBuilder(plan.spaced, { refused: avoid.words })
-      .add([{ field: headingShape(plan.primary, ask.keyword) }, { literal: "\n" }])
-      .build();
+    const grammar = headingGrammar(plan.primary, ask.keyword, plan.spaced, { refused: avoid.words });
     for (let attempt = 0; attempt < HEADING_TRIES; attempt++) {
       this.reset(`${ask.context}${"#".repeat(ask.depth)} `);
       const start = this.writer.text.length;

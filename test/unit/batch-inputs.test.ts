@@ -5,6 +5,7 @@ import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import { requestFromFields } from "../../src/article/wire/fields.js";
 import { LinkSet } from "../../src/article/grounding/links.js";
+import { readPage } from "../../src/article/report/existing/page.js";
 import { csvRows } from "../../src/batch/csv.js";
 import { readRows } from "../../src/batch/input.js";
 import { jsonlRows } from "../../src/batch/jsonl.js";
@@ -226,6 +227,18 @@ describe("front matter", () => {
     const data = parse(/^---\n([\s\S]*?)\n---\n/.exec(text)![1]!, { version: "1.1" });
     expect(data.sources).toEqual([{ title: "Notes", url: "https://example.org/n" }, { title: "Diary" }]);
     expect(data.links).toEqual(["/compost-bins", "/worms"]);
+  });
+
+  it("lists a page the article names by a bare URL, which analyse counts as a link too", () => {
+    const markdown = "# T\n\nThe guide at https://example.org/worms says more, and www.example.org/bins too.\n";
+    const links = [
+      { url: "https://example.org/worms", title: "Worms", keywords: [] },
+      { url: "http://www.example.org/bins", title: "Bins", keywords: [] },
+    ];
+    const text = markdownWithFrontMatter(article(markdown), "t", { request: { links } });
+    const data = parse(/^---\n([\s\S]*?)\n---\n/.exec(text)![1]!, { version: "1.1" });
+    expect(data.links).toEqual(["https://example.org/worms", "http://www.example.org/bins"]);
+    expect(readPage({ markdown }).links.map((link) => link.url)).toEqual(["https://example.org/worms", "http://www.example.org/bins"]);
   });
 
   it("carries the title in the front matter alone, unless asked to keep the # Title line (--h1)", () => {

@@ -65,6 +65,13 @@ describe("splitExcerpts", () => {
     for (const p of excerpts) expect(p.words).toBe(countWords(p.text, "en"));
   });
 
+  it("reads a source as analyse reads a page: its front matter is no excerpt", () => {
+    const text = "---\ntitle: Rain barrels\ndraft: true\n---\nRain barrels collect water from the roof.\n";
+    expect(splitExcerpts({ sources: [{ title: "Barrels", text }], language: "en" }).map((p) => p.text)).toEqual([
+      "Rain barrels collect water from the roof.",
+    ]);
+  });
+
   it("cuts an excerpt at its word limit, and a sentence longer than the limit into pieces", () => {
     const long = Array.from({ length: 50 }, (_, i) => `word${i}`).join(" ");
     const cut = splitExcerpts({ sources: [{ title: "Long", text: `${long}. Short one here.` }], language: "en", maxWords: 20 });

@@ -123,6 +123,24 @@ describe("the source's structure", () => {
     expect(stubbing.map((file) => path.relative(TEST, file))).toEqual([]);
   });
 
+  it("reads and writes Markdown through one module, the one processor (text/markdown.ts)", () => {
+    // Packages that parse or serialise Markdown; unified alone, remark-rehype and rehype turn a tree into HTML and read no Markdown.
+    const MARKDOWN =
+      /^(?:remark|remark-(?:parse|stringify|gfm|frontmatter)|mdast-util-(?:from-markdown|to-markdown|gfm|frontmatter)|micromark(?:-.*)?)$/;
+    const importing = SOURCES.filter((file) =>
+      [...text.get(file)!.matchAll(/(?:from|import)\s*\(?\s*["']([^"'.][^"']*)["']/g)].some((match) => MARKDOWN.test(match[1]!)),
+    );
+    expect(importing.map(rel)).toEqual([path.join("article", "text", "markdown.ts")]);
+  });
+
+  it("writes grammar text (GBNF rules) only in article/gbnf/", () => {
+    const GBNF = path.join(ARTICLE, "gbnf") + path.sep;
+    // The remote backend's probe asks a server for one fixed word; model/ sits below the engine and cannot use its builder.
+    const PROBE = path.join(SRC, "model", "remote", "openai.ts");
+    const writing = SOURCES.filter((file) => !file.startsWith(GBNF) && file !== PROBE && /::=/.test(text.get(file)!));
+    expect(writing.map(rel)).toEqual([]);
+  });
+
   it("raises errors through the one base (src/errors.ts)", () => {
     const outside = SOURCES.filter(
       (file) => file !== path.join(SRC, "errors.ts") && /\bextends\s+(Error|TypeError|RangeError)\b/.test(text.get(file)!),

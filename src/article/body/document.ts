@@ -1,5 +1,5 @@
 import type { Heading, List, Paragraph, PhrasingContent, Root, RootContent } from "mdast";
-import { toMarkdown, type Options as ToMarkdownOptions } from "mdast-util-to-markdown";
+import { serialiseMarkdown } from "../text/markdown.js";
 import { countWords, splitSentences } from "../text/text.js";
 import { countForms } from "../text/forms.js";
 
@@ -7,32 +7,6 @@ import { countForms } from "../text/forms.js";
 export type Block =
   | { kind: "heading"; depth: number; text: string; words: number }
   | { kind: "prose"; text: string; words: number; sentences: string[] };
-
-/** Fixed serialiser options: the same node always gives the same bytes. */
-const MARKDOWN: ToMarkdownOptions = {
-  bullet: "-",
-  emphasis: "_",
-  strong: "*",
-  fence: "`",
-  rule: "-",
-  listItemIndent: "one",
-  setext: false,
-};
-
-/**
- * Text the serialiser leaves as it is in a paragraph of its own: it opens with a letter (no
- * list, heading or quote marker), ends on no space, and holds none of the characters it escapes
- * anywhere (emphasis, code, brackets, references, HTML, backslashes, line breaks).
- */
-const PLAIN = /^\p{L}(?:[^\t\r\n\\[\]_`*&<]*[^\s\\[\]_`*&<])?$/u;
-
-/** A node's Markdown, escaped as remark escapes it, without the final newline. */
-function markdownOf(node: RootContent): string {
-  // Most sentences need no escape: serialising each one would cost more than the rest of its checks.
-  if (node.type === "paragraph" && node.children.length === 1 && node.children[0]!.type === "text" && PLAIN.test(node.children[0].value))
-    return node.children[0].value;
-  return toMarkdown(node, MARKDOWN).replace(/\n$/, "");
-}
 
 const text = (value: string) => ({ type: "text" as const, value });
 
@@ -133,7 +107,7 @@ export class ArticleDocument {
     block.words += words;
     block.sentences.push(sentence);
     // Escaped as a paragraph of its own: the safe side, whatever came before it on the line.
-    this.piece(` ${markdownOf({ type: "paragraph", children: inline })}`);
+    this.piece(` ${serialiseMarkdown({ type: "paragraph", children: inline })}`);
   }
 
   /** Whether the open paragraph holds a link already (a paragraph links one page at most). */
@@ -172,7 +146,7 @@ export class ArticleDocument {
     if (this.openList) {
       this.openList.children.push({ type: "listItem", spread: false, children: [paragraph] });
       this.piece(
-        `\n${markdownOf({ type: "list", ordered: false, spread: false, children: [{ type: "listItem", spread: false, children: [paragraph] }] })}`,
+        `\n${serialiseMarkdown({ type: "list", ordered: false, spread: false, children: [{ type: "listItem", spread: false, children: [paragraph] }] })}`,
       );
       return;
     }
@@ -226,7 +200,7 @@ export class ArticleDocument {
   /** A new top-level node, separated from the one before by a blank line. */
   private push(node: RootContent): void {
     this.tree.children.push(node);
-    this.piece(`${this.pieces.length ? "\n\n" : ""}${markdownOf(node)}`);
+    this.piece(`${this.pieces.length ? "\n\n" : ""}${serialiseMarkdown(node)}`);
   }
 
   private piece(markdown: string): void {

@@ -39,9 +39,12 @@ export function literal(text: string): string {
   return `"${out}"`;
 }
 
-/** A character class of the given characters, or of any character but them (`negated`); duplicates are harmless. */
-export function charClass(chars: Iterable<string>, negated = false): string {
-  let out = "";
+/**
+ * A character class of the given characters, or of any character but them (`negated`); duplicates
+ * are harmless. `ranges`, code's own class syntax (never a request's text), stands before them.
+ */
+export function charClass(chars: Iterable<string>, negated = false, ranges = ""): string {
+  let out = ranges;
   for (const char of chars) for (const point of char) out += escapeChar(point, "class");
   return `[${negated ? "^" : ""}${out}]`;
 }

@@ -6,10 +6,12 @@
  */
 import { GRAMMAR_PAIRS, GRAMMAR_QUOTES } from "../text/scripts.js";
 import { quotes } from "../text/sentences.js";
-import { charClass, escapeChar, literal } from "./escape.js";
+import { charClass, literal } from "./escape.js";
+import { alt, grammar, group, many, opt, repeat, rule, seq, trieLetters, trieStep, wordTrie, type Term, type TrieNode } from "./terms.js";
+import { ASCII_NOT_LETTER } from "./words.js";
 
 /** The first character after a forced keyword, so the model's next token does not glue onto it ("coffeewith"). */
-const BOUNDARY = { spaced: "[ ,.;:!?'\u2019)]", unspaced: "[^a-zA-Z0-9\\n]" } as const;
+const BOUNDARY = { spaced: charClass(" ,.;:!?'\u2019)"), unspaced: charClass("\n", true, "a-zA-Z0-9") } as const;
 
 /**
  * What may follow a forced keyword: a space or punctuation in spaced scripts; in the others, anything
@@ -22,15 +24,24 @@ function boundaryRule(keyword: string, spaced: boolean): string | undefined {
 /** Most characters inside one quotation: the model closes it before it runs on. */
 const QUOTATION_CHARS = 160;
 /** A quotation ends with its sentence's terminator, if any, then its closing quote: one sentence never spreads over several inside quotes. */
-const quoteEnd = (close: string) => `[.!?,\u2026]{0,3} ${literal(close)}`;
+const quoteEnd = (close: string) => seq(repeat(charClass(".!?,\u2026"), 0, 3), literal(close));
+/** A character of free text outside a quotation, but those in `also`. */
+const freeChar = (also: string, negated = true) => charClass([...GRAMMAR_QUOTES, ...also], negated);
 /**
  * The rules every free-text grammar ends with: a double quote (straight or curly) opens a
  * quotation after a space or a line break, on a word, and the same kind closes it.
  */
-export const QUOTED_TEXT = [
-  `chunk ::= [^${GRAMMAR_QUOTES}\\n] | "\\n" quote? | [ \\t] quote`,
-  `quote ::= ${GRAMMAR_PAIRS.map(({ open, close }) => `${literal(open)} [^${GRAMMAR_QUOTES} \\n.!?,;:] [^${GRAMMAR_QUOTES}\\n.!?]{0,${QUOTATION_CHARS}} ${quoteEnd(close)}`).join(" | ")}`,
-].join("\n");
+export const QUOTED_TEXT = grammar(
+  rule("chunk", alt(freeChar("\n"), seq(literal("\n"), opt("quote")), seq(charClass(" \t"), "quote"))),
+  rule(
+    "quote",
+    alt(
+      ...GRAMMAR_PAIRS.map(({ open, close }) =>
+        seq(literal(open), freeChar(" \n.!?,;:"), repeat(freeChar("\n.!?"), 0, QUOTATION_CHARS), quoteEnd(close)),
+      ),
+    ),
+  ),
+);
 
 /** The quotation `pending` left open, and the characters written inside it; undefined when none is. */
 function openQuotation(pending: string): { close: string; inside: number } | undefined {
@@ -86,14 +97,16 @@ export function freeTextGrammar(options: FreeTextOptions): string {
   const opening = notOpening !== undefined && pending.trim() === "";
   const refusing = refuse !== undefined && refuse.length > 0;
   const lineStart = !choose?.length && !boundary && !refusing && !opening && (pending === "" || /\s$/u.test(pending));
-  const tail = open ? `[^${GRAMMAR_QUOTES}\\n.!?]{0,${left}} ${quoteEnd(open.close)} chunk*` : `${lineStart ? "quote? " : ""}chunk*`;
-  let root = "tail";
+  const tail = open
+    ? seq(repeat(freeChar("\n.!?"), 0, left), quoteEnd(open.close), many("chunk"))
+    : seq(lineStart ? opt("quote") : undefined, many("chunk"));
+  let root: Term = "tail";
   if (choose?.length)
-    root = `(${choose.map((phrase) => [literal(phrase), boundaryRule(phrase.trimStart(), spaced)].filter(Boolean).join(" ")).join(" | ")}) tail`;
-  else if (boundary) root = `${boundary} tail`;
-  else if (refusing) root = `" "? (${notWord(refuse, "tail", { inQuotation: open !== undefined, prefix: true })})`;
-  else if (opening) root = `[ \\n]* (${notWord([notOpening], "tail")} | quote tail)`;
-  return `root ::= ${root}\ntail ::= ${tail}\n${QUOTED_TEXT}`;
+    root = seq(group(alt(...choose.map((phrase) => seq(literal(phrase), boundaryRule(phrase.trimStart(), spaced))))), "tail");
+  else if (boundary) root = seq(boundary, "tail");
+  else if (refusing) root = seq(opt(literal(" ")), group(notWord(refuse, "tail", { inQuotation: open !== undefined, prefix: true })));
+  else if (opening) root = seq(many(charClass(" \n")), group(alt(notWord([notOpening], "tail"), seq("quote", "tail"))));
+  return grammar(rule("root", root), rule("tail", tail), QUOTED_TEXT);
 }
 
 /** Where a {@link notWord} expression stands. */
@@ -108,15 +121,6 @@ export interface NotWordOptions {
   prefix?: boolean;
 }
 
-/** A letter or digit, and more generally anything but ASCII punctuation, symbols, spaces and control characters. */
-const WORD_CHAR = "\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f";
-
-interface Node {
-  children: Map<string, Node>;
-  /** One of the words ends here. */
-  end: boolean;
-}
-
 /**
  * A GBNF expression for text that does not start with one of `words` (any case) followed by
  * a word's end, or (`prefix`) not with one of them at all; `rest` is the rule that takes over
@@ -124,33 +128,17 @@ interface Node {
  * Its own characters are never a double quote (a quote opened or closed here would escape the
  * quotation rules of `rest`), nor, inside a quotation, a sentence end.
  */
-export function notWord(words: readonly string[], rest: string, options: NotWordOptions = {}): string {
+export function notWord(words: readonly string[], rest: string, options: NotWordOptions = {}): Term {
   const never = ["\n", ...GRAMMAR_QUOTES, ...(options.inQuotation ? [".", "!", "?"] : [])];
-  const root: Node = { children: new Map(), end: false };
-  for (const word of words) {
-    let node = root;
-    for (const c of word.toLocaleLowerCase()) {
-      let next = node.children.get(c);
-      if (!next) node.children.set(c, (next = { children: new Map(), end: false }));
-      node = next;
-    }
-    node.end = true;
-  }
-  // A character in either case; a capital of several letters ("ß" → "SS") is no form of one character.
-  const forms = (c: string) => [c, ...[c.toLocaleUpperCase()].filter((upper) => upper !== c && [...upper].length === 1)];
-  const expression = (node: Node, depth: number): string => {
-    const taken = [...node.children.keys()].flatMap(forms);
+  const expression = (node: TrieNode, depth: number): Term => {
+    const taken = trieLetters(node);
     // A whole word written: it may only go on as a longer word ("timely"). Else any other character leaves the words behind
     // (at the first, a space may not stand in for another: " time" is the word again).
     const other = node.end
-      ? `[^${WORD_CHAR}${taken.map((c) => escapeChar(c, "class")).join("")}]`
+      ? charClass(taken, true, ASCII_NOT_LETTER)
       : charClass([...taken, ...(depth === 0 ? [" "] : []), ...never], true);
-    const alternatives = [`${other} ${rest}`];
-    for (const [c, child] of node.children) {
-      // With `prefix`, a word ended is refused whatever follows.
-      if (!(options.prefix && child.end)) alternatives.push(`${charClass(forms(c))} (${expression(child, depth + 1)})`);
-    }
-    return alternatives.join(" | ");
+    // With `prefix`, a word ended is refused whatever follows.
+    return trieStep(node, seq(other, rest), (child) => (options.prefix && child.end ? undefined : group(expression(child, depth + 1))));
   };
-  return expression(root, 0);
+  return expression(wordTrie(words), 0);
 }

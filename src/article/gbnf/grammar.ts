@@ -3,7 +3,8 @@
  * structure, each field's length in words, where the keyword stands, and that a
  * heading ends on a whole word. The model still chooses every word.
  */
-import { literal } from "./escape.js";
+import { charClass, literal } from "./escape.js";
+import { alt, chars, grammar, group, opt, repeat, rule, seq, times, type Term } from "./terms.js";
 import { NOT_LETTER, refusableWords, wordRules } from "./words.js";
 
 /** One field's shape. */
@@ -36,24 +37,38 @@ function keywordRule(keyword: string, opening: boolean): string {
   const first = String.fromCodePoint(keyword.codePointAt(0)!);
   const rest = keyword.slice(first.length);
   const upper = first.toLocaleUpperCase();
-  const head = !opening || upper === first ? literal(first) : `(${literal(upper)} | ${literal(first)})`;
-  return rest ? `${head} ${literal(rest)}` : head;
+  const head = !opening || upper === first ? literal(first) : group(alt(literal(upper), literal(first)));
+  return seq(head, rest ? literal(rest) : undefined);
 }
 
-const SHARED_RULES = [
-  // A letter or digit: anything but ASCII punctuation, symbols, spaces, control characters and quotation marks
-  // (a heading or title never opens a quotation or bracket it might not close).
-  `l ::= [^${NOT_LETTER}]`,
+/** A letter or digit: anything but ASCII punctuation, symbols, spaces, control characters and quotation marks. */
+const LETTER = chars(NOT_LETTER, true);
+/** What joins the parts of a word: an apostrophe or a hyphen. */
+const JOINER = chars("-'\u2019");
+/** The space between words. */
+const SPACE = literal(" ");
+
+/** A word (`w`: perhaps followed by a comma) and a field's last word (`wl`), each part of at most 12 and 10 letters of `part`. */
+const wordRulesOf = (part: (letters: number) => Term): string[] => [
   // A word: letters, perhaps joined by an apostrophe or hyphen, perhaps followed by a comma.
-  'w ::= l{1,12} ([-\'\u2019] l{1,10})? ","?',
+  rule("w", seq(part(12), opt(group(seq(JOINER, part(10)))), opt(literal(",")))),
   // The last word of a field carries no punctuation, so a field ends on a whole word.
-  "wl ::= l{1,12} ([-'\u2019] l{1,10})?",
-  // Scripts without spaces: characters instead of words (CJK commas allowed inside).
-  // Latin words among them keep their spaces ("SEO ツール"), one space before a character.
-  `c ::= [^${NOT_LETTER}] | [、，] | " " [^${NOT_LETTER}]`,
-  // Next to a Latin keyword in those scripts: a space, or a CJK character or mark (which cannot glue onto it).
-  'sep ::= " " | [\u3001-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff01-\uff60]',
+  rule("wl", seq(part(12), opt(group(seq(JOINER, part(10)))))),
 ];
+
+// A heading or title never opens a quotation or bracket it might not close.
+const LETTER_RULE = rule("l", LETTER);
+/**
+ * Scripts without spaces: characters instead of words (CJK commas allowed inside), and next to a
+ * Latin keyword a space, or a CJK character or mark (which cannot glue onto it). Latin words
+ * among them keep their spaces ("SEO ツール"), one space before a character.
+ */
+const SCRIPT_RULES = [
+  rule("c", alt(LETTER, charClass("、，"), seq(SPACE, LETTER))),
+  rule("sep", alt(SPACE, chars("\u3001-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff01-\uff60"))),
+];
+/** The rules every grammar holds when no word is refused. */
+const SHARED_RULES = [LETTER_RULE, ...wordRulesOf((letters) => repeat("l", 1, letters)), ...SCRIPT_RULES];
 
 /** What a grammar's fields refuse besides their shape. */
 export interface GrammarOptions {
@@ -89,15 +104,13 @@ export class GrammarBuilder {
   /** The GBNF text. */
   build(): string {
     // With words refused, a word's letters (each part of a hyphenated one) are the refusing rule's.
-    const shared = this.refused.length
-      ? [...SHARED_RULES.filter((r) => !/^wl? ::=/.test(r)), ...refusingWords(this.word(12))]
-      : SHARED_RULES;
-    return [`root ::= ${this.parts.join(" ") || '""'}`, ...this.rules, ...shared, ...[...this.words.values()].flat()].join("\n");
+    const shared = this.refused.length ? [LETTER_RULE, ...SCRIPT_RULES, ...refusingWords(this.word(12))] : SHARED_RULES;
+    return grammar(rule("root", seq(...this.parts) || literal("")), ...this.rules, ...shared, ...[...this.words.values()].flat());
   }
 
   /** The rule of a word of at most `letters` letters. */
   private word(letters: number): string {
-    if (!this.refused.length) return `l{1,${letters}}`;
+    if (!this.refused.length) return repeat("l", 1, letters);
     const name = `ok${letters}`;
     if (!this.words.has(letters)) this.words.set(letters, wordRules(name, this.refused, letters));
     return name;
@@ -106,58 +119,83 @@ export class GrammarBuilder {
   private fieldRule(shape: FieldShape): string {
     const name = `f${this.rules.length}`;
     const letters = shape.letters === undefined ? undefined : this.word(shape.letters);
-    this.rules.push(`${name} ::= ${this.spaced ? spacedField(shape, letters) : unspacedField(shape)}`);
+    this.rules.push(rule(name, this.spaced ? spacedField(shape, letters) : unspacedField(shape)));
     return name;
   }
 }
 
-/** The word rules `w` and `wl` when words are refused: `word` instead of free letters. */
-function refusingWords(word: string): string[] {
-  return [`w ::= ${word} ([-'\u2019] ${word})? ","?`, `wl ::= ${word} ([-'\u2019] ${word})?`];
+/**
+ * The grammar of one field the model writes, ended by `then` (the first character of the text
+ * after it: the model's own end of the field): each call of the outline, and a mended heading.
+ */
+export function fieldGrammar(field: FieldShape, then: string | undefined, spaced: boolean, options: GrammarOptions = {}): string {
+  return new GrammarBuilder(spaced, options).add(then === undefined ? [{ field }] : [{ field }, { literal: then }]).build();
 }
 
-const repeat = (rule: string, min: number, max: number) => (max <= 0 ? "" : `${rule}{${Math.max(0, min)},${max}}`);
+/** A model-written heading's field: two to eight words, the keyword within its first three when it holds one. */
+export function headingShape(primary: string, keyword: boolean): FieldShape {
+  return keyword ? { words: [2, 8], keyword: primary, before: 2 } : { words: [2, 8] };
+}
+
+/** The grammar of a heading the model writes on a line of its own: the outline's heading field, then the line's end. */
+export function headingGrammar(primary: string, keyword: boolean, spaced: boolean, options: GrammarOptions = {}): string {
+  return fieldGrammar(headingShape(primary, keyword), "\n", spaced, options);
+}
+
+/** The word rules `w` and `wl` when words are refused: `word` instead of free letters. */
+const refusingWords = (word: string): string[] => wordRulesOf(() => word);
+
+/** Up to `max` of a term (none when `max` is not positive), at least `min`. */
+const upTo = (term: Term, min: number, max: number): Term | undefined => (max <= 0 ? undefined : repeat(term, Math.max(0, min), max));
 
 /** `letters`: the rule of a word of the field's own most letters (`shape.letters`), when it has one. */
-function spacedField(shape: FieldShape, letters?: string): string {
+function spacedField(shape: FieldShape, letters?: string): Term {
   const [min, max] = shape.words;
   // Without a required ending the model may still close the field with a stop of its own,
   // which callers drop: a model that wants to end there is not pushed into gluing letters on.
-  const end = shape.end ? ` ${literal(shape.end)}` : " [.!]?";
-  const [w, wl] = letters ? [`(${letters} ","?)`, letters] : ["w", "wl"];
-  if (shape.continues) return `","? ${repeat(`(" " ${w})`, min - 1, max - 1)} " " ${wl}${end}`.replace(/\s+/g, " ");
-  if (!shape.keyword) return `w ${repeat('(" " w)', min - 2, max - 2)} " " wl${end}`.replace(/\s+/g, " ");
+  const end = shape.end ? literal(shape.end) : opt(chars(".!"));
+  // Words after the first, each after a space: a lengthened field's of its own most letters.
+  const words = (word: Term, least: number, most: number) => upTo(group(seq(SPACE, word)), least, most);
+  if (shape.continues) {
+    const [w, wl] = letters ? [group(seq(letters, opt(literal(",")))), letters] : ["w", "wl"];
+    return seq(opt(literal(",")), words(w, min - 1, max - 1), SPACE, wl, end);
+  }
+  if (!shape.keyword) return seq("w", words("w", min - 2, max - 2), SPACE, "wl", end);
   const keywordWords = shape.keyword.split(/\s+/).length;
   // One alternative per number of words before the keyword, so the whole field keeps its word range.
-  const alternatives: string[] = [];
+  const alternatives: Term[] = [];
   for (let before = 0; before <= (shape.before ?? 2); before++) {
     const most = max - keywordWords - before;
     if (most < 0) break;
     const least = Math.max(0, min - keywordWords - before);
-    const tail = most === 0 ? "" : `(${repeat('(" " w)', least - 1, most - 1)} " " wl)${least === 0 ? "?" : ""}`;
+    const tail = most === 0 ? undefined : group(seq(words("w", least - 1, most - 1), SPACE, "wl"));
     alternatives.push(
-      `${before ? `(w " "){${before}}` : ""} ${keywordRule(shape.keyword, before === 0)} ${tail}`.replace(/\s+/g, " ").trim(),
+      seq(
+        before ? times(group(seq("w", SPACE)), before) : undefined,
+        keywordRule(shape.keyword, before === 0),
+        least === 0 && tail ? opt(tail) : tail,
+      ),
     );
   }
   // A keyword longer than the field stands alone.
   if (!alternatives.length) alternatives.push(keywordRule(shape.keyword, true));
-  return `(${alternatives.join(" | ")})${end}`;
+  return seq(group(alt(...alternatives)), end);
 }
 
-function unspacedField(shape: FieldShape): string {
+function unspacedField(shape: FieldShape): Term {
   const [min, max] = shape.words;
-  const end = shape.end ? ` ${literal(shape.end)}` : "";
+  const end = shape.end ? literal(shape.end) : undefined;
   // Lengthening what is written: a space or a CJK character first, so nothing glues onto a Latin word.
-  if (shape.continues) return `sep c{${Math.max(0, min * 2 - 1)},${max * 2 - 1}}${end}`;
+  if (shape.continues) return seq("sep", repeat("c", Math.max(0, min * 2 - 1), max * 2 - 1), end);
   // About two characters a word in these scripts.
-  if (!shape.keyword) return `c{${min * 2},${max * 2}}${end}`;
+  if (!shape.keyword) return seq(repeat("c", min * 2, max * 2), end);
   const before = (shape.before ?? 2) * 2;
-  const after = `c{${Math.max(0, min * 2 - 8)},${max * 2}}`;
+  const after = repeat("c", Math.max(0, min * 2 - 8), max * 2);
   // A Latin keyword stays a word of its own: what stands next to it is a space or a character of another script.
   if (/[\p{Script=Latin}\p{N}]/u.test(shape.keyword)) {
     const opening = keywordRule(shape.keyword, true);
     const inside = keywordRule(shape.keyword, false);
-    return `(${opening} | c{0,${before - 1}} sep ${inside}) (sep ${after})?${end}`;
+    return seq(group(alt(opening, seq(repeat("c", 0, before - 1), "sep", inside))), opt(group(seq("sep", after))), end);
   }
-  return `c{0,${before}} ${keywordRule(shape.keyword, true)} ${after}${end}`;
+  return seq(repeat("c", 0, before), keywordRule(shape.keyword, true), after, end);
 }

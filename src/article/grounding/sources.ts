@@ -4,13 +4,10 @@
  * is shown its best excerpts within a token budget. The citation measure says whether a
  * written sentence restates an excerpt beyond the request's own words. Pure: no model, no network.
  */
-import type { Nodes, Root } from "mdast";
+import type { Nodes } from "mdast";
 import { toString } from "mdast-util-to-string";
-import remarkGfm from "remark-gfm";
-import remarkParse from "remark-parse";
-import { unified } from "unified";
 import { figureKey, figuresIn } from "../text/figures.js";
-import { assertNesting } from "../text/nesting.js";
+import { parseMarkdown } from "../text/markdown.js";
 import { contentTerms, TermIndex } from "../text/terms.js";
 import { endsSentence, splitSentences, wordSpans } from "../text/text.js";
 
@@ -54,9 +51,8 @@ interface Block {
   heading?: string;
 }
 
-/** The text blocks of Markdown (GitHub's, tables included), in order; code and HTML are left out (they are not prose to restate). */
+/** The text blocks of Markdown (GitHub's, tables included), in order; code, HTML and front matter are left out (they are not prose to restate). */
 function blocksOf(markdown: string, field: string): Block[] {
-  assertNesting(markdown, "markdown", field);
   const blocks: Block[] = [];
   let heading: string | undefined;
   const text = (node: Nodes) => toString(node, { includeImageAlt: false }).replace(/\s+/g, " ").trim();
@@ -66,7 +62,7 @@ function blocksOf(markdown: string, field: string): Block[] {
     else if (node.type === "tableRow") blocks.push({ text: node.children.map(text).filter(Boolean).join("; "), heading });
     else if (node.type !== "code" && node.type !== "html" && "children" in node) for (const child of node.children) visit(child);
   };
-  visit(unified().use(remarkParse).use(remarkGfm).parse(markdown) as Root);
+  visit(parseMarkdown(markdown, field));
   return blocks.filter((block) => block.text);
 }
 

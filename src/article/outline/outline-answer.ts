@@ -3,7 +3,7 @@
  * fixed labels and punctuation (a JSON object for chat models, lines for plain ones), and the
  * reading of an answer back into its fields.
  */
-import type { FieldShape } from "../gbnf/grammar.js";
+import { headingShape, type FieldShape } from "../gbnf/grammar.js";
 import type { Plan } from "../plan/plan.js";
 
 /** What a field of the outline is. */
@@ -21,11 +21,6 @@ export function fieldAt(items: readonly OutlineItem[], offsets: Map<number, numb
   let found = 0;
   for (const [i, at] of offsets) if (at <= offset && "field" in items[i]!) found = i;
   return found;
-}
-
-/** A model-written heading's field: two to eight words, the keyword within its first three when it holds one. */
-export function headingShape(primary: string, keyword: boolean): FieldShape {
-  return keyword ? { words: [2, 8], keyword: primary, before: 2 } : { words: [2, 8] };
 }
 
 /** Words the title and the description may have. */

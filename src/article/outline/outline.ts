@@ -1,6 +1,6 @@
 import type { Writer } from "../../model/backend.js";
 import type { AvoidList } from "../plan/avoid.js";
-import { GrammarBuilder, type FieldShape } from "../gbnf/grammar.js";
+import { fieldGrammar, type FieldShape } from "../gbnf/grammar.js";
 import { fieldAt, givenTexts, outlineItems, parseOutline, type OutlineItem, type Role, type Sizes } from "./outline-answer.js";
 import { TokenLedger } from "../ledger.js";
 import type { Plan, PlannedSection } from "../plan/plan.js";
@@ -116,8 +116,8 @@ class OutlinePass {
   private async generate(rest: OutlineItem[], attempt: number): Promise<number | undefined> {
     const { writer, start, plan } = this;
     const [field, after] = rest as [OutlineItem & { field: FieldShape }, OutlineItem | undefined];
-    const call = after && "literal" in after ? [field, { literal: after.literal[0]! }] : [field];
-    const grammar = new GrammarBuilder(plan.spaced, { refused: this.o.avoid.words }).add(call).build();
+    const then = after && "literal" in after ? after.literal[0]! : undefined;
+    const grammar = fieldGrammar(field.field, then, plan.spaced, { refused: this.o.avoid.words });
     // Only the field's own words are judged: the labels code writes ("Title: ") are no text of the article.
     const fieldStart = writer.text.length;
     for await (const piece of writer.generate({

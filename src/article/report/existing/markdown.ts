@@ -1,16 +1,11 @@
 /**
  * A Markdown page as site generators keep them: YAML front matter (Hugo, Astro, Jekyll,
- * Eleventy), then CommonMark with GitHub's extensions (tables, autolinked URLs, footnotes).
+ * Eleventy), then CommonMark with GitHub's extensions, read by the one Markdown processor.
  */
 import type { Root } from "mdast";
-import { fromMarkdown } from "mdast-util-from-markdown";
-import { frontmatterFromMarkdown } from "mdast-util-frontmatter";
-import { gfmFromMarkdown } from "mdast-util-gfm";
-import { frontmatter } from "micromark-extension-frontmatter";
-import { gfm } from "micromark-extension-gfm";
 import { parse } from "yaml";
 import { InvalidFieldError } from "../../../errors.js";
-import { assertNesting } from "../../text/nesting.js";
+import { parseMarkdown, yamlFrontMatter } from "../../text/markdown.js";
 
 /** A Markdown page: its tree and its front matter's fields. */
 export interface MarkdownPage {
@@ -21,12 +16,8 @@ export interface MarkdownPage {
 
 /** Parse a Markdown page; front matter that is not a YAML mapping, or nesting too deep to parse, is an error naming `field`. */
 export function readMarkdown(markdown: string, field = "markdown"): MarkdownPage {
-  assertNesting(markdown, "markdown", field);
-  const tree = fromMarkdown(markdown, {
-    extensions: [frontmatter(["yaml", "toml"]), gfm()],
-    mdastExtensions: [frontmatterFromMarkdown(["yaml", "toml"]), gfmFromMarkdown()],
-  });
-  const yaml = tree.children[0]?.type === "yaml" ? tree.children[0].value : undefined;
+  const tree = parseMarkdown(markdown, field);
+  const yaml = yamlFrontMatter(tree);
   return { tree, frontMatter: yaml === undefined ? {} : frontMatterOf(yaml, field) };
 }
 
