@@ -4,7 +4,7 @@ import type { PublishField } from "../article/wire/publish.js";
 import type { GenerateRequest, Style } from "../article/wire/request.js";
 import { draftOutline, outlineCharge } from "../planning/outline.js";
 import type { OutlineResponse } from "../planning/schema.js";
-import { refreshArticle, type RefreshedArticle, type RefreshOptions } from "../refresh/refresh.js";
+import { refreshArticle, type RefreshedArticle, type RefreshOptions } from "../article/mend/refresh.js";
 import type { RefreshRequest } from "../refresh/schema.js";
 import type { KeyLimiter } from "../keys/limiter.js";
 import type { ApiKey } from "../keys/registry.js";

@@ -68,7 +68,10 @@ function cycles(): string[][] {
 }
 
 /** The article engine's stages in the order a request walks them; each imports only those before it. */
-const STAGES = ["text", "gbnf", "plan", "outline", "grounding", "body", "report", "output"];
+const STAGES = ["text", "gbnf", "plan", "outline", "grounding", "body", "report", "existing", "output", "mend"];
+
+/** The stages that read the request (the wire contract): each is the engine's entry of one request. */
+const READERS = ["plan", "existing", "mend"];
 
 /** Where a file of src/article/ sits: a stage, `wire` (the HTTP contract) or the top level. */
 const stageOf = (file: string) => {
@@ -102,8 +105,9 @@ describe("the source's structure", () => {
         if (from === to || from === "wire" || from === "top") continue;
         // The writer's ledger wraps the one writer every stage talks to the model through.
         if (to === "top" && path.basename(target) === "ledger.ts") continue;
-        // The plan is where a request becomes engine decisions: the one stage that reads the request.
-        if (to === "wire" && from === "plan") continue;
+        // Where a request becomes engine decisions, the one stage of each request that reads it: the plan
+        // (generate), an existing article's targets (analyse) and the mending (refresh).
+        if (to === "wire" && READERS.includes(from)) continue;
         if (to === "wire" || to === "top" || STAGES.indexOf(to) >= STAGES.indexOf(from)) backwards.push(`${rel(file)} -> ${rel(target)}`);
       }
     }

@@ -6,20 +6,20 @@
  * sentence gate, keyword schedule and refusal of banned phrases), headings under the
  * outline's heading grammar. The model writes every word.
  */
-import { ArticleDocument } from "../article/body/document.js";
-import { KeywordSchedule } from "../article/body/keyword-schedule.js";
-import { writePassage, type Passage } from "../article/body/passage.js";
-import { SentenceGate } from "../article/body/sentence-gate.js";
-import { GrammarBuilder } from "../article/gbnf/grammar.js";
-import type { Grounding } from "../article/grounding/grounding.js";
-import { TokenLedger } from "../article/ledger.js";
-import { headingShape } from "../article/outline/outline-answer.js";
-import { writeOutline, type Outline } from "../article/outline/outline.js";
-import type { AvoidList } from "../article/plan/avoid.js";
-import type { Plan } from "../article/plan/plan.js";
-import { articlePrompt } from "../article/plan/prompts.js";
-import { capitalise } from "../article/text/text.js";
-import type { Backend } from "../model/backend.js";
+import { ArticleDocument } from "../body/document.js";
+import { KeywordSchedule } from "../body/keyword-schedule.js";
+import { writePassage, type Passage } from "../body/passage.js";
+import { SentenceGate } from "../body/sentence-gate.js";
+import { GrammarBuilder } from "../gbnf/grammar.js";
+import type { Grounding } from "../grounding/grounding.js";
+import { TokenLedger } from "../ledger.js";
+import { headingShape } from "../outline/outline-answer.js";
+import { writeOutline, type Outline } from "../outline/outline.js";
+import type { AvoidList } from "../plan/avoid.js";
+import type { Plan } from "../plan/plan.js";
+import { articlePrompt } from "../plan/prompts.js";
+import { capitalise } from "../text/text.js";
+import type { Backend } from "../../model/backend.js";
 
 /** What the refresh writer works with. */
 export interface RefreshWriterOptions {
