@@ -6,7 +6,7 @@
 import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { analyseExisting, type ExistingAnalysis } from "../article/existing/analyse.js";
+import { analyseExisting, type ExistingAnalysis } from "../article/index.js";
 import { AnalyseRequestSchema } from "../article/wire/analyse.js";
 import { fieldErrors, requestFromFields, type RequestField } from "../article/wire/fields.js";
 import { InkpressError, InvalidFieldError } from "../errors.js";

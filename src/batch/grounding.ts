@@ -1,7 +1,7 @@
 import type { Nodes, Root } from "mdast";
 import remarkParse from "remark-parse";
 import { unified } from "unified";
-import { sameAddress } from "../article/grounding/links.js";
+import { sameAddress } from "../article/index.js";
 import type { GenerateRequest } from "../article/wire/request.js";
 
 /** What a row's front matter says of its grounding; each list only when it has entries. */

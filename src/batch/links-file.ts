@@ -5,7 +5,7 @@ import { XMLParser } from "fast-xml-parser";
 import * as v from "valibot";
 import { fieldPath } from "../article/wire/fields.js";
 import { LinkSchema, type Link } from "../article/wire/request.js";
-import { capitalise } from "../article/text/text.js";
+import { capitalise } from "../article/index.js";
 import { BatchError } from "./errors.js";
 import { unreadable } from "./unreadable.js";
 

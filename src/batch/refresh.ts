@@ -12,7 +12,7 @@ import { InkpressError } from "../errors.js";
 import { GenerationService } from "../generation/service.js";
 import type { Backend } from "../model/backend.js";
 import { refreshRequestOf, type RefreshFields } from "../refresh/file.js";
-import type { RefreshedArticle } from "../article/mend/refresh.js";
+import type { RefreshedArticle } from "../article/index.js";
 import type { RefreshRequest } from "../refresh/schema.js";
 import { Manifest } from "./manifest.js";
 import { runPool } from "./pool.js";

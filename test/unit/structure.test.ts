@@ -96,6 +96,19 @@ describe("the source's structure", () => {
     expect(crossing).toEqual([]);
   });
 
+  it("enters the article engine through its one door (src/article/index.ts), and reads the wire contract from src/article/wire/", () => {
+    const DOOR = path.join(ARTICLE, "index.ts");
+    const WIRE = path.join(ARTICLE, "wire") + path.sep;
+    // The refresh request's schema, which moves into the wire folder with every other wire schema.
+    const WIRE_ELSEWHERE = [path.join(SRC, "refresh", "schema.ts")];
+    const around = SOURCES.filter((file) => !file.startsWith(ARTICLE + path.sep) && !WIRE_ELSEWHERE.includes(file)).flatMap((file) =>
+      GRAPH.get(file)!
+        .filter((target) => target.startsWith(ARTICLE + path.sep) && target !== DOOR && !target.startsWith(WIRE))
+        .map((target) => `${rel(file)} -> ${rel(target)}`),
+    );
+    expect(around).toEqual([]);
+  });
+
   it("walks the article engine's stages one way, and only the request's entry reads the wire contract", () => {
     const backwards: string[] = [];
     for (const file of SOURCES.filter((f) => f.startsWith(ARTICLE + path.sep))) {
