@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
 import { LinkSet, slugify } from "../article/index.js";
-import { readLinksFile } from "../batch/links-file.js";
+import { readLinksFile } from "../site/links-file.js";
 import { localWriter } from "../batch/local.js";
 import { planBatch } from "../batch/plan.js";
 import { localRefresher, planRefresh, runRefresh } from "../batch/refresh.js";

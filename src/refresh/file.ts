@@ -3,7 +3,7 @@
  * over its front matter's targets), and named in every error, for `inkpress refresh` and
  * `inkpress batch --refresh`.
  */
-import { fileSlug } from "../audit/file.js";
+import { fileSlug } from "../site/pages.js";
 import { fieldErrors, requestFromFields, type RequestField } from "../article/wire/fields.js";
 import { readMarkdown, refreshArticle, type RefreshedArticle, type RefreshOptions } from "../article/index.js";
 import { InkpressError, InvalidFieldError } from "../errors.js";

@@ -109,6 +109,17 @@ describe("the source's structure", () => {
     expect(around).toEqual([]);
   });
 
+  it("reads a site's page files (pages, slugs, links and source files) through src/site/: audit, batch and refresh never reach sideways", () => {
+    // batch --refresh runs the refresh feature on each file: the one crossing, downward to a feature it drives.
+    const SIDEWAYS = ["audit>batch", "audit>refresh", "refresh>audit", "refresh>batch", "batch>audit"];
+    const crossing = SOURCES.flatMap((file) =>
+      GRAPH.get(file)!
+        .filter((target) => SIDEWAYS.includes(`${rel(file).split(path.sep)[0]}>${rel(target).split(path.sep)[0]}`))
+        .map((target) => `${rel(file)} -> ${rel(target)}`),
+    );
+    expect(crossing).toEqual([]);
+  });
+
   it("walks the article engine's stages one way, and only the request's entry reads the wire contract", () => {
     const backwards: string[] = [];
     for (const file of SOURCES.filter((f) => f.startsWith(ARTICLE + path.sep))) {
