@@ -15,7 +15,7 @@ const HTML_PAGES: ReadonlySet<string> = new Set([".html", ".htm"]);
 const PAGE_EXTENSIONS = new Set([...MARKDOWN_PAGES, ...HTML_PAGES]);
 
 /** A folder of pages that cannot be read: its message names the folder. */
-export class PageFolderError extends InkpressError {
+class PageFolderError extends InkpressError {
   constructor(message: string, options: { cause?: unknown } = {}) {
     super(message, { ...options, status: 400 });
   }
