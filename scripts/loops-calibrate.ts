@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { LOOPS } from "../src/article/plan/limits.js";
-import { countBlocks, readPage } from "../src/article/report/existing/page.js";
+import { countBlocks, readPage } from "../src/article/existing/page.js";
 import { loops, repetition } from "../src/article/text/repeats.js";
 import { ROOT } from "./bench/common.js";
 

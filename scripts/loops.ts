@@ -5,7 +5,7 @@
  * repeated sentences, as the report's no-loops check counts them (plan/limits.ts LOOPS), and
  * the share over all six.
  */
-import { readPage, countBlocks } from "../src/article/report/existing/page.js";
+import { readPage, countBlocks } from "../src/article/existing/page.js";
 import { LOOPS } from "../src/article/plan/limits.js";
 import { repetition } from "../src/article/text/repeats.js";
 import { API_KEY, MODEL, ROOT } from "./bench/common.js";

@@ -8,7 +8,7 @@ import { removeStaleTemporaries } from "./atomic.js";
 import type { BackendSource, ModelSource, ServeConfig } from "./config.js";
 import { ConfigError, InkpressError } from "./errors.js";
 import { createApp } from "./http/app.js";
-import { AnalysisPool } from "./article/analysis-pool.js";
+import { AnalysisPool } from "./article/index.js";
 import { Metrics } from "./http/metrics.js";
 import { hardenServer } from "./http/socket.js";
 import { cliCommand } from "./invocation.js";

@@ -8,7 +8,7 @@
  * table for docs/performance.md.
  */
 import * as v from "valibot";
-import { analyseExisting } from "../../src/article/existing.js";
+import { analyseExisting } from "../../src/article/existing/analyse.js";
 import { MAX_NESTING } from "../../src/article/text/nesting.js";
 import { AnalyseRequestSchema } from "../../src/article/wire/analyse.js";
 

@@ -5,7 +5,7 @@
  */
 import { InvalidFieldError } from "../errors.js";
 import { TimeLimitError, WorkerPool } from "../worker-pool.js";
-import type { AnalyseExistingOptions } from "./existing.js";
+import type { AnalyseExistingOptions } from "./existing/analyse.js";
 import type { AnalyseRequest, AnalysisResponse } from "./wire/analyse.js";
 
 /** One analysis a worker runs. */

@@ -8,9 +8,9 @@ import { ArticleDocument } from "./body/document.js";
 import { Grounding } from "./grounding/grounding.js";
 import { articleJsonLd, type Publisher } from "./output/jsonld.js";
 import { TokenLedger } from "./ledger.js";
-import { plannedOutline, writeOutline, type Outline, type OutlineEntry } from "./outline/outline.js";
+import { openAnswer } from "./outline/opening.js";
+import { plannedOutline, type Outline, type OutlineEntry } from "./outline/outline.js";
 import { plan, type Plan } from "./plan/plan.js";
-import { articlePrompt } from "./plan/prompts.js";
 import { renderArticle } from "./output/render.js";
 import type { GenerateRequest } from "./wire/request.js";
 import { articleSlug } from "./text/slug.js";
@@ -106,13 +106,9 @@ async function writeAnswer({ request, articlePlan, avoid, document }: AnswerInpu
   const { backend, signal, onWords } = options;
   const writer = TokenLedger.of(await backend.writer(signal));
   try {
-    const format = backend.prompting === "chat-template" ? "json" : "lines";
-    await writer.begin(articlePrompt(articlePlan, format));
-    const outline = await writeOutline({ plan: articlePlan, writer, format, seed: request.seed, avoid, ...(signal ? { signal } : {}) });
+    const outline = await openAnswer({ plan: articlePlan, writer, prompting: backend.prompting, seed: request.seed, avoid, signal });
     const planned = plannedOutline(articlePlan, outline);
     options.onOutline?.({ title: outline.title, outline: planned });
-    writer.append("\n\n");
-    writer.pin();
     const grounding = new Grounding({
       plan: articlePlan,
       outline,

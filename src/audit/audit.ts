@@ -6,11 +6,10 @@
  */
 import os from "node:os";
 import path from "node:path";
-import type { CheckId } from "../article/report/analyse.js";
-import { CHECK_LABELS } from "../article/report/analyse.js";
+import { type CheckId, CHECK_LABELS } from "../article/index.js";
 import type { RequestField } from "../article/wire/fields.js";
-import { readLinksFile } from "../batch/links-file.js";
-import { pageFiles } from "./file.js";
+import { readLinksFile } from "../site/links-file.js";
+import { pageFiles } from "../site/pages.js";
 import type { MeasuredPage } from "./page.js";
 import { measurePages } from "./pool.js";
 import { NEAR_DUPLICATE, nearDuplicates } from "./similarity.js";

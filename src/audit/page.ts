@@ -3,7 +3,7 @@
  * findings need of it (its address's fields, its links, its shingles). Plain data, so a
  * worker thread can measure it and post it back.
  */
-import type { CheckId } from "../article/report/analyse.js";
+import type { CheckId } from "../article/index.js";
 import type { RequestField } from "../article/wire/fields.js";
 import { AuditError } from "./errors.js";
 import { analyseFile } from "./file.js";

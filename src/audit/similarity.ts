@@ -6,7 +6,7 @@
  * could be reported differently twice) or lose precision past 2^53, and a thousand pages
  * need no estimate.
  */
-import { wordSpans } from "../article/text/text.js";
+import { wordSpans } from "../article/index.js";
 
 /** Words in a shingle: five, as in Broder's near-duplicate detection for the web. */
 const SHINGLE_WORDS = 5;

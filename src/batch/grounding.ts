@@ -1,6 +1,5 @@
 import type { Nodes } from "mdast";
-import { sameAddress } from "../article/grounding/links.js";
-import { parseMarkdown } from "../article/text/markdown.js";
+import { parseMarkdown, sameAddress } from "../article/index.js";
 import type { GenerateRequest } from "../article/wire/request.js";
 
 /** What a row's front matter says of its grounding; each list only when it has entries. */

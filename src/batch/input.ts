@@ -6,8 +6,8 @@ import { BatchError } from "./errors.js";
 import { jsonlRows } from "./jsonl.js";
 import { readOutlineFile } from "../planning/outline-file.js";
 import type { InputRow } from "./row.js";
-import { SourceFileError, readSourceFiles } from "./source-files.js";
-import { unreadable } from "./unreadable.js";
+import { SourceFileError, readSourceFiles } from "../site/source-files.js";
+import { unreadable } from "../site/unreadable.js";
 
 /**
  * The rows of a `.csv` (header row first) or `.jsonl` file, in file order. A row's

@@ -3,7 +3,7 @@ import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { writeFileAtomic } from "../atomic.js";
 import { BatchError } from "./errors.js";
-import { unreadable } from "./unreadable.js";
+import { unreadable } from "../site/unreadable.js";
 
 /**
  * The folder, inside the output folder, of what a batch keeps for itself: its manifest and each

@@ -7,20 +7,18 @@
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { writeFileAtomic } from "../atomic.js";
-import { fileSlug, pageFiles } from "../audit/file.js";
+import { fileSlug, MARKDOWN_PAGES, pageFiles } from "../site/pages.js";
 import { InkpressError } from "../errors.js";
 import { GenerationService } from "../generation/service.js";
 import type { Backend } from "../model/backend.js";
 import { refreshRequestOf, type RefreshFields } from "../refresh/file.js";
-import type { RefreshedArticle } from "../refresh/refresh.js";
+import type { RefreshedArticle } from "../article/index.js";
 import type { RefreshRequest } from "../refresh/schema.js";
 import { Manifest } from "./manifest.js";
 import { runPool } from "./pool.js";
 import type { BadRow } from "./row.js";
 import type { BatchSummary } from "./run.js";
 
-/** The Markdown files a refresh batch reads. */
-const MARKDOWN = new Set([".md", ".markdown", ".mdx"]);
 /** The refresh batch's manifest in the folder (a row batch's own may share it). */
 const MANIFEST_FILE = ".inkpress-refresh.json";
 /** What a refreshed file is called beside its original. */
@@ -56,7 +54,7 @@ export type RefreshFile = (item: RefreshItem, signal: AbortSignal) => Promise<Re
 /** The folder's files, read and validated; those an earlier run refreshed are left out. */
 export async function planRefresh(dir: string, options: { inPlace: boolean; fields?: RefreshFields }): Promise<RefreshPlan> {
   const { inPlace } = options;
-  const files = (await pageFiles(dir, MARKDOWN)).filter((file) => !file.endsWith(REFRESHED));
+  const files = (await pageFiles(dir, MARKDOWN_PAGES)).filter((file) => !file.endsWith(REFRESHED));
   const manifest = await Manifest.open(dir, {
     file: MANIFEST_FILE,
     files: (name) => [path.join(dir, inPlace ? `${name}.bak` : refreshedName(name))],

@@ -1,9 +1,8 @@
 import { createHash } from "node:crypto";
-import { slugify } from "../article/text/slug.js";
+import { slugify, type LinkSet, sameAddress } from "../article/index.js";
 import * as v from "valibot";
 import { unknownFieldReason } from "../did-you-mean.js";
 import { REQUEST_FIELDS, fieldPath, requestFromFields, type RequestField } from "../article/wire/fields.js";
-import { type LinkSet, sameAddress } from "../article/grounding/links.js";
 import { GenerateRequestSchema, LIMITS, SiteUrlSchema, type GenerateRequest, type Link } from "../article/wire/request.js";
 
 /** One row as read from the input: its fields, or why it could not be read; `line` is where it starts (1-based). */

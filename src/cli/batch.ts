@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
-import { LinkSet } from "../article/grounding/links.js";
-import { readLinksFile } from "../batch/links-file.js";
+import { LinkSet, slugify } from "../article/index.js";
+import { readLinksFile } from "../site/links-file.js";
 import { localWriter } from "../batch/local.js";
 import { planBatch } from "../batch/plan.js";
 import { localRefresher, planRefresh, runRefresh } from "../batch/refresh.js";
@@ -11,7 +11,6 @@ import { BatchProgress } from "./batch-progress.js";
 import { UsageError, fail } from "./fail.js";
 import { localModelConfig } from "./first-model.js";
 import type { PublishOutcome } from "../article/wire/publish.js";
-import { slugify } from "../article/text/slug.js";
 import type { WriteRow } from "../batch/run.js";
 import { Publishing } from "../publish/publisher.js";
 import { readSetting, settingArgs, type SettingFlags } from "../settings.js";

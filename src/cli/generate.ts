@@ -1,9 +1,8 @@
 import { writeFile } from "node:fs/promises";
 import { defineCommand } from "citty";
-import { writeArticle } from "../article/article.js";
+import { writeArticle, PRESETS } from "../article/index.js";
 import { requestFromFields, splitList } from "../article/wire/fields.js";
-import { readSourceFiles } from "../batch/source-files.js";
-import { PRESETS } from "../article/plan/presets.js";
+import { readSourceFiles } from "../site/source-files.js";
 import { GenerateRequestSchema, type GenerateRequest } from "../article/wire/request.js";
 import { readOutlineFile } from "../planning/outline-file.js";
 import { fieldErrors } from "../article/wire/fields.js";

@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { defineCommand } from "citty";
-import { LINKING } from "../article/grounding/links.js";
+import { LINKING } from "../article/index.js";
 import { auditFolder } from "../audit/audit.js";
 import { clusterKeywords, planSite } from "../planning/clusters.js";
 import { readKeywordFile } from "../planning/keyword-file.js";

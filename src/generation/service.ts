@@ -1,10 +1,16 @@
-import { writeArticle, type WriteArticleOptions, type WrittenArticle } from "../article/article.js";
-import type { Publisher } from "../article/output/jsonld.js";
+import {
+  writeArticle,
+  type WriteArticleOptions,
+  type WrittenArticle,
+  type Publisher,
+  refreshArticle,
+  type RefreshedArticle,
+  type RefreshOptions,
+} from "../article/index.js";
 import type { PublishField } from "../article/wire/publish.js";
 import type { GenerateRequest, Style } from "../article/wire/request.js";
 import { draftOutline, outlineCharge } from "../planning/outline.js";
 import type { OutlineResponse } from "../planning/schema.js";
-import { refreshArticle, type RefreshedArticle, type RefreshOptions } from "../refresh/refresh.js";
 import type { RefreshRequest } from "../refresh/schema.js";
 import type { KeyLimiter } from "../keys/limiter.js";
 import type { ApiKey } from "../keys/registry.js";

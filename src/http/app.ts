@@ -13,7 +13,7 @@ import type { ApiKeys } from "../keys/registry.js";
 import type { Metrics } from "./metrics.js";
 import { asHttpError, isFault, problem, toProblemResponse } from "./problem.js";
 import { logRequest, startRequest } from "./request-log.js";
-import type { AnalysisPool } from "../article/analysis-pool.js";
+import type { AnalysisPool } from "../article/index.js";
 import { analyseRoute } from "./routes/analyse.js";
 import { generateRoute } from "./routes/generate.js";
 import { outlineRoute } from "./routes/outline.js";

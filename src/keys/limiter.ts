@@ -1,4 +1,4 @@
-import { mostWords } from "../article/plan/limits.js";
+import { mostWords } from "../article/index.js";
 import { InkpressError } from "../errors.js";
 import { log } from "../log.js";
 import type { ApiKey } from "./registry.js";

@@ -4,8 +4,7 @@
  * primary keyword picked, and a pillar with cluster articles planned, linked both ways so no
  * page is an orphan. A keyword an existing page already targets is not planned again.
  */
-import { contentTerms } from "../article/text/terms.js";
-import { slugify } from "../article/text/slug.js";
+import { contentTerms, slugify } from "../article/index.js";
 
 /** One keyword as a keyword tool exports it. */
 export interface PlanKeyword {

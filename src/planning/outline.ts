@@ -3,14 +3,20 @@
  * plan and outline stages generate runs), answered with a word budget per heading, the keyword
  * and source each section carries, and two more titles and descriptions to choose from.
  */
-import { AvoidList } from "../article/plan/avoid.js";
-import { Grounding } from "../article/grounding/grounding.js";
-import { TokenLedger } from "../article/ledger.js";
-import { headingText, writeOutline, type Outline } from "../article/outline/outline.js";
-import { SECTION_MIN_WORDS } from "../article/plan/limits.js";
-import { plan, type Plan } from "../article/plan/plan.js";
-import { articlePrompt } from "../article/plan/prompts.js";
-import { countWords } from "../article/text/text.js";
+import {
+  AvoidList,
+  Grounding,
+  TokenLedger,
+  headingText,
+  outlineFormat,
+  writeOutline,
+  type Outline,
+  SECTION_MIN_WORDS,
+  plan,
+  type Plan,
+  articlePrompt,
+  countWords,
+} from "../article/index.js";
 import { resolveStyle, type GenerateRequest } from "../article/wire/request.js";
 import type { Backend } from "../model/backend.js";
 import type { DraftHeading, OutlineResponse } from "./schema.js";
@@ -39,7 +45,7 @@ export async function draftOutline(given: GenerateRequest, options: { backend: B
     keep: [...keywords, ...(request.links ?? []).flatMap((link) => link.keywords)],
   });
   const writer = TokenLedger.of(await backend.writer(signal));
-  const format = backend.prompting === "chat-template" ? "json" : "lines";
+  const format = outlineFormat(backend.prompting);
   const alternatives: OutlineResponse["alternatives"] = { titles: [], descriptions: [] };
   let outline: Outline;
   try {

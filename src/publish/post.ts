@@ -1,8 +1,6 @@
 import type { Root } from "mdast";
 import { toString } from "mdast-util-to-string";
-import { renderArticle } from "../article/output/render.js";
-import { articleSlug, slugify } from "../article/text/slug.js";
-import { readMarkdown } from "../article/report/existing/markdown.js";
+import { renderArticle, articleSlug, slugify, readMarkdown } from "../article/index.js";
 import type { PublishField } from "../article/wire/publish.js";
 import { InvalidFieldError } from "../errors.js";
 

@@ -3,12 +3,11 @@
  * over its front matter's targets), and named in every error, for `inkpress refresh` and
  * `inkpress batch --refresh`.
  */
-import { fileSlug } from "../audit/file.js";
+import { fileSlug } from "../site/pages.js";
 import { fieldErrors, requestFromFields, type RequestField } from "../article/wire/fields.js";
-import { readMarkdown } from "../article/report/existing/markdown.js";
+import { readMarkdown, refreshArticle, type RefreshedArticle, type RefreshOptions } from "../article/index.js";
 import { InkpressError, InvalidFieldError } from "../errors.js";
 import { NotTextError, readTextFile } from "../text-file.js";
-import { refreshArticle, type RefreshedArticle, type RefreshOptions } from "./refresh.js";
 import { RefreshRequestSchema, type RefreshRequest } from "./schema.js";
 
 /** A file that cannot be refreshed (unreadable, invalid front matter, a bad target): its message names it. */

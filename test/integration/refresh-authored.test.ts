@@ -2,7 +2,7 @@ import { copyFile, mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { locate } from "../../src/refresh/locate.js";
+import { locate } from "../../src/article/existing/locate.js";
 import type { RefreshResponse } from "../../src/refresh/schema.js";
 import { API_KEY, HAS_STORIES_MODEL, ROOT, runCli, STORIES_MODEL, storiesServer } from "../helpers/server.js";
 

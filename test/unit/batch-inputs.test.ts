@@ -5,14 +5,14 @@ import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import { requestFromFields } from "../../src/article/wire/fields.js";
 import { LinkSet } from "../../src/article/grounding/links.js";
-import { readPage } from "../../src/article/report/existing/page.js";
+import { readPage } from "../../src/article/existing/page.js";
 import { csvRows } from "../../src/batch/csv.js";
 import { readRows } from "../../src/batch/input.js";
 import { jsonlRows } from "../../src/batch/jsonl.js";
-import { readLinksFile, titleFromUrl } from "../../src/batch/links-file.js";
+import { readLinksFile, titleFromUrl } from "../../src/site/links-file.js";
 import { markdownWithFrontMatter } from "../../src/batch/output.js";
 import { parseRow, type BatchRow } from "../../src/batch/row.js";
-import { readSourceFiles, sourceFromFile } from "../../src/batch/source-files.js";
+import { readSourceFiles, sourceFromFile } from "../../src/site/source-files.js";
 import { repeatedFlag } from "../../src/cli/repeated.js";
 
 async function folder(files: Record<string, string>): Promise<string> {

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { readPage } from "../../src/article/report/existing/page.js";
+import { readPage } from "../../src/article/existing/page.js";
 import { htmlDepth, markdownDepth, MAX_NESTING } from "../../src/article/text/nesting.js";
 import { AnalyseRequestSchema } from "../../src/article/wire/analyse.js";
 import { SourcesSchema } from "../../src/article/wire/request.js";

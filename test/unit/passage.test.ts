@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ArticleDocument } from "../../src/article/body/document.js";
-import { KeywordSchedule } from "../../src/article/body/keyword-schedule.js";
-import { writePassage, type Passage, type PassageContext } from "../../src/article/body/passage.js";
-import { SentenceGate } from "../../src/article/body/sentence-gate.js";
+import { passageContext, seedSequence, writePassage, type Passage } from "../../src/article/body/passage.js";
 import { Grounding } from "../../src/article/grounding/grounding.js";
 import { TokenLedger } from "../../src/article/ledger.js";
 import { mostWords, PARAGRAPH_WORDS } from "../../src/article/plan/limits.js";
@@ -21,20 +19,16 @@ function context(options: { length?: number } = {}) {
   writer.append(`# ${outline.title}\n\n`);
   const document = new ArticleDocument(plan.request.language, [plan.primary, ...plan.secondary]);
   const avoid = clichesOnly(plan);
-  let step = 0;
-  const ctx: PassageContext = {
+  const ctx = passageContext({
     plan,
     writer,
     document,
-    gate: new SentenceGate({ plan, document, avoid }),
-    schedule: new KeywordSchedule({ primary: plan.primary, language: plan.request.language }),
     avoid,
     grounding: new Grounding({ plan, outline }),
     visible: true,
-    seed: () => step++,
-    tokensPerWord: 2,
+    seed: seedSequence(plan.request.seed),
     wordsLeft: () => mostWords(plan.request.length) - document.wordCount,
-  };
+  });
   return { ctx, document, writer };
 }
 

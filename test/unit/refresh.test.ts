@@ -3,10 +3,10 @@ import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { FakeBackend } from "../../scripts/fixtures/fake-backend.js";
 import { distinctSentences } from "../../scripts/fixtures/fake-writer.js";
-import { locate } from "../../src/refresh/locate.js";
-import { refreshArticle } from "../../src/refresh/refresh.js";
+import { locate } from "../../src/article/existing/locate.js";
+import { refreshArticle } from "../../src/article/mend/refresh.js";
 import { RefreshRequestSchema, type RefreshRequestInput, type RefreshResponse } from "../../src/refresh/schema.js";
-import { RefreshState } from "../../src/refresh/state.js";
+import { RefreshState } from "../../src/article/mend/state.js";
 import { PLANTED_CHECKS, plantedArticle } from "../../scripts/fixtures/refresh.js";
 
 // The refresh's mending on the scripted writer: what it changes, what it keeps byte for

@@ -68,7 +68,10 @@ function cycles(): string[][] {
 }
 
 /** The article engine's stages in the order a request walks them; each imports only those before it. */
-const STAGES = ["text", "gbnf", "plan", "outline", "grounding", "body", "report", "output"];
+const STAGES = ["text", "gbnf", "plan", "outline", "grounding", "body", "report", "existing", "output", "mend"];
+
+/** The stages that read the request (the wire contract): each is the engine's entry of one request. */
+const READERS = ["plan", "existing", "mend"];
 
 /** Where a file of src/article/ sits: a stage, `wire` (the HTTP contract) or the top level. */
 const stageOf = (file: string) => {
@@ -93,6 +96,34 @@ describe("the source's structure", () => {
     expect(crossing).toEqual([]);
   });
 
+  it("enters the article engine through its one door (src/article/index.ts), and reads the wire contract from src/article/wire/", () => {
+    const DOOR = path.join(ARTICLE, "index.ts");
+    const WIRE = path.join(ARTICLE, "wire") + path.sep;
+    // The refresh request's schema, which moves into the wire folder with every other wire schema.
+    const WIRE_ELSEWHERE = [path.join(SRC, "refresh", "schema.ts")];
+    // The playground's browser bundle parses Markdown as the engine does, and only that: through the door it would bundle the model runtime.
+    const BROWSER = path.join(SRC, "http", "pages", "client") + path.sep;
+    const MARKDOWN = path.join(ARTICLE, "text", "markdown.ts");
+    const around = SOURCES.filter((file) => !file.startsWith(ARTICLE + path.sep) && !WIRE_ELSEWHERE.includes(file)).flatMap((file) =>
+      GRAPH.get(file)!
+        .filter((target) => target.startsWith(ARTICLE + path.sep) && target !== DOOR && !target.startsWith(WIRE))
+        .filter((target) => !(file.startsWith(BROWSER) && target === MARKDOWN))
+        .map((target) => `${rel(file)} -> ${rel(target)}`),
+    );
+    expect(around).toEqual([]);
+  });
+
+  it("reads a site's page files (pages, slugs, links and source files) through src/site/: audit, batch and refresh never reach sideways", () => {
+    // batch --refresh runs the refresh feature on each file: the one crossing, downward to a feature it drives.
+    const SIDEWAYS = ["audit>batch", "audit>refresh", "refresh>audit", "refresh>batch", "batch>audit"];
+    const crossing = SOURCES.flatMap((file) =>
+      GRAPH.get(file)!
+        .filter((target) => SIDEWAYS.includes(`${rel(file).split(path.sep)[0]}>${rel(target).split(path.sep)[0]}`))
+        .map((target) => `${rel(file)} -> ${rel(target)}`),
+    );
+    expect(crossing).toEqual([]);
+  });
+
   it("walks the article engine's stages one way, and only the request's entry reads the wire contract", () => {
     const backwards: string[] = [];
     for (const file of SOURCES.filter((f) => f.startsWith(ARTICLE + path.sep))) {
@@ -102,8 +133,9 @@ describe("the source's structure", () => {
         if (from === to || from === "wire" || from === "top") continue;
         // The writer's ledger wraps the one writer every stage talks to the model through.
         if (to === "top" && path.basename(target) === "ledger.ts") continue;
-        // The plan is where a request becomes engine decisions: the one stage that reads the request.
-        if (to === "wire" && from === "plan") continue;
+        // Where a request becomes engine decisions, the one stage of each request that reads it: the plan
+        // (generate), an existing article's targets (analyse) and the mending (refresh).
+        if (to === "wire" && READERS.includes(from)) continue;
         if (to === "wire" || to === "top" || STAGES.indexOf(to) >= STAGES.indexOf(from)) backwards.push(`${rel(file)} -> ${rel(target)}`);
       }
     }

@@ -1,11 +1,11 @@
 import type { AvoidList } from "../plan/avoid.js";
 import type { ArticleDocument } from "./document.js";
 import type { Grounding } from "../grounding/grounding.js";
-import type { KeywordSchedule } from "./keyword-schedule.js";
+import { KeywordSchedule } from "./keyword-schedule.js";
 import type { TokenLedger } from "../ledger.js";
 import { PARAGRAPH_WORDS, RUN_BUDGET } from "../plan/limits.js";
 import type { Plan } from "../plan/plan.js";
-import type { Placement, SentenceGate } from "./sentence-gate.js";
+import { SentenceGate, type Placement } from "./sentence-gate.js";
 import { generateSentences, type Steered, type StepResult, type Verdict } from "./step.js";
 import { capitalise, countWords, hasPhrase } from "../text/text.js";
 
@@ -36,6 +36,38 @@ export interface PassageContext {
    * set aside: a sentence that does not fit ends the passage before it.
    */
   wordsLeft: () => number;
+}
+
+/** What one writing or mending session gives its passages; the gate and keyword schedule are made here. */
+export type PassageSetup = Pick<
+  PassageContext,
+  "plan" | "writer" | "document" | "avoid" | "grounding" | "visible" | "seed" | "signal" | "onWords" | "wordsLeft"
+>;
+
+/** The one context every passage is written in, for the body pass, a refresh's mending and the tests alike. */
+export function passageContext(setup: PassageSetup): PassageContext {
+  const { plan, document, avoid, signal, onWords } = setup;
+  return {
+    plan,
+    writer: setup.writer,
+    document,
+    gate: new SentenceGate({ plan, document, avoid }),
+    schedule: new KeywordSchedule({ primary: plan.primary, language: plan.request.language }),
+    avoid,
+    grounding: setup.grounding,
+    visible: setup.visible,
+    seed: setup.seed,
+    ...(signal ? { signal } : {}),
+    ...(onWords ? { onWords } : {}),
+    tokensPerWord: 2,
+    wordsLeft: setup.wordsLeft,
+  };
+}
+
+/** A fresh sampling seed for each generation call, from the request's: the same seed gives the same article. */
+export function seedSequence(seed: number): () => number {
+  let step = 0;
+  return () => (seed + 1 + step++ * 977) >>> 0;
 }
 
 /** One passage of prose (or the items of a list): its budget and the keywords it owes. */

@@ -2,13 +2,11 @@ import type { Writer } from "../../model/backend.js";
 import type { AvoidList } from "../plan/avoid.js";
 import type { ArticleDocument } from "./document.js";
 import { Grounding } from "../grounding/grounding.js";
-import { KeywordSchedule } from "./keyword-schedule.js";
 import { TokenLedger } from "../ledger.js";
 import { headingText, type Outline } from "../outline/outline.js";
-import { writePassage, type Passage, type PassageContext } from "./passage.js";
+import { passageContext, seedSequence, writePassage, type Passage, type PassageContext } from "./passage.js";
 import { mostWords, SECTION_TOLERANCE } from "../plan/limits.js";
 import type { Plan } from "../plan/plan.js";
-import { SentenceGate } from "./sentence-gate.js";
 import { countWords } from "../text/text.js";
 
 /** What the body pass needs besides the plan and the outline. */
@@ -52,7 +50,6 @@ export async function writeBody(plan: Plan, outline: Outline, options: WriteBody
 }
 
 class BodyPass {
-  private step = 0;
   private readonly language: string;
   private readonly writer: TokenLedger;
   private readonly doc: ArticleDocument;
@@ -68,21 +65,19 @@ class BodyPass {
     this.language = plan.request.language;
     this.writer = TokenLedger.of(options.writer);
     this.doc = options.document;
-    this.ctx = {
+    this.ctx = passageContext({
       plan,
       writer: this.writer,
       document: options.document,
-      gate: new SentenceGate({ plan, document: options.document, avoid: options.avoid }),
-      schedule: new KeywordSchedule({ primary: plan.primary, language: this.language }),
       avoid: options.avoid,
       grounding: options.grounding ?? new Grounding({ plan, outline }),
+      // The article shows its sections' headings: a run of prose between two is capped.
       visible: plan.subheadings,
-      seed: () => (options.seed + 1 + this.step++ * 977) >>> 0,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.onWords ? { onWords: options.onWords } : {}),
-      tokensPerWord: 2,
+      seed: seedSequence(options.seed),
+      signal: options.signal,
+      onWords: options.onWords,
       wordsLeft: () => mostWords(plan.request.length) - this.doc.wordCount - this.fixedLeft,
-    };
+    });
   }
 
   async run(): Promise<void> {

@@ -4,4 +4,4 @@
  * name, and each check in an answer carries its label too (the page still falls back to
  * its id in words for a server newer than the page).
  */
-export { CHECK_LABELS } from "../../article/report/analyse.js";
+export { CHECK_LABELS } from "../../article/index.js";

@@ -1,5 +1,5 @@
 import { defineHandler } from "h3";
-import type { AnalysisPool } from "../../article/analysis-pool.js";
+import type { AnalysisPool } from "../../article/index.js";
 import { AnalyseRequestSchema } from "../../article/wire/analyse.js";
 import { assertJson, readJson } from "../body.js";
 import type { Metrics } from "../metrics.js";

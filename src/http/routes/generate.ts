@@ -1,5 +1,5 @@
 import { EventStream, defineHandler, type H3Event } from "h3";
-import type { WrittenArticle } from "../../article/article.js";
+import type { WrittenArticle } from "../../article/index.js";
 import { GenerateRequestSchema } from "../../article/wire/request.js";
 import type { GenerationService, WriteOptions } from "../../generation/service.js";
 import type { KeyStorage } from "../../keys/storage.js";

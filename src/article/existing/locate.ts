@@ -5,9 +5,9 @@
  * Blocks are read by the same structure reader as analyse (one top-level node at a time).
  */
 import type { Root, RootContent } from "mdast";
-import { readMarkdown } from "../article/report/existing/markdown.js";
-import { readStructure } from "../article/report/existing/structure.js";
-import { countWords, splitSentences } from "../article/text/text.js";
+import { readMarkdown } from "../report/existing/markdown.js";
+import { readStructure } from "./structure.js";
+import { countWords, splitSentences } from "../text/text.js";
 
 /** A stretch of the article's text: `start` to `end`, in UTF-16 offsets. */
 export interface Span {

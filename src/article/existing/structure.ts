@@ -8,7 +8,7 @@
  */
 import type { Definition, Nodes, PhrasingContent, Root, RootContent } from "mdast";
 import { toString } from "mdast-util-to-string";
-import { VERSION } from "../../text/figures.js";
+import { VERSION } from "../text/figures.js";
 
 /** A body block before it is counted (counting needs the article's language). */
 export type RawBlock = { kind: "heading"; depth: number; text: string } | { kind: "prose"; text: string };

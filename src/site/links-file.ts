@@ -5,9 +5,12 @@ import { XMLParser } from "fast-xml-parser";
 import * as v from "valibot";
 import { fieldPath } from "../article/wire/fields.js";
 import { LinkSchema, type Link } from "../article/wire/request.js";
-import { capitalise } from "../article/text/text.js";
-import { BatchError } from "./errors.js";
+import { capitalise } from "../article/index.js";
+import { InkpressError } from "../errors.js";
 import { unreadable } from "./unreadable.js";
+
+/** A links file that cannot be read or holds a bad entry: its message names the file, and the entry. */
+class LinksFileError extends InkpressError {}
 
 /** One page as a links file gives it, and where (for errors). */
 interface Entry {
@@ -32,23 +35,24 @@ export async function readLinksFile(file: string): Promise<Link[]> {
         : extension === ".jsonl" || extension === ".ndjson"
           ? jsonlEntries
           : undefined;
-  if (!parse) throw new BatchError(`${file}: the links file must be a sitemap (.xml), a .csv file (url,title,keywords) or a .jsonl file`);
+  if (!parse)
+    throw new LinksFileError(`${file}: the links file must be a sitemap (.xml), a .csv file (url,title,keywords) or a .jsonl file`);
   let text: string;
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    throw new BatchError(`cannot read ${file}: ${unreadable(error)}`, { cause: error });
+    throw new LinksFileError(`cannot read ${file}: ${unreadable(error)}`, { cause: error });
   }
   const links: Link[] = [];
   for (const { where, fields } of parse(text, file)) {
     const result = v.safeParse(LinkSchema, pageFields(fields));
     if (!result.success) {
       const issue = result.issues[0];
-      throw new BatchError(`${file}: ${where}: ${fieldPath(issue.path?.map((p) => p.key) ?? []) ?? "entry"}: ${issue.message}`);
+      throw new LinksFileError(`${file}: ${where}: ${fieldPath(issue.path?.map((p) => p.key) ?? []) ?? "entry"}: ${issue.message}`);
     }
     links.push(result.output);
   }
-  if (!links.length) throw new BatchError(`${file}: no pages in the links file`);
+  if (!links.length) throw new LinksFileError(`${file}: no pages in the links file`);
   return links;
 }
 
@@ -80,11 +84,11 @@ function sitemapEntries(text: string, file: string): Entry[] {
   try {
     xml = new XMLParser({ removeNSPrefix: true, parseTagValue: false, isArray: (name) => name === "url" }).parse(text, true);
   } catch (error) {
-    throw new BatchError(`${file}: not a valid sitemap: ${(error as Error).message.split("\n")[0]}`, { cause: error });
+    throw new LinksFileError(`${file}: not a valid sitemap: ${(error as Error).message.split("\n")[0]}`, { cause: error });
   }
-  if (xml.sitemapindex) throw new BatchError(`${file}: a sitemap index; give one of the sitemaps it lists`);
+  if (xml.sitemapindex) throw new LinksFileError(`${file}: a sitemap index; give one of the sitemaps it lists`);
   const urls = (xml.urlset as { url?: unknown[] } | undefined)?.url;
-  if (!Array.isArray(urls)) throw new BatchError(`${file}: not a sitemap (no <urlset> of <url> entries)`);
+  if (!Array.isArray(urls)) throw new LinksFileError(`${file}: not a sitemap (no <urlset> of <url> entries)`);
   return urls.map((entry, i) => {
     const { loc, news } = (entry ?? {}) as { loc?: unknown; news?: { title?: unknown } };
     const url = typeof loc === "string" ? loc.trim() : loc;
@@ -108,7 +112,7 @@ function csvEntries(text: string, file: string): Entry[] {
       info: true,
     });
   } catch (error) {
-    throw new BatchError(`${file}: ${(error as Error).message}`, { cause: error });
+    throw new LinksFileError(`${file}: ${(error as Error).message}`, { cause: error });
   }
   return records.map(({ record, info }) => ({
     where: `line ${info.lines}`,
@@ -128,7 +132,7 @@ function jsonlEntries(text: string, file: string): Entry[] {
     try {
       value = JSON.parse(line);
     } catch (error) {
-      throw new BatchError(`${file}: ${where}: not valid JSON: ${(error as Error).message}`, { cause: error });
+      throw new LinksFileError(`${file}: ${where}: not valid JSON: ${(error as Error).message}`, { cause: error });
     }
     entries.push({ where, fields: value as Record<string, unknown> });
   }

@@ -6,19 +6,17 @@
  * sentence gate, keyword schedule and refusal of banned phrases), headings under the
  * outline's heading grammar. The model writes every word.
  */
-import { ArticleDocument } from "../article/body/document.js";
-import { KeywordSchedule } from "../article/body/keyword-schedule.js";
-import { writePassage, type Passage } from "../article/body/passage.js";
-import { SentenceGate } from "../article/body/sentence-gate.js";
-import { headingGrammar } from "../article/gbnf/grammar.js";
-import type { Grounding } from "../article/grounding/grounding.js";
-import { TokenLedger } from "../article/ledger.js";
-import { writeOutline, type Outline } from "../article/outline/outline.js";
-import type { AvoidList } from "../article/plan/avoid.js";
-import type { Plan } from "../article/plan/plan.js";
-import { articlePrompt } from "../article/plan/prompts.js";
-import { capitalise } from "../article/text/text.js";
-import type { Backend } from "../model/backend.js";
+import { ArticleDocument } from "../body/document.js";
+import { passageContext, seedSequence, writePassage, type Passage } from "../body/passage.js";
+import { headingGrammar } from "../gbnf/grammar.js";
+import type { Grounding } from "../grounding/grounding.js";
+import { TokenLedger } from "../ledger.js";
+import { openAnswer } from "../outline/opening.js";
+import type { Outline } from "../outline/outline.js";
+import type { AvoidList } from "../plan/avoid.js";
+import type { Plan } from "../plan/plan.js";
+import { capitalise } from "../text/text.js";
+import type { Backend } from "../../model/backend.js";
 
 /** What the refresh writer works with. */
 export interface RefreshWriterOptions {
@@ -61,12 +59,15 @@ export class RefreshWriter {
   private base = 0;
   /** Words of the passages written before the one under way. */
   private wordsBefore = 0;
-  private step = 0;
+  /** One sequence of sampling seeds for every generation call of the refresh: the same seed gives the same refresh. */
+  private readonly seed: () => number;
 
   private constructor(
     private readonly writer: TokenLedger,
     private readonly o: RefreshWriterOptions,
-  ) {}
+  ) {
+    this.seed = seedSequence(o.plan.request.seed);
+  }
 
   /** A writer on a free slot of the backend (waiting in its queue). */
   static async open(options: RefreshWriterOptions): Promise<RefreshWriter> {
@@ -85,18 +86,7 @@ export class RefreshWriter {
    */
   async outline(): Promise<Outline> {
     const { plan, backend, avoid, signal } = this.o;
-    const format = backend.prompting === "chat-template" ? "json" : "lines";
-    await this.writer.begin(articlePrompt(plan, format));
-    const outline = await writeOutline({
-      plan,
-      writer: this.writer,
-      format,
-      seed: plan.request.seed,
-      avoid,
-      ...(signal ? { signal } : {}),
-    });
-    this.writer.append("\n\n");
-    this.writer.pin();
+    const outline = await openAnswer({ plan, writer: this.writer, prompting: backend.prompting, seed: plan.request.seed, avoid, signal });
     this.base = this.writer.text.length;
     return outline;
   }
@@ -106,29 +96,25 @@ export class RefreshWriter {
     const { plan, avoid, signal } = this.o;
     this.reset(ask.context);
     const document = new ArticleDocument(plan.request.language, [plan.primary, ...plan.secondary]);
-    const gate = new SentenceGate({ plan, document, avoid });
-    for (const sentence of ask.seen) gate.keep(sentence, { articleStart: false, sectionStart: false });
-    await writePassage(
-      {
-        plan,
-        writer: this.writer,
-        document,
-        gate,
-        schedule: new KeywordSchedule({ primary: plan.primary, language: plan.request.language }),
-        avoid,
-        grounding: ask.grounding,
-        visible: plan.headings,
-        seed: () => this.seed(),
-        ...(signal ? { signal } : {}),
-        onWords: (words, tokens) => {
-          this.o.onTokens?.(tokens);
-          this.o.onWords?.(this.wordsBefore + words);
-        },
-        tokensPerWord: 2,
-        wordsLeft: () => ask.room - document.wordCount,
+    const context = passageContext({
+      plan,
+      writer: this.writer,
+      document,
+      avoid,
+      grounding: ask.grounding,
+      // The plan asks for no headings in the outline answer, but the article mended shows its own
+      // whenever headings are on: a run of prose between two is capped as in a written article.
+      visible: plan.headings,
+      seed: this.seed,
+      signal,
+      onWords: (words, tokens) => {
+        this.o.onTokens?.(tokens);
+        this.o.onWords?.(this.wordsBefore + words);
       },
-      ask.passage,
-    );
+      wordsLeft: () => ask.room - document.wordCount,
+    });
+    for (const sentence of ask.seen) context.gate.keep(sentence, { articleStart: false, sectionStart: false });
+    await writePassage(context, ask.passage);
     document.finish();
     this.wordsBefore += document.wordCount;
     const sentences = document.blocks.flatMap((block) => (block.kind === "prose" ? block.sentences : []));
@@ -167,10 +153,5 @@ export class RefreshWriter {
   private reset(context: string): void {
     this.writer.cut(this.base, "mended");
     this.writer.append(context);
-  }
-
-  /** A fresh sampling seed for each generation call, from the request's: the same seed gives the same refresh. */
-  private seed(): number {
-    return (this.o.plan.request.seed + 1 + this.step++ * 977) >>> 0;
   }
 }

@@ -4,15 +4,15 @@
  * and counts, all read from the Markdown as it now is.
  */
 import type { Root } from "mdast";
-import type { Publisher } from "../article/output/jsonld.js";
-import { articleJsonLd } from "../article/output/jsonld.js";
-import { renderArticle } from "../article/output/render.js";
-import type { Plan } from "../article/plan/plan.js";
-import { readMarkdown } from "../article/report/existing/markdown.js";
-import { countBlocks, readPage } from "../article/report/existing/page.js";
-import { isFrontMatter } from "../article/text/markdown.js";
-import { articleSlug, slugify } from "../article/text/slug.js";
-import type { RefreshResponse } from "./schema.js";
+import type { Publisher } from "../output/jsonld.js";
+import { articleJsonLd } from "../output/jsonld.js";
+import { renderArticle } from "../output/render.js";
+import type { Plan } from "../plan/plan.js";
+import { readMarkdown } from "../report/existing/markdown.js";
+import { countBlocks, readPage } from "../existing/page.js";
+import { isFrontMatter } from "../text/markdown.js";
+import { articleSlug, slugify } from "../text/slug.js";
+import type { RefreshResponse } from "../../refresh/schema.js";
 import type { RefreshState } from "./state.js";
 
 /** The article of the answer, and the full HTML page. */

@@ -4,12 +4,12 @@
  * are) or has written again, and sections mirroring the article's, so the grounding's links
  * and excerpts go where they fit.
  */
-import type { Outline } from "../article/outline/outline.js";
-import { plan, type Plan, type PlannedSection } from "../article/plan/plan.js";
-import type { AnalysisResponse } from "../article/wire/analyse.js";
-import { DEFAULTS, LIMITS, resolveStyle, type GenerateRequest, type Style } from "../article/wire/request.js";
-import type { LocatedArticle } from "./locate.js";
-import type { RefreshRequest } from "./schema.js";
+import type { Outline } from "../outline/outline.js";
+import { plan, type Plan, type PlannedSection } from "../plan/plan.js";
+import type { AnalysisResponse } from "../wire/analyse.js";
+import { DEFAULTS, LIMITS, resolveStyle, type GenerateRequest, type Style } from "../wire/request.js";
+import type { LocatedArticle } from "../existing/locate.js";
+import type { RefreshRequest } from "../../refresh/schema.js";
 
 /** Which of the title and description the outline writes again. */
 export interface Rewritten {

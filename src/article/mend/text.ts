@@ -4,12 +4,12 @@
  * extended when the article is shorter than asked. Each rewrites only the sentences at fault;
  * the passage's steering keeps what they carried (the keyword the sentence held).
  */
-import { countBanned } from "../article/plan/avoid.js";
-import type { CheckId } from "../article/report/analyse.js";
-import { LENGTH_TOLERANCE } from "../article/plan/limits.js";
-import { countWords, hasPhrase, normaliseSentence } from "../article/text/text.js";
+import { countBanned } from "../plan/avoid.js";
+import type { CheckId } from "../report/analyse.js";
+import { LENGTH_TOLERANCE } from "../plan/limits.js";
+import { countWords, hasPhrase, normaliseSentence } from "../text/text.js";
 import { bodyStart, contextBefore, noGrounding, room, sectionAt, seenAround, type Mending } from "./context.js";
-import { INTRODUCTION, type LocatedSentence, type Span } from "./locate.js";
+import { INTRODUCTION, type LocatedSentence, type Span } from "../existing/locate.js";
 
 /** Which check a text holding a phrase to avoid fails: a banned phrase of the request's, or a built-in cliché. */
 function bannedCheck(m: Mending, text: string): CheckId {

@@ -3,14 +3,14 @@
  * A change is a set of edits at spans of the text; it is kept only when the article measured
  * with it scores no lower and holds every link, citation and heading it held before.
  */
-import { analyseExisting, type AnalyseExistingOptions } from "../article/existing.js";
-import type { GroundingStats } from "../article/grounding/grounding.js";
-import { sameAddress, type UnlinkedPage } from "../article/grounding/links.js";
-import type { CheckId } from "../article/report/analyse.js";
-import { readPage } from "../article/report/existing/page.js";
-import type { AnalysisResponse } from "../article/wire/analyse.js";
-import { locate, type LocatedArticle, type Span } from "./locate.js";
-import type { MendPart, RefreshChange, RefreshRequest } from "./schema.js";
+import { analyseExisting, type AnalyseExistingOptions } from "../existing/analyse.js";
+import type { GroundingStats } from "../grounding/grounding.js";
+import { sameAddress, type UnlinkedPage } from "../grounding/links.js";
+import type { CheckId } from "../report/analyse.js";
+import { readPage } from "../existing/page.js";
+import type { AnalysisResponse } from "../wire/analyse.js";
+import { locate, type LocatedArticle, type Span } from "../existing/locate.js";
+import type { MendPart, RefreshChange, RefreshRequest } from "../../refresh/schema.js";
 
 /** Text to put at a span of the article (an empty span inserts). */
 export interface Edit extends Span {

@@ -4,9 +4,9 @@
  * when the request's `mend` asks for it; a title or description the request gives is measured
  * as given, never rewritten.
  */
-import type { Outline } from "../article/outline/outline.js";
-import type { CheckId } from "../article/report/analyse.js";
-import { countWords } from "../article/text/text.js";
+import type { Outline } from "../outline/outline.js";
+import type { CheckId } from "../report/analyse.js";
+import { countWords } from "../text/text.js";
 import type { Mending } from "./context.js";
 import type { Rewritten } from "./plan.js";
 import type { RefreshState } from "./state.js";

@@ -3,10 +3,10 @@
  * give one tree, the structure reader gives its blocks, and counting them in the article's
  * language gives the blocks the analyser measures, as the document does while writing.
  */
-import type { Block } from "../../body/document.js";
-import { countWords, splitSentences } from "../../text/text.js";
+import type { Block } from "../body/document.js";
+import { countWords, splitSentences } from "../text/text.js";
 import { readHtml } from "./html.js";
-import { readMarkdown } from "./markdown.js";
+import { readMarkdown } from "../report/existing/markdown.js";
 import { readStructure, type ArticleStructure, type RawBlock } from "./structure.js";
 
 export type { FoundLink } from "./structure.js";

@@ -6,20 +6,20 @@
  */
 import { randomUUID } from "node:crypto";
 import { createTwoFilesPatch } from "diff";
-import { AvoidList } from "../article/plan/avoid.js";
-import type { CheckId } from "../article/report/analyse.js";
-import type { Publisher } from "../article/output/jsonld.js";
-import { resolveStyle, type Style } from "../article/wire/request.js";
-import type { Backend } from "../model/backend.js";
+import { AvoidList } from "../plan/avoid.js";
+import type { CheckId } from "../report/analyse.js";
+import type { Publisher } from "../output/jsonld.js";
+import { resolveStyle, type Style } from "../wire/request.js";
+import type { Backend } from "../../model/backend.js";
 import { articleOf } from "./article.js";
 import type { Mending } from "./context.js";
-import { linkGrounding, mendCitations, mendLinks } from "./mend-grounding.js";
-import { mendParagraphs, mendRuns } from "./mend-structure.js";
-import { mendBannedHeadings, mendBannedSentences, mendIntroduction, mendLength } from "./mend-text.js";
-import { mendTitle, rewrittenFields } from "./mend-title.js";
+import { linkGrounding, mendCitations, mendLinks } from "./grounding.js";
+import { mendParagraphs, mendRuns } from "./structure.js";
+import { mendBannedHeadings, mendBannedSentences, mendIntroduction, mendLength } from "./text.js";
+import { mendTitle, rewrittenFields } from "./title.js";
 import { unmended } from "./unmended.js";
 import { mirrorSections, refreshPlan } from "./plan.js";
-import type { RefreshRequest, RefreshResponse } from "./schema.js";
+import type { RefreshRequest, RefreshResponse } from "../../refresh/schema.js";
 import { RefreshWriter } from "./session.js";
 import { RefreshState } from "./state.js";
 

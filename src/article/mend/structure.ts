@@ -4,10 +4,10 @@
  * one the model writes under the heading grammar, at the paragraph boundary nearest the
  * middle of the run, when the request's `mend` asks for headings.
  */
-import { PARAGRAPH_WORDS, RUN_WORDS } from "../article/plan/limits.js";
-import { countPhrase, countWords, normaliseSentence } from "../article/text/text.js";
+import { PARAGRAPH_WORDS, RUN_WORDS } from "../plan/limits.js";
+import { countPhrase, countWords, normaliseSentence } from "../text/text.js";
 import { contextBefore, type Mending } from "./context.js";
-import type { LocatedBlock, LocatedSection } from "./locate.js";
+import type { LocatedBlock, LocatedSection } from "../existing/locate.js";
 
 type Paragraph = Extract<LocatedBlock, { kind: "paragraph" }>;
 

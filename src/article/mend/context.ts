@@ -3,11 +3,11 @@
  * the helpers that read the article around a spot (the text the model continues from, the
  * sentences it may not repeat, the words it may still add).
  */
-import { Grounding } from "../article/grounding/grounding.js";
-import type { AvoidList } from "../article/plan/avoid.js";
-import { mostWords } from "../article/plan/limits.js";
-import type { Plan } from "../article/plan/plan.js";
-import type { LocatedArticle } from "./locate.js";
+import { Grounding } from "../grounding/grounding.js";
+import type { AvoidList } from "../plan/avoid.js";
+import { mostWords } from "../plan/limits.js";
+import type { Plan } from "../plan/plan.js";
+import type { LocatedArticle } from "../existing/locate.js";
 import type { RefreshWriter } from "./session.js";
 import type { RefreshState } from "./state.js";
 

@@ -5,12 +5,12 @@
  * steered in; and citation markers after the sentences that restate a given source, with the
  * list of sources cited at the end.
  */
-import { ArticleDocument } from "../article/body/document.js";
-import { Grounding } from "../article/grounding/grounding.js";
-import { sameAddress, type UnlinkedPage } from "../article/grounding/links.js";
-import { readPage } from "../article/report/existing/page.js";
+import { ArticleDocument } from "../body/document.js";
+import { Grounding } from "../grounding/grounding.js";
+import { sameAddress, type UnlinkedPage } from "../grounding/links.js";
+import { readPage } from "../existing/page.js";
 import { contextBefore, room, seenAround, type Mending } from "./context.js";
-import type { LocatedBlock } from "./locate.js";
+import type { LocatedBlock } from "../existing/locate.js";
 import { mirrorSections } from "./plan.js";
 
 type Paragraph = Extract<LocatedBlock, { kind: "paragraph" }>;
