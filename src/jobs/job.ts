@@ -1,7 +1,8 @@
+import type { StandardSchemaV1 } from "@standard-schema/spec";
 import * as v from "valibot";
-import { jsonObject, type GenerateRequest } from "../article/wire/request.js";
+import { GenerateRequestSchema, jsonObject, type GenerateRequest, type GenerateRequestBody } from "../article/wire/request.js";
 import { ArticleResponseSchema, NormalisedRequestSchema } from "../article/wire/response.js";
-import { RefreshRequestEchoSchema, RefreshResponseSchema, type RefreshRequest } from "../refresh/schema.js";
+import { RefreshRequestEchoSchema, RefreshRequestSchema, RefreshResponseSchema, type RefreshRequest } from "../refresh/schema.js";
 
 /**
  * The shapes of the jobs API as valibot schemas: they validate the request, type the
@@ -125,6 +126,39 @@ export interface JobRecord extends Omit<Job, "kind"> {
 export type NewJob = ({ kind: "article"; request: GenerateRequest } | { kind: "refresh"; request: RefreshRequest }) & {
   webhook?: { url: string };
 };
+
+/**
+ * What `POST /api/v1/jobs` takes, as one Standard Schema: the job's extras ({@link JobExtrasSchema})
+ * and the request its kind names (without a valid kind, a generate request's), the issues of both
+ * reported together. Its output is the new job.
+ */
+export const JobRequestSchema: StandardSchemaV1<unknown, NewJob> = {
+  "~standard": {
+    version: 1,
+    vendor: "inkpress",
+    async validate(body) {
+      const extras = await JobExtrasSchema["~standard"].validate(body);
+      const refresh = !extras.issues && extras.value.kind === "refresh";
+      const request = await (refresh ? RefreshRequestSchema : GenerateRequestSchema)["~standard"].validate(withoutExtras(body));
+      if (request.issues || extras.issues) return { issues: [...(request.issues ?? []), ...(extras.issues ?? [])] };
+      const { webhook } = extras.value;
+      return refresh
+        ? { value: { kind: "refresh", request: request.value as RefreshRequest, webhook } }
+        : { value: { kind: "article", request: withoutTransport(request.value as GenerateRequestBody), webhook } };
+    },
+  },
+};
+
+/** The request's own fields of a jobs body: the strict request schema refuses any other, and the extras are the job's. */
+function withoutExtras(body: unknown): unknown {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
+  return Object.fromEntries(Object.entries(body).filter(([key]) => !Object.hasOwn(JobExtrasSchema.entries, key)));
+}
+
+/** A generate body without its transport choice, which a job has no use for. */
+function withoutTransport({ stream: _transport, ...request }: GenerateRequestBody): GenerateRequest {
+  return request;
+}
 
 /** The public view of a record. */
 export function publicJob({ owner: _owner, ...job }: JobRecord): Job {
