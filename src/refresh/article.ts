@@ -11,7 +11,7 @@ import type { Plan } from "../article/plan/plan.js";
 import { readMarkdown } from "../article/report/existing/markdown.js";
 import { countBlocks, readPage } from "../article/report/existing/page.js";
 import { articleSlug, slugify } from "../article/text/slug.js";
-import type { RefreshResponse } from "./schema.js";
+import type { RefreshResponse } from "../article/wire/refresh.js";
 import type { RefreshState } from "./state.js";
 
 /** The article of the answer, and the full HTML page. */

@@ -9,7 +9,7 @@ import { readMarkdown } from "../article/report/existing/markdown.js";
 import { InkpressError, InvalidFieldError } from "../errors.js";
 import { NotTextError, readTextFile } from "../text-file.js";
 import { refreshArticle, type RefreshedArticle, type RefreshOptions } from "./refresh.js";
-import { RefreshRequestSchema, type RefreshRequest } from "./schema.js";
+import { RefreshRequestSchema, type RefreshRequest } from "../article/wire/refresh.js";
 
 /** A file that cannot be refreshed (unreadable, invalid front matter, a bad target): its message names it. */
 class RefreshFileError extends InkpressError {

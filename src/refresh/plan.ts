@@ -9,7 +9,7 @@ import { plan, type Plan, type PlannedSection } from "../article/plan/plan.js";
 import type { AnalysisResponse } from "../article/wire/analyse.js";
 import { DEFAULTS, LIMITS, resolveStyle, type GenerateRequest, type Style } from "../article/wire/request.js";
 import type { LocatedArticle } from "./locate.js";
-import type { RefreshRequest } from "./schema.js";
+import type { RefreshRequest } from "../article/wire/refresh.js";
 
 /** Which of the title and description the outline writes again. */
 export interface Rewritten {

@@ -10,7 +10,7 @@ import type { CheckId } from "../article/report/analyse.js";
 import { readPage } from "../article/report/existing/page.js";
 import type { AnalysisResponse } from "../article/wire/analyse.js";
 import { locate, type LocatedArticle, type Span } from "./locate.js";
-import type { MendPart, RefreshChange, RefreshRequest } from "./schema.js";
+import type { MendPart, RefreshChange, RefreshRequest } from "../article/wire/refresh.js";
 
 /** Text to put at a span of the article (an empty span inserts). */
 export interface Edit extends Span {

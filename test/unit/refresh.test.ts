@@ -5,7 +5,7 @@ import { FakeBackend } from "../../scripts/fixtures/fake-backend.js";
 import { distinctSentences } from "../../scripts/fixtures/fake-writer.js";
 import { locate } from "../../src/refresh/locate.js";
 import { refreshArticle } from "../../src/refresh/refresh.js";
-import { RefreshRequestSchema, type RefreshRequestInput, type RefreshResponse } from "../../src/refresh/schema.js";
+import { RefreshRequestSchema, type RefreshRequestInput, type RefreshResponse } from "../../src/article/wire/refresh.js";
 import { RefreshState } from "../../src/refresh/state.js";
 import { PLANTED_CHECKS, plantedArticle } from "../../scripts/fixtures/refresh.js";
 

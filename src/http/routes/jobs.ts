@@ -1,6 +1,6 @@
 import { defineHandler, getRouterParam, getValidatedQuery, type H3Event } from "h3";
 import * as v from "valibot";
-import { FINAL_STATUSES, JOB_STATUSES, JobRequestSchema, type Job } from "../../jobs/job.js";
+import { FINAL_STATUSES, JOB_STATUSES, JobRequestSchema, type Job } from "../../article/wire/job.js";
 import type { Jobs } from "../../jobs/jobs.js";
 import { readCursor } from "../../jobs/store.js";
 import type { KeyStorage } from "../../keys/storage.js";

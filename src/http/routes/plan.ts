@@ -1,5 +1,5 @@
 import { clusterKeywords, planSite } from "../../planning/clusters.js";
-import { PlanRequestSchema } from "../../planning/plan-schema.js";
+import { PlanRequestSchema } from "../../article/wire/site-plan.js";
 import { jsonRoute } from "../validation.js";
 
 /** `POST /api/v1/plan`: keywords grouped into a pillar and cluster articles with their links; no model, no generation slot. */

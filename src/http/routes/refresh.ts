@@ -1,5 +1,5 @@
 import type { GenerationService } from "../../generation/service.js";
-import { RefreshRequestSchema, refreshReservation } from "../../refresh/schema.js";
+import { RefreshRequestSchema, refreshReservation } from "../../article/wire/refresh.js";
 import { jsonRoute } from "../validation.js";
 
 /** What the refresh route serves with. */
