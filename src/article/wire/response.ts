@@ -106,7 +106,7 @@ export const StreamMetaSchema = v.object({ id: v.string(), model: v.string(), re
 /** Second event of a stream: the planned title and outline. */
 export const StreamOutlineSchema = v.object({ title: v.string(), outline: v.array(OutlineEntrySchema) });
 
-/** A piece of Markdown; the pieces concatenated equal `article.markdown`. */
+/** A delta of Markdown; the deltas concatenated equal `article.markdown`. */
 export const StreamDeltaSchema = v.object({ text: v.string() });
 
 /** The generate JSON answer, as {@link ArticleResponseSchema} validates it. */
