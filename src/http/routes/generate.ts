@@ -40,7 +40,6 @@ export function generateRoute({ generations, storage, timeoutMs, bodyTimeoutMs, 
     const idempotent = await idempotency(event, {
       storage,
       name: `${key.id}:generate`,
-      body: event.context.body,
       keepMs: IDEMPOTENCY_KEEP_MS,
       pendingMs: timeoutMs + 60_000,
     });

@@ -41,8 +41,7 @@ export function submitJobRoute({ jobs, storage, bodyTimeoutMs, retentionMs }: Jo
   return jsonRoute("/api/v1/jobs", { body: JobRequestSchema, bodyTimeoutMs }, async (event) => {
     const work = await event.req.json();
     const key = event.context.apiKey!;
-    const body = event.context.body;
-    const idempotent = await idempotency(event, { storage, name: `${key.id}:jobs`, body, keepMs: retentionMs, pendingMs: 60_000 });
+    const idempotent = await idempotency(event, { storage, name: `${key.id}:jobs`, keepMs: retentionMs, pendingMs: 60_000 });
     let job: Job;
     if (idempotent && "replay" in idempotent) {
       job = await jobs.get(key.id, idempotent.replay);
