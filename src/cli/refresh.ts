@@ -6,7 +6,7 @@ import { readLinksFile } from "../site/links-file.js";
 import { readSourceFiles } from "../site/source-files.js";
 import { ModelRuntime } from "../model/runtime.js";
 import { refreshFile, refreshRequestOf, type RefreshFields } from "../refresh/file.js";
-import { MEND_PARTS, type RefreshResponse } from "../refresh/schema.js";
+import { MEND_PARTS, type RefreshResponse } from "../article/wire/refresh.js";
 import { settingArgs } from "../settings.js";
 import { chosenFormat, fail } from "./fail.js";
 import { localModelConfig } from "./first-model.js";

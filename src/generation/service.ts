@@ -10,8 +10,8 @@ import {
 import type { PublishField } from "../article/wire/publish.js";
 import type { GenerateRequest, Style } from "../article/wire/request.js";
 import { draftOutline, outlineCharge } from "../planning/outline.js";
-import type { OutlineResponse } from "../planning/schema.js";
-import type { RefreshRequest } from "../refresh/schema.js";
+import type { OutlineResponse } from "../article/wire/outline-response.js";
+import type { RefreshRequest } from "../article/wire/refresh.js";
 import type { KeyLimiter } from "../keys/limiter.js";
 import type { ApiKey } from "../keys/registry.js";
 import { Lifecycle } from "../lifecycle.js";
@@ -21,7 +21,7 @@ import { Publishing } from "../publish/publisher.js";
 import { PoolClosedError, QueueFullError } from "../model/pool.js";
 import { GenerationCancelledError, GenerationTimeoutError, KeyRevokedError, ShuttingDownError, WorkLostError } from "./errors.js";
 
-/** What a piece of model work makes: an article, a refresh or an outline. */
+/** What model work makes: an article, a refresh or an outline. */
 export type WorkKind = "article" | "refresh" | "outline";
 
 /** What one article reports to the server's metrics. */
@@ -251,7 +251,7 @@ export class Admission {
   }
 
   /**
-   * Run one piece of model work under the admission: the deadline, cancellation, the lifecycle,
+   * Run one job of model work under the admission: the deadline, cancellation, the lifecycle,
    * the meter, and the words counted against the key's quota (also of work never finished).
    */
   private async run<T>(job: Job<T>): Promise<T> {
@@ -299,7 +299,7 @@ export class Admission {
   }
 }
 
-/** One piece of model work an admission runs. */
+/** One job of model work an admission runs. */
 interface Job<T> {
   kind: WorkKind;
   signal?: AbortSignal;

@@ -1,5 +1,12 @@
-import { HTTPError, assertBodySize, type H3Event } from "h3";
+import { HTTPError, assertBodySize, type H3Event, type Middleware } from "h3";
 import { CLIENT_CLOSED, problem } from "./problem.js";
+
+declare module "h3" {
+  interface H3EventContext {
+    /** The JSON body as parsed, before validation: what an Idempotency-Key's fingerprint is taken of. */
+    body?: unknown;
+  }
+}
 
 /** Largest request body accepted, in bytes: room for 100 KiB of sources and 50 links beside the rest. */
 export const BODY_LIMIT = 256 * 1024;
@@ -7,11 +14,37 @@ export const BODY_LIMIT = 256 * 1024;
 const MAX_JSON_DEPTH = 16;
 
 /**
+ * The middleware of a JSON route, before h3 validates the body: the body must be declared as JSON
+ * (415), and is read within the size, time and nesting limits ({@link readJson}); h3's validation
+ * then reads it through `event.req.json()`, which gives the body this middleware parsed.
+ */
+export function jsonBody(timeoutMs: number): Middleware {
+  return async (event) => {
+    assertJson(event);
+    const body = await readJson(event, timeoutMs);
+    event.context.body = body;
+    // The event takes the wrapped request, as h3's own body tools (assertBodySize, validated routes) do.
+    (event as { req: H3Event["req"] }).req = withJson(event.req, body);
+  };
+}
+
+/** The request with its body already read: `json()` gives `body`, everything else is the request's own. */
+function withJson(request: H3Event["req"], body: unknown): H3Event["req"] {
+  return new Proxy(request, {
+    get(target, key) {
+      if (key === "json") return () => Promise.resolve(body);
+      const value: unknown = Reflect.get(target, key);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/**
  * The request body as parsed JSON, within the size, time and nesting limits: an
  * over-large body is a 413, one not sent within `timeoutMs` a 408, an empty, malformed
  * or too deeply nested one a 400.
  */
-export async function readJson(event: H3Event, timeoutMs: number): Promise<unknown> {
+async function readJson(event: H3Event, timeoutMs: number): Promise<unknown> {
   assertBodySize(event, BODY_LIMIT);
   const text = await readText(event, timeoutMs);
   if (!text.trim()) throw problem(400, "The request body is empty; send a JSON object.");
@@ -60,7 +93,7 @@ async function readText(event: H3Event, timeoutMs: number): Promise<string> {
 }
 
 /** The body must be declared as JSON: anything else, or no declaration, is a 415. */
-export function assertJson(event: H3Event): void {
+function assertJson(event: H3Event): void {
   const type = (event.req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/json") {
     throw problem(415, `Send the request body as application/json${type ? `, not ${type}` : ""}.`, {

@@ -8,8 +8,6 @@ export interface IdempotencyScope {
   storage: KeyStorage;
   /** The key's id and the operation, so two keys (even of one name) or two routes never share a record. */
   name: string;
-  /** The parsed request body, compared with the one first sent. */
-  body: unknown;
   /** How long a finished answer is replayed. */
   keepMs: number;
   /** How long an unfinished first request holds the key (a replica that died releases it then). */
@@ -37,7 +35,8 @@ export async function idempotency(event: H3Event, scope: IdempotencyScope): Prom
   const key = header.trim().replace(/^"(.*)"$/, "$1");
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) throw problem(400, "Idempotency-Key must be 1 to 255 visible ASCII characters.");
   const id = `${scope.name}:${createHash("sha256").update(key).digest("hex")}`;
-  const fingerprint = createHash("sha256").update(canonicalJson(scope.body)).digest("hex");
+  // The JSON body as read (before validation), compared with the one first sent.
+  const fingerprint = createHash("sha256").update(canonicalJson(event.context.body)).digest("hex");
   const record = await scope.storage.claimIdempotency(id, fingerprint, scope.pendingMs);
   if (record && record.fingerprint !== fingerprint) {
     throw problem(422, "This Idempotency-Key was used with another request body; use a new key for a new request.", {

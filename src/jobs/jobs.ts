@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { GenerateRequest } from "../article/wire/request.js";
-import { refreshReservation, type RefreshRequest } from "../refresh/schema.js";
+import { refreshReservation, type RefreshRequest } from "../article/wire/refresh.js";
 import { InkpressError, InvalidFieldError } from "../errors.js";
 import { problemOf } from "../problem-details.js";
 import { GenerationCancelledError, KeyRevokedError, WorkLostError } from "../generation/errors.js";
@@ -10,7 +10,8 @@ import type { ApiKey } from "../keys/registry.js";
 import { isEnvKeyName } from "../keys/store.js";
 import { PoolClosedError, QueueFullError } from "../model/pool.js";
 import { StateUnavailableError } from "../redis.js";
-import { FINAL_STATUSES, publicJob, type Job, type JobRecord, type JobStatus, type NewJob } from "./job.js";
+import { FINAL_STATUSES, type Job, type JobStatus, type NewJob } from "../article/wire/job.js";
+import { publicJob, type JobRecord } from "./job.js";
 import type { JobPage, JobStore, RetryLater } from "./store.js";
 import type { WebhookAddressGuard } from "./webhook/address-guard.js";
 import { retryDelayMs } from "./webhook/backoff.js";

@@ -1,4 +1,5 @@
-import type { JobRecord, JobStatus } from "./job.js";
+import type { JobRecord } from "./job.js";
+import type { JobStatus } from "../article/wire/job.js";
 
 /** One page of a key's jobs. */
 export interface JobPage {

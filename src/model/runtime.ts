@@ -15,7 +15,8 @@ import { ggufProblem } from "./gguf.js";
 import { flashAttentionFor, openLlama, type Compute, type GpuChoice, type GpuLayers } from "./gpu.js";
 import { controlTokenBias, LlamaWriter } from "./llama-writer.js";
 import { SlotPool } from "./pool.js";
-import type { BackendReport, ReportingBackend } from "./report.js";
+import type { BackendReport } from "../article/wire/health.js";
+import type { ReportingBackend } from "./report.js";
 
 /** How to load a model. */
 export interface RuntimeOptions {

@@ -19,7 +19,7 @@ import {
 } from "../article/index.js";
 import { resolveStyle, type GenerateRequest } from "../article/wire/request.js";
 import type { Backend } from "../model/backend.js";
-import type { DraftHeading, OutlineResponse } from "./schema.js";
+import type { DraftHeading, OutlineResponse } from "../article/wire/outline-response.js";
 
 /**
  * Share of an article's words an outline is charged: a 600-word plan took 0.24 of the article's

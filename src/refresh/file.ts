@@ -8,7 +8,7 @@ import { fieldErrors, requestFromFields, type RequestField } from "../article/wi
 import { readMarkdown, refreshArticle, type RefreshedArticle, type RefreshOptions } from "../article/index.js";
 import { InkpressError, InvalidFieldError } from "../errors.js";
 import { NotTextError, readTextFile } from "../text-file.js";
-import { RefreshRequestSchema, type RefreshRequest } from "./schema.js";
+import { RefreshRequestSchema, type RefreshRequest } from "../article/wire/refresh.js";
 
 /** A file that cannot be refreshed (unreadable, invalid front matter, a bad target): its message names it. */
 class RefreshFileError extends InkpressError {

@@ -9,7 +9,7 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULTS, LIMITS } from "../../src/article/wire/request.js";
 import { PROBLEM_TYPES } from "../../src/http/problem.js";
-import type { Job } from "../../src/jobs/job.js";
+import type { Job } from "../../src/article/wire/job.js";
 import { jobsApi } from "../helpers/jobs.js";
 import { startApp, type TestApp } from "../helpers/app.js";
 import { API_KEY } from "../helpers/server.js";

@@ -1,7 +1,7 @@
 import { applyPatch } from "diff";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RefreshResponseSchema, type RefreshResponse } from "../../src/refresh/schema.js";
+import { RefreshResponseSchema, type RefreshResponse } from "../../src/article/wire/refresh.js";
 import { startApp, type TestApp } from "../helpers/app.js";
 import { createKey, tempKeysFile } from "../helpers/cli.js";
 import { expectProblem, waitFor } from "../helpers/http.js";

@@ -33,16 +33,16 @@ function decodeHtml(value: string): string {
 /** The elements rehype wrote, by tag name. */
 const tags = (html: string) => [...html.matchAll(/<([a-z][a-z0-9]*)[\s>/]/g)].map((m) => m[1]);
 
-/** A document that records its pieces. */
+/** A document that records its deltas. */
 function documentWith(keywords: string[] = ["compost bins", "kitchen scraps"], language = "en") {
-  const pieces: string[] = [];
-  const doc = new ArticleDocument(language, keywords, (piece) => pieces.push(piece));
-  return { doc, pieces };
+  const deltas: string[] = [];
+  const doc = new ArticleDocument(language, keywords, (delta) => deltas.push(delta));
+  return { doc, deltas };
 }
 
 /** A small article in every shape the engine writes: title, paragraphs, headings, a list. */
 function sampleArticle() {
-  const { doc, pieces } = documentWith();
+  const { doc, deltas } = documentWith();
   doc.addTitle("Compost bins for small gardens");
   doc.addSentence("Compost bins turn kitchen scraps into soil.", true);
   doc.addSentence("They need little space.", false);
@@ -56,16 +56,16 @@ function sampleArticle() {
   doc.addListItem("A list after prose opens a new list.");
   doc.addSentence("Prose after a list opens a new paragraph.", false);
   doc.finish();
-  return { doc, pieces };
+  return { doc, deltas };
 }
 
 describe("ArticleDocument: Markdown", () => {
-  it("is the pieces concatenated, and ends with one newline", () => {
-    const { doc, pieces } = sampleArticle();
-    expect(pieces.join("")).toBe(doc.markdown());
+  it("is the deltas concatenated, and ends with one newline", () => {
+    const { doc, deltas } = sampleArticle();
+    expect(deltas.join("")).toBe(doc.markdown());
     expect(doc.markdown().endsWith("\n")).toBe(true);
     expect(doc.markdown().endsWith("\n\n")).toBe(false);
-    expect(pieces.every((p) => p !== "")).toBe(true);
+    expect(deltas.every((p) => p !== "")).toBe(true);
   });
 
   it("parses back to the headings, paragraphs and lists that were appended", () => {
@@ -103,10 +103,10 @@ describe("ArticleDocument: Markdown", () => {
   });
 
   it("writes no title when none is added, and nothing at all for an empty document", () => {
-    const { doc, pieces } = documentWith();
+    const { doc, deltas } = documentWith();
     doc.finish();
     expect(doc.markdown()).toBe("");
-    expect(pieces).toEqual([]);
+    expect(deltas).toEqual([]);
     const other = documentWith().doc;
     other.addSentence("Just one sentence here.", true);
     other.finish();

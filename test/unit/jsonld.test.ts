@@ -2,14 +2,8 @@ import { AvoidList } from "../../src/article/plan/avoid.js";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { ArticleDocument } from "../../src/article/body/document.js";
-import {
-  HEADLINE_MAX,
-  JsonLdSchema,
-  articleJsonLd,
-  serialiseJsonLd,
-  type JsonLd,
-  type JsonLdSource,
-} from "../../src/article/output/jsonld.js";
+import { HEADLINE_MAX, JsonLdSchema, type JsonLd } from "../../src/article/wire/jsonld.js";
+import { articleJsonLd, serialiseJsonLd, type JsonLdSource } from "../../src/article/output/jsonld.js";
 import { renderArticle } from "../../src/article/output/render.js";
 import type { GenerateRequestInput } from "../../src/article/wire/request.js";
 import { writeBody } from "../../src/article/body/write.js";

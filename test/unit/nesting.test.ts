@@ -5,7 +5,7 @@ import { htmlDepth, markdownDepth, MAX_NESTING } from "../../src/article/text/ne
 import { AnalyseRequestSchema } from "../../src/article/wire/analyse.js";
 import { SourcesSchema } from "../../src/article/wire/request.js";
 import { InvalidFieldError } from "../../src/errors.js";
-import { RefreshRequestSchema } from "../../src/refresh/schema.js";
+import { RefreshRequestSchema } from "../../src/article/wire/refresh.js";
 
 // The nesting limit: Markdown and HTML nested deeper than MAX_NESTING levels are refused,
 // naming the field, before a parser recurses; what articles hold passes.

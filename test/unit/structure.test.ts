@@ -136,10 +136,19 @@ describe("the source's structure", () => {
         // Where a request becomes engine decisions, the one stage of each request that reads it: the plan
         // (generate), an existing article's targets (analyse) and the mending (refresh).
         if (to === "wire" && READERS.includes(from)) continue;
+        // The structured data the output stage builds is typed by the contract's schema of it, a leaf of the contract.
+        if (to === "wire" && from === "output" && path.basename(target) === "jsonld.ts") continue;
         if (to === "wire" || to === "top" || STAGES.indexOf(to) >= STAGES.indexOf(from)) backwards.push(`${rel(file)} -> ${rel(target)}`);
       }
     }
     expect(backwards).toEqual([]);
+  });
+
+  it("keeps the wire contract in one folder (article/wire/): every schema the API documents, and all the client's types read", () => {
+    const WIRE = path.join(ARTICLE, "wire") + path.sep;
+    const documented = SOURCES.filter((file) => !file.startsWith(WIRE) && /\bv\.description\(|\bdescribed\(/.test(text.get(file)!));
+    const client = GRAPH.get(path.join(SRC, "client", "types.ts"))!.filter((target) => !target.startsWith(WIRE));
+    expect([...documented.map(rel), ...client.map(rel)]).toEqual([]);
   });
 
   it("keeps scripts/ (the bench, the fixtures) off the test folders: what both need lives in scripts/ or src/", () => {

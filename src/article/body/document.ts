@@ -37,9 +37,9 @@ function inlineNodes(sentence: string, attached: SentenceAttachments): PhrasingC
 
 /**
  * The article as it is written: an mdast tree that only ever grows at its end, with its
- * own counts (body words, keyword occurrences) and its Markdown, produced piece by piece
+ * own counts (body words, keyword occurrences) and its Markdown, produced delta by delta
  * as nodes are appended. Nothing is serialised or counted twice: the Markdown is the
- * pieces joined, the SSE deltas are the pieces, and the analyser reads the blocks.
+ * deltas joined, the SSE `delta` events are the deltas, and the analyser reads the blocks.
  */
 export class ArticleDocument {
   readonly tree: Root = { type: "root", children: [] };
@@ -49,7 +49,7 @@ export class ArticleDocument {
   wordCount = 0;
   /** Whether the tree starts with the H1 title. */
   hasTitle = false;
-  private readonly pieces: string[] = [];
+  private readonly deltas: string[] = [];
   private readonly keywordCounts: Map<string, number>;
   private openParagraph: { node: Paragraph; block: Extract<Block, { kind: "prose" }> } | undefined;
   private openList: List | undefined;
@@ -58,8 +58,8 @@ export class ArticleDocument {
   constructor(
     private readonly language: string,
     private readonly keywords: readonly string[],
-    /** Receives each Markdown piece as it is appended. */
-    private readonly onPiece?: (markdown: string) => void,
+    /** Receives each Markdown delta as it is appended. */
+    private readonly onDelta?: (markdown: string) => void,
   ) {
     this.keywordCounts = new Map(keywords.map((k) => [k, 0]));
   }
@@ -107,7 +107,7 @@ export class ArticleDocument {
     block.words += words;
     block.sentences.push(sentence);
     // Escaped as a paragraph of its own: the safe side, whatever came before it on the line.
-    this.piece(` ${serialiseMarkdown({ type: "paragraph", children: inline })}`);
+    this.delta(` ${serialiseMarkdown({ type: "paragraph", children: inline })}`);
   }
 
   /** Whether the open paragraph holds a link already (a paragraph links one page at most). */
@@ -145,7 +145,7 @@ export class ArticleDocument {
     this.blocks.push({ kind: "prose", text: item, words, sentences: splitSentences(item, this.language) });
     if (this.openList) {
       this.openList.children.push({ type: "listItem", spread: false, children: [paragraph] });
-      this.piece(
+      this.delta(
         `\n${serialiseMarkdown({ type: "list", ordered: false, spread: false, children: [{ type: "listItem", spread: false, children: [paragraph] }] })}`,
       );
       return;
@@ -178,15 +178,15 @@ export class ArticleDocument {
     return this.openParagraph?.block.words ?? 0;
   }
 
-  /** The last piece: the final newline of the Markdown. */
+  /** The last delta: the final newline of the Markdown. */
   finish(): void {
     this.close();
-    if (this.pieces.length) this.piece("\n");
+    if (this.deltas.length) this.delta("\n");
   }
 
   /** The Markdown of everything appended. */
   markdown(): string {
-    return this.pieces.join("");
+    return this.deltas.join("");
   }
 
   private count(value: string): number {
@@ -200,11 +200,11 @@ export class ArticleDocument {
   /** A new top-level node, separated from the one before by a blank line. */
   private push(node: RootContent): void {
     this.tree.children.push(node);
-    this.piece(`${this.pieces.length ? "\n\n" : ""}${serialiseMarkdown(node)}`);
+    this.delta(`${this.deltas.length ? "\n\n" : ""}${serialiseMarkdown(node)}`);
   }
 
-  private piece(markdown: string): void {
-    this.pieces.push(markdown);
-    this.onPiece?.(markdown);
+  private delta(markdown: string): void {
+    this.deltas.push(markdown);
+    this.onDelta?.(markdown);
   }
 }

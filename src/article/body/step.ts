@@ -10,7 +10,10 @@ import { sentenceWords } from "../plan/limits.js";
 
 /** A kept sentence that ends the step: the passage is full, or a paragraph or list item ends with it. */
 export type Ending = "full" | "paragraph" | "item";
-/** What the pass says of a sentence: refuse it (and why), end before it, or keep it and say what comes next. */
+/**
+ * The passage's verdict on a sentence (its `take`): refuse it (and why), end before it, or keep it and
+ * say what comes next. Declared here, where the step asks for it: the passage imports the step.
+ */
 export type Verdict = Refusal | "stop" | Ending | "more";
 /** Why a generation step ended: a sentence ended it, the model ended, a sentence was rejected, or the tokens ran out. */
 export type Outcome = Ending | "ended" | "rejected" | "length";

@@ -2,7 +2,7 @@ import { MIN_SENTENCE_WORDS, balanced, cleanProse, finishSentence, quotes, split
 import { countWords, endsSentence, firstWords, splitSentences } from "../text/text.js";
 import { sentenceWords } from "../plan/limits.js";
 
-/** One whole piece of model text, read from the start of what the pass has not consumed yet. */
+/** One whole unit of model text, read from the start of what the pass has not consumed yet. */
 export type Unit =
   | { kind: "sentence"; text: string; length: number }
   | { kind: "skip"; length: number }

@@ -9,7 +9,7 @@ import { plan, type Plan, type PlannedSection } from "../plan/plan.js";
 import type { AnalysisResponse } from "../wire/analyse.js";
 import { DEFAULTS, LIMITS, resolveStyle, type GenerateRequest, type Style } from "../wire/request.js";
 import type { LocatedArticle } from "../existing/locate.js";
-import type { RefreshRequest } from "../../refresh/schema.js";
+import type { RefreshRequest } from "../wire/refresh.js";
 
 /** Which of the title and description the outline writes again. */
 export interface Rewritten {

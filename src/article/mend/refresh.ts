@@ -19,7 +19,7 @@ import { mendBannedHeadings, mendBannedSentences, mendIntroduction, mendLength }
 import { mendTitle, rewrittenFields } from "./title.js";
 import { unmended } from "./unmended.js";
 import { mirrorSections, refreshPlan } from "./plan.js";
-import type { RefreshRequest, RefreshResponse } from "../../refresh/schema.js";
+import type { RefreshRequest, RefreshResponse } from "../wire/refresh.js";
 import { RefreshWriter } from "./session.js";
 import { RefreshState } from "./state.js";
 

@@ -10,7 +10,7 @@ import type { CheckId } from "../report/analyse.js";
 import { readPage } from "../existing/page.js";
 import type { AnalysisResponse } from "../wire/analyse.js";
 import { locate, type LocatedArticle, type Span } from "../existing/locate.js";
-import type { MendPart, RefreshChange, RefreshRequest } from "../../refresh/schema.js";
+import type { MendPart, RefreshChange, RefreshRequest } from "../wire/refresh.js";
 
 /** Text to put at a span of the article (an empty span inserts). */
 export interface Edit extends Span {

@@ -13,7 +13,7 @@ export type Role =
   | { kind: "heading"; section: number }
   | { kind: "subheading"; section: number; index: number };
 
-/** One piece of the outline answer, in order: fixed text code writes, or a field the model writes. */
+/** One part of the outline answer, in order: fixed text code writes, or a field the model writes. */
 export type OutlineItem = { literal: string } | { field: FieldShape; role: Role };
 
 /** The last item that starts at or before `offset`: the field a banned phrase was found in. */

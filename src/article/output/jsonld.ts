@@ -1,8 +1,8 @@
-import * as v from "valibot";
 import type { Block } from "../body/document.js";
 import type { Outline } from "../outline/outline.js";
 import type { Plan } from "../plan/plan.js";
 import { cutAtWord } from "../text/text.js";
+import { HEADLINE_MAX, type JsonLd, type JsonLdFaqPage, type JsonLdHowTo } from "../wire/jsonld.js";
 
 /**
  * schema.org structured data of an article, as JSON-LD: an `Article` always, a `FAQPage`
@@ -11,106 +11,6 @@ import { cutAtWord } from "../text/text.js";
  * document's blocks), never by reading the Markdown back. It only restates the article's
  * own text: every name and answer is a heading or paragraph of the article as written.
  */
-
-/** Google shows at most 110 characters of a headline. */
-export const HEADLINE_MAX = 110;
-
-const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
-const count = v.pipe(v.number(), v.integer(), v.minValue(0));
-/** ISO 8601 in UTC, as `Date.prototype.toISOString` writes it (a regex: JSON Schema's `format` is not validated everywhere). */
-const timestamp = v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/));
-
-const JsonLdArticleSchema = v.object({
-  "@type": v.literal("Article"),
-  headline: described(v.pipe(v.string(), v.maxLength(HEADLINE_MAX)), "The title, cut on a word end at 110 characters."),
-  description: v.optional(described(v.string(), "The meta description.")),
-  inLanguage: described(v.string(), "ISO 639-1."),
-  keywords: v.array(v.string()),
-  wordCount: count,
-  timeRequired: described(v.pipe(v.string(), v.regex(/^PT\d+M$/)), "The reading time as an ISO 8601 duration."),
-  datePublished: described(timestamp, "From `created`."),
-  dateModified: described(timestamp, "From `created`."),
-  citation: v.optional(
-    described(
-      v.array(v.object({ "@type": v.literal("CreativeWork"), name: v.string(), url: v.optional(v.string()) })),
-      "The request's sources the article cites, in the order of their markers.",
-    ),
-  ),
-  author: v.optional(
-    described(
-      v.object({ "@type": v.literal("Person"), name: v.string(), url: v.optional(v.string()) }),
-      "From the request's `seo.author`; absent when none was given.",
-    ),
-  ),
-  publisher: v.optional(
-    described(
-      v.object({
-        "@type": v.literal("Organization"),
-        name: v.string(),
-        url: v.optional(v.string()),
-        logo: v.optional(v.object({ "@type": v.literal("ImageObject"), url: v.string() })),
-      }),
-      "The key's publisher, else the server's (`--publisher-name`); absent when neither is set.",
-    ),
-  ),
-});
-
-const JsonLdFaqPageSchema = v.object({
-  "@type": v.literal("FAQPage"),
-  inLanguage: v.string(),
-  mainEntity: v.pipe(
-    v.array(
-      v.object({
-        "@type": v.literal("Question"),
-        name: described(v.string(), "The question as the article asks it."),
-        acceptedAnswer: v.object({
-          "@type": v.literal("Answer"),
-          text: described(v.string(), "The article's answer: its paragraphs, separated by a blank line."),
-        }),
-      }),
-    ),
-    v.minLength(1),
-  ),
-});
-
-const JsonLdHowToSchema = v.object({
-  "@type": v.literal("HowTo"),
-  name: described(v.string(), "The title."),
-  description: v.optional(v.string()),
-  inLanguage: v.string(),
-  step: v.pipe(
-    v.array(
-      v.object({
-        "@type": v.literal("HowToStep"),
-        position: v.pipe(v.number(), v.integer(), v.minValue(1)),
-        name: described(v.string(), "The step's heading, without its number."),
-        text: described(v.string(), "The step's paragraphs, separated by a blank line."),
-      }),
-    ),
-    v.minLength(1),
-  ),
-});
-
-/** The structured data of `article.jsonLd`, the same object as the HTML document's `application/ld+json` script. */
-export const JsonLdSchema = v.pipe(
-  v.object({
-    "@context": described(v.literal("https://schema.org"), "Always `https://schema.org`."),
-    "@graph": described(
-      v.pipe(v.array(v.variant("@type", [JsonLdArticleSchema, JsonLdFaqPageSchema, JsonLdHowToSchema])), v.minLength(1)),
-      "The nodes, each type at most once, in this order: `Article` (`headline`, `description`, `inLanguage`, `keywords`, `wordCount`, `timeRequired`, `datePublished`, `dateModified`, and when known `citation`, `author`, `publisher`); " +
-        "`FAQPage` (`mainEntity`: a `Question` per FAQ question, its `name` the question and `acceptedAnswer.text` the answer's paragraphs); " +
-        "`HowTo` (`name`, `description`, `inLanguage`, `step`: a `HowToStep` per step heading with its `position`, `name` and `text`).",
-    ),
-  }),
-  v.description(
-    'schema.org structured data (JSON-LD): an `Article` always (first), a `FAQPage` when the article has an FAQ, a `HowTo` for a `how-to` article with heading tags. The HTML document carries the same object in a `<script type="application/ld+json">`.',
-  ),
-);
-
-/** The JSON-LD objects of an article, as {@link JsonLdSchema} validates them. */
-export type JsonLd = v.InferOutput<typeof JsonLdSchema>;
-type FaqPage = v.InferOutput<typeof JsonLdFaqPageSchema>;
-type HowTo = v.InferOutput<typeof JsonLdHowToSchema>;
 
 /** Who wrote an article, as the request names them: never invented. */
 export interface Author {
@@ -224,7 +124,7 @@ const proseText = (blocks: readonly Block[]) =>
  * article, and no later sentence may repeat a question); an answer is the prose from its
  * question to the next question or heading. A question left without an answer is not listed.
  */
-function faqPage(source: JsonLdSource): FaqPage | undefined {
+function faqPage(source: JsonLdSource): JsonLdFaqPage | undefined {
   const section = source.plan.sections.findIndex((s) => s.kind === "faq");
   if (section < 0) return undefined;
   const questions = source.outline.sections[section]?.subheadings.filter((q): q is string => typeof q === "string" && q !== "") ?? [];
@@ -238,7 +138,7 @@ function faqPage(source: JsonLdSource): FaqPage | undefined {
     found.unshift({ name, at });
     before = at;
   }
-  const entities: FaqPage["mainEntity"] = [];
+  const entities: JsonLdFaqPage["mainEntity"] = [];
   for (const [i, { name, at }] of found.entries()) {
     const end = found[i + 1]?.at ?? blocks.length;
     let stop = at + 1;
@@ -256,10 +156,10 @@ const isQuestion = (block: Block, name: string) => block.text === name && (block
  * with heading tags: without them the article does not show its steps, and structured
  * data must describe what a reader sees. A step without text is not listed.
  */
-function howToOf(source: JsonLdSource): HowTo["step"] | undefined {
+function howToOf(source: JsonLdSource): JsonLdHowTo["step"] | undefined {
   const { plan, outline, blocks } = source;
   if (plan.preset !== "how-to" || !plan.headings) return undefined;
-  const steps: HowTo["step"] = [];
+  const steps: JsonLdHowTo["step"] = [];
   let from = 0;
   for (const [i, section] of plan.sections.entries()) {
     const name = outline.sections[i]?.heading;

@@ -3,7 +3,8 @@ import type { Root } from "mdast";
 import rehypeStringify from "rehype-stringify";
 import remarkRehype from "remark-rehype";
 import { unified } from "unified";
-import { serialiseJsonLd, type JsonLd } from "./jsonld.js";
+import { serialiseJsonLd } from "./jsonld.js";
+import type { JsonLd } from "../wire/jsonld.js";
 
 const RTL = new Set(["ar", "he", "fa", "ur", "ps", "yi", "dv", "ku", "sd", "ug"]);
 

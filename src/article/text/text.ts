@@ -76,8 +76,8 @@ function read(text: string, language: string): Reading {
   const cached = recent.get(language, text);
   if (cached) return cached;
   const spans: WordSpan[] = [];
-  for (const [offset, piece] of pieces(text)) {
-    for (const s of segmenter(language, "word").segment(piece)) {
+  for (const [offset, part] of parts(text)) {
+    for (const s of segmenter(language, "word").segment(part)) {
       if (s.isWordLike) spans.push(Object.freeze({ word: s.segment, index: offset + s.index }));
     }
   }
@@ -97,7 +97,7 @@ export function countWords(text: string, language: string): number {
   // A sentence is counted by several readers in a row: its segmentation is kept for them.
   if (text.length <= RECENT_CHARS) return read(text, language).spans.length;
   let count = 0;
-  for (const [, piece] of pieces(text)) for (const word of segmenter(language, "word").segment(piece)) if (word.isWordLike) count++;
+  for (const [, part] of parts(text)) for (const word of segmenter(language, "word").segment(part)) if (word.isWordLike) count++;
   return count;
 }
 
@@ -126,25 +126,25 @@ const CHUNK_END = new RegExp(`[${classOf(SEGMENTED_TERMINATORS)}][${classOf(TRAI
 
 /**
  * Sentences of a text, trimmed, empty ones dropped: the one sentence reader. A text longer
- * than {@link SEGMENT_CHARS} is segmented in pieces of about that size, each cut after a
+ * than {@link SEGMENT_CHARS} is segmented in parts of about that size, each cut after a
  * sentence terminator and its spaces (a boundary the segmenter would also find) or, with
  * none in reach, at a space.
  */
 export function splitSentences(text: string, language: string): string[] {
   if (text.length <= SEGMENT_CHARS) return segmentSentences(text, language);
   const out: string[] = [];
-  for (const [, piece] of pieces(text)) for (const sentence of segmentSentences(piece, language)) out.push(sentence);
+  for (const [, part] of parts(text)) for (const sentence of segmentSentences(part, language)) out.push(sentence);
   return out;
 }
 
 /**
- * A text in pieces of at most about {@link SEGMENT_CHARS} characters, each with its offset:
+ * A text in parts of at most about {@link SEGMENT_CHARS} characters, each with its offset:
  * Intl.Segmenter's time grows with the square of what it is given, so a long text is given
- * to it piece by piece. A piece ends after a sentence terminator and its spaces (a boundary
+ * to it part by part. A part ends after a sentence terminator and its spaces (a boundary
  * of words and sentences alike), else after a space, else (a run with neither) at the size,
  * never inside a surrogate pair.
  */
-function* pieces(text: string): Generator<[number, string]> {
+function* parts(text: string): Generator<[number, string]> {
   let from = 0;
   while (text.length - from > SEGMENT_CHARS) {
     const head = text.slice(from, from + SEGMENT_CHARS);

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { described } from "./schema.js";
 import { resolvePreset } from "../plan/presets.js";
 import { MAX_NESTING, nestingProblem, withinNesting } from "../text/nesting.js";
 import { OutlineEntrySchema, SeoReportSchema } from "./response.js";
@@ -20,8 +21,6 @@ import {
  * `POST /api/v1/analyse`: the SEO report of an article given as it is, measured against the
  * targets a generate request would give. The same schemas validate, type and document it.
  */
-
-const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
 
 /** An article given as it is, as a request field: text, cleaned, not empty, not nested too deeply to parse. */
 const pageSchema = (what: "markdown" | "html") =>

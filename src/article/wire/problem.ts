@@ -1,11 +1,10 @@
 import * as v from "valibot";
+import { described } from "./schema.js";
 
 /**
  * The problem+json answers (RFC 9457) as valibot schemas: they type what clients receive
  * and are converted into the OpenAPI document.
  */
-
-const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
 
 const FieldErrorSchema = v.object({
   path: described(v.string(), "Dotted path of the field, such as `seo.keywords`; `body` for the request as a whole."),

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { described } from "./schema.js";
 
 /**
  * The `publish` field of generate, stream, jobs, refresh and `POST /api/v1/publish`, and what a
@@ -17,8 +18,6 @@ const jsonObject = <const E extends v.ObjectEntries>(entries: E, message: string
     ),
     v.object(entries),
   );
-
-const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
 
 const terms = (field: string) =>
   v.pipe(

@@ -1,6 +1,7 @@
 import * as v from "valibot";
+import { described } from "./schema.js";
 import { CHECK_IDS, type CheckId } from "../report/analyse.js";
-import { JsonLdSchema } from "../output/jsonld.js";
+import { JsonLdSchema } from "./jsonld.js";
 import { PublishOutcomeSchema } from "./publish.js";
 import { PRESETS } from "../plan/presets.js";
 
@@ -10,7 +11,6 @@ import { PRESETS } from "../plan/presets.js";
  * the one served.
  */
 
-const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
 const count = (text?: string) =>
   text ? described(v.pipe(v.number(), v.integer(), v.minValue(0)), text) : v.pipe(v.number(), v.integer(), v.minValue(0));
 
@@ -106,7 +106,7 @@ export const StreamMetaSchema = v.object({ id: v.string(), model: v.string(), re
 /** Second event of a stream: the planned title and outline. */
 export const StreamOutlineSchema = v.object({ title: v.string(), outline: v.array(OutlineEntrySchema) });
 
-/** A piece of Markdown; the pieces concatenated equal `article.markdown`. */
+/** A delta of Markdown; the deltas concatenated equal `article.markdown`. */
 export const StreamDeltaSchema = v.object({ text: v.string() });
 
 /** The generate JSON answer, as {@link ArticleResponseSchema} validates it. */

@@ -3,7 +3,7 @@
  * their requests and answers, converted from the valibot schemas that validate and type them.
  */
 import { AnalyseRequestSchema, AnalysisResponseSchema, EXAMPLE_ANALYSE_REQUEST } from "../../article/wire/analyse.js";
-import { EXAMPLE_REFRESH_REQUEST, RefreshRequestSchema, RefreshResponseSchema } from "../../refresh/schema.js";
+import { EXAMPLE_REFRESH_REQUEST, RefreshRequestSchema, RefreshResponseSchema } from "../../article/wire/refresh.js";
 import { answerSchema, ref, requestSchema, type Json } from "./convert.js";
 import { KEYED, type PathGroup } from "./group.js";
 import { problemRefs } from "./problems.js";

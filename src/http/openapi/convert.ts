@@ -7,7 +7,7 @@
 import { toJsonSchema, type JsonSchema, type OverrideActionContext } from "@valibot/to-json-schema";
 import { cleanBlock, cleanText } from "../../article/wire/request.js";
 import { ArticleResponseSchema, NormalisedRequestSchema } from "../../article/wire/response.js";
-import { JobSchema } from "../../jobs/job.js";
+import { JobSchema } from "../../article/wire/job.js";
 
 /** A JSON object of the document. */
 export type Json = Record<string, unknown>;

@@ -1,9 +1,8 @@
 /**
  * The jobs part of the document: its paths, and the webhook a job's end sends. The shapes
- * come from the valibot schemas of src/jobs/job.ts.
+ * come from the wire contract's valibot schemas (`article/wire/job.ts`).
  */
-import * as v from "valibot";
-import { FINAL_STATUSES, JOB_STATUSES, JobExtrasSchema, JobListSchema, JobSchema } from "../../jobs/job.js";
+import { JOB_STATUSES, JobEndedSchema, JobExtrasSchema, JobListSchema, JobSchema } from "../../article/wire/job.js";
 import { WEBHOOK_ATTEMPTS } from "../../jobs/webhook/backoff.js";
 import { POLL_AFTER_S } from "../routes/jobs.js";
 import { refreshRequestSchema } from "./analyse.js";
@@ -11,13 +10,6 @@ import { generateRequestSchema } from "./articles.js";
 import { answerSchema, ref, requestSchema, type Json } from "./convert.js";
 import { IDEMPOTENCY_KEY, KEYED, type PathGroup } from "./group.js";
 import { problemRefs } from "./problems.js";
-
-/** The body of the webhook a job's end sends. */
-const JobEndedSchema = v.object({
-  type: v.picklist(FINAL_STATUSES.map((status) => `job.${status}`)),
-  timestamp: v.pipe(v.string(), v.description("ISO 8601.")),
-  data: JobSchema,
-});
 
 const jobId = { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^job_[0-9a-f]{32}$" } };
 const job = (description: string) => ({ description, content: { "application/json": { schema: ref("Job") } } });

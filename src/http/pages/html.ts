@@ -1,5 +1,5 @@
 /**
- * Shared pieces of the server-rendered pages (`/docs`, `/`): escaping, the page shell and
+ * Shared parts of the server-rendered pages (`/docs`, `/`): escaping, the page shell and
  * a response with a strict Content-Security-Policy. The pages are self-contained: one
  * inline stylesheet, allowed by its SHA-256 hash, and at most one script, a module served
  * by this server (`/assets/…`); nothing inline runs, and nothing comes from elsewhere (the

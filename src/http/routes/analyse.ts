@@ -1,10 +1,7 @@
-import { defineHandler } from "h3";
 import type { AnalysisPool } from "../../article/index.js";
 import { AnalyseRequestSchema } from "../../article/wire/analyse.js";
-import { assertJson, readJson } from "../body.js";
 import type { Metrics } from "../metrics.js";
-import { problem } from "../problem.js";
-import { validationProblem } from "../validation.js";
+import { jsonRoute } from "../validation.js";
 
 /** What the analyse route serves with. */
 export interface AnalyseRouteOptions {
@@ -21,19 +18,13 @@ export interface AnalyseRouteOptions {
  * daily words do not. The analysis runs on a worker thread, so no article holds the event loop.
  */
 export function analyseRoute({ bodyTimeoutMs, metrics, analysis: pool }: AnalyseRouteOptions) {
-  return defineHandler(async (event) => {
-    if (event.req.method !== "POST") {
-      throw problem(405, `${event.req.method} is not allowed here; use POST.`, { headers: { allow: "POST" } });
-    }
-    assertJson(event);
-    const body = await readJson(event, bodyTimeoutMs);
-    const validated = await AnalyseRequestSchema["~standard"].validate(body);
-    if (validated.issues) throw validationProblem(validated);
+  return jsonRoute("/api/v1/analyse", { body: AnalyseRequestSchema, bodyTimeoutMs, onlyPost: true }, async (event) => {
+    const request = await event.req.json();
     const analysis = await pool.analyse({
-      request: validated.value,
+      request,
       options: event.context.apiKey?.style ? { keyStyle: event.context.apiKey.style } : {},
     });
-    metrics.analysis(validated.value.markdown === undefined ? "html" : "markdown");
+    metrics.analysis(request.markdown === undefined ? "html" : "markdown");
     return analysis;
   });
 }

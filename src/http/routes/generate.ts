@@ -1,4 +1,4 @@
-import { EventStream, defineHandler, type H3Event } from "h3";
+import { EventStream, type H3Event } from "h3";
 import type { WrittenArticle } from "../../article/index.js";
 import { GenerateRequestSchema } from "../../article/wire/request.js";
 import type { GenerationService, WriteOptions } from "../../generation/service.js";
@@ -6,11 +6,10 @@ import type { KeyStorage } from "../../keys/storage.js";
 import { log } from "../../log.js";
 import { logRequest } from "../request-log.js";
 import type { Metrics } from "../metrics.js";
-import { assertJson, readJson } from "../body.js";
 import { idempotency, type IdempotencyOutcome } from "../idempotency.js";
 import { negotiateFormat, textFormatHeaders, type ArticleFormat } from "../negotiate.js";
-import { CLIENT_CLOSED, asHttpError, problem, problemBody } from "../problem.js";
-import { validationProblem } from "../validation.js";
+import { CLIENT_CLOSED, asHttpError, problemBody } from "../problem.js";
+import { jsonRoute } from "../validation.js";
 
 /** Comment lines sent on an idle stream so proxies keep it open. */
 const KEEP_ALIVE_MS = 15_000;
@@ -31,22 +30,16 @@ type Hooks = Pick<WriteOptions, "onMeta" | "onOutline" | "onDelta">;
 
 /** `POST /api/v1/generate`: validate, have the generation service write the article, answer in the negotiated format or as a stream. */
 export function generateRoute({ generations, storage, timeoutMs, bodyTimeoutMs, metrics }: GenerateRouteOptions) {
-  return defineHandler(async (event) => {
-    if (event.req.method !== "POST") {
-      throw problem(405, `${event.req.method} is not allowed here; use POST.`, { headers: { allow: "POST" } });
-    }
+  // An Accept no format fits is refused before the body is read.
+  const before = [(event: H3Event) => void negotiateFormat(event)];
+  return jsonRoute("/api/v1/generate", { body: GenerateRequestSchema, bodyTimeoutMs, before, onlyPost: true }, async (event) => {
     const format = negotiateFormat(event);
-    assertJson(event);
-    const body = await readJson(event, bodyTimeoutMs);
-    const validated = await GenerateRequestSchema["~standard"].validate(body);
-    if (validated.issues) throw validationProblem(validated);
-    const { stream, ...request } = validated.value;
+    const { stream, ...request } = await event.req.json();
     const streamed = stream || format === "text/event-stream";
     const key = event.context.apiKey!;
     const idempotent = await idempotency(event, {
       storage,
       name: `${key.id}:generate`,
-      body,
       keepMs: IDEMPOTENCY_KEEP_MS,
       pendingMs: timeoutMs + 60_000,
     });

@@ -1,6 +1,7 @@
 import { defineHandler } from "h3";
 import type { ModelHost } from "../../model/host.js";
-import type { Health, ReportingBackend } from "../../model/report.js";
+import type { Health } from "../../article/wire/health.js";
+import type { ReportingBackend } from "../../model/report.js";
 
 /**
  * `GET /healthz`, no key needed: 200 with the model, how it is prompted (through its

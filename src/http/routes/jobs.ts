@@ -1,15 +1,12 @@
-import { defineHandler, getQuery, getRouterParam, type H3Event } from "h3";
+import { defineHandler, getRouterParam, getValidatedQuery, type H3Event } from "h3";
 import * as v from "valibot";
-import { GenerateRequestSchema, type GenerateRequest, type GenerateRequestBody } from "../../article/wire/request.js";
-import { FINAL_STATUSES, JOB_STATUSES, JobExtrasSchema, type Job, type NewJob } from "../../jobs/job.js";
-import { RefreshRequestSchema, type RefreshRequest } from "../../refresh/schema.js";
+import { FINAL_STATUSES, JOB_STATUSES, JobRequestSchema, type Job } from "../../article/wire/job.js";
 import type { Jobs } from "../../jobs/jobs.js";
 import { readCursor } from "../../jobs/store.js";
 import type { KeyStorage } from "../../keys/storage.js";
-import { assertJson, readJson } from "../body.js";
 import { idempotency } from "../idempotency.js";
 import { problem } from "../problem.js";
-import { validationProblem } from "../validation.js";
+import { jsonRoute, validationProblem } from "../validation.js";
 
 /** What the jobs routes serve with. */
 export interface JobsRouteOptions {
@@ -41,20 +38,10 @@ function pollHint(event: H3Event, job: Job): void {
 
 /** `POST /api/v1/jobs`: validate like generate (or like refresh, for `kind: "refresh"`; plus `webhook`), queue, answer 202 with the job and its Location. */
 export function submitJobRoute({ jobs, storage, bodyTimeoutMs, retentionMs }: JobsRouteOptions) {
-  return defineHandler(async (event) => {
-    assertJson(event);
-    const body = await readJson(event, bodyTimeoutMs);
-    const extras = await JobExtrasSchema["~standard"].validate(body);
-    // The kind picks the request's schema; without a valid kind, the generate request's.
-    const refresh = !extras.issues && extras.value.kind === "refresh";
-    const request = await (refresh ? RefreshRequestSchema : GenerateRequestSchema)["~standard"].validate(withoutExtras(body));
-    if (request.issues || extras.issues) throw validationProblem({ issues: [...(request.issues ?? []), ...(extras.issues ?? [])] });
+  return jsonRoute("/api/v1/jobs", { body: JobRequestSchema, bodyTimeoutMs }, async (event) => {
+    const work = await event.req.json();
     const key = event.context.apiKey!;
-    const idempotent = await idempotency(event, { storage, name: `${key.id}:jobs`, body, keepMs: retentionMs, pendingMs: 60_000 });
-    const { webhook } = extras.value;
-    const work: NewJob = refresh
-      ? { kind: "refresh", request: request.value as RefreshRequest, webhook }
-      : { kind: "article", request: withoutTransport(request.value as GenerateRequestBody), webhook };
+    const idempotent = await idempotency(event, { storage, name: `${key.id}:jobs`, keepMs: retentionMs, pendingMs: 60_000 });
     let job: Job;
     if (idempotent && "replay" in idempotent) {
       job = await jobs.get(key.id, idempotent.replay);
@@ -72,17 +59,6 @@ export function submitJobRoute({ jobs, storage, bodyTimeoutMs, retentionMs }: Jo
     pollHint(event, job);
     return job;
   });
-}
-
-/** The request's own fields of a jobs body: the strict request schema refuses any other, and the extras are the job's. */
-function withoutExtras(body: unknown): unknown {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
-  return Object.fromEntries(Object.entries(body).filter(([key]) => !Object.hasOwn(JobExtrasSchema.entries, key)));
-}
-
-/** A generate body without its transport choice, which a job has no use for. */
-function withoutTransport({ stream: _transport, ...request }: GenerateRequestBody): GenerateRequest {
-  return request;
 }
 
 /** `GET /api/v1/jobs/{id}`: the job with its progress, and its result or problem once it ended. */
@@ -121,9 +97,8 @@ export function listJobsRoute({ jobs, pageSize }: JobsRouteOptions) {
     ),
   });
   return defineHandler(async (event) => {
-    const query = await QuerySchema["~standard"].validate(getQuery(event));
-    if (query.issues) throw validationProblem(query);
-    const { jobs: data, nextCursor } = await jobs.list(event.context.apiKey!.id, query.value);
+    const query = await getValidatedQuery(event, QuerySchema, { onError: validationProblem });
+    const { jobs: data, nextCursor } = await jobs.list(event.context.apiKey!.id, query);
     return { object: "list", data, nextCursor };
   });
 }

@@ -1,10 +1,7 @@
-import { defineHandler } from "h3";
 import { GenerateRequestSchema } from "../../article/wire/request.js";
 import type { GenerationService } from "../../generation/service.js";
 import { outlineCharge } from "../../planning/outline.js";
-import { assertJson, readJson } from "../body.js";
-import { problem } from "../problem.js";
-import { validationProblem } from "../validation.js";
+import { jsonRoute } from "../validation.js";
 
 /** What the outline route serves with. */
 export interface OutlineRouteOptions {
@@ -19,15 +16,8 @@ export interface OutlineRouteOptions {
  * charged a quarter of its length.
  */
 export function outlineRoute({ generations, bodyTimeoutMs }: OutlineRouteOptions) {
-  return defineHandler(async (event) => {
-    if (event.req.method !== "POST") {
-      throw problem(405, `${event.req.method} is not allowed here; use POST.`, { headers: { allow: "POST" } });
-    }
-    assertJson(event);
-    const body = await readJson(event, bodyTimeoutMs);
-    const validated = await GenerateRequestSchema["~standard"].validate(body);
-    if (validated.issues) throw validationProblem(validated);
-    const { stream: _stream, ...request } = validated.value;
+  return jsonRoute("/api/v1/outline", { body: GenerateRequestSchema, bodyTimeoutMs, onlyPost: true }, async (event) => {
+    const { stream: _stream, ...request } = await event.req.json();
     const key = event.context.apiKey!;
     const admission = await generations.admit(outlineCharge(request), { key, headers: event.context.rateLimitHeaders });
     const response = await admission.outline(request, { signal: event.req.signal });

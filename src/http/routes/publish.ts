@@ -1,9 +1,7 @@
-import { defineHandler } from "h3";
 import { PublishRequestSchema } from "../../article/wire/publish.js";
 import type { Publishing } from "../../publish/publisher.js";
 import { articleOfMarkdown } from "../../publish/post.js";
-import { assertJson, readJson } from "../body.js";
-import { validationProblem } from "../validation.js";
+import { jsonRoute } from "../validation.js";
 
 /** What the publish route serves with. */
 export interface PublishRouteOptions {
@@ -17,12 +15,8 @@ export interface PublishRouteOptions {
  * to a target the key was given; the post it already is (recorded id, else slug) is updated.
  */
 export function publishRoute({ publishing, bodyTimeoutMs }: PublishRouteOptions) {
-  return defineHandler(async (event) => {
-    assertJson(event);
-    const body = await readJson(event, bodyTimeoutMs);
-    const validated = await PublishRequestSchema["~standard"].validate(body);
-    if (validated.issues) throw validationProblem(validated);
-    const { markdown, publish } = validated.value;
+  return jsonRoute("/api/v1/publish", { body: PublishRequestSchema, bodyTimeoutMs }, async (event) => {
+    const { markdown, publish } = await event.req.json();
     publishing.authorise(event.context.apiKey, publish.target);
     const { article, recordedId } = articleOfMarkdown(markdown, publish.target);
     return { object: "publication", ...(await publishing.publish(article, publish, recordedId)) };

@@ -1,9 +1,6 @@
-import { defineHandler } from "h3";
 import type { GenerationService } from "../../generation/service.js";
-import { RefreshRequestSchema, refreshReservation } from "../../refresh/schema.js";
-import { assertJson, readJson } from "../body.js";
-import { problem } from "../problem.js";
-import { validationProblem } from "../validation.js";
+import { RefreshRequestSchema, refreshReservation } from "../../article/wire/refresh.js";
+import { jsonRoute } from "../validation.js";
 
 /** What the refresh route serves with. */
 export interface RefreshRouteOptions {
@@ -17,15 +14,8 @@ export interface RefreshRouteOptions {
  * service like generate (the key's rate limit, concurrency, daily words and a generation slot).
  */
 export function refreshRoute({ generations, bodyTimeoutMs }: RefreshRouteOptions) {
-  return defineHandler(async (event) => {
-    if (event.req.method !== "POST") {
-      throw problem(405, `${event.req.method} is not allowed here; use POST.`, { headers: { allow: "POST" } });
-    }
-    assertJson(event);
-    const body = await readJson(event, bodyTimeoutMs);
-    const validated = await RefreshRequestSchema["~standard"].validate(body);
-    if (validated.issues) throw validationProblem(validated);
-    const request = validated.value;
+  return jsonRoute("/api/v1/refresh", { body: RefreshRequestSchema, bodyTimeoutMs, onlyPost: true }, async (event) => {
+    const request = await event.req.json();
     const key = event.context.apiKey!;
     const admission = await generations.admit(refreshReservation(request), {
       key,

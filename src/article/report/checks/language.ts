@@ -15,7 +15,7 @@ import { type Article, type Measure, type Verdict, na, verdict } from "./article
 /** Fewer words than this are too few to tell a language by its trigrams. */
 const LANGUAGE_MIN_WORDS = 30;
 
-/** franc reads at most 2,048 characters; longer bodies are read in pieces of about this size and the scores summed. */
+/** franc reads at most 2,048 characters; longer bodies are read in samples of about this size and the scores summed. */
 const SAMPLE = 2000;
 
 /**
@@ -104,7 +104,7 @@ export function languageOf(text: string): string | undefined {
 /** The last text detected and its language: an article whose language was detected is measured right after, on the same text. */
 let last: { text: string; code: string } | undefined;
 
-/** franc's best guess over the whole text: its scores per piece of about {@link SAMPLE} characters, weighted by length. */
+/** franc's best guess over the whole text: its scores per sample of about {@link SAMPLE} characters, weighted by length. */
 function detect(text: string): string {
   if (last?.text === text) return last.code;
   const code = bestOf(text);
@@ -114,15 +114,15 @@ function detect(text: string): string {
 
 function bestOf(text: string): string {
   const totals = new Map<string, number>();
-  for (const piece of pieces(text)) {
-    for (const [code, score] of francAll(piece, { minLength: 1, only: CANDIDATES }))
-      totals.set(code, (totals.get(code) ?? 0) + score * piece.length);
+  for (const sample of samples(text)) {
+    for (const [code, score] of francAll(sample, { minLength: 1, only: CANDIDATES }))
+      totals.set(code, (totals.get(code) ?? 0) + score * sample.length);
   }
   return [...totals].sort((x, y) => y[1] - x[1])[0]![0];
 }
 
-/** The text cut into pieces of about {@link SAMPLE} characters, at line breaks where it can. */
-function pieces(text: string): string[] {
+/** The text cut into samples of about {@link SAMPLE} characters, at line breaks where it can. */
+function samples(text: string): string[] {
   const out: string[] = [];
   let current = "";
   for (const line of text.split("\n")) {

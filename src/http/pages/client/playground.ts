@@ -5,7 +5,7 @@
  * Check an article (client/check.ts), measures a pasted article with the same report.
  *
  * The stream is read by the package's own client (`inkpress/client`): `meta` (accepted),
- * `outline` (title and headings planned), `delta` (Markdown pieces, rendered as they come),
+ * `outline` (title and headings planned), `delta` (Markdown deltas, rendered as they come),
  * then `done`, whose `article.html` (the server's rendering) replaces the streamed one. The
  * request body is read from the form (client/form.ts), so a new field is a new control in
  * the page, not new code here. Outline first asks `POST /api/v1/outline` for the plan and

@@ -50,7 +50,7 @@ class EventStreamParser {
     this.#onComment = onComment;
   }
 
-  /** The events that a piece of decoded text completes. */
+  /** The events that a chunk of decoded text completes. */
   push(text: string): SseEvent[] {
     if (this.#pendingCr && text.startsWith("\n")) text = text.slice(1);
     this.#pendingCr = false;

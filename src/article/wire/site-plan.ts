@@ -1,6 +1,6 @@
 /** The wire contract of `POST /api/v1/plan`: a seed topic and keywords in, the cluster plan out. */
 import * as v from "valibot";
-import { LanguageSchema, LIMITS, SiteUrlSchema } from "../article/wire/request.js";
+import { LanguageSchema, LIMITS, SiteUrlSchema } from "./request.js";
 
 const MOST_KEYWORDS = 2000;
 const phrase = (what: string) =>

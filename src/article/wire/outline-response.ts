@@ -3,8 +3,8 @@
  * whose `outline` is sent back, edited, as generate's `outline` field.
  */
 import * as v from "valibot";
-import { NormalisedRequestSchema } from "../article/wire/response.js";
-import { OUTLINE_KINDS } from "../article/wire/request.js";
+import { NormalisedRequestSchema } from "./response.js";
+import { OUTLINE_KINDS } from "./request.js";
 
 const count = (text: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(text));
 

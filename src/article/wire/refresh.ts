@@ -5,16 +5,15 @@
  * each change with the check that asked for it, and a unified diff.
  */
 import * as v from "valibot";
-import { PublishFieldSchema } from "../article/wire/publish.js";
-import { CHECK_IDS, type CheckId } from "../article/report/analyse.js";
-import { MARKDOWN_DESCRIPTION, TARGET_FIELDS } from "../article/wire/analyse.js";
-import { nestingProblem, withinNesting } from "../article/text/nesting.js";
-import { countWords } from "../article/text/text.js";
-import { DEFAULTS, jsonObject, LIMITS, randomSeed, SeedSchema } from "../article/wire/request.js";
-import { ArticleResponseSchema, SeoReportSchema } from "../article/wire/response.js";
-import { resolvePreset } from "../article/plan/presets.js";
-
-const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
+import { PublishFieldSchema } from "./publish.js";
+import { CHECK_IDS, type CheckId } from "../report/analyse.js";
+import { MARKDOWN_DESCRIPTION, TARGET_FIELDS } from "./analyse.js";
+import { nestingProblem, withinNesting } from "../text/nesting.js";
+import { countWords } from "../text/text.js";
+import { DEFAULTS, jsonObject, LIMITS, randomSeed, SeedSchema } from "./request.js";
+import { ArticleResponseSchema, SeoReportSchema } from "./response.js";
+import { resolvePreset } from "../plan/presets.js";
+import { described } from "./schema.js";
 
 /**
  * What the author wrote that a refresh may rewrite when asked: `title` (the front matter's
