@@ -99,12 +99,10 @@ describe("the source's structure", () => {
   it("enters the article engine through its one door (src/article/index.ts), and reads the wire contract from src/article/wire/", () => {
     const DOOR = path.join(ARTICLE, "index.ts");
     const WIRE = path.join(ARTICLE, "wire") + path.sep;
-    // The refresh request's schema, which moves into the wire folder with every other wire schema.
-    const WIRE_ELSEWHERE = [path.join(SRC, "refresh", "schema.ts")];
     // The playground's browser bundle parses Markdown as the engine does, and only that: through the door it would bundle the model runtime.
     const BROWSER = path.join(SRC, "http", "pages", "client") + path.sep;
     const MARKDOWN = path.join(ARTICLE, "text", "markdown.ts");
-    const around = SOURCES.filter((file) => !file.startsWith(ARTICLE + path.sep) && !WIRE_ELSEWHERE.includes(file)).flatMap((file) =>
+    const around = SOURCES.filter((file) => !file.startsWith(ARTICLE + path.sep)).flatMap((file) =>
       GRAPH.get(file)!
         .filter((target) => target.startsWith(ARTICLE + path.sep) && target !== DOOR && !target.startsWith(WIRE))
         .filter((target) => !(file.startsWith(BROWSER) && target === MARKDOWN))
