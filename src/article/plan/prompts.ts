@@ -18,17 +18,16 @@ const FORMS: Record<Preset, string> = {
  */
 export function articlePrompt(plan: Plan, format: "json" | "lines"): Prompt {
   const request = plan.request;
-  const keywords = [plan.primary, ...plan.secondary].map((k) => `"${k}"`).join(", ");
+  const keywords = [plan.primary, ...plan.secondary];
   const form =
     request.structureRequested !== request.structure ? `${FORMS[plan.preset]} ("${request.structureRequested}")` : FORMS[plan.preset];
   const outline = format === "json" ? "JSON" : "lines";
   const { voice } = plan.style;
-  // Short on purpose: every prompt token is evaluated before the first word.
+  // Short on purpose: every prompt token is evaluated before the first word. The keywords need no quotes (a keyword
+  // holds no comma) and no note on the focus (the first is the one code steers most); the outline's labels say its fields.
   return {
     system: `You write ${plan.languageName} web articles in a ${request.tone} tone.${voice ? ` Style: ${voice}` : ""}`,
-    user:
-      `Article: ${request.topic}\nKeywords: ${keywords} (focus: the first)\nForm: ${form}; about ${request.length} words\n` +
-      `Answer with the outline as ${outline} (title, description, headings), then the article in Markdown.`,
-    completion: `${request.topic}. Keywords: ${keywords}.\n\n`,
+    user: `Article: ${request.topic}\nKeywords: ${keywords.join(", ")}\nForm: ${form}; about ${request.length} words\nOutline as ${outline}, then the article in Markdown.`,
+    completion: `${request.topic}. Keywords: ${keywords.map((k) => `"${k}"`).join(", ")}.\n\n`,
   };
 }

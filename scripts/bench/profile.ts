@@ -1,0 +1,191 @@
+/**
+ * Where an article's time goes on one model, in-process (no HTTP), for questions the full bench
+ * takes too long to answer on a loaded machine: `writeArticle` on the model (default the
+ * random-weight SmolLM2-135M shape; BENCH_MODEL for another), one thread, one sequence, the
+ * service's window, its writer timed around every generation step; then raw node-llama-cpp
+ * decoding of as many tokens after the same prompt on the same sequence. PROFILE_AGAINST=<dir,…>
+ * runs other checkouts' engines (each with its own runtime) beside this one, taking turns per
+ * seed, the one going first alternating, so machine noise falls on all alike.
+ *
+ * Per article: wall and CPU time (every thread of the process; on a loaded machine CPU shows the
+ * work where wall shows the queue), prompt and completion tokens, tokens cut by reason, and the
+ * split: the writer's time inside the outline's steps and the body's (decoding, sampling under
+ * the grammar, detokenising), the engine's own time between pieces, and the rest (the report,
+ * rendering). PROFILE_VERBOSE=1 prints every step and each answer on stderr.
+ *
+ * Usage: node --import tsx scripts/bench/profile.ts [length=300] [seeds=1,2,3]
+ */
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { plan } from "../../src/article/plan/plan.js";
+import { articlePrompt } from "../../src/article/plan/prompts.js";
+import type { Backend, GenerateOptions, Writer } from "../../src/model/backend.js";
+import { SAMPLING } from "../../src/model/sampling.js";
+import { article, f, median, ROOT } from "./common.js";
+import { BENCH_SPECS, ensureBenchModel } from "./shapes.js";
+
+const VERBOSE = process.env.PROFILE_VERBOSE === "1";
+const length = Number(process.argv[2] ?? 300);
+const seeds = (process.argv[3] ?? "1,2,3").split(",").map(Number);
+const modelPath = process.env.BENCH_MODEL
+  ? path.resolve(process.env.BENCH_MODEL)
+  : (await ensureBenchModel(BENCH_SPECS.smollm2, undefined, console.error)).path;
+
+/** The time and tokens of one phase's steps. */
+interface Phase {
+  ms: number;
+  cpuMs: number;
+  tokens: number;
+  calls: number;
+}
+/** Where one article's time went. */
+interface Split {
+  outline: Phase;
+  body: Phase;
+  engineMs: number;
+}
+
+/** The process's CPU time, ms (every thread). */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+/** The writer, its steps timed: the writer's time inside `generate` (outline until the pin, then body), the engine's between pieces. */
+function timed(writer: Writer, split: Split): Writer {
+  const generate = writer.generate.bind(writer);
+  const pin = writer.pin.bind(writer);
+  let phase = split.outline;
+  writer.pin = () => {
+    phase = split.body;
+    pin();
+  };
+  writer.generate = async function* (options: GenerateOptions) {
+    const before = writer.usage.completionTokens;
+    const iterator = generate(options);
+    let [t, c] = [performance.now(), cpuMs()];
+    let [stepMs, stepCpu] = [0, 0];
+    try {
+      while (true) {
+        const next = await iterator.next();
+        const [now, cpu] = [performance.now(), cpuMs()];
+        stepMs += now - t;
+        stepCpu += cpu - c;
+        if (next.done) break;
+        yield next.value;
+        [t, c] = [performance.now(), cpuMs()];
+        split.engineMs += t - now;
+      }
+    } finally {
+      await iterator.return(undefined);
+      const tokens = writer.usage.completionTokens - before;
+      Object.assign(phase, { ms: phase.ms + stepMs, cpuMs: phase.cpuMs + stepCpu, tokens: phase.tokens + tokens, calls: phase.calls + 1 });
+      if (VERBOSE)
+        console.error(
+          `step ${options.grammar ? `grammar ${options.grammar.length} chars` : "free"}: ${tokens} tokens, ${f(stepMs, 0)} ms, CPU ${f(stepCpu, 0)} ms; prompt so far ${writer.usage.promptTokens}`,
+        );
+    }
+  };
+  return writer;
+}
+
+/** What one checkout offers: its runtime on the model, `writeArticle`, the request schema and the prompt. */
+interface Engine {
+  name: string;
+  runtime: Backend & { dispose(): Promise<void> };
+  writeArticle: (request: unknown, options: { backend: Backend }) => Promise<{ response: ArticleAnswer }>;
+  validate: (value: unknown) => unknown;
+}
+type ArticleAnswer = {
+  usage: { promptTokens: number; completionTokens: number; discardedTokens?: Record<string, number> };
+  article: { wordCount: number };
+};
+
+async function engine(root: string): Promise<Engine> {
+  const load = async <T>(file: string) => (await import(pathToFileURL(path.join(root, file)).href)) as T;
+  const { ModelRuntime } = await load<{ ModelRuntime: { load(o: object): Promise<Engine["runtime"]> } }>("src/model/runtime.ts");
+  const { writeArticle } = await load<{ writeArticle: Engine["writeArticle"] }>("src/article/article.ts");
+  const { GenerateRequestSchema } = await load<{
+    GenerateRequestSchema: { "~standard": { validate(v: unknown): { value?: unknown; issues?: unknown } } };
+  }>("src/article/wire/request.ts");
+  const runtime = await ModelRuntime.load({ modelPath, threads: 1, sequences: 1, queueSize: 0, window: 512 });
+  const validate = (value: unknown) => {
+    const parsed = GenerateRequestSchema["~standard"].validate(value);
+    if (parsed.issues) throw new Error(`${root}: the bench request is not valid`);
+    return parsed.value;
+  };
+  return { name: root === ROOT ? "today" : path.basename(root), runtime, writeArticle, validate };
+}
+
+/** One article on an engine, timed. */
+async function engineRun(e: Engine, seed: number) {
+  const split: Split = { outline: { ms: 0, cpuMs: 0, tokens: 0, calls: 0 }, body: { ms: 0, cpuMs: 0, tokens: 0, calls: 0 }, engineMs: 0 };
+  const backend: Backend = Object.create(e.runtime) as Backend;
+  let lent: Writer | undefined;
+  backend.writer = async (signal) => (lent = timed(await e.runtime.writer(signal), split));
+  const [t0, c0] = [performance.now(), cpuMs()];
+  const { response } = await e.writeArticle(e.validate(article(seed, length)), { backend });
+  if (VERBOSE) console.error(lent?.text);
+  return { wallMs: performance.now() - t0, cpuMs: cpuMs() - c0, usage: response.usage, words: response.article.wordCount, split };
+}
+
+/** Raw decoding on today's runtime: the article's prompt, then `tokens` tokens sampled as the writer samples, on the same sequence. */
+async function rawRun(e: Engine, seed: number, tokens: number) {
+  const writer = (await e.runtime.writer()) as unknown as {
+    options: { sequence: import("node-llama-cpp").LlamaContextSequence; tokenizePrompt: (p: unknown) => import("node-llama-cpp").Token[] };
+    dispose(): Promise<void>;
+  };
+  try {
+    const { sequence, tokenizePrompt } = writer.options;
+    const format = e.runtime.prompting === "chat-template" ? "json" : "lines";
+    const prompt = tokenizePrompt(articlePrompt(plan(e.validate(article(seed, length)) as never), format));
+    const [t0, c0] = [performance.now(), cpuMs()];
+    await sequence.clearHistory();
+    const generated: import("node-llama-cpp").Token[] = [];
+    const options = { temperature: SAMPLING.temperature, topK: SAMPLING.topK, topP: SAMPLING.topP, minP: SAMPLING.minP, seed };
+    const punish = { punishTokens: () => generated.slice(-SAMPLING.repeatLastN), penalty: SAMPLING.repeatPenalty };
+    for await (const token of sequence.evaluate(prompt, { ...options, yieldEogToken: true, repeatPenalty: punish })) {
+      generated.push(token);
+      if (generated.length >= tokens) break;
+    }
+    return { wallMs: performance.now() - t0, cpuMs: cpuMs() - c0, prompt: prompt.length };
+  } finally {
+    await writer.dispose();
+  }
+}
+
+const phase = (name: string, p: Phase) =>
+  `${name} ${p.calls} steps, ${p.tokens} tokens: ${f(p.ms, 0)} ms, CPU ${f(p.cpuMs, 0)} ms (${f(p.cpuMs / Math.max(1, p.tokens))} ms a token)`;
+
+const engines = [await engine(ROOT)];
+for (const root of (process.env.PROFILE_AGAINST ?? "").split(",").filter(Boolean)) engines.push(await engine(path.resolve(root)));
+const today = engines[0]!;
+const ratios = new Map<string, { wall: number[]; cpu: number[] }>(engines.map((e) => [e.name, { wall: [], cpu: [] }]));
+try {
+  for (const e of engines) await engineRun(e, 99); // warm-up
+  for (const [i, seed] of seeds.entries()) {
+    const runs = new Map<string, Awaited<ReturnType<typeof engineRun>>>();
+    for (const e of i % 2 ? [...engines].reverse() : engines) runs.set(e.name, await engineRun(e, seed));
+    const tokens = runs.get("today")!.usage.completionTokens;
+    const rawRunFull = await rawRun(today, seed, tokens);
+    console.log(
+      `seed ${seed}: raw decoding of ${rawRunFull.prompt} prompt + ${tokens} tokens: ${f(rawRunFull.wallMs, 0)} ms, CPU ${f(rawRunFull.cpuMs, 0)} ms`,
+    );
+    for (const e of engines) {
+      const r = runs.get(e.name)!;
+      const { outline, body, engineMs } = r.split;
+      ratios.get(e.name)!.wall.push(r.wallMs / rawRunFull.wallMs);
+      ratios.get(e.name)!.cpu.push(r.cpuMs / rawRunFull.cpuMs);
+      console.log(
+        [
+          `  ${e.name}: wall ${f(r.wallMs, 0)} ms (${f(r.wallMs / rawRunFull.wallMs)}× raw), CPU ${f(r.cpuMs, 0)} ms (${f(r.cpuMs / rawRunFull.cpuMs)}× raw)`,
+          `    ${r.words} words, prompt ${r.usage.promptTokens}, completion ${r.usage.completionTokens}, cut ${JSON.stringify(r.usage.discardedTokens ?? {})}`,
+          `    ${phase("outline", outline)}; ${phase("body", body)}; engine between pieces ${f(engineMs, 0)} ms`,
+        ].join("\n"),
+      );
+    }
+  }
+  for (const [name, r] of ratios) console.log(`${name}: median ÷ raw decoding, wall ${f(median(r.wall))}×, CPU ${f(median(r.cpu))}×`);
+} finally {
+  for (const e of engines) await e.runtime.dispose();
+}
