@@ -16,7 +16,7 @@ export { CHECK_LABELS, type CheckId } from "./report/analyse.js";
 /** Who publishes an article, for its structured data: a key's own or the server's. */
 export type { Publisher } from "./output/jsonld.js";
 /** A Markdown file read and rendered as the engine reads and renders its own (publishing a file). */
-export { readMarkdown } from "./report/existing/markdown.js";
+export { readMarkdown } from "./existing/markdown.js";
 export { renderArticle } from "./output/render.js";
 
 /** Counting and naming as the engine counts and names: slugs, words, terms (batch, planning, audit, publish). */

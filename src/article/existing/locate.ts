@@ -5,7 +5,7 @@
  * Blocks are read by the same structure reader as analyse (one top-level node at a time).
  */
 import type { Root, RootContent } from "mdast";
-import { readMarkdown } from "../report/existing/markdown.js";
+import { readMarkdown } from "./markdown.js";
 import { readStructure } from "./structure.js";
 import { countWords, splitSentences } from "../text/text.js";
 

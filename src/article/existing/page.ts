@@ -6,7 +6,7 @@
 import type { Block } from "../body/document.js";
 import { countWords, splitSentences } from "../text/text.js";
 import { readHtml } from "./html.js";
-import { readMarkdown } from "../report/existing/markdown.js";
+import { readMarkdown } from "./markdown.js";
 import { readStructure, type ArticleStructure, type RawBlock } from "./structure.js";
 
 export type { FoundLink } from "./structure.js";

@@ -8,7 +8,7 @@ import type { Publisher } from "../output/jsonld.js";
 import { articleJsonLd } from "../output/jsonld.js";
 import { renderArticle } from "../output/render.js";
 import type { Plan } from "../plan/plan.js";
-import { readMarkdown } from "../report/existing/markdown.js";
+import { readMarkdown } from "../existing/markdown.js";
 import { countBlocks, readPage } from "../existing/page.js";
 import { isFrontMatter } from "../text/markdown.js";
 import { articleSlug, slugify } from "../text/slug.js";

@@ -4,8 +4,8 @@
  */
 import type { Root } from "mdast";
 import { parse } from "yaml";
-import { InvalidFieldError } from "../../../errors.js";
-import { parseMarkdown, yamlFrontMatter } from "../../text/markdown.js";
+import { InvalidFieldError } from "../../errors.js";
+import { parseMarkdown, yamlFrontMatter } from "../text/markdown.js";
 
 /** A Markdown page: its tree and its front matter's fields. */
 export interface MarkdownPage {
