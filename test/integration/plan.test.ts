@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -78,5 +78,33 @@ describe.skipIf(!HAS_STORIES_MODEL)("a planned topic cluster, outlined, written 
     const report = JSON.parse(await readFile(path.join(dir, "report.json"), "utf8"));
     expect(report.pages).toHaveLength(6);
     expect(report.orphans).toEqual([]);
+  });
+});
+
+// inkpress plan --site: the folder is read as inkpress audit reads it, and a group one of its pages targets is left to that page.
+describe("a plan against the site's pages", () => {
+  it("does not plan an article for the keyword a page targets, and names the page", { timeout: 60_000 }, async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "inkpress-plan-site-"));
+    await keywordCsv(dir);
+    const { keywords, truth } = plantedKeywords();
+    // The roses group's primary: its most searched keyword.
+    const roses = keywords.filter((_, i) => truth[i] === 3).sort((a, b) => b.volume! - a.volume!)[0]!.keyword;
+    const page = ["---", "title: Roses in bloom", `keywords: ${roses}`, "---", "", `A page about ${roses}, written long ago.`, ""];
+    await mkdir(path.join(dir, "site", "guides"), { recursive: true });
+    await writeFile(path.join(dir, "site", "guides", "old-roses.md"), page.join("\n"));
+    const planned = await runCli(
+      ["plan", "--topic", "Home garden care", "--keywords", "keywords.csv", "--site", "site", "-o", "plan.jsonl"],
+      {},
+      dir,
+    );
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.stderr).toContain(`“${roses}” is covered by /guides/old-roses/: not planned again`);
+    const rows = (await readFile(path.join(dir, "plan.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Row);
+    expect(rows).toHaveLength(5);
+    expect(rows.flatMap((row) => row.keywords.split(", "))).not.toContain(roses);
+    expect(rows.map((row) => row.topic)).not.toContain(roses);
   });
 });
