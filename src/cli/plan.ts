@@ -4,7 +4,8 @@ import { defineCommand } from "citty";
 import { auditFolder } from "../audit/audit.js";
 import { resolveModelConfig } from "../config.js";
 import { ModelRuntime } from "../model/runtime.js";
-import { clusterKeywords, planSite } from "../planning/clusters.js";
+import { clusterKeywords, planSite, type Cluster } from "../planning/clusters.js";
+import { placeLoneKeywords } from "../planning/embeddings.js";
 import { readKeywordFile } from "../planning/keyword-file.js";
 import { draftOutline } from "../planning/outline.js";
 import { jsonlText, planRows, withOutlines, writeCsvPlan, type PlanRow } from "../planning/plan-file.js";
@@ -36,7 +37,7 @@ export const planCommand = defineCommand({
     ...MODEL_ARGS,
     model: {
       ...modelArg,
-      description: "A GGUF model: each row gets the outline it would write from (inkpress outline)",
+      description: "A GGUF model: each row gets the outline it would write from, and lone keywords are placed by its embeddings",
     },
   },
   async run({ args }) {
@@ -52,7 +53,7 @@ export const planCommand = defineCommand({
         ? await ModelRuntime.load({ ...resolveModelConfig({ flags: args }), sequences: 1, queueSize: 0 })
         : undefined;
       try {
-        const clusters = clusterKeywords(keywords, options);
+        const clusters = runtime ? await placed(clusterKeywords(keywords, options), runtime) : clusterKeywords(keywords, options);
         const { articles, covered } = planSite(clusters, { ...options, existing });
         for (const { primary, page } of covered) process.stderr.write(`“${primary}” is covered by ${page}: not planned again\n`);
         let rows = planRows(articles, { language: args.language, ...(args.length ? { length: Number(args.length) } : {}) });
@@ -67,6 +68,18 @@ export const planCommand = defineCommand({
     }
   },
 });
+
+/** The clusters with lone keywords placed by the model's embeddings, each said on stderr. */
+async function placed(clusters: Cluster[], runtime: ModelRuntime): Promise<Cluster[]> {
+  const result = await placeLoneKeywords(clusters, (texts) => runtime.embeddings(texts));
+  for (const p of result.lone) {
+    const near = `nearest “${p.primary}” by embeddings (${p.similarity.toFixed(2)})`;
+    process.stderr.write(
+      `“${p.keyword}” shares no term with a group: ${p.joined ? `placed with it, ${near}` : `planned alone, ${near}`}\n`,
+    );
+  }
+  return result.clusters;
+}
 
 /** The rows with an outline each, its cost said on stderr. */
 async function outlined(rows: PlanRow[], runtime: ModelRuntime): Promise<PlanRow[]> {

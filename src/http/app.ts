@@ -129,7 +129,7 @@ export function createApp({
   app.all("/api/v1/analyse", analyseRoute({ bodyTimeoutMs, metrics, analysis }));
   app.all("/api/v1/refresh", refreshRoute({ generations, bodyTimeoutMs }));
   app.all("/api/v1/outline", outlineRoute({ generations, bodyTimeoutMs }));
-  app.all("/api/v1/plan", planRoute({ bodyTimeoutMs }));
+  app.all("/api/v1/plan", planRoute({ bodyTimeoutMs, modelHost }));
   app.post("/api/v1/publish", publishRoute({ publishing, bodyTimeoutMs }));
   const jobRoutes = { jobs, storage, bodyTimeoutMs, pageSize: jobsConfig.pageSize, retentionMs: jobsConfig.retentionS * 1000 };
   app.post("/api/v1/jobs", submitJobRoute(jobRoutes));
