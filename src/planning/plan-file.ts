@@ -48,7 +48,7 @@ export function planRows(articles: readonly PlannedArticle[], options: { languag
 }
 
 /** The request `inkpress batch` will write a row as, validated as the API validates it. */
-export function rowRequest(row: PlanRow): GenerateRequest {
+function rowRequest(row: PlanRow): GenerateRequest {
   const { topic, keywords, language, length, links } = row;
   const result = v.safeParse(GenerateRequestSchema, requestFromFields({ topic, keywords, language, length, links }));
   if (result.success) return result.output;
