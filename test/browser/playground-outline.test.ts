@@ -6,26 +6,34 @@
  * headings in the edited order. Needs /usr/bin/chromium (.ci/run installs it).
  */
 import path from "node:path";
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { ARTIFACTS, HAS_CHROMIUM, PHONE, playgroundInBrowser } from "../helpers/browser.js";
 import { API_KEY } from "../helpers/server.js";
+
+/** Ask for the outline of a 600-word article on snow days; the generate bodies the page sends, and the outline answer. */
+async function outlineFirst(page: Page) {
+  const sent: Array<Record<string, any>> = [];
+  page.on("request", (request) => {
+    if (request.url().endsWith("/api/v1/generate")) sent.push(request.postDataJSON());
+  });
+  const answered = page.waitForResponse((response) => response.url().endsWith("/api/v1/outline")).then((response) => response.json());
+  await page.fill("#f-key", API_KEY);
+  await page.fill("#f-topic", "Snow days");
+  await page.fill("#f-length", "600");
+  await page.fill("#f-seed", "7");
+  await page.fill("#f-structure", "sections");
+  await page.fill("#f-seo-keywords", "snow days, sledding");
+  await page.click("#outline-first");
+  return { sent, answered };
+}
 
 describe.skipIf(!HAS_CHROMIUM)("the playground's outline first, in headless Chromium", () => {
   const playground = playgroundInBrowser();
 
   it("writes the article with the headings renamed and reordered from the keyboard", async () => {
     const page = await playground().open();
-    const sent: Array<Record<string, any>> = [];
-    page.on("request", (request) => {
-      if (request.url().endsWith("/api/v1/generate")) sent.push(request.postDataJSON());
-    });
-    await page.fill("#f-key", API_KEY);
-    await page.fill("#f-topic", "Snow days");
-    await page.fill("#f-length", "600");
-    await page.fill("#f-seed", "7");
-    await page.fill("#f-structure", "sections");
-    await page.fill("#f-seo-keywords", "snow days, sledding");
-    await page.click("#outline-first");
+    const { sent } = await outlineFirst(page);
 
     const boxes = page.locator("#outline-list input");
     await boxes.first().waitFor({ timeout: 60_000 });
@@ -71,19 +79,8 @@ describe.skipIf(!HAS_CHROMIUM)("the playground's outline first, in headless Chro
 
   it("adds a heading and removes one from the keyboard, the budgets moving with them, and writes exactly those", async () => {
     const page = await playground().open();
-    const sent: Array<Record<string, any>> = [];
-    page.on("request", (request) => {
-      if (request.url().endsWith("/api/v1/generate")) sent.push(request.postDataJSON());
-    });
-    const answered = page.waitForResponse((response) => response.url().endsWith("/api/v1/outline"));
-    await page.fill("#f-key", API_KEY);
-    await page.fill("#f-topic", "Snow days");
-    await page.fill("#f-length", "600");
-    await page.fill("#f-seed", "7");
-    await page.fill("#f-structure", "sections");
-    await page.fill("#f-seo-keywords", "snow days, sledding");
-    await page.click("#outline-first");
-    const plan = (await (await answered).json()).outline as { introduction: number; headings: Array<{ text: string; words: number }> };
+    const { sent, answered } = await outlineFirst(page);
+    const plan = (await answered).outline as { introduction: number; headings: Array<{ text: string; words: number }> };
     const boxes = page.locator("#outline-list input");
     await boxes.first().waitFor({ timeout: 60_000 });
     const planned = plan.headings.map((h) => h.text);
