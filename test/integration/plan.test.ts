@@ -106,5 +106,23 @@ describe("a plan against the site's pages", () => {
     expect(rows).toHaveLength(5);
     expect(rows.flatMap((row) => row.keywords.split(", "))).not.toContain(roses);
     expect(rows.map((row) => row.topic)).not.toContain(roses);
+
+    // The same plan as a CSV: one row per article, its links in a file beside it that the links cell names.
+    const csv = await runCli(
+      ["plan", "--topic", "Home garden care", "--keywords", "keywords.csv", "--site", "site", "-o", "plan.csv"],
+      {},
+      dir,
+    );
+    expect(csv.code, csv.stderr).toBe(0);
+    const lines = (await readFile(path.join(dir, "plan.csv"), "utf8")).trim().split("\n");
+    expect(lines[0]).toBe("topic,keywords,slug,url,language,length,links,outline");
+    expect(lines.slice(1).map((line) => line.split(",")[0])).toEqual(rows.map((row) => row.topic));
+    const pillarLinks = await readFile(path.join(dir, "plan", `${rows[0]!.slug}.links.jsonl`), "utf8");
+    expect(
+      pillarLinks
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line).url),
+    ).toEqual(rows[0]!.links.map((link) => link.url));
   });
 });
