@@ -4,6 +4,7 @@ import { splitList } from "../article/wire/fields.js";
 import { csvRows } from "./csv.js";
 import { BatchError } from "./errors.js";
 import { jsonlRows } from "./jsonl.js";
+import { LinksFileError, readLinksFile } from "../site/links-file.js";
 import { readOutlineFile } from "../planning/outline-file.js";
 import type { InputRow } from "./row.js";
 import { SourceFileError, readSourceFiles } from "../site/source-files.js";
@@ -12,7 +13,7 @@ import { unreadable } from "../site/unreadable.js";
 /**
  * The rows of a `.csv` (header row first) or `.jsonl` file, in file order. A row's
  * `sources` given as text names files (`;`-separated, relative to the input file), read here,
- * as is the JSON file an `outline` given as text names.
+ * as are the JSON file an `outline` and the links file a `links` given as text name.
  */
 export async function readRows(file: string): Promise<InputRow[]> {
   const extension = path.extname(file).toLowerCase();
@@ -25,7 +26,7 @@ export async function readRows(file: string): Promise<InputRow[]> {
     throw new BatchError(`cannot read ${file}: ${unreadable(error)}`, { cause: error });
   }
   const base = path.dirname(file);
-  return Promise.all(parse(text).map(async (row) => withOutlineFile(await withSourceFiles(row, base), base)));
+  return Promise.all(parse(text).map(async (row) => withLinksFile(await withOutlineFile(await withSourceFiles(row, base), base), base)));
 }
 
 /** The row with the edited outline its `outline` cell names (a JSON file, relative to the input file) read; a file that cannot be read is the row's error. */
@@ -35,6 +36,17 @@ async function withOutlineFile(row: InputRow, base: string): Promise<InputRow> {
     return { line: row.line, fields: { ...row.fields, outline: await readOutlineFile(row.fields.outline, base) } };
   } catch (error) {
     return { line: row.line, error: `outline: ${(error as Error).message}` };
+  }
+}
+
+/** The row with the pages its `links` cell names read (a links file, relative to the input file, as `--links` reads one); a file that cannot be read is the row's error. */
+async function withLinksFile(row: InputRow, base: string): Promise<InputRow> {
+  if ("error" in row || typeof row.fields.links !== "string") return row;
+  try {
+    return { line: row.line, fields: { ...row.fields, links: await readLinksFile(path.resolve(base, row.fields.links)) } };
+  } catch (error) {
+    if (error instanceof LinksFileError) return { line: row.line, error: `links: ${error.message}` };
+    throw error;
   }
 }
 

@@ -35,8 +35,11 @@ export interface BadRow {
   name?: string;
 }
 
-/** A row's fields: the request's, and `url`, the address its article will have (so it never links itself). */
-const ROW_FIELDS = [...REQUEST_FIELDS, "url"] as const;
+/**
+ * A row's fields: the request's, `url`, the address its article will have (so it never links
+ * itself), and `slug`, its file name (else the last segment of `url`, else the article's slug).
+ */
+const ROW_FIELDS = [...REQUEST_FIELDS, "url", "slug"] as const;
 
 /** Why a field name is not one of a row's, or undefined when it is. */
 export function unknownField(name: string): string | undefined {
@@ -57,7 +60,7 @@ export interface RowOptions {
 export function parseRow(line: number, fields: Record<string, unknown>, options: RowOptions = {}): BatchRow | BadRow {
   const unknown = Object.keys(fields).map(unknownField).filter(Boolean);
   if (unknown.length) return { line, error: unknown.join("; ") };
-  const { url: own, ...requestFields } = fields;
+  const { url: own, slug, ...requestFields } = fields;
   const url = own === undefined ? undefined : v.safeParse(SiteUrlSchema, own);
   const result = v.safeParse(GenerateRequestSchema, requestFromFields(requestFields as Record<RequestField, unknown>));
   if (!result.success || url?.success === false) {
@@ -90,7 +93,7 @@ export function parseRow(line: number, fields: Record<string, unknown>, options:
     ...(outline ? { outline } : {}),
   };
   const key = createHash("sha256").update(JSON.stringify(body)).digest("hex").slice(0, 32);
-  const name = url?.output && fileName(url.output);
+  const name = typeof slug === "string" && slug.trim() ? slug : url?.output && fileName(url.output);
   return { line, key, request, body, ...(name ? { name: slugify(name) } : {}) };
 }
 

@@ -1,16 +1,24 @@
 import { writeFile } from "node:fs/promises";
+import path from "node:path";
 import { defineCommand } from "citty";
-import { LINKING } from "../article/index.js";
 import { auditFolder } from "../audit/audit.js";
-import { clusterKeywords, planSite } from "../planning/clusters.js";
+import { resolveModelConfig } from "../config.js";
+import { ModelRuntime } from "../model/runtime.js";
+import { clusterKeywords, planSite, type Cluster } from "../planning/clusters.js";
+import { placeLoneKeywords } from "../planning/embeddings.js";
 import { readKeywordFile } from "../planning/keyword-file.js";
+import { draftOutline } from "../planning/outline.js";
+import { jsonlText, planRows, withOutlines, writeCsvPlan, type PlanRow } from "../planning/plan-file.js";
+import { settingArgs } from "../settings.js";
 import { UsageError, fail } from "./fail.js";
 
-/** `inkpress plan`: keywords grouped into a pillar and cluster articles, as a JSONL batch file `inkpress batch` writes as it is. */
+const { model: modelArg, ...MODEL_ARGS } = settingArgs("model", "threads", "gpu", "gpuLayers");
+
+/** `inkpress plan`: keywords grouped into a pillar and cluster articles, as a batch file `inkpress batch` writes as it is. */
 export const planCommand = defineCommand({
   meta: {
     name: "plan",
-    description: "Plan a topic cluster from a keyword CSV: a pillar and cluster articles with their links, as a batch file (JSONL)",
+    description: "Plan a topic cluster from a keyword CSV: a pillar and cluster articles with their links (and outlines), as a batch file",
   },
   args: {
     topic: { type: "string", description: "The seed topic (required)" },
@@ -21,32 +29,68 @@ export const planCommand = defineCommand({
       type: "string",
       description: "Words per article, written into every row, at least 200 per planned link and one more (default: batch's)",
     },
-    output: { type: "string", alias: "o", description: "Write the batch file here instead of stdout" },
+    output: {
+      type: "string",
+      alias: "o",
+      description: "Write the batch file here (.jsonl, or .csv with its files beside it) instead of stdout",
+    },
+    ...MODEL_ARGS,
+    model: {
+      ...modelArg,
+      description: "A GGUF model: each row gets the outline it would write from, and lone keywords are placed by its embeddings",
+    },
   },
   async run({ args }) {
     try {
       if (!args.topic || !args.keywords) throw new UsageError("plan needs --topic and --keywords FILE.csv");
+      if (args.output && !/\.(csv|jsonl|ndjson)$/iu.test(args.output)) throw new UsageError("plan writes a .csv or .jsonl batch file");
       const keywords = await readKeywordFile(args.keywords);
       const existing = args.site
         ? (await auditFolder(args.site)).pages.flatMap((page) => (page.keyword ? [{ url: page.url, keyword: page.keyword }] : []))
         : [];
-      const { articles, covered } = planSite(clusterKeywords(keywords, { topic: args.topic, language: args.language }), {
-        topic: args.topic,
-        language: args.language,
-        existing,
-      });
-      for (const { primary, page } of covered) process.stderr.write(`“${primary}” is covered by ${page}: not planned again\n`);
-      const rows = articles.map(({ topic, keywords: list, url, links }) => {
-        // Room for every planned link: an article places about one per LINKING.wordsPerLink words.
-        const length = args.length ? { length: Math.max(Number(args.length), LINKING.wordsPerLink * (links.length + 1)) } : {};
-        return JSON.stringify({ topic, keywords: list.join(", "), url, language: args.language, ...length, links });
-      });
-      const text = rows.map((row) => `${row}\n`).join("");
-      process.stderr.write(`Planned ${articles.length} articles (1 pillar) from ${keywords.length} keywords\n`);
-      if (args.output) await writeFile(args.output, text);
-      else process.stdout.write(text);
+      const options = { topic: args.topic, language: args.language };
+      const runtime = args.model
+        ? await ModelRuntime.load({ ...resolveModelConfig({ flags: args }), sequences: 1, queueSize: 0 })
+        : undefined;
+      try {
+        const clusters = runtime ? await placed(clusterKeywords(keywords, options), runtime) : clusterKeywords(keywords, options);
+        const { articles, covered } = planSite(clusters, { ...options, existing });
+        for (const { primary, page } of covered) process.stderr.write(`“${primary}” is covered by ${page}: not planned again\n`);
+        let rows = planRows(articles, { language: args.language, ...(args.length ? { length: Number(args.length) } : {}) });
+        if (runtime) rows = await outlined(rows, runtime);
+        process.stderr.write(`Planned ${articles.length} articles (1 pillar) from ${keywords.length} keywords\n`);
+        await writePlan(args.output, rows);
+      } finally {
+        await runtime?.dispose();
+      }
     } catch (error) {
       fail(error);
     }
   },
 });
+
+/** The clusters with lone keywords placed by the model's embeddings, each said on stderr. */
+async function placed(clusters: Cluster[], runtime: ModelRuntime): Promise<Cluster[]> {
+  const result = await placeLoneKeywords(clusters, (texts) => runtime.embeddings(texts));
+  for (const p of result.lone) {
+    const near = `nearest “${p.primary}” by embeddings (${p.similarity.toFixed(2)})`;
+    process.stderr.write(
+      `“${p.keyword}” shares no term with a group: ${p.joined ? `placed with it, ${near}` : `planned alone, ${near}`}\n`,
+    );
+  }
+  return result.clusters;
+}
+
+/** The rows with an outline each, its cost said on stderr. */
+async function outlined(rows: PlanRow[], runtime: ModelRuntime): Promise<PlanRow[]> {
+  const result = await withOutlines(rows, (request) => draftOutline(request, { backend: runtime }));
+  const seconds = (result.usage.durationMs / 1000).toFixed(1);
+  process.stderr.write(`Outlined ${rows.length} articles: ${result.usage.completionTokens} tokens generated in ${seconds} s\n`);
+  return result.rows;
+}
+
+async function writePlan(file: string | undefined, rows: PlanRow[]): Promise<void> {
+  if (!file) process.stdout.write(jsonlText(rows));
+  else if (path.extname(file).toLowerCase() === ".csv") await writeCsvPlan(file, rows);
+  else await writeFile(file, jsonlText(rows));
+}

@@ -129,7 +129,7 @@ export function createApp({
   app.register(analyseRoute({ bodyTimeoutMs, metrics, analysis }));
   app.register(refreshRoute({ generations, bodyTimeoutMs }));
   app.register(outlineRoute({ generations, bodyTimeoutMs }));
-  app.register(planRoute({ bodyTimeoutMs }));
+  app.register(planRoute({ bodyTimeoutMs, modelHost }));
   app.register(publishRoute({ publishing, bodyTimeoutMs }));
   const jobRoutes = { jobs, storage, bodyTimeoutMs, pageSize: jobsConfig.pageSize, retentionMs: jobsConfig.retentionS * 1000 };
   app.register(submitJobRoute(jobRoutes));

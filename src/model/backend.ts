@@ -85,6 +85,11 @@ export interface Backend {
   readonly slots: SlotQueue;
   /** A writer on a free slot, waiting in the queue for one; `signal` gives up the place in line. Dispose the writer to free the slot. */
   writer(signal?: AbortSignal): Promise<Writer>;
+  /**
+   * One embedding vector per text, from the loaded model (what the plan places a lone keyword by).
+   * @default undefined: this backend has none (an inference server, the scripted test writer)
+   */
+  embeddings?(texts: readonly string[]): Promise<number[][]>;
   /** Refuse new work, turn away waiters, free everything. */
   dispose(): Promise<void>;
 }

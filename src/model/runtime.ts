@@ -73,6 +73,7 @@ export class ModelRuntime implements ReportingBackend {
   private readonly chatWrapper: ChatWrapper | undefined;
   private readonly window: number;
   private readonly controlBias: TokenBias;
+  private readonly threads: number;
 
   private constructor(
     private readonly llama: Llama,
@@ -87,6 +88,7 @@ export class ModelRuntime implements ReportingBackend {
     this.name = named ?? path.basename(options.modelPath, ".gguf");
     this.contextSize = context.contextSize;
     this.window = options.window ?? 0;
+    this.threads = options.threads;
     this.compute = { gpu: llama.gpu || "cpu", gpuLayers: model.gpuLayers, layers: model.fileInsights.totalLayers, fallback };
     const sequences: LlamaContextSequence[] = [];
     while (context.sequencesLeft > 0) sequences.push(context.getSequence());
@@ -146,6 +148,24 @@ export class ModelRuntime implements ReportingBackend {
       ],
     });
     return contextText.tokenize(this.model.tokenizer);
+  }
+
+  /**
+   * One embedding vector per text, from an embedding context made for the call and freed after
+   * (the writing context stays as it is): what `inkpress plan` places a keyword no group shares a term with by.
+   */
+  async embeddings(texts: readonly string[]): Promise<number[][]> {
+    const context = await this.model.createEmbeddingContext({
+      contextSize: Math.min(512, this.model.trainContextSize),
+      threads: this.threads,
+    });
+    try {
+      const vectors: number[][] = [];
+      for (const text of texts) vectors.push([...(await context.getEmbeddingFor(text)).vector]);
+      return vectors;
+    } finally {
+      await context.dispose();
+    }
   }
 
   /** Free the context, the model and the native runtime. */

@@ -10,7 +10,7 @@ import { InkpressError } from "../errors.js";
 import { unreadable } from "./unreadable.js";
 
 /** A links file that cannot be read or holds a bad entry: its message names the file, and the entry. */
-class LinksFileError extends InkpressError {}
+export class LinksFileError extends InkpressError {}
 
 /** One page as a links file gives it, and where (for errors). */
 interface Entry {

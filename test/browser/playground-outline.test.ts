@@ -2,30 +2,38 @@
  * The playground's Outline first flow in a real headless Chromium against a real server with
  * a random-weight test model: ask for the outline, rename a heading in place, reorder the
  * headings from the keyboard only (Alt+ArrowDown in a heading's box, a move button pressed
- * with Enter), press Write, and the article has exactly the edited headings in the edited
- * order. Needs /usr/bin/chromium (.ci/run installs it).
+ * with Enter), add and remove headings, press Write, and the article has exactly the edited
+ * headings in the edited order. Needs /usr/bin/chromium (.ci/run installs it).
  */
 import path from "node:path";
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { ARTIFACTS, HAS_CHROMIUM, PHONE, playgroundInBrowser } from "../helpers/browser.js";
 import { API_KEY } from "../helpers/server.js";
+
+/** Ask for the outline of a 600-word article on snow days; the generate bodies the page sends, and the outline answer. */
+async function outlineFirst(page: Page) {
+  const sent: Array<Record<string, any>> = [];
+  page.on("request", (request) => {
+    if (request.url().endsWith("/api/v1/generate")) sent.push(request.postDataJSON());
+  });
+  const answered = page.waitForResponse((response) => response.url().endsWith("/api/v1/outline")).then((response) => response.json());
+  await page.fill("#f-key", API_KEY);
+  await page.fill("#f-topic", "Snow days");
+  await page.fill("#f-length", "600");
+  await page.fill("#f-seed", "7");
+  await page.fill("#f-structure", "sections");
+  await page.fill("#f-seo-keywords", "snow days, sledding");
+  await page.click("#outline-first");
+  return { sent, answered };
+}
 
 describe.skipIf(!HAS_CHROMIUM)("the playground's outline first, in headless Chromium", () => {
   const playground = playgroundInBrowser();
 
   it("writes the article with the headings renamed and reordered from the keyboard", async () => {
     const page = await playground().open();
-    const sent: Array<Record<string, any>> = [];
-    page.on("request", (request) => {
-      if (request.url().endsWith("/api/v1/generate")) sent.push(request.postDataJSON());
-    });
-    await page.fill("#f-key", API_KEY);
-    await page.fill("#f-topic", "Snow days");
-    await page.fill("#f-length", "600");
-    await page.fill("#f-seed", "7");
-    await page.fill("#f-structure", "sections");
-    await page.fill("#f-seo-keywords", "snow days, sledding");
-    await page.click("#outline-first");
+    const { sent } = await outlineFirst(page);
 
     const boxes = page.locator("#outline-list input");
     await boxes.first().waitFor({ timeout: 60_000 });
@@ -64,6 +72,48 @@ describe.skipIf(!HAS_CHROMIUM)("the playground's outline first, in headless Chro
     expect(sent[0]!.outline.headings.map((h: { text: string }) => h.text)).toEqual(edited);
     expect(await page.locator("#article :is(h2, h3)").allTextContents()).toEqual(edited);
     expect(await page.locator("#article h1").textContent()).toBe(await page.locator("#outline-title").inputValue());
+    expect(await page.locator("#status").textContent()).toMatch(/^Done: \d+ words/);
+    expect(playground().pageErrors).toEqual([]);
+    await page.close();
+  });
+
+  it("adds a heading and removes one from the keyboard, the budgets moving with them, and writes exactly those", async () => {
+    const page = await playground().open();
+    const { sent, answered } = await outlineFirst(page);
+    const plan = (await answered).outline as { introduction: number; headings: Array<{ text: string; words: number }> };
+    const boxes = page.locator("#outline-list input");
+    await boxes.first().waitFor({ timeout: 60_000 });
+    const planned = plan.headings.map((h) => h.text);
+
+    // Add a heading after the first: Tab past its Up and Down buttons to +, press Enter, and type into the new box.
+    await boxes.first().focus();
+    for (const _ of [1, 2, 3]) await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(`Add a heading after “${planned[0]}”`);
+    await page.keyboard.press("Enter");
+    expect(await boxes.nth(1).evaluate((input) => input === document.activeElement)).toBe(true);
+    expect(await page.locator("#status").textContent()).toMatch(
+      /^Added a heading after “.+” with \d+ words from “.+”\. Type its words\.$/u,
+    );
+    await page.keyboard.type("Building a snowman");
+    // Remove the last heading with its × button, reached by Tab and pressed with Enter.
+    await boxes.last().focus();
+    for (const _ of [1, 2, 3, 4]) await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(`Remove “${planned.at(-1)}”`);
+    await page.keyboard.press("Enter");
+    expect(await page.locator("#status").textContent()).toMatch(/^Removed “.+”; its \d+ words were shared among the other headings\.$/u);
+    const edited = [planned[0]!, "Building a snowman", ...planned.slice(1, -1)];
+    expect(await boxes.evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value))).toEqual(edited);
+
+    await page.click("#write");
+    await page.locator("#checks li").first().waitFor({ timeout: 90_000 });
+    await expect.poll(() => page.locator("#write").isEnabled()).toBe(true);
+    expect(sent).toHaveLength(1);
+    const outline = sent[0]!.outline as { introduction: number; headings: Array<{ text: string; words: number }> };
+    expect(outline.headings.map((h) => h.text)).toEqual(edited);
+    // The budgets still add up to what was planned: the new heading's words came from another, the removed one's went to the others.
+    const total = (o: typeof outline) => o.headings.reduce((n, h) => n + h.words, o.introduction);
+    expect(total(outline)).toBe(total(plan));
+    expect(await page.locator("#article :is(h2, h3)").allTextContents()).toEqual(edited);
     expect(await page.locator("#status").textContent()).toMatch(/^Done: \d+ words/);
     expect(playground().pageErrors).toEqual([]);
     await page.close();

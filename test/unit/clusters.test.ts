@@ -1,26 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { clusterKeywords, planSite } from "../../src/planning/clusters.js";
-import { plantedKeywords } from "../helpers/planted-keywords.js";
-
-const pairs = (n: number) => (n * (n - 1)) / 2;
-
-/** The adjusted Rand index of two labellings of the same items (Hubert and Arabie). */
-function adjustedRand(a: readonly number[], b: readonly number[]): number {
-  const table = new Map<string, number>();
-  const rows = new Map<number, number>();
-  const cols = new Map<number, number>();
-  for (const [i, x] of a.entries()) {
-    const y = b[i]!;
-    table.set(`${x}:${y}`, (table.get(`${x}:${y}`) ?? 0) + 1);
-    rows.set(x, (rows.get(x) ?? 0) + 1);
-    cols.set(y, (cols.get(y) ?? 0) + 1);
-  }
-  const index = [...table.values()].reduce((s, n) => s + pairs(n), 0);
-  const sumRows = [...rows.values()].reduce((s, n) => s + pairs(n), 0);
-  const sumCols = [...cols.values()].reduce((s, n) => s + pairs(n), 0);
-  const expected = (sumRows * sumCols) / pairs(a.length);
-  return (index - expected) / ((sumRows + sumCols) / 2 - expected);
-}
+import { adjustedRand, plantedKeywords } from "../helpers/planted-keywords.js";
 
 describe("topic clusters", () => {
   const topic = "Home garden care";
