@@ -10,26 +10,24 @@ type Outline = { title: string; description: string; introduction: number; headi
 const LENGTH = 600;
 
 /**
- * The user's edit of an answered outline: the first two H2s reworded and swapped, the last
- * heading removed, a new H2 added with an H3 of its own; the budgets then spread so that the
+ * The user's edit of an answered outline, as the issue names it: two H2s reworded, their order
+ * swapped, the last heading removed and one H2 added; the budgets then spread evenly so that the
  * outline plans the requested length again.
  */
 function edited(outline: Outline): Outline {
   const h2s = outline.headings.filter((h) => h.level === 2 && h.kind !== "faq" && h.kind !== "takeaways");
   expect(h2s.length).toBeGreaterThanOrEqual(3);
   const [a, b] = h2s as [Heading, Heading];
-  // The second H2 reworded comes first, then the first reworded; the rest (the conclusion) removed; one H2 added, with an H3.
-  const headings: Heading[] = [
-    { ...b, text: "Why a snowy day feels new", words: 0 },
-    { ...a, text: "Games to play in the snow", words: 0 },
-    { level: 2, text: "A warm cup after the cold", words: 0 },
-    { level: 3, text: "Mittens drying by the fire", words: 0 },
-  ];
+  const kept = outline.headings.slice(0, -1);
+  expect(kept).toContain(b);
+  const headings: Heading[] = kept.map((h) =>
+    h === a ? { ...b, text: "Why a snowy day feels new" } : h === b ? { ...a, text: "Games to play in the snow" } : { ...h },
+  );
+  headings.push({ level: 2, text: "A warm cup after the cold", words: 0 });
   expect(outline.headings.map((h) => h.text)).not.toContain(headings[0]!.text);
   const introduction = 80;
   const prose = LENGTH - introduction - headings.reduce((n, h) => n + countWords(h.text, "en"), 0);
-  const shares = [0.3, 0.3, 0.2, 0.2];
-  for (const [i, h] of headings.entries()) h.words = Math.round(prose * shares[i]!);
+  for (const h of headings) h.words = Math.round(prose / headings.length);
   return { ...outline, introduction, headings };
 }
 
