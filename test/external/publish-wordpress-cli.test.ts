@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { exited, spawnInkpress } from "../helpers/cli.js";
 import { HAS_STORIES_MODEL, STORIES_MODEL, runCli } from "../helpers/server.js";
 import { startWordPress, type TestWordPress } from "../helpers/wordpress.js";
 
@@ -23,6 +24,15 @@ function frontMatter(text: string): { data: Record<string, any>; body: string } 
 }
 
 const mdFiles = async (dir: string) => (await readdir(dir)).filter((name) => name.endsWith(".md")).sort();
+
+/** Resolves once `found` answers true, polling WordPress every 100 ms. */
+async function until(found: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await found())) {
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 describe.skipIf(!HAS_STORIES_MODEL)("publishing to WordPress from the CLI and jobs, across crashes", () => {
   let wp: TestWordPress;
@@ -116,4 +126,33 @@ describe.skipIf(!HAS_STORIES_MODEL)("publishing to WordPress from the CLI and jo
       `---\ntitle: "Written by hand"\n# the author's comment\nslug: written-by-hand\nposts:\n  blog: ${post!.id}\n---\n${body}`,
     );
   }, 60_000);
+
+  it("a batch killed (SIGKILL) after a post was saved and before its files were written, then resumed: exactly 5 posts", async () => {
+    const topics = ["A green frog", "The small bell", "Snow on the roof", "A paper boat", "The quiet fox"];
+    const slugs = topics.map((topic) => topic.toLowerCase().replace(/ /g, "-"));
+    const rows = path.join(dir, "kill.csv");
+    await writeFile(rows, `topic,length\n${topics.map((topic) => `${topic},100`).join("\n")}\n`);
+    const out = path.join(dir, "kill-out");
+    const ours = async () => (await posts()).filter((post) => slugs.some((slug) => post.slug.startsWith(slug)));
+
+    // The pause holds the first publication after WordPress saved the post: the kill lands in that window.
+    const child = spawnInkpress(batchArgs(rows, out), { ...environment, INKPRESS_TEST_PUBLISH_PAUSE_MS: "60000" });
+    let stderr = "";
+    child.stderr!.on("data", (d) => (stderr += d));
+    await until(async () => (await ours()).length > 0 || child.exitCode !== null);
+    child.kill("SIGKILL");
+    expect((await exited(child)).signal, stderr).toBe("SIGKILL");
+    expect(await ours()).toHaveLength(1);
+    expect(await mdFiles(out).catch(() => [])).toEqual([]);
+
+    const resumed = await cli(batchArgs(rows, out));
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const saved = await ours();
+    expect(saved.map((post) => post.slug).sort()).toEqual([...slugs].sort());
+    // Each file records its own post.
+    const recorded = await Promise.all(
+      (await mdFiles(out)).map(async (name) => frontMatter(await readFile(path.join(out, name), "utf8")).data.posts.blog as number),
+    );
+    expect(recorded.sort()).toEqual(saved.map((post) => post.id).sort());
+  }, 400_000);
 });
