@@ -38,6 +38,11 @@ export class Publishing {
     return [...this.#clients.keys()];
   }
 
+  /** The configured targets a key may publish to (none for a key given none). */
+  targetsOf(key: ApiKey | undefined): string[] {
+    return this.names.filter((name) => key?.publishTo?.includes(name));
+  }
+
   /**
    * Check, before anything is written, that the target exists (else a 422 naming
    * `publish.target`) and that the key was given it (else a 403 naming the target). No key

@@ -28,3 +28,8 @@ export function publishRoute({ publishing, bodyTimeoutMs }: PublishRouteOptions)
     return { object: "publication", ...(await publishing.publish(article, publish, recordedId)) };
   });
 }
+
+/** `GET /api/v1/publish`: the targets the key may publish to, so a client (the playground) offers only those. */
+export function publishTargetsRoute({ publishing }: Pick<PublishRouteOptions, "publishing">) {
+  return defineHandler((event) => ({ object: "publish-targets", targets: publishing.targetsOf(event.context.apiKey) }));
+}
