@@ -126,6 +126,12 @@ describe.skipIf(!HAS_STORIES_MODEL)("publishing to WordPress from the CLI and jo
     expect(await readFile(file, "utf8")).toBe(
       `---\ntitle: "Written by hand"\n# the author's comment\nslug: written-by-hand\nposts:\n  blog: ${post!.id}\n---\n${body}`,
     );
+    // A folder refresh does not publish: said in one line, rather than the flag ignored.
+    const refused = await cli(["batch", "--refresh", dir, "--publish", "blog"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim()).toBe(
+      "inkpress: --publish is for rows; publish a refreshed file with inkpress refresh FILE --publish TARGET",
+    );
   }, 60_000);
 
   it("a batch killed (SIGKILL) after a post was saved and before its files were written, then resumed: exactly 5 posts", async () => {
