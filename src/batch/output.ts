@@ -2,10 +2,11 @@ import { writeFile } from "node:fs/promises";
 import { stringify, type ScalarTag, type Tags } from "yaml";
 import type { GenerateRequest } from "../article/wire/request.js";
 import type { ArticleResponse } from "../article/wire/response.js";
+import { withPostRecorded } from "../publish/record.js";
 import { groundingData } from "./grounding.js";
 
 /** What the files of a row are made from: the generate JSON answer, of the local model or a server. */
-export type Article = Pick<ArticleResponse, "created"> & {
+export type Article = Pick<ArticleResponse, "created" | "publish"> & {
   article: Pick<ArticleResponse["article"], "title" | "metaDescription" | "keywords" | "language" | "markdown">;
 };
 
@@ -62,7 +63,10 @@ function withZone(tags: Tags): Tags {
   );
 }
 
-/** Write a row's Markdown and its full JSON answer (whose `article.markdown` keeps its H1, as the API's does). */
+/**
+ * Write a row's Markdown and its full JSON answer (whose `article.markdown` keeps its H1, as the
+ * API's does). A published article's Markdown records its post, so a refresh finds that post by id.
+ */
 export async function writeArticleFiles(
   [markdownFile, jsonFile]: [string, string],
   response: Article,
@@ -70,5 +74,7 @@ export async function writeArticleFiles(
   options?: MarkdownFileOptions,
 ): Promise<void> {
   await writeFile(jsonFile, `${JSON.stringify(response, null, 2)}\n`);
-  await writeFile(markdownFile, markdownWithFrontMatter(response, slug, options));
+  const markdown = markdownWithFrontMatter(response, slug, options);
+  const post = response.publish && "id" in response.publish ? response.publish : undefined;
+  await writeFile(markdownFile, post ? withPostRecorded(markdown, post.target, post.id) : markdown);
 }

@@ -143,6 +143,8 @@ async function refreshBatch(
   concurrency: number,
 ): Promise<void> {
   if (args.server !== undefined) throw new UsageError("--refresh runs on the local model; --server is for rows");
+  if (args.publish !== undefined)
+    throw new UsageError("--publish is for rows; publish a refreshed file with inkpress refresh FILE --publish TARGET");
   if (args.input !== undefined || args.out !== undefined)
     throw new UsageError("--refresh writes beside each file: it takes no input file and no --out");
   const plan = await planRefresh(args.refresh!, { inPlace: args["in-place"] === true, fields: await refreshFields(args, rawArgs) });

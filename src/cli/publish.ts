@@ -1,11 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { defineCommand } from "citty";
 import * as v from "valibot";
-import { PublishFieldSchema } from "../article/wire/publish.js";
+import { PublishFieldSchema, type PublishField, type Published } from "../article/wire/publish.js";
 import { splitList } from "../article/wire/fields.js";
 import { articleOfMarkdown } from "../publish/post.js";
 import { Publishing } from "../publish/publisher.js";
-import { readSetting, settingArgs } from "../settings.js";
+import { recordPost } from "../publish/record.js";
+import { readSetting, settingArgs, type SettingFlags } from "../settings.js";
 import { UsageError, fail } from "./fail.js";
 
 /** The publish flags `publish` takes, as the request's `publish` field names them. */
@@ -34,6 +35,27 @@ export function publishField(
   return parsed.output;
 }
 
+/** The targets of --publish-targets and the publish field of one, checked before any model is loaded. */
+export async function publishingTo(
+  target: string,
+  args: Parameters<typeof publishField>[1] & SettingFlags,
+): Promise<{ publishing: Publishing; field: PublishField }> {
+  const targets = readSetting("publishTargets", { flags: args });
+  if (!targets) throw new UsageError("no publishing targets: give --publish-targets FILE (INKPRESS_PUBLISH_TARGETS)");
+  const field = publishField(target, args);
+  const publishing = await Publishing.open(targets);
+  publishing.authorise(undefined, target);
+  return { publishing, field };
+}
+
+/** Record the post in the file it was published from, and say so in one line. */
+export async function recordPublished(file: string, published: Published): Promise<void> {
+  await recordPost(file, published.target, published.id);
+  process.stderr.write(
+    `${file}: ${published.created ? "created" : "updated"} post ${published.id} on "${published.target}" (${published.status}), its id recorded in the front matter\n`,
+  );
+}
+
 /** `inkpress publish FILE.md --to TARGET`: an article as batch writes it, published as the API's `POST /api/v1/publish` does. */
 export const publishCommand = defineCommand({
   meta: {
@@ -50,16 +72,11 @@ export const publishCommand = defineCommand({
   },
   async run({ args }) {
     try {
-      const targets = readSetting("publishTargets", { flags: args });
-      if (!targets) throw new UsageError("no publishing targets: give --publish-targets FILE (INKPRESS_PUBLISH_TARGETS)");
-      const field = publishField(args.to, args);
-      const publishing = await Publishing.open(targets);
+      const { publishing, field } = await publishingTo(args.to, args);
       const { article, recordedId } = articleOfMarkdown(await readFile(args.file, "utf8"), args.to);
       const published = await publishing.publish(article, field, recordedId);
       process.stdout.write(`${published.url}\n`);
-      process.stderr.write(
-        `${args.file}: ${published.created ? "created" : "updated"} post ${published.id} on "${published.target}" (${published.status})\n`,
-      );
+      await recordPublished(args.file, published);
     } catch (error) {
       fail(error);
     }

@@ -7,9 +7,12 @@ import { readSourceFiles } from "../site/source-files.js";
 import { ModelRuntime } from "../model/runtime.js";
 import { refreshFile, refreshRequestOf, type RefreshFields } from "../refresh/file.js";
 import { MEND_PARTS, type RefreshResponse } from "../article/wire/refresh.js";
+import { recordedPostId } from "../publish/post.js";
+import { withPostRecorded } from "../publish/record.js";
 import { settingArgs } from "../settings.js";
 import { chosenFormat, fail } from "./fail.js";
 import { localModelConfig } from "./first-model.js";
+import { publishingTo, recordPublished } from "./publish.js";
 import { repeatedFlag } from "./repeated.js";
 
 /** Output formats of `inkpress refresh`. */
@@ -69,18 +72,25 @@ export const refreshCommand = defineCommand({
     ...REFRESH_TARGET_ARGS,
     format: { type: "string", default: "md", description: "md (the refreshed article), json (the API's answer) or diff (a unified diff)" },
     output: { type: "string", alias: "o", description: "Write to this file instead of stdout" },
-    ...settingArgs("model", "threads", "window", "gpu", "gpuLayers"),
+    publish: {
+      type: "string",
+      description:
+        "Publish the refreshed article to this target, updating the post it came from (the id in the front matter, else its slug); the id is recorded in the file",
+    },
+    ...settingArgs("model", "threads", "window", "gpu", "gpuLayers", "publishTargets"),
   },
   async run({ args, rawArgs }) {
     try {
       const format = chosenFormat(args.format, FORMATS);
       const { request } = await refreshRequestOf(args.file, await refreshFields(args, rawArgs));
+      const publishTo = args.publish === undefined ? undefined : await publishingTo(args.publish, args);
       const model = await localModelConfig(args);
       process.stderr.write(`inkpress: refreshing ${args.file} with ${path.basename(model.modelPath)}\n`);
       const backend = await ModelRuntime.load({ ...model, sequences: 1, queueSize: 0 });
       try {
-        const { response } = await refreshFile(args.file, request, { backend });
-        process.stderr.write(summary(response));
+        const refreshed = (await refreshFile(args.file, request, { backend })).response;
+        process.stderr.write(summary(refreshed));
+        const response = publishTo ? await publishRefreshed(args.file, refreshed, publishTo, request.markdown) : refreshed;
         const out =
           format === "json" ? `${JSON.stringify(response, null, 2)}\n` : format === "diff" ? response.diff : response.article.markdown;
         if (args.output) await writeFile(args.output, out);
@@ -93,6 +103,28 @@ export const refreshCommand = defineCommand({
     }
   },
 });
+
+/**
+ * Publish a refreshed file's article: the post it came from is found by the id its front matter
+ * recorded (else by slug) and updated, and the id is recorded in the file and in the refreshed
+ * Markdown. A failure is one line and exit code 1; the refreshed article is still written.
+ */
+async function publishRefreshed(
+  file: string,
+  response: RefreshResponse,
+  { publishing, field }: Awaited<ReturnType<typeof publishingTo>>,
+  given: string,
+): Promise<RefreshResponse> {
+  const publish = await publishing.outcome(response.article, field, recordedPostId(given, field.target));
+  if (!("id" in publish)) {
+    process.stderr.write(`${file}: not published: ${publish.problem.detail}\n`);
+    process.exitCode = 1;
+    return { ...response, publish };
+  }
+  await recordPublished(file, publish);
+  const markdown = withPostRecorded(response.article.markdown, publish.target, publish.id);
+  return { ...response, publish, article: { ...response.article, markdown } };
+}
 
 /** The score before and after, the checks mended, and each check still failing with why. */
 export function summary(response: RefreshResponse): string {

@@ -18,7 +18,7 @@ import { analyseRoute } from "./routes/analyse.js";
 import { generateRoute } from "./routes/generate.js";
 import { outlineRoute } from "./routes/outline.js";
 import { planRoute } from "./routes/plan.js";
-import { publishRoute } from "./routes/publish.js";
+import { publishRoute, publishTargetsRoute } from "./routes/publish.js";
 import { refreshRoute } from "./routes/refresh.js";
 import { cancelJobRoute, getJobRoute, listJobsRoute, submitJobRoute } from "./routes/jobs.js";
 import type { Publishing } from "../publish/publisher.js";
@@ -131,6 +131,7 @@ export function createApp({
   app.register(outlineRoute({ generations, bodyTimeoutMs }));
   app.register(planRoute({ bodyTimeoutMs, modelHost }));
   app.register(publishRoute({ publishing, bodyTimeoutMs }));
+  app.get("/api/v1/publish", publishTargetsRoute({ publishing }));
   const jobRoutes = { jobs, storage, bodyTimeoutMs, pageSize: jobsConfig.pageSize, retentionMs: jobsConfig.retentionS * 1000 };
   app.register(submitJobRoute(jobRoutes));
   app.get("/api/v1/jobs", listJobsRoute(jobRoutes));

@@ -1,5 +1,7 @@
 import type { InkpressError } from "../errors.js";
-import { WebhookAddressGuard } from "../jobs/webhook/address-guard.js";
+import http from "node:http";
+import https from "node:https";
+import { type HostResolver, pinnedLookup, WebhookAddressGuard, type WebhookTarget } from "../jobs/webhook/address-guard.js";
 import { PublishError } from "./errors.js";
 import type { PublishTarget } from "./targets.js";
 
@@ -26,33 +28,38 @@ const MOST_WAIT_S = 10;
 
 /**
  * Calls one target's API: its address checked against the SSRF rules on every call (a name
- * may resolve elsewhere later), a deadline per try, 429 and 503 retried after `Retry-After`
+ * may resolve elsewhere later) and the connection made to the very addresses checked, a deadline per try, 429 and 503 retried after `Retry-After`
  * (bounded), and every failure turned into a {@link PublishError} that names the target and
  * never its credentials.
  */
 export class TargetCaller {
   readonly #guard: WebhookAddressGuard;
 
-  constructor(readonly target: PublishTarget) {
+  constructor(
+    readonly target: PublishTarget,
+    /** How host names resolve; tests give a resolver of their own (by default DNS). */
+    options: { resolve?: HostResolver } = {},
+  ) {
     const allow = target.allowPrivate ? [new URL(target.url).hostname] : [];
     const subject = {
       field: `publish target "${target.name}"'s url`,
       who: "publishing targets",
       allowedBy: 'the target has "allowPrivate": true in the targets file',
     };
-    this.#guard = new WebhookAddressGuard({ allow, subject });
+    this.#guard = new WebhookAddressGuard({ allow, subject, ...options });
   }
 
   /** Make the call; any status the site answers is returned except 429/503 after its last try. */
   async call(request: CallRequest): Promise<CallAnswer> {
     const url = `${this.target.url}${request.path}`;
+    let checked: WebhookTarget;
     try {
-      await this.#guard.check(url);
+      checked = await this.#guard.check(url);
     } catch (error) {
       throw new PublishError(this.target.name, (error as InkpressError).message, { status: 502 });
     }
     for (let attempt = 1; ; attempt++) {
-      const answer = await this.#once(url, request);
+      const answer = await this.#once(checked, request);
       if (answer.status !== 429 && answer.status !== 503) return answer;
       const wait = retryAfterSeconds(answer.retryAfter);
       if (attempt >= TRIES || wait > MOST_WAIT_S) {
@@ -67,32 +74,29 @@ export class TargetCaller {
     }
   }
 
-  async #once(url: string, request: CallRequest): Promise<CallAnswer & { retryAfter: string | null }> {
+  /** One try, connected only to the addresses the guard checked (as webhooks are), a redirect never followed. */
+  async #once(checked: WebhookTarget, request: CallRequest): Promise<CallAnswer & { retryAfter: string | null }> {
     const headers: Record<string, string> = { authorization: request.authorization, accept: "application/json" };
-    if (request.body !== undefined) headers["content-type"] = "application/json";
-    let response: Response;
+    const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+    if (body !== undefined)
+      Object.assign(headers, { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) });
+    const signal = AbortSignal.timeout(this.target.timeoutMs);
+    let response: { status: number; text: string; retryAfter: string | null };
     try {
-      response = await fetch(url, {
-        method: request.method,
-        headers,
-        redirect: "error",
-        signal: AbortSignal.timeout(this.target.timeoutMs),
-        ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
-      });
+      response = await send(checked, { method: request.method, headers, body, signal });
     } catch (error) {
-      throw this.#unreachable(error);
+      throw this.#unreachable(signal.aborted ? Object.assign(new Error("timed out"), { name: "TimeoutError" }) : error);
     }
-    const text = await response.text().catch(() => "");
     let json: unknown;
     try {
-      json = text ? JSON.parse(text) : undefined;
+      json = response.text ? JSON.parse(response.text) : undefined;
     } catch {
       json = undefined;
     }
-    return { status: response.status, json, retryAfter: response.headers.get("retry-after") };
+    return { status: response.status, json, retryAfter: response.retryAfter };
   }
 
-  /** A call that got no answer: a timeout, a TLS failure, a refused connection, a redirect. */
+  /** A call that got no answer: a timeout, a TLS failure, a refused connection. */
   #unreachable(error: unknown): PublishError {
     const name = this.target.name;
     const err = error as Error & { cause?: { code?: string; message?: string } };
@@ -101,8 +105,8 @@ export class TargetCaller {
         status: 504,
         cause: error,
       });
-    const code = err.cause?.code ?? "";
-    if (/CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code) || /certificate|tls|ssl/i.test(err.cause?.message ?? "")) {
+    const code = err.cause?.code ?? (err as NodeJS.ErrnoException).code ?? "";
+    if (/CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code) || /certificate|tls|ssl/i.test(err.cause?.message ?? err.message)) {
       return new PublishError(
         name,
         `target "${name}" failed the TLS check (${code || "TLS error"}): its certificate is not one this server trusts; fix the site's certificate or give Node its CA (NODE_EXTRA_CA_CERTS)`,
@@ -127,6 +131,31 @@ export class TargetCaller {
       return new PublishError(name, `target "${name}" refused ${doing} (403${said}): the target's user lacks the capability`);
     return new PublishError(name, `target "${name}" answered ${answer.status}${said} while ${doing}`);
   }
+}
+
+/** Send one request over a fresh connection to the checked addresses and read the whole answer. */
+function send(
+  checked: WebhookTarget,
+  options: { method: string; headers: Record<string, string>; body: string | undefined; signal: AbortSignal },
+): Promise<{ status: number; text: string; retryAfter: string | null }> {
+  const client = checked.url.protocol === "https:" ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = client.request(
+      checked.url,
+      { method: options.method, headers: options.headers, agent: false, lookup: pinnedLookup(checked.addresses), signal: options.signal },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("error", reject);
+        response.on("end", () => {
+          const retryAfter = response.headers["retry-after"];
+          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8"), retryAfter: retryAfter ?? null });
+        });
+      },
+    );
+    request.on("error", reject);
+    request.end(options.body);
+  });
 }
 
 /** The site's own words about an error (WordPress's `message`, Ghost's `errors[0].message`), briefly. */

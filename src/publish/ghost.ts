@@ -32,7 +32,8 @@ export class GhostClient {
         {
           title: post.title,
           html: post.html,
-          slug: post.slug,
+          // An existing post keeps its address unless the request names a slug.
+          ...(existing && !post.slugChosen ? {} : { slug: post.slug }),
           custom_excerpt: post.excerpt.slice(0, 300),
           meta_title: post.title,
           meta_description: post.excerpt.slice(0, 500),

@@ -12,6 +12,8 @@ export interface Post {
   /** The meta description: the excerpt, and the SEO plugin's description. */
   excerpt: string;
   slug: string;
+  /** Whether the request named the slug: only then does an update change an existing post's slug (its address). */
+  slugChosen: boolean;
   /** The article's keywords; the first is the SEO plugin's focus keyword. */
   keywords: string[];
   language: string;
@@ -41,6 +43,7 @@ export function postOf(article: ArticleFields, field: PublishField, defaultStatu
     html: bodyHtml(article),
     excerpt: article.metaDescription,
     slug: field.slug ?? article.slug,
+    slugChosen: field.slug !== undefined,
     keywords: article.keywords,
     language: article.language,
     categories: field.categories ?? [],

@@ -38,6 +38,11 @@ export class Publishing {
     return [...this.#clients.keys()];
   }
 
+  /** The configured targets a key may publish to (none for a key given none). */
+  targetsOf(key: ApiKey | undefined): string[] {
+    return this.names.filter((name) => key?.publishTo?.includes(name));
+  }
+
   /**
    * Check, before anything is written, that the target exists (else a 422 naming
    * `publish.target`) and that the key was given it (else a 403 naming the target). No key
@@ -52,7 +57,9 @@ export class Publishing {
   async publish(article: ArticleFields, field: PublishField, recordedId?: string): Promise<Published> {
     const entry = this.#clients.get(field.target);
     if (!entry) throw unknownTarget(field.target, this.names);
-    return entry.client.publish(postOf(article, field, entry.target.status, recordedId));
+    const published = await entry.client.publish(postOf(article, field, entry.target.status, recordedId));
+    await pauseForCrashTest(published);
+    return published;
   }
 
   /** Publish an article already written, never throwing: a failure is the outcome's problem, the article stands. */
@@ -84,4 +91,17 @@ function problemOf(error: InkpressError): { type: string; title: string; status:
             ? "timeout"
             : "upstream-failed";
   return { type: `publish-${type}`, title: "Publishing failed", status: error.status, detail: error.message };
+}
+
+/**
+ * INKPRESS_TEST_PUBLISH_PAUSE_MS holds a publication between the post's creation on the target
+ * and its return to the caller (before a job is marked done or a batch row's files are written),
+ * so a test can kill the process exactly there and prove no second post follows. Unset in normal use.
+ */
+async function pauseForCrashTest(published: Published): Promise<void> {
+  const ms = Number(process.env.INKPRESS_TEST_PUBLISH_PAUSE_MS ?? 0);
+  if (ms > 0) {
+    process.stderr.write(`publish: post ${published.id} saved on "${published.target}", not yet recorded\n`);
+    await new Promise((resolve) => setTimeout(resolve, ms));
+  }
 }

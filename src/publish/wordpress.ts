@@ -44,7 +44,8 @@ export class WordPressClient {
       title: post.title,
       content: post.html,
       excerpt: post.excerpt,
-      slug: post.slug,
+      // An existing post keeps its address unless the request names a slug.
+      ...(existing && !post.slugChosen ? {} : { slug: post.slug }),
       status: post.status,
       categories,
       tags,
@@ -59,6 +60,9 @@ export class WordPressClient {
       body,
     );
     const saved = answer.json as WpPost;
+    // WordPress stores a revision on each update, of the text it updates to, never on a create: the
+    // first text is recorded now, so that a later update (a refresh) leaves it in the post's history.
+    if (!existing) await this.#call("POST", `${API}/posts/${saved.id}`, "recording the first revision", { content: post.html });
     return { target: this.caller.target.name, id: String(saved.id), url: saved.link, status: saved.status, created: !existing };
   }
 

@@ -32,18 +32,21 @@ export interface Playground {
   /** A new tab on `/` at a viewport's size; `prepare` runs before it loads (for init scripts). */
   open(viewport?: { width: number; height: number }, prepare?: (page: Page) => Promise<void>): Promise<Page>;
   /** Fill in the key and the fields (by control id), press Generate and wait until the article is done and the form usable again. */
-  generate(page: Page, fields: Record<string, string>): Promise<void>;
+  generate(page: Page, fields: Record<string, string>, key?: string): Promise<void>;
 }
 
-/** Start a server and Chromium before the enclosing `describe`'s tests, stop them after. Returns a getter. */
-export function playgroundInBrowser(): () => Playground {
+/**
+ * Start a server and Chromium before the enclosing `describe`'s tests, stop them after. Returns a getter.
+ * `serverEnv` adds to the server's environment (made once the tests start: a publishing target's site, say).
+ */
+export function playgroundInBrowser(serverEnv?: () => Promise<Record<string, string>>): () => Playground {
   let server: TestServer | undefined;
   let context: BrowserContext | undefined;
   let profile = "";
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    server = await startServer(await testModel("plain"));
+    server = await startServer(await testModel("plain"), await serverEnv?.());
     profile = await mkdtemp(path.join(tmpdir(), "inkpress-chromium-"));
     // launchPersistentContext is Playwright's way to pass a fresh --user-data-dir.
     context = await chromium.launchPersistentContext(profile, {
@@ -62,7 +65,8 @@ export function playgroundInBrowser(): () => Playground {
       viewport: WIDE,
     });
     await mkdir(ARTIFACTS, { recursive: true });
-  });
+    // A site to publish to (a WordPress with its database) may take a minute to start on a busy machine.
+  }, 240_000);
 
   afterAll(async () => {
     await context?.close();
@@ -83,7 +87,7 @@ export function playgroundInBrowser(): () => Playground {
     return page;
   }
 
-  async function generate(page: Page, fields: Record<string, string>): Promise<void> {
+  async function generate(page: Page, fields: Record<string, string>, key = API_KEY): Promise<void> {
     // Record the status line as it changes, to see the article arrive while it is written.
     await page.evaluate(() => {
       const status = document.getElementById("status")!;
@@ -94,7 +98,7 @@ export function playgroundInBrowser(): () => Playground {
         subtree: true,
       });
     });
-    await page.fill("#f-key", API_KEY);
+    await page.fill("#f-key", key);
     for (const [id, value] of Object.entries(fields)) await page.fill(`#${id}`, value);
     await page.click("#generate");
     await page.locator("#article h1").first().waitFor({ timeout: 90_000 });

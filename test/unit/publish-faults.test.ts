@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
+import { TargetCaller } from "../../src/publish/call.js";
 import { PublishError } from "../../src/publish/errors.js";
 import { Publishing } from "../../src/publish/publisher.js";
 import { readTargets, type PublishTarget } from "../../src/publish/targets.js";
@@ -110,6 +111,24 @@ describe("publishing faults", () => {
     const error = await failure(new Publishing(new Map([["blog", target(url, { allowPrivate: false })]])));
     expect(calls()).toBe(0);
     expect(error.message).toMatch(/loopback/);
+  });
+
+  it("each call connects to the addresses the guard checked, never resolving the name again (no DNS rebinding)", async () => {
+    const { url, calls } = await site([{ status: 200 }]);
+    const port = new URL(url).port;
+    // The name resolves only through the guard's resolver: once to loopback (allowed for this host), then to a public address.
+    const answers = [[{ address: "127.0.0.1", family: 4 }], [{ address: "93.184.216.34", family: 4 }]];
+    let resolved = 0;
+    const resolve = async () => answers[Math.min(resolved++, 1)]!;
+    const caller = new TargetCaller(target(`http://site.invalid:${port}`), { resolve });
+    const first = await caller.call({ method: "GET", path: "/wp-json/", authorization: "Basic x" });
+    expect(first.status).toBe(200);
+    expect(calls()).toBe(1);
+    // The next call checks again: the new answer is a public address, which the connection then uses (and cannot reach here).
+    const second = await caller.call({ method: "GET", path: "/wp-json/", authorization: "Basic x" }).catch((error: Error) => error);
+    expect(resolved).toBe(2);
+    expect(calls()).toBe(1);
+    expect(second).toBeInstanceOf(PublishError);
   });
 
   it("an unknown target is a 422 on publish.target; a key without the target a 403 naming it", () => {

@@ -120,6 +120,12 @@ export type Published = v.InferOutput<typeof PublishedSchema>;
 /** A publish outcome as answers carry it. */
 export type PublishOutcome = v.InferOutput<typeof PublishOutcomeSchema>;
 
+/** The answer of `GET /api/v1/publish`: the targets the key may publish to (the playground offers "Publish as draft" when there is one). */
+export const PublishTargetsSchema = v.object({
+  object: v.literal("publish-targets"),
+  targets: described(v.array(v.string()), "The names of the configured targets this key was given, in the targets file's order."),
+});
+
 /** `POST /api/v1/publish`: an article the caller already has, as batch writes it, and where to publish it. */
 export const PublishRequestSchema = jsonObject(
   {

@@ -2,7 +2,7 @@
  * The publishing part of the document: `POST /api/v1/publish`, its request and answer,
  * converted from the valibot schemas that validate and type them.
  */
-import { EXAMPLE_PUBLISH_REQUEST, PublicationSchema, PublishRequestSchema } from "../../article/wire/publish.js";
+import { EXAMPLE_PUBLISH_REQUEST, PublicationSchema, PublishRequestSchema, PublishTargetsSchema } from "../../article/wire/publish.js";
 import { answerSchema, ref, requestSchema, type Json } from "./convert.js";
 import { KEYED, type PathGroup } from "./group.js";
 import { problemRefs } from "./problems.js";
@@ -15,6 +15,18 @@ export function publishGroup(): PathGroup {
     description: "Articles published to the WordPress and Ghost sites the operator configured, as drafts by default, never twice.",
     paths: {
       "/api/v1/publish": {
+        get: {
+          operationId: "listPublishTargets",
+          tags: ["publishing"],
+          summary: "The key's publishing targets",
+          description:
+            "The names of the configured publishing targets this key may publish to (`inkpress keys create --publish-to`); empty for a key given none. The playground offers “Publish as draft” when there is one.",
+          security: KEYED,
+          responses: {
+            200: { description: "The key's targets.", content: { "application/json": { schema: ref("PublishTargets") } } },
+            ...problemRefs([401, 429, 500]),
+          },
+        },
         post: {
           operationId: "publishArticle",
           tags: ["publishing"],
@@ -37,6 +49,6 @@ export function publishGroup(): PathGroup {
         },
       },
     },
-    schemas: { Publication: answerSchema(PublicationSchema) },
+    schemas: { Publication: answerSchema(PublicationSchema), PublishTargets: answerSchema(PublishTargetsSchema) },
   };
 }

@@ -91,6 +91,7 @@ details.source summary { cursor: pointer; font-weight: 600; font-size: 14px; }
 details.source pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 420px; margin: 10px 0 4px; }
 .toolbar { display: flex; gap: 8px; flex-wrap: wrap; }
 .toolbar button { padding: 5px 12px; font-size: 13px; }
+.publish-result { margin: 0; font-size: 14px; overflow-wrap: anywhere; }
 [hidden] { display: none !important; }
 /* Wide: the report beside the article, in view while the article scrolls; the summary bar is redundant there. */
 @media (min-width: 1100px) {
@@ -188,7 +189,8 @@ const OUTPUT = `<div class="out" id="out">
 <div class="status" role="status" aria-live="polite"><span class="spinner" aria-hidden="true"></span><span id="status">Enter a key and a topic, then press Generate.</span></div>
 ${OUTLINE_SECTION}
 <p class="summary-bar panel" id="summary" hidden><span>SEO score <strong id="summary-score"></strong></span><span id="summary-words"></span><span id="summary-time"></span><a href="#report">Full report</a></p>
-<div class="toolbar" id="takeaway" hidden><button type="button" id="copy-md">Copy Markdown</button><button type="button" id="copy-html">Copy HTML</button><button type="button" id="download-md">Download .md</button></div>
+<div class="toolbar" id="takeaway" hidden><button type="button" id="copy-md">Copy Markdown</button><button type="button" id="copy-html">Copy HTML</button><button type="button" id="download-md">Download .md</button><button type="button" id="publish-draft" hidden>Publish as draft</button></div>
+<p class="publish-result" id="publish-result" role="status" hidden></p>
 <article class="article panel" id="article" aria-live="off" aria-busy="false"><p class="placeholder">The article appears here as it is written.</p></article>
 <details class="source panel" id="source" hidden>
 <summary>Markdown</summary>

@@ -1,3 +1,4 @@
+import { defineHandler } from "h3";
 import { PublishRequestSchema } from "../../article/wire/publish.js";
 import type { Publishing } from "../../publish/publisher.js";
 import { articleOfMarkdown } from "../../publish/post.js";
@@ -21,4 +22,9 @@ export function publishRoute({ publishing, bodyTimeoutMs }: PublishRouteOptions)
     const { article, recordedId } = articleOfMarkdown(markdown, publish.target);
     return { object: "publication", ...(await publishing.publish(article, publish, recordedId)) };
   });
+}
+
+/** `GET /api/v1/publish`: the targets the key may publish to, so a client (the playground) offers only those. */
+export function publishTargetsRoute({ publishing }: Pick<PublishRouteOptions, "publishing">) {
+  return defineHandler((event) => ({ object: "publish-targets", targets: publishing.targetsOf(event.context.apiKey) }));
 }

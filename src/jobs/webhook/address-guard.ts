@@ -115,6 +115,26 @@ export interface WebhookTarget {
   addresses: ResolvedAddress[];
 }
 
+/**
+ * A `lookup` that answers with the guard's addresses instead of asking DNS again, so the
+ * connection goes where the check looked (no DNS rebinding between check and connect): webhooks
+ * and publishing connect through it, each on a fresh connection (`agent: false`).
+ */
+export function pinnedLookup(addresses: ResolvedAddress[]): net.LookupFunction {
+  return (hostname, options, callback) => {
+    const family = options.family === "IPv4" ? 4 : options.family === "IPv6" ? 6 : (options.family ?? 0);
+    const usable = family === 0 ? addresses : addresses.filter((a) => a.family === family);
+    const first = usable[0];
+    if (!first) {
+      const error: NodeJS.ErrnoException = new Error(`no IPv${family} address for ${hostname}`);
+      error.code = "ENOTFOUND";
+      return callback(error, "");
+    }
+    if (options.all) callback(null, usable);
+    else callback(null, first.address, first.family);
+  };
+}
+
 /** Words for the address ranges that are refused, as ipaddr.js names them. */
 const RANGE_WORDS: Record<string, string> = {
   loopback: "a loopback address",

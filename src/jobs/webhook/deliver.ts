@@ -1,8 +1,7 @@
 import http from "node:http";
 import https from "node:https";
-import type net from "node:net";
 import { InkpressError } from "../../errors.js";
-import type { ResolvedAddress, WebhookAddressGuard, WebhookTarget } from "./address-guard.js";
+import { pinnedLookup, type WebhookAddressGuard, type WebhookTarget } from "./address-guard.js";
 import { signWebhook, type WebhookHeaders } from "./sign.js";
 
 /** One delivery attempt as the job shows it. */
@@ -111,25 +110,6 @@ function post(target: WebhookTarget, body: string, headers: WebhookHeaders, sign
     request.on("error", reject);
     request.end(body);
   });
-}
-
-/**
- * A `lookup` that answers with the guard's addresses instead of asking DNS again, so the
- * connection goes where the check looked (no DNS rebinding between check and connect).
- */
-function pinnedLookup(addresses: ResolvedAddress[]): net.LookupFunction {
-  return (hostname, options, callback) => {
-    const family = options.family === "IPv4" ? 4 : options.family === "IPv6" ? 6 : (options.family ?? 0);
-    const usable = family === 0 ? addresses : addresses.filter((a) => a.family === family);
-    const first = usable[0];
-    if (!first) {
-      const error: NodeJS.ErrnoException = new Error(`no IPv${family} address for ${hostname}`);
-      error.code = "ENOTFOUND";
-      return callback(error, "");
-    }
-    if (options.all) callback(null, usable);
-    else callback(null, first.address, first.family);
-  };
 }
 
 /** The promise, or a rejection once the signal aborts (DNS has no signal of its own). */

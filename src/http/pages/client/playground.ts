@@ -25,6 +25,7 @@ import { hideError, showError, showProblem } from "./errors.js";
 import { clearInvalid, missingFields, requestBody } from "./form.js";
 import { keyInput, rememberKey } from "./key.js";
 import { renderMarkdown } from "./markdown.js";
+import { offerPublishing } from "./publish.js";
 import { discardOutline, editedOutline, markOutlineErrors, showOutline } from "./outline.js";
 import { articleReport, hideReport, seconds, showReport } from "./report.js";
 import "./tabs.js";
@@ -116,6 +117,7 @@ function reset(): void {
   hideReport();
   byId("summary").hidden = true;
   offer(undefined);
+  void offerPublishing(undefined);
   byId("source").hidden = true;
   clearInvalid(form);
   keyInput.removeAttribute("aria-invalid");
@@ -142,6 +144,7 @@ function finish(answer: ArticleResponse, started: number): void {
   byId("markdown").textContent = markdown;
   byId("source").hidden = false;
   offer({ markdown, html: answer.article.html, slug: answer.article.slug });
+  void offerPublishing(answer);
   setStatus(`Done: ${answer.article.wordCount} words in ${seconds(performance.now() - started)}, SEO score ${answer.seo.score}.`);
 }
 

@@ -1,0 +1,48 @@
+import { readFile, stat } from "node:fs/promises";
+import { parseDocument } from "yaml";
+import { readMarkdown } from "../article/index.js";
+import { writeFileAtomic } from "../atomic.js";
+import { InvalidFieldError } from "../errors.js";
+
+/**
+ * The post a Markdown article became, recorded in its front matter (`posts: { blog: 123 }`) so
+ * a later publish or refresh finds that post by id, whatever its slug has become. Only the
+ * `posts` block is written: every other byte of the file stays as it was.
+ */
+
+/** The Markdown with `posts.<target>: id` in its front matter (a front matter added when it has none). */
+export function withPostRecorded(markdown: string, target: string, id: string): string {
+  const { tree } = readMarkdown(markdown);
+  const first = tree.children[0];
+  if ((first?.type as string | undefined) === "toml")
+    throw new InvalidFieldError("markdown", "TOML front matter", "markdown: the post's id is recorded in YAML front matter, not TOML");
+  const entry = `  ${target}: ${/^[1-9]\d{0,14}$/.test(id) ? id : JSON.stringify(id)}`;
+  if (first?.type !== "yaml") return `---\nposts:\n${entry}\n---\n\n${markdown}`;
+  const open = markdown.indexOf("\n") + 1;
+  const close = open + first.value.length;
+  if (markdown.slice(open, close) !== first.value) throw new Error("front matter not found where the parser read it");
+  const posts = parseDocument(first.value, { version: "1.1" }).toJS()?.posts as Record<string, unknown> | undefined;
+  if (posts?.[target] !== undefined && String(posts[target]) === id) return markdown;
+  const lines = first.value === "" ? [] : first.value.split("\n");
+  const at = lines.findIndex((line) => /^posts\s*:/.test(line));
+  // The existing block (its key line and every indented line under it) is written anew with the other targets' ids kept.
+  let end = at + 1;
+  while (at >= 0 && end < lines.length && /^([ \t]|$)/.test(lines[end]!)) end++;
+  const others = Object.entries(posts && typeof posts === "object" ? posts : {})
+    .filter(([name]) => name !== target)
+    .map(([name, value]) => `  ${name}: ${typeof value === "number" ? value : JSON.stringify(String(value))}`);
+  const block = ["posts:", ...others, entry];
+  if (at < 0) lines.push(...block);
+  else lines.splice(at, end - at, ...block);
+  // An empty front matter's closing fence follows its opening one at once.
+  return `${markdown.slice(0, open)}${lines.join("\n")}${first.value === "" ? "\n" : ""}${markdown.slice(close)}`;
+}
+
+/** Record the post in a Markdown file, written atomically (a crash leaves the old file or the new); false when it already named it. */
+export async function recordPost(file: string, target: string, id: string): Promise<boolean> {
+  const markdown = await readFile(file, "utf8");
+  const recorded = withPostRecorded(markdown, target, id);
+  if (recorded === markdown) return false;
+  await writeFileAtomic(file, recorded, { mode: (await stat(file)).mode & 0o777 });
+  return true;
+}

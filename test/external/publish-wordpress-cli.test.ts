@@ -1,0 +1,199 @@
+// The CLI and a job publishing to a real WordPress (Debian's package, test/helpers/wordpress.ts),
+// killed with SIGKILL right after a post was saved and before it was recorded: the next run finds
+// that post (by the id the Markdown recorded, else by slug), never a second one.
+import { mkdtemp, readFile, readdir, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parse } from "yaml";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKey, exited, spawnInkpress, tempKeysFile } from "../helpers/cli.js";
+import { jobsApi } from "../helpers/jobs.js";
+import { HAS_STORIES_MODEL, STORIES_MODEL, runCli, startServer } from "../helpers/server.js";
+import { startWordPress, type TestWordPress } from "../helpers/wordpress.js";
+
+interface WpPost {
+  id: number;
+  slug: string;
+  content: { raw: string };
+}
+
+/** The front matter of a Markdown file as YAML 1.1, and the text after it. */
+function frontMatter(text: string): { data: Record<string, any>; body: string } {
+  const match = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(text);
+  expect(match, text.slice(0, 200)).not.toBeNull();
+  return { data: parse(match![1]!, { version: "1.1" }), body: match![2]! };
+}
+
+const mdFiles = async (dir: string) => (await readdir(dir)).filter((name) => name.endsWith(".md")).sort();
+
+/** Resolves once `found` answers true, polling WordPress every 100 ms. */
+async function until(found: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await found())) {
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe.skipIf(!HAS_STORIES_MODEL)("publishing to WordPress from the CLI and jobs, across crashes", () => {
+  let wp: TestWordPress;
+  let dir: string;
+  let environment: Record<string, string>;
+  const posts = () => wp.rest<WpPost[]>("/wp/v2/posts?status=any&context=edit&per_page=100");
+  const cli = (args: string[], env: Record<string, string> = {}) => runCli([...args], { ...environment, ...env });
+  const batchArgs = (rows: string, out: string) => [
+    "batch",
+    rows,
+    "--out",
+    out,
+    "--publish",
+    "blog",
+    "--model",
+    STORIES_MODEL,
+    "--threads",
+    "1",
+  ];
+
+  beforeAll(async () => {
+    wp = await startWordPress();
+    dir = await mkdtemp(path.join(tmpdir(), "inkpress-publish-cli-"));
+    const targets = path.join(dir, "targets.json");
+    const blog = { kind: "wordpress", url: wp.url, allowPrivate: true, user: wp.admin.user, credentials: { env: "BLOG_PASSWORD" } };
+    await writeFile(targets, JSON.stringify({ targets: { blog } }));
+    environment = { INKPRESS_PUBLISH_TARGETS: targets, BLOG_PASSWORD: wp.admin.password };
+  }, 120_000);
+
+  afterAll(async () => {
+    await wp?.stop();
+  });
+
+  it("batch records each post's id in its file; refresh --publish updates that post, whose revision keeps the old text", async () => {
+    const rows = path.join(dir, "refresh.csv");
+    await writeFile(rows, "topic,length,seed\nA yellow kite,100,4\n");
+    const out = path.join(dir, "refresh-out");
+    const batch = await cli(batchArgs(rows, out));
+    expect(batch.code, batch.stderr).toBe(0);
+    const [name] = await mdFiles(out);
+    const file = path.join(out, name!);
+    const written = await readFile(file, "utf8");
+    const id = frontMatter(written).data.posts?.blog as number;
+    const json = JSON.parse(await readFile(path.join(out, ".inkpress", name!.replace(/\.md$/, ".json")), "utf8"));
+    expect(String(id)).toBe(json.publish.id);
+    const before = await wp.rest<WpPost>(`/wp/v2/posts/${id}?context=edit`);
+    const count = (await posts()).length;
+
+    const refreshed = path.join(dir, "refreshed.md");
+    const refresh = await cli([
+      "refresh",
+      file,
+      "--publish",
+      "blog",
+      "--keywords",
+      "yellow kite",
+      "--seed",
+      "5",
+      // Longer than the row's 100 words: the refresh extends the body, so the post's text changes.
+      "--length",
+      "250",
+      "--model",
+      STORIES_MODEL,
+      "--threads",
+      "1",
+      "-o",
+      refreshed,
+    ]);
+    expect(refresh.code, refresh.stderr).toBe(0);
+    expect(refresh.stderr).toContain(`updated post ${id} on "blog"`);
+    expect((await posts()).length).toBe(count);
+    // The file already named its post: not a byte of it changed. The refreshed one names it too.
+    expect(await readFile(file, "utf8")).toBe(written);
+    expect(frontMatter(await readFile(refreshed, "utf8")).data.posts).toEqual({ blog: id });
+    const after = await wp.rest<WpPost>(`/wp/v2/posts/${id}?context=edit`);
+    // The post keeps its address (its slug is the row's topic, not the file's).
+    expect(after.slug).toBe(before.slug);
+    expect(after.content.raw).not.toBe(before.content.raw);
+    const revisions = await wp.rest<{ content: { raw: string } }[]>(`/wp/v2/posts/${id}/revisions?context=edit`);
+    expect(revisions.map((revision) => revision.content.raw)).toContain(before.content.raw);
+  }, 300_000);
+
+  it("inkpress publish records the post's id in a file that had none, the rest of it byte-identical", async () => {
+    const file = path.join(dir, "by-hand.md");
+    const body = "\n# Written by hand\n\nA short note.  Two spaces.\n";
+    await writeFile(file, `---\ntitle: "Written by hand"\n# the author's comment\nslug: written-by-hand\n---\n${body}`);
+    const published = await cli(["publish", file, "--to", "blog"]);
+    expect(published.code, published.stderr).toBe(0);
+    const [post] = await wp.rest<WpPost[]>("/wp/v2/posts?slug=written-by-hand&status=any&context=edit");
+    expect(await readFile(file, "utf8")).toBe(
+      `---\ntitle: "Written by hand"\n# the author's comment\nslug: written-by-hand\nposts:\n  blog: ${post!.id}\n---\n${body}`,
+    );
+    // A folder refresh does not publish: said in one line, rather than the flag ignored.
+    const refused = await cli(["batch", "--refresh", dir, "--publish", "blog"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim()).toBe(
+      "inkpress: --publish is for rows; publish a refreshed file with inkpress refresh FILE --publish TARGET",
+    );
+  }, 60_000);
+
+  it("a batch killed (SIGKILL) after a post was saved and before its files were written, then resumed: exactly 5 posts", async () => {
+    const topics = ["A green frog", "The small bell", "Snow on the roof", "A paper boat", "The quiet fox"];
+    const slugs = topics.map((topic) => topic.toLowerCase().replace(/ /g, "-"));
+    const rows = path.join(dir, "kill.csv");
+    await writeFile(rows, `topic,length\n${topics.map((topic) => `${topic},100`).join("\n")}\n`);
+    const out = path.join(dir, "kill-out");
+    const ours = async () => (await posts()).filter((post) => slugs.some((slug) => post.slug.startsWith(slug)));
+
+    // The pause holds the first publication after WordPress saved the post: the kill lands in that window.
+    const child = spawnInkpress(batchArgs(rows, out), { ...environment, INKPRESS_TEST_PUBLISH_PAUSE_MS: "60000" });
+    let stderr = "";
+    child.stderr!.on("data", (d) => (stderr += d));
+    await until(async () => (await ours()).length > 0 || child.exitCode !== null);
+    child.kill("SIGKILL");
+    expect((await exited(child)).signal, stderr).toBe("SIGKILL");
+    expect(await ours()).toHaveLength(1);
+    expect(await mdFiles(out).catch(() => [])).toEqual([]);
+
+    const resumed = await cli(batchArgs(rows, out));
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const saved = await ours();
+    expect(saved.map((post) => post.slug).sort()).toEqual([...slugs].sort());
+    // Each file records its own post.
+    const recorded = await Promise.all(
+      (await mdFiles(out)).map(async (name) => frontMatter(await readFile(path.join(out, name), "utf8")).data.posts.blog as number),
+    );
+    expect(recorded.sort()).toEqual(saved.map((post) => post.id).sort());
+  }, 400_000);
+
+  it("a job with publish and an Idempotency-Key, its server killed after the post was saved and before the job was done: one post", async () => {
+    const keysFile = await tempKeysFile();
+    const key = await createKey(keysFile, "writer", ["--publish-to", "blog"]);
+    const dataDir = await mkdtemp(path.join(tmpdir(), "inkpress-publish-jobs-"));
+    const env = { ...environment, INKPRESS_KEYS_FILE: keysFile, INKPRESS_DATA_DIR: dataDir, INKPRESS_SEQUENCES: "1" };
+    const known = new Set((await posts()).map((post) => post.id));
+    const count = known.size;
+    let server = await startServer(STORIES_MODEL, { ...env, INKPRESS_TEST_PUBLISH_PAUSE_MS: "60000" });
+    const request = { topic: "A lantern in the barn", length: 100, publish: { target: "blog" } };
+    const headers = { "idempotency-key": "lantern-once" };
+    const job = await jobsApi(server.url, key).create(request, headers);
+    await until(async () => (await posts()).length > count);
+    expect(((await (await jobsApi(server.url, key).get(job.id)).json()) as { status: string }).status).toBe("running");
+    server.process.kill("SIGKILL");
+    await exited(server.process);
+    const made = (await posts()).filter((saved) => !known.has(saved.id));
+    expect(made).toHaveLength(1);
+
+    server = await startServer(STORIES_MODEL, env);
+    try {
+      const jobs = jobsApi(server.url, key);
+      // The same request again with its Idempotency-Key is the same job, not a new one.
+      expect((await jobs.create(request, headers)).id).toBe(job.id);
+      const done = await jobs.waitFor(job.id, undefined, 300_000);
+      expect(done.status).toBe("succeeded");
+      expect(done.runs).toBe(2);
+      expect((done.result as { publish?: unknown }).publish).toMatchObject({ target: "blog", created: false });
+      expect((await posts()).length).toBe(count + 1);
+      expect((done.result as { publish: { id: string } }).publish.id).toBe(String(made[0]!.id));
+    } finally {
+      await server.stop();
+    }
+  }, 400_000);
+});
