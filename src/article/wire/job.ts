@@ -107,6 +107,30 @@ export const JobEndedSchema = v.object({
   data: JobSchema,
 });
 
+/** Jobs one page lists unless `limit` says otherwise. */
+const DEFAULT_PAGE = 20;
+
+/**
+ * The query of `GET /api/v1/jobs?status=&limit=&cursor=`, for a server whose pages hold at most
+ * `pageSize` jobs; `isCursor` tells a `nextCursor` this API gave.
+ */
+export function jobListQuery(pageSize: number, isCursor: (cursor: string) => boolean) {
+  return v.object({
+    status: v.optional(v.picklist(JOB_STATUSES, `status must be one of ${JOB_STATUSES.join(", ")}`)),
+    limit: v.optional(
+      v.pipe(
+        v.string(),
+        v.regex(/^\d+$/, "limit must be a whole number"),
+        v.transform(Number),
+        v.minValue(1, "limit must be at least 1"),
+        v.maxValue(pageSize, `limit must be at most ${pageSize}`),
+      ),
+      String(Math.min(DEFAULT_PAGE, pageSize)),
+    ),
+    cursor: v.optional(v.pipe(v.string(), v.check(isCursor, "cursor must be a nextCursor this API gave"))),
+  });
+}
+
 /** One page of `GET /api/v1/jobs`. */
 export const JobListSchema = v.object({
   object: v.literal("list"),

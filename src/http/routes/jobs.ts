@@ -1,6 +1,5 @@
 import { defineHandler, getRouterParam, getValidatedQuery, type H3Event } from "h3";
-import * as v from "valibot";
-import { FINAL_STATUSES, JOB_STATUSES, JobRequestSchema, type Job } from "../../article/wire/job.js";
+import { FINAL_STATUSES, JobRequestSchema, jobListQuery, type Job } from "../../article/wire/job.js";
 import type { Jobs } from "../../jobs/jobs.js";
 import { readCursor } from "../../jobs/store.js";
 import type { KeyStorage } from "../../keys/storage.js";
@@ -19,9 +18,6 @@ export interface JobsRouteOptions {
   /** How long a job's Idempotency-Key is remembered: as long as the job is kept. */
   retentionMs: number;
 }
-
-/** Jobs one page lists unless `limit` says otherwise. */
-const DEFAULT_PAGE = 20;
 
 const location = (job: Job) => `/api/v1/jobs/${job.id}`;
 
@@ -77,25 +73,7 @@ export function cancelJobRoute({ jobs }: JobsRouteOptions) {
 
 /** `GET /api/v1/jobs?status=&limit=&cursor=`: the caller's jobs, newest first. */
 export function listJobsRoute({ jobs, pageSize }: JobsRouteOptions) {
-  const QuerySchema = v.object({
-    status: v.optional(v.picklist(JOB_STATUSES, `status must be one of ${JOB_STATUSES.join(", ")}`)),
-    limit: v.optional(
-      v.pipe(
-        v.string(),
-        v.regex(/^\d+$/, "limit must be a whole number"),
-        v.transform(Number),
-        v.minValue(1, "limit must be at least 1"),
-        v.maxValue(pageSize, `limit must be at most ${pageSize}`),
-      ),
-      String(Math.min(DEFAULT_PAGE, pageSize)),
-    ),
-    cursor: v.optional(
-      v.pipe(
-        v.string(),
-        v.check((c) => readCursor(c) !== undefined, "cursor must be a nextCursor this API gave"),
-      ),
-    ),
-  });
+  const QuerySchema = jobListQuery(pageSize, (cursor) => readCursor(cursor) !== undefined);
   return defineHandler(async (event) => {
     const query = await getValidatedQuery(event, QuerySchema, { onError: validationProblem });
     const { jobs: data, nextCursor } = await jobs.list(event.context.apiKey!.id, query);
