@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Backend } from "../model/backend.js";
 import { analyse, requestTexts } from "./report/analyse.js";
 import { InkpressError } from "../errors.js";
-import { AvoidList } from "./plan/avoid.js";
+import type { AvoidList } from "./plan/avoid.js";
 import { requestConflicts } from "./plan/conflicts.js";
 import { ArticleDocument } from "./body/document.js";
 import { Grounding } from "./grounding/grounding.js";
@@ -10,7 +10,7 @@ import { articleJsonLd, type Publisher } from "./output/jsonld.js";
 import { TokenLedger } from "./ledger.js";
 import { openAnswer } from "./outline/opening.js";
 import { plannedOutline, type Outline, type OutlineEntry } from "./outline/outline.js";
-import { plan, type Plan } from "./plan/plan.js";
+import { plan, planAvoidList, type Plan } from "./plan/plan.js";
 import { renderArticle } from "./output/render.js";
 import type { GenerateRequest } from "./wire/request.js";
 import { articleSlug } from "./text/slug.js";
@@ -75,11 +75,7 @@ export async function writeArticle(request: GenerateRequest, options: WriteArtic
   assertConsistent(request);
   const articlePlan = plan(request);
   const keywords = [articlePlan.primary, ...articlePlan.secondary];
-  const avoid = new AvoidList({
-    style: articlePlan.style,
-    language: request.language,
-    keep: [...keywords, ...(request.links ?? []).flatMap((link) => link.keywords)],
-  });
+  const avoid = planAvoidList(articlePlan);
   const document = new ArticleDocument(request.language, keywords, options.onDelta);
   const written = await writeAnswer({ request, articlePlan, avoid, document }, options);
   return articleAnswer({ ...written, id, started, request, articlePlan, keywords, document }, options);
@@ -109,13 +105,7 @@ async function writeAnswer({ request, articlePlan, avoid, document }: AnswerInpu
     const outline = await openAnswer({ plan: articlePlan, writer, prompting: backend.prompting, seed: request.seed, avoid, signal });
     const planned = plannedOutline(articlePlan, outline);
     options.onOutline?.({ title: outline.title, outline: planned });
-    const grounding = new Grounding({
-      plan: articlePlan,
-      outline,
-      sources: request.sources ?? [],
-      links: request.links ?? [],
-      banned: (text) => avoid.holds(text),
-    });
+    const grounding = Grounding.ofPlan(articlePlan, outline, avoid);
     await writeBody(articlePlan, outline, {
       writer,
       document,

@@ -34,7 +34,7 @@ export { PRESETS } from "./plan/presets.js";
 export { LABELLED_LANGUAGES, languageName } from "./plan/labels.js";
 
 /** The outline a user edits (src/planning) is drafted by the engine's own plan, prompt and outline stage. */
-export { plan, type Plan } from "./plan/plan.js";
+export { plan, planAvoidList, type Plan } from "./plan/plan.js";
 export { AvoidList } from "./plan/avoid.js";
 export { articlePrompt } from "./plan/prompts.js";
 export { headingText, writeOutline, type Outline } from "./outline/outline.js";

@@ -4,7 +4,7 @@
  * and source each section carries, and two more titles and descriptions to choose from.
  */
 import {
-  AvoidList,
+  planAvoidList,
   Grounding,
   TokenLedger,
   headingText,
@@ -17,7 +17,7 @@ import {
   articlePrompt,
   countWords,
 } from "../article/index.js";
-import { resolveStyle, type GenerateRequest } from "../article/wire/request.js";
+import type { GenerateRequest } from "../article/wire/request.js";
 import type { Backend } from "../model/backend.js";
 import type { DraftHeading, OutlineResponse } from "../article/wire/outline-response.js";
 
@@ -38,12 +38,7 @@ export async function draftOutline(given: GenerateRequest, options: { backend: B
   const { outline: _ignored, ...request } = given;
   const { backend, signal } = options;
   const articlePlan = plan(request);
-  const keywords = [articlePlan.primary, ...articlePlan.secondary];
-  const avoid = new AvoidList({
-    style: resolveStyle(request.style),
-    language: request.language,
-    keep: [...keywords, ...(request.links ?? []).flatMap((link) => link.keywords)],
-  });
+  const avoid = planAvoidList(articlePlan);
   const writer = TokenLedger.of(await backend.writer(signal));
   const format = outlineFormat(backend.prompting);
   const alternatives: OutlineResponse["alternatives"] = { titles: [], descriptions: [] };
@@ -64,13 +59,7 @@ export async function draftOutline(given: GenerateRequest, options: { backend: B
   } finally {
     await writer.dispose();
   }
-  const grounding = new Grounding({
-    plan: articlePlan,
-    outline,
-    sources: request.sources ?? [],
-    links: request.links ?? [],
-    banned: (text) => avoid.holds(text),
-  });
+  const grounding = Grounding.ofPlan(articlePlan, outline, avoid);
   const { introduction, headings } = budgets(articlePlan, outline, grounding);
   return {
     object: "outline",

@@ -65,6 +65,12 @@ export class Grounding {
   private readonly anchorsUsed = new Set<string>();
 
   /** `banned`: whether a text holds a phrase of style.avoid (no anchor does). @default nothing is banned */
+  /** The grounding of the plan's request: its sources and links, refusing what the banned phrases hold. */
+  static ofPlan(plan: Plan, outline: Outline, avoid: { holds(text: string): boolean }): Grounding {
+    const { sources = [], links = [] } = plan.request;
+    return new Grounding({ plan, outline, sources, links, banned: (text) => avoid.holds(text) });
+  }
+
   constructor(options: {
     plan: Plan;
     outline: Outline;

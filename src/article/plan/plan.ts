@@ -1,7 +1,7 @@
 import { KEYWORD_DENSITY } from "./limits.js";
 import { articleLanguage, type Labels } from "./labels.js";
 import { resolveStyle, type GenerateRequest, type Preset, type UserOutline } from "../wire/request.js";
-import { countBanned } from "./avoid.js";
+import { AvoidList, countBanned } from "./avoid.js";
 import { clichesFor } from "./cliches.js";
 import { focusKeyword } from "./focus.js";
 import { countPhrase } from "../text/text.js";
@@ -107,6 +107,16 @@ export function plan(request: GenerateRequest): Plan {
   const keywordHeadings = markKeywordHeadings(sections, subheadings, request.length);
   placeKeywordUses(sections, secondary, request.length, keywordHeadings);
   return { ...base, sections };
+}
+
+/**
+ * The phrases an article of this plan refuses: the style's bans and clichés, less any that would
+ * refuse a keyword or a link's keyword the article must hold.
+ */
+export function planAvoidList(articlePlan: Plan): AvoidList {
+  const { request, style, primary, secondary } = articlePlan;
+  const keep = [primary, ...secondary, ...(request.links ?? []).flatMap((link) => link.keywords)];
+  return new AvoidList({ style, language: request.language, keep });
 }
 
 /** A planned section of `kind`, empty but for `fields`. */
