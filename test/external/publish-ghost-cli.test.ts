@@ -7,6 +7,7 @@ import path from "node:path";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startGhostContract, type GhostContractServer } from "../helpers/ghost-contract.js";
+import { exited, spawnInkpress } from "../helpers/cli.js";
 import { HAS_STORIES_MODEL, STORIES_MODEL, runCli } from "../helpers/server.js";
 
 /** The `posts` a Markdown file's front matter records. */
@@ -68,5 +69,32 @@ describe.skipIf(!HAS_STORIES_MODEL)("the CLI publishing to the Ghost Admin API c
     expect(post.edits).toBeGreaterThan(edits);
     expect(post.html).not.toBe(html);
     expect((await recorded(refreshed))?.news).toBe(ids[0]);
+  }, 600_000);
+
+  it("a batch killed (SIGKILL) after Ghost saved a post and before its files were written, then resumed: exactly 5 more posts", async () => {
+    const topics = ["A red kite", "The old mill", "Rain on the lake", "A tin drum", "The brave hen"];
+    const rows = path.join(dir, "kill.csv");
+    await writeFile(rows, `topic,length\n${topics.map((topic) => `${topic},100`).join("\n")}\n`);
+    const out = path.join(dir, "kill-out");
+    const batch = ["batch", rows, "--out", out, "--publish", "news", ...model];
+    const before = ghost.posts.length;
+    // The pause holds the first publication after the post was saved: the kill lands in that window.
+    const child = spawnInkpress(batch, { ...environment, INKPRESS_TEST_PUBLISH_PAUSE_MS: "60000" });
+    let stderr = "";
+    child.stderr!.on("data", (d) => (stderr += d));
+    const end = Date.now() + 120_000;
+    while (ghost.posts.length === before && child.exitCode === null && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+    child.kill("SIGKILL");
+    expect((await exited(child)).signal, stderr).toBe("SIGKILL");
+    expect(ghost.posts).toHaveLength(before + 1);
+
+    const resumed = await runCli(batch, environment);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const ours = ghost.posts.slice(before);
+    expect(ours).toHaveLength(5);
+    expect(new Set(ours.map((post) => post.slug)).size).toBe(5);
+    const files = (await readdir(out)).filter((name) => name.endsWith(".md"));
+    const ids = await Promise.all(files.map(async (name) => (await recorded(path.join(out, name)))?.news));
+    expect(new Set(ids)).toEqual(new Set(ours.map((post) => post.id)));
   }, 600_000);
 });
