@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import { defineCommand } from "citty";
 import * as v from "valibot";
 import { PublishFieldSchema, type PublishField, type Published } from "../article/wire/publish.js";
@@ -8,6 +7,7 @@ import { Publishing } from "../publish/publisher.js";
 import { recordPost } from "../publish/record.js";
 import { readSetting, settingArgs, type SettingFlags } from "../settings.js";
 import { UsageError, fail } from "./fail.js";
+import { NotTextError, readTextFile } from "../text-file.js";
 
 /** The publish flags `publish` takes, as the request's `publish` field names them. */
 export const PUBLISH_ARGS = {
@@ -48,6 +48,17 @@ export async function publishingTo(
   return { publishing, field };
 }
 
+/** A Markdown file as strict UTF-8: one in another encoding would publish U+FFFD and then be written back without its bytes. */
+async function readArticleFile(file: string): Promise<string> {
+  try {
+    return (await readTextFile(file)).text;
+  } catch (error) {
+    if (error instanceof NotTextError)
+      throw new UsageError(`${file}: ${error.message.replace("nothing was written for it", "nothing was published")}`);
+    throw error;
+  }
+}
+
 /** Record the post in the file it was published from, and say so in one line. */
 export async function recordPublished(file: string, published: Published): Promise<void> {
   await recordPost(file, published.target, published.id);
@@ -73,7 +84,7 @@ export const publishCommand = defineCommand({
   async run({ args }) {
     try {
       const { publishing, field } = await publishingTo(args.to, args);
-      const { article, recordedId } = articleOfMarkdown(await readFile(args.file, "utf8"), args.to);
+      const { article, recordedId } = articleOfMarkdown(await readArticleFile(args.file), args.to);
       const published = await publishing.publish(article, field, recordedId);
       process.stdout.write(`${published.url}\n`);
       await recordPublished(args.file, published);

@@ -1,8 +1,9 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { parseDocument } from "yaml";
 import { readMarkdown } from "../article/index.js";
 import { writeFileAtomic } from "../atomic.js";
 import { InvalidFieldError } from "../errors.js";
+import { readTextFile } from "../text-file.js";
 
 /**
  * The post a Markdown article became, recorded in its front matter (`posts: { blog: 123 }`) so
@@ -40,7 +41,8 @@ export function withPostRecorded(markdown: string, target: string, id: string): 
 
 /** Record the post in a Markdown file, written atomically (a crash leaves the old file or the new); false when it already named it. */
 export async function recordPost(file: string, target: string, id: string): Promise<boolean> {
-  const markdown = await readFile(file, "utf8");
+  // Strict UTF-8: a file read loosely and written back would lose every byte that is not.
+  const { text: markdown } = await readTextFile(file);
   const recorded = withPostRecorded(markdown, target, id);
   if (recorded === markdown) return false;
   await writeFileAtomic(file, recorded, { mode: (await stat(file)).mode & 0o777 });

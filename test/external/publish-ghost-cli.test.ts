@@ -131,4 +131,17 @@ describe.skipIf(!HAS_STORIES_MODEL)("the CLI publishing to the Ghost Admin API c
       await server.stop();
     }
   }, 600_000);
+
+  it("inkpress publish refuses a file that is not UTF-8 in one line, before any post, and leaves its bytes as they were", async () => {
+    const file = path.join(dir, "latin1.md");
+    const bytes = Buffer.from("---\ntitle: Caf\xe9 cr\xe8me\n---\n\n# Caf\xe9\n\nUne cr\xe8me.\n", "latin1");
+    await writeFile(file, bytes);
+    const before = ghost.posts.length;
+    const refused = await runCli(["publish", file, "--to", "news"], environment);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr.trim().split("\n")).toHaveLength(1);
+    expect(refused.stderr).toContain(`${file}: not UTF-8 text; nothing was published`);
+    expect(ghost.posts).toHaveLength(before);
+    expect(await readFile(file)).toEqual(bytes);
+  });
 });
