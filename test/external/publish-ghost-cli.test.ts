@@ -7,9 +7,9 @@ import path from "node:path";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startGhostContract, type GhostContractServer } from "../helpers/ghost-contract.js";
-import { createKey, exited, spawnInkpress, tempKeysFile } from "../helpers/cli.js";
-import { jobsApi } from "../helpers/jobs.js";
-import { HAS_STORIES_MODEL, STORIES_MODEL, runCli, startServer } from "../helpers/server.js";
+import { exited, spawnInkpress } from "../helpers/cli.js";
+import { HAS_STORIES_MODEL, STORIES_MODEL, runCli } from "../helpers/server.js";
+import { expectKilledJobPublishesOnce } from "../helpers/publish-kill.js";
 
 /** The `posts` a Markdown file's front matter records. */
 async function recorded(file: string): Promise<Record<string, string> | undefined> {
@@ -99,38 +99,11 @@ describe.skipIf(!HAS_STORIES_MODEL)("the CLI publishing to the Ghost Admin API c
     expect(new Set(ids)).toEqual(new Set(ours.map((post) => post.id)));
   }, 600_000);
 
-  it("a job with publish and an Idempotency-Key, its server killed after Ghost saved the post and before the job was done: one post", async () => {
-    const keysFile = await tempKeysFile();
-    const key = await createKey(keysFile, "writer", ["--publish-to", "news"]);
-    const dataDir = await mkdtemp(path.join(tmpdir(), "inkpress-ghost-jobs-"));
-    const env = { ...environment, INKPRESS_KEYS_FILE: keysFile, INKPRESS_DATA_DIR: dataDir, INKPRESS_SEQUENCES: "1" };
-    const before = ghost.posts.length;
-    let server = await startServer(STORIES_MODEL, { ...env, INKPRESS_TEST_PUBLISH_PAUSE_MS: "60000" });
-    const request = { topic: "A lantern in the barn", length: 100, publish: { target: "news" } };
-    const headers = { "idempotency-key": "lantern-once" };
-    const job = await jobsApi(server.url, key).create(request, headers);
-    const end = Date.now() + 120_000;
-    while (ghost.posts.length === before && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
-    expect(((await (await jobsApi(server.url, key).get(job.id)).json()) as { status: string }).status).toBe("running");
-    server.process.kill("SIGKILL");
-    await exited(server.process);
-    expect(ghost.posts).toHaveLength(before + 1);
-
-    server = await startServer(STORIES_MODEL, env);
-    try {
-      const jobs = jobsApi(server.url, key);
-      // The same request again with its Idempotency-Key is the same job, not a new one.
-      expect((await jobs.create(request, headers)).id).toBe(job.id);
-      const done = await jobs.waitFor(job.id, undefined, 300_000);
-      expect(done.status).toBe("succeeded");
-      expect(done.runs).toBe(2);
-      expect((done.result as { publish?: unknown }).publish).toMatchObject({ target: "news", created: false });
-      expect(ghost.posts).toHaveLength(before + 1);
-      expect((done.result as { publish: { id: string } }).publish.id).toBe(ghost.posts.at(-1)!.id);
-    } finally {
-      await server.stop();
-    }
-  }, 600_000);
+  it(
+    "a job with publish and an Idempotency-Key, its server killed after Ghost saved the post and before the job was done: one post",
+    () => expectKilledJobPublishesOnce({ environment, target: "news", postIds: async () => ghost.posts.map((post) => post.id) }),
+    600_000,
+  );
 
   it("inkpress publish refuses a file that is not UTF-8 in one line, before any post, and leaves its bytes as they were", async () => {
     const file = path.join(dir, "latin1.md");

@@ -6,9 +6,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKey, exited, spawnInkpress, tempKeysFile } from "../helpers/cli.js";
-import { jobsApi } from "../helpers/jobs.js";
-import { HAS_STORIES_MODEL, STORIES_MODEL, runCli, startServer } from "../helpers/server.js";
+import { exited, spawnInkpress } from "../helpers/cli.js";
+import { HAS_STORIES_MODEL, STORIES_MODEL, runCli } from "../helpers/server.js";
+import { expectKilledJobPublishesOnce } from "../helpers/publish-kill.js";
 import { startWordPress, type TestWordPress } from "../helpers/wordpress.js";
 
 interface WpPost {
@@ -163,37 +163,10 @@ describe.skipIf(!HAS_STORIES_MODEL)("publishing to WordPress from the CLI and jo
     expect(recorded.sort()).toEqual(saved.map((post) => post.id).sort());
   }, 400_000);
 
-  it("a job with publish and an Idempotency-Key, its server killed after the post was saved and before the job was done: one post", async () => {
-    const keysFile = await tempKeysFile();
-    const key = await createKey(keysFile, "writer", ["--publish-to", "blog"]);
-    const dataDir = await mkdtemp(path.join(tmpdir(), "inkpress-publish-jobs-"));
-    const env = { ...environment, INKPRESS_KEYS_FILE: keysFile, INKPRESS_DATA_DIR: dataDir, INKPRESS_SEQUENCES: "1" };
-    const known = new Set((await posts()).map((post) => post.id));
-    const count = known.size;
-    let server = await startServer(STORIES_MODEL, { ...env, INKPRESS_TEST_PUBLISH_PAUSE_MS: "60000" });
-    const request = { topic: "A lantern in the barn", length: 100, publish: { target: "blog" } };
-    const headers = { "idempotency-key": "lantern-once" };
-    const job = await jobsApi(server.url, key).create(request, headers);
-    await until(async () => (await posts()).length > count);
-    expect(((await (await jobsApi(server.url, key).get(job.id)).json()) as { status: string }).status).toBe("running");
-    server.process.kill("SIGKILL");
-    await exited(server.process);
-    const made = (await posts()).filter((saved) => !known.has(saved.id));
-    expect(made).toHaveLength(1);
-
-    server = await startServer(STORIES_MODEL, env);
-    try {
-      const jobs = jobsApi(server.url, key);
-      // The same request again with its Idempotency-Key is the same job, not a new one.
-      expect((await jobs.create(request, headers)).id).toBe(job.id);
-      const done = await jobs.waitFor(job.id, undefined, 300_000);
-      expect(done.status).toBe("succeeded");
-      expect(done.runs).toBe(2);
-      expect((done.result as { publish?: unknown }).publish).toMatchObject({ target: "blog", created: false });
-      expect((await posts()).length).toBe(count + 1);
-      expect((done.result as { publish: { id: string } }).publish.id).toBe(String(made[0]!.id));
-    } finally {
-      await server.stop();
-    }
-  }, 400_000);
+  it(
+    "a job with publish and an Idempotency-Key, its server killed after the post was saved and before the job was done: one post",
+    () =>
+      expectKilledJobPublishesOnce({ environment, target: "blog", postIds: async () => (await posts()).map((post) => String(post.id)) }),
+    400_000,
+  );
 });
