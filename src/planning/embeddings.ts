@@ -15,6 +15,13 @@ export type Embed = (texts: readonly string[]) => Promise<number[][]>;
  */
 export const LEAST_SIMILARITY = 0.5;
 
+/**
+ * Most keywords one plan embeds (its groups' and its lone ones): each is a model evaluation
+ * outside the generation slots, so a 2,000-keyword plan would hold the model for minutes. A
+ * larger plan keeps its lexical groups and places nothing.
+ */
+export const MOST_EMBEDDED = 300;
+
 /** A lone keyword, the group nearest it (by its primary keyword) and how near, and whether it joined that group. */
 export interface Placement {
   keyword: string;
@@ -27,12 +34,14 @@ export interface Placement {
  * The clusters with each lone keyword (a group of one) moved into the group of two or more
  * whose centroid is nearest by cosine similarity, when it is at least {@link LEAST_SIMILARITY};
  * it joins after the group's own keywords. Every lone keyword is answered with its nearest group,
- * joined or not. Deterministic: the same vectors give the same groups.
+ * joined or not; with more than {@link MOST_EMBEDDED} keywords to embed, none is placed.
+ * Deterministic: the same vectors give the same groups.
  */
 export async function placeLoneKeywords(clusters: readonly Cluster[], embed: Embed): Promise<{ clusters: Cluster[]; lone: Placement[] }> {
   const groups = clusters.filter((c) => c.keywords.length > 1);
   const lone = clusters.filter((c) => c.keywords.length === 1);
-  if (!groups.length || !lone.length) return { clusters: [...clusters], lone: [] };
+  const embedded = groups.reduce((n, g) => n + g.keywords.length, lone.length);
+  if (!groups.length || !lone.length || embedded > MOST_EMBEDDED) return { clusters: [...clusters], lone: [] };
   const vectors = await embed([...groups.flatMap((g) => g.keywords), ...lone.map((c) => c.primary)]);
   let next = 0;
   const centroids = groups.map((g) => centroid(g.keywords.map(() => vectors[next++]!)));

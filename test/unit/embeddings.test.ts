@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ModelRuntime } from "../../src/model/runtime.js";
 import { clusterKeywords, type Cluster } from "../../src/planning/clusters.js";
-import { LEAST_SIMILARITY, placeLoneKeywords } from "../../src/planning/embeddings.js";
+import { LEAST_SIMILARITY, MOST_EMBEDDED, placeLoneKeywords } from "../../src/planning/embeddings.js";
 import { plantedKeywords } from "../helpers/planted-keywords.js";
 
 const STORIES_MODEL = path.resolve(import.meta.dirname, "../../../shared/models/stories260K.gguf");
@@ -54,6 +54,20 @@ describe("placing lone keywords by embeddings", () => {
     ]);
     expect(lone[0]!.similarity).toBeGreaterThanOrEqual(LEAST_SIMILARITY);
     expect(lone[1]!.similarity).toBeLessThan(LEAST_SIMILARITY);
+  });
+
+  it("embeds nothing when a plan has more keywords than one may embed, keeping its groups", async () => {
+    const big: Cluster[] = [
+      { primary: "k0", keywords: Array.from({ length: MOST_EMBEDDED }, (_, i) => `k${i}`) },
+      { primary: "lone", keywords: ["lone"] },
+    ];
+    let asked = 0;
+    const placed = await placeLoneKeywords(big, async (texts) => {
+      asked += texts.length;
+      return texts.map(() => [1, 0]);
+    });
+    expect(asked).toBe(0);
+    expect(placed).toEqual({ clusters: big, lone: [] });
   });
 });
 
