@@ -265,6 +265,23 @@ describe("GrammarBuilder in llama.cpp", () => {
       expect(await check(true, shape, " gardening.")).toBe(false);
     });
 
+    it("the words after a steered keyword: none, some, or none at all when the keyword fills the field", async () => {
+      const some: FieldShape = { words: [0, 2], continues: true };
+      expect(await check(true, some, "")).toBe(true);
+      expect(await check(true, some, " for gardens")).toBe(true);
+      expect(await check(true, some, ", for small gardens")).toBe(false);
+      expect(await check(true, { words: [0, 0], end: "?", continues: true }, "?")).toBe(true);
+      expect(await check(true, { words: [0, 0], end: "?", continues: true }, " now?")).toBe(false);
+    });
+
+    it("a field that may overflow lets the model begin one word past its most, and no more", async () => {
+      const shape: FieldShape = { words: [2, 3], end: "." };
+      expect(await check(true, shape, "Small garden bins.")).toBe(true);
+      expect(await check(true, shape, "Small garden bins today")).toBe(false);
+      expect(await check(true, { ...shape, overflow: true }, "Small garden bins today")).toBe(true);
+      expect(await check(true, { ...shape, overflow: true }, "Small garden bins today and")).toBe(false);
+    });
+
     it("unspaced: a description lengthened never glues onto the Latin word it ends with", async () => {
       const shape: FieldShape = { words: [3, 8], end: ".", continues: true };
       expect(await check(false, shape, " and much more.")).toBe(true);

@@ -442,38 +442,58 @@ function* take<T>(source: Iterator<T>, n: number): Generator<T> {
  * A model that follows the outline grammar: it writes the literals the grammar's root forces
  * and, for field k, the next of `values[k]` (the last one again once they run out). Each call
  * writes one field; which one it is follows from where the call starts: where an earlier call
- * started (that field written again), inside what it wrote (that field mended), or past it
- * (the next field). `cut(step)` makes a step run out of tokens after that many characters.
+ * started (that field written again), inside what it wrote (that field mended), right after the
+ * keyword code steered in (that field's words after the cut, as the model meant them), or past
+ * it (the next field). `cut(step)` makes a step run out of tokens after that many characters.
  */
 function outlineModel(values: string[][], cut: (step: number) => number | undefined = () => undefined): Script {
   const tries = new Map<number, number>();
-  const calls: Array<{ start: number; end: number; k: number }> = [];
+  const calls: Array<{ start: number; written: string; k: number; value: string }> = [];
   return ({ index, options, writer }) => {
     const at = writer.text.length;
     const last = calls.findLast((c) => c.start <= at);
-    let k = last === undefined ? 0 : at < last.end || at === last.start ? last.k : last.k + 1;
+    const steered = last !== undefined && at > last.start && writer.text.endsWith(PRIMARY);
+    // Inside what the last call wrote and still stands (a word past a field's end is cut, and the field ended by code).
+    const inside = last !== undefined && at <= last.start + commonPrefix(writer.text.slice(last.start), last.written);
+    let k = last === undefined ? 0 : inside || steered ? last.k : last.k + 1;
     let text = "";
+    let value = "";
     for (const item of rootItems(options.grammar ?? "")) {
       if ("literal" in item) {
         text += item.literal;
         continue;
       }
-      const n = tries.get(k) ?? 0;
-      tries.set(k, n + 1);
-      const list = values[k]!;
-      text += list[Math.min(n, list.length - 1)];
+      if (steered) {
+        // What the model meant after the piece the keyword took the place of.
+        value = last.value;
+        text += value.slice(at - PRIMARY.length - 1 - last.start);
+      } else {
+        const n = tries.get(k) ?? 0;
+        tries.set(k, n + 1);
+        const list = values[k]!;
+        value = list[Math.min(n, list.length - 1)]!;
+        text += value;
+      }
       k++;
     }
     const stop = cut(index);
     const written = stop === undefined ? text : text.slice(0, stop);
-    calls.push({ start: at, end: at + written.length, k: k - 1 });
+    calls.push({ start: at, written, k: k - 1, value });
     return stop === undefined ? { pieces: tokens(text) } : { pieces: tokens(written), stop: "length" };
   };
 }
 
+/** How many characters two texts share from their start. */
+function commonPrefix(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
 const GOOD_DESCRIPTION =
   "Compost bins turn kitchen scraps into rich, dark soil, and this guide shows how to choose, place and fill them in any small garden.";
-const LONG_DESCRIPTION = `${GOOD_DESCRIPTION.slice(0, -1)} and a lot more besides, every single week of the year, in any weather at all.`;
+// Within the description's most words (the grammar allows no more), past its most columns.
+const LONG_DESCRIPTION = `${GOOD_DESCRIPTION.slice(0, -1)}, considerably enlarged, throughout wintertime.`;
 
 async function outlineWith(p: Plan, format: "json" | "lines", script: Script, maxSteps = 50) {
   const writer = new FakeWriter(script);
@@ -556,16 +576,17 @@ describe("writeOutline", () => {
       const second = writer.textsAtSteps()[2];
       const kept = second!.slice(second!.indexOf("Compost bins turn"));
       expect(LONG_DESCRIPTION.startsWith(kept)).toBe(true);
-      expect(kept.length).toBeGreaterThan(GOOD_DESCRIPTION.length);
+      expect(kept.length).toBeGreaterThan(DESCRIPTION.min - " today.".length);
       expect(outline.metaDescription).toBe(`${kept} today.`);
       expect(outline.metaDescription.length).toBeLessThanOrEqual(DESCRIPTION.max);
-      expect(writer.text).not.toContain("every single week");
+      expect(writer.text).not.toContain("wintertime");
       expect(outline.sections.map((s) => s.heading)).toEqual([null, ...headings, null]);
     },
   );
 
   it("ends a title that is too long sooner: cut back to a whole word after its keyword, the model ends it", async () => {
-    const long = "Compost bins for small gardens, balconies, allotments and every backyard";
+    // Within the title's most words, past its most columns.
+    const long = "Compost bins for smallholdings, balconies, allotments and backyards";
     const { writer, outline } = await outlineWith(
       p,
       "lines",
@@ -580,11 +601,7 @@ describe("writeOutline", () => {
   it.each(["lines", "json"] as const)(
     "%s: judges a field the moment it is complete: the fields after a failing one are written once",
     async (format) => {
-      const { writer } = await outlineWith(
-        p,
-        format,
-        outlineModel([[TITLE], [LONG_DESCRIPTION, GOOD_DESCRIPTION], ...headings.map((h) => [h])]),
-      );
+      const { writer } = await outlineWith(p, format, outlineModel([[TITLE], [LONG_DESCRIPTION, " today."], ...headings.map((h) => [h])]));
       const [, second] = writer.textsAtSteps();
       expect(second).not.toContain(headings[0]);
       expect(writer.text.split(headings[0]!).length).toBe(2);
@@ -593,14 +610,47 @@ describe("writeOutline", () => {
 
   it.each(["lines", "json"] as const)("%s: lengthens a description that is too short instead of writing it again", async (format) => {
     const short = "Compost bins turn kitchen scraps into rich, dark soil.";
-    const rest = ", and this guide shows how to choose, place and fill them in any small garden.";
+    // As many words as the room left allows (12), none longer than its share (6 letters).
+    const rest = ", and these guides show where to place, fill, turn and water heaps.";
     const { writer, outline } = await outlineWith(p, format, outlineModel([[TITLE], [short, rest], ...headings.map((h) => [h])]));
     expect(writer.steps).toBe(6);
-    expect(outline.metaDescription).toBe(GOOD_DESCRIPTION);
+    expect(outline.metaDescription).toBe(`${short.slice(0, -1)}${rest}`);
     // Only the full stop was cut: the model's words stay, and it goes on from them.
     const second = writer.textsAtSteps()[2];
     expect(second!.endsWith("dark soil")).toBe(true);
     expect(outline.sections.map((s) => s.heading)).toEqual([null, ...headings, null]);
+  });
+
+  it.each([
+    // Two words of the model's own, then its third is cut and the keyword takes its place.
+    ["Simple friendly guide to small gardens", "Simple friendly compost bins guide to small gardens", [" guide"]],
+    // A slot word the model opens with takes the keyword right after it: nothing is cut.
+    ["A guide to small gardens", "A compost bins guide to small gardens", []],
+  ])("steers the keyword into a title the model writes without it: %j becomes %j", async (meant, title, cut) => {
+    const { writer, outline } = await outlineWith(p, "lines", outlineModel([[meant], [GOOD_DESCRIPTION], ...headings.map((h) => [h])]));
+    expect(outline.title).toBe(title);
+    expect(writer.appended()).toContain(` ${PRIMARY}`);
+    expect(writer.removed()).toEqual(cut);
+    // The lead is written under a grammar without the keyword: no token waits for it there.
+    const lead = writer.events.find((e) => e.type === "generate")!;
+    expect(lead.type === "generate" && lead.options.grammar).not.toContain(PRIMARY);
+    expect(outline.metaDescription).toBe(GOOD_DESCRIPTION);
+    expect(outline.sections.map((s) => s.heading)).toEqual([null, ...headings, null]);
+  });
+
+  it.each(["lines", "json"] as const)("%s: a field the model would write past its most words ends at its most", async (format) => {
+    // Nine words for a heading of at most eight: the ninth word's first piece is cut, and code ends the field.
+    const long = "Why compost bins matter for every small garden today";
+    const { writer, outline } = await outlineWith(
+      p,
+      format,
+      outlineModel([[TITLE], [GOOD_DESCRIPTION], [long], ...headings.slice(1).map((h) => [h])]),
+    );
+    expect(outline.sections[1]!.heading).toBe("Why compost bins matter for every small garden");
+    // The fake model's piece holds the quotation mark it would have closed the field with in JSON.
+    expect(writer.removed()).toEqual([format === "json" ? ' today"' : " today"]);
+    expect(writer.steps).toBe(5);
+    expect(outline.sections.map((s) => s.heading).slice(2)).toEqual([...headings.slice(1), null]);
   });
 
   it("rewrites a title without the keyword in its first half", async () => {
@@ -610,11 +660,11 @@ describe("writeOutline", () => {
   });
 
   it("keeps a field that still breaks its rule after a few rewrites, and stops", async () => {
-    const late = "A practical and friendly guide to compost bins";
-    const { writer, outline } = await outlineWith(p, "lines", outlineModel([[late], [GOOD_DESCRIPTION], ...headings.map((h) => [h])]));
+    const dangling = "Compost bins for small gardens and the";
+    const { writer, outline } = await outlineWith(p, "lines", outlineModel([[dangling], [GOOD_DESCRIPTION], ...headings.map((h) => [h])]));
     expect(writer.steps).toBeGreaterThan(1);
     expect(writer.steps).toBeLessThanOrEqual(8);
-    expect(outline.title).toBe(late);
+    expect(outline.title).toBe(dangling);
     expect(outline.metaDescription).toBe(GOOD_DESCRIPTION);
     expect(outline.sections.map((s) => s.heading)).toEqual([null, ...headings, null]);
   });
@@ -635,9 +685,13 @@ describe("writeOutline", () => {
   it("reads subsections and FAQ questions of a detailed plan (JSON)", async () => {
     const d = planFor({ structure: "detailed", length: 1200 });
     const fields: string[][] = [[TITLE], [GOOD_DESCRIPTION]];
+    // Where the plan marks a heading for the keyword, the model writes it within the words allowed before it.
+    const own = (keyword: boolean, text: string) => (keyword ? `Compost bins: ${text}` : text[0]!.toUpperCase() + text.slice(1));
     const expected = d.sections.map((s, i) => ({
-      heading: s.heading ? `Heading for part ${i}` : null,
-      subheadings: s.subheadings.map((_, j) => (s.kind === "faq" ? `What is question ${j}?` : `Sub ${j} of part ${i}`)),
+      heading: s.heading ? own(s.heading.keyword, `heading for part ${i}`) : null,
+      subheadings: s.subheadings.map((h, j) =>
+        s.kind === "faq" ? own(h.keyword, `what is question ${j}?`) : own(h.keyword, `sub ${j} of part ${i}`),
+      ),
     }));
     // Fields in answer order: each body's heading then its H3s, then the FAQ questions.
     for (const s of expected) if (s.heading) fields.push([s.heading], ...s.subheadings.map((h) => [h]));

@@ -6,6 +6,7 @@ import { classOf, QUOTATION_ENDS, TERMINATORS } from "../text/scripts.js";
 import { splitLongSentence } from "../text/sentences.js";
 import { countWords, wordSpans } from "../text/text.js";
 import { nextUnit } from "./units.js";
+import { isSlotWord } from "../text/slot-words.js";
 import { sentenceWords } from "../plan/limits.js";
 
 /** A kept sentence that ends the step: the passage is full, or a paragraph or list item ends with it. */
@@ -85,20 +86,6 @@ const PIECE_ENDS = new RegExp(`[${classOf(TERMINATORS + QUOTATION_ENDS)}\\n]`, "
 const SENTENCE_END = new RegExp(`[${classOf(TERMINATORS)}\\n]`, "u");
 /** Pending text without an end is still read after this many more characters (a run-on sentence). */
 const RUN_ON_CHARS = 120;
-/** Words a steered keyword comes after: an article, a preposition, a possessive ("went to the compost bin"). */
-const SLOT_WORDS: Record<string, ReadonlySet<string>> = {
-  en: new Set(
-    "the a an his her their my your our its this that some every each of in on at to for with from about into near by under over and or like without through".split(
-      " ",
-    ),
-  ),
-  de: new Set("der die das den dem des ein eine einen einem einer mit für von zu zum zur im in auf und über".split(" ")),
-  fr: new Set("le la les un une des du de au aux avec pour dans et sur".split(" ")),
-  es: new Set("el la los las un una de del con para en y sobre".split(" ")),
-  it: new Set("il lo la i gli le un una di del della con per in e su".split(" ")),
-  pt: new Set("o a os as um uma de do da com para em e sobre".split(" ")),
-  nl: new Set("de het een van met voor in op en over".split(" ")),
-};
 
 /**
  * Generate from the answer's end and hand each whole sentence after `mark` to `take`.
@@ -289,7 +276,7 @@ class Step {
     const { language, spaced } = this.o;
     const lead = this.text.slice(this.cursor, pieceAt);
     if (/\n\s*\S/u.test(lead.trimStart()) || /^\s*#/u.test(lead)) return undefined;
-    const slot = (word: string | undefined) => word !== undefined && (SLOT_WORDS[language]?.has(word.toLocaleLowerCase(language)) ?? false);
+    const slot = (word: string | undefined) => isSlotWord(word, language);
     // A piece that is a whole slot word (" the") takes the keyword right after it: no token of the model's is cut.
     if (spaced && /^\s\S+$/u.test(piece) && slot(piece.trim()) && wordSpans(lead, language).length + 1 >= LEAD.min)
       return { kind: "steer", at: this.text.length, keyword };

@@ -22,6 +22,12 @@ export interface FieldShape {
    * a space, or a comma and a space (in scripts without spaces, a space or a CJK character). @default false
    */
   continues?: boolean;
+  /**
+   * In a spaced script, the grammar lets the model begin one word past the field's most, for the
+   * caller to cut: a model that would write on is not pushed into gluing letters onto its last
+   * word. @default false
+   */
+  overflow?: boolean;
   /** Most letters a word of the field may have (the shared word rule allows 12, and 10 more after a hyphen). @default 22 */
   letters?: number;
 }
@@ -153,12 +159,17 @@ function spacedField(shape: FieldShape, letters?: string): Term {
   const [min, max] = shape.words;
   // Without a required ending the model may still close the field with a stop of its own,
   // which callers drop: a model that wants to end there is not pushed into gluing letters on.
-  const end = shape.end ? literal(shape.end) : opt(chars(".!"));
+  const stop = shape.end ? literal(shape.end) : opt(chars(".!"));
+  // Or the start of one word past the field's most, which the caller cuts before ending the field.
+  const end = shape.overflow ? group(alt(stop, seq(SPACE, repeat("l", 1, 12)))) : stop;
   // Words after the first, each after a space: a lengthened field's of its own most letters.
   const words = (word: Term, least: number, most: number) => upTo(group(seq(SPACE, word)), least, most);
   if (shape.continues) {
     const [w, wl] = letters ? [group(seq(letters, opt(literal(",")))), letters] : ["w", "wl"];
-    return seq(opt(literal(",")), words(w, min - 1, max - 1), SPACE, wl, end);
+    // A field the keyword was steered into may end right after it (`min` 0), or must (`max` 0).
+    if (max <= 0) return end;
+    const tail = seq(opt(literal(",")), words(w, min - 1, max - 1), SPACE, wl);
+    return seq(min > 0 ? tail : opt(group(tail)), end);
   }
   if (!shape.keyword) return seq("w", words("w", min - 2, max - 2), SPACE, "wl", end);
   const keywordWords = shape.keyword.split(/\s+/).length;

@@ -3,6 +3,7 @@ import type { AvoidList } from "../plan/avoid.js";
 import { fieldGrammar, type FieldShape } from "../gbnf/grammar.js";
 import { fieldAt, givenTexts, outlineItems, parseOutline, type OutlineItem, type Role, type Sizes } from "./outline-answer.js";
 import { TokenLedger } from "../ledger.js";
+import { keywordSpot, keywordWords, leadShape, tailShape } from "./steer.js";
 import type { Plan, PlannedSection } from "../plan/plan.js";
 import { capitalise, countPhrase, displayWidth, normaliseSentence, wordSpans } from "../text/text.js";
 
@@ -109,27 +110,65 @@ class OutlinePass {
   }
 
   /**
-   * One grammar-constrained call for the next field, ending with the first character of the
-   * literal after it (the model's own end of the field); returns where a banned phrase starts
-   * when one was completed. The field is judged once written: a rewrite costs that field alone.
+   * The next field, ending with the first character of the literal after it (the model's own
+   * end of the field); returns where a banned phrase starts when one was completed. A field
+   * that holds the keyword has it steered in (steer.ts): the model's lead, the keyword placed
+   * by code, then the model's words after it. The field is judged once written: a rewrite costs
+   * that field alone.
    */
   private async generate(rest: OutlineItem[], attempt: number): Promise<number | undefined> {
-    const { writer, start, plan } = this;
-    const [field, after] = rest as [OutlineItem & { field: FieldShape }, OutlineItem | undefined];
+    const { writer, plan } = this;
+    const [{ field }, after] = rest as [OutlineItem & { field: FieldShape }, OutlineItem | undefined];
     const then = after && "literal" in after ? after.literal[0]! : undefined;
-    const grammar = fieldGrammar(field.field, then, plan.spaced, { refused: this.o.avoid.words });
+    const seed = (this.o.seed + attempt * 7919) >>> 0;
     // Only the field's own words are judged: the labels code writes ("Title: ") are no text of the article.
     const fieldStart = writer.text.length;
-    for await (const piece of writer.generate({
-      grammar,
-      maxTokens: 32 + field.field.words[1] * 6,
-      seed: (this.o.seed + attempt * 7919) >>> 0,
-      signal: this.o.signal,
-    })) {
-      const match = this.o.avoid.completedIn(writer.text, writer.text.length - piece.length);
-      if (match && match.start >= fieldStart) return match.start - start;
+    const lead = leadShape(field, plan.spaced);
+    if (!lead) return (await this.call(field, then, seed, fieldStart)).banned;
+    const language = plan.request.language;
+    const led = await this.call(lead, then, seed, fieldStart, (piece) =>
+      keywordSpot(writer.text.slice(fieldStart, writer.text.length - piece.length), piece, field, language),
+    );
+    if (led.banned !== undefined || led.spot === undefined) return led.banned;
+    if (led.spot === "before") writer.cut(writer.text.length - led.piece!.length, "steering");
+    const words = wordSpans(writer.text.slice(fieldStart), language).length;
+    writer.append(`${writer.text.length > fieldStart ? " " : ""}${field.keyword}`);
+    return (await this.call(tailShape(field, words + keywordWords(field.keyword!)), then, seed, fieldStart)).banned;
+  }
+
+  /**
+   * One grammar-constrained call for a field's words; `spot` may stop it where the keyword goes.
+   * A piece that begins a word past the shape's most is cut, and the field ends there: its
+   * required stop and the literal's first character, which the grammar held as its only way on.
+   */
+  private async call(
+    shape: FieldShape,
+    then: string | undefined,
+    seed: number,
+    fieldStart: number,
+    spot?: (piece: string) => "after" | "before" | undefined,
+  ): Promise<{ banned?: number; spot?: "after" | "before"; piece?: string }> {
+    const { writer, start, plan } = this;
+    const overflow = plan.spaced && then !== undefined;
+    const grammar = fieldGrammar({ ...shape, overflow }, then, plan.spaced, { refused: this.o.avoid.words });
+    const callStart = writer.text.length;
+    for await (const piece of writer.generate({ grammar, maxTokens: 32 + shape.words[1] * 6, seed, signal: this.o.signal })) {
+      const pieceAt = writer.text.length - piece.length;
+      const match = this.o.avoid.completedIn(writer.text, pieceAt);
+      if (match && match.start >= fieldStart) return { banned: match.start - start };
+      const at = spot?.(piece);
+      if (at) return { spot: at, piece };
+      if (
+        overflow &&
+        piece.startsWith(" ") &&
+        wordSpans(writer.text.slice(callStart, pieceAt), plan.request.language).length >= shape.words[1]
+      ) {
+        writer.cut(pieceAt, "outline");
+        writer.append(`${shape.end ?? ""}${then}`);
+        return {};
+      }
     }
-    return undefined;
+    return {};
   }
 
   private failing(values: Map<number, string>): number | undefined {

@@ -1,0 +1,51 @@
+/**
+ * The keyword steered into an outline field, as the body steers it into a sentence: the model
+ * writes the field's first words under a grammar without the keyword, and at the keyword's spot
+ * (after a slot word, or after the most words the field allows before it) code places the
+ * keyword and the model writes on after it. A grammar that only waited for the keyword left a
+ * model that did not offer it nothing but letters glued onto its last word ("R sewjezcawJ5O
+ * compost bin"), each token sampled over the whole vocabulary.
+ */
+import type { FieldShape } from "../gbnf/grammar.js";
+import { isSlotWord } from "../text/slot-words.js";
+import { hasPhrase, wordSpans } from "../text/text.js";
+
+/** A field's lead: its words before the keyword's spot, under a grammar without the keyword; undefined when the keyword is not steered. */
+export function leadShape(shape: FieldShape, spaced: boolean): FieldShape | undefined {
+  const { keyword, words, continues } = shape;
+  // Scripts without spaces keep the keyword in their grammar: their word starts cannot be read from a piece.
+  if (!spaced || !keyword || continues) return undefined;
+  const before = shape.before ?? 2;
+  const [min, max] = words;
+  if (keywordWords(keyword) + before + 1 > max) return undefined;
+  // The field cannot end before the spot after its most lead words: the keyword always gets its place.
+  return { ...withoutKeyword(shape), words: [Math.max(min, before + 1), max] };
+}
+
+/** The field after its steered keyword: the words left, perhaps none. */
+export function tailShape(shape: FieldShape, written: number): FieldShape {
+  const [min, max] = shape.words;
+  return { ...withoutKeyword(shape), words: [Math.max(0, min - written), Math.max(0, max - written)], continues: true };
+}
+
+/** Words of a keyword, as the grammar counts them. */
+export const keywordWords = (keyword: string): number => keyword.split(/\s+/u).length;
+
+const withoutKeyword = ({ keyword: _, before: __, ...rest }: FieldShape): FieldShape => rest;
+
+/**
+ * Where the keyword goes, read at each piece of the lead (`lead` is the field up to the piece):
+ * after the piece when it is a whole slot word at most one past the lead's words, before it when it starts a word
+ * past a slot word or past the most lead words (the piece is cut). Undefined while the model
+ * writes on, and once the field holds the keyword of the model's own accord.
+ */
+export function keywordSpot(lead: string, piece: string, shape: FieldShape, language: string): "after" | "before" | undefined {
+  const keyword = shape.keyword!;
+  if (hasPhrase(lead + piece, keyword, language)) return undefined;
+  const spans = wordSpans(lead, language);
+  const before = shape.before ?? 2;
+  if ((!lead || piece.startsWith(" ")) && /^ ?\S+$/u.test(piece) && isSlotWord(piece.trim(), language) && spans.length <= before)
+    return "after";
+  if (!piece.startsWith(" ") || spans.length === 0) return undefined;
+  return spans.length >= before || isSlotWord(spans.at(-1)?.word, language) ? "before" : undefined;
+}
