@@ -274,6 +274,14 @@ describe("GrammarBuilder in llama.cpp", () => {
       expect(await check(true, { words: [0, 0], end: "?", continues: true }, " now?")).toBe(false);
     });
 
+    it("a field may open with one space where its shape allows it", async () => {
+      const shape: FieldShape = { words: [2, 3], keyword: "compost bins", before: 1 };
+      expect(await check(true, shape, " Compost bins today")).toBe(false);
+      expect(await check(true, { ...shape, spaceBefore: true }, " Compost bins today")).toBe(true);
+      expect(await check(true, { ...shape, spaceBefore: true }, "  Compost bins today")).toBe(false);
+      expect(await check(true, { words: [2, 3], spaceBefore: true }, " Small bins")).toBe(true);
+    });
+
     it("a field that may overflow lets the model begin one word past its most, and no more", async () => {
       const shape: FieldShape = { words: [2, 3], end: "." };
       expect(await check(true, shape, "Small garden bins.")).toBe(true);

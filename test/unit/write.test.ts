@@ -598,6 +598,23 @@ describe("writeOutline", () => {
     expect(long.startsWith(outline.title.slice(0, -" today".length))).toBe(true);
   });
 
+  it("json: a field may open with the space its first token carries; the value starts after it, and a mend keeps the model's words", async () => {
+    const long = "Compost bins for smallholdings, balconies, allotments and backyards";
+    const { writer, outline } = await outlineWith(
+      p,
+      "json",
+      outlineModel([[` ${long}`, " today"], [` ${GOOD_DESCRIPTION}`], ...headings.map((h) => [` ${h}`])]),
+    );
+    expect(writer.steps).toBe(6);
+    expect(outline.title.endsWith(" today")).toBe(true);
+    // The mend cut the value back to a whole word of the model's, counted from after the space.
+    const kept = outline.title.slice(0, -" today".length);
+    expect(long.startsWith(kept)).toBe(true);
+    expect(long.split(/[ ,]+/u)).toContain(kept.split(" ").at(-1));
+    expect(outline.metaDescription).toBe(GOOD_DESCRIPTION);
+    expect(outline.sections.map((s) => s.heading)).toEqual([null, ...headings, null]);
+  });
+
   it.each(["lines", "json"] as const)(
     "%s: judges a field the moment it is complete: the fields after a failing one are written once",
     async (format) => {

@@ -22,6 +22,8 @@ export interface FieldShape {
    * a space, or a comma and a space (in scripts without spaces, a space or a CJK character). @default false
    */
   continues?: boolean;
+  /** In a spaced script, the field may open with a space, which the reading drops. @default false */
+  spaceBefore?: boolean;
   /**
    * In a spaced script, the grammar lets the model begin one word past the field's most, for the
    * caller to cut: a model that would write on is not pushed into gluing letters onto its last
@@ -171,7 +173,9 @@ function spacedField(shape: FieldShape, letters?: string): Term {
     const tail = seq(opt(literal(",")), words(w, min - 1, max - 1), SPACE, wl);
     return seq(min > 0 ? tail : opt(group(tail)), end);
   }
-  if (!shape.keyword) return seq("w", words("w", min - 2, max - 2), SPACE, "wl", end);
+  // A field may open with the space its model's first token carries (a JSON string's value), which the reading drops.
+  const open = shape.spaceBefore ? opt(SPACE) : undefined;
+  if (!shape.keyword) return seq(open, "w", words("w", min - 2, max - 2), SPACE, "wl", end);
   const keywordWords = shape.keyword.split(/\s+/).length;
   // One alternative per number of words before the keyword, so the whole field keeps its word range.
   const alternatives: Term[] = [];
@@ -190,7 +194,7 @@ function spacedField(shape: FieldShape, letters?: string): Term {
   }
   // A keyword longer than the field stands alone.
   if (!alternatives.length) alternatives.push(keywordRule(shape.keyword, true));
-  return seq(group(alt(...alternatives)), end);
+  return seq(open, group(alt(...alternatives)), end);
 }
 
 function unspacedField(shape: FieldShape): Term {

@@ -46,7 +46,8 @@ export function outlineItems(plan: Plan, format: "json" | "lines", sizes: Sizes)
     else items.push({ literal: text });
   };
   const given = (value: string) => (json ? JSON.stringify(value).slice(1, -1) : value);
-  const field = (shape: FieldShape, role: Role) => items.push({ field: shape, role });
+  // A model's tokens carry their space before the word: in a JSON string the first may keep it.
+  const field = (shape: FieldShape, role: Role) => items.push({ field: json ? { ...shape, spaceBefore: true } : shape, role });
 
   const { title, description } = givenTexts(plan);
   lit(json ? '{"title": "' : "Title: ");
@@ -93,24 +94,31 @@ export function outlineItems(plan: Plan, format: "json" | "lines", sizes: Sizes)
   return items;
 }
 
-/** Field values by item index, where each item starts, and the first item not written whole (none when the answer is complete). */
+/**
+ * Field values by item index, where each item starts, the spaces a field opened with before its
+ * value, and the first item not written whole (none when the answer is complete).
+ */
 export function parseOutline(items: readonly OutlineItem[], text: string) {
   const values = new Map<number, string>();
   const offsets = new Map<number, number>();
+  const opened = new Map<number, number>();
   let at = 0;
   for (const [i, item] of items.entries()) {
     offsets.set(i, at);
     if ("literal" in item) {
-      if (!text.startsWith(item.literal, at)) return { values, offsets, broken: i };
+      if (!text.startsWith(item.literal, at)) return { values, offsets, opened, broken: i };
       at += item.literal.length;
       continue;
     }
     // A field's characters never include the first character of the literal after it.
     const next = items[i + 1] as { literal: string };
     const end = text.indexOf(next.literal[0]!, at);
-    if (end < 0) return { values, offsets, broken: i };
-    values.set(i, text.slice(at, end));
+    if (end < 0) return { values, offsets, opened, broken: i };
+    // The space a field opened with is no part of its value, which starts after it.
+    const opening = /^ */u.exec(text.slice(at, end))![0].length;
+    if (opening) opened.set(i, opening);
+    values.set(i, text.slice(at + opening, end));
     at = end;
   }
-  return { values, offsets, broken: undefined };
+  return { values, offsets, opened, broken: undefined };
 }

@@ -206,7 +206,7 @@ class OutlinePass {
     const value = this.values.get(failing)!;
     const mended = this.mend(failing, value);
     this.resume = { from: failing, ...(mended ? { extend: mended.shape } : {}) };
-    if (mended) this.writer.cut(this.start + parsed.offsets.get(failing)! + mended.keep, "outline");
+    if (mended) this.writer.cut(this.start + parsed.offsets.get(failing)! + (parsed.opened.get(failing) ?? 0) + mended.keep, "outline");
     else {
       this.resize(failing, value);
       cutAt(failing);
