@@ -60,6 +60,12 @@ function timed(writer: Writer, split: Split): Writer {
     phase = split.body;
     pin();
   };
+  const append = writer.append.bind(writer);
+  const truncate = writer.truncate.bind(writer);
+  if (VERBOSE) {
+    writer.append = (text) => (console.error(`append ${JSON.stringify(text)}`), append(text));
+    writer.truncate = (length) => (console.error(`cut ${JSON.stringify(writer.text.slice(length))}`), truncate(length));
+  }
   writer.generate = async function* (options: GenerateOptions) {
     const before = writer.usage.completionTokens;
     const iterator = generate(options);

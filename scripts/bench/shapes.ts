@@ -13,13 +13,20 @@
  *
  * Every 2-D weight is Q8_0 (as llama-quantize's Q8_0 preset writes them, token_embd
  * included); norms and biases are F32. The tokenizer is a SentencePiece-style "llama"
- * vocabulary padded to the exact vocabulary size, with ChatML control tokens and each
- * model's chat template, so the server prompts them through the chat path like the
- * real instruct models. The padding is made of pseudo-words, some ending in a comma
- * or a full stop (followed by a capitalised word), so sampled text forms sentences of
- * about 17 words that the engine's sentence handling treats like real prose. Embedding
- * rows of control and byte tokens are zero (tied embeddings: their logit is always 0),
- * so sampling under top-k never picks them.
+ * vocabulary of the exact size, with ChatML control tokens and each model's chat template,
+ * so the server prompts them through the chat path like the real instruct models. Like a
+ * real vocabulary it holds common words whole: nearly half of it is the English words and
+ * punctuation runs README prose in node_modules uses most. The rest is pseudo-words, some
+ * ending in a comma or a full stop (followed by a capitalised word), so sampled text forms
+ * sentences of about 17 words that the engine's sentence handling treats like real prose.
+ * Every token comes with its prefixes, so text tokenizes into the tokens it was sampled as:
+ * a title the model wrote costs as many tokens when code forces it again, as with a real
+ * tokenizer. Only the pseudo-words and the test model's words are sampled: every other
+ * embedding row is zero (tied embeddings: its logit is always 0), so top-k never picks it.
+ *
+ * Until format 2 (2026-11-29) the vocabulary held only the test model's 405 words whole:
+ * the prompt's other words, JSON's labels and every word the model wrote cost a token a
+ * character when evaluated as text (the 158-token prompt was 99 tokens on format 2).
  *
  * Files are written once into `os.tmpdir()/inkpress-bench` and reused (about 140 MB and 530 MB;
  * never committed).
@@ -32,10 +39,11 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { fills, gguf, mulberry32, writeGguf, type GgufTensor, type GgufValue } from "../gguf.js";
 import { BYTE, CONTROL, NORMAL, QWEN25_CHAT_TEMPLATE, SPACE, UNKNOWN, WORDS, type Vocabulary } from "../make-test-model.js";
+import { readme, readmePackages } from "../fixtures/readmes.js";
 import { BENCH_DIR } from "./common.js";
 
 /** Bump when the generated files change, so stale caches are not reused. */
-const FORMAT_VERSION = 1;
+const FORMAT_VERSION = 2;
 
 /** The shape of a real model, as in its config.json. */
 export interface ModelSpec {
@@ -202,8 +210,8 @@ function metadata(spec: ModelSpec): Array<[string, GgufValue]> {
     [`${a}.attention.layer_norm_rms_epsilon`, gguf.float32(spec.rmsEps)],
     ["tokenizer.ggml.model", gguf.string("llama")],
     ["tokenizer.ggml.tokens", gguf.strings(vocab.tokens)],
-    // SPM merges the highest-scoring pair first; earlier (shorter) pieces win.
-    ["tokenizer.ggml.scores", gguf.float32s(vocab.tokens.map((_, i) => -i))],
+    // SPM merges the pair that makes the highest-scoring token first: the longest, so a word grows from its start.
+    ["tokenizer.ggml.scores", gguf.float32s(vocab.tokens.map((token) => [...token].length))],
     ["tokenizer.ggml.token_type", gguf.int32s(vocab.types)],
     ["tokenizer.ggml.unknown_token_id", gguf.uint32(id("<unk>"))],
     ["tokenizer.ggml.bos_token_id", gguf.uint32(id("<|endoftext|>"))],
@@ -237,15 +245,31 @@ function vocabulary(spec: ModelSpec): Vocabulary {
     types.push(NORMAL);
     emitted.push(emit);
   };
+  // llama.cpp's SPM tokenizer merges two pieces only when the merged text is a token, so a token
+  // needs its prefixes for text to tokenize into it again, as a real tokenizer's text does.
+  const addWhole = (token: string, emit: boolean) => {
+    for (let end = 2; end < token.length; end++) add(token.slice(0, end), false);
+    add(token, emit);
+  };
+  const missing = (token: string) =>
+    Array.from({ length: token.length - 1 }, (_, i) => token.slice(0, i + 2)).filter((t) => !taken.has(t)).length;
   for (const c of [SPACE, ...CHARACTERS]) add(c, false);
-  // llama.cpp's SPM tokenizer merges two pieces only when the merged text is a token, so every
-  // "▁word" needs its prefixes; prompts then take about one token per word, like real tokenizers.
+  // The test model's words, which stories use: prompts take about one token per word, like real tokenizers.
   for (const word of WORDS) {
-    for (const form of [word, word[0]!.toUpperCase() + word.slice(1)]) {
-      for (let end = 1; end < form.length; end++) add(SPACE + form.slice(0, end), false);
-      add(SPACE + form, form === word);
-    }
+    addWhole(SPACE + word, true);
+    addWhole(SPACE + word[0]!.toUpperCase() + word.slice(1), false);
   }
+  // Nearly half the vocabulary is what README prose in node_modules uses most, held whole (and never
+  // sampled): English words, the commonest also capitalised and without their space (after a quotation
+  // mark or a bracket), and runs of punctuation. A real 49k-token vocabulary spells "description",
+  // "Conclusion" or `":` as one token, not character by character.
+  const { words, punctuation } = readmeText();
+  for (const run of ["\n", "\n\n", ...punctuation.slice(0, 200)]) add(run, false);
+  for (const word of words.slice(0, 1000)) {
+    addWhole(SPACE + word[0]!.toUpperCase() + word.slice(1), false);
+    addWhole(word, false);
+  }
+  for (const word of words) if (tokens.length + missing(SPACE + word) <= spec.vocab * 0.45) addWhole(SPACE + word, false);
   // Pad to the exact size with pseudo-words: 7 % end in a comma, 6 % end a sentence.
   const random = mulberry32(spec.vocab);
   const pseudo = () => {
@@ -257,18 +281,42 @@ function vocabulary(spec: ModelSpec): Vocabulary {
     }
     return w;
   };
+  let filler = 0;
   while (tokens.length < spec.vocab) {
     const r = random();
     const word = pseudo();
     const next = pseudo();
-    if (r < 0.07) add(`${SPACE}${word},`, true);
-    else if (r < 0.13) add(`${SPACE}${word}.${SPACE}${next[0]!.toUpperCase()}${next.slice(1)}`, true);
-    else add(`${SPACE}${word}`, true);
+    const token =
+      r < 0.07 ? `${SPACE}${word},` : r < 0.13 ? `${SPACE}${word}.${SPACE}${next[0]!.toUpperCase()}${next.slice(1)}` : `${SPACE}${word}`;
+    // The last few places, where a pseudo-word's prefixes no longer fit: tokens no text holds.
+    if (tokens.length + missing(token) <= spec.vocab) addWhole(token, true);
+    else add(`<fill ${filler++}>`, false);
   }
   if (tokens.length !== spec.vocab) throw new Error(`vocabulary of ${tokens.length}, want ${spec.vocab}`);
   found = { tokens, types, emitted };
   vocabularies.set(spec.vocab, found);
   return found;
+}
+
+/**
+ * English words, and runs of two or three punctuation marks, by how often the README prose in
+ * node_modules uses them, most used first (the lockfile fixes which READMEs there are).
+ */
+function readmeText(): { words: string[]; punctuation: string[] } {
+  const words = new Map<string, number>();
+  const punctuation = new Map<string, number>();
+  const count = (counts: Map<string, number>, key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
+  for (const pkg of readmePackages(0)) {
+    const text = readme(pkg);
+    for (const word of text.toLowerCase().match(/\b[a-z]{2,14}\b/g) ?? []) count(words, word);
+    for (const run of text.match(/[^\p{L}\p{N}\s]{2,3}/gu) ?? []) count(punctuation, run);
+  }
+  const ranked = (counts: Map<string, number>) =>
+    [...counts]
+      .filter(([, n]) => n >= 3)
+      .sort(([a, m], [b, n]) => n - m || (a < b ? -1 : 1))
+      .map(([key]) => key);
+  return { words: ranked(words), punctuation: ranked(punctuation) };
 }
 
 const CONSONANTS = "bcdfghjklmnprstvwz";
