@@ -63,8 +63,14 @@ function timed(writer: Writer, split: Split): Writer {
   const append = writer.append.bind(writer);
   const truncate = writer.truncate.bind(writer);
   if (VERBOSE) {
-    writer.append = (text) => (console.error(`append ${JSON.stringify(text)}`), append(text));
-    writer.truncate = (length) => (console.error(`cut ${JSON.stringify(writer.text.slice(length))}`), truncate(length));
+    writer.append = (text) => {
+      console.error(`append ${JSON.stringify(text)}`);
+      append(text);
+    };
+    writer.truncate = (length) => {
+      console.error(`cut ${JSON.stringify(writer.text.slice(length))}`);
+      truncate(length);
+    };
   }
   writer.generate = async function* (options: GenerateOptions) {
     const before = writer.usage.completionTokens;
