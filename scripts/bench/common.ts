@@ -98,6 +98,11 @@ export function atMost(
   return { target, goal: `≤ ${f(limit)}×`, value, met: Number.isFinite(ratio) ? ratio <= limit : undefined, why };
 }
 
+/** A count against its ceiling as a verdict. */
+export function countAtMost(target: string, count: number, limit: number, why: string): Verdict {
+  return { target, goal: `≤ ${limit}`, value: f(count, 0), met: count <= limit, why };
+}
+
 /** What a report holds besides its verdicts. */
 export interface ReportOptions {
   /** The file's stem: BENCHMARKS, BENCHMARKS-editor… */

@@ -8,6 +8,7 @@
  */
 import { generate, serve, type Answer, type Server } from "./checkout.js";
 import { f, log, ms, sum, table } from "./common.js";
+import type { RawDecoder } from "./raw.js";
 
 /** An engine: a name for the report and the checkout it runs from. */
 export interface Engine {
@@ -28,38 +29,60 @@ export interface CompareOptions {
   requests: object[];
   variants: Variant[];
   rounds: number;
+  /** Raw decoding of as many tokens as today's engine generated, after each of its answers, as one more row ({@link RAW}). @default none */
+  raw?: RawDecoder;
 }
 
+/** The row of raw decoding: the prompt, then as many tokens as today's article, no grammar, nothing forced or cut. */
+export const RAW = "raw decoding";
+
+/** An answer (its quickest round) and the slowest round's wall over the quickest's: the machine's noise on that request. */
+export type Kept = Answer & { spread: number };
+
 /** The answers by engine and variant, one per request (its quickest round), in request order. */
-export type Answers = Map<string, Map<string, Answer[]>>;
+export type Answers = Map<string, Map<string, Kept[]>>;
 
 /** Every request, round and variant on every engine, interleaved, after a warm-up article on each. */
-export async function compare({ engines, model, requests, variants, rounds }: CompareOptions): Promise<Answers> {
+export async function compare({ engines, model, requests, variants, rounds, raw }: CompareOptions): Promise<Answers> {
   const servers: Server[] = await Promise.all(engines.map((e) => serve(e.root, ["--model", model, "--threads", "1", "--sequences", "1"])));
-  const answers: Answers = new Map(engines.map((e) => [e.name, new Map(variants.map((v) => [v.name, []]))]));
+  const rows = raw ? [...engines, { name: RAW, root: "" }] : engines;
+  const answers: Answers = new Map(rows.map((e) => [e.name, new Map(variants.map((v) => [v.name, []]))]));
   try {
     for (const server of servers) await generate(server, { ...requests[0], length: 100 });
     for (const [i, request] of requests.entries()) {
-      const best = new Map<string, Answer>();
+      const best = new Map<string, Kept>();
       for (let round = 0; round < rounds; round++) {
         // The engines take turns going first, so an effect of going first falls on each alike.
         const order = (i * rounds + round) % 2 ? [...engines.entries()].reverse() : [...engines.entries()];
         for (const variant of variants) {
+          const keep = (name: string, answer: Answer) => {
+            const key = `${name}\n${variant.name}`;
+            const kept = best.get(key);
+            if (!kept) best.set(key, { ...answer, spread: 1 });
+            else {
+              const [quick, slow] = [Math.min(kept.wallMs, answer.wallMs), Math.max(kept.wallMs * kept.spread, answer.wallMs)];
+              best.set(key, { ...(answer.wallMs < kept.wallMs ? answer : kept), spread: slow / quick });
+            }
+          };
           for (const [k, engine] of order) {
             const answer = await generate(servers[k]!, { ...request, ...variant.fields });
-            const key = `${engine.name}\n${variant.name}`;
-            if (!best.has(key) || answer.wallMs < best.get(key)!.wallMs) best.set(key, answer);
+            keep(engine.name, answer);
+            if (raw && k === 0) {
+              // Today's engine is first in the list: the same tokens, decoded raw, while every server waits.
+              const run = await raw.run({ ...request, ...variant.fields }, answer.completionTokens);
+              keep(RAW, { ...answer, wallMs: run.wallMs, promptTokens: run.prompt, discarded: {} });
+            }
           }
         }
       }
-      for (const e of engines)
+      for (const e of rows)
         for (const v of variants)
           answers
             .get(e.name)!
             .get(v.name)!
             .push(best.get(`${e.name}\n${v.name}`)!);
       log(
-        `request ${i + 1} of ${requests.length}: ${engines.map((e) => `${e.name} ${variants.map((v) => ms(best.get(`${e.name}\n${v.name}`)!.wallMs)).join(" / ")}`).join(", ")}`,
+        `request ${i + 1} of ${requests.length}: ${rows.map((e) => `${e.name} ${variants.map((v) => ms(best.get(`${e.name}\n${v.name}`)!.wallMs)).join(" / ")}`).join(", ")}`,
       );
     }
   } finally {

@@ -5,61 +5,104 @@
  * on the random-weight SmolLM2-135M shape (a real 49,152-token vocabulary, scripts/bench/shapes.ts;
  * BENCH_SHAPES=smollm2,qwen adds Qwen2.5-0.5B's, `none` leaves them out), the requests interleaved
  * (scripts/bench/compare.ts): wall time per article and completion tokens per body word. Goal:
- * today within 5 % of the previous engine on each; on the shapes, the engine of BENCH_BASELINE
- * (default d5f32b6, the fastest earlier engine on them) runs beside both. Last, `inkpress audit`
- * over a thousand 1,000-word pages (scripts/bench/audit.ts), goal under a minute. Writes
- * BENCHMARKS.md; about 10 minutes on 2 idle cores once the other commits are installed
- * (BENCH_QUICK=1: a few).
+ * today within 5 % of the previous engine on each. On the shapes, 300- and 800-word articles: the
+ * engine of BENCH_BASELINE (default d5f32b6, the fastest earlier engine on them) runs beside both
+ * (goal: no slower), raw decoding of the same tokens after each of today's articles (goal: within
+ * 5 %, scripts/bench/raw.ts), tokens per 300-word article (at most 420 completion and 300 prompt),
+ * and the same articles through llama-server against llama-server alone (goal: within 1.2×,
+ * scripts/bench/llama-server.ts; BENCH_LLAMA_SERVER=0 leaves it out). Last, `inkpress audit` over
+ * a thousand 1,000-word pages (scripts/bench/audit.ts), goal under a minute. Writes BENCHMARKS.md;
+ * about 20 minutes on 2 idle cores once the other commits are installed (BENCH_QUICK=1: a few).
  */
 import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { auditTime, type AuditFigures } from "./audit.js";
 import { checkout } from "./checkout.js";
-import { article, atMost, f, log, median, MODEL, ms, previousCommit, QUICK, ROOT, sum, writeReport, type Verdict } from "./common.js";
-import { answersTable, compare, ratios, totals, wallWhy, type Answers, type Engine } from "./compare.js";
+import {
+  article,
+  atMost,
+  countAtMost,
+  f,
+  log,
+  median,
+  MODEL,
+  ms,
+  previousCommit,
+  QUICK,
+  ROOT,
+  sum,
+  writeReport,
+  type Verdict,
+} from "./common.js";
+import { answersTable, compare, RAW, ratios, totals, wallWhy, type Answers, type Engine, type Kept } from "./compare.js";
 import { engineCost, engineTable, SENTENCE_WORDS, type EngineCost } from "./engine.js";
+import { backendTable, throughLlamaServer, type BackendRow } from "./llama-server.js";
+import { RawDecoder } from "./raw.js";
 import { BENCH_SPECS, ensureBenchModel } from "./shapes.js";
 
-/** Runs and lengths: the engine's runs per sentence length, the articles' seeds and rounds. */
+/**
+ * Runs and lengths: the engine's runs per sentence length, the articles' seeds and rounds (on the
+ * shapes, 300- and 800-word articles, fewer rounds: each takes seconds).
+ */
 const S = QUICK
-  ? { runs: 3, engineLength: 600, length: 300, seeds: [1], rounds: 1, pages: 200 }
-  : { runs: 30, engineLength: 1500, length: 800, seeds: [1, 2, 3], rounds: 3, pages: 1000 };
+  ? { runs: 3, engineLength: 600, length: 300, seeds: [1], rounds: 1, pages: 200, shapeLengths: [300], shapeRounds: 1 }
+  : { runs: 30, engineLength: 1500, length: 800, seeds: [1, 2, 3], rounds: 3, pages: 1000, shapeLengths: [300, 800], shapeRounds: 2 };
 /** Seconds a thousand pages' audit may take. */
 const AUDIT_SECONDS = 60;
-/** How much slower than the previous engine today's may be. */
+/** How much slower than the previous engine today's may be, and than raw decoding of the same tokens. */
 const LIMIT = 1.05;
+/** On a shape, per 300-word article: the most completion tokens, prompt tokens, and wall through llama-server ÷ llama-server alone. */
+const SHAPE_GOALS = { length: 300, completion: 420, prompt: 300, llamaServer: 1.2 } as const;
 /** Today's engine measured a second time, beside the first: the noise of the engine measurement. */
 const AGAIN = "today, again";
-/** The article length every engine writes. */
-const VARIANT = `${S.length} words`;
 /** The random-weight shapes the articles also run on (BENCH_SHAPES, comma-separated; `none`). */
 const SHAPES = (process.env.BENCH_SHAPES ?? "smollm2").split(",").filter((name): name is keyof typeof BENCH_SPECS => name in BENCH_SPECS);
 /** The fastest earlier engine on the shapes, compared beside the previous commit (BENCH_BASELINE; `none`). */
 const BASELINE = process.env.BENCH_BASELINE ?? "d5f32b6";
+/** Whether the shapes also run through llama-server (BENCH_LLAMA_SERVER=0 leaves it out; the first run builds it, about 7 minutes). */
+const LLAMA_SERVER = process.env.BENCH_LLAMA_SERVER !== "0";
 
-/** Each model's articles on every engine, interleaved; the shapes add the baseline engine. */
-async function articles(engines: Engine[], baseline: Engine | undefined) {
-  const models = [{ name: path.basename(MODEL, ".gguf"), file: MODEL, engines }];
+/** A model's articles on every engine, and on a shape its articles through llama-server. */
+interface ModelAnswers {
+  name: string;
+  answers: Answers;
+  backend?: BackendRow[];
+}
+
+/** Each model's articles on every engine, interleaved; the shapes add the baseline engine, raw decoding, both lengths and llama-server. */
+async function articles(engines: Engine[], baseline: Engine | undefined): Promise<ModelAnswers[]> {
+  log(`articles on ${path.basename(MODEL)}: ${S.seeds.length} seeds × ${S.rounds} rounds on each engine, interleaved`);
+  const stories = await compare({
+    engines,
+    model: MODEL,
+    requests: S.seeds.map((seed) => article(seed, S.length)),
+    variants: [{ name: `${S.length} words`, fields: {} }],
+    rounds: S.rounds,
+  });
+  const results: ModelAnswers[] = [{ name: path.basename(MODEL, ".gguf"), answers: stories }];
   for (const shape of SHAPES) {
     const file = (await ensureBenchModel(BENCH_SPECS[shape], undefined, log)).path;
-    models.push({ name: BENCH_SPECS[shape].id, file, engines: baseline ? [...engines, baseline] : engines });
-  }
-  const results: { name: string; answers: Answers }[] = [];
-  for (const m of models) {
+    const on = baseline ? [...engines, baseline] : engines;
     log(
-      `articles on ${m.name}: ${S.seeds.length} seeds × ${S.rounds} rounds on each of ${m.engines.map((e) => e.name).join(", ")}, interleaved`,
+      `articles on ${shape}: ${S.seeds.length} seeds × ${S.shapeRounds} rounds × ${S.shapeLengths.join(" and ")} words on ${on.map((e) => e.name).join(", ")} and raw decoding`,
     );
-    results.push({
-      name: m.name,
-      answers: await compare({
-        engines: m.engines,
-        model: m.file,
-        requests: S.seeds.map((seed) => article(seed, S.length)),
-        variants: [{ name: VARIANT, fields: {} }],
-        rounds: S.rounds,
-      }),
-    });
+    const raw = await RawDecoder.load(file);
+    const answers = await compare({
+      engines: on,
+      model: file,
+      requests: S.seeds.map((seed) => article(seed, S.shapeLengths[0]!)),
+      variants: S.shapeLengths.map((length) => ({ name: `${length} words`, fields: { length } })),
+      rounds: S.shapeRounds,
+      raw,
+    }).finally(() => raw.dispose());
+    const backend = LLAMA_SERVER
+      ? await throughLlamaServer(
+          file,
+          S.seeds.map((seed) => article(seed, SHAPE_GOALS.length)),
+        )
+      : undefined;
+    results.push({ name: BENCH_SPECS[shape].id, answers, ...(backend ? { backend } : {}) });
   }
   return results;
 }
@@ -81,34 +124,81 @@ function engineVerdicts(costs: EngineCost[], previous: string | undefined): Verd
   });
 }
 
-/** Today's articles on one model against another engine's: wall per article and completion tokens per body word. */
+/** How much today's own rounds of the same articles differed: the machine's noise beside a wall figure. */
+const noise = (list: Kept[]) =>
+  `today's rounds of one article differed by up to ${f((median(list.map((a) => a.spread)) - 1) * 100, 0)} % (median)`;
+
+/** Today's articles on one model against another engine's, at each length: wall per article and completion tokens per body word. */
 function articleVerdicts(answers: Answers, other: string | undefined, model: string, limit: number): Verdict[] {
-  const today = answers.get("today")!.get(VARIANT)!;
-  const before = other ? answers.get(other)?.get(VARIANT) : undefined;
-  if (!before) {
-    const none = (target: string) => atMost(target, NaN, limit, `no ${other ?? "previous"} engine in this run`);
+  return [...answers.get("today")!].flatMap(([variant, today]) => {
+    const before = other ? answers.get(other)?.get(variant) : undefined;
+    const wallTarget = `wall per ${variant.replace(" words", "-word")} article, ${model}, today ÷ ${other ?? "previous"}`;
+    const wordTarget = `completion tokens per body word, ${model}, ${variant}, today ÷ ${other ?? "previous"}`;
+    if (!before) {
+      const none = (target: string) => atMost(target, NaN, limit, `no ${other ?? "previous"} engine in this run`);
+      return [none(wallTarget), none(wordTarget)];
+    }
+    const [t, p] = [totals(today), totals(before)];
+    const r = ratios(today, before);
+    const cut = sum(t.cut.map(([, n]) => n));
+    const wall = `${f(r.wall)}× (${ms(t.wallPerArticle)} against ${ms(p.wallPerArticle)})`;
     return [
-      none(`wall per ${S.length}-word article, ${model}, today ÷ ${other ?? "previous"}`),
-      none(`completion tokens per body word, ${model}, today ÷ ${other ?? "previous"}`),
+      atMost(wallTarget, r.wall, limit, `${wallWhy(r)}; ${noise(today)}`, wall),
+      ...(other === RAW
+        ? []
+        : [
+            atMost(
+              wordTarget,
+              r.perWord,
+              limit,
+              `today cut ${cut} of its ${t.completion} completion tokens${t.cut.length ? ` (most: ${t.cut[0]![0]} ${t.cut[0]![1]})` : ""}`,
+              `${f(r.perWord)}× (${f(t.perWord)} against ${f(p.perWord)})`,
+            ),
+          ]),
     ];
-  }
-  const [t, p] = [totals(today), totals(before)];
-  const r = ratios(today, before);
-  const cut = sum(t.cut.map(([, n]) => n));
-  return [
+  });
+}
+
+/** On a shape, per 300-word article: completion and prompt tokens in-process, and through llama-server its wall and prompt tokens. */
+function shapeVerdicts(m: ModelAnswers): Verdict[] {
+  const today = m.answers.get("today")!.get(`${SHAPE_GOALS.length} words`);
+  if (!today || !m.answers.has(RAW)) return [];
+  const perArticle = (xs: number[]) => sum(xs) / xs.length;
+  const [completion, prompt] = [perArticle(today.map((a) => a.completionTokens)), perArticle(today.map((a) => a.promptTokens))];
+  const each = (xs: number[]) => `each ${xs.join(", ")}`;
+  const verdicts = [
     atMost(
-      `wall per ${S.length}-word article, ${model}, today ÷ ${other}`,
-      r.wall,
-      limit,
-      wallWhy(r),
-      `${f(r.wall)}× (${ms(t.wallPerArticle)} against ${ms(p.wallPerArticle)})`,
+      `completion tokens per 300-word article, ${m.name}`,
+      completion,
+      SHAPE_GOALS.completion,
+      each(today.map((a) => a.completionTokens)),
+      f(completion, 0),
     ),
     atMost(
-      `completion tokens per body word, ${model}, today ÷ ${other}`,
-      r.perWord,
-      limit,
-      `today cut ${cut} of its ${t.completion} completion tokens${t.cut.length ? ` (most: ${t.cut[0]![0]} ${t.cut[0]![1]})` : ""}`,
-      `${f(r.perWord)}× (${f(t.perWord)} against ${f(p.perWord)})`,
+      `prompt tokens per 300-word article, in-process, ${m.name}`,
+      prompt,
+      SHAPE_GOALS.prompt,
+      each(today.map((a) => a.promptTokens)),
+      f(prompt, 0),
+    ),
+  ];
+  if (!m.backend) return verdicts;
+  const b = m.backend;
+  const ratio = median(b.map((r) => r.servedMs / r.aloneMs));
+  const evaluated = median(b.map((r) => r.evaluated));
+  return [
+    ...verdicts,
+    atMost(
+      `wall per 300-word article through llama-server ÷ llama-server alone, same tokens, ${m.name}`,
+      ratio,
+      SHAPE_GOALS.llamaServer,
+      `median of ${b.length}; ${b.map((r) => f(r.servedMs / r.aloneMs)).join(", ")}; llama-server spent ${f(median(b.map((r) => (r.generateS * 1000) / r.servedMs)) * 100, 0)} % of the wall generating`,
+    ),
+    countAtMost(
+      `prompt tokens llama-server evaluates per 300-word article, ${m.name}`,
+      evaluated,
+      SHAPE_GOALS.prompt,
+      `median; ${each(b.map((r) => r.evaluated))} (inkpress counts ${b.map((r) => r.counted).join(", ")})`,
     ),
   ];
 }
@@ -143,6 +233,8 @@ writeReport({
     ...models.flatMap((m) => [
       ...articleVerdicts(m.answers, previous, m.name, LIMIT),
       ...(m.answers.has(BASELINE) ? articleVerdicts(m.answers, BASELINE, m.name, 1) : []),
+      ...(m.answers.has(RAW) ? articleVerdicts(m.answers, RAW, m.name, LIMIT) : []),
+      ...shapeVerdicts(m),
     ]),
     auditVerdict(audit),
   ],
@@ -156,10 +248,18 @@ writeReport({
     ...models.flatMap((m) => [
       `## Articles on ${m.name}`,
       "",
-      `\`inkpress serve --threads 1 --sequences 1\` of each engine, all up at once; ${S.seeds.length} seed(s), each request ${S.rounds} time(s) on each engine in turn, its quickest counting; wall is the client's, request to the whole JSON answer.`,
+      `\`inkpress serve --threads 1 --sequences 1\` of each engine, all up at once; ${S.seeds.length} seed(s), each request ${m.backend ? S.shapeRounds : S.rounds} time(s) on each engine in turn, its quickest counting; wall is the client's, request to the whole JSON answer.${m.answers.has(RAW) ? ` \`${RAW}\`: the article's prompt, then as many tokens as today's article, on today's runtime in the bench's process (scripts/bench/raw.ts), right after it.` : ""}`,
       "",
       answersTable(m.answers),
       "",
+      ...(m.backend
+        ? [
+            `Through llama-server (\`serve --backend\`, scripts/bench/llama-server.ts), ${SHAPE_GOALS.length} words:`,
+            "",
+            backendTable(m.backend),
+            "",
+          ]
+        : []),
     ]),
     "## Auditing a site",
     "",

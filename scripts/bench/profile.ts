@@ -17,11 +17,9 @@
  */
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { plan } from "../../src/article/plan/plan.js";
-import { articlePrompt } from "../../src/article/plan/prompts.js";
 import type { Backend, GenerateOptions, Writer } from "../../src/model/backend.js";
-import { SAMPLING } from "../../src/model/sampling.js";
 import { article, f, median, ROOT } from "./common.js";
+import { cpuMs, RawDecoder } from "./raw.js";
 import { BENCH_SPECS, ensureBenchModel } from "./shapes.js";
 
 const VERBOSE = process.env.PROFILE_VERBOSE === "1";
@@ -43,12 +41,6 @@ interface Split {
   outline: Phase;
   body: Phase;
   engineMs: number;
-}
-
-/** The process's CPU time, ms (every thread). */
-function cpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
 }
 
 /** The writer, its steps timed: the writer's time inside `generate` (outline until the pin, then body), the engine's between pieces. */
@@ -141,37 +133,12 @@ async function engineRun(e: Engine, seed: number) {
   return { wallMs: performance.now() - t0, cpuMs: cpuMs() - c0, usage: response.usage, words: response.article.wordCount, split };
 }
 
-/** Raw decoding on today's runtime: the article's prompt, then `tokens` tokens sampled as the writer samples, on the same sequence. */
-async function rawRun(e: Engine, seed: number, tokens: number) {
-  const writer = (await e.runtime.writer()) as unknown as {
-    options: { sequence: import("node-llama-cpp").LlamaContextSequence; tokenizePrompt: (p: unknown) => import("node-llama-cpp").Token[] };
-    dispose(): Promise<void>;
-  };
-  try {
-    const { sequence, tokenizePrompt } = writer.options;
-    const format = e.runtime.prompting === "chat-template" ? "json" : "lines";
-    const prompt = tokenizePrompt(articlePrompt(plan(e.validate(article(seed, length)) as never), format));
-    const [t0, c0] = [performance.now(), cpuMs()];
-    await sequence.clearHistory();
-    const generated: import("node-llama-cpp").Token[] = [];
-    const options = { temperature: SAMPLING.temperature, topK: SAMPLING.topK, topP: SAMPLING.topP, minP: SAMPLING.minP, seed };
-    const punish = { punishTokens: () => generated.slice(-SAMPLING.repeatLastN), penalty: SAMPLING.repeatPenalty };
-    for await (const token of sequence.evaluate(prompt, { ...options, yieldEogToken: true, repeatPenalty: punish })) {
-      generated.push(token);
-      if (generated.length >= tokens) break;
-    }
-    return { wallMs: performance.now() - t0, cpuMs: cpuMs() - c0, prompt: prompt.length };
-  } finally {
-    await writer.dispose();
-  }
-}
-
 const phase = (name: string, p: Phase) =>
   `${name} ${p.calls} steps, ${p.tokens} tokens: ${f(p.ms, 0)} ms, CPU ${f(p.cpuMs, 0)} ms (${f(p.cpuMs / Math.max(1, p.tokens))} ms a token)`;
 
 const engines = [await engine(ROOT)];
 for (const root of (process.env.PROFILE_AGAINST ?? "").split(",").filter(Boolean)) engines.push(await engine(path.resolve(root)));
-const today = engines[0]!;
+const raw = await RawDecoder.load(modelPath);
 const ratios = new Map<string, { wall: number[]; cpu: number[] }>(engines.map((e) => [e.name, { wall: [], cpu: [] }]));
 try {
   for (const e of engines) await engineRun(e, 99); // warm-up
@@ -179,7 +146,7 @@ try {
     const runs = new Map<string, Awaited<ReturnType<typeof engineRun>>>();
     for (const e of i % 2 ? [...engines].reverse() : engines) runs.set(e.name, await engineRun(e, seed));
     const tokens = runs.get("today")!.usage.completionTokens;
-    const rawRunFull = await rawRun(today, seed, tokens);
+    const rawRunFull = await raw.run(article(seed, length), tokens);
     console.log(
       `seed ${seed}: raw decoding of ${rawRunFull.prompt} prompt + ${tokens} tokens: ${f(rawRunFull.wallMs, 0)} ms, CPU ${f(rawRunFull.cpuMs, 0)} ms`,
     );
@@ -200,4 +167,5 @@ try {
   for (const [name, r] of ratios) console.log(`${name}: median ÷ raw decoding, wall ${f(median(r.wall))}×, CPU ${f(median(r.cpu))}×`);
 } finally {
   for (const e of engines) await e.runtime.dispose();
+  await raw.dispose();
 }
