@@ -27,6 +27,8 @@ export interface BackendRow {
   /** Prompt tokens inkpress counted. */
   counted: number;
   generateS: number;
+  /** Seconds llama-server spent evaluating prompt tokens for the article. */
+  promptS: number;
 }
 
 /** Each request through inkpress in front of llama-server on `model`, each followed at once by its tokens on llama-server alone. */
@@ -51,6 +53,7 @@ export async function throughLlamaServer(model: string, requests: object[]): Pro
         evaluated: after.promptTokens - before.promptTokens,
         counted: served.promptTokens,
         generateS: after.generateS - before.generateS,
+        promptS: after.promptS - before.promptS,
       });
       log(`seed ${seed}: ${served.completionTokens} tokens, through llama-server ${ms(served.wallMs)}, llama-server alone ${ms(aloneMs)}`);
     }
@@ -109,10 +112,14 @@ export async function llamaServer(model: string): Promise<Server> {
 }
 
 /** llama-server's prompt tokens evaluated and seconds spent generating, since it started. */
-export async function counters(llama: Server): Promise<{ promptTokens: number; generateS: number }> {
+export async function counters(llama: Server): Promise<{ promptTokens: number; generateS: number; promptS: number }> {
   const text = await (await fetch(`${llama.url}/metrics`)).text();
   const read = (name: string) => Number(new RegExp(`^llamacpp:${name} (\\S+)$`, "m").exec(text)?.[1] ?? NaN);
-  return { promptTokens: read("prompt_tokens_total"), generateS: read("tokens_predicted_seconds_total") };
+  return {
+    promptTokens: read("prompt_tokens_total"),
+    generateS: read("tokens_predicted_seconds_total"),
+    promptS: read("prompt_seconds_total"),
+  };
 }
 
 /** llama-server alone: the article's prompt as inkpress words it, then exactly `tokens` tokens. */
@@ -164,6 +171,7 @@ export function backendTable(rows: BackendRow[]): string {
       "ratio",
       "prompt tokens evaluated (inkpress counts)",
       "llama-server generating",
+      "llama-server evaluating prompts",
     ],
     rows.map((r) => [
       String(r.seed),
@@ -173,6 +181,7 @@ export function backendTable(rows: BackendRow[]): string {
       f(r.servedMs / r.aloneMs),
       `${r.evaluated} (${r.counted})`,
       ms(r.generateS * 1000),
+      ms(r.promptS * 1000),
     ]),
   );
 }
