@@ -167,19 +167,17 @@ function shapeVerdicts(m: ModelAnswers): Verdict[] {
   const [completion, prompt] = [perArticle(today.map((a) => a.completionTokens)), perArticle(today.map((a) => a.promptTokens))];
   const each = (xs: number[]) => `each ${xs.join(", ")}`;
   const verdicts = [
-    atMost(
+    countAtMost(
       `completion tokens per 300-word article, ${m.name}`,
       completion,
       SHAPE_GOALS.completion,
       each(today.map((a) => a.completionTokens)),
-      f(completion, 0),
     ),
-    atMost(
+    countAtMost(
       `prompt tokens per 300-word article, in-process, ${m.name}`,
       prompt,
       SHAPE_GOALS.prompt,
       each(today.map((a) => a.promptTokens)),
-      f(prompt, 0),
     ),
   ];
   if (!m.backend) return verdicts;

@@ -4,8 +4,8 @@ import type { Refusal } from "./body/sentence-gate.js";
 /**
  * Why generated tokens were cut from the answer: a sentence the gate refused (its reason),
  * or one of the engine's own cuts.
- * - `outline`: outline fields written again (a rule broken, a banned phrase, an answer cut short);
- * - `steering`: the model's token at the spot where an owed keyword was placed;
+ * - `outline`: outline fields written again (a rule broken, a banned phrase, an answer cut short), and a word begun past a field's most;
+ * - `steering`: the model's token at the spot where an owed keyword was placed (in a sentence or an outline field);
  * - `over-budget`: the sentence that would have taken a passage past its budget;
  * - `step-end`: the next sentence the model had begun when a step ended on a whole one;
  * - `unfinished`: a sentence left unfinished when the model stopped or a step ran out of tokens;
