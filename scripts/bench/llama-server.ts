@@ -65,7 +65,7 @@ export async function throughLlamaServer(model: string, requests: object[]): Pro
 }
 
 /** llama-server on a free port with one slot of 4,096 tokens, once its model is loaded. */
-export async function llamaServer(model: string): Promise<Server> {
+async function llamaServer(model: string): Promise<Server> {
   const binary = execFileSync(path.join(ROOT, "scripts/build-llama-server.sh"), {
     cwd: ROOT,
     encoding: "utf8",
@@ -112,7 +112,7 @@ export async function llamaServer(model: string): Promise<Server> {
 }
 
 /** llama-server's prompt tokens evaluated and seconds spent generating, since it started. */
-export async function counters(llama: Server): Promise<{ promptTokens: number; generateS: number; promptS: number }> {
+async function counters(llama: Server): Promise<{ promptTokens: number; generateS: number; promptS: number }> {
   const text = await (await fetch(`${llama.url}/metrics`)).text();
   const read = (name: string) => Number(new RegExp(`^llamacpp:${name} (\\S+)$`, "m").exec(text)?.[1] ?? NaN);
   return {
@@ -123,7 +123,7 @@ export async function counters(llama: Server): Promise<{ promptTokens: number; g
 }
 
 /** llama-server alone: the article's prompt as inkpress words it, then exactly `tokens` tokens. */
-export async function alone(
+async function alone(
   llama: Server,
   { body, tokens, prompting }: { body: object; tokens: number; prompting: string },
 ): Promise<number> {
