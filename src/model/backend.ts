@@ -28,6 +28,14 @@ export interface GenerateOptions {
    */
   grammar?: string;
   /**
+   * Text no string the grammar admits holds anywhere (a character it never admits): the writer may
+   * keep tokens whose text matches from being sampled. Only a saving, never a constraint of its own:
+   * the grammar refuses such a token anyway, but a sampled token it refuses makes the sampler apply
+   * the grammar to the whole vocabulary.
+   * @default none
+   */
+  impossible?: RegExp;
+  /**
    * Stops the step between two tokens; the text generated so far stays.
    * @default undefined (the step runs to its end)
    */

@@ -26,20 +26,31 @@ function grammarFor(llama: Llama, text: string): Promise<LlamaGrammar> {
   return grammar;
 }
 
+/** The biases of grammar steps built so far, per model, by the source of the step's `impossible` pattern. */
+const biases = new WeakMap<LlamaModel, Map<string, TokenBias>>();
+
 /**
- * A bias that forbids every control token but end-of-generation (and the unknown token), for
- * grammar-constrained steps. A grammar built from request text may hold `<|im_start|>` as
- * characters, and llama.cpp's grammar sampler accepts the control token whose text matches:
- * request text would become a control token in the answer, and in every later prompt.
- * The model still writes those characters as text; it can still end.
+ * The bias of a grammar step: it forbids every control token but end-of-generation (and the
+ * unknown token), and every token whose text matches the step's `impossible` pattern. A grammar
+ * built from request text may hold `<|im_start|>` as characters, and llama.cpp's grammar sampler
+ * accepts the control token whose text matches: request text would become a control token in the
+ * answer, and in every later prompt. The model still writes those characters as text; it can still
+ * end. Tokens the grammar can never take are never sampled, so none makes the sampler run the
+ * grammar over the whole vocabulary. Built once per model and pattern (the engine's patterns are few).
  */
-export function controlTokenBias(model: LlamaModel): TokenBias {
-  const bias = new TokenBias(model.tokenizer);
+export function grammarBias(model: LlamaModel, impossible?: RegExp): TokenBias {
+  let cache = biases.get(model);
+  if (!cache) biases.set(model, (cache = new Map()));
+  const key = impossible?.source ?? "";
+  let bias = cache.get(key);
+  if (bias) return bias;
+  bias = new TokenBias(model.tokenizer);
   for (const token of model.iterateAllTokens()) {
     const attributes = model.getTokenAttributes(token);
-    // TokenBias leaves end-of-generation tokens alone: the grammar lets them through only where it may end.
     if ((attributes.control || attributes.unknown) && !model.isEogToken(token)) bias.set(token, "never");
+    else if (impossible?.test(model.detokenize([token]))) bias.set(token, "never");
   }
+  cache.set(key, bias);
   return bias;
 }
 
@@ -56,8 +67,6 @@ export interface LlamaWriterOptions {
   window?: number;
   /** Formats the instructions in the model's chat format, or as plain completion text. */
   tokenizePrompt: (prompt: Prompt) => Token[];
-  /** Forbids control tokens in grammar-constrained steps ({@link controlTokenBias}), built once per model. */
-  controlBias: TokenBias;
   /** Gives the sequence back to the pool. */
   release: () => void;
 }
@@ -143,7 +152,7 @@ export class LlamaWriter implements Writer {
         minP: SAMPLING.minP,
         seed: (options.seed + produced) >>> 0,
         grammarEvaluationState,
-        ...(grammarEvaluationState ? { tokenBias: this.options.controlBias } : {}),
+        ...(grammarEvaluationState ? { tokenBias: grammarBias(model, options.impossible) } : {}),
         repeatPenalty: { punishTokens: () => generated.slice(-SAMPLING.repeatLastN), penalty: SAMPLING.repeatPenalty },
       });
       let flushed = this.tokens.length;

@@ -7,13 +7,12 @@ import {
   type LlamaContextSequence,
   type LlamaModel,
   type Token,
-  type TokenBias,
 } from "node-llama-cpp";
 import type { Prompt, Prompting, Writer } from "./backend.js";
 import { ModelLoadError } from "./errors.js";
 import { ggufProblem } from "./gguf.js";
 import { flashAttentionFor, openLlama, type Compute, type GpuChoice, type GpuLayers } from "./gpu.js";
-import { controlTokenBias, LlamaWriter } from "./llama-writer.js";
+import { LlamaWriter } from "./llama-writer.js";
 import { SlotPool } from "./pool.js";
 import type { BackendReport } from "../article/wire/health.js";
 import type { ReportingBackend } from "./report.js";
@@ -72,7 +71,6 @@ export class ModelRuntime implements ReportingBackend {
   /** Chat wrapper for models with a chat template; undefined means plain completion. */
   private readonly chatWrapper: ChatWrapper | undefined;
   private readonly window: number;
-  private readonly controlBias: TokenBias;
   private readonly threads: number;
 
   private constructor(
@@ -96,7 +94,6 @@ export class ModelRuntime implements ReportingBackend {
     const hasTemplate = Boolean((model.fileInfo.metadata.tokenizer as { chat_template?: string } | undefined)?.chat_template);
     this.chatWrapper = hasTemplate ? resolveChatWrapper(model) : undefined;
     this.prompting = this.chatWrapper ? "chat-template" : "completion";
-    this.controlBias = controlTokenBias(model);
   }
 
   /** Load a GGUF file; every failure becomes a {@link ModelLoadError} with a readable message. */
@@ -132,7 +129,6 @@ export class ModelRuntime implements ReportingBackend {
       sequence,
       window: this.window,
       tokenizePrompt: (prompt) => this.tokenize(prompt),
-      controlBias: this.controlBias,
       release: () => this.slots.release(sequence),
     });
   }

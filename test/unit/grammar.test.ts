@@ -4,7 +4,7 @@ import path from "node:path";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accepts, grammarLlama } from "../helpers/grammar.js";
-import { GrammarBuilder, type FieldShape, type Item } from "../../src/article/gbnf/grammar.js";
+import { fieldImpossible, GrammarBuilder, type FieldShape, type Item } from "../../src/article/gbnf/grammar.js";
 import { literal } from "../../src/article/gbnf/escape.js";
 import { writeOutline } from "../../src/article/outline/outline.js";
 import { freeTextGrammar } from "../../src/article/gbnf/free-text.js";
@@ -287,8 +287,30 @@ describe("GrammarBuilder in llama.cpp", () => {
       expect(await check(true, shape, "Small garden bins.")).toBe(true);
       expect(await check(true, shape, "Small garden bins today")).toBe(false);
       expect(await check(true, { ...shape, overflow: true }, "Small garden bins today")).toBe(true);
+      expect(await check(true, { ...shape, overflow: true }, "Small garden bins today,")).toBe(true);
       expect(await check(true, { ...shape, overflow: true }, "Small garden bins today and")).toBe(false);
     });
+
+    it.each([
+      [{ words: [3, 8] }, '"', ["Small garden bins", " bins,", "’s", "é", "."], ["a. B", ":", "(x", "\n", "#"]],
+      [{ words: [3, 8], end: "?" }, "\n", ["bins?", "\n"], ['"', "{"]],
+      [{ words: [1, 3], continues: true, letters: 6 }, '"', ["garden", " bins,"], ["gardens", "gardening"]],
+    ] as const)(
+      "a token %# that matches what a field never holds (%j) is one its grammar never takes",
+      async (shape, then, possible, impossible) => {
+        const pattern = fieldImpossible({ ...shape, words: [...shape.words] }, then, true)!;
+        for (const text of possible) expect(pattern.test(text), text).toBe(false);
+        for (const text of impossible) {
+          expect(pattern.test(text), text).toBe(true);
+          // No text of the field's grammar holds it: neither alone nor between words.
+          expect(await check(true, { ...shape, words: [...shape.words] }, `${"continues" in shape ? " " : ""}Small ${text} bins`)).toBe(
+            false,
+          );
+        }
+        expect(fieldImpossible({ words: [2, 8], keyword: "compost bins" }, '"', true)).toBeUndefined();
+        expect(fieldImpossible({ words: [2, 8] }, '"', false)).toBeUndefined();
+      },
+    );
 
     it("unspaced: a description lengthened never glues onto the Latin word it ends with", async () => {
       const shape: FieldShape = { words: [3, 8], end: ".", continues: true };

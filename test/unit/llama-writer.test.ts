@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { getLlama, LlamaLogLevel, type Llama, type LlamaContext, type LlamaModel } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { controlTokenBias, LlamaWriter } from "../../src/model/llama-writer.js";
+import { grammarBias, LlamaWriter } from "../../src/model/llama-writer.js";
 
 const STORIES_MODEL = path.resolve(import.meta.dirname, "../../../shared/models/stories260K.gguf");
 const HAS_STORIES_MODEL = existsSync(STORIES_MODEL);
@@ -31,7 +31,6 @@ describe.skipIf(!HAS_STORIES_MODEL)("LlamaWriter's window on stories260K", () =>
       sequence,
       window,
       tokenizePrompt: (p) => model.tokenize(p.completion, false),
-      controlBias: controlTokenBias(model),
       release: () => sequence.dispose(),
     });
     await writer.begin({ system: "", user: "", completion: "Once upon a time, there was a little dog named Spot." });
@@ -67,5 +66,52 @@ describe.skipIf(!HAS_STORIES_MODEL)("LlamaWriter's window on stories260K", () =>
     expect(sequence.contextTokens.length).toBeGreaterThanOrEqual(promptTokens + 390);
     expect(writer.usage.completionTokens).toBeGreaterThanOrEqual(400);
     sequence.dispose();
+  });
+});
+
+// A grammar step's bias on the real runtime: tokens its `impossible` pattern names are never sampled.
+describe.skipIf(!HAS_STORIES_MODEL)("a grammar step's bias on stories260K", () => {
+  let llama: Llama;
+  let model: LlamaModel;
+  let context: LlamaContext;
+  beforeAll(async () => {
+    llama = await getLlama({ gpu: false, build: "never", logLevel: LlamaLogLevel.error, logger: () => {} });
+    model = await llama.loadModel({ modelPath: STORIES_MODEL });
+    context = await model.createContext({ contextSize: 512, sequences: 1, threads: { ideal: 1, min: 1 } });
+  });
+  afterAll(async () => {
+    await llama?.dispose();
+  });
+
+  async function sample(impossible: RegExp | undefined) {
+    const sequence = context.getSequence();
+    const writer = new LlamaWriter({
+      llama,
+      model,
+      sequence,
+      tokenizePrompt: (p) => model.tokenize(p.completion, false),
+      release: () => sequence.dispose(),
+    });
+    await writer.begin({ system: "", user: "", completion: "Once upon a time, there was a little girl named Lily. She" });
+    for await (const _ of writer.generate({
+      maxTokens: 60,
+      seed: 3,
+      grammar: "root ::= [a-zA-Z ,.]+",
+      ...(impossible ? { impossible } : {}),
+    })) {
+      // Read the step whole.
+    }
+    await writer.dispose();
+    return writer.text;
+  }
+
+  it("never samples a token whose text the step's pattern names, and builds one bias per model and pattern", async () => {
+    // stories260K writes "e" in nearly every word; the grammar alone admits it.
+    expect(await sample(undefined)).toMatch(/e/u);
+    const text = await sample(/e/u);
+    expect(text.length).toBeGreaterThan(20);
+    expect(text).not.toMatch(/e/u);
+    expect(grammarBias(model, /e/u)).toBe(grammarBias(model, /e/u));
+    expect(grammarBias(model, /e/u)).not.toBe(grammarBias(model));
   });
 });

@@ -140,6 +140,22 @@ export function fieldGrammar(field: FieldShape, then: string | undefined, spaced
   return new GrammarBuilder(spaced, options).add(then === undefined ? [{ field }] : [{ field }, { literal: then }]).build();
 }
 
+/**
+ * What no text of a spaced field's grammar (its words, perhaps an opening space, then `then`) holds
+ * anywhere: a character that is neither a letter, a space, a joiner, a comma, the field's closing
+ * mark nor `then`, a full stop before a space (a field is one sentence at most), or more letters in
+ * a row than a word of a field of short words has. A token whose
+ * text matches can never continue the field; undefined where the field holds its keyword in its
+ * grammar (the keyword may hold any character) or its script has no spaces.
+ */
+export function fieldImpossible(field: FieldShape, then: string | undefined, spaced: boolean): RegExp | undefined {
+  if (!spaced || field.keyword) return undefined;
+  const allowed = ` ,.!?-'\u2019${field.end ?? ""}${then ?? ""}`.replace(/[\]\\^-]/gu, "\\$&");
+  // A field of short words (a mend's room) also never holds a longer run of letters.
+  const longer = field.letters === undefined || !field.continues ? "" : `|[^${NOT_LETTER}]{${field.letters + 1}}`;
+  return new RegExp(`(?![${allowed}])[${NOT_LETTER}]|\\.\\s${longer}`, "u");
+}
+
 /** A model-written heading's field: two to eight words, the keyword within its first three when it holds one. */
 export function headingShape(primary: string, keyword: boolean): FieldShape {
   return keyword ? { words: [2, 8], keyword: primary, before: 2 } : { words: [2, 8] };
@@ -163,7 +179,7 @@ function spacedField(shape: FieldShape, letters?: string): Term {
   // which callers drop: a model that wants to end there is not pushed into gluing letters on.
   const stop = shape.end ? literal(shape.end) : opt(chars(".!"));
   // Or the start of one word past the field's most, which the caller cuts before ending the field.
-  const end = shape.overflow ? group(alt(stop, seq(SPACE, repeat("l", 1, 12)))) : stop;
+  const end = shape.overflow ? group(alt(stop, seq(SPACE, repeat("l", 1, 12), opt(literal(","))))) : stop;
   // Words after the first, each after a space: a lengthened field's of its own most letters.
   const words = (word: Term, least: number, most: number) => upTo(group(seq(SPACE, word)), least, most);
   if (shape.continues) {

@@ -1,6 +1,6 @@
 import type { Writer } from "../../model/backend.js";
 import type { AvoidList } from "../plan/avoid.js";
-import { fieldGrammar, type FieldShape } from "../gbnf/grammar.js";
+import { fieldGrammar, fieldImpossible, type FieldShape } from "../gbnf/grammar.js";
 import { fieldAt, givenTexts, outlineItems, parseOutline, type OutlineItem, type Role, type Sizes } from "./outline-answer.js";
 import { TokenLedger } from "../ledger.js";
 import { keywordSpot, keywordWords, leadShape, tailShape } from "./steer.js";
@@ -151,8 +151,10 @@ class OutlinePass {
     const { writer, start, plan } = this;
     const overflow = plan.spaced && then !== undefined;
     const grammar = fieldGrammar({ ...shape, overflow }, then, plan.spaced, { refused: this.o.avoid.words });
+    const impossible = fieldImpossible(shape, then, plan.spaced);
     const callStart = writer.text.length;
-    for await (const piece of writer.generate({ grammar, maxTokens: 32 + shape.words[1] * 6, seed, signal: this.o.signal })) {
+    const maxTokens = 32 + shape.words[1] * 6;
+    for await (const piece of writer.generate({ grammar, maxTokens, seed, signal: this.o.signal, ...(impossible ? { impossible } : {}) })) {
       const pieceAt = writer.text.length - piece.length;
       const match = this.o.avoid.completedIn(writer.text, pieceAt);
       if (match && match.start >= fieldStart) return { banned: match.start - start };
