@@ -28,6 +28,18 @@ function grammarFor(llama: Llama, text: string): Promise<LlamaGrammar> {
 
 /** The biases of grammar steps built so far, per model, by the source of the step's `impossible` pattern. */
 const biases = new WeakMap<LlamaModel, Map<string, TokenBias>>();
+/** Every token's text, per model: detokenized once, read by every pattern. */
+const texts = new WeakMap<LlamaModel, string[]>();
+
+function tokenTexts(model: LlamaModel): string[] {
+  let found = texts.get(model);
+  if (!found) {
+    found = [];
+    for (const token of model.iterateAllTokens()) found[token] = model.detokenize([token]);
+    texts.set(model, found);
+  }
+  return found;
+}
 
 /**
  * The bias of a grammar step: it forbids every control token but end-of-generation (and the
@@ -45,10 +57,11 @@ export function grammarBias(model: LlamaModel, impossible?: RegExp): TokenBias {
   let bias = cache.get(key);
   if (bias) return bias;
   bias = new TokenBias(model.tokenizer);
+  const text = impossible ? tokenTexts(model) : [];
   for (const token of model.iterateAllTokens()) {
     const attributes = model.getTokenAttributes(token);
     if ((attributes.control || attributes.unknown) && !model.isEogToken(token)) bias.set(token, "never");
-    else if (impossible?.test(model.detokenize([token]))) bias.set(token, "never");
+    else if (impossible?.test(text[token]!)) bias.set(token, "never");
   }
   cache.set(key, bias);
   return bias;
