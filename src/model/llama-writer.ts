@@ -60,8 +60,9 @@ export function grammarBias(model: LlamaModel, impossible?: RegExp): TokenBias {
   const text = impossible ? tokenTexts(model) : [];
   for (const token of model.iterateAllTokens()) {
     const attributes = model.getTokenAttributes(token);
-    if ((attributes.control || attributes.unknown) && !model.isEogToken(token)) bias.set(token, "never");
-    else if (impossible?.test(text[token]!)) bias.set(token, "never");
+    // End of generation stays, whatever its text: where a grammar is complete it is the only token left.
+    if (model.isEogToken(token)) continue;
+    if (attributes.control || attributes.unknown || impossible?.test(text[token]!)) bias.set(token, "never");
   }
   cache.set(key, bias);
   return bias;

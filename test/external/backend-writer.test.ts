@@ -104,6 +104,28 @@ describe.skipIf(!HAS_STORIES_MODEL)("remote backend on llama-server (stories260K
       await writer.dispose();
     });
 
+    it("never samples, in a grammar step, a token whose text the step's `impossible` pattern names", async () => {
+      const written = async (impossible?: RegExp) => {
+        const writer = await opened(backend);
+        const before = writer.text;
+        await step(writer, { maxTokens: 40, seed: 3, grammar: "root ::= [a-zA-Z ,.]+", ...(impossible ? { impossible } : {}) });
+        await writer.dispose();
+        return writer.text.slice(before.length);
+      };
+      // stories260K writes "e" in nearly every word; the grammar alone admits it.
+      expect(await written()).toMatch(/e/u);
+      const text = await written(/e/u);
+      expect(text.length).toBeGreaterThan(20);
+      expect(text).not.toMatch(/e/u);
+      // End of generation stays, whatever its text: a complete grammar ends the step.
+      const writer = await opened(backend);
+      writer.append(". Was it sunny?");
+      const before = writer.text;
+      await step(writer, { maxTokens: 10, seed: 3, grammar: 'root ::= " yes"', impossible: /[^ yes]/u });
+      expect([writer.text.slice(before.length), writer.stopReason]).toEqual([" yes", "end"]);
+      await writer.dispose();
+    });
+
     it("counts prompt and completion tokens; a later step only evaluates what is new", async () => {
       const writer = await opened(backend);
       await step(writer, { maxTokens: 20, seed: 5 });

@@ -1,7 +1,7 @@
 import path from "node:path";
 import * as v from "valibot";
 import type { Prompt } from "../backend.js";
-import { banned, controlTokenIds } from "./control.js";
+import { banned, controlTokenIds, stepBans } from "./control.js";
 import { UpstreamError } from "./errors.js";
 import { LLAMA_SERVER_SAMPLING } from "../sampling.js";
 import type { Complete, RemoteServer } from "./server.js";
@@ -81,6 +81,7 @@ export async function llamaServer(upstream: Upstream): Promise<RemoteServer | un
     pinsSlots: true,
     prompts: "token-ids",
     controlIds,
+    bans: stepBans(upstream, controlIds, props.eos_token),
     promptPrefix: async (prompt: Prompt, signal?: AbortSignal) =>
       promptPrefix(prompt, prompting === "chat-template" ? await template() : undefined, tokenizers, signal),
     tokenize: literal,

@@ -74,6 +74,12 @@ export interface RemoteServer {
    * a grammar built from request text could otherwise let the sampler take one for its characters.
    */
   readonly controlIds?: readonly number[];
+  /**
+   * The ids a grammar step bans: the control tokens, and where the server can say every token's
+   * text, those whose text matches the step's `impossible` pattern (`GenerateOptions.impossible`).
+   * @default the control tokens alone
+   */
+  bans?(impossible?: RegExp, signal?: AbortSignal): Promise<readonly number[]>;
   /** The text before the answer: the chat template applied to the system and user turns, or the completion prompt; request text in it is never read as control tokens. */
   promptPrefix(prompt: Prompt, signal?: AbortSignal): Promise<PromptPrefix>;
   /** The token ids of forced text inside the answer (no BOS, no special tokens parsed, no leading space added). */

@@ -77,7 +77,12 @@ export class RemoteWriter implements Writer {
           ? [...this.prefix.tokens, ...this.transcript.visibleTokens()]
           : this.prefix.text + breakTags(this.transcript.visibleText());
       // A grammar may hold request text: the sampler must not satisfy it with a control token.
-      const banned = options.grammar === undefined ? undefined : this.server.controlIds;
+      const banned =
+        options.grammar === undefined
+          ? undefined
+          : this.server.bans
+            ? await this.server.bans(options.impossible, signal)
+            : this.server.controlIds;
       const step = { prompt, maxTokens, seed: options.seed, grammar: options.grammar, banned, slot: this.slot, fresh: this.fresh, signal };
       this.fresh = false;
       own = this.evaluates(prompt);
