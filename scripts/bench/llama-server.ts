@@ -123,10 +123,7 @@ async function counters(llama: Server): Promise<{ promptTokens: number; generate
 }
 
 /** llama-server alone: the article's prompt as inkpress words it, then exactly `tokens` tokens. */
-async function alone(
-  llama: Server,
-  { body, tokens, prompting }: { body: object; tokens: number; prompting: string },
-): Promise<number> {
+async function alone(llama: Server, { body, tokens, prompting }: { body: object; tokens: number; prompting: string }): Promise<number> {
   const seed = Number((body as { seed?: number }).seed ?? 1);
   const request = GenerateRequestSchema["~standard"].validate(body);
   if (request instanceof Promise || request.issues) throw new Error("the bench article is not a valid request");
