@@ -289,6 +289,12 @@ describe("GrammarBuilder in llama.cpp", () => {
       expect(await check(true, { ...shape, overflow: true }, "Small garden bins today")).toBe(true);
       expect(await check(true, { ...shape, overflow: true }, "Small garden bins today,")).toBe(true);
       expect(await check(true, { ...shape, overflow: true }, "Small garden bins today and")).toBe(false);
+      // Only past its most words: short of them, a word with a comma or without the closing mark does not end the field.
+      expect(await check(true, { ...shape, overflow: true }, "Small bins today,")).toBe(false);
+      expect(await check(true, { ...shape, overflow: true }, "Small bins today")).toBe(false);
+      expect(await check(true, { words: [0, 2], end: ".", continues: true, overflow: true }, " for bins,")).toBe(false);
+      expect(await check(true, { words: [0, 2], end: ".", continues: true, overflow: true }, " for small bins")).toBe(true);
+      expect(await check(true, { words: [0, 0], end: ".", continues: true, overflow: true }, " bins,")).toBe(true);
     });
 
     it.each([

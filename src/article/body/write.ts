@@ -9,6 +9,9 @@ import { mostWords, SECTION_TOLERANCE } from "../plan/limits.js";
 import type { Plan } from "../plan/plan.js";
 import { countWords } from "../text/text.js";
 
+/** Words each FAQ answer keeps for itself until it starts: about a sentence. */
+const ANSWER_ROOM = 8;
+
 /** What the body pass needs besides the plan and the outline. */
 export interface WriteBodyOptions {
   writer: Writer;
@@ -99,7 +102,11 @@ class BodyPass {
     doc.finish();
   }
 
-  /** Words outside the prose: visible headings and FAQ questions (they count as body words). */
+  /**
+   * Words outside the prose: visible headings and FAQ questions (they count as body words), and the
+   * room each FAQ answer keeps (released when the answer starts): prose before a long FAQ cannot
+   * take the last answer's words, and no question is left without one.
+   */
   private fixedWords(): number {
     let words = 0;
     for (const [i, section] of this.plan.sections.entries()) {
@@ -107,6 +114,7 @@ class BodyPass {
       const heading = headingText(section, written.heading);
       if (this.ctx.visible && heading) words += countWords(heading, this.language);
       if (this.ctx.visible || section.kind === "faq") words += written.subheadings.reduce((n, h) => n + countWords(h, this.language), 0);
+      if (section.kind === "faq") words += written.subheadings.length * ANSWER_ROOM;
     }
     return words;
   }
@@ -147,6 +155,7 @@ class BodyPass {
         // A question shown without headings is a paragraph of its own, and a sentence of the body.
         else if (section.kind === "faq") this.question(sub);
       });
+      if (section.kind === "faq") this.fixedLeft -= ANSWER_ROOM;
       const share = section.budgets?.[j + 1] ?? Math.round((budget - used) / (written.subheadings.length - j));
       const final = last && j === written.subheadings.length - 1;
       const limit = section.budgets ? { most: most(share) } : {};

@@ -25,9 +25,9 @@ export interface FieldShape {
   /** In a spaced script, the field may open with a space, which the reading drops. @default false */
   spaceBefore?: boolean;
   /**
-   * In a spaced script, the grammar lets the model begin one word past the field's most, for the
-   * caller to cut: a model that would write on is not pushed into gluing letters onto its last
-   * word. @default false
+   * In a spaced script and without a keyword in the grammar, the grammar lets the model begin one
+   * word past the field's most (and only there), for the caller to cut: a model that would write on
+   * is not pushed into gluing letters onto its last word. @default false
    */
   overflow?: boolean;
   /** Most letters a word of the field may have (the shared word rule allows 12, and 10 more after a hyphen). @default 22 */
@@ -178,20 +178,21 @@ function spacedField(shape: FieldShape, letters?: string): Term {
   // Without a required ending the model may still close the field with a stop of its own,
   // which callers drop: a model that wants to end there is not pushed into gluing letters on.
   const stop = shape.end ? literal(shape.end) : opt(chars(".!"));
-  // Or the start of one word past the field's most, which the caller cuts before ending the field.
-  const end = shape.overflow ? group(alt(stop, seq(SPACE, repeat("l", 1, 12), opt(literal(","))))) : stop;
   // Words after the first, each after a space: a lengthened field's of its own most letters.
   const words = (word: Term, least: number, most: number) => upTo(group(seq(SPACE, word)), least, most);
+  // The field's words (at least `least` of them) and its stop; where it may overflow, also exactly its most
+  // words and the start of one more, which the caller cuts before ending the field.
+  const ended = (body: (least: number) => Term | undefined): Term =>
+    shape.overflow ? group(alt(seq(body(min), stop), seq(body(max), SPACE, repeat("l", 1, 12), opt(literal(","))))) : seq(body(min), stop);
   if (shape.continues) {
     const [w, wl] = letters ? [group(seq(letters, opt(literal(",")))), letters] : ["w", "wl"];
     // A field the keyword was steered into may end right after it (`min` 0), or must (`max` 0).
-    if (max <= 0) return end;
-    const tail = seq(opt(literal(",")), words(w, min - 1, max - 1), SPACE, wl);
-    return seq(min > 0 ? tail : opt(group(tail)), end);
+    const tail = (least: number) => seq(opt(literal(",")), words(w, least - 1, max - 1), SPACE, wl);
+    return ended((least) => (max <= 0 ? undefined : least > 0 ? tail(least) : opt(group(tail(1)))));
   }
   // A field may open with the space its model's first token carries (a JSON string's value), which the reading drops.
   const open = shape.spaceBefore ? opt(SPACE) : undefined;
-  if (!shape.keyword) return seq(open, "w", words("w", min - 2, max - 2), SPACE, "wl", end);
+  if (!shape.keyword) return ended((least) => seq(open, "w", words("w", least - 2, max - 2), SPACE, "wl"));
   const keywordWords = shape.keyword.split(/\s+/).length;
   // One alternative per number of words before the keyword, so the whole field keeps its word range.
   const alternatives: Term[] = [];
@@ -210,7 +211,7 @@ function spacedField(shape: FieldShape, letters?: string): Term {
   }
   // A keyword longer than the field stands alone.
   if (!alternatives.length) alternatives.push(keywordRule(shape.keyword, true));
-  return seq(open, group(alt(...alternatives)), end);
+  return seq(open, group(alt(...alternatives)), stop);
 }
 
 function unspacedField(shape: FieldShape): Term {
