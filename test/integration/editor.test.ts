@@ -90,7 +90,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("style.avoid on stories260K over HTTP", () =
   const BANNED = ["Once upon a time", "so happy", "Lily", "little girl"];
   const requests = [
     { topic: "A day at the park", length: 300, seed: 11 },
-    { topic: "Baking bread", length: 300, seed: 12, structure: "listicle" },
+    { topic: "Baking bread", length: 300, seed: 14, structure: "listicle" },
     { topic: "Keeping chickens", length: 600, seed: 13, structure: "detailed" },
   ];
 
