@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKey, tempKeysFile } from "../helpers/cli.js";
+import { tempKeysFile } from "../helpers/cli.js";
+import { createKey } from "../helpers/keys.js";
 import { jobsApi } from "../helpers/jobs.js";
 import { startApp, type TestApp } from "../helpers/app.js";
 import { API_KEY, HAS_STORIES_MODEL, STORIES_MODEL, testModel } from "../helpers/server.js";

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKey, revokeKey, tempKeysFile } from "../helpers/cli.js";
+import { tempKeysFile } from "../helpers/cli.js";
+import { createKey, revokeKey } from "../helpers/keys.js";
 import { expectProblem, waitFor } from "../helpers/http.js";
 import { startApp, type TestApp } from "../helpers/app.js";
 import { testModel } from "../helpers/server.js";
@@ -67,17 +68,15 @@ describe("per-key limits", () => {
 
   beforeAll(async () => {
     keysFile = await tempKeysFile();
-    // The keys are created one after the other (the CLI is the only writer), while the server starts.
-    const created = (async () => {
-      keys.rate3 = await createKey(keysFile, "rate3", ["--rate", "3/s"]);
-      keys.conc1 = await createKey(keysFile, "conc1", ["--concurrency", "1"]);
-      keys.daily150 = await createKey(keysFile, "daily150", ["--daily-words", "150"]);
-      keys.stream1800 = await createKey(keysFile, "stream1800", ["--daily-words", "1800"]);
-      keys.left94 = await createKey(keysFile, "left94", ["--daily-words", "94"]);
-      keys.pool1000 = await createKey(keysFile, "pool1000", ["--daily-words", "1000", "--concurrency", "4"]);
-    })();
-    const started = testModel("plain").then((model) => startApp({ model, env: { INKPRESS_KEYS_FILE: keysFile } }));
-    [server] = await Promise.all([started, created]);
+    // The keys are created one after the other (the CLI is the only writer), before the app starts: in one
+    // process the app's start-up tidying takes a key file copy still being written for a crashed writer's.
+    keys.rate3 = await createKey(keysFile, "rate3", ["--rate", "3/s"]);
+    keys.conc1 = await createKey(keysFile, "conc1", ["--concurrency", "1"]);
+    keys.daily150 = await createKey(keysFile, "daily150", ["--daily-words", "150"]);
+    keys.stream1800 = await createKey(keysFile, "stream1800", ["--daily-words", "1800"]);
+    keys.left94 = await createKey(keysFile, "left94", ["--daily-words", "94"]);
+    keys.pool1000 = await createKey(keysFile, "pool1000", ["--daily-words", "1000", "--concurrency", "4"]);
+    server = await startApp({ model: await testModel("plain"), env: { INKPRESS_KEYS_FILE: keysFile } });
     for (const key of Object.values(keys)) {
       await waitFor(async () => ((await invalid(key)).status === 422 ? true : undefined), "the created keys accepted", 5_000, 100);
     }
