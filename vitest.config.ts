@@ -23,7 +23,13 @@ export default defineConfig({
     // stubs env, globals or timers): importing the engine afresh per file cost a third of `npm test`.
     projects: TIERS.map((name) => ({
       extends: true,
-      test: { name, include: [`test/${name}/**/*.test.ts`], isolate: !SHARED_TIERS.includes(name) },
+      test: {
+        name,
+        include: [`test/${name}/**/*.test.ts`],
+        isolate: !SHARED_TIERS.includes(name),
+        // The e2e files share one `inkpress serve` on stories260K (test/helpers/stories.ts).
+        ...(name === "e2e" ? { globalSetup: ["test/helpers/stories-setup.ts"] } : {}),
+      },
     })),
   },
 });

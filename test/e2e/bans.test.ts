@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { bannedIn, expectNoEmptyText, readerText } from "../helpers/bans.js";
-import { HAS_STORIES_MODEL, STORIES_MODEL, storiesServer } from "../helpers/server.js";
+import { HAS_STORIES_MODEL, STORIES_MODEL } from "../helpers/server.js";
+import { sharedStoriesServer } from "../helpers/stories.js";
 
 if (!HAS_STORIES_MODEL) console.warn(`SKIPPED: the bans suite needs ${STORIES_MODEL}, which is not there.`);
 
@@ -9,7 +10,7 @@ const GRAMMAR_CHARACTERS = ["x^y", "a-z", "[b]", "c\\d", 'say "e"', "f|g", "(h)"
 
 // Requests that used to break the article, through a real `inkpress serve` on stories260K.
 describe.skipIf(!HAS_STORIES_MODEL)("banned phrases over HTTP", () => {
-  const server = storiesServer();
+  const server = sharedStoriesServer();
 
   it("answers phrases and keywords made of grammar characters without a 500, streamed or not, and logs no grammar", async () => {
     const links = [{ url: "/math", title: "Math tables", keywords: ["x^2 tables", "a-b|c"] }];

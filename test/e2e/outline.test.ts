@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countWords } from "../../src/article/text/text.js";
 import { API_KEY, HAS_STORIES_MODEL, STORIES_MODEL, startServer, testModel, type TestServer } from "../helpers/server.js";
+import { type SharedServer, sharedStoriesServer } from "../helpers/stories.js";
 
 if (!HAS_STORIES_MODEL) console.warn(`SKIPPED: the outline suite's stories260K half needs ${STORIES_MODEL}, which is not there.`);
 
@@ -45,7 +46,7 @@ function sections(markdown: string): { headings: string[]; words: number[] } {
   return { headings, words };
 }
 
-const post = (server: TestServer, path: string, body: unknown) =>
+const post = (server: SharedServer, path: string, body: unknown) =>
   fetch(`${server.url}${path}`, {
     method: "POST",
     headers: { "x-api-key": API_KEY, "content-type": "application/json" },
@@ -53,16 +54,20 @@ const post = (server: TestServer, path: string, body: unknown) =>
   });
 
 const MODELS = [
-  { name: "stories260K", model: async () => STORIES_MODEL, skip: !HAS_STORIES_MODEL },
-  { name: "the ChatML test model", model: () => testModel("chat"), skip: false },
+  // stories260K is the tier's shared server; the ChatML test model is served for this file alone.
+  { name: "stories260K", shared: true, skip: !HAS_STORIES_MODEL },
+  { name: "the ChatML test model", shared: false, skip: false },
 ];
 
-describe.each(MODELS)("an outline the user edits, over HTTP on $name", ({ model, skip }) => {
-  let server: TestServer;
+describe.each(MODELS)("an outline the user edits, over HTTP on $name", ({ shared, skip }) => {
+  const sharedServer = shared && !skip ? sharedStoriesServer() : undefined;
+  let server: SharedServer;
+  let own: TestServer | undefined;
   beforeAll(async () => {
-    if (!skip) server = await startServer(await model());
+    if (sharedServer) server = sharedServer();
+    else if (!skip) server = own = await startServer(await testModel("chat"));
   });
-  afterAll(() => server?.stop());
+  afterAll(() => own?.stop());
   const request = { topic: "Snow days", length: LENGTH, seed: 7, structure: "sections", seo: { keywords: "snow days, sledding" } };
 
   it.skipIf(skip)("answers the plan, and writes exactly the edited headings within their budgets", async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { expectArticleBasics, expectArticleShape } from "../helpers/article.js";
-import { HAS_STORIES_MODEL, STORIES_MODEL, storiesServer } from "../helpers/server.js";
+import { HAS_STORIES_MODEL, STORIES_MODEL } from "../helpers/server.js";
+import { sharedStoriesServer } from "../helpers/stories.js";
 
 if (!HAS_STORIES_MODEL) {
   console.warn(`SKIPPED: the stories260K suite needs ${STORIES_MODEL}, which is not there.`);
@@ -11,7 +12,7 @@ if (!HAS_STORIES_MODEL) {
 // budget. These are the fast tier's end-to-end runs; the 3000-word article is in
 // stories-long.test.ts, in the full tier.
 describe.skipIf(!HAS_STORIES_MODEL)("POST /api/v1/generate on stories260K", () => {
-  const server = storiesServer();
+  const server = sharedStoriesServer();
 
   it("writes an 800-word article whose promises hold", async () => {
     const response = await server().generate({ topic: "Keeping chickens", seed: 3, seo: { keywords: "backyard chickens, egg laying" } });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readme } from "../../scripts/fixtures/readmes.js";
-import { API_KEY, HAS_STORIES_MODEL, STORIES_MODEL, storiesServer } from "../helpers/server.js";
+import { API_KEY, HAS_STORIES_MODEL, STORIES_MODEL } from "../helpers/server.js";
+import { sharedStoriesServer } from "../helpers/stories.js";
 
 // POST /api/v1/analyse over real HTTP (a real `inkpress serve`) on human READMEs and planted text:
 // the substance checks (on topic, no loops) and their cap, keyword word forms, and code read as code.
@@ -11,7 +12,7 @@ type Check = { id: string; passed: boolean | null; message: string };
 type Analysis = { title: { value: string } | null; seo: { score: number; checks: Check[] } };
 
 describe.skipIf(!HAS_STORIES_MODEL)("substance in POST /api/v1/analyse", () => {
-  const server = storiesServer();
+  const server = sharedStoriesServer();
 
   const analyse = async (body: object): Promise<Analysis> => {
     const response = await fetch(`${server().url}/api/v1/analyse`, {

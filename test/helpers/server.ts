@@ -105,7 +105,8 @@ export async function startServer(
   };
 }
 
-function spawnCli(args: string[], env: Record<string, string | undefined>, cwd: string): ChildProcess {
+/** Spawn the CLI from the project's source with a clean environment, a key file and a data folder of its own. */
+export function spawnCli(args: string[], env: Record<string, string | undefined>, cwd: string): ChildProcess {
   // tsx is named by URL so the CLI also starts from a working directory outside the project.
   const tsx = pathToFileURL(path.join(ROOT, "node_modules/tsx/dist/loader.mjs")).href;
   return spawn(process.execPath, ["--import", tsx, path.join(ROOT, "src/cli/main.ts"), ...args], {
