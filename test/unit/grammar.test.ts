@@ -282,19 +282,18 @@ describe("GrammarBuilder in llama.cpp", () => {
       expect(await check(true, { words: [2, 3], spaceBefore: true }, " Small bins")).toBe(true);
     });
 
-    it("a field that may overflow lets the model begin one word past its most, and no more", async () => {
+    it("a field that may overflow lets the model begin one word more, for the caller to cut, and the field still ends on its stop", async () => {
       const shape: FieldShape = { words: [2, 3], end: "." };
       expect(await check(true, shape, "Small garden bins.")).toBe(true);
-      expect(await check(true, shape, "Small garden bins today")).toBe(false);
-      expect(await check(true, { ...shape, overflow: true }, "Small garden bins today")).toBe(true);
-      expect(await check(true, { ...shape, overflow: true }, "Small garden bins today,")).toBe(true);
-      expect(await check(true, { ...shape, overflow: true }, "Small garden bins today and")).toBe(false);
-      // Only past its most words: short of them, a word with a comma or without the closing mark does not end the field.
+      expect(await check(true, shape, "Small garden bins today.")).toBe(false);
+      expect(await check(true, { ...shape, overflow: true }, "Small garden bins today.")).toBe(true);
+      expect(await check(true, { ...shape, overflow: true }, "Small garden bins today and.")).toBe(false);
+      // Never without its closing mark, never on a comma.
+      expect(await check(true, { ...shape, overflow: true }, "Small garden bins today")).toBe(false);
       expect(await check(true, { ...shape, overflow: true }, "Small bins today,")).toBe(false);
-      expect(await check(true, { ...shape, overflow: true }, "Small bins today")).toBe(false);
       expect(await check(true, { words: [0, 2], end: ".", continues: true, overflow: true }, " for bins,")).toBe(false);
-      expect(await check(true, { words: [0, 2], end: ".", continues: true, overflow: true }, " for small bins")).toBe(true);
-      expect(await check(true, { words: [0, 0], end: ".", continues: true, overflow: true }, " bins,")).toBe(true);
+      expect(await check(true, { words: [0, 2], end: ".", continues: true, overflow: true }, " for small bins.")).toBe(true);
+      expect(await check(true, { words: [0, 0], end: ".", continues: true, overflow: true }, " bins.")).toBe(true);
     });
 
     it.each([

@@ -26,8 +26,8 @@ export interface FieldShape {
   spaceBefore?: boolean;
   /**
    * In a spaced script and without a keyword in the grammar, the grammar lets the model begin one
-   * word past the field's most (and only there), for the caller to cut: a model that would write on
-   * is not pushed into gluing letters onto its last word. @default false
+   * word more before the field's stop, for the caller to cut past the field's most: a model that
+   * would write on is not pushed into gluing letters onto its last word. @default false
    */
   overflow?: boolean;
   /** Most letters a word of the field may have (the shared word rule allows 12, and 10 more after a hyphen). @default 22 */
@@ -178,12 +178,11 @@ function spacedField(shape: FieldShape, letters?: string): Term {
   // Without a required ending the model may still close the field with a stop of its own,
   // which callers drop: a model that wants to end there is not pushed into gluing letters on.
   const stop = shape.end ? literal(shape.end) : opt(chars(".!"));
+  // Or the start of one word more, which the caller cuts past the field's most; the field still ends on its stop.
+  const end = shape.overflow ? group(alt(stop, seq(SPACE, repeat("l", 1, 12), stop))) : stop;
   // Words after the first, each after a space: a lengthened field's of its own most letters.
   const words = (word: Term, least: number, most: number) => upTo(group(seq(SPACE, word)), least, most);
-  // The field's words (at least `least` of them) and its stop; where it may overflow, also exactly its most
-  // words and the start of one more, which the caller cuts before ending the field.
-  const ended = (body: (least: number) => Term | undefined): Term =>
-    shape.overflow ? group(alt(seq(body(min), stop), seq(body(max), SPACE, repeat("l", 1, 12), opt(literal(","))))) : seq(body(min), stop);
+  const ended = (body: (least: number) => Term | undefined): Term => seq(body(min), end);
   if (shape.continues) {
     const [w, wl] = letters ? [group(seq(letters, opt(literal(",")))), letters] : ["w", "wl"];
     // A field the keyword was steered into may end right after it (`min` 0), or must (`max` 0).

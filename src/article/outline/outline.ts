@@ -149,7 +149,7 @@ class OutlinePass {
     spot?: (piece: string) => "after" | "before" | undefined,
   ): Promise<{ banned?: number; spot?: "after" | "before"; piece?: string }> {
     const { writer, start, plan } = this;
-    const overflow = plan.spaced && then !== undefined && !shape.keyword;
+    const overflow = plan.spaced && then !== undefined;
     const grammar = fieldGrammar({ ...shape, overflow }, then, plan.spaced, { refused: this.o.avoid.words });
     const impossible = fieldImpossible(shape, then, plan.spaced);
     const callStart = writer.text.length;
