@@ -9,7 +9,7 @@ const HAS_STORIES_MODEL = existsSync(STORIES_MODEL);
 if (!HAS_STORIES_MODEL) console.warn(`SKIPPED: the writer's window needs ${STORIES_MODEL}, which is not there.`);
 
 // The in-process writer on the real runtime: what the model keeps in view as the answer grows.
-describe.skipIf(!HAS_STORIES_MODEL)("LlamaWriter's window on stories260K", () => {
+describe.skipIf(!HAS_STORIES_MODEL)("LlamaWriter on stories260K: its window and a grammar step's bias", () => {
   let llama: Llama;
   let model: LlamaModel;
   let context: LlamaContext;
@@ -67,22 +67,8 @@ describe.skipIf(!HAS_STORIES_MODEL)("LlamaWriter's window on stories260K", () =>
     expect(writer.usage.completionTokens).toBeGreaterThanOrEqual(400);
     sequence.dispose();
   });
-});
 
-// A grammar step's bias on the real runtime: tokens its `impossible` pattern names are never sampled.
-describe.skipIf(!HAS_STORIES_MODEL)("a grammar step's bias on stories260K", () => {
-  let llama: Llama;
-  let model: LlamaModel;
-  let context: LlamaContext;
-  beforeAll(async () => {
-    llama = await getLlama({ gpu: false, build: "never", logLevel: LlamaLogLevel.error, logger: () => {} });
-    model = await llama.loadModel({ modelPath: STORIES_MODEL });
-    context = await model.createContext({ contextSize: 512, sequences: 1, threads: { ideal: 1, min: 1 } });
-  });
-  afterAll(async () => {
-    await llama?.dispose();
-  });
-
+  // A grammar step's bias: tokens its `impossible` pattern names are never sampled.
   async function sample(impossible: RegExp | undefined) {
     const sequence = context.getSequence();
     const writer = new LlamaWriter({
