@@ -643,6 +643,8 @@ describe("writeOutline", () => {
     ["Simple friendly guide to small gardens", "Simple friendly compost bins guide to small gardens", [" guide"]],
     // A slot word the model opens with takes the keyword right after it: nothing is cut.
     ["A guide to small gardens", "A compost bins guide to small gardens", []],
+    // A keyword the model had begun ("compost heaps") goes on from its first word, never written twice.
+    ["Simple compost heaps for small gardens", "Simple compost bins compost heaps for small gardens", [" heaps", " compost"]],
   ])("steers the keyword into a title the model writes without it: %j becomes %j", async (meant, title, cut) => {
     const { writer, outline } = await outlineWith(p, "lines", outlineModel([[meant], [GOOD_DESCRIPTION], ...headings.map((h) => [h])]));
     expect(outline.title).toBe(title);

@@ -3,7 +3,7 @@ import type { AvoidList } from "../plan/avoid.js";
 import { fieldGrammar, fieldImpossible, type FieldShape } from "../gbnf/grammar.js";
 import { fieldAt, givenTexts, outlineItems, parseOutline, type OutlineItem, type Role, type Sizes } from "./outline-answer.js";
 import { TokenLedger } from "../ledger.js";
-import { keywordSpot, keywordWords, leadShape, tailShape } from "./steer.js";
+import { keywordSpot, keywordStart, keywordWords, leadShape, tailShape } from "./steer.js";
 import type { Plan, PlannedSection } from "../plan/plan.js";
 import { capitalise, countPhrase, displayWidth, normaliseSentence, wordSpans } from "../text/text.js";
 
@@ -131,6 +131,9 @@ class OutlinePass {
     );
     if (led.banned !== undefined || led.spot === undefined) return led.banned;
     if (led.spot === "before") writer.cut(writer.text.length - led.piece!.length, "steering");
+    // A keyword the model had begun goes on from its first word, never written twice.
+    const written = writer.text.slice(fieldStart);
+    writer.cut(fieldStart + written.slice(0, keywordStart(written, field.keyword!, language)).trimEnd().length, "steering");
     const words = wordSpans(writer.text.slice(fieldStart), language).length;
     writer.append(`${writer.text.length > fieldStart ? " " : ""}${field.keyword}`);
     return (await this.call(tailShape(field, words + keywordWords(field.keyword!)), then, seed, fieldStart)).banned;

@@ -49,3 +49,18 @@ export function keywordSpot(lead: string, piece: string, shape: FieldShape, lang
   if (!piece.startsWith(" ") || spans.length === 0) return undefined;
   return spans.length >= before || isSlotWord(spans.at(-1)?.word, language) ? "before" : undefined;
 }
+
+/**
+ * Where the keyword goes in `lead` (the field's text before its spot): before the words that already
+ * begin it ("Best compost" with "compost bin" goes on from "Best"), so no word of the keyword is
+ * written twice; the lead's end otherwise.
+ */
+export function keywordStart(lead: string, keyword: string, language: string): number {
+  const spans = wordSpans(lead, language);
+  const wanted = keyword.toLocaleLowerCase(language).split(/\s+/u);
+  for (let k = Math.min(wanted.length - 1, spans.length); k > 0; k--) {
+    const tail = spans.slice(-k).map((s) => s.word.toLocaleLowerCase(language));
+    if (tail.every((word, i) => word === wanted[i])) return spans.at(-k)!.index;
+  }
+  return lead.length;
+}
