@@ -9,6 +9,7 @@ import {
 } from "node-llama-cpp";
 import { LRUCache } from "lru-cache";
 import type { GenerateOptions, Prompt, StopReason, Usage, Writer } from "./backend.js";
+import { afterLead, PIECE_LEAD } from "./pieces.js";
 import { SAMPLING } from "./sampling.js";
 
 /** Preceding tokens the detokenizer sees, enough for any leading-space or merge rule. */
@@ -107,6 +108,7 @@ export class LlamaWriter implements Writer {
   /** Index of a sampled token the sequence has not evaluated yet (evaluating it is generation, not prompt). */
   private unevaluated = -1;
   private readonly contextSize: number;
+  private leadTokens: Token[] | undefined;
 
   constructor(private readonly options: LlamaWriterOptions) {
     this.contextSize = options.sequence.contextSize;
@@ -121,8 +123,8 @@ export class LlamaWriter implements Writer {
   append(text: string): void {
     if (!text) return;
     this.text += text;
-    // A piece that does not start with a space must not get the tokenizer's leading space.
-    const tokens = this.options.model.tokenize(text, false, /^\s/u.test(text) ? undefined : "trimLeadingSpace");
+    const { model } = this.options;
+    const tokens = afterLead(this.lead(), model.tokenize(`${PIECE_LEAD}${text}`, false)) ?? model.tokenize(text, false, "trimLeadingSpace");
     // Every token of a forced piece ends with the piece: a cut inside it re-tokenizes what is kept.
     for (const token of tokens) {
       this.tokens.push(token);
@@ -217,6 +219,11 @@ export class LlamaWriter implements Writer {
 
   async dispose(): Promise<void> {
     this.options.release();
+  }
+
+  /** The tokens of {@link PIECE_LEAD}, once per writer. */
+  private lead(): Token[] {
+    return (this.leadTokens ??= this.options.model.tokenize(PIECE_LEAD, false));
   }
 
   private view(): Token[] {

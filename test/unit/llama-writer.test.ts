@@ -91,6 +91,28 @@ describe.skipIf(!HAS_STORIES_MODEL)("LlamaWriter on stories260K: its window and 
     return writer.text;
   }
 
+  it("reads forced pieces as the tokens of the whole text: no space a SentencePiece tokenizer puts before a text", async () => {
+    const sequence = context.getSequence();
+    const writer = new LlamaWriter({
+      llama,
+      model,
+      sequence,
+      tokenizePrompt: (p) => model.tokenize(p.completion, false),
+      release: () => sequence.dispose(),
+    });
+    const opening = "Once upon a time, there was a little dog named Spot.";
+    await writer.begin({ system: "", user: "", completion: opening });
+    writer.append(" He ran to the park");
+    writer.append("\n\nThe end");
+    for await (const _ of writer.generate({ maxTokens: 1, seed: 1 })) {
+      // One token: the step evaluates the prompt and the pieces.
+    }
+    // The model tokenizes the whole text with one space prefix; a piece tokenized as a text would get another.
+    expect(sequence.contextTokens).toEqual(model.tokenize(`${opening} He ran to the park\n\nThe end`, false));
+    expect(writer.usage.promptTokens).toBe(sequence.contextTokens.length);
+    await writer.dispose();
+  });
+
   it("never samples a token whose text the step's pattern names, and builds one bias per model and pattern", async () => {
     // stories260K writes "e" in nearly every word; the grammar alone admits it.
     expect(await sample(undefined)).toMatch(/e/u);

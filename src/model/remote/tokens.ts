@@ -1,4 +1,5 @@
 import { LRUCache } from "lru-cache";
+import { afterLead, PIECE_LEAD } from "../pieces.js";
 import type { Generated } from "./server.js";
 
 /** The server's raw tokenizer: no BOS, special tokens kept as text. */
@@ -8,23 +9,19 @@ export type RawTokenize = (text: string, signal?: AbortSignal) => Promise<number
 const CACHE_SIZE = 512;
 
 /**
- * Forced text as the in-process writer tokenizes it: on its own, and without the leading space
- * a SentencePiece tokenizer puts before a text (the piece continues the answer, it does not start
- * it). The space is kept off as node-llama-cpp does: tokenize "\n" + text and drop the newline's
- * tokens. Answers are cached per server, so a piece seen before costs no request.
+ * Forced text as the in-process writer tokenizes it: on its own, as a piece of the answer
+ * ({@link afterLead}). Answers are cached per server, so a piece seen before costs no request.
  */
 export function pieceTokenizer(raw: RawTokenize): RawTokenize {
   const cache = new LRUCache<string, number[]>({ max: CACHE_SIZE });
-  let newline: Promise<number[]> | undefined;
+  let lead: Promise<number[]> | undefined;
   const uncached = async (text: string, signal?: AbortSignal): Promise<number[]> => {
-    if (/^\s/u.test(text)) return raw(text, signal);
-    newline ??= raw("\n", signal).catch((error: unknown) => {
-      newline = undefined;
+    lead ??= raw(PIECE_LEAD, signal).catch((error: unknown) => {
+      lead = undefined;
       throw error;
     });
-    const [lead, tokens] = await Promise.all([newline, raw(`\n${text}`, signal)]);
-    if (lead.length > 0 && lead.every((id, i) => tokens[i] === id)) return tokens.slice(lead.length);
-    return raw(text, signal);
+    const [leadTokens, tokens] = await Promise.all([lead, raw(`${PIECE_LEAD}${text}`, signal)]);
+    return afterLead(leadTokens, tokens) ?? raw(text, signal);
   };
   return async (text, signal) => {
     let tokens = cache.get(text);
