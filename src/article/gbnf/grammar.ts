@@ -156,6 +156,14 @@ export function fieldImpossible(field: FieldShape, then: string | undefined, spa
   return new RegExp(`(?![${allowed}])[${NOT_LETTER}]|\\.\\s${longer}`, "u");
 }
 
+/**
+ * A title or heading as the model wrote it, without the stop its grammar lets the model close it
+ * with ("." or "!": Markdown linters refuse a heading ending in either). A question keeps its "?".
+ */
+export function withoutStop(written: string): string {
+  return written.trim().replace(/[.!]$/u, "");
+}
+
 /** A model-written heading's field: two to eight words, the keyword within its first three when it holds one. */
 export function headingShape(primary: string, keyword: boolean): FieldShape {
   return keyword ? { words: [2, 8], keyword: primary, before: 2 } : { words: [2, 8] };

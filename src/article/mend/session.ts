@@ -8,7 +8,7 @@
  */
 import { ArticleDocument } from "../body/document.js";
 import { passageContext, seedSequence, writePassage, type Passage } from "../body/passage.js";
-import { headingGrammar } from "../gbnf/grammar.js";
+import { headingGrammar, withoutStop } from "../gbnf/grammar.js";
 import type { Grounding } from "../grounding/grounding.js";
 import { TokenLedger } from "../ledger.js";
 import { openAnswer } from "../outline/opening.js";
@@ -137,8 +137,7 @@ export class RefreshWriter {
       this.reset(`${ask.context}${"#".repeat(ask.depth)} `);
       const start = this.writer.text.length;
       for await (const _piece of this.writer.generate({ grammar, maxTokens: 80, seed: this.seed(), ...(signal ? { signal } : {}) }));
-      // As the outline keeps a heading: its own "?" or "!", never a closing full stop.
-      const written = this.writer.text.slice(start).trim().replace(/\.$/u, "");
+      const written = withoutStop(this.writer.text.slice(start));
       if (written && !avoid.holds(written) && !ask.taken(written)) return capitalise(written, plan.request.language);
     }
     return undefined;

@@ -1,6 +1,6 @@
 import type { Writer } from "../../model/backend.js";
 import type { AvoidList } from "../plan/avoid.js";
-import { fieldGrammar, fieldImpossible, type FieldShape } from "../gbnf/grammar.js";
+import { fieldGrammar, fieldImpossible, withoutStop, type FieldShape } from "../gbnf/grammar.js";
 import { fieldAt, givenTexts, outlineItems, parseOutline, type OutlineItem, type Role, type Sizes } from "./outline-answer.js";
 import { TokenLedger } from "../ledger.js";
 import { keywordSpot, keywordStart, keywordWords, leadShape, tailShape } from "./steer.js";
@@ -345,8 +345,9 @@ function outlineFrom(plan: Plan, items: readonly OutlineItem[], values: Map<numb
   for (const [i, item] of items.entries()) {
     if (!("field" in item)) continue;
     const role = item.role;
-    // A heading or title keeps a "?" or "!" of its own, never a closing full stop; the description ends a sentence.
-    const written = role.kind === "description" ? values.get(i)?.trim() : values.get(i)?.trim().replace(/\.$/u, "");
+    // The description ends a sentence; a heading or title never ends on its grammar's stop.
+    const raw = values.get(i);
+    const written = raw === undefined ? undefined : role.kind === "description" ? raw.trim() : withoutStop(raw);
     // A field the model never finished (it ran out of steps) stays empty: a heading is then left out, as is one
     // still holding a banned phrase. A title or description keeps it, and the report says so.
     if (!written || (avoid.holds(written) && role.kind !== "title" && role.kind !== "description")) continue;
