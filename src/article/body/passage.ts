@@ -79,6 +79,8 @@ export interface Passage {
   items?: number;
   /** The article's first passage: it opens with the primary keyword and is never left empty. */
   opening?: boolean;
+  /** A passage that must hold a sentence (an FAQ answer): it tries as long as the opening does. */
+  required?: boolean;
   /** The first passage of a section after the introduction. */
   sectionStart?: boolean;
   /** The planned section it belongs to (its links). */
@@ -93,6 +95,8 @@ export interface Passage {
 const PARAGRAPH_CLOSE = (PARAGRAPH_WORDS * 3) / 5;
 /** A paragraph break the model writes is kept once the paragraph has this many words. */
 const MODEL_BREAK_WORDS = 25;
+/** Words each step of a passage still needing its first sentence has room for, within the article's most: a long sentence. */
+const FIRST_SENTENCE_WORDS = 30;
 /** How much further past its budget than short of it a passage may end. */
 const OVERSHOOT = 1.5;
 /**
@@ -126,14 +130,15 @@ export async function writePassage(ctx: PassageContext, passage: Passage): Promi
   // Nothing after it could place what is owed: the last passage writes on a little for it.
   const owing = () => passage.final === true && prose && schedule.owing && state.words < budget + OWED_WORDS;
   let idle = 0;
-  const needsOne = () => passage.opening === true && state.sentences === 0;
+  const needsOne = () => (passage.opening === true || passage.required === true) && state.sentences === 0;
   while (idle < (needsOne() ? OPENING_STEPS : IDLE_STEPS)) {
     if (prose ? state.words >= budget - 2 && !owing() : state.sentences >= passage.items!) break;
     // The opening is prefilled until the model has failed it a few times; then any first sentence will do.
-    const opening = needsOne() && idle < IDLE_STEPS;
+    const opening = passage.opening === true && needsOne() && idle < IDLE_STEPS;
     const mark = writer.text.length;
     if (opening) prefillOpening(ctx, mark);
-    const left = prose ? budget - state.words : 40;
+    // A short budget must not keep a needed sentence from ending: the step has room for a long one.
+    const left = !prose ? 40 : needsOne() ? Math.max(budget, Math.min(FIRST_SENTENCE_WORDS, ctx.wordsLeft())) : budget - state.words;
     const result = await generateSentences({
       writer,
       language: plan.request.language,

@@ -159,10 +159,12 @@ class BodyPass {
       const share = section.budgets?.[j + 1] ?? Math.round((budget - used) / (written.subheadings.length - j));
       const final = last && j === written.subheadings.length - 1;
       const limit = section.budgets ? { most: most(share) } : {};
+      // A question shown is answered: its passage tries as long as the opening does.
+      const required = section.kind === "faq";
       const passage: Passage =
         j === 0 && own === 0
-          ? { budget: share, ...keywords, sectionStart, final, ...limit }
-          : { budget: share, primaryUses: 0, secondary: [], section: i, final, ...limit };
+          ? { budget: share, ...keywords, sectionStart, final, required, ...limit }
+          : { budget: share, primaryUses: 0, secondary: [], section: i, final, required, ...limit };
       used += await writePassage(ctx, passage);
     }
     return used;
