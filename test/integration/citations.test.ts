@@ -14,6 +14,12 @@ interface Answer {
 }
 
 const SEEDS = [31, 32, 33];
+/**
+ * stories260K restates a source in about one article of ten (over HTTP on 2026-11-29, 3 of seeds
+ * 31–60: 50, 53 and 60; 2 of them before the day's changes, 31 and 34), so the echo case reads
+ * seeds among which one cites; every citation of each is checked.
+ */
+const ECHO_SEEDS = [50, 51, 52];
 
 describe.each(MATRIX_MODELS)("citations on $name over HTTP", ({ name, path, skip }) => {
   let server: TestServer;
@@ -64,7 +70,7 @@ describe.each(MATRIX_MODELS)("citations on $name over HTTP", ({ name, path, skip
       const topic = "Compost for kids";
       const sources = await echoable(topic);
       const cited = [];
-      for (const seed of SEEDS) {
+      for (const seed of ECHO_SEEDS) {
         const answer = await write({ topic, seed, seo: { keywords: "compost bin" }, sources });
         for (const c of citedSentences(answer.article.markdown)) {
           const source = sources.find((s) => s.title === c.title);
