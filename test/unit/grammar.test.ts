@@ -4,7 +4,7 @@ import path from "node:path";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accepts, grammarLlama } from "../helpers/grammar.js";
-import { fieldImpossible, GrammarBuilder, type FieldShape, type Item } from "../../src/article/gbnf/grammar.js";
+import { fieldImpossible, GrammarBuilder, withoutStop, type FieldShape, type Item } from "../../src/article/gbnf/grammar.js";
 import { literal } from "../../src/article/gbnf/escape.js";
 import { writeOutline } from "../../src/article/outline/outline.js";
 import { freeTextGrammar } from "../../src/article/gbnf/free-text.js";
@@ -514,5 +514,14 @@ describe.skipIf(!HAS_STORIES_MODEL)("GrammarBuilder steering stories260K", () =>
       expect(value.slice(at + "compost bin".length), `seed ${seed}: ${JSON.stringify(value)}`).not.toMatch(/^[A-Za-z0-9]/);
       if (at > 0) expect(value.slice(at, at + 11)).toBe("compost bin");
     }
+  });
+});
+
+describe("withoutStop", () => {
+  it("drops the stop a title or heading's grammar lets the model close it with, and keeps a question's mark", () => {
+    expect(withoutStop(" Remember to compost! ")).toBe("Remember to compost");
+    expect(withoutStop("Compost bins for small gardens.")).toBe("Compost bins for small gardens");
+    expect(withoutStop("Why compost at home?")).toBe("Why compost at home?");
+    expect(withoutStop("Wait! Then compost")).toBe("Wait! Then compost");
   });
 });

@@ -381,6 +381,28 @@ describe("writeBody: sentences the article does not keep", () => {
     expect(Math.abs(document.wordCount - 800) / 800).toBeLessThanOrEqual(0.1);
   });
 
+  it("answers every FAQ question, however many steps the model first runs on without ending a sentence", async () => {
+    const prose = endless();
+    const runs = new Map<string, number>();
+    // After a question, the model's first seven steps run on without a terminator: more than a passage's idle steps.
+    const script: Script = (step) => {
+      // The question being answered: the last H3 is one, and no sentence follows it yet.
+      const [, question, after] = /\n### ([^\n]+\?)\n([^#]*)$/u.exec(step.writer.text) ?? [];
+      if (after !== undefined && /[.!?]/u.test(after)) return prose(step);
+      const n = question === undefined ? 7 : (runs.get(question) ?? 0);
+      if (question === undefined || n >= 7) return prose(step);
+      runs.set(question, n + 1);
+      return { pieces: tokens(" and the words go on".repeat(20)), stop: "length" };
+    };
+    const p = planFor({ structure: "detailed", length: 300, seo: { keywords: PRIMARY } });
+    const { document } = await writeWith(p, script);
+    const blocks = document.blocks;
+    const questions = blocks.flatMap((b, i) => (b.kind === "heading" && b.depth === 3 && b.text.endsWith("?") ? [i] : []));
+    expect(questions.length).toBeGreaterThanOrEqual(3);
+    for (const i of questions) expect(blocks[i + 1]?.kind, (blocks[i] as { text: string }).text).toBe("prose");
+    expect([...runs.entries()]).toEqual(questions.map((i) => [(blocks[i] as { text: string }).text, 7]));
+  });
+
   it("gives a model that ends without writing a new paragraph to continue in", async () => {
     const ends: ProseItem[] = [
       { raw: "", stop: "end" },
