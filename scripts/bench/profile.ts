@@ -11,7 +11,11 @@
  * work where wall shows the queue), prompt and completion tokens, tokens cut by reason, and the
  * split: the writer's time inside the outline's steps and the body's (decoding, sampling under
  * the grammar, detokenising), the engine's own time between pieces, and the rest (the report,
- * rendering). PROFILE_VERBOSE=1 prints every step and each answer on stderr.
+ * rendering). Then the writer's time per piece: each step's first (the forced text and the token
+ * re-read after a cut, evaluated in one batch, then one token sampled), the pieces after it, and of
+ * those the ones that took more than BREAK_MS: a token the grammar refused, after which the sampler
+ * ran the grammar over the whole vocabulary. PROFILE_VERBOSE=1 prints every step and each answer
+ * on stderr.
  *
  * Usage: node --import tsx scripts/bench/profile.ts [length=300] [seeds=1,2,3]
  */
@@ -41,7 +45,14 @@ interface Split {
   outline: Phase;
   body: Phase;
   engineMs: number;
+  /** The wait for each step's first piece. */
+  firsts: number[];
+  /** The wait for every later piece. */
+  pieces: number[];
 }
+
+/** A piece slower than this followed a token the grammar refused (a token takes about 10 ms on the SmolLM2 shape). */
+const BREAK_MS = 40;
 
 /** The writer, its steps timed: the writer's time inside `generate` (outline until the pin, then body), the engine's between pieces. */
 function timed(writer: Writer, split: Split): Writer {
@@ -69,10 +80,13 @@ function timed(writer: Writer, split: Split): Writer {
     const iterator = generate(options);
     let [t, c] = [performance.now(), cpuMs()];
     let [stepMs, stepCpu] = [0, 0];
+    let first = true;
     try {
       while (true) {
         const next = await iterator.next();
         const [now, cpu] = [performance.now(), cpuMs()];
+        if (!next.done) (first ? split.firsts : split.pieces).push(now - t);
+        first = false;
         stepMs += now - t;
         stepCpu += cpu - c;
         if (next.done) break;
@@ -123,7 +137,8 @@ async function engine(root: string): Promise<Engine> {
 
 /** One article on an engine, timed. */
 async function engineRun(e: Engine, seed: number) {
-  const split: Split = { outline: { ms: 0, cpuMs: 0, tokens: 0, calls: 0 }, body: { ms: 0, cpuMs: 0, tokens: 0, calls: 0 }, engineMs: 0 };
+  const none = () => ({ ms: 0, cpuMs: 0, tokens: 0, calls: 0 });
+  const split: Split = { outline: none(), body: none(), engineMs: 0, firsts: [], pieces: [] };
   const backend: Backend = Object.create(e.runtime) as Backend;
   let lent: Writer | undefined;
   backend.writer = async (signal) => (lent = timed(await e.runtime.writer(signal), split));
@@ -131,6 +146,19 @@ async function engineRun(e: Engine, seed: number) {
   const { response } = await e.writeArticle(e.validate(article(seed, length)), { backend });
   if (VERBOSE) console.error(lent?.text);
   return { wallMs: performance.now() - t0, cpuMs: cpuMs() - c0, usage: response.usage, words: response.article.wordCount, split };
+}
+
+/** The writer's wait per piece: each step's first, the steady pieces, the pieces after a refused token. */
+function pieceSplit({ firsts, pieces }: Split): string {
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  const steady = pieces.filter((x) => x <= BREAK_MS);
+  const broken = pieces.filter((x) => x > BREAK_MS);
+  const piece = median(steady);
+  return [
+    `first pieces ${firsts.length}: ${f(sum(firsts), 0)} ms (${f(sum(firsts) - firsts.length * piece, 0)} ms above a steady piece each)`,
+    `steady pieces ${steady.length}: ${f(sum(steady), 0)} ms (median ${f(piece, 1)} ms)`,
+    `after a refused token ${broken.length}: ${f(sum(broken), 0)} ms (${f(sum(broken) - broken.length * piece, 0)} ms above a steady piece each)`,
+  ].join("; ");
 }
 
 const phase = (name: string, p: Phase) =>
@@ -160,6 +188,7 @@ try {
           `  ${e.name}: wall ${f(r.wallMs, 0)} ms (${f(r.wallMs / rawRunFull.wallMs)}× raw), CPU ${f(r.cpuMs, 0)} ms (${f(r.cpuMs / rawRunFull.cpuMs)}× raw)`,
           `    ${r.words} words, prompt ${r.usage.promptTokens}, completion ${r.usage.completionTokens}, cut ${JSON.stringify(r.usage.discardedTokens ?? {})}`,
           `    ${phase("outline", outline)}; ${phase("body", body)}; engine between pieces ${f(engineMs, 0)} ms`,
+          `    the writer's wait: ${pieceSplit(r.split)}`,
         ].join("\n"),
       );
     }

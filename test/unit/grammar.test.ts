@@ -294,6 +294,10 @@ describe("GrammarBuilder in llama.cpp", () => {
       expect(await check(true, { words: [0, 2], end: ".", continues: true, overflow: true }, " for bins,")).toBe(false);
       expect(await check(true, { words: [0, 2], end: ".", continues: true, overflow: true }, " for small bins.")).toBe(true);
       expect(await check(true, { words: [0, 0], end: ".", continues: true, overflow: true }, " bins.")).toBe(true);
+      // A comma on the last word, or on the word begun past it, is never refused: the caller cuts it with that word.
+      expect(await check(true, { ...shape, overflow: true }, "Small garden bins, today.")).toBe(true);
+      expect(await check(true, { ...shape, overflow: true }, "Small garden bins today,.")).toBe(true);
+      expect(await check(true, { words: [3, 3], end: ".", overflow: true }, "Small garden bins,.")).toBe(false);
     });
 
     it.each([

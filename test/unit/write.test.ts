@@ -694,6 +694,17 @@ describe("writeOutline", () => {
     expect(outline.sections.map((s) => s.heading).slice(2)).toEqual([...headings.slice(1), null]);
   });
 
+  it.each(["lines", "json"] as const)("%s: a comma on a field's last word goes with the word cut after it", async (format) => {
+    const long = "Why compost bins matter for every small garden, today";
+    const { writer, outline } = await outlineWith(
+      p,
+      format,
+      outlineModel([[TITLE], [GOOD_DESCRIPTION], [long], ...headings.slice(1).map((h) => [h])]),
+    );
+    expect(outline.sections[1]!.heading).toBe("Why compost bins matter for every small garden");
+    expect(writer.removed()).toEqual([format === "json" ? ', today"' : ", today"]);
+  });
+
   it("rewrites a title without the keyword in its first half", async () => {
     const late = "A practical and friendly guide to compost bins";
     const { outline } = await outlineWith(p, "lines", outlineModel([[late, TITLE], [GOOD_DESCRIPTION], ...headings.map((h) => [h])]));

@@ -26,8 +26,9 @@ export interface FieldShape {
   spaceBefore?: boolean;
   /**
    * In a spaced script and without a keyword in the grammar, the grammar lets the model begin one
-   * word more before the field's stop, for the caller to cut past the field's most: a model that
-   * would write on is not pushed into gluing letters onto its last word. @default false
+   * word more before the field's stop (a comma may stand before and after it), for the caller to
+   * cut past the field's most with the comma before it: a model that would write on is not pushed
+   * into gluing letters onto its last word. @default false
    */
   overflow?: boolean;
   /** Most letters a word of the field may have (the shared word rule allows 12, and 10 more after a hyphen). @default 22 */
@@ -186,8 +187,11 @@ function spacedField(shape: FieldShape, letters?: string): Term {
   // Without a required ending the model may still close the field with a stop of its own,
   // which callers drop: a model that wants to end there is not pushed into gluing letters on.
   const stop = shape.end ? literal(shape.end) : opt(chars(".!"));
-  // Or the start of one word more, which the caller cuts past the field's most; the field still ends on its stop.
-  const end = shape.overflow ? group(alt(stop, seq(SPACE, repeat("l", 1, 12), stop))) : stop;
+  // Or the start of one word more, which the caller cuts past the field's most (with a comma before it, which goes
+  // with it): a model's comma on the last word or the next is never refused, so the sampler never runs the grammar
+  // over the whole vocabulary for it. The field still ends on its stop.
+  const comma = opt(literal(","));
+  const end = shape.overflow ? group(alt(stop, seq(comma, SPACE, repeat("l", 1, 12), comma, stop))) : stop;
   // Words after the first, each after a space: a lengthened field's of its own most letters.
   const words = (word: Term, least: number, most: number) => upTo(group(seq(SPACE, word)), least, most);
   const ended = (body: (least: number) => Term | undefined): Term => seq(body(min), end);

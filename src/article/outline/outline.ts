@@ -141,8 +141,9 @@ class OutlinePass {
 
   /**
    * One grammar-constrained call for a field's words; `spot` may stop it where the keyword goes.
-   * A piece that begins a word past the shape's most is cut, and the field ends there: its
-   * required stop and the literal's first character, which the grammar held as its only way on.
+   * A piece that begins a word past the shape's most is cut (with a comma before it), and the field
+   * ends there: its required stop and the literal's first character, which the grammar held as its
+   * only way on.
    */
   private async call(
     shape: FieldShape,
@@ -168,7 +169,8 @@ class OutlinePass {
         piece.startsWith(" ") &&
         wordSpans(writer.text.slice(callStart, pieceAt), plan.request.language).length >= shape.words[1]
       ) {
-        writer.cut(pieceAt, "outline");
+        // A comma the model put before the word goes with it: the field ends on a whole word.
+        writer.cut(writer.text.slice(callStart, pieceAt).endsWith(",") ? pieceAt - 1 : pieceAt, "outline");
         writer.append(`${shape.end ?? ""}${then}`);
         return {};
       }
