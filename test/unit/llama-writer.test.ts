@@ -68,8 +68,8 @@ describe.skipIf(!HAS_STORIES_MODEL)("LlamaWriter on stories260K: its window and 
     sequence.dispose();
   });
 
-  // A grammar step's bias: tokens its `impossible` pattern names are never sampled.
-  async function sample(impossible: RegExp | undefined) {
+  /** A writer on a fresh sequence of the shared context, its prompt plain completion text. */
+  function plainWriter() {
     const sequence = context.getSequence();
     const writer = new LlamaWriter({
       llama,
@@ -78,6 +78,12 @@ describe.skipIf(!HAS_STORIES_MODEL)("LlamaWriter on stories260K: its window and 
       tokenizePrompt: (p) => model.tokenize(p.completion, false),
       release: () => sequence.dispose(),
     });
+    return { sequence, writer };
+  }
+
+  // A grammar step's bias: tokens its `impossible` pattern names are never sampled.
+  async function sample(impossible: RegExp | undefined) {
+    const { writer } = plainWriter();
     await writer.begin({ system: "", user: "", completion: "Once upon a time, there was a little girl named Lily. She" });
     for await (const _ of writer.generate({
       maxTokens: 60,
@@ -92,14 +98,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("LlamaWriter on stories260K: its window and 
   }
 
   it("reads forced pieces as the tokens of the whole text: no space a SentencePiece tokenizer puts before a text", async () => {
-    const sequence = context.getSequence();
-    const writer = new LlamaWriter({
-      llama,
-      model,
-      sequence,
-      tokenizePrompt: (p) => model.tokenize(p.completion, false),
-      release: () => sequence.dispose(),
-    });
+    const { sequence, writer } = plainWriter();
     const opening = "Once upon a time, there was a little dog named Spot.";
     await writer.begin({ system: "", user: "", completion: opening });
     writer.append(" He ran to the park");

@@ -679,31 +679,28 @@ describe("writeOutline", () => {
     expect(outline.sections.map((s) => s.heading)).toEqual([null, ...headings, null]);
   });
 
-  it.each(["lines", "json"] as const)("%s: a field the model would write past its most words ends at its most", async (format) => {
-    // Nine words for a heading of at most eight: the ninth word's first piece is cut, and code ends the field.
-    const long = "Why compost bins matter for every small garden today";
-    const { writer, outline } = await outlineWith(
-      p,
-      format,
-      outlineModel([[TITLE], [GOOD_DESCRIPTION], [long], ...headings.slice(1).map((h) => [h])]),
-    );
-    expect(outline.sections[1]!.heading).toBe("Why compost bins matter for every small garden");
-    // The fake model's piece holds the quotation mark it would have closed the field with in JSON.
-    expect(writer.removed()).toEqual([format === "json" ? ' today"' : " today"]);
-    expect(writer.steps).toBe(5);
-    expect(outline.sections.map((s) => s.heading).slice(2)).toEqual([...headings.slice(1), null]);
-  });
-
-  it.each(["lines", "json"] as const)("%s: a comma on a field's last word goes with the word cut after it", async (format) => {
-    const long = "Why compost bins matter for every small garden, today";
-    const { writer, outline } = await outlineWith(
-      p,
-      format,
-      outlineModel([[TITLE], [GOOD_DESCRIPTION], [long], ...headings.slice(1).map((h) => [h])]),
-    );
-    expect(outline.sections[1]!.heading).toBe("Why compost bins matter for every small garden");
-    expect(writer.removed()).toEqual([format === "json" ? ', today"' : ", today"]);
-  });
+  it.each([
+    ["lines", ""],
+    ["json", ""],
+    ["lines", ","],
+    ["json", ","],
+  ] as const)(
+    "%s: a field the model would write past its most words ends at its most; a comma before the cut word goes with it (%j)",
+    async (format, comma) => {
+      // Nine words for a heading of at most eight: the ninth word's first piece is cut, and code ends the field.
+      const long = `Why compost bins matter for every small garden${comma} today`;
+      const { writer, outline } = await outlineWith(
+        p,
+        format,
+        outlineModel([[TITLE], [GOOD_DESCRIPTION], [long], ...headings.slice(1).map((h) => [h])]),
+      );
+      expect(outline.sections[1]!.heading).toBe("Why compost bins matter for every small garden");
+      // The fake model's piece holds the quotation mark it would have closed the field with in JSON.
+      expect(writer.removed()).toEqual([`${comma} today${format === "json" ? '"' : ""}`]);
+      expect(writer.steps).toBe(5);
+      expect(outline.sections.map((s) => s.heading).slice(2)).toEqual([...headings.slice(1), null]);
+    },
+  );
 
   it("rewrites a title without the keyword in its first half", async () => {
     const late = "A practical and friendly guide to compost bins";
