@@ -128,7 +128,7 @@ export class GrammarBuilder {
   private fieldRule(shape: FieldShape): string {
     const name = `f${this.rules.length}`;
     const letters = shape.letters === undefined ? undefined : this.word(shape.letters);
-    this.rules.push(rule(name, this.spaced ? spacedField(shape, letters) : unspacedField(shape)));
+    this.rules.push(rule(name, this.spaced ? spacedField(shape, this.word(12), letters) : unspacedField(shape)));
     return name;
   }
 }
@@ -181,8 +181,11 @@ const refusingWords = (word: string): string[] => wordRulesOf(() => word);
 /** Up to `max` of a term (none when `max` is not positive), at least `min`. */
 const upTo = (term: Term, min: number, max: number): Term | undefined => (max <= 0 ? undefined : repeat(term, Math.max(0, min), max));
 
-/** `letters`: the rule of a word of the field's own most letters (`shape.letters`), when it has one. */
-function spacedField(shape: FieldShape, letters?: string): Term {
+/**
+ * `word`: the rule of a word (refusing banned words when some are); `letters`: the rule of a word
+ * of the field's own most letters (`shape.letters`), when it has one.
+ */
+function spacedField(shape: FieldShape, word: string, letters?: string): Term {
   const [min, max] = shape.words;
   // Without a required ending the model may still close the field with a stop of its own,
   // which callers drop: a model that wants to end there is not pushed into gluing letters on.
@@ -191,7 +194,7 @@ function spacedField(shape: FieldShape, letters?: string): Term {
   // with it): a model's comma on the last word or the next is never refused, so the sampler never runs the grammar
   // over the whole vocabulary for it. The field still ends on its stop.
   const comma = opt(literal(","));
-  const end = shape.overflow ? group(alt(stop, seq(comma, SPACE, repeat("l", 1, 12), comma, stop))) : stop;
+  const end = shape.overflow ? group(alt(stop, seq(comma, SPACE, word, comma, stop))) : stop;
   // Words after the first, each after a space: a lengthened field's of its own most letters.
   const words = (word: Term, least: number, most: number) => upTo(group(seq(SPACE, word)), least, most);
   const ended = (body: (least: number) => Term | undefined): Term => seq(body(min), end);
