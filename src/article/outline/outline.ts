@@ -118,7 +118,7 @@ class OutlinePass {
    */
   private async generate(rest: OutlineItem[], attempt: number): Promise<number | undefined> {
     const { writer, plan } = this;
-    const [{ field }, after] = rest as [OutlineItem & { field: FieldShape }, OutlineItem | undefined];
+    const [{ field, role }, after] = rest as [OutlineItem & { field: FieldShape; role: Role }, OutlineItem | undefined];
     const then = after && "literal" in after ? after.literal[0]! : undefined;
     const seed = (this.o.seed + attempt * 7919) >>> 0;
     // Only the field's own words are judged: the labels code writes ("Title: ") are no text of the article.
@@ -136,7 +136,9 @@ class OutlinePass {
     writer.cut(fieldStart + written.slice(0, keywordStart(written, field.keyword!, language)).trimEnd().length, "steering");
     const words = wordSpans(writer.text.slice(fieldStart), language).length;
     writer.append(`${writer.text.length > fieldStart ? " " : ""}${field.keyword}`);
-    return (await this.call(tailShape(field, words + keywordWords(field.keyword!)), then, seed, fieldStart)).banned;
+    // A title keeps its keyword in its first half: at least as many words follow the keyword as lead to it.
+    const tail = tailShape(field, words + keywordWords(field.keyword!), role.kind === "title" ? words : 0);
+    return (await this.call(tail, then, seed, fieldStart)).banned;
   }
 
   /**

@@ -22,10 +22,11 @@ export function leadShape(shape: FieldShape, spaced: boolean): FieldShape | unde
   return { ...withoutKeyword(shape), words: [Math.max(min, before + 1), max] };
 }
 
-/** The field after its steered keyword: the words left, perhaps none. */
-export function tailShape(shape: FieldShape, written: number): FieldShape {
+/** The field after its steered keyword: the words left, perhaps none, and at least `least` while they fit. */
+export function tailShape(shape: FieldShape, written: number, least = 0): FieldShape {
   const [min, max] = shape.words;
-  return { ...withoutKeyword(shape), words: [Math.max(0, min - written), Math.max(0, max - written)], continues: true };
+  const most = Math.max(0, max - written);
+  return { ...withoutKeyword(shape), words: [Math.min(most, Math.max(least, min - written)), most], continues: true };
 }
 
 /** Words of a keyword, as the grammar counts them. */
