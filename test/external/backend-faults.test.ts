@@ -103,7 +103,8 @@ describe.skipIf(!HAS_STORIES_MODEL)("remote backend: upstream faults give Upstre
   it("an OpenAI-compatible server that takes no token ids gets text prompts, and says so in its report", async () => {
     proxy.fault = "refuse-token-prompts";
     try {
-      const text = await connectBackend(proxy.url, { ...FAST, api: "openai" });
+      // Not a stall case: a loaded machine may take longer than FAST's second to answer connect's questions.
+      const text = await connectBackend(proxy.url, { ...FAST, stallTimeoutMs: 10_000, api: "openai" });
       expect(await text.report()).toMatchObject({ kind: "llama-server", prompts: "text" });
       const writer = await text.writer();
       await writer.begin({ system: "", user: "", completion: "" });
