@@ -9,7 +9,7 @@ import {
 } from "node-llama-cpp";
 import { LRUCache } from "lru-cache";
 import type { GenerateOptions, Prompt, StopReason, Usage, Writer } from "./backend.js";
-import { afterLead, PIECE_LEAD } from "./pieces.js";
+import { afterLead, FORCED_LEAD } from "./forced-text.js";
 import { SAMPLING } from "./sampling.js";
 
 /** Preceding tokens the detokenizer sees, enough for any leading-space or merge rule. */
@@ -124,7 +124,8 @@ export class LlamaWriter implements Writer {
     if (!text) return;
     this.text += text;
     const { model } = this.options;
-    const tokens = afterLead(this.lead(), model.tokenize(`${PIECE_LEAD}${text}`, false)) ?? model.tokenize(text, false, "trimLeadingSpace");
+    const tokens =
+      afterLead(this.lead(), model.tokenize(`${FORCED_LEAD}${text}`, false)) ?? model.tokenize(text, false, "trimLeadingSpace");
     // Every token of a forced piece ends with the piece: a cut inside it re-tokenizes what is kept.
     for (const token of tokens) {
       this.tokens.push(token);
@@ -221,9 +222,9 @@ export class LlamaWriter implements Writer {
     this.options.release();
   }
 
-  /** The tokens of {@link PIECE_LEAD}, once per writer. */
+  /** The tokens of {@link FORCED_LEAD}, once per writer. */
   private lead(): Token[] {
-    return (this.leadTokens ??= this.options.model.tokenize(PIECE_LEAD, false));
+    return (this.leadTokens ??= this.options.model.tokenize(FORCED_LEAD, false));
   }
 
   private view(): Token[] {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend, Prompt, Writer } from "../../src/model/backend.js";
 import { PoolClosedError } from "../../src/model/pool.js";
-import { PIECE_LEAD } from "../../src/model/pieces.js";
+import { FORCED_LEAD } from "../../src/model/forced-text.js";
 import type { RemoteBackend } from "../../src/model/remote/backend.js";
 import { connectBackend } from "../../src/model/remote/connect.js";
 import { BUILD_TIMEOUT_MS, startLlamaServer, type RunningLlamaServer } from "../helpers/llama-server.js";
@@ -159,7 +159,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("remote backend on llama-server (stories260K
           }
         ).tokens;
       // The piece goes without the space prefix stories260K's tokenizer puts before a text: one token fewer.
-      const [alone, after, lead] = await Promise.all([tokenize(forced), tokenize(`${PIECE_LEAD}${forced}`), tokenize(PIECE_LEAD)]);
+      const [alone, after, lead] = await Promise.all([tokenize(forced), tokenize(`${FORCED_LEAD}${forced}`), tokenize(FORCED_LEAD)]);
       const piece = after.slice(lead.length);
       expect(piece.length).toBe(alone.length - 1);
       writer.append(forced);

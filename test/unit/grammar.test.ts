@@ -232,7 +232,9 @@ describe("GrammarBuilder in llama.cpp", () => {
       expect(accepts(mended, " theory.")).toBe(false);
       // The word a field may begin past its most is refused like any other word.
       const overflowing = await llama().createGrammar({
-        grammar: new GrammarBuilder(true, { refused }).add([{ field: { words: [0, 2], end: ".", continues: true, overflow: true } }]).build(),
+        grammar: new GrammarBuilder(true, { refused })
+          .add([{ field: { words: [0, 2], end: ".", continues: true, overflow: true } }])
+          .build(),
       });
       expect(accepts(overflowing, " small, garden.")).toBe(true);
       expect(accepts(overflowing, " small, the.")).toBe(false);

@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import { afterLead, PIECE_LEAD } from "../pieces.js";
+import { afterLead, FORCED_LEAD } from "../forced-text.js";
 import type { Generated } from "./server.js";
 
 /** The server's raw tokenizer: no BOS, special tokens kept as text. */
@@ -16,11 +16,11 @@ export function pieceTokenizer(raw: RawTokenize): RawTokenize {
   const cache = new LRUCache<string, number[]>({ max: CACHE_SIZE });
   let lead: Promise<number[]> | undefined;
   const uncached = async (text: string, signal?: AbortSignal): Promise<number[]> => {
-    lead ??= raw(PIECE_LEAD, signal).catch((error: unknown) => {
+    lead ??= raw(FORCED_LEAD, signal).catch((error: unknown) => {
       lead = undefined;
       throw error;
     });
-    const [leadTokens, tokens] = await Promise.all([lead, raw(`${PIECE_LEAD}${text}`, signal)]);
+    const [leadTokens, tokens] = await Promise.all([lead, raw(`${FORCED_LEAD}${text}`, signal)]);
     return afterLead(leadTokens, tokens) ?? raw(text, signal);
   };
   return async (text, signal) => {
