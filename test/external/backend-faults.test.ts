@@ -15,6 +15,8 @@ if (!HAS_STORIES_MODEL) {
 
 /** Fail fast: one quick retry, a short stall limit. */
 const FAST = { retries: 1, retryDelayMs: 50, stallTimeoutMs: 1000 };
+/** Connecting in a case that is not about stalls: a loaded machine may take longer than a second to answer connect's questions. */
+const CONNECT = { ...FAST, stallTimeoutMs: 10_000 };
 
 async function drain(writer: Writer, seed = 1): Promise<void> {
   for await (const piece of writer.generate({ maxTokens: 20, seed })) expect(piece).toBeTypeOf("string");
@@ -92,7 +94,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("remote backend: upstream faults give Upstre
 
   it("an OpenAI-compatible server that ignores grammars is refused at start-up", async () => {
     proxy.fault = "strip-grammar";
-    const error = await connectBackend(proxy.url, { ...FAST, api: "openai" }).catch((e: unknown) => e);
+    const error = await connectBackend(proxy.url, { ...CONNECT, api: "openai" }).catch((e: unknown) => e);
     proxy.fault = "none";
     expect(error).toBeInstanceOf(ModelLoadError);
     expect((error as Error).message).toBe(
@@ -103,8 +105,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("remote backend: upstream faults give Upstre
   it("an OpenAI-compatible server that takes no token ids gets text prompts, and says so in its report", async () => {
     proxy.fault = "refuse-token-prompts";
     try {
-      // Not a stall case: a loaded machine may take longer than FAST's second to answer connect's questions.
-      const text = await connectBackend(proxy.url, { ...FAST, stallTimeoutMs: 10_000, api: "openai" });
+      const text = await connectBackend(proxy.url, { ...CONNECT, api: "openai" });
       expect(await text.report()).toMatchObject({ kind: "llama-server", prompts: "text" });
       const writer = await text.writer();
       await writer.begin({ system: "", user: "", completion: "" });
