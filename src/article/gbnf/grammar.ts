@@ -197,16 +197,15 @@ function spacedField(shape: FieldShape, word: string, letters?: string): Term {
   const end = shape.overflow ? group(alt(stop, seq(comma, SPACE, word, comma, stop))) : stop;
   // Words after the first, each after a space: a lengthened field's of its own most letters.
   const words = (word: Term, least: number, most: number) => upTo(group(seq(SPACE, word)), least, most);
-  const ended = (body: (least: number) => Term | undefined): Term => seq(body(min), end);
   if (shape.continues) {
-    const [w, wl] = letters ? [group(seq(letters, opt(literal(",")))), letters] : ["w", "wl"];
+    const [w, wl] = letters ? [group(seq(letters, comma)), letters] : ["w", "wl"];
     // A field the keyword was steered into may end right after it (`min` 0), or must (`max` 0).
-    const tail = (least: number) => seq(opt(literal(",")), words(w, least - 1, max - 1), SPACE, wl);
-    return ended((least) => (max <= 0 ? undefined : least > 0 ? tail(least) : opt(group(tail(1)))));
+    const tail = seq(comma, words(w, min - 1, max - 1), SPACE, wl);
+    return seq(max <= 0 ? undefined : min > 0 ? tail : opt(group(tail)), end);
   }
   // A field may open with the space its model's first token carries (a JSON string's value), which the reading drops.
   const open = shape.spaceBefore ? opt(SPACE) : undefined;
-  if (!shape.keyword) return ended((least) => seq(open, "w", words("w", least - 2, max - 2), SPACE, "wl"));
+  if (!shape.keyword) return seq(open, "w", words("w", min - 2, max - 2), SPACE, "wl", end);
   const keywordWords = shape.keyword.split(/\s+/).length;
   // One alternative per number of words before the keyword, so the whole field keeps its word range.
   const alternatives: Term[] = [];
