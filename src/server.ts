@@ -16,7 +16,7 @@ import { GenerationService } from "./generation/service.js";
 import { Jobs } from "./jobs/jobs.js";
 import { LocalJobStore } from "./jobs/local-store.js";
 import { RedisJobStore } from "./jobs/redis-store.js";
-import { WebhookAddressGuard } from "./jobs/webhook/address-guard.js";
+import { WebhookAddressGuard } from "./net/address-guard.js";
 import { KeyLimiter } from "./keys/limiter.js";
 import { LocalKeyStorage } from "./keys/local-storage.js";
 import { RedisKeyStorage } from "./keys/redis-storage.js";

@@ -13,7 +13,7 @@ import { StateUnavailableError } from "../redis.js";
 import { FINAL_STATUSES, type Job, type JobStatus, type NewJob } from "../article/wire/job.js";
 import { publicJob, type JobRecord } from "./job.js";
 import type { JobPage, JobStore, RetryLater } from "./store.js";
-import type { WebhookAddressGuard } from "./webhook/address-guard.js";
+import type { WebhookAddressGuard } from "../net/address-guard.js";
 import { retryDelayMs } from "./webhook/backoff.js";
 import { deliverWebhook } from "./webhook/deliver.js";
 import { webhookMessageId } from "./webhook/sign.js";

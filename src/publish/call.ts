@@ -1,7 +1,7 @@
 import type { InkpressError } from "../errors.js";
 import http from "node:http";
 import https from "node:https";
-import { type HostResolver, pinnedLookup, WebhookAddressGuard, type WebhookTarget } from "../jobs/webhook/address-guard.js";
+import { type HostResolver, pinnedLookup, WebhookAddressGuard, type WebhookTarget } from "../net/address-guard.js";
 import { PublishError } from "./errors.js";
 import type { PublishTarget } from "./targets.js";
 

@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { InkpressError } from "../../src/errors.js";
-import { WebhookAddressGuard, type HostResolver } from "../../src/jobs/webhook/address-guard.js";
+import { WebhookAddressGuard, type HostResolver } from "../../src/net/address-guard.js";
 import { deliverWebhook, type DeliverWebhookOptions } from "../../src/jobs/webhook/deliver.js";
 import { newWebhookSecret } from "../../src/keys/store.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.js";

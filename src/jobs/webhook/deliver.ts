@@ -1,7 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import { InkpressError } from "../../errors.js";
-import { pinnedLookup, type WebhookAddressGuard, type WebhookTarget } from "./address-guard.js";
+import { pinnedLookup, type WebhookAddressGuard, type WebhookTarget } from "../../net/address-guard.js";
 import { signWebhook, type WebhookHeaders } from "./sign.js";
 
 /** One delivery attempt as the job shows it. */

@@ -2,7 +2,7 @@ import dgram from "node:dgram";
 import { describe, expect, it } from "vitest";
 import { InkpressError, InvalidFieldError } from "../../src/errors.js";
 import { asHttpError, problemBody } from "../../src/http/problem.js";
-import { WebhookAddressGuard, dnsResolver, type HostResolver } from "../../src/jobs/webhook/address-guard.js";
+import { WebhookAddressGuard, dnsResolver, type HostResolver } from "../../src/net/address-guard.js";
 
 // The SSRF guard of webhook URLs. Nothing here connects anywhere: IP literals need no DNS,
 // `localhost` is loopback by definition (RFC 6761), and other names go to a made-up resolver.

@@ -2,7 +2,7 @@ import dns from "node:dns";
 import net from "node:net";
 import os from "node:os";
 import ipaddr from "ipaddr.js";
-import { InkpressError, InvalidFieldError } from "../../errors.js";
+import { InkpressError, InvalidFieldError } from "../errors.js";
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
