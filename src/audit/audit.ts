@@ -2,7 +2,7 @@
  * A site audit: every Markdown and HTML page under a folder analysed as `inkpress analyse`
  * analyses one (its front matter giving its targets), then what only the whole site shows:
  * the failures most pages share, pages that compete for one primary keyword, near-duplicate
- * pages, and orphan pages no other page links to.
+ * pages, orphan pages no other page links to, and links within the site that reach no page.
  */
 import os from "node:os";
 import path from "node:path";
@@ -13,7 +13,7 @@ import { pageFiles } from "../site/pages.js";
 import type { MeasuredPage } from "./page.js";
 import { measurePages } from "./pool.js";
 import { NEAR_DUPLICATE, nearDuplicates } from "./similarity.js";
-import { inboundLinks, pageAddress } from "./site.js";
+import { type BrokenLink, brokenLinks, inboundLinks, pageAddress } from "./site.js";
 
 /** Most worker threads an audit starts by default. */
 export const MAX_JOBS = 8;
@@ -40,6 +40,8 @@ export interface AuditReport {
   threshold: number;
   /** Pages no other page links to (the home page `/` is not counted). */
   orphans: string[];
+  /** Links within the site that reach no page of the folder, with the linking page and line. */
+  brokenLinks: BrokenLink[];
 }
 
 /** How a folder is audited. */
@@ -117,6 +119,7 @@ export async function auditFolder(dir: string, options: AuditOptions = {}): Prom
     ).map((group) => ({ files: group.pages.map((i) => rows[i]!.file), similarity: group.similarity })),
     threshold,
     orphans: rows.filter((row, i) => inbound[i] === 0 && row.url !== "/").map((row) => row.file),
+    brokenLinks: brokenLinks(measured, hosts),
   };
 }
 

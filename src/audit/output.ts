@@ -18,6 +18,7 @@ const COLUMNS = [
   "orphan",
   "nearDuplicateOf",
   "sharesKeywordWith",
+  "brokenLinks",
 ] as const;
 
 /** Write the report to `file`: `.json` holds everything, `.csv` a row per page (site-wide findings as columns). */
@@ -44,6 +45,10 @@ function csv(report: AuditReport): string {
     orphan: orphans.has(page.file),
     nearDuplicateOf: others(report.nearDuplicates, page.file),
     sharesKeywordWith: others(report.cannibalised, page.file),
+    brokenLinks: report.brokenLinks
+      .filter((link) => link.file === page.file)
+      .map((link) => link.url)
+      .join(";"),
   }));
   return stringify(rows, { header: true, columns: [...COLUMNS], cast: { boolean: (value) => (value ? "yes" : "") } });
 }

@@ -8,6 +8,7 @@ import type { RequestField } from "../article/wire/fields.js";
 import { AuditError } from "./errors.js";
 import { analyseFile } from "./file.js";
 import { shingles } from "./similarity.js";
+import type { PageLink } from "./site.js";
 
 /** How every page of a folder is measured. */
 export interface PageOptions {
@@ -29,8 +30,8 @@ export interface MeasuredPage {
   failed: CheckId[];
   /** Its front matter's fields. */
   fields: Record<string, unknown>;
-  /** Where its links point, as written. */
-  links: string[];
+  /** Its links: where each points, as written, and its line in the file. */
+  links: PageLink[];
   /** Its prose's shingles. */
   shingles: Uint32Array;
 }
@@ -53,7 +54,7 @@ export async function measurePage(file: string, options: PageOptions): Promise<P
         score: analysis.seo.score,
         failed: analysis.seo.checks.filter((check) => check.passed === false).map((check) => check.id),
         fields,
-        links: links.map((link) => link.url),
+        links: links.map(({ url, line }) => (line ? { url, line } : { url })),
         shingles: Uint32Array.from(shingles({ text: prose, language })),
       },
     };

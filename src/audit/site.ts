@@ -4,7 +4,9 @@
  * `/guides/compost/`, `guides/index.md` is `/guides/`), its front matter `slug` in place of
  * the file's name, or its front matter `url` or `permalink`. A link reaches a page when it
  * names that address as a site path (`/guides/compost/`), as a full URL of the site, or as
- * a path relative to the linking page or to its file (`../compost.md`, `compost.html`).
+ * a path relative to the linking page or to its file (`../compost.md`, `compost.html`). A
+ * link within the site that reaches no page is broken; links to files that are not pages
+ * (`/img/heap.png`, `/notes.pdf`) are assets, not checked.
  */
 import path from "node:path";
 
@@ -14,14 +16,31 @@ export interface SitePage {
   file: string;
   /** Its front matter's fields (empty for HTML). */
   fields: Record<string, unknown>;
-  /** Where its links point, as written. */
-  links: readonly string[];
+  /** Its links: where each points, as written, and its line in the file where known. */
+  links: readonly PageLink[];
+}
+
+/** One link of a page. */
+export interface PageLink {
+  url: string;
+  line?: number;
+}
+
+/** A link within the site that reaches no page of the folder. */
+export interface BrokenLink {
+  /** The linking page's file, relative to the folder. */
+  file: string;
+  /** Its line in that file, where known. */
+  line: number | null;
+  url: string;
 }
 
 /** Page extensions that a link may name or leave out. */
 const EXTENSION = /\.(?:md|markdown|mdx|html?)$/iu;
 /** A scheme other than the web's: mail, phone, scripts. */
 const OTHER_SCHEME = /^[a-z][a-z0-9+.-]*:/iu;
+/** A last path segment with an extension that is not a page's: an image, a PDF, a feed. */
+const ASSET = /\.[a-z0-9]{1,8}$/iu;
 
 /** The address a page is published at: `/guides/compost/`. */
 export function pageAddress(page: Pick<SitePage, "file" | "fields">): string {
@@ -49,21 +68,27 @@ function key(pathname: string): string {
   return trimmed || "/";
 }
 
+/** Every page's keys (its address and its file as a path) to the page's index. */
+function pageIndex(pages: readonly SitePage[]): Map<string, number> {
+  const byKey = new Map<string, number>();
+  pages.forEach((page, i) => {
+    byKey.set(key(pageAddress(page)), i);
+    byKey.set(key(`/${page.file}`), i);
+  });
+  return byKey;
+}
+
 /**
  * How many other pages link each page, in the order given. `hosts`: the site's hosts (from
  * its sitemap); a full URL on another host is not a link within the site. Without them, a
  * full URL counts when its path is a page's address.
  */
 export function inboundLinks(pages: readonly SitePage[], hosts: ReadonlySet<string> = new Set()): number[] {
-  const byKey = new Map<string, number>();
-  pages.forEach((page, i) => {
-    byKey.set(key(pageAddress(page)), i);
-    byKey.set(key(`/${page.file}`), i);
-  });
+  const byKey = pageIndex(pages);
   const inbound = pages.map(() => new Set<number>());
   pages.forEach((page, from) => {
-    for (const url of page.links) {
-      for (const candidate of targets(url, page, hosts)) {
+    for (const link of page.links) {
+      for (const candidate of targets(link.url, page, hosts)) {
         const to = byKey.get(key(candidate));
         if (to !== undefined && to !== from) inbound[to]!.add(from);
       }
@@ -71,6 +96,32 @@ export function inboundLinks(pages: readonly SitePage[], hosts: ReadonlySet<stri
   });
   return inbound.map((set) => set.size);
 }
+
+/**
+ * Every link within the site that reaches no page of the folder, page by page in link order.
+ * A full URL is within the site only on one of `hosts` (so, without a sitemap, only site paths
+ * and relative links are checked); a link to an asset is not checked.
+ */
+export function brokenLinks(pages: readonly SitePage[], hosts: ReadonlySet<string> = new Set()): BrokenLink[] {
+  const byKey = pageIndex(pages);
+  return pages.flatMap((page) =>
+    page.links
+      .filter((link) => {
+        const bare = link.url.split(/[?#]/u)[0]!;
+        if (/^https?:\/\//iu.test(bare) && hosts.size === 0) return false;
+        const candidates = targets(link.url, page, hosts);
+        if (candidates.length === 0 || candidates.some((candidate) => isAsset(candidate))) return false;
+        return candidates.every((candidate) => !byKey.has(key(candidate)));
+      })
+      .map((link) => ({ file: page.file, line: link.line ?? null, url: link.url })),
+  );
+}
+
+/** Whether a site path names a file that is not a page. */
+const isAsset = (pathname: string) => {
+  const last = pathname.replace(/\/+$/u, "").split("/").pop() ?? "";
+  return ASSET.test(last) && !EXTENSION.test(last);
+};
 
 /** The site paths a link may name: one for an absolute link, two for a relative one (from the page's address, and from its file). */
 function targets(url: string, page: SitePage, hosts: ReadonlySet<string>): string[] {

@@ -12,7 +12,7 @@ export const auditCommand = defineCommand({
   meta: {
     name: "audit",
     description:
-      "Check every Markdown and HTML page under a folder: scores, common failures, pages on one keyword, near-duplicates, orphans",
+      "Check every Markdown and HTML page under a folder: scores, common failures, pages on one keyword, near-duplicates, orphans, broken links",
   },
   args: {
     dir: { type: "positional", required: true, description: "A content folder (Hugo, Astro, Jekyll, Eleventy) or a saved site" },
@@ -70,7 +70,7 @@ const TOP_FAILURES = 10;
 /** The lowest-scoring pages shown. */
 const LOWEST = 10;
 
-/** The audit in a few lines: counts, the most frequent failures, keyword overlaps, near-duplicates, orphans, the lowest scores. */
+/** The audit in a few lines: counts, the most frequent failures, keyword overlaps, near-duplicates, orphans, broken links, the lowest scores. */
 export function summaryText(report: AuditReport, out?: string): string {
   const { pages } = report;
   const mean = pages.length ? Math.round(pages.reduce((total, page) => total + page.score, 0) / pages.length) : 0;
@@ -90,6 +90,10 @@ export function summaryText(report: AuditReport, out?: string): string {
       report.nearDuplicates.map((d) => `${d.similarity.toFixed(2)}  ${d.files.join(", ")}`),
     ),
     ...section("Orphan pages (no other page links to them):", report.orphans),
+    ...section(
+      "Broken links (within the site, reaching no page of the folder):",
+      report.brokenLinks.map((link) => `${link.file}${link.line ? `:${link.line}` : ""}  ${link.url}`),
+    ),
     ...section(
       "Lowest scores:",
       [...pages]

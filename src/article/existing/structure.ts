@@ -17,6 +17,8 @@ export type RawBlock = { kind: "heading"; depth: number; text: string } | { kind
 export interface FoundLink {
   url: string;
   text: string;
+  /** The line of the text it was read from (1 is the first), where the reader kept positions. */
+  line?: number;
 }
 
 /** What the tree holds, before counting. */
@@ -123,7 +125,10 @@ class Reader {
       this.markers.add(words.trim());
       return "";
     }
-    if (url !== undefined) this.links.push({ url, text: words.replace(/\s+/gu, " ").trim() });
+    if (url !== undefined) {
+      const line = node.position?.start.line;
+      this.links.push({ url, text: words.replace(/\s+/gu, " ").trim(), ...(line ? { line } : {}) });
+    }
     return words;
   }
 
