@@ -27,20 +27,27 @@ export interface MarkdownFileOptions {
    * @default false
    */
   h1?: boolean;
+  /**
+   * The page's site path, written as front matter `url` so the page is served where the plan's links point.
+   * @default none
+   */
+  address?: string;
 }
 
 /**
  * The article as Markdown with YAML front matter, the fields Hugo, Astro, Jekyll and
  * Eleventy read. Written as YAML 1.1, which those readers speak: a language such as `no`
  * or a keyword such as `on` is quoted (YAML 1.1 reads them as booleans), and the date is
- * a timestamp with its time zone (UTC, `Z`). `slug` is the file's name, unique in the folder, so two pages never share a URL.
+ * a timestamp with its time zone (UTC, `Z`). `slug` is the file's name, unique in the folder, so two pages never share a URL;
+ * `url`, when the row gave one, is where the page is served, whatever folder it is written to.
  */
 export function markdownWithFrontMatter({ created, article }: Article, slug: string, options: MarkdownFileOptions = {}): string {
-  const { request = {}, h1 = false } = options;
+  const { request = {}, h1 = false, address } = options;
   const data = {
     title: article.title,
     description: article.metaDescription,
     slug,
+    ...(address ? { url: address } : {}),
     keywords: article.keywords,
     language: article.language,
     date: new Date(created * 1000),

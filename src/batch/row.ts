@@ -22,6 +22,12 @@ export interface BatchRow {
    * @default none: named by the article's slug
    */
   name?: string;
+  /**
+   * The site path the row's `url` gives (`/guides/compost-bins/`), written into the page's front
+   * matter as `url`, which Hugo, Astro, Jekyll and Eleventy serve the page at.
+   * @default none: the site generator's own address
+   */
+  address?: string;
 }
 
 /** A row that cannot be written: `error` names the field and says why, in the API's words. */
@@ -94,13 +100,16 @@ export function parseRow(line: number, fields: Record<string, unknown>, options:
   };
   const key = createHash("sha256").update(JSON.stringify(body)).digest("hex").slice(0, 32);
   const name = typeof slug === "string" && slug.trim() ? slug : url?.output && fileName(url.output);
-  return { line, key, request, body, ...(name ? { name: slugify(name) } : {}) };
+  const address = url?.output && sitePath(url.output);
+  return { line, key, request, body, ...(name ? { name: slugify(name) } : {}), ...(address ? { address } : {}) };
 }
+
+/** An address as a path of the site (`https://example.com/guides/x/` → `/guides/x/`). */
+const sitePath = (address: string): string => (URL.canParse(address) ? new URL(address).pathname : address);
 
 /** The last segment of an address's path, without an extension (`/guides/compost-bins/` → `compost-bins`); undefined for the root. */
 function fileName(address: string): string | undefined {
-  const pathname = URL.canParse(address) ? new URL(address).pathname : address;
-  return pathname
+  return sitePath(address)
     .split("/")
     .filter(Boolean)
     .at(-1)

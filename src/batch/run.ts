@@ -64,7 +64,11 @@ export async function runBatch(plan: BatchPlan, options: BatchOptions): Promise<
       // Once written, the article is kept even when the run is being stopped.
       const name = await manifest.claim(row.key, row.line, row.name ?? response.article.slug);
       const [markdown, json] = manifest.files(name) as [string, string];
-      await writeArticleFiles([markdown, json], response, name, { request: row.request, h1: options.h1 });
+      await writeArticleFiles([markdown, json], response, name, {
+        request: row.request,
+        h1: options.h1,
+        ...(row.address ? { address: row.address } : {}),
+      });
       await manifest.finish(row.key);
       written++;
       options.onWritten?.(row, markdown);
