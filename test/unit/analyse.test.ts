@@ -300,7 +300,7 @@ describe("analyse: good articles", () => {
     expect(a.readingTimeMinutes).toBe(3);
     expect(a.keywordDensity).toEqual({ "compost bins": 1.2, "kitchen scraps": 0.17, "worm castings": 0.17 });
     expect(check(a, "keyword-density").message).toBe(
-      "Keyword density is 1.2% (“compost bins” 7 times in 585 words, word forms counted; target 0.5–2.5%).",
+      "Keyword density is 1.2% (“compost bins” 7 times in 585 words, word forms counted, function words between the keyword's words ignored; target 0.5–2.5%).",
     );
   });
 
