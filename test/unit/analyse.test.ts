@@ -294,7 +294,7 @@ describe("analyse: good articles", () => {
   it("passes every check of a sections article and scores 100", () => {
     const a = analyse(sectionsInput());
     expect(failing(a)).toEqual([]);
-    expect(notApplicable(a)).toEqual(["no-headings", "outline", "sources-cited", "internal-links"]);
+    expect(notApplicable(a)).toEqual(["no-headings", "promised-count", "outline", "sources-cited", "internal-links"]);
     expect(a.score).toBe(100);
     expect(a.wordCount).toBe(585);
     expect(a.readingTimeMinutes).toBe(3);
@@ -312,6 +312,7 @@ describe("analyse: good articles", () => {
       "no-headings",
       "distinct-headings",
       "subheading-distribution",
+      "promised-count",
       "outline",
       "sources-cited",
       "internal-links",
@@ -329,6 +330,7 @@ describe("analyse: good articles", () => {
       "heading-hierarchy",
       "distinct-headings",
       "subheading-distribution",
+      "promised-count",
       "outline",
       "sources-cited",
       "internal-links",
@@ -507,6 +509,11 @@ const badCases: BadCase[] = [
     id: "no-headings",
     input: () => paragraphsInput(paragraphParts(), { headingTags: false }),
     figure: "1 heading (target 0",
+  },
+  {
+    id: "promised-count",
+    input: () => sectionsInput(undefined, { title: "Compost bins: seven tips for small gardens" }),
+    figure: "promises 7; the article has no numbered items and 4 H2 sections",
   },
   {
     id: "outline",
@@ -767,7 +774,15 @@ describe("analyse: checks that do not apply", () => {
 
   it("skips every keyword check without keywords", () => {
     const a = analyse(sectionsInput(undefined, { keywords: [] }));
-    expect(notApplicable(a)).toEqual(["on-topic", ...KEYWORD_CHECKS, "no-headings", "outline", "sources-cited", "internal-links"]);
+    expect(notApplicable(a)).toEqual([
+      "on-topic",
+      ...KEYWORD_CHECKS,
+      "no-headings",
+      "promised-count",
+      "outline",
+      "sources-cited",
+      "internal-links",
+    ]);
     expect(failing(a)).toEqual([]);
     expect(a.keywordDensity).toEqual({});
     expect(a.score).toBe(100);

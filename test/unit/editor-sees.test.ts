@@ -1,10 +1,12 @@
 /** What an editor sees: the report judges titles, headings, counts, figures and slugs as an editor would. */
 import { describe, expect, it } from "vitest";
 import { analyse, type AnalyseInput, type CheckId } from "../../src/article/report/analyse.js";
+import { promisedCount } from "../../src/article/text/counts.js";
 import { countForms } from "../../src/article/text/forms.js";
 import { functionWords } from "../../src/article/text/function-words.js";
 import { stopWords } from "../../src/article/text/terms.js";
 import { analyseInput } from "../helpers/blocks.js";
+import { planFor } from "../helpers/body.js";
 
 const check = (i: AnalyseInput, id: CheckId) => analyse(i).checks.find((c) => c.id === id)!;
 
@@ -43,5 +45,44 @@ describe("keyword matching as editors match", () => {
       for (const word of words) expect(stopWords(language).has(word), `${language}: ${word}`).toBe(true);
     }
     for (const word of ["it", "them", "this", "in", "up", "is", "can"]) expect(functionWords("en").has(word), word).toBe(false);
+  });
+});
+
+/** A tidy-shed listicle of `n` numbered items, each a heading and a few sentences written here. */
+function shedList(n: number): string {
+  const tips = [
+    ["Sweep the floor first", "Dust and grit hide what you own. A stiff broom clears the boards in ten minutes."],
+    ["Hang tools on the wall", "A rail of hooks keeps spades and rakes off the floor. You see at once what is missing."],
+    ["Label every box", "Masking tape and a marker are enough. Nobody opens six boxes to find the twine again."],
+    ["Keep seeds in a tin", "Mice love paper packets. A biscuit tin with a tight lid keeps them out all winter."],
+  ];
+  return Array.from({ length: n }, (_, i) => `## ${i + 1}. ${tips[i % 4]![0]}\n\n${tips[i % 4]![1]}`).join("\n\n");
+}
+
+describe("counts the title promises", () => {
+  it("reads a count before a list noun or after “top”, in digits or words, and no other number", () => {
+    expect(promisedCount("Ten tips for a tidy shed", "en")).toBe(10);
+    expect(promisedCount("7 easy ways to start composting", "en")).toBe(7);
+    expect(promisedCount("Top 5 compost bins of the year", "en")).toBe(5);
+    expect(promisedCount("Zehn Tipps für den Garten", "de")).toBe(10);
+    expect(promisedCount("How to lose 5 kg before summer", "en")).toBeUndefined();
+    expect(promisedCount("The garden in 2024", "en")).toBeUndefined();
+  });
+
+  it("fails a listicle titled “Ten tips for a tidy shed” with 3 items, naming 10 and 3", () => {
+    const title = "Ten tips for a tidy shed";
+    expect(check(analyseInput(shedList(3), { title, preset: "listicle" }), "promised-count")).toMatchObject({
+      passed: false,
+      message: "“Ten tips for a tidy shed” promises 10; the article has 3 numbered items.",
+    });
+    expect(check(analyseInput(shedList(10), { title, preset: "listicle" }), "promised-count").passed).toBe(true);
+    expect(check(analyseInput(shedList(3), { title: "A tidy shed" }), "promised-count").passed).toBeNull();
+  });
+
+  it("plans as many items or steps as the topic or given title promises", () => {
+    const items = (p: ReturnType<typeof planFor>) => p.sections.filter((s) => s.number !== null).length;
+    expect(items(planFor({ topic: "Ten tips for a tidy shed", structure: "listicle", length: 300 }))).toBe(10);
+    expect(items(planFor({ topic: "Tidy sheds", structure: "how-to", length: 800, seo: { title: "7 steps to a tidy shed" } }))).toBe(7);
+    expect(items(planFor({ topic: "A tidy shed", structure: "listicle", length: 300 }))).toBe(3);
   });
 });

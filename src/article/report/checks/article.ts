@@ -78,6 +78,12 @@ export function measureArticle(input: AnalyseInput): Article {
 export const occurrences = (blocks: readonly Block[], phrase: string, language: string) =>
   sum(blocks.map((block) => countForms(block.text, phrase, language)));
 
+/** The numbering the engine gives listicle items and how-to steps ("## 3. Turn the pile"). */
+export const NUMBERING = /^\s*\d+[.)]\s/u;
+
+/** Headings numbered as listicle items or how-to steps. */
+export const numbered = (article: Article): Heading[] => article.headings.filter((heading) => NUMBERING.test(heading.text));
+
 /** A passed or failed verdict. */
 export const verdict = (passed: boolean, message: string): Verdict => ({ passed, message });
 

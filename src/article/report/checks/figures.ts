@@ -6,10 +6,7 @@
  */
 import type { CheckId } from "./registry.js";
 import { figureKey, figuresIn } from "../../text/figures.js";
-import { type Article, type Measure, plural, verdict } from "./article.js";
-
-/** The numbering the engine gives listicle items and how-to steps. */
-const NUMBERING = /^\s*\d+[.)]\s/u;
+import { type Article, type Measure, NUMBERING, numbered, plural, verdict } from "./article.js";
 
 /** Every string in a value, however deeply nested (a request's fields, its sources). */
 export function stringsIn(value: unknown): string[] {
@@ -47,9 +44,6 @@ function distinct(figures: readonly string[]): string[] {
   const seen = new Set<string>();
   return figures.filter((figure) => !seen.has(figureKey(figure)) && seen.add(figureKey(figure)));
 }
-
-/** Headings numbered as listicle items or how-to steps. */
-const numbered = (article: Article) => article.headings.filter((heading) => NUMBERING.test(heading.text));
 
 /** The figures a reader sees: title, meta description, headings (numbering removed) and body. */
 function articleFigures(article: Article): string[] {

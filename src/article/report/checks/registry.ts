@@ -30,6 +30,7 @@ const CHECKS = {
   "heading-hierarchy": { weight: 1, label: "Heading levels in order" },
   "distinct-headings": { weight: 1, label: "Distinct headings" },
   "subheading-distribution": { weight: 1, label: "Subheadings spread evenly" },
+  "promised-count": { weight: 2, label: "As many items as the title promises" },
   outline: { weight: 2, label: "Written to the outline" },
   "paragraph-length": { weight: 1, label: "Paragraph length" },
   "sentence-length": { weight: 1, label: "Sentence length" },
