@@ -249,11 +249,11 @@ describe("unsupported-figures", () => {
   });
 
   it("takes figures the request or a source gives, however they are written", () => {
-    const text = "About 42% of gardeners compost. A bin holds 1,000 litres. Worms eat 2,5 kilos. Top 10 tips.";
+    const text = "About 42% of gardeners compost. A bin costs 1,000 euros. Worms eat 2,5 times their weight. Top 10 tips.";
     const i = input(text, {
       language: "de",
       given: ["Top 10 composting tips"],
-      sources: [{ title: "Survey", text: "42 percent compost at home; bins hold 1000 litres and worms 2.5 kg." }],
+      sources: [{ title: "Survey", text: "42 percent compost at home; bins cost 1000 euros and worms eat 2.5 times their weight." }],
     });
     expect(check(i, "unsupported-figures")).toMatchObject({
       passed: true,

@@ -86,3 +86,30 @@ describe("counts the title promises", () => {
     expect(items(planFor({ topic: "A tidy shed", structure: "listicle", length: 300 }))).toBe(3);
   });
 });
+
+/** A person's own recipe, with oven temperatures, times and weights. */
+const RECIPE = [
+  "My grandmother made this loaf every Sunday, and it still tastes of her kitchen. It needs patience more than skill.",
+  "## Make the dough",
+  "Mix 500 g of strong flour with 350 ml of warm water and a pinch of salt. Knead it for 10 minutes, then let it rise for 1–2 hours.",
+  "## Bake it hot",
+  "Heat the oven to 230 °C (450°F), or gas mark 8 on an old cooker. Bake the loaf for 20 to 25 minutes, until the crust is dark.",
+  "Turn the oven down to 200°C after the first 15 min if the top browns too fast. Let it cool on a rack for at least an hour.",
+].join("\n\n");
+
+describe("figures: measurements are not claims", () => {
+  it("passes a person's recipe with oven temperatures, times and weights", () => {
+    expect(check(analyseInput(RECIPE, { title: "My grandmother's Sunday loaf" }), "unsupported-figures")).toMatchObject({
+      passed: true,
+      message: "The article states no figures.",
+    });
+  });
+
+  it("fails shares, money and counts stated as facts without a source", () => {
+    const claims = `${RECIPE}\n\n73 % of gardeners bake their own bread, and a loaf like this costs $4 in a shop. 1,200 people tried it last year.`;
+    expect(check(analyseInput(claims, { title: "My grandmother's Sunday loaf" }), "unsupported-figures")).toMatchObject({
+      passed: false,
+      message: "Found 3 figures that the request does not give (there are no sources): “73 %”, “$4”, “1,200”.",
+    });
+  });
+});
