@@ -1,7 +1,9 @@
 /** What an editor sees: the report judges titles, headings, counts, figures and slugs as an editor would. */
 import { describe, expect, it } from "vitest";
 import { analyse, type AnalyseInput, type CheckId } from "../../src/article/report/analyse.js";
+import { focusKeyword } from "../../src/article/plan/focus.js";
 import { promisedCount } from "../../src/article/text/counts.js";
+import { articleSlug } from "../../src/article/text/slug.js";
 import { countForms } from "../../src/article/text/forms.js";
 import { functionWords } from "../../src/article/text/function-words.js";
 import { stopWords } from "../../src/article/text/terms.js";
@@ -111,5 +113,22 @@ describe("figures: measurements are not claims", () => {
       passed: false,
       message: "Found 3 figures that the request does not give (there are no sources): “73 %”, “$4”, “1,200”.",
     });
+  });
+});
+
+describe("slugs and derived keywords a person would pick", () => {
+  it("derives the topic's longest noun phrase, keeping the product", () => {
+    expect(focusKeyword("Review of the Kindle Paperwhite", "en")).toBe("Kindle Paperwhite");
+    expect(planFor({ topic: "Review of the Kindle Paperwhite", seo: {} }).primary.toLowerCase()).toContain("kindle paperwhite");
+    expect(focusKeyword("What is the best way to learn Spanish quickly as an adult?", "en")).toBe("way to learn Spanish");
+  });
+
+  it("makes a slug of the keyword and the title's content words, no stop word, no fragment, at most 6 words", () => {
+    expect(articleSlug("Daddy looked at a compost bin on the ground", "compost bin", "en")).toBe("compost-bin-daddy-looked-ground");
+    expect(articleSlug("The beginner's guide to compost bins and worms for small city gardens", "compost bin", "en")).toBe(
+      "compost-bin-beginners-guide-worms-small",
+    );
+    expect(articleSlug("Review of the Kindle Paperwhite", undefined, "en")).toBe("review-kindle-paperwhite");
+    expect(articleSlug("Kompost für den Garten", "Komposttonne", "de")).toBe("komposttonne-kompost-garten");
   });
 });
