@@ -313,6 +313,7 @@ describe("analyse: good articles", () => {
       "distinct-headings",
       "subheading-distribution",
       "promised-count",
+      "heading-openings",
       "outline",
       "sources-cited",
       "internal-links",
@@ -331,6 +332,7 @@ describe("analyse: good articles", () => {
       "distinct-headings",
       "subheading-distribution",
       "promised-count",
+      "heading-openings",
       "outline",
       "sources-cited",
       "internal-links",
@@ -514,6 +516,21 @@ const badCases: BadCase[] = [
     id: "promised-count",
     input: () => sectionsInput(undefined, { title: "Compost bins: seven tips for small gardens" }),
     figure: "promises 7; the article has no numbered items and 4 H2 sections",
+  },
+  {
+    id: "heading-endings",
+    input: () => sectionsInput(undefined, { title: "Compost bins: a practical guide for small gardens and" }),
+    figure: "ending on “and”",
+  },
+  {
+    id: "heading-openings",
+    input: editSections((parts) => {
+      parts.siteHeading = "## Choosing a site";
+      parts.shadeHeading = "### Choosing shade and drainage";
+      parts.fillHeading = "## Choose how to fill compost bins well";
+    }),
+    figure:
+      "3 of 5 subheadings open alike (“Choosing a site”, “Choosing shade and drainage”, “Choose how to fill compost bins well”; target at most 2)",
   },
   {
     id: "outline",

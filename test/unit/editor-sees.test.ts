@@ -132,3 +132,32 @@ describe("slugs and derived keywords a person would pick", () => {
     expect(articleSlug("Kompost für den Garten", "Komposttonne", "de")).toBe("komposttonne-kompost-garten");
   });
 });
+
+describe("headings and titles end on a word that can end a phrase, and open variously", () => {
+  const story = (headings: string[]) => [SKILLET, ...headings.flatMap((h) => [`## ${h}`, SKILLET])].join("\n\n");
+
+  it("fails a title or heading ending on an article, preposition or conjunction; never one ending on a pronoun or particle", () => {
+    const dangling = analyseInput(story(["Timmy realized that the", "Oil the pan"]), { title: "Seasoning a skillet" });
+    expect(check(dangling, "heading-endings")).toMatchObject({
+      passed: false,
+      message: "Found 1 title or heading ending on a function word (first: “Timmy realized that the”, ending on “the”).",
+    });
+    expect(check(analyseInput(SKILLET, { title: "What to keep a skillet safe with?" }), "heading-endings").passed).toBe(false);
+    const fine = analyseInput(story(["How to log in", "Wipe it", "What it is"]), { title: "Season a pan and look after it" });
+    expect(check(fine, "heading-endings").passed).toBe(true);
+    expect(check(analyseInput(SKILLET, { title: "Prends-le", language: "fr" }), "heading-endings").passed).toBe(true);
+    expect(check(analyseInput(SKILLET, { title: "観葉植物の水やりを", language: "ja" }), "heading-endings").passed).toBe(false);
+  });
+
+  it("fails three headings that open with one word's forms, numbering skipped and questions aside", () => {
+    const alike = analyseInput(story(["1. Oiling the pan", "2. Oil every surface", "3. Oils that work", "4. Wipe it dry"]));
+    expect(check(alike, "heading-openings")).toMatchObject({
+      passed: false,
+      message: "3 of 4 subheadings open alike (“1. Oiling the pan”, “2. Oil every surface”, “3. Oils that work”; target at most 2).",
+    });
+    const varied = analyseInput(
+      story(["Oil the pan", "Oil every surface", "Wipe it dry", "What is seasoning?", "What oil works?", "What next?"]),
+    );
+    expect(check(varied, "heading-openings").passed).toBe(true);
+  });
+});

@@ -7,7 +7,9 @@
  * that also end a phrase as particles or pronouns ("log in", "set up", "mach mit", "das"),
  * and auxiliaries, which end elliptic phrases ("What it is", "Yes, you can", "… gemacht wird").
  */
+import { stem } from "./stem.js";
 import { stopWords } from "./terms.js";
+import { wordSpans } from "./text.js";
 
 /** The chosen words per language; only those its stop-word list holds are kept. */
 const CHOSEN: Record<string, string> = {
@@ -36,3 +38,23 @@ export function functionWords(language: string): ReadonlySet<string> {
 
 /** Whether a word is a function word of its language (case-insensitive). */
 export const isFunctionWord = (word: string, language: string): boolean => functionWords(language).has(word.toLocaleLowerCase(language));
+
+/**
+ * The function word a title or heading ends on ("… realized that the", "… safe for?"), or
+ * undefined when its last word can end a phrase. A word joined to the one before it by a
+ * hyphen or an apostrophe ("Prends-le", "l'un") is part of that word, never a dangling one.
+ */
+export function danglingEnd(text: string, language: string): string | undefined {
+  const last = wordSpans(text, language).at(-1);
+  if (!last || /[-'’]$/u.test(text.slice(0, last.index))) return undefined;
+  return isFunctionWord(last.word, language) ? last.word : undefined;
+}
+
+/** Numbering code puts before a listicle item or how-to step ("3. "), which is no opening word. */
+const NUMBERING = /^\s*\d+[.)]\s+/u;
+
+/** How a heading opens, as headings are compared: its first word's stem, lower-cased (numbering skipped); "" for none. */
+export function openingOf(text: string, language: string): string {
+  const first = wordSpans(text.replace(NUMBERING, ""), language)[0];
+  return first ? stem(first.word.toLocaleLowerCase(language), language) : "";
+}

@@ -112,7 +112,7 @@ export const listFound = (found: readonly { phrase: string; count: number }[]) =
   found.map((hit) => `“${hit.phrase}” (${hit.count})`).join(", ");
 
 /** "1 word", "2 words". */
-export const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
+export const plural = (count: number, noun: string, nouns = `${noun}s`) => `${count} ${count === 1 ? noun : nouns}`;
 /** The sum of numbers. */
 export const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
 /** A number rounded to `decimals` places. */

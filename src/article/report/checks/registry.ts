@@ -31,6 +31,8 @@ const CHECKS = {
   "distinct-headings": { weight: 1, label: "Distinct headings" },
   "subheading-distribution": { weight: 1, label: "Subheadings spread evenly" },
   "promised-count": { weight: 2, label: "As many items as the title promises" },
+  "heading-endings": { weight: 2, label: "Titles and headings end on a whole phrase" },
+  "heading-openings": { weight: 1, label: "Varied heading openings" },
   outline: { weight: 2, label: "Written to the outline" },
   "paragraph-length": { weight: 1, label: "Paragraph length" },
   "sentence-length": { weight: 1, label: "Sentence length" },
