@@ -4,6 +4,8 @@ import { analyse, type AnalyseInput, type CheckId } from "../../src/article/repo
 import { focusKeyword } from "../../src/article/plan/focus.js";
 import { promisedCount } from "../../src/article/text/counts.js";
 import { articleSlug } from "../../src/article/text/slug.js";
+import { wordSpans } from "../../src/article/text/text.js";
+import { wholeWords } from "../../src/article/outline/title-fits.js";
 import { countForms } from "../../src/article/text/forms.js";
 import { functionWords } from "../../src/article/text/function-words.js";
 import { stopWords } from "../../src/article/text/terms.js";
@@ -159,5 +161,19 @@ describe("headings and titles end on a word that can end a phrase, and open vari
       story(["Oil the pan", "Oil every surface", "Wipe it dry", "What is seasoning?", "What oil works?", "What next?"]),
     );
     expect(check(varied, "heading-openings").passed).toBe(true);
+  });
+});
+
+describe("a capped field of a script without spaces is cut between words", () => {
+  it("drops a Latin word the cap cut inside, and cuts CJK between words", () => {
+    expect(wholeWords("観葉植物の水やりとmade sounds tog", { words: [3, 11] }, "ja")).toBe("観葉植物の水やりとmade sounds");
+    // Not at the cap: nothing is cut.
+    expect(wholeWords("観葉植物の水やりとmade sounds tog", { words: [3, 12] }, "ja")).toBe("観葉植物の水やりとmade sounds tog");
+    const full = "観葉植物の水やりはとても大切です";
+    const cut = wholeWords(full, { words: [3, 8] }, "ja");
+    expect(cut.length).toBeLessThan(full.length);
+    expect(wordSpans(full, "ja").map((span) => span.index)).toContain(cut.length);
+    // The keyword is never cut.
+    expect(wholeWords("観葉植物", { words: [1, 2], keyword: "観葉植物" }, "ja")).toBe("観葉植物");
   });
 });

@@ -241,6 +241,27 @@ describe("GrammarBuilder in llama.cpp", () => {
       expect(accepts(overflowing, " small garden, the.")).toBe(false);
     });
 
+    it("refuses a function word as a field's last word and a refused opening as its first, words banned or not", async () => {
+      const finals = ["the", "a", "and", "of"];
+      const openings = ["oil", "how"];
+      for (const refused of [[], ["lily"]]) {
+        const build = (field: FieldShape) =>
+          llama().createGrammar({ grammar: new GrammarBuilder(true, { refused, finals, openings }).add([{ field }]).build() });
+        const heading = await build({ words: [2, 8] });
+        for (const text of ["Wipe the pan dry", "Wipe them all then", "Season and wipe it", "Toil away at a pan", "Then there"])
+          expect(accepts(heading, text), text).toBe(true);
+        for (const text of ["Wipe the pan and", "Season it with the", "Oiling the pan", "How it works", "HOW it works", "Wipe a"])
+          expect(accepts(heading, text), text).toBe(false);
+        const keyword = await build({ words: [2, 8], keyword: "oil the pan", before: 2 });
+        expect(accepts(keyword, "Oil the pan well"), "keyword opening").toBe(false);
+        expect(accepts(keyword, "Always oil the pan well"), "keyword after a word").toBe(true);
+        expect(accepts(keyword, "Always oil the pan of"), "keyword field's last word").toBe(false);
+        const tail = await build({ words: [0, 3], continues: true });
+        expect(accepts(tail, " in the morning"), "tail").toBe(true);
+        expect(accepts(tail, " in the"), "tail's last word").toBe(false);
+      }
+    });
+
     it("a field without keyword holds its words, no more", async () => {
       const shape: FieldShape = { words: [2, 8] };
       expect(await check(true, shape, "One two")).toBe(true);
