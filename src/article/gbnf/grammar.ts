@@ -159,7 +159,7 @@ export class GrammarBuilder {
   private fieldRule(shape: FieldShape): string {
     const name = `f${this.rules.length}`;
     const letters = shape.letters === undefined ? undefined : { word: this.word(shape.letters), last: this.last(shape.letters) };
-    const rules = { word: this.word(12), first: this.openings.length ? "wf" : "w", letters };
+    const rules = { word: this.word(12), last: this.last(12), first: this.openings.length ? "wf" : "w", letters };
     this.rules.push(rule(name, this.spaced ? spacedField(shape, rules, this.openings) : unspacedField(shape)));
     return name;
   }
@@ -214,6 +214,8 @@ const upTo = (term: Term, min: number, max: number): Term | undefined => (max <=
 interface FieldWords {
   /** A word (refusing banned words when some are). */
   word: string;
+  /** A word that may end the field (refusing the finals too when some are). */
+  last: string;
   /** The field's first word: `wf` when openings are refused, else `w`. */
   first: string;
   /** Words of the field's own most letters (`shape.letters`), when it has one, and its last word. */
@@ -231,7 +233,7 @@ const leading = (first: string, count: number): Term =>
     : seq(first, SPACE, count > 1 ? times(group(seq("w", SPACE)), count - 1) : undefined);
 
 function spacedField(shape: FieldShape, rules: FieldWords, openings: readonly string[]): Term {
-  const { word, first, letters } = rules;
+  const { last, first, letters } = rules;
   const [min, max] = shape.words;
   // Without a required ending the model may still close the field with a stop of its own,
   // which callers drop: a model that wants to end there is not pushed into gluing letters on.
@@ -240,7 +242,8 @@ function spacedField(shape: FieldShape, rules: FieldWords, openings: readonly st
   // with it): a model's comma on the last word or the next is never refused, so the sampler never runs the grammar
   // over the whole vocabulary for it. The field still ends on its stop.
   const comma = opt(literal(","));
-  const end = shape.overflow ? group(alt(stop, seq(comma, SPACE, word, comma, stop))) : stop;
+  // The word past the most ends the field where it is not cut (a field of fewer words), so it is a last word.
+  const end = shape.overflow ? group(alt(stop, seq(comma, SPACE, last, comma, stop))) : stop;
   // Words after the first, each after a space: a lengthened field's of its own most letters.
   const words = (word: Term, least: number, most: number) => upTo(group(seq(SPACE, word)), least, most);
   if (shape.continues) {
