@@ -4,10 +4,11 @@
  * at 10 seeds of `inkpress serve` of this tree, or of COMMIT's files (installed once, as the bench
  * does), and prints one SHA-256 per answer of what the model and the engine decide (the article,
  * the report, the token counts; not ids, times or dates). Two runs print the same lines exactly
- * when the engine's output did not change; `diff` them.
+ * when the engine's output did not change; `diff` them. With `DIGESTS_ANSWERS=DIR`, each generate
+ * answer is also written to DIR as `<model>-<n>.json`, for `scripts/editor-measure.ts` to read.
  */
 import { createHash } from "node:crypto";
-import { mkdtemp } from "node:fs/promises";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { API_KEY, MODEL, ROOT } from "./bench/common.js";
@@ -62,8 +63,11 @@ function stable(answer: Record<string, unknown>): unknown {
   );
 }
 
-/** POST `body` to `route` and the digest of its answer. */
-async function digest(server: Server, route: string, body: object): Promise<string> {
+/** Where generate answers are kept (`DIGESTS_ANSWERS`), if anywhere. */
+const ANSWERS = process.env.DIGESTS_ANSWERS;
+
+/** POST `body` to `route` and the digest of its answer; `keep` names the answer's file under {@link ANSWERS}. */
+async function digest(server: Server, route: string, body: object, keep?: string): Promise<string> {
   const response = await fetch(`${server.url}/api/v1/${route}`, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json", "x-api-key": API_KEY },
@@ -71,6 +75,7 @@ async function digest(server: Server, route: string, body: object): Promise<stri
   });
   const text = await response.text();
   if (response.status !== 200) return `status ${response.status}: ${text.slice(0, 200)}`;
+  if (ANSWERS && keep) await mkdir(ANSWERS, { recursive: true }).then(() => writeFile(path.join(ANSWERS, `${keep}.json`), text));
   return createHash("sha256")
     .update(JSON.stringify(stable(JSON.parse(text))))
     .digest("hex");
@@ -80,7 +85,7 @@ async function digest(server: Server, route: string, body: object): Promise<stri
 async function run(root: string, model: string, name: string, withRefresh: boolean): Promise<void> {
   const server = await serve(root, ["--model", model, "--threads", "1"]);
   try {
-    for (const [i, body] of REQUESTS.entries()) console.log(`${name} generate ${i + 1}: ${await digest(server, "generate", body)}`);
+    for (const [i, body] of REQUESTS.entries()) console.log(`${name} generate ${i + 1}: ${await digest(server, "generate", body, `${name}-${i + 1}`)}`);
     if (!withRefresh) return;
     const { request } = plantedArticle();
     for (let seed = 0; seed < 10; seed++)

@@ -134,7 +134,7 @@ interface AnswerParts extends WrittenAnswer {
 /** The answer in every form the API serves: the report, the structured data and the HTML, from the written document. */
 function articleAnswer(parts: AnswerParts, options: WriteArticleOptions): WrittenArticle {
   const { id, request, articlePlan, keywords, document, outline, planned, grounding } = parts;
-  const slug = articleSlug(outline.title, articlePlan.primary);
+  const slug = articleSlug(outline.title, articlePlan.primary, articlePlan.request.language);
   const { title, metaDescription } = outline;
   const report = articleReport({ request, articlePlan, keywords, title, metaDescription, slug, document, grounding });
   const created = Math.floor(Date.now() / 1000);

@@ -65,7 +65,7 @@ export function articleOfMarkdown(markdown: string, target: string): { article: 
   const title = text("title") || (h1 ? toString(h1) : "");
   if (!title)
     throw new InvalidFieldError("markdown", "no title", "markdown: the article has no title (front matter `title` or a `# Title` line)");
-  const slug = slugify(text("slug")) || articleSlug(title, title);
+  const slug = slugify(text("slug")) || articleSlug(title, undefined, text("language") || "en");
   const keywords = Array.isArray(frontMatter.keywords) ? frontMatter.keywords.filter((k): k is string => typeof k === "string") : [];
   const posts = frontMatter.posts as Record<string, unknown> | undefined;
   const recorded = posts && typeof posts === "object" ? posts[target] : undefined;

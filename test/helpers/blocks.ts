@@ -2,6 +2,7 @@ import type { Nodes, PhrasingContent, Root } from "mdast";
 import remarkParse from "remark-parse";
 import { unified } from "unified";
 import type { Block } from "../../src/article/body/document.js";
+import type { AnalyseInput } from "../../src/article/report/analyse.js";
 import { countWords, splitSentences } from "../../src/article/text/text.js";
 
 /**
@@ -54,4 +55,23 @@ export function blocksOf(markdown: string, language = "en"): ParsedBlocks {
   };
   for (const node of tree.children) visit(node, true);
   return { blocks, hasTitle, tree };
+}
+
+/** The analyser's input for a document written as Markdown (read by remark, not by the engine), defaults for the rest. */
+export function analyseInput(markdown: string, overrides: Partial<AnalyseInput> = {}): AnalyseInput {
+  const language = overrides.language ?? "en";
+  const { blocks, hasTitle } = blocksOf(markdown, language);
+  return {
+    blocks,
+    hasTitle,
+    title: "A title",
+    metaDescription: "A description.",
+    slug: "a-title",
+    keywords: [],
+    language,
+    headingTags: true,
+    preset: "sections",
+    targetLength: 300,
+    ...overrides,
+  };
 }

@@ -294,13 +294,13 @@ describe("analyse: good articles", () => {
   it("passes every check of a sections article and scores 100", () => {
     const a = analyse(sectionsInput());
     expect(failing(a)).toEqual([]);
-    expect(notApplicable(a)).toEqual(["no-headings", "outline", "sources-cited", "internal-links"]);
+    expect(notApplicable(a)).toEqual(["no-headings", "promised-count", "outline", "sources-cited", "internal-links"]);
     expect(a.score).toBe(100);
     expect(a.wordCount).toBe(585);
     expect(a.readingTimeMinutes).toBe(3);
     expect(a.keywordDensity).toEqual({ "compost bins": 1.2, "kitchen scraps": 0.17, "worm castings": 0.17 });
     expect(check(a, "keyword-density").message).toBe(
-      "Keyword density is 1.2% (“compost bins” 7 times in 585 words, word forms counted; target 0.5–2.5%).",
+      "Keyword density is 1.2% (“compost bins” 7 times in 585 words, word forms counted, function words between the keyword's words ignored; target 0.5–2.5%).",
     );
   });
 
@@ -312,6 +312,8 @@ describe("analyse: good articles", () => {
       "no-headings",
       "distinct-headings",
       "subheading-distribution",
+      "promised-count",
+      "heading-openings",
       "outline",
       "sources-cited",
       "internal-links",
@@ -329,6 +331,8 @@ describe("analyse: good articles", () => {
       "heading-hierarchy",
       "distinct-headings",
       "subheading-distribution",
+      "promised-count",
+      "heading-openings",
       "outline",
       "sources-cited",
       "internal-links",
@@ -507,6 +511,26 @@ const badCases: BadCase[] = [
     id: "no-headings",
     input: () => paragraphsInput(paragraphParts(), { headingTags: false }),
     figure: "1 heading (target 0",
+  },
+  {
+    id: "promised-count",
+    input: () => sectionsInput(undefined, { title: "Compost bins: seven tips for small gardens" }),
+    figure: "promises 7; the article has no numbered items and 4 H2 sections",
+  },
+  {
+    id: "heading-endings",
+    input: () => sectionsInput(undefined, { title: "Compost bins: a practical guide for small gardens and" }),
+    figure: "ending on “and”",
+  },
+  {
+    id: "heading-openings",
+    input: editSections((parts) => {
+      parts.siteHeading = "## Choosing a site";
+      parts.shadeHeading = "### Choosing shade and drainage";
+      parts.fillHeading = "## Choose how to fill compost bins well";
+    }),
+    figure:
+      "3 of 5 subheadings open alike (“Choosing a site”, “Choosing shade and drainage”, “Choose how to fill compost bins well”; target at most 2)",
   },
   {
     id: "outline",
@@ -767,7 +791,15 @@ describe("analyse: checks that do not apply", () => {
 
   it("skips every keyword check without keywords", () => {
     const a = analyse(sectionsInput(undefined, { keywords: [] }));
-    expect(notApplicable(a)).toEqual(["on-topic", ...KEYWORD_CHECKS, "no-headings", "outline", "sources-cited", "internal-links"]);
+    expect(notApplicable(a)).toEqual([
+      "on-topic",
+      ...KEYWORD_CHECKS,
+      "no-headings",
+      "promised-count",
+      "outline",
+      "sources-cited",
+      "internal-links",
+    ]);
     expect(failing(a)).toEqual([]);
     expect(a.keywordDensity).toEqual({});
     expect(a.score).toBe(100);

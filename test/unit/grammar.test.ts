@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accepts, grammarLlama } from "../helpers/grammar.js";
 import { fieldImpossible, GrammarBuilder, withoutStop, type FieldShape, type Item } from "../../src/article/gbnf/grammar.js";
 import { literal } from "../../src/article/gbnf/escape.js";
+import { danglingEnd, openingOf } from "../../src/article/text/function-words.js";
 import { writeOutline } from "../../src/article/outline/outline.js";
 import { freeTextGrammar } from "../../src/article/gbnf/free-text.js";
 import { plan } from "../../src/article/plan/plan.js";
@@ -239,6 +240,31 @@ describe("GrammarBuilder in llama.cpp", () => {
       expect(accepts(overflowing, " small, garden.")).toBe(true);
       expect(accepts(overflowing, " small, the.")).toBe(false);
       expect(accepts(overflowing, " small garden, the.")).toBe(false);
+    });
+
+    it("refuses a function word as a field's last word and a refused opening as its first, words banned or not", async () => {
+      const finals = ["the", "a", "and", "of"];
+      const openings = ["oil", "how"];
+      for (const refused of [[], ["lily"]]) {
+        const build = (field: FieldShape) =>
+          llama().createGrammar({ grammar: new GrammarBuilder(true, { refused, finals, openings }).add([{ field }]).build() });
+        const heading = await build({ words: [2, 8] });
+        for (const text of ["Wipe the pan dry", "Wipe them all then", "Season and wipe it", "Toil away at a pan", "Then there"])
+          expect(accepts(heading, text), text).toBe(true);
+        for (const text of ["Wipe the pan and", "Season it with the", "Oiling the pan", "How it works", "HOW it works", "Wipe a"])
+          expect(accepts(heading, text), text).toBe(false);
+        const keyword = await build({ words: [2, 8], keyword: "oil the pan", before: 2 });
+        expect(accepts(keyword, "Oil the pan well"), "keyword opening").toBe(false);
+        expect(accepts(keyword, "Always oil the pan well"), "keyword after a word").toBe(true);
+        expect(accepts(keyword, "Always oil the pan of"), "keyword field's last word").toBe(false);
+        const tail = await build({ words: [0, 3], continues: true });
+        expect(accepts(tail, " in the morning"), "tail").toBe(true);
+        expect(accepts(tail, " in the"), "tail's last word").toBe(false);
+        // The word a field may begin past its most ends a field of fewer words where it is not cut.
+        const overflowing = await build({ words: [0, 3], continues: true, overflow: true });
+        expect(accepts(overflowing, " in the park, then"), "overflow").toBe(true);
+        expect(accepts(overflowing, " in the park and"), "overflow's last word").toBe(false);
+      }
     });
 
     it("a field without keyword holds its words, no more", async () => {
@@ -498,6 +524,32 @@ describe.skipIf(!HAS_STORIES_MODEL)("GrammarBuilder steering stories260K", () =>
       // Whole words only: no space at either end, no line break, no quote but the keyword's.
       expect(value, `seed ${seed}`).not.toMatch(/^\s|\s$|\n/u);
       if (shape.keyword !== QUOTED) expect(value, `seed ${seed}`).not.toContain('"');
+    }
+  });
+
+  it("an outline of many headings: no title or heading ends on a function word, no three open alike", async () => {
+    const p = plan(
+      v.parse(GenerateRequestSchema, {
+        topic: "Caring for indoor plants",
+        structure: "listicle",
+        length: 3000,
+        seed: 3,
+        seo: { keywords: "indoor plants" },
+      }),
+    );
+    const writer = await runtime.writer();
+    try {
+      await writer.begin({ system: "", user: "", completion: "Once upon a time, there was a little dog named Spot." });
+      const avoid = new AvoidList({ style: { avoid: [], cliches: true }, language: "en" });
+      const outline = await writeOutline({ plan: p, writer, format: "lines", seed: 3, avoid });
+      const headings = outline.sections.flatMap((s) => [s.heading, ...s.subheadings]).filter((h): h is string => Boolean(h));
+      expect(headings.length).toBeGreaterThanOrEqual(10);
+      for (const text of [outline.title, ...headings]) expect(danglingEnd(text, "en"), text).toBeUndefined();
+      const openings = new Map<string, number>();
+      for (const text of headings) openings.set(openingOf(text, "en"), (openings.get(openingOf(text, "en")) ?? 0) + 1);
+      expect(Math.max(...openings.values()), headings.join(" | ")).toBeLessThanOrEqual(2);
+    } finally {
+      await writer.dispose();
     }
   });
 

@@ -57,12 +57,17 @@ const JOINER = chars("-'\u2019");
 /** The space between words. */
 const SPACE = literal(" ");
 
-/** A word (`w`: perhaps followed by a comma) and a field's last word (`wl`), each part of at most 12 and 10 letters of `part`. */
-const wordRulesOf = (part: (letters: number) => Term): string[] => [
+/**
+ * A word (`w`: perhaps followed by a comma) and a field's last word (`wl`), each part of at most 12
+ * and 10 letters of `part`; the last word's first part is `last`'s, and a field's first word (`wf`),
+ * when `first` is given, `first`'s.
+ */
+const wordRulesOf = (part: (letters: number) => Term, last = part, first?: (letters: number) => Term): string[] => [
   // A word: letters, perhaps joined by an apostrophe or hyphen, perhaps followed by a comma.
   rule("w", seq(part(12), opt(group(seq(JOINER, part(10)))), opt(literal(",")))),
   // The last word of a field carries no punctuation, so a field ends on a whole word.
-  rule("wl", seq(part(12), opt(group(seq(JOINER, part(10)))))),
+  rule("wl", seq(last(12), opt(group(seq(JOINER, part(10)))))),
+  ...(first ? [rule("wf", seq(first(12), opt(group(seq(JOINER, part(10)))), opt(literal(","))))] : []),
 ];
 
 // A heading or title never opens a quotation or bracket it might not close.
@@ -86,6 +91,10 @@ export interface GrammarOptions {
    * case. Words with marks inside are left to the phrase matcher. @default none
    */
   refused?: readonly string[];
+  /** Words a field's last word may not be (in a spaced script), in either case: its language's function words. @default none */
+  finals?: readonly string[];
+  /** Words a field's first word may not begin with (in a spaced script), in either case: openings already used twice. @default none */
+  openings?: readonly string[];
 }
 
 /** Builds one grammar for a sequence of literals and fields. */
@@ -93,8 +102,10 @@ export class GrammarBuilder {
   private readonly rules: string[] = [];
   private readonly parts: string[] = [];
   private readonly refused: readonly string[];
-  /** Word rules of the refused words, by most letters a word may have. */
-  private readonly words = new Map<number, string[]>();
+  private readonly finals: readonly string[];
+  private readonly openings: readonly string[];
+  /** Word rules of the refused words (and the finals or openings), by rule name. */
+  private readonly words = new Map<string, string[]>();
 
   /** `spaced`: words are separated by spaces (false for Japanese, Chinese, Thai…). */
   constructor(
@@ -102,6 +113,8 @@ export class GrammarBuilder {
     options: GrammarOptions = {},
   ) {
     this.refused = spaced ? refusableWords(options.refused ?? []) : [];
+    this.finals = spaced ? refusableWords(options.finals ?? []) : [];
+    this.openings = spaced ? refusableWords(options.openings ?? []) : [];
   }
 
   /** Add items in order. */
@@ -113,22 +126,41 @@ export class GrammarBuilder {
   /** The GBNF text. */
   build(): string {
     // With words refused, a word's letters (each part of a hyphenated one) are the refusing rule's.
-    const shared = this.refused.length ? [LETTER_RULE, ...SCRIPT_RULES, ...refusingWords(this.word(12))] : SHARED_RULES;
+    const part = this.refused.length ? () => this.word(12) : (letters: number) => repeat("l", 1, letters);
+    const shared =
+      this.refused.length || this.finals.length || this.openings.length
+        ? [LETTER_RULE, ...SCRIPT_RULES, ...wordRulesOf(part, this.finals.length ? () => this.last(12) : part, this.first())]
+        : SHARED_RULES;
     return grammar(rule("root", seq(...this.parts) || literal("")), ...this.rules, ...shared, ...[...this.words.values()].flat());
   }
 
   /** The rule of a word of at most `letters` letters. */
   private word(letters: number): string {
-    if (!this.refused.length) return repeat("l", 1, letters);
-    const name = `ok${letters}`;
-    if (!this.words.has(letters)) this.words.set(letters, wordRules(name, this.refused, letters));
+    return this.refused.length ? this.named(`ok${letters}`, this.refused, letters) : repeat("l", 1, letters);
+  }
+
+  /** The rule of a field's last word of at most `letters` letters: a word, and none of the finals. */
+  private last(letters: number): string {
+    return this.finals.length ? this.named(`fin${letters}`, this.refused, letters, this.finals) : this.word(letters);
+  }
+
+  /** The first word's letters when openings are refused: no word beginning with a refused word or an opening. */
+  private first(): ((letters: number) => Term) | undefined {
+    if (!this.openings.length) return undefined;
+    return (letters) => this.named(`op${letters}`, [...this.refused, ...this.openings], letters);
+  }
+
+  /** The word rules `name` once built (see {@link wordRules}). */
+  private named(name: string, words: readonly string[], letters: number, finals: readonly string[] = []): string {
+    if (!this.words.has(name)) this.words.set(name, wordRules(name, words, letters, finals));
     return name;
   }
 
   private fieldRule(shape: FieldShape): string {
     const name = `f${this.rules.length}`;
-    const letters = shape.letters === undefined ? undefined : this.word(shape.letters);
-    this.rules.push(rule(name, this.spaced ? spacedField(shape, this.word(12), letters) : unspacedField(shape)));
+    const letters = shape.letters === undefined ? undefined : { word: this.word(shape.letters), last: this.last(shape.letters) };
+    const rules = { word: this.word(12), last: this.last(12), first: this.openings.length ? "wf" : "w", letters };
+    this.rules.push(rule(name, this.spaced ? spacedField(shape, rules, this.openings) : unspacedField(shape)));
     return name;
   }
 }
@@ -175,17 +207,33 @@ export function headingGrammar(primary: string, keyword: boolean, spaced: boolea
   return fieldGrammar(headingShape(primary, keyword), "\n", spaced, options);
 }
 
-/** The word rules `w` and `wl` when words are refused: `word` instead of free letters. */
-const refusingWords = (word: string): string[] => wordRulesOf(() => word);
-
 /** Up to `max` of a term (none when `max` is not positive), at least `min`. */
 const upTo = (term: Term, min: number, max: number): Term | undefined => (max <= 0 ? undefined : repeat(term, Math.max(0, min), max));
 
-/**
- * `word`: the rule of a word (refusing banned words when some are); `letters`: the rule of a word
- * of the field's own most letters (`shape.letters`), when it has one.
- */
-function spacedField(shape: FieldShape, word: string, letters?: string): Term {
+/** The word rules a spaced field is built of. */
+interface FieldWords {
+  /** A word (refusing banned words when some are). */
+  word: string;
+  /** A word that may end the field (refusing the finals too when some are). */
+  last: string;
+  /** The field's first word: `wf` when openings are refused, else `w`. */
+  first: string;
+  /** Words of the field's own most letters (`shape.letters`), when it has one, and its last word. */
+  letters?: { word: string; last: string };
+}
+
+/** Whether a keyword begins with one of the refused openings (lower-case), so it may not open the field. */
+const opensWithRefused = (keyword: string, openings: readonly string[]): boolean =>
+  openings.some((opening) => keyword.toLocaleLowerCase().startsWith(opening));
+
+/** `count` words before a keyword, each followed by a space, the first of them `first`. */
+const leading = (first: string, count: number): Term =>
+  first === "w"
+    ? times(group(seq("w", SPACE)), count)
+    : seq(first, SPACE, count > 1 ? times(group(seq("w", SPACE)), count - 1) : undefined);
+
+function spacedField(shape: FieldShape, rules: FieldWords, openings: readonly string[]): Term {
+  const { last, first, letters } = rules;
   const [min, max] = shape.words;
   // Without a required ending the model may still close the field with a stop of its own,
   // which callers drop: a model that wants to end there is not pushed into gluing letters on.
@@ -194,37 +242,46 @@ function spacedField(shape: FieldShape, word: string, letters?: string): Term {
   // with it): a model's comma on the last word or the next is never refused, so the sampler never runs the grammar
   // over the whole vocabulary for it. The field still ends on its stop.
   const comma = opt(literal(","));
-  const end = shape.overflow ? group(alt(stop, seq(comma, SPACE, word, comma, stop))) : stop;
+  // The word past the most ends the field where it is not cut (a field of fewer words), so it is a last word.
+  const end = shape.overflow ? group(alt(stop, seq(comma, SPACE, last, comma, stop))) : stop;
   // Words after the first, each after a space: a lengthened field's of its own most letters.
   const words = (word: Term, least: number, most: number) => upTo(group(seq(SPACE, word)), least, most);
   if (shape.continues) {
-    const [w, wl] = letters ? [group(seq(letters, comma)), letters] : ["w", "wl"];
+    const [w, wl] = letters ? [group(seq(letters.word, comma)), letters.last] : ["w", "wl"];
     // A field the keyword was steered into may end right after it (`min` 0), or must (`max` 0).
     const tail = seq(comma, words(w, min - 1, max - 1), SPACE, wl);
     return seq(max <= 0 ? undefined : min > 0 ? tail : opt(group(tail)), end);
   }
   // A field may open with the space its model's first token carries (a JSON string's value), which the reading drops.
   const open = shape.spaceBefore ? opt(SPACE) : undefined;
-  if (!shape.keyword) return seq(open, "w", words("w", min - 2, max - 2), SPACE, "wl", end);
+  if (!shape.keyword) return seq(open, first, words("w", min - 2, max - 2), SPACE, "wl", end);
   const keywordWords = shape.keyword.split(/\s+/).length;
   // One alternative per number of words before the keyword, so the whole field keeps its word range.
   const alternatives: Term[] = [];
-  for (let before = 0; before <= (shape.before ?? 2); before++) {
+  // A keyword that begins with a refused opening does not open the field while words may stand before it.
+  const from = opensWithRefused(shape.keyword, openings) && (shape.before ?? 2) > 0 ? 1 : 0;
+  for (let before = from; before <= (shape.before ?? 2); before++) {
     const most = max - keywordWords - before;
     if (most < 0) break;
     const least = Math.max(0, min - keywordWords - before);
     const tail = most === 0 ? undefined : group(seq(words("w", least - 1, most - 1), SPACE, "wl"));
     alternatives.push(
-      seq(
-        before ? times(group(seq("w", SPACE)), before) : undefined,
-        keywordRule(shape.keyword, before === 0),
-        least === 0 && tail ? opt(tail) : tail,
-      ),
+      seq(before ? leading(first, before) : undefined, keywordRule(shape.keyword, before === 0), least === 0 && tail ? opt(tail) : tail),
     );
   }
   // A keyword longer than the field stands alone.
   if (!alternatives.length) alternatives.push(keywordRule(shape.keyword, true));
   return seq(open, group(alt(...alternatives)), stop);
+}
+
+/**
+ * Whether a field of a script without spaces ran to its grammar's most characters (see
+ * {@link unspacedField}): about two a word, counted after its keyword when it holds one.
+ */
+export function unspacedFull(shape: FieldShape, value: string): boolean {
+  const at = shape.keyword ? value.toLocaleLowerCase().indexOf(shape.keyword.toLocaleLowerCase()) : -1;
+  const after = at < 0 ? value : value.slice(at + shape.keyword!.length);
+  return [...after.replace(/\s/gu, "")].length >= shape.words[1] * 2;
 }
 
 function unspacedField(shape: FieldShape): Term {

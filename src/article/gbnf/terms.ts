@@ -74,12 +74,12 @@ export const trieLetters = (node: TrieNode): string[] => [...node.children.keys(
 /**
  * A trie node as alternatives: `out` (the way out of the trie, a character no word goes on
  * with), then each letter the words go on with, in either case, followed by what `next` makes
- * of its node; a letter whose `next` is undefined is left out (a word that may not be written).
+ * of its node (given the letter, lower-case); a letter whose `next` is undefined is left out (a word that may not be written).
  */
-export function trieStep(node: TrieNode, out: Term, next: (child: TrieNode) => Term | undefined): Term {
+export function trieStep(node: TrieNode, out: Term, next: (child: TrieNode, letter: string) => Term | undefined): Term {
   const alternatives = [out];
   for (const [c, child] of node.children) {
-    const rest = next(child);
+    const rest = next(child, c);
     if (rest !== undefined) alternatives.push(seq(charClass(caseForms(c)), rest));
   }
   return alt(...alternatives);

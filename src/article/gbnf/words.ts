@@ -24,25 +24,30 @@ export function refusableWords(words: readonly string[]): string[] {
 
 /**
  * GBNF rules defining `name`: a run of 1 to `letters` letters that does not begin with any of
- * `words` (lower-case, letters only), in either case. One rule per trie node.
+ * `words` (lower-case, letters only) and is none of `finals` exactly (a last word that may not
+ * end a field: "the" is refused, "then" and "there" are not), in either case. One rule per trie node.
  */
-export function wordRules(name: string, words: readonly string[], letters: number): string[] {
+export function wordRules(name: string, words: readonly string[], letters: number, finals: readonly string[] = []): string[] {
   const rules: string[] = [];
-  // The rest of a word once `node`'s letters are written (`depth` of them): undefined when nothing may follow.
-  const visit = (node: TrieNode, depth: number): string | undefined => {
-    const left = letters - depth;
+  const banned = new Set(words.map((w) => w.toLocaleLowerCase()));
+  const whole = new Set(finals.map((w) => w.toLocaleLowerCase()));
+  // The rest of a word once `node`'s letters (`prefix`) are written: undefined when nothing may follow.
+  const visit = (node: TrieNode, prefix: string): string | undefined => {
+    const left = letters - [...prefix].length;
     if (left <= 0) return undefined;
-    // Any other letter leaves the banned words behind: the word goes on freely.
+    // Any other letter leaves the listed words behind: the word goes on freely.
     const out = seq(charClass(trieLetters(node), true, NOT_LETTER), left > 1 ? repeat("l", 0, left - 1) : "");
-    // A banned word ended: no word may go on through it.
-    const body = trieStep(node, out, (child) => {
-      if (child.end) return undefined;
-      const rest = visit(child, depth + 1);
+    const body = trieStep(node, out, (child, c) => {
+      const word = prefix + c;
+      // A banned word ended: no word may go on through it. A final one must go on.
+      if (banned.has(word)) return undefined;
+      const rest = visit(child, word);
+      if (whole.has(word)) return rest;
       return rest ? opt(rest) : "";
     });
     const named = `${name}-${rules.length}`;
     rules.push(rule(named, body));
     return named;
   };
-  return [rule(name, visit(wordTrie(words), 0)!), ...rules];
+  return [rule(name, visit(wordTrie([...banned, ...whole]), "")!), ...rules];
 }

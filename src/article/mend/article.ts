@@ -44,7 +44,7 @@ export function articleOf(
   const { tree } = readMarkdown(markdown);
   const body: Root = { ...tree, children: tree.children.filter((node) => !isFrontMatter(node)) };
   const { html, page } = renderArticle(body, { title, metaDescription, language, jsonLd });
-  const slug = (report.slug && slugify(report.slug.value)) || articleSlug(title, keywords[0] ?? title);
+  const slug = (report.slug && slugify(report.slug.value)) || articleSlug(title, keywords[0], language);
   return {
     article: {
       title,

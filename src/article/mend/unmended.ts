@@ -21,6 +21,10 @@ const NOT_MENDED: Partial<Record<CheckId, string>> = {
   "no-headings": "a refresh does not remove headings",
   "heading-hierarchy": "a refresh does not change the article's headings' levels",
   "distinct-headings": "a refresh does not rewrite repeated headings",
+  "promised-count": "a refresh does not add or remove items; change the title or the items",
+  "heading-endings":
+    'a refresh rewrites headings only where they hold a banned phrase, and only when the request\'s `mend` holds "headings"',
+  "heading-openings": "a refresh does not rewrite heading openings",
   "sentence-length": "a refresh does not rewrite sentences for their length",
   "consecutive-sentence-starts": "a refresh does not rewrite sentence openings",
   "duplicate-sentences": "a refresh never removes a sentence",

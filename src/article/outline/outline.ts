@@ -1,11 +1,13 @@
 import type { Writer } from "../../model/backend.js";
 import type { AvoidList } from "../plan/avoid.js";
-import { fieldGrammar, fieldImpossible, withoutStop, type FieldShape } from "../gbnf/grammar.js";
+import { fieldGrammar, fieldImpossible, withoutStop, type FieldShape, type GrammarOptions } from "../gbnf/grammar.js";
+import { fieldWords } from "./field-words.js";
+import { TITLE_MAX, titleFits, wholeWords } from "./title-fits.js";
 import { fieldAt, givenTexts, outlineItems, parseOutline, type OutlineItem, type Role, type Sizes } from "./outline-answer.js";
 import { TokenLedger } from "../ledger.js";
 import { keywordSpot, keywordStart, keywordWords, leadShape, tailShape } from "./steer.js";
 import type { Plan, PlannedSection } from "../plan/plan.js";
-import { capitalise, countPhrase, displayWidth, normaliseSentence, wordSpans } from "../text/text.js";
+import { capitalise, displayWidth, normaliseSentence, wordSpans } from "../text/text.js";
 
 /** The planned article as the model wrote it: title, description and every heading. */
 export interface Outline {
@@ -16,7 +18,7 @@ export interface Outline {
 }
 
 /** Most display columns of a title (a wide CJK character counts as two). */
-export const TITLE_MAX = 60;
+export { TITLE_MAX } from "./title-fits.js";
 /** Display columns a meta description has, at least and at most. */
 export const DESCRIPTION = { min: 120, max: 156 } as const;
 /** Times the model may rewrite one field that breaks a rule (too long, a repeated heading). */
@@ -123,10 +125,16 @@ class OutlinePass {
     const seed = (this.o.seed + attempt * 7919) >>> 0;
     // Only the field's own words are judged: the labels code writes ("Title: ") are no text of the article.
     const fieldStart = writer.text.length;
+    const words = fieldWords({
+      items: this.items,
+      values: this.values,
+      index: this.items.length - rest.length,
+      language: plan.request.language,
+    });
     const lead = leadShape(field, plan.spaced);
-    if (!lead) return (await this.call(field, then, seed, fieldStart)).banned;
+    if (!lead) return (await this.call(field, then, seed, fieldStart, words)).banned;
     const language = plan.request.language;
-    const led = await this.call(lead, then, seed, fieldStart, (piece) =>
+    const led = await this.call(lead, then, seed, fieldStart, words, (piece) =>
       keywordSpot(writer.text.slice(fieldStart, writer.text.length - piece.length), piece, field, language),
     );
     if (led.banned !== undefined || led.spot === undefined) return led.banned;
@@ -134,11 +142,11 @@ class OutlinePass {
     // A keyword the model had begun goes on from its first word, never written twice.
     const written = writer.text.slice(fieldStart);
     writer.cut(fieldStart + written.slice(0, keywordStart(written, field.keyword!, language)).trimEnd().length, "steering");
-    const words = wordSpans(writer.text.slice(fieldStart), language).length;
+    const leading = wordSpans(writer.text.slice(fieldStart), language).length;
     writer.append(`${writer.text.length > fieldStart ? " " : ""}${field.keyword}`);
     // A title keeps its keyword in its first half: at least as many words follow the keyword as lead to it.
-    const tail = tailShape(field, words + keywordWords(field.keyword!), role.kind === "title" ? words : 0);
-    return (await this.call(tail, then, seed, fieldStart)).banned;
+    const tail = tailShape(field, leading + keywordWords(field.keyword!), role.kind === "title" ? leading : 0);
+    return (await this.call(tail, then, seed, fieldStart, words)).banned;
   }
 
   /**
@@ -152,11 +160,12 @@ class OutlinePass {
     then: string | undefined,
     seed: number,
     fieldStart: number,
+    words: GrammarOptions,
     spot?: (piece: string) => "after" | "before" | undefined,
   ): Promise<{ banned?: number; spot?: "after" | "before"; piece?: string }> {
     const { writer, start, plan } = this;
     const overflow = plan.spaced && then !== undefined;
-    const grammar = fieldGrammar({ ...shape, overflow }, then, plan.spaced, { refused: this.o.avoid.words });
+    const grammar = fieldGrammar({ ...shape, overflow }, then, plan.spaced, { refused: this.o.avoid.words, ...words });
     const impossible = fieldImpossible(shape, then, plan.spaced);
     const callStart = writer.text.length;
     const maxTokens = 32 + shape.words[1] * 6;
@@ -313,27 +322,6 @@ function firstFailing(
   return undefined;
 }
 
-/** At most 60 columns, the keyword in the first half, not ending on a small word. */
-function titleFits(title: string, keyword: string, language: string): boolean {
-  const at = title.toLocaleLowerCase(language).indexOf(keyword.toLocaleLowerCase(language));
-  const last = wordSpans(title, language).at(-1)?.word.toLocaleLowerCase(language) ?? "";
-  const width = displayWidth(title);
-  return (
-    width <= TITLE_MAX &&
-    at >= 0 &&
-    displayWidth(title.slice(0, at)) <= width / 2 &&
-    countPhrase(title, keyword, language) === 1 &&
-    !DANGLING.has(last)
-  );
-}
-
-/** Words a title must not end on (a phrase cut short: "… and then they"). */
-const DANGLING = new Set(
-  "a an the and or but of in on at to for with by from as that then they he she it we you i his her their its our your is are was were be".split(
-    " ",
-  ),
-);
-
 function outlineFrom(plan: Plan, items: readonly OutlineItem[], values: Map<number, string>, avoid: AvoidList): Outline {
   const language = plan.request.language;
   const given = givenTexts(plan);
@@ -351,7 +339,9 @@ function outlineFrom(plan: Plan, items: readonly OutlineItem[], values: Map<numb
     const role = item.role;
     // The description ends a sentence; a heading or title never ends on its grammar's stop.
     const raw = values.get(i);
-    const written = raw === undefined ? undefined : role.kind === "description" ? raw.trim() : withoutStop(raw);
+    const whole = raw === undefined ? undefined : role.kind === "description" ? raw.trim() : withoutStop(raw);
+    // A title or heading in a script without spaces that ran to its grammar's last character may end inside a word.
+    const written = whole && role.kind !== "description" && !plan.spaced ? wholeWords(whole, item.field, language) : whole;
     // A field the model never finished (it ran out of steps) stays empty: a heading is then left out, as is one
     // still holding a banned phrase. A title or description keeps it, and the report says so.
     if (!written || (avoid.holds(written) && role.kind !== "title" && role.kind !== "description")) continue;

@@ -4,6 +4,7 @@ import { resolveStyle, type GenerateRequest, type Preset, type UserOutline } fro
 import { AvoidList, countBanned } from "./avoid.js";
 import { clichesFor } from "./cliches.js";
 import { focusKeyword } from "./focus.js";
+import { promisedCount } from "../text/counts.js";
 import { countPhrase } from "../text/text.js";
 
 /** The logical parts of an article. */
@@ -103,7 +104,9 @@ export function plan(request: GenerateRequest): Plan {
     placeKeywordUses(sections, secondary, request.length, keywordHeadings, request.outline);
     return { ...base, sections };
   }
-  const sections = presetSections(preset, request.length, labels);
+  // A count the given title (else the topic) promises is the number of items or steps ("Ten tips" → 10).
+  const promised = promisedCount(request.seo.title ?? "", request.language) ?? promisedCount(request.topic, request.language);
+  const sections = presetSections(preset, request.length, labels, promised);
   const keywordHeadings = markKeywordHeadings(sections, subheadings, request.length);
   placeKeywordUses(sections, secondary, request.length, keywordHeadings);
   return { ...base, sections };
@@ -139,7 +142,12 @@ function section(kind: SectionKind, fields: Partial<PlannedSection> = {}): Plann
 const written = (): PlannedHeading => ({ keyword: false });
 
 /** The sections a preset plans for `length` words, fixed labels where the style allows them. */
-function presetSections(preset: GenerateRequest["structure"], length: number, labels: Plan["labels"]): PlannedSection[] {
+function presetSections(
+  preset: GenerateRequest["structure"],
+  length: number,
+  labels: Plan["labels"],
+  promised: number | undefined,
+): PlannedSection[] {
   const parts = Math.round(length / WORDS_PER_PART[preset]);
   // A banned label gives way to a heading the model writes, like any other.
   const labelled = (label: string): Partial<PlannedSection> => (label ? { label } : { heading: written() });
@@ -170,7 +178,8 @@ function presetSections(preset: GenerateRequest["structure"], length: number, la
     case "listicle":
     case "how-to": {
       // Enough items that none runs past the RUN_WORDS a subheading may cover, even at 5000 words.
-      const count = preset === "listicle" ? clamp(parts, 3, 40) : clamp(parts, 3, 30);
+      const most = preset === "listicle" ? 40 : 30;
+      const count = promised === undefined ? clamp(parts, 3, most) : Math.min(promised, most);
       for (let i = 0; i < count; i++) sections.push(section("body", { heading: written(), number: i + 1 }));
       sections.push(section("conclusion", labelled(labels.conclusion)));
       break;

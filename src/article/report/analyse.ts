@@ -1,4 +1,5 @@
 import { measureArticle, sum, type Measure } from "./checks/article.js";
+import { editorChecks } from "./checks/editor.js";
 import { figureChecks } from "./checks/figures.js";
 import { groundingChecks } from "./checks/grounding.js";
 import { headingChecks } from "./checks/headings.js";
@@ -45,6 +46,7 @@ const MEASURES: Record<CheckId, Measure> = {
   ...keywordChecks,
   ...lengthChecks,
   ...headingChecks,
+  ...editorChecks,
   ...outlineChecks,
   ...readabilityChecks,
   ...phraseChecks,

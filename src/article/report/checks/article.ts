@@ -78,6 +78,12 @@ export function measureArticle(input: AnalyseInput): Article {
 export const occurrences = (blocks: readonly Block[], phrase: string, language: string) =>
   sum(blocks.map((block) => countForms(block.text, phrase, language)));
 
+/** The numbering the engine gives listicle items and how-to steps ("## 3. Turn the pile"). */
+export const NUMBERING = /^\s*\d+[.)]\s/u;
+
+/** Headings numbered as listicle items or how-to steps. */
+export const numbered = (article: Article): Heading[] => article.headings.filter((heading) => NUMBERING.test(heading.text));
+
 /** A passed or failed verdict. */
 export const verdict = (passed: boolean, message: string): Verdict => ({ passed, message });
 
@@ -106,7 +112,7 @@ export const listFound = (found: readonly { phrase: string; count: number }[]) =
   found.map((hit) => `“${hit.phrase}” (${hit.count})`).join(", ");
 
 /** "1 word", "2 words". */
-export const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
+export const plural = (count: number, noun: string, nouns = `${noun}s`) => `${count} ${count === 1 ? noun : nouns}`;
 /** The sum of numbers. */
 export const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
 /** A number rounded to `decimals` places. */

@@ -2,14 +2,12 @@
  * The `unsupported-figures` check: a figure (a number, percentage, year or amount written
  * in digits) that neither a source nor the request gives is a fact no one supplied, so it
  * is listed. Structure the engine adds is not a figure: the numbering of listicle items and
- * how-to steps ("## 3. Turn the pile") and citation markers ("[2]").
+ * how-to steps ("## 3. Turn the pile") and citation markers ("[2]"); nor is a measurement in
+ * instructions ("230 °C", "20 minutes", "500 g": claimsIn), which no source needs to give.
  */
 import type { CheckId } from "./registry.js";
-import { figureKey, figuresIn } from "../../text/figures.js";
-import { type Article, type Measure, plural, verdict } from "./article.js";
-
-/** The numbering the engine gives listicle items and how-to steps. */
-const NUMBERING = /^\s*\d+[.)]\s/u;
+import { claimsIn, figureKey, figuresIn } from "../../text/figures.js";
+import { type Article, type Measure, NUMBERING, numbered, plural, verdict } from "./article.js";
 
 /** Every string in a value, however deeply nested (a request's fields, its sources). */
 export function stringsIn(value: unknown): string[] {
@@ -48,15 +46,12 @@ function distinct(figures: readonly string[]): string[] {
   return figures.filter((figure) => !seen.has(figureKey(figure)) && seen.add(figureKey(figure)));
 }
 
-/** Headings numbered as listicle items or how-to steps. */
-const numbered = (article: Article) => article.headings.filter((heading) => NUMBERING.test(heading.text));
-
-/** The figures a reader sees: title, meta description, headings (numbering removed) and body. */
+/** The figures a reader sees stated as facts (measurements are not): title, meta description, headings (numbering removed) and body. */
 function articleFigures(article: Article): string[] {
   const texts = [
     article.input.title,
     article.input.metaDescription,
     ...article.body.map((block) => (block.kind === "heading" ? block.text.replace(NUMBERING, "") : block.text)),
   ];
-  return texts.flatMap(figuresIn);
+  return texts.flatMap(claimsIn);
 }

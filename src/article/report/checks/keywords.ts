@@ -1,7 +1,7 @@
 /** Keyword checks: where the keywords stand, how often, and how sentences carry them. */
 import { KEYWORD_DENSITY } from "../../plan/limits.js";
 import { slugify } from "../../text/slug.js";
-import { opensWith } from "../../text/text.js";
+import { countPhrase, opensWith } from "../../text/text.js";
 import { countForms, formsNote } from "../../text/forms.js";
 import type { CheckId } from "./registry.js";
 import {
@@ -119,7 +119,13 @@ function keywordOpenings(article: Article): Verdict {
   );
 }
 
+/** Whether a place holds the keyword as editors match it; the message adds the exact count (the stronger verdict) where it differs. */
 function presence(keyword: string, text: string, where: string, language: string): Verdict {
   const count = countForms(text, keyword, language);
-  return verdict(count > 0, `The primary keyword “${keyword}” appears ${plural(count, "time")} in ${where} (${formsNote(language)}).`);
+  const exact = countPhrase(text, keyword, language);
+  const exactly = exact === count ? "" : `; ${exact} exact`;
+  return verdict(
+    count > 0,
+    `The primary keyword “${keyword}” appears ${plural(count, "time")} in ${where} (${formsNote(language)}${exactly}).`,
+  );
 }

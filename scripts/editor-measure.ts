@@ -1,0 +1,45 @@
+/**
+ * What an editor sees in the answers `DIGESTS_ANSWERS=DIR npx tsx scripts/digests.ts` kept:
+ * `npx tsx scripts/editor-measure.ts DIR` counts titles and headings ending on a function word,
+ * articles with three headings or more opening alike, and slugs holding a stop word or a lone
+ * letter, as the report's heading-endings and heading-openings checks judge them.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { danglingEnd, openingOf } from "../src/article/text/function-words.js";
+import { stopWords } from "../src/article/text/terms.js";
+
+const dir = process.argv[2];
+if (!dir) throw new Error("usage: npx tsx scripts/editor-measure.ts DIR");
+
+let lines = 0;
+const dangling: string[] = [];
+const alike: string[] = [];
+const slugs: string[] = [];
+for (const file of (await readdir(dir)).filter((name) => name.endsWith(".json")).sort()) {
+  const { article } = JSON.parse(await readFile(path.join(dir, file), "utf8")) as {
+    article: { title: string; slug: string; markdown: string; language: string };
+  };
+  const { title, slug, markdown, language } = article;
+  const headings = [...markdown.matchAll(/^#{2,6} (.+)$/gmu)].map((match) => match[1]!.trim());
+  for (const text of [title, ...headings]) {
+    lines++;
+    const word = danglingEnd(text, language);
+    if (word) dangling.push(`${file}: “${text}” (${word})`);
+  }
+  const openings = new Map<string, number>();
+  for (const text of headings.filter((heading) => !heading.endsWith("?"))) {
+    const key = openingOf(text, language);
+    openings.set(key, (openings.get(key) ?? 0) + 1);
+  }
+  const most = Math.max(0, ...openings.values());
+  if (most >= 3) alike.push(`${file}: ${most} headings open with “${[...openings].find(([, n]) => n === most)![0]}”`);
+  const bad = slug.split("-").filter((part) => stopWords(language).has(part) || (part.length === 1 && !/\d/u.test(part)));
+  if (bad.length) slugs.push(`${file}: ${slug} (${bad.join(", ")})`);
+}
+console.log(`titles and headings: ${lines}; ending on a function word: ${dangling.length}`);
+for (const line of dangling) console.log(`  ${line}`);
+console.log(`articles with 3 headings or more opening alike: ${alike.length}`);
+for (const line of alike) console.log(`  ${line}`);
+console.log(`slugs with a stop word or a lone letter: ${slugs.length}`);
+for (const line of slugs) console.log(`  ${line}`);

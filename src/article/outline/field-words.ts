@@ -1,0 +1,44 @@
+/**
+ * The words an outline field's grammar refuses besides banned ones: a function word of the
+ * language as its last word (no title or heading ends "… that the"), and, for a heading that is
+ * no question, a first word beginning with one that (or whose stem) already opens two earlier
+ * headings ("Oil the pan", "Oiling it" leave no "Oils …" for a third).
+ */
+import type { GrammarOptions } from "../gbnf/grammar.js";
+import { functionWords, openingOf } from "../text/function-words.js";
+import { wordSpans } from "../text/text.js";
+import type { OutlineItem } from "./outline-answer.js";
+
+/** Where in the outline a field stands: its items, the fields written so far, the field's index. */
+export interface FieldPlace {
+  items: readonly OutlineItem[];
+  values: ReadonlyMap<number, string>;
+  index: number;
+  language: string;
+}
+
+const isHeading = (item: OutlineItem | undefined): boolean =>
+  item !== undefined && "field" in item && (item.role.kind === "heading" || item.role.kind === "subheading");
+
+/** The grammar options of the field at `place.index`. */
+export function fieldWords(place: FieldPlace): GrammarOptions {
+  const { items, values, index, language } = place;
+  const finals = [...functionWords(language)];
+  const item = items[index];
+  if (!isHeading(item) || (item && "field" in item && item.field.end === "?")) return { finals };
+  // Each opening stem: how many earlier headings open with it, and the words they open with.
+  const seen = new Map<string, { count: number; words: Set<string> }>();
+  for (const [i, earlier] of items.entries()) {
+    const value = i < index && isHeading(earlier) ? values.get(i) : undefined;
+    const first = value && !value.trimEnd().endsWith("?") ? wordSpans(value, language)[0]?.word.toLocaleLowerCase(language) : undefined;
+    if (!first) continue;
+    const key = openingOf(first, language);
+    const entry = seen.get(key) ?? { count: 0, words: new Set<string>() };
+    seen.set(key, { count: entry.count + 1, words: entry.words.add(first) });
+  }
+  // The words themselves, and the stem where it begins them ("oil" of "oiling"), so no form of them opens a third.
+  const openings = [...seen.entries()]
+    .filter(([, entry]) => entry.count >= 2)
+    .flatMap(([key, entry]) => [...entry.words, ...([...entry.words].some((word) => word.startsWith(key)) ? [key] : [])]);
+  return { finals, openings };
+}

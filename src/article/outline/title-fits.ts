@@ -1,0 +1,46 @@
+/**
+ * Whether a title the model wrote fits, or is written again (outline.ts judges each field once
+ * written), and a field of a script without spaces cut back to its whole words.
+ */
+import { danglingEnd } from "../text/function-words.js";
+import { type FieldShape, unspacedFull } from "../gbnf/grammar.js";
+import { countPhrase, displayWidth, wordSpans } from "../text/text.js";
+
+/** Most display columns of a title (a wide CJK character counts as two). */
+export const TITLE_MAX = 60;
+
+/** At most 60 columns, the keyword in the first half, not ending on a small word nor a function word of its language. */
+export function titleFits(title: string, keyword: string, language: string): boolean {
+  const at = title.toLocaleLowerCase(language).indexOf(keyword.toLocaleLowerCase(language));
+  const last = wordSpans(title, language).at(-1)?.word.toLocaleLowerCase(language) ?? "";
+  const width = displayWidth(title);
+  return (
+    width <= TITLE_MAX &&
+    at >= 0 &&
+    displayWidth(title.slice(0, at)) <= width / 2 &&
+    countPhrase(title, keyword, language) === 1 &&
+    !DANGLING.has(last) &&
+    danglingEnd(title, language) === undefined
+  );
+}
+
+/** Words a title must not end on (a phrase cut short: "… and then they"). */
+const DANGLING = new Set(
+  "a an the and or but of in on at to for with by from as that then they he she it we you i his her their its our your is are was were be".split(
+    " ",
+  ),
+);
+
+/**
+ * A field of a script without spaces as its whole words: its grammar caps characters, so one that
+ * ran to the cap may end inside a word ("… made sounds tog"); its last word (as `Intl.Segmenter`
+ * reads the language, so CJK is cut between words) then goes, unless the keyword would lose a part.
+ */
+export function wholeWords(value: string, shape: FieldShape, language: string): string {
+  if (!unspacedFull(shape, value)) return value;
+  const last = wordSpans(value, language).at(-1);
+  if (!last || last.index === 0) return value;
+  const cut = value.slice(0, last.index).replace(/[\s、，,]+$/u, "");
+  const keyword = shape.keyword?.toLocaleLowerCase(language);
+  return keyword && !cut.toLocaleLowerCase(language).includes(keyword) ? value : cut;
+}
