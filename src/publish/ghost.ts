@@ -32,7 +32,7 @@ export class GhostClient implements CmsClient {
   async check(): Promise<void> {}
 
   /** Create the post, or update `existing` (its status only when the request names one); throws a PublishError naming the target. */
-  async save(post: Post, existing: FoundPost | undefined): Promise<Published> {
+  async save(post: Post, existing: FoundPost | undefined, created: (id: string) => Promise<void>): Promise<Published> {
     const body = {
       posts: [
         {
@@ -53,6 +53,7 @@ export class GhostClient implements CmsClient {
     const path = existing ? `${API}/${existing.id}/?source=html` : `${API}/?source=html`;
     const answer = await this.#call(existing ? "PUT" : "POST", path, existing ? "updating the post" : "creating the post", body);
     const saved = (answer.json as { posts: GhostPost[] }).posts[0]!;
+    if (!existing) await created(saved.id);
     return { target: this.caller.target.name, id: saved.id, url: saved.url, status: saved.status, created: !existing };
   }
 

@@ -21,8 +21,8 @@ export interface CmsClient {
   byId(id: string): Promise<FoundPost | undefined>;
   /** The posts of this slug, in any status. */
   bySlug(slug: string): Promise<FoundPost[]>;
-  /** Create the post, or update `existing`. */
-  save(post: Post, existing: FoundPost | undefined): Promise<Published>;
+  /** Create the post, or update `existing`; a new post's id goes to `created` the moment the site answers with it. */
+  save(post: Post, existing: FoundPost | undefined, created: (id: string) => Promise<void>): Promise<Published>;
 }
 
 /** Who publishes: the key's id (`local` for the command line on this machine) and where inkpress keeps its records. */
@@ -52,9 +52,10 @@ export async function publishOwned(client: CmsClient, target: PublishTarget, pos
   try {
     await client.check(post);
     const existing = await ownPost(client, target, post, by);
-    const published = await client.save(post, existing);
-    if (published.created) await by.records.recordPost(target.url, published.id, by.owner);
-    return published;
+    // Recorded before anything else is asked of the site: a failure after the create must not leave a post no one owns.
+    return await client.save(post, existing, async (id) => {
+      await by.records.recordPost(target.url, id, by.owner);
+    });
   } finally {
     await unlock();
   }

@@ -36,7 +36,7 @@ export class WordPressClient implements CmsClient {
   }
 
   /** Create the post, or update `existing` (its status only when the request names one); throws a {@link PublishError} naming the target. */
-  async save(post: Post, existing: FoundPost | undefined): Promise<Published> {
+  async save(post: Post, existing: FoundPost | undefined, created: (id: string) => Promise<void>): Promise<Published> {
     const [categories, tags, meta] = await Promise.all([
       this.#terms("categories", post.categories),
       this.#terms("tags", post.tags),
@@ -62,6 +62,7 @@ export class WordPressClient implements CmsClient {
       body,
     );
     const saved = answer.json as WpPost;
+    if (!existing) await created(String(saved.id));
     // WordPress stores a revision on each update, of the text it updates to, never on a create: the
     // first text is recorded now, so that a later update (a refresh) leaves it in the post's history.
     if (!existing) await this.#call("POST", `${API}/posts/${saved.id}`, "recording the first revision", { content: post.html });

@@ -48,10 +48,15 @@ describe.skipIf(!HAS_STORIES_MODEL)("publishing to a WordPress that keys share",
     dir = await mkdtemp(path.join(tmpdir(), "inkpress-publish-trust-"));
     const targets = path.join(dir, "targets.json");
     const blog = { kind: "wordpress", url: wp.url, allowPrivate: true, createTerms: true, user: wp.admin.user };
-    await writeFile(targets, JSON.stringify({ targets: { blog: { ...blog, credentials: { env: "BLOG_PASSWORD" } } } }));
+    const credentials = { env: "BLOG_PASSWORD" };
+    // The same site twice: `adopting` lets keys take over the posts inkpress has no record of.
+    await writeFile(
+      targets,
+      JSON.stringify({ targets: { blog: { ...blog, credentials }, adopting: { ...blog, credentials, adopt: true } } }),
+    );
     const keysFile = await tempKeysFile();
-    keys.a = await createKey(keysFile, "alice", ["--publish-to", "blog"]);
-    keys.b = await createKey(keysFile, "bob", ["--publish-to", "blog"]);
+    keys.a = await createKey(keysFile, "alice", ["--publish-to", "blog,adopting"]);
+    keys.b = await createKey(keysFile, "bob", ["--publish-to", "blog,adopting"]);
     environment = { INKPRESS_PUBLISH_TARGETS: targets, BLOG_PASSWORD: wp.admin.password, INKPRESS_DATA_DIR: path.join(dir, "data") };
     server = await startServer(STORIES_MODEL, { INKPRESS_KEYS_FILE: keysFile, ...environment });
   }, 120_000);
@@ -154,6 +159,16 @@ describe.skipIf(!HAS_STORIES_MODEL)("publishing to a WordPress that keys share",
     expect(new Set(answers.map((answer) => answer.body.id)).size).toBe(1);
     expect(answers.filter((answer) => answer.body.created)).toHaveLength(1);
     expect((await posts()).filter((post) => post.slug.startsWith("mulching-the-beds"))).toHaveLength(1);
+  });
+
+  it("a target with adopt lets a key take over a post inkpress never made, which is then that key's alone", async () => {
+    const hello = "---\ntitle: Hello, gardeners\nslug: hello-world\n---\n\nWelcome to the allotment.\n";
+    const adopted = await publish(hello, "a", { target: "adopting" });
+    expect(adopted.body).toMatchObject({ created: false, status: "publish" });
+    expect((await saved(adopted.body.id)).title.raw).toBe("Hello, gardeners");
+    const other = await publish(hello, "b", { target: "adopting" });
+    expect(other.status).toBe(409);
+    expect(other.body.detail).toContain(`post ${adopted.body.id} "Hello, gardeners" (slug hello-world), which another key published`);
   });
 
   it("inkpress publish on a symlinked CRLF file records posts: in the real file, every other byte unchanged", async () => {
