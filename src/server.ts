@@ -149,7 +149,8 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
   const metrics = new Metrics(modelHost);
   // Two workers: an analysis never waits long behind another, and never takes every core from the model.
   const analysis = new AnalysisPool({ size: 2, timeoutMs: config.analyseTimeoutS * 1000 });
-  const publishing = await Publishing.open(config.publishTargets);
+  // Who made which post is key state: kept where the rest of it is, so every replica sees it.
+  const publishing = await Publishing.open(config.publishTargets, storage);
   const generations = new GenerationService({
     modelHost,
     limiter,

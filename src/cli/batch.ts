@@ -12,9 +12,10 @@ import { UsageError, fail } from "./fail.js";
 import { localModelConfig } from "./first-model.js";
 import type { PublishOutcome } from "../article/wire/publish.js";
 import type { WriteRow } from "../batch/run.js";
-import { Publishing } from "../publish/publisher.js";
-import { readSetting, settingArgs, type SettingFlags } from "../settings.js";
+import type { Publishing } from "../publish/publisher.js";
+import { settingArgs, type SettingFlags } from "../settings.js";
 import { REFRESH_TARGET_ARGS, refreshFields } from "./refresh.js";
+import { PUBLISHING_SETTINGS, openPublishing } from "./publish.js";
 
 /** Most articles at once: each is a model sequence or a job in flight. */
 const MAX_CONCURRENCY = 64;
@@ -69,7 +70,8 @@ export const batchCommand = defineCommand({
       type: "string",
       description: "Publish every article, once written, to this target (as a draft unless the target says otherwise)",
     },
-    ...settingArgs("model", "threads", "window", "gpu", "gpuLayers", "publishTargets"),
+    ...settingArgs("model", "threads", "window", "gpu", "gpuLayers"),
+    ...PUBLISHING_SETTINGS,
   },
   async run({ args, rawArgs }) {
     try {
@@ -103,13 +105,13 @@ export const batchCommand = defineCommand({
       const stop = new AbortController();
       for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
       let runtime: ModelRuntime | undefined;
+      let publishing: Publishing | undefined;
       try {
         if (model) {
           progress.loading(model.modelPath);
           runtime = await ModelRuntime.load({ ...model, sequences: concurrency, queueSize: 0 });
         }
-        const publishing =
-          args.publish === undefined || server ? undefined : await Publishing.open(readSetting("publishTargets", { flags: args }));
+        publishing = args.publish === undefined || server ? undefined : await openPublishing(args);
         publishing?.authorise(undefined, args.publish!);
         const write = publishingRows(
           args.publish,
@@ -128,6 +130,7 @@ export const batchCommand = defineCommand({
         finish(progress, summary);
       } finally {
         progress.stop();
+        await publishing?.close();
         await runtime?.dispose();
       }
     } catch (error) {

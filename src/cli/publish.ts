@@ -2,7 +2,10 @@ import { defineCommand } from "citty";
 import * as v from "valibot";
 import { PublishFieldSchema, type PublishField, type Published } from "../article/wire/publish.js";
 import { splitList } from "../article/wire/fields.js";
+import { LocalPublicationRecords } from "../keys/post-records.js";
+import type { PublicationRecords } from "../keys/storage.js";
 import { articleOfMarkdown } from "../publish/post.js";
+import { LOCAL_OWNER } from "../publish/ownership.js";
 import { Publishing } from "../publish/publisher.js";
 import { recordPost } from "../publish/record.js";
 import { readSetting, settingArgs, type SettingFlags } from "../settings.js";
@@ -35,16 +38,40 @@ export function publishField(
   return parsed.output;
 }
 
+/** The settings the command line publishes with: the targets, and where the server keeps the records of who made which post. */
+export const PUBLISHING_SETTINGS = settingArgs("publishTargets", "dataDir", "redis");
+
+/**
+ * The targets of --publish-targets, with the records of who made which post read where the
+ * server keeps them (Redis with --redis, else the data folder), so the command line, publishing
+ * as the operator (no key), finds its own posts and refuses a key's. Close it when done.
+ */
+export async function openPublishing(flags: SettingFlags): Promise<Publishing> {
+  const url = readSetting("redis", { flags });
+  let records: PublicationRecords;
+  if (url) {
+    // Loaded only here, so the other commands start without the Redis client.
+    const { RedisKeyStorage } = await import("../keys/redis-storage.js");
+    records = await RedisKeyStorage.connectOnce(url);
+  } else records = new LocalPublicationRecords(readSetting("dataDir", { flags }));
+  return Publishing.open(readSetting("publishTargets", { flags }), records);
+}
+
 /** The targets of --publish-targets and the publish field of one, checked before any model is loaded. */
 export async function publishingTo(
   target: string,
   args: Parameters<typeof publishField>[1] & SettingFlags,
 ): Promise<{ publishing: Publishing; field: PublishField }> {
-  const targets = readSetting("publishTargets", { flags: args });
-  if (!targets) throw new UsageError("no publishing targets: give --publish-targets FILE (INKPRESS_PUBLISH_TARGETS)");
+  if (!readSetting("publishTargets", { flags: args }))
+    throw new UsageError("no publishing targets: give --publish-targets FILE (INKPRESS_PUBLISH_TARGETS)");
   const field = publishField(target, args);
-  const publishing = await Publishing.open(targets);
-  publishing.authorise(undefined, target);
+  const publishing = await openPublishing(args);
+  try {
+    publishing.authorise(undefined, target);
+  } catch (error) {
+    await publishing.close();
+    throw error;
+  }
   return { publishing, field };
 }
 
@@ -79,15 +106,19 @@ export const publishCommand = defineCommand({
     to: { type: "string", required: true, description: "The publishing target's name" },
     ...PUBLISH_ARGS,
     slug: { type: "string", description: "The post's slug, over the front matter's" },
-    ...settingArgs("publishTargets"),
+    ...PUBLISHING_SETTINGS,
   },
   async run({ args }) {
     try {
       const { publishing, field } = await publishingTo(args.to, args);
-      const { article, recordedId } = articleOfMarkdown(await readArticleFile(args.file), args.to);
-      const published = await publishing.publish(article, field, recordedId);
-      process.stdout.write(`${published.url}\n`);
-      await recordPublished(args.file, published);
+      try {
+        const { article, recordedId } = articleOfMarkdown(await readArticleFile(args.file), args.to);
+        const published = await publishing.publish(article, field, LOCAL_OWNER, recordedId);
+        process.stdout.write(`${published.url}\n`);
+        await recordPublished(args.file, published);
+      } finally {
+        await publishing.close();
+      }
     } catch (error) {
       fail(error);
     }

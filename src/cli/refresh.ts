@@ -12,7 +12,8 @@ import { withPostRecorded } from "../publish/record.js";
 import { settingArgs } from "../settings.js";
 import { chosenFormat, fail } from "./fail.js";
 import { localModelConfig } from "./first-model.js";
-import { publishingTo, recordPublished } from "./publish.js";
+import { LOCAL_OWNER } from "../publish/ownership.js";
+import { PUBLISHING_SETTINGS, publishingTo, recordPublished } from "./publish.js";
 import { repeatedFlag } from "./repeated.js";
 
 /** Output formats of `inkpress refresh`. */
@@ -77,7 +78,8 @@ export const refreshCommand = defineCommand({
       description:
         "Publish the refreshed article to this target, updating the post it came from (the id in the front matter, else its slug); the id is recorded in the file",
     },
-    ...settingArgs("model", "threads", "window", "gpu", "gpuLayers", "publishTargets"),
+    ...settingArgs("model", "threads", "window", "gpu", "gpuLayers"),
+    ...PUBLISHING_SETTINGS,
   },
   async run({ args, rawArgs }) {
     try {
@@ -96,6 +98,7 @@ export const refreshCommand = defineCommand({
         if (args.output) await writeFile(args.output, out);
         else process.stdout.write(out);
       } finally {
+        await publishTo?.publishing.close();
         await backend.dispose();
       }
     } catch (error) {
@@ -115,7 +118,7 @@ async function publishRefreshed(
   { publishing, field }: Awaited<ReturnType<typeof publishingTo>>,
   given: string,
 ): Promise<RefreshResponse> {
-  const publish = await publishing.outcome(response.article, field, recordedPostId(given, field.target));
+  const publish = await publishing.outcome(response.article, field, LOCAL_OWNER, recordedPostId(given, field.target));
   if (!("id" in publish)) {
     process.stderr.write(`${file}: not published: ${publish.problem.detail}\n`);
     process.exitCode = 1;

@@ -17,7 +17,8 @@ import type { ApiKey } from "../keys/registry.js";
 import { Lifecycle } from "../lifecycle.js";
 import type { Backend, Usage } from "../model/backend.js";
 import { recordedPostId } from "../publish/post.js";
-import { Publishing } from "../publish/publisher.js";
+import { ownerOf, type Publishing } from "../publish/publisher.js";
+import { unknownTarget } from "../publish/errors.js";
 import { PoolClosedError, QueueFullError } from "../model/pool.js";
 import { GenerationCancelledError, GenerationTimeoutError, KeyRevokedError, ShuttingDownError, WorkLostError } from "./errors.js";
 
@@ -150,6 +151,7 @@ export class GenerationService {
       lifecycle: this.lifecycle,
       style: key?.style,
       publisher: key?.publisher ?? this.options.publisher,
+      owner: ownerOf(key),
       revoked: revoked.signal,
       end: async (words) => {
         const own = key && this.running.get(key.id);
@@ -162,7 +164,8 @@ export class GenerationService {
 
   /** Check that a key may publish to a target, before any work is queued or written: a 422 for an unknown target, a 403 for one the key was not given. */
   authorisePublish(key: ApiKey | undefined, target: string): void {
-    (this.options.publishing ?? new Publishing(new Map())).authorise(key, target);
+    if (!this.options.publishing) throw unknownTarget(target, []);
+    this.options.publishing.authorise(key, target);
   }
 
   /** Stop every generation of a key: it was revoked. Each rejects with {@link KeyRevokedError}. */
@@ -177,6 +180,8 @@ interface AdmissionParts extends GenerationServiceOptions {
   style: Style | undefined;
   /** The key's publisher, else the service's. */
   publisher: Publisher | undefined;
+  /** Whose posts its publication may update (`ownerOf` the key). */
+  owner: string;
   /** Aborted when the key is revoked. */
   revoked: AbortSignal;
   /** Frees the key's slot and counts its words; called once. */
@@ -211,7 +216,7 @@ export class Admission {
             count(words);
             options.onWords?.(words, tokens);
           },
-        }).then((written) => withPublication(written, request.publish, this.parts.publishing)),
+        }).then((written) => withPublication(written, request.publish, this.parts)),
     });
   }
 
@@ -235,7 +240,7 @@ export class Admission {
           ...(style ? { keyStyle: style } : {}),
           ...(publisher ? { publisher } : {}),
           ...(options.fileSlug ? { fileSlug: options.fileSlug } : {}),
-        }).then((refreshed) => withPublication(refreshed, request.publish, this.parts.publishing, request.markdown)),
+        }).then((refreshed) => withPublication(refreshed, request.publish, this.parts, request.markdown)),
     });
   }
 
@@ -318,12 +323,12 @@ interface Job<T> {
 async function withPublication<T extends WrittenArticle | RefreshedArticle>(
   done: T,
   field: PublishField | undefined,
-  publishing: Publishing | undefined,
+  { publishing, owner }: Pick<AdmissionParts, "publishing" | "owner">,
   given?: string,
 ): Promise<T> {
   if (!field || !publishing) return done;
   const recordedId = given === undefined ? undefined : recordedPostId(given, field.target);
-  const publish = await publishing.outcome(done.response.article, field, recordedId);
+  const publish = await publishing.outcome(done.response.article, field, owner, recordedId);
   return { ...done, response: { ...done.response, publish } };
 }
 

@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { IdempotencyFiles } from "./idempotency-files.js";
+import { LocalPublicationRecords } from "./post-records.js";
 import type { IdempotencyRecord, KeyActivity, KeyStorage, WordReservation } from "./storage.js";
 import { UsageStore, utcDay } from "./usage.js";
 
 /** Where a process without Redis keeps what must outlive it. */
 export interface LocalKeyStorageOptions {
-  /** The data folder; idempotency records live under `idempotency/` in it. */
+  /** The data folder; idempotency records live under `idempotency/` in it, the posts' owners under `posts/`. */
   dataDir: string;
   /** The usage file (beside the key file, where `inkpress keys list` reads last use). */
   usageFile: string;
@@ -14,7 +15,7 @@ export interface LocalKeyStorageOptions {
 /**
  * The state of one process alone: request windows and concurrency leases in memory (they
  * last seconds to minutes, so a restart losing them is harmless), last use and daily words
- * in the usage file, idempotency records as files under the data folder.
+ * in the usage file, idempotency records and the posts' owners as files under the data folder.
  */
 export class LocalKeyStorage implements KeyStorage {
   private readonly windows = new Map<string, { start: number; windowMs: number; count: number }>();
@@ -23,11 +24,12 @@ export class LocalKeyStorage implements KeyStorage {
   private constructor(
     private readonly usage: UsageStore,
     private readonly idempotency: IdempotencyFiles,
+    private readonly publications: LocalPublicationRecords,
   ) {}
 
   static async open({ dataDir, usageFile }: LocalKeyStorageOptions): Promise<LocalKeyStorage> {
     const [usage, idempotency] = await Promise.all([new UsageStore(usageFile).load(), IdempotencyFiles.open(dataDir)]);
-    return new LocalKeyStorage(usage, idempotency);
+    return new LocalKeyStorage(usage, idempotency, new LocalPublicationRecords(dataDir));
   }
 
   async countRequest(keyId: string, windowStart: number, windowMs: number): Promise<number> {
@@ -88,8 +90,24 @@ export class LocalKeyStorage implements KeyStorage {
     for (const [name, id] of owners) this.usage.rename(name, id);
   }
 
+  postOwner(site: string, postId: string): Promise<string | undefined> {
+    return this.publications.postOwner(site, postId);
+  }
+
+  recordPost(site: string, postId: string, owner: string): Promise<string> {
+    return this.publications.recordPost(site, postId, owner);
+  }
+
+  lockPublication(name: string, ttlMs: number): Promise<string | undefined> {
+    return this.publications.lockPublication(name, ttlMs);
+  }
+
+  unlockPublication(name: string, token: string): Promise<void> {
+    return this.publications.unlockPublication(name, token);
+  }
+
   async close(): Promise<void> {
     this.idempotency.close();
-    await this.usage.flush();
+    await Promise.all([this.usage.flush(), this.publications.close()]);
   }
 }

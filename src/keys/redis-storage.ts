@@ -37,18 +37,30 @@ redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return {1, 0}
 `;
 
+/** Delete a lock only while it is still the caller's. KEYS[1]: the lock; ARGV[1]: its token. */
+const UNLOCK = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
+const hashed = (text: string) => createHash("sha256").update(text).digest("hex");
+
 const key = {
   window: (keyId: string, windowMs: number, start: number) => `${REDIS_PREFIX}rate:${keyId}:${windowMs}:${start}`,
   leases: (keyId: string) => `${REDIS_PREFIX}leases:${keyId}`,
   words: (day: string) => `${REDIS_PREFIX}words:${day}`,
   lastUsed: `${REDIS_PREFIX}last-used`,
-  idempotency: (id: string) => `${REDIS_PREFIX}idempotency:${createHash("sha256").update(id).digest("hex")}`,
+  idempotency: (id: string) => `${REDIS_PREFIX}idempotency:${hashed(id)}`,
+  posts: `${REDIS_PREFIX}post-owners`,
+  post: (site: string, postId: string) => `${site}\0${postId}`,
+  publication: (name: string) => `${REDIS_PREFIX}publication-lock:${hashed(name)}`,
 };
 
 /**
  * Per-key state shared by every replica through Redis: request windows as counters that
  * expire with their window, leases as a sorted set scored by expiry, words per day as one
- * hash per UTC day, last use as one hash, idempotency records as strings with an expiry.
+ * hash per UTC day, last use as one hash, idempotency records as strings with an expiry, the
+ * posts' owners as one hash, publication locks as strings with an expiry.
  * While Redis is away every call throws `StateUnavailableError` (a 503) at once.
  */
 export class RedisKeyStorage implements KeyStorage {
@@ -154,6 +166,26 @@ export class RedisKeyStorage implements KeyStorage {
 
   async releaseIdempotency(id: string): Promise<void> {
     await shared(this.redis.del(key.idempotency(id)));
+  }
+
+  async postOwner(site: string, postId: string): Promise<string | undefined> {
+    return (await shared(this.redis.hget(key.posts, key.post(site, postId)))) ?? undefined;
+  }
+
+  async recordPost(site: string, postId: string, owner: string): Promise<string> {
+    const field = key.post(site, postId);
+    // HSETNX: the first owner stays, whichever replica records second.
+    const [, first] = await this.transaction(this.redis.multi().hsetnx(key.posts, field, owner).hget(key.posts, field));
+    return first as string;
+  }
+
+  async lockPublication(name: string, ttlMs: number): Promise<string | undefined> {
+    const token = randomUUID();
+    return (await shared(this.redis.set(key.publication(name), token, "PX", ttlMs, "NX"))) === "OK" ? token : undefined;
+  }
+
+  async unlockPublication(name: string, token: string): Promise<void> {
+    await shared(this.redis.eval(UNLOCK, 1, key.publication(name), token));
   }
 
   async close(): Promise<void> {

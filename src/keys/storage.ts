@@ -16,6 +16,29 @@ export interface KeyActivity {
 export type WordReservation = { day: string } | { left: number };
 
 /**
+ * What inkpress keeps of the posts it publishes, shared as the rest of the key state is (a
+ * process's data folder, or Redis for every replica): which key made each post, and the lock
+ * that lets one publication of an article run at a time. A site is named by its base URL,
+ * since its post ids are the site's, whatever target names it.
+ */
+export interface PublicationRecords {
+  /** The owner (a key id, or `local` for the command line) of a post inkpress made on a site; undefined when it recorded none. */
+  postOwner(site: string, postId: string): Promise<string | undefined>;
+
+  /** Record that an owner made (or adopted) a post; a post already recorded keeps its first owner, which is answered. */
+  recordPost(site: string, postId: string, owner: string): Promise<string>;
+
+  /** Take the lock named `name` for `ttlMs`: a token to release it with, or undefined while another holds it. */
+  lockPublication(name: string, ttlMs: number): Promise<string | undefined>;
+
+  /** Release a lock; one that expired or is another's by now is left alone. */
+  unlockPublication(name: string, token: string): Promise<void>;
+
+  /** Let go of connections and timers. */
+  close(): Promise<void>;
+}
+
+/**
  * The per-key state that limits and idempotency depend on. It sits behind one interface so
  * that one process keeps it locally (memory and files under the data folder) and any number
  * of replicas share it through Redis, with the same limiter and routes on top. Keys are
@@ -24,7 +47,7 @@ export type WordReservation = { day: string } | { left: number };
  * Every method may throw `StateUnavailableError` (a 503 to retry) when shared state is
  * unreachable; none of them hangs waiting for it.
  */
-export interface KeyStorage {
+export interface KeyStorage extends PublicationRecords {
   /**
    * Count one request of a key in the fixed window that starts at `windowStart` (epoch ms)
    * and lasts `windowMs`; returns the count including this request. The caller picks the

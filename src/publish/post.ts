@@ -1,10 +1,12 @@
+import { fromHtml } from "hast-util-from-html";
+import { toText } from "hast-util-to-text";
 import type { Root } from "mdast";
 import { toString } from "mdast-util-to-string";
 import { renderArticle, articleSlug, slugify, readMarkdown } from "../article/index.js";
 import type { PublishField } from "../article/wire/publish.js";
 import { InvalidFieldError } from "../errors.js";
 
-/** What a post holds, whichever CMS it goes to. */
+/** What a post holds, whichever CMS it goes to: every field but `html` plain text (no tags, no markup of any kind). */
 export interface Post {
   title: string;
   /** The body as an HTML fragment, without the title's H1 (the CMS prints the title). */
@@ -19,7 +21,10 @@ export interface Post {
   language: string;
   categories: string[];
   tags: string[];
+  /** The status a new post gets. */
   status: "draft" | "publish" | "future";
+  /** Whether the request named the status: only then does an update change an existing post's status. */
+  statusChosen: boolean;
   /** When a `future` post goes live, ISO 8601. */
   date?: string;
   /** The post's id on the target, when the article recorded one (front matter `posts.<target>`). */
@@ -38,17 +43,20 @@ export interface ArticleFields {
 
 /** The post of an article, with the request's publish fields over the target's default status. */
 export function postOf(article: ArticleFields, field: PublishField, defaultStatus: "draft" | "publish", recordedId?: string): Post {
+  const title = plainText(article.title);
+  if (!title) throw new InvalidFieldError("title", "no text", "title: the article's title holds no text once its markup is dropped");
   return {
-    title: article.title,
+    title,
     html: bodyHtml(article),
-    excerpt: article.metaDescription,
+    excerpt: plainText(article.metaDescription),
     slug: field.slug ?? article.slug,
     slugChosen: field.slug !== undefined,
-    keywords: article.keywords,
+    keywords: article.keywords.map(plainText),
     language: article.language,
-    categories: field.categories ?? [],
-    tags: field.tags ?? [],
+    categories: (field.categories ?? []).map(plainText).filter(Boolean),
+    tags: (field.tags ?? []).map(plainText).filter(Boolean),
     status: field.status ?? defaultStatus,
+    statusChosen: field.status !== undefined,
     ...(field.date ? { date: new Date(field.date).toISOString() } : {}),
     ...(recordedId ? { recordedId } : {}),
   };
@@ -65,7 +73,8 @@ export function articleOfMarkdown(markdown: string, target: string): { article: 
   const title = text("title") || (h1 ? toString(h1) : "");
   if (!title)
     throw new InvalidFieldError("markdown", "no title", "markdown: the article has no title (front matter `title` or a `# Title` line)");
-  const slug = slugify(text("slug")) || articleSlug(title, undefined, text("language") || "en");
+  // slugify never answers empty (a text without letters gets a hash): a file without a slug takes its title's.
+  const slug = text("slug") ? slugify(text("slug")) : articleSlug(title, undefined, text("language") || "en");
   const keywords = Array.isArray(frontMatter.keywords) ? frontMatter.keywords.filter((k): k is string => typeof k === "string") : [];
   const posts = frontMatter.posts as Record<string, unknown> | undefined;
   const recorded = posts && typeof posts === "object" ? posts[target] : undefined;
@@ -82,6 +91,18 @@ export function recordedPostId(markdown: string, target: string): string | undef
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A field's text as plain text: what a browser would show of it read as HTML (tags and what
+ * scripts and styles hold dropped, entities decoded), on one line. Text without `<` or `&` is
+ * already that and stays byte for byte as it was.
+ */
+export function plainText(text: string): string {
+  if (!/[<&]/.test(text)) return text;
+  return toText(fromHtml(text, { fragment: true }))
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 /** The body's HTML through the one Markdown processor, without front matter or the H1. */

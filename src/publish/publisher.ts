@@ -1,27 +1,33 @@
 import type { PublishField, PublishOutcome, Published } from "../article/wire/publish.js";
 import { InkpressError } from "../errors.js";
 import type { ApiKey } from "../keys/registry.js";
+import type { PublicationRecords } from "../keys/storage.js";
 import { log } from "../log.js";
 import { TargetCaller } from "./call.js";
 import { GhostClient } from "./ghost.js";
 import { PublishError, PublishForbiddenError, unknownTarget } from "./errors.js";
+import { type CmsClient, LOCAL_OWNER, publishOwned } from "./ownership.js";
 import { postOf, type ArticleFields } from "./post.js";
 import { readTargets, type PublishTarget } from "./targets.js";
 import { WordPressClient } from "./wordpress.js";
 
-/** A CMS client: publishes one post to its target. */
-interface CmsClient {
-  publish(post: ReturnType<typeof postOf>): Promise<Published>;
+/** Who a post belongs to: the key that publishes it, or the command line on this machine (no key). */
+export function ownerOf(key: ApiKey | undefined): string {
+  return key?.id ?? LOCAL_OWNER;
 }
 
 /**
  * The operator's publishing targets and the one way an article is published to them, whoever
- * asks (generate, stream, jobs, refresh, `POST /api/v1/publish`, the CLI).
+ * asks (generate, stream, jobs, refresh, `POST /api/v1/publish`, the CLI), with the records of
+ * which key made which post (the key state's, so every replica reads the same).
  */
 export class Publishing {
   readonly #clients = new Map<string, { target: PublishTarget; client: CmsClient }>();
 
-  constructor(targets: Map<string, PublishTarget>) {
+  constructor(
+    targets: Map<string, PublishTarget>,
+    private readonly records: PublicationRecords,
+  ) {
     for (const [name, target] of targets) {
       const caller = new TargetCaller(target);
       this.#clients.set(name, { target, client: target.kind === "wordpress" ? new WordPressClient(caller) : new GhostClient(caller) });
@@ -29,8 +35,8 @@ export class Publishing {
   }
 
   /** The targets of a targets file (`--publish-targets`); none without one. */
-  static async open(file: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<Publishing> {
-    return new Publishing(file ? await readTargets(file, env) : new Map());
+  static async open(file: string | undefined, records: PublicationRecords, env: NodeJS.ProcessEnv = process.env): Promise<Publishing> {
+    return new Publishing(file ? await readTargets(file, env) : new Map(), records);
   }
 
   /** The names of the configured targets. */
@@ -53,19 +59,28 @@ export class Publishing {
     if (key && !key.publishTo?.includes(target)) throw new PublishForbiddenError(target);
   }
 
-  /** Publish an article (create, or update the post it already is); throws a {@link PublishError}. */
-  async publish(article: ArticleFields, field: PublishField, recordedId?: string): Promise<Published> {
+  /**
+   * Publish an article for an owner ({@link ownerOf}): create, or update the post it already is
+   * and that owner made; throws a {@link PublishError} (a 409 naming a post that is not the owner's).
+   */
+  async publish(article: ArticleFields, field: PublishField, owner: string, recordedId?: string): Promise<Published> {
     const entry = this.#clients.get(field.target);
     if (!entry) throw unknownTarget(field.target, this.names);
-    const published = await entry.client.publish(postOf(article, field, entry.target.status, recordedId));
+    const post = postOf(article, field, entry.target.status, recordedId);
+    const published = await publishOwned(entry.client, entry.target, post, { owner, records: this.records });
     await pauseForCrashTest(published);
     return published;
   }
 
+  /** Let go of the records' connections (the command line's; a server closes its key state itself). */
+  close(): Promise<void> {
+    return this.records.close();
+  }
+
   /** Publish an article already written, never throwing: a failure is the outcome's problem, the article stands. */
-  async outcome(article: ArticleFields, field: PublishField, recordedId?: string): Promise<PublishOutcome> {
+  async outcome(article: ArticleFields, field: PublishField, owner: string, recordedId?: string): Promise<PublishOutcome> {
     try {
-      return await this.publish(article, field, recordedId);
+      return await this.publish(article, field, owner, recordedId);
     } catch (error) {
       if (!(error instanceof InkpressError)) log.error(error);
       const known =
@@ -78,18 +93,18 @@ export class Publishing {
   }
 }
 
+/** The problem type of a publish failure by its status; any other status is the site's failure. */
+const PROBLEM_TYPE: Record<number, string> = {
+  403: "forbidden",
+  409: "conflict",
+  422: "invalid-request",
+  503: "unavailable",
+  504: "timeout",
+};
+
 /** The problem+json members of a publish failure, as an answer carries it beside the article. */
 function problemOf(error: InkpressError): { type: string; title: string; status: number; detail: string } {
-  const type =
-    error.status === 403
-      ? "forbidden"
-      : error.status === 422
-        ? "invalid-request"
-        : error.status === 503
-          ? "unavailable"
-          : error.status === 504
-            ? "timeout"
-            : "upstream-failed";
+  const type = PROBLEM_TYPE[error.status] ?? "upstream-failed";
   return { type: `publish-${type}`, title: "Publishing failed", status: error.status, detail: error.message };
 }
 

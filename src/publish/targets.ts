@@ -30,6 +30,11 @@ const TargetSchema = v.strictObject({
   createTerms: v.optional(v.boolean(), false),
   /** Let the target be a loopback or private address, which the SSRF rules otherwise refuse (cloud metadata never). */
   allowPrivate: v.optional(v.boolean(), false),
+  /**
+   * Let a key update a post of the site that inkpress has no record of making (written by hand, or
+   * published before inkpress kept records); it is that key's from then on. Another key's post never.
+   */
+  adopt: v.optional(v.boolean(), false),
   /** Milliseconds one call to the target may take. */
   timeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(100), v.maxValue(120_000)), 15_000),
 });
@@ -48,6 +53,8 @@ export interface PublishTarget {
   status: "draft" | "publish";
   createTerms: boolean;
   allowPrivate: boolean;
+  /** Whether a key may take over a post inkpress has no record of. */
+  adopt: boolean;
   timeoutMs: number;
 }
 

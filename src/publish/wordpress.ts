@@ -1,6 +1,7 @@
 import type { Published } from "../article/wire/publish.js";
 import type { CallAnswer, TargetCaller } from "./call.js";
 import { PublishError } from "./errors.js";
+import type { CmsClient, FoundPost } from "./ownership.js";
 import type { Post } from "./post.js";
 
 /** The SEO plugins' post meta, as WordPress exposes it over REST when the plugin (or a site's code) registers it with `show_in_rest`. */
@@ -13,17 +14,20 @@ interface WpPost {
   id: number;
   link: string;
   status: string;
+  slug: string;
+  title: { raw?: string; rendered?: string };
 }
 
 const API = "/wp-json/wp/v2";
 
 /**
  * Publishes to WordPress over its REST API with an application password. WordPress has no
- * idempotency (a second create becomes `slug-2`), so the post is looked up first, by the id
- * the article recorded and then by slug in every status, and updated when found: a retry, a
- * resumed batch or a refresh never makes a second post.
+ * idempotency (a second create becomes `slug-2`), so the post is looked up first (by the id
+ * the article recorded, then by slug in every status; `publishOwned` decides which may be
+ * updated): a retry, a resumed batch or a refresh never makes a second post. WordPress keeps
+ * titles, excerpts, meta and term names as HTML, so each goes as plain text with `<` and `>` escaped.
  */
-export class WordPressClient {
+export class WordPressClient implements CmsClient {
   readonly #authorization: string;
 
   constructor(private readonly caller: TargetCaller) {
@@ -31,22 +35,20 @@ export class WordPressClient {
     this.#authorization = `Basic ${Buffer.from(`${user}:${secret}`).toString("base64")}`;
   }
 
-  /** Create or update the post; throws a {@link PublishError} naming the target. */
-  async publish(post: Post): Promise<Published> {
-    await this.#checkUser(post);
-    const existing = await this.#find(post);
+  /** Create the post, or update `existing` (its status only when the request names one); throws a {@link PublishError} naming the target. */
+  async save(post: Post, existing: FoundPost | undefined, created: (id: string) => Promise<void>): Promise<Published> {
     const [categories, tags, meta] = await Promise.all([
       this.#terms("categories", post.categories),
       this.#terms("tags", post.tags),
       this.#seoMeta(post),
     ]);
     const body = {
-      title: post.title,
+      title: htmlText(post.title),
       content: post.html,
-      excerpt: post.excerpt,
-      // An existing post keeps its address unless the request names a slug.
+      excerpt: htmlText(post.excerpt),
+      // An existing post keeps its address and its status unless the request names them.
       ...(existing && !post.slugChosen ? {} : { slug: post.slug }),
-      status: post.status,
+      ...(existing && !post.statusChosen ? {} : { status: post.status }),
       categories,
       tags,
       ...(Object.keys(meta).length ? { meta } : {}),
@@ -60,6 +62,7 @@ export class WordPressClient {
       body,
     );
     const saved = answer.json as WpPost;
+    if (!existing) await created(String(saved.id));
     // WordPress stores a revision on each update, of the text it updates to, never on a create: the
     // first text is recorded now, so that a later update (a refresh) leaves it in the post's history.
     if (!existing) await this.#call("POST", `${API}/posts/${saved.id}`, "recording the first revision", { content: post.html });
@@ -71,7 +74,7 @@ export class WordPressClient {
    * refuses as an anonymous one, so a wrong password would otherwise surface as some other
    * refusal further on. The user's capabilities then say at once what it may not do.
    */
-  async #checkUser(post: Post): Promise<void> {
+  async check(post: Post): Promise<void> {
     const me = await this.#call("GET", `${API}/users/me?context=edit`, "checking the credentials");
     const capabilities = (me.json as { capabilities?: Record<string, boolean> }).capabilities ?? {};
     const needed = post.status === "draft" ? "edit_posts" : "publish_posts";
@@ -83,23 +86,23 @@ export class WordPressClient {
     }
   }
 
-  /** The post this article already is: by recorded id (unless trashed), else by slug in any status. */
-  async #find(post: Post): Promise<WpPost | undefined> {
-    if (post.recordedId && /^\d+$/.test(post.recordedId)) {
-      const answer = await this.caller.call({
-        method: "GET",
-        path: `${API}/posts/${post.recordedId}?context=edit`,
-        authorization: this.#authorization,
-      });
-      if (answer.status === 200 && (answer.json as WpPost).status !== "trash") return answer.json as WpPost;
-      if (answer.status !== 404 && answer.status !== 410) throw this.caller.refused(answer, "reading the recorded post");
-    }
-    const found = await this.#call(
+  /** The post of a recorded id, unless it is gone or in the trash. */
+  async byId(id: string): Promise<FoundPost | undefined> {
+    if (!/^\d+$/.test(id)) return undefined;
+    const answer = await this.caller.call({ method: "GET", path: `${API}/posts/${id}?context=edit`, authorization: this.#authorization });
+    if (answer.status === 200 && (answer.json as WpPost).status !== "trash") return found(answer.json as WpPost);
+    if (answer.status !== 404 && answer.status !== 410) throw this.caller.refused(answer, "reading the recorded post");
+    return undefined;
+  }
+
+  /** The posts of a slug in any status (drafts may share one). */
+  async bySlug(slug: string): Promise<FoundPost[]> {
+    const answer = await this.#call(
       "GET",
-      `${API}/posts?slug=${encodeURIComponent(post.slug)}&status=any&context=edit&per_page=1`,
+      `${API}/posts?slug=${encodeURIComponent(slug)}&status=any&context=edit&per_page=100`,
       "looking the post up by slug",
     );
-    return (found.json as WpPost[])[0];
+    return (answer.json as WpPost[]).map(found);
   }
 
   /** Term ids of names, matched case-insensitively; a missing one is created when the target allows, else an error naming it. */
@@ -128,7 +131,7 @@ export class WordPressClient {
       const created = await this.caller.call({
         method: "POST",
         path: `${API}/${taxonomy}`,
-        body: { name },
+        body: { name: htmlText(name) },
         authorization: this.#authorization,
       });
       const existing = (created.json as { code?: string; data?: { term_id?: number } } | undefined)?.data?.term_id;
@@ -145,7 +148,7 @@ export class WordPressClient {
     const exposed =
       (schema.json as { schema?: { properties?: { meta?: { properties?: Record<string, unknown> } } } })?.schema?.properties?.meta
         ?.properties ?? {};
-    const values = { title: post.title, description: post.excerpt, keyword: post.keywords[0] ?? "" };
+    const values = { title: htmlText(post.title), description: htmlText(post.excerpt), keyword: htmlText(post.keywords[0] ?? "") };
     const meta: Record<string, string> = {};
     for (const plugin of Object.values(SEO_META)) {
       for (const [field, key] of Object.entries(plugin)) if (key in exposed) meta[key] = values[field as keyof typeof values];
@@ -159,6 +162,16 @@ export class WordPressClient {
     if (answer.status < 200 || answer.status > 299 || answer.json === undefined) throw this.caller.refused(answer, doing);
     return answer;
   }
+}
+
+/** A post as `publishOwned` weighs it. */
+function found(post: WpPost): FoundPost {
+  return { id: String(post.id), slug: post.slug, title: post.title.raw ?? post.title.rendered ?? "" };
+}
+
+/** Plain text as WordPress keeps it in a field it prints as HTML: its `<` and `>` escaped, so no tag comes of it. */
+function htmlText(text: string): string {
+  return text.replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
 /** The few entities WordPress writes into term names. */

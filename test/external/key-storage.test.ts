@@ -177,6 +177,39 @@ describe.each(kinds)("$name key storage", (kind) => {
     expect(await second.claimIdempotency(pending, "other", 60_000)).toEqual({ fingerprint: "fp-p", state: "pending" });
     expect(await second.claimIdempotency(done, "other", 60_000)).toEqual({ fingerprint: "fp-d", state: "done", value: "the answer" });
   });
+
+  it("records each post's first owner, whoever records it after (at once or later), for the next instance too", async () => {
+    const first = await kind.open();
+    const site = `https://${unique("site")}.example`;
+    expect(await first.postOwner(site, "7")).toBeUndefined();
+    expect(await first.recordPost(site, "7", "key_a")).toBe("key_a");
+    expect(await first.recordPost(site, "7", "key_b")).toBe("key_a");
+    const race = await Promise.all(["key_c", "key_d", "key_e", "key_f"].map((owner) => first.recordPost(site, "8", owner)));
+    expect(new Set(race).size).toBe(1);
+    await first.close();
+    const second = await kind.reopen();
+    expect([await second.postOwner(site, "7"), await second.postOwner(site, "8"), await second.postOwner(`${site}/other`, "7")]).toEqual([
+      "key_a",
+      race[0],
+      undefined,
+    ]);
+  });
+
+  it("lets one publication hold an article's lock at a time; released, or past its time, it is free again", async () => {
+    const storage = await kind.open();
+    const name = unique("lock");
+    const tokens = await Promise.all(Array.from({ length: 4 }, () => storage.lockPublication(name, 60_000)));
+    const held = tokens.filter((token): token is string => token !== undefined);
+    expect(held).toHaveLength(1);
+    await storage.unlockPublication(name, "not-the-token");
+    expect(await storage.lockPublication(name, 60_000), "another's token releases nothing").toBeUndefined();
+    if (kind.name === "redis")
+      expect(await (await kind.reopen()).lockPublication(name, 60_000), "another replica waits too").toBeUndefined();
+    await storage.unlockPublication(name, held[0]!);
+    expect(await storage.lockPublication(name, 300)).toBeTypeOf("string");
+    await sleep(400);
+    expect(await storage.lockPublication(name, 60_000), "a holder that died lets go when its time is up").toBeTypeOf("string");
+  });
 });
 
 describe("local key storage files", () => {

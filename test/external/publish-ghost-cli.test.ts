@@ -31,7 +31,8 @@ describe.skipIf(!HAS_STORIES_MODEL)("the CLI publishing to the Ghost Admin API c
       targets,
       JSON.stringify({ targets: { news: { kind: "ghost", url: ghost.url, allowPrivate: true, credentials: { env: "GHOST_KEY" } } } }),
     );
-    environment = { INKPRESS_PUBLISH_TARGETS: targets, GHOST_KEY: ghost.key };
+    // One data folder for every run: the records of who made which post are kept there.
+    environment = { INKPRESS_PUBLISH_TARGETS: targets, GHOST_KEY: ghost.key, INKPRESS_DATA_DIR: path.join(dir, "data") };
   }, 60_000);
 
   afterAll(async () => {

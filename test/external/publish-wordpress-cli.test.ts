@@ -60,7 +60,8 @@ describe.skipIf(!HAS_STORIES_MODEL)("publishing to WordPress from the CLI and jo
     const targets = path.join(dir, "targets.json");
     const blog = { kind: "wordpress", url: wp.url, allowPrivate: true, user: wp.admin.user, credentials: { env: "BLOG_PASSWORD" } };
     await writeFile(targets, JSON.stringify({ targets: { blog } }));
-    environment = { INKPRESS_PUBLISH_TARGETS: targets, BLOG_PASSWORD: wp.admin.password };
+    // One data folder for every run: the records of who made which post are kept there.
+    environment = { INKPRESS_PUBLISH_TARGETS: targets, BLOG_PASSWORD: wp.admin.password, INKPRESS_DATA_DIR: path.join(dir, "data") };
   }, 120_000);
 
   afterAll(async () => {

@@ -67,7 +67,13 @@ describe.skipIf(!HAS_STORIES_MODEL)("publishing to WordPress", () => {
     const keysFile = await tempKeysFile();
     key = await createKey(keysFile, "writer", ["--publish-to", "blog,wrong,contributor,guarded"]);
     otherKey = await createKey(keysFile, "other");
-    environment = { INKPRESS_PUBLISH_TARGETS: targets, BLOG_PASSWORD: wp.admin.password, WRONG_PASSWORD };
+    // One data folder for the server and the CLI: the records of who made which post are kept there.
+    environment = {
+      INKPRESS_PUBLISH_TARGETS: targets,
+      BLOG_PASSWORD: wp.admin.password,
+      WRONG_PASSWORD,
+      INKPRESS_DATA_DIR: path.join(dir, "data"),
+    };
     server = await startServer(STORIES_MODEL, { INKPRESS_KEYS_FILE: keysFile, ...environment });
   }, 120_000);
 

@@ -71,7 +71,9 @@ export async function startGhostContract(): Promise<GhostContractServer> {
     if (req.method === "PUT" && existing) {
       if (given.updated_at !== existing.updated_at)
         return send(409, { errors: [{ type: "UpdateCollisionError", message: "Saving failed! Someone else is editing this post." }] });
-      Object.assign(existing, fields(given, html), { updated_at: now, edits: existing.edits + 1 });
+      // An edit changes only the fields it sends (a post's status stays unless one is sent).
+      const sent = Object.entries(fields(given, html)).filter(([name]) => name in given);
+      Object.assign(existing, Object.fromEntries(sent), { updated_at: now, edits: existing.edits + 1 });
       return send(200, { posts: [existing] });
     }
     if (req.method !== "POST" || match[1]) return send(405, { errors: [{ type: "MethodNotAllowedError", message: "Method not allowed" }] });

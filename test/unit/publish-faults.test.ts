@@ -2,6 +2,7 @@
 // silent, a TLS failure, an unknown target, a targets file with a missing secret. The site here
 // is a scripted HTTP server: WordPress cannot be made to answer these on demand.
 import { execFile } from "node:child_process";
+import { mkdtempSync } from "node:fs";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { createServer as createHttps } from "node:https";
 import { createServer, type RequestListener, type Server } from "node:http";
@@ -11,12 +12,15 @@ import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { TargetCaller } from "../../src/publish/call.js";
 import { PublishError } from "../../src/publish/errors.js";
+import { LocalPublicationRecords } from "../../src/keys/post-records.js";
 import { Publishing } from "../../src/publish/publisher.js";
 import { readTargets, type PublishTarget } from "../../src/publish/targets.js";
 
 const run = promisify(execFile);
 const SECRET = "sEcReT-app-password";
 const ARTICLE = { title: "T", metaDescription: "D", slug: "t", keywords: ["t"], language: "en", markdown: "# T\n\nText.\n" };
+/** Where these publications would record their posts (none is ever made). */
+const RECORDS = new LocalPublicationRecords(mkdtempSync(path.join(tmpdir(), "inkpress-records-")));
 let server: Server | undefined;
 
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
@@ -47,12 +51,13 @@ const target = (url: string, extra: Partial<PublishTarget> = {}): PublishTarget 
   status: "draft",
   createTerms: false,
   allowPrivate: true,
+  adopt: false,
   timeoutMs: 10_000,
   ...extra,
 });
 
 async function failure(publishing: Publishing): Promise<PublishError> {
-  const error = await publishing.publish(ARTICLE, { target: "blog" }).catch((e: unknown) => e);
+  const error = await publishing.publish(ARTICLE, { target: "blog" }, "local").catch((e: unknown) => e);
   expect(error).toBeInstanceOf(PublishError);
   expect((error as Error).message).not.toContain(SECRET);
   return error as PublishError;
@@ -61,7 +66,7 @@ async function failure(publishing: Publishing): Promise<PublishError> {
 describe("publishing faults", () => {
   it("a 429 with Retry-After is retried after it, three tries at most, then a 503 with Retry-After", async () => {
     const { url, calls } = await site([{ status: 429, headers: { "retry-after": "0" } }]);
-    const error = await failure(new Publishing(new Map([["blog", target(url)]])));
+    const error = await failure(new Publishing(new Map([["blog", target(url)]]), RECORDS));
     expect(calls()).toBe(3);
     expect(error.status).toBe(503);
     expect(error.headers["retry-after"]).toBe("1");
@@ -70,14 +75,14 @@ describe("publishing faults", () => {
 
   it("a Retry-After longer than the bound is not waited for", async () => {
     const { url, calls } = await site([{ status: 503, headers: { "retry-after": "3600" } }]);
-    const error = await failure(new Publishing(new Map([["blog", target(url)]])));
+    const error = await failure(new Publishing(new Map([["blog", target(url)]]), RECORDS));
     expect(calls()).toBe(1);
     expect(error.headers["retry-after"]).toBe("3600");
   });
 
   it("a site that stays silent is a 504 naming the target", async () => {
     const { url } = await site([{ status: 200, silent: true }]);
-    const error = await failure(new Publishing(new Map([["blog", target(url, { timeoutMs: 500 })]])));
+    const error = await failure(new Publishing(new Map([["blog", target(url, { timeoutMs: 500 })]]), RECORDS));
     expect(error.status).toBe(504);
     expect(error.message).toMatch(/target "blog" did not answer within 0.5 s/);
   });
@@ -102,13 +107,13 @@ describe("publishing faults", () => {
     ]);
     const options = { key: await readFile(key), cert: await readFile(cert) };
     const { url } = await site([{ status: 200 }], (handler) => createHttps(options, handler));
-    const error = await failure(new Publishing(new Map([["blog", target(url.replace("http:", "https:"))]])));
+    const error = await failure(new Publishing(new Map([["blog", target(url.replace("http:", "https:"))]]), RECORDS));
     expect(error.message).toMatch(/target "blog" failed the TLS check \(DEPTH_ZERO_SELF_SIGNED_CERT\)/);
   });
 
   it("a loopback target the operator did not allow is refused before any call", async () => {
     const { url, calls } = await site([{ status: 200 }]);
-    const error = await failure(new Publishing(new Map([["blog", target(url, { allowPrivate: false })]])));
+    const error = await failure(new Publishing(new Map([["blog", target(url, { allowPrivate: false })]]), RECORDS));
     expect(calls()).toBe(0);
     expect(error.message).toMatch(/loopback/);
   });
@@ -132,7 +137,7 @@ describe("publishing faults", () => {
   });
 
   it("an unknown target is a 422 on publish.target; a key without the target a 403 naming it", () => {
-    const publishing = new Publishing(new Map([["blog", target("http://127.0.0.1:1")]]));
+    const publishing = new Publishing(new Map([["blog", target("http://127.0.0.1:1")]]), RECORDS);
     expect(() => publishing.authorise(undefined, "news")).toThrow(/publish.target: no target "news"; the configured targets are "blog"/);
     const key = { id: "key_1", name: "k", limits: { rate: { requests: 1, windowS: 1 }, concurrency: 1 } };
     expect(() => publishing.authorise(key, "blog")).toThrow(

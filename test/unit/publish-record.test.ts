@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, stat, writeFile } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, readFile, readlink, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -44,5 +44,27 @@ describe("recording the post in the front matter", () => {
     expect(await readFile(file, "utf8")).toBe(`---\ntitle: Kites\nposts:\n  blog: 42\n---\n${BODY}`);
     expect((await stat(file)).mode & 0o777).toBe(0o640);
     expect(await recordPost(file, "blog", "42")).toBe(false);
+  });
+
+  it("keeps a CRLF file's line endings: the lines added end in CRLF, every other byte as it was", () => {
+    const crlf = (text: string) => text.replace(/\n/g, "\r\n");
+    const front = "title: Kites\n# kept: a comment\nslug: kites\n";
+    expect(withPostRecorded(crlf(`---\n${front}---\n${BODY}`), "blog", "42")).toBe(crlf(`---\n${front}posts:\n  blog: 42\n---\n${BODY}`));
+    const block = `---\ntitle: Kites\nposts:\n  news: 7\n  blog: 41\nslug: kites\n---\n${BODY}`;
+    expect(withPostRecorded(crlf(block), "blog", "42")).toBe(crlf(block.replace("blog: 41", "blog: 42")));
+    expect(withPostRecorded(crlf(BODY), "blog", "3")).toBe(crlf(`---\nposts:\n  blog: 3\n---\n\n${BODY}`));
+  });
+
+  it("writes through a symbolic link: the file it points to gets the record, the link stays a link", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "inkpress-record-link-"));
+    await mkdir(path.join(dir, "content"));
+    const real = path.join(dir, "content", "kites.md");
+    await writeFile(real, `---\ntitle: Kites\n---\n${BODY}`);
+    const link = path.join(dir, "kites.md");
+    await symlink("content/kites.md", link);
+    expect(await recordPost(link, "blog", "42")).toBe(true);
+    expect((await lstat(link)).isSymbolicLink()).toBe(true);
+    expect(await readlink(link)).toBe("content/kites.md");
+    expect(await readFile(real, "utf8")).toBe(`---\ntitle: Kites\nposts:\n  blog: 42\n---\n${BODY}`);
   });
 });

@@ -101,7 +101,11 @@ describe("the source's structure", () => {
     const WIRE = path.join(ARTICLE, "wire") + path.sep;
     // The playground's browser bundle parses Markdown and bounds budgets as the engine does, and only that: through the door it would bundle the model runtime.
     const BROWSER = path.join(SRC, "http", "pages", "client") + path.sep;
-    const PURE = [path.join(ARTICLE, "text", "markdown.ts"), path.join(ARTICLE, "plan", "limits.ts")];
+    const PURE = [
+      path.join(ARTICLE, "text", "markdown.ts"),
+      path.join(ARTICLE, "text", "html.ts"),
+      path.join(ARTICLE, "plan", "limits.ts"),
+    ];
     const around = SOURCES.filter((file) => !file.startsWith(ARTICLE + path.sep)).flatMap((file) =>
       GRAPH.get(file)!
         .filter((target) => target.startsWith(ARTICLE + path.sep) && target !== DOOR && !target.startsWith(WIRE))

@@ -1,18 +1,18 @@
 import type { Element, ElementContent, Root as HastRoot } from "hast";
 import type { Root } from "mdast";
 import rehypeStringify from "rehype-stringify";
-import remarkRehype from "remark-rehype";
 import { unified } from "unified";
+import { htmlTree } from "../text/html.js";
 import { serialiseJsonLd } from "./jsonld.js";
 import type { JsonLd } from "../wire/jsonld.js";
 
 const RTL = new Set(["ar", "he", "fa", "ur", "ps", "yi", "dv", "ku", "sd", "ug"]);
 
 /**
- * Built once: Markdown tree → HTML tree → text. Model text only ever entered the tree as text
- * nodes, so it is escaped. `<!DOCTYPE html>` upper-case, as HTML validators prefer.
+ * Built once: the sanitised HTML tree (text/html.ts) → text. Model text only ever entered the
+ * tree as text nodes, so it is escaped. `<!DOCTYPE html>` upper-case, as HTML validators prefer.
  */
-const processor = unified().use(remarkRehype).use(rehypeStringify, { upperDoctype: true });
+const processor = unified().use(rehypeStringify, { upperDoctype: true });
 
 /** What the HTML page shows besides the body. */
 export interface PageMeta {
@@ -35,7 +35,7 @@ export interface RenderedArticle {
  * its head, as the page.
  */
 export function renderArticle(tree: Root, meta: PageMeta): RenderedArticle {
-  const body = processor.runSync(structuredClone(tree)) as HastRoot;
+  const body = htmlTree(tree);
   const html = String(processor.stringify(body)).trim();
   const page = String(processor.stringify(pageTree(body.children as ElementContent[], meta)));
   return { html, page };

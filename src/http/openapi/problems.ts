@@ -18,7 +18,7 @@ export const PROBLEM_NOTES: Record<keyof typeof PROBLEM_TYPES, string> = {
   405: "Another method than POST on `/api/v1/generate` (the answer has `Allow: POST`).",
   406: "`Accept` names no format the endpoint serves.",
   408: "The request was not received in time.",
-  409: "A request with the same `Idempotency-Key` is still being processed; retry once it has finished.",
+  409: "A request with the same `Idempotency-Key` is still being processed; retry once it has finished. With `publish`: the post the article is (by its recorded id or slug) is another key's, or one inkpress did not make; `detail` names it, and the site is left as it was.",
   413: `The body is larger than ${BODY_LIMIT / 1024} KiB.`,
   415: "The body is not declared as `application/json`.",
   422: "Valid JSON that breaks a rule; `errors: [{ path, message }]` names every invalid field. Also an `Idempotency-Key` reused with a different body.",

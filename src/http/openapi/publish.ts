@@ -32,7 +32,7 @@ export function publishGroup(): PathGroup {
           tags: ["publishing"],
           summary: "Publish an article",
           description:
-            "An article the caller already has (Markdown with front matter, as `inkpress batch` writes it) published to a target the key was given. The post it already is (the front matter's `posts.<target>` id, else the slug) is updated, never a second one. A target the key was not given is a 403; a site that refuses is a 502 naming the target, never its credentials.",
+            "An article the caller already has (Markdown with front matter, as `inkpress batch` writes it) published to a target the key was given. The post it already is (the front matter's `posts.<target>` id, else the slug; the title's without one) is updated, never a second one, and only when this key made it: another key's post, or one inkpress did not make, is a 409 naming it. A target the key was not given is a 403; a site that refuses is a 502 naming the target, never its credentials.",
           security: KEYED,
           requestBody: {
             required: true,
@@ -44,7 +44,7 @@ export function publishGroup(): PathGroup {
               description: "The post: its target, id, address and status; `created` false when an existing post was updated.",
               content: { "application/json": { schema: ref("Publication") } },
             },
-            ...problemRefs([400, 401, 403, 408, 413, 415, 422, 429, 500, 502, 503, 504]),
+            ...problemRefs([400, 401, 403, 408, 409, 413, 415, 422, 429, 500, 502, 503, 504]),
           },
         },
       },

@@ -1,6 +1,6 @@
 import { defineHandler } from "h3";
 import { PublishRequestSchema } from "../../article/wire/publish.js";
-import type { Publishing } from "../../publish/publisher.js";
+import { ownerOf, type Publishing } from "../../publish/publisher.js";
 import { articleOfMarkdown } from "../../publish/post.js";
 import { jsonRoute } from "../validation.js";
 
@@ -13,14 +13,15 @@ export interface PublishRouteOptions {
 
 /**
  * `POST /api/v1/publish`: an article the caller already has (Markdown with front matter) published
- * to a target the key was given; the post it already is (recorded id, else slug) is updated.
+ * to a target the key was given; the post it already is (recorded id, else slug) is updated when
+ * this key made it, and a post that is not its own is a 409 naming it.
  */
 export function publishRoute({ publishing, bodyTimeoutMs }: PublishRouteOptions) {
   return jsonRoute("/api/v1/publish", { body: PublishRequestSchema, bodyTimeoutMs }, async (event) => {
     const { markdown, publish } = await event.req.json();
     publishing.authorise(event.context.apiKey, publish.target);
     const { article, recordedId } = articleOfMarkdown(markdown, publish.target);
-    return { object: "publication", ...(await publishing.publish(article, publish, recordedId)) };
+    return { object: "publication", ...(await publishing.publish(article, publish, ownerOf(event.context.apiKey), recordedId)) };
   });
 }
 
