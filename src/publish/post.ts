@@ -34,13 +34,15 @@ export interface ArticleFields {
   keywords: string[];
   language: string;
   markdown: string;
+  /** The body's HTML ({@link bodyHtml}), when it was rendered already (off the event loop). */
+  html?: string;
 }
 
 /** The post of an article, with the request's publish fields over the target's default status. */
 export function postOf(article: ArticleFields, field: PublishField, defaultStatus: "draft" | "publish", recordedId?: string): Post {
   return {
     title: article.title,
-    html: bodyHtml(article),
+    html: article.html ?? bodyHtml(article),
     excerpt: article.metaDescription,
     slug: field.slug ?? article.slug,
     slugChosen: field.slug !== undefined,
@@ -84,8 +86,8 @@ export function recordedPostId(markdown: string, target: string): string | undef
   }
 }
 
-/** The body's HTML through the one Markdown processor, without front matter or the H1. */
-function bodyHtml(article: ArticleFields): string {
+/** The body's HTML through the one Markdown processor, without front matter or the H1 (on a worker thread for the publish route). */
+export function bodyHtml(article: ArticleFields): string {
   const { tree } = readMarkdown(article.markdown);
   const body: Root = {
     type: "root",
