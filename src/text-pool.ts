@@ -68,7 +68,8 @@ export class TextPool {
       return await this.pool.run(task, owner);
     } catch (error) {
       if (!(error instanceof TimeLimitError)) throw error;
-      const problem = `could not be ${verb} within ${error.limitMs / 1000} s; send a shorter or simpler text`;
+      const what = field === "markdown" || field === "html" ? "article" : "text";
+      const problem = `could not be ${verb} within ${error.limitMs / 1000} s; send a shorter or simpler ${what}`;
       throw new InvalidFieldError(field, problem, `${field}: ${problem}`);
     }
   }

@@ -201,9 +201,19 @@ export function htmlDepth(text: string, limit = MAX_NESTING): number {
 
 /** What keeps Markdown or HTML from being parsed, as words completing "… is": nested too deeply, or (Markdown) too costly to parse. */
 export function readProblem(text: string, format: "markdown" | "html"): string | undefined {
-  if ((format === "html" ? htmlDepth(text) : markdownDepth(text)) > MAX_NESTING) return nestingProblem(format);
-  return format === "markdown" ? parseCostProblem(text) : undefined;
+  // A schema's check and its message read the same text one after the other: the second reading is the first's.
+  if (last?.text === text && last.format === format) return last.problem;
+  const problem =
+    (format === "html" ? htmlDepth(text) : markdownDepth(text)) > MAX_NESTING
+      ? nestingProblem(format)
+      : format === "markdown"
+        ? parseCostProblem(text)
+        : undefined;
+  last = { text, format, problem };
+  return problem;
 }
+
+let last: { text: string; format: "markdown" | "html"; problem: string | undefined } | undefined;
 
 /** Whether Markdown or HTML can be parsed: nested no deeper than {@link MAX_NESTING}, and (Markdown) within the parse budget (a schema's check). */
 export const withinNesting = (format: "markdown" | "html") => (text: string) => readProblem(text, format) === undefined;

@@ -93,7 +93,8 @@ export function parseCost(text: string): ParseCost {
     const end = newline < 0 ? text.length : newline;
     const { quotes, item, indent, rest } = lineShape(text.slice(start, end));
     start = end + 1;
-    const blank = rest.trim() === "";
+    // Blank as the parser reads it: nothing but spaces and tabs (lineShape skipped them).
+    const blank = rest === "" || rest === "\r";
     if (blank) {
       if (quotes === 0) openQuotes = 0;
       endBlock();
