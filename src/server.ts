@@ -8,7 +8,6 @@ import { removeStaleTemporaries } from "./atomic.js";
 import type { BackendSource, ModelSource, ServeConfig } from "./config.js";
 import { ConfigError, InkpressError } from "./errors.js";
 import { createApp } from "./http/app.js";
-import { AnalysisPool } from "./article/index.js";
 import { Metrics } from "./http/metrics.js";
 import { hardenServer } from "./http/socket.js";
 import { cliCommand } from "./invocation.js";
@@ -35,6 +34,7 @@ import { connectBackend } from "./model/remote/connect.js";
 import type { BackendReport } from "./article/wire/health.js";
 import type { ReportingBackend } from "./model/report.js";
 import { ModelRuntime, assertGguf } from "./model/runtime.js";
+import { TextPool } from "./text-pool.js";
 
 /** A running server. */
 export interface RunningServer {
@@ -147,8 +147,8 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
   const { keys, storage, limiter, jobStore, modelHost } = await openState(config, options);
   const lifecycle = new Lifecycle();
   const metrics = new Metrics(modelHost);
-  // Two workers: an analysis never waits long behind another, and never takes every core from the model.
-  const analysis = new AnalysisPool({ size: 2, timeoutMs: config.analyseTimeoutS * 1000 });
+  // Two workers: a text never waits long behind another, and never takes every core from the model.
+  const texts = new TextPool({ size: 2, timeoutMs: config.analyseTimeoutS * 1000 });
   // Who made which post is key state: kept where the rest of it is, so every replica sees it.
   const publishing = await Publishing.open(config.publishTargets, storage);
   const generations = new GenerationService({
@@ -191,7 +191,7 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
     publishing,
     timeoutMs: config.timeoutS * 1000,
     bodyTimeoutMs: config.bodyTimeoutS * 1000,
-    analysis,
+    texts,
     corsOrigins: config.corsOrigins,
     authFailures: config.authFailures,
   });
@@ -207,10 +207,10 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
       keys.watch();
     },
     // Analyses get the same grace as generations: then their workers stop, whatever they read.
-    drain: async (graceMs) => void (await Promise.all([lifecycle.drain(graceMs), analysis.close(graceMs)])),
+    drain: async (graceMs) => void (await Promise.all([lifecycle.drain(graceMs), texts.close(graceMs)])),
     async close() {
       keys.close();
-      await analysis.close();
+      await texts.close();
       await jobStore.close();
       await storage.close();
       await modelHost.ready.then(

@@ -29,6 +29,8 @@ type Answer<Out> = { result: Out } | { error: { message: string; status?: number
 
 interface Task<In, Out> {
   input: In;
+  /** Whose task it is: the queue takes turns between owners. */
+  owner: string;
   resolve(result: Out): void;
   reject(error: Error): void;
 }
@@ -39,11 +41,19 @@ export interface PoolOptions {
   timeoutMs: number;
 }
 
-/** Worker threads that each run one task at a time from a shared queue, each task within the time limit. */
+/**
+ * Worker threads that each run one task at a time, each task within the time limit. Tasks
+ * wait in one queue per owner (an API key, a CLI caller), and a free worker takes the next
+ * task of the owner running fewest, the longest waiting owner first among equals: one owner's
+ * many slow tasks delay another's by at most the time until a worker is free.
+ */
 export class WorkerPool<In, Out> {
   private readonly idle: Worker[] = [];
   private readonly all = new Set<Worker>();
-  private readonly queue: Task<In, Out>[] = [];
+  /** Each owner's waiting tasks, owners in the order they were last served (longest waiting first). */
+  private readonly queues = new Map<string, Task<In, Out>[]>();
+  /** How many tasks each owner has running. */
+  private readonly busy = new Map<string, number>();
   /** Each running task's worker, and how to refuse the task when the pool closes. */
   private readonly running = new Map<Worker, () => void>();
   private closed = false;
@@ -54,20 +64,47 @@ export class WorkerPool<In, Out> {
     private readonly options: PoolOptions,
   ) {}
 
-  /** Run one task on the next free worker; rejects with {@link TimeLimitError} past the limit, or with the error the task threw. */
-  run(input: In): Promise<Out> {
+  /**
+   * Run one task of `owner` when its turn comes ({@link WorkerPool}); rejects with
+   * {@link TimeLimitError} past the limit, or with the error the task threw.
+   */
+  run(input: In, owner = ""): Promise<Out> {
     if (this.closed) return Promise.reject(shuttingDown());
     return new Promise<Out>((resolve, reject) => {
-      this.queue.push({ input, resolve, reject });
-      if (this.all.size < this.options.size && this.queue.length > this.idle.length) this.spawn();
+      const queue = this.queues.get(owner) ?? [];
+      queue.push({ input, owner, resolve, reject });
+      this.queues.set(owner, queue);
+      if (this.all.size < this.options.size && this.waiting() > this.idle.length) this.spawn();
       this.dispatch();
     });
+  }
+
+  /** How many tasks wait for a worker. */
+  private waiting(): number {
+    let count = 0;
+    for (const queue of this.queues.values()) count += queue.length;
+    return count;
+  }
+
+  /** The next task to start: the first of the owner running fewest, the longest waiting owner among equals. */
+  private next(): Task<In, Out> | undefined {
+    let chosen: string | undefined;
+    for (const owner of this.queues.keys())
+      if (chosen === undefined || (this.busy.get(owner) ?? 0) < (this.busy.get(chosen) ?? 0)) chosen = owner;
+    if (chosen === undefined) return undefined;
+    const queue = this.queues.get(chosen)!;
+    const task = queue.shift()!;
+    // Served: the owner goes to the back of the line (a Map keeps insertion order).
+    this.queues.delete(chosen);
+    if (queue.length) this.queues.set(chosen, queue);
+    return task;
   }
 
   /** Refuse queued tasks, give running ones up to `graceMs` to finish, then stop every worker (a task still running is refused). */
   async close(graceMs = 0): Promise<void> {
     this.closed = true;
-    for (const task of this.queue.splice(0)) task.reject(shuttingDown());
+    for (const queue of this.queues.values()) for (const task of queue) task.reject(shuttingDown());
+    this.queues.clear();
     const deadline = Date.now() + graceMs;
     while (this.running.size && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     for (const stop of [...this.running.values()]) stop();
@@ -96,11 +133,18 @@ export class WorkerPool<In, Out> {
   }
 
   private dispatch(): void {
-    while (this.idle.length && this.queue.length) this.start(this.idle.pop()!, this.queue.shift()!);
+    while (this.idle.length && this.queues.size) this.start(this.idle.pop()!, this.next()!);
   }
 
   private start(worker: Worker, task: Task<In, Out>): void {
+    this.busy.set(task.owner, (this.busy.get(task.owner) ?? 0) + 1);
+    let settled = false;
     const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      const busy = this.busy.get(task.owner)! - 1;
+      if (busy) this.busy.set(task.owner, busy);
+      else this.busy.delete(task.owner);
       this.running.delete(worker);
       clearTimeout(timer);
       worker.off("message", onAnswer);

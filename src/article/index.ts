@@ -6,10 +6,8 @@
 
 /** The three requests the engine answers: write an article, measure one as it is, refresh one. */
 export { writeArticle, type WriteArticleOptions, type WrittenArticle } from "./article.js";
-export { analyseExisting, type ExistingAnalysis } from "./existing/analyse.js";
+export { analyseExisting, type AnalyseExistingOptions, type ExistingAnalysis } from "./existing/analyse.js";
 export { refreshArticle, type RefreshedArticle, type RefreshOptions } from "./mend/refresh.js";
-/** Analyse off the event loop: the server builds the pool, the analyse route uses it. */
-export { AnalysisPool } from "./analysis-pool.js";
 
 /** The report's checks by name: the audit's table, the playground's labels. */
 export { CHECK_LABELS, type CheckId } from "./report/analyse.js";

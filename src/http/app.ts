@@ -13,7 +13,6 @@ import type { ApiKeys } from "../keys/registry.js";
 import type { Metrics } from "./metrics.js";
 import { asHttpError, isFault, problem, toProblemResponse } from "./problem.js";
 import { logRequest, startRequest } from "./request-log.js";
-import type { AnalysisPool } from "../article/index.js";
 import { analyseRoute } from "./routes/analyse.js";
 import { generateRoute } from "./routes/generate.js";
 import { outlineRoute } from "./routes/outline.js";
@@ -22,6 +21,7 @@ import { publishRoute, publishTargetsRoute } from "./routes/publish.js";
 import { refreshRoute } from "./routes/refresh.js";
 import { cancelJobRoute, getJobRoute, listJobsRoute, submitJobRoute } from "./routes/jobs.js";
 import type { Publishing } from "../publish/publisher.js";
+import type { TextPool } from "../text-pool.js";
 import { healthRoute } from "./routes/health.js";
 import { metricsRoute } from "./routes/metrics.js";
 import { isPublicApiRoute, openApiRoute } from "./routes/openapi.js";
@@ -43,8 +43,8 @@ export interface AppOptions {
   timeoutMs: number;
   /** Time a client has to send its body. */
   bodyTimeoutMs: number;
-  /** The worker threads that analyse articles off the event loop. */
-  analysis: AnalysisPool;
+  /** The worker threads that read clients' text (analyse, refresh, sources, publish) off the event loop. */
+  texts: TextPool;
   /** Origins allowed by CORS; none means CORS is off. */
   corsOrigins: string[];
   /** Per-key state: limits and idempotency records. */
@@ -72,7 +72,7 @@ export function createApp({
   publishing,
   timeoutMs,
   bodyTimeoutMs,
-  analysis,
+  texts,
   corsOrigins,
   storage,
   jobs,
@@ -125,12 +125,12 @@ export function createApp({
   app.get("/docs", docsRoute());
   app.get("/assets/:file", assetRoute());
   app.get("/api/v1/openapi.json", openApiRoute());
-  app.register(generateRoute({ generations, storage, timeoutMs, bodyTimeoutMs, metrics }));
-  app.register(analyseRoute({ bodyTimeoutMs, metrics, analysis }));
-  app.register(refreshRoute({ generations, bodyTimeoutMs }));
-  app.register(outlineRoute({ generations, bodyTimeoutMs }));
+  app.register(generateRoute({ generations, storage, timeoutMs, bodyTimeoutMs, metrics, texts }));
+  app.register(analyseRoute({ bodyTimeoutMs, metrics, texts }));
+  app.register(refreshRoute({ generations, bodyTimeoutMs, texts }));
+  app.register(outlineRoute({ generations, bodyTimeoutMs, texts }));
   app.register(planRoute({ bodyTimeoutMs, modelHost }));
-  app.register(publishRoute({ publishing, bodyTimeoutMs }));
+  app.register(publishRoute({ publishing, bodyTimeoutMs, texts }));
   app.get("/api/v1/publish", publishTargetsRoute({ publishing }));
   const jobRoutes = { jobs, storage, bodyTimeoutMs, pageSize: jobsConfig.pageSize, retentionMs: jobsConfig.retentionS * 1000 };
   app.register(submitJobRoute(jobRoutes));

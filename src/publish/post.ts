@@ -39,6 +39,8 @@ export interface ArticleFields {
   keywords: string[];
   language: string;
   markdown: string;
+  /** The body's HTML ({@link bodyHtml}), when it was rendered already (off the event loop). */
+  html?: string;
 }
 
 /** The post of an article, with the request's publish fields over the target's default status. */
@@ -47,7 +49,7 @@ export function postOf(article: ArticleFields, field: PublishField, defaultStatu
   if (!title) throw new InvalidFieldError("title", "no text", "title: the article's title holds no text once its markup is dropped");
   return {
     title,
-    html: bodyHtml(article),
+    html: article.html ?? bodyHtml(article),
     excerpt: plainText(article.metaDescription),
     slug: field.slug ?? article.slug,
     slugChosen: field.slug !== undefined,
@@ -105,8 +107,8 @@ export function plainText(text: string): string {
     .trim();
 }
 
-/** The body's HTML through the one Markdown processor, without front matter or the H1. */
-function bodyHtml(article: ArticleFields): string {
+/** The body's HTML through the one Markdown processor, without front matter or the H1 (on a worker thread for the publish route). */
+export function bodyHtml(article: ArticleFields): string {
   const { tree } = readMarkdown(article.markdown);
   const body: Root = {
     type: "root",

@@ -29,7 +29,7 @@ const pageSchema = (what: "markdown" | "html") =>
     v.transform(cleanBlock),
     v.trim(),
     v.minLength(1, `${what} must not be empty`),
-    v.check(withinNesting(what), `${what} is ${nestingProblem(what)}`),
+    v.check(withinNesting(what), (issue) => `${what} is ${nestingProblem(what, issue.input)}`),
   );
 
 /** The Markdown article field, as analyse and refresh read it. */

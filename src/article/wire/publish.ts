@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { described } from "./schema.js";
+import { MAX_NESTING, nestingProblem, withinNesting } from "../text/nesting.js";
 
 /**
  * The `publish` field of generate, stream, jobs, refresh and `POST /api/v1/publish`, and what a
@@ -134,8 +135,9 @@ export const PublishRequestSchema = jsonObject(
         v.string("markdown must be a string"),
         v.minLength(1, "markdown must not be empty"),
         v.maxLength(1_000_000, "markdown must be at most 1000000 characters"),
+        v.check(withinNesting("markdown"), (issue) => `markdown is ${nestingProblem("markdown", issue.input)}`),
       ),
-      "The article as Markdown with YAML front matter (`title`, `description`, `slug`, `keywords`), as `inkpress batch` writes it.",
+      `The article as Markdown with YAML front matter (\`title\`, \`description\`, \`slug\`, \`keywords\`), as \`inkpress batch\` writes it; nested at most ${MAX_NESTING} levels deep.`,
     ),
     publish: PublishFieldSchema,
   },

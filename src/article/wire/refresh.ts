@@ -38,7 +38,7 @@ export const RefreshRequestSchema = v.pipe(
         v.pipe(
           v.string("markdown must be a string"),
           v.check((text) => text.trim().length > 0, "markdown must not be empty"),
-          v.check(withinNesting("markdown"), `markdown is ${nestingProblem("markdown")}`),
+          v.check(withinNesting("markdown"), (issue) => `markdown is ${nestingProblem("markdown", issue.input)}`),
         ),
         `${MARKDOWN_DESCRIPTION} Everything a refresh does not change stays byte for byte, the front matter included (but a title or description mended there).`,
       ),

@@ -160,7 +160,7 @@ const SourceSchema = jsonObject(
         v.transform(cleanBlock),
         v.trim(),
         v.minLength(1, "text must not be empty"),
-        v.check(withinNesting("markdown"), `text is ${nestingProblem("markdown")}`),
+        v.check(withinNesting("markdown"), (issue) => `text is ${nestingProblem("markdown", issue.input)}`),
       ),
       `Plain text or Markdown, nested at most ${MAX_NESTING} levels deep.`,
     ),

@@ -1,5 +1,5 @@
-import type { AnalysisPool } from "../../article/index.js";
 import { AnalyseRequestSchema } from "../../article/wire/analyse.js";
+import type { TextPool } from "../../text-pool.js";
 import type { Metrics } from "../metrics.js";
 import { jsonRoute } from "../validation.js";
 
@@ -8,8 +8,8 @@ export interface AnalyseRouteOptions {
   /** Time a client has to send its body. */
   bodyTimeoutMs: number;
   metrics: Metrics;
-  /** Where the analysis runs: worker threads, within their time limit. */
-  analysis: AnalysisPool;
+  /** Where the analysis runs: worker threads, within their time limit, keys taking turns. */
+  texts: TextPool;
 }
 
 /**
@@ -17,13 +17,13 @@ export interface AnalyseRouteOptions {
  * generation slot: the key's rate limit applies (the auth step counts the request), its
  * daily words do not. The analysis runs on a worker thread, so no article holds the event loop.
  */
-export function analyseRoute({ bodyTimeoutMs, metrics, analysis: pool }: AnalyseRouteOptions) {
+export function analyseRoute({ bodyTimeoutMs, metrics, texts }: AnalyseRouteOptions) {
   return jsonRoute("/api/v1/analyse", { body: AnalyseRequestSchema, bodyTimeoutMs, onlyPost: true }, async (event) => {
     const request = await event.req.json();
-    const analysis = await pool.analyse({
-      request,
-      options: event.context.apiKey?.style ? { keyStyle: event.context.apiKey.style } : {},
-    });
+    const analysis = await texts.analyse(
+      { request, options: event.context.apiKey?.style ? { keyStyle: event.context.apiKey.style } : {} },
+      event.context.apiKey?.id ?? "",
+    );
     metrics.analysis(request.markdown === undefined ? "html" : "markdown");
     return analysis;
   });

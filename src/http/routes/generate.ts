@@ -9,6 +9,7 @@ import type { Metrics } from "../metrics.js";
 import { idempotency, type IdempotencyOutcome } from "../idempotency.js";
 import { negotiateFormat, textFormatHeaders, type ArticleFormat } from "../negotiate.js";
 import { CLIENT_CLOSED, asHttpError, problemBody } from "../problem.js";
+import { sourceTexts, type TextPool } from "../../text-pool.js";
 import { jsonRoute } from "../validation.js";
 
 /** Comment lines sent on an idle stream so proxies keep it open. */
@@ -24,12 +25,17 @@ export interface GenerateRouteOptions {
   /** Time a client has to send its body. */
   bodyTimeoutMs: number;
   metrics: Metrics;
+  /** Reads the sources off the event loop before anything is admitted. */
+  texts: TextPool;
 }
 
 type Hooks = Pick<WriteOptions, "onMeta" | "onOutline" | "onDelta">;
 
-/** `POST /api/v1/generate`: validate, have the generation service write the article, answer in the negotiated format or as a stream. */
-export function generateRoute({ generations, storage, timeoutMs, bodyTimeoutMs, metrics }: GenerateRouteOptions) {
+/**
+ * `POST /api/v1/generate`: validate, read the sources on a worker thread (within the analyse
+ * limit), have the generation service write the article, answer in the negotiated format or as a stream.
+ */
+export function generateRoute({ generations, storage, timeoutMs, bodyTimeoutMs, metrics, texts }: GenerateRouteOptions) {
   // An Accept no format fits is refused before the body is read.
   const before = [(event: H3Event) => void negotiateFormat(event)];
   return jsonRoute("/api/v1/generate", { body: GenerateRequestSchema, bodyTimeoutMs, before, onlyPost: true }, async (event) => {
@@ -37,6 +43,7 @@ export function generateRoute({ generations, storage, timeoutMs, bodyTimeoutMs, 
     const { stream, ...request } = await event.req.json();
     const streamed = stream || format === "text/event-stream";
     const key = event.context.apiKey!;
+    await texts.read(sourceTexts(request.sources), key.id);
     const idempotent = await idempotency(event, {
       storage,
       name: `${key.id}:generate`,

@@ -1,0 +1,13 @@
+/** A worker thread of the text pool (`TextPool`, text-pool.ts): each task is one text read, analysed or rendered as the engine does it. */
+import { analyseExisting, readMarkdown } from "./article/index.js";
+import { articleOfMarkdown, bodyHtml } from "./publish/post.js";
+import type { Publication, TextTask } from "./text-pool.js";
+import { serveTasks } from "./worker-pool.js";
+
+serveTasks((task: TextTask): unknown => {
+  if (task.kind === "analyse") return analyseExisting(task.request, task.options).analysis;
+  if (task.kind === "read") return void readMarkdown(task.text, task.field);
+  const { article, recordedId } = articleOfMarkdown(task.markdown, task.target);
+  const publication: Publication = { article: { ...article, html: bodyHtml(article) }, ...(recordedId ? { recordedId } : {}) };
+  return publication;
+});
