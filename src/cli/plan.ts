@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { writeFileAtomic } from "../atomic.js";
 import path from "node:path";
 import { defineCommand } from "citty";
 import { auditFolder } from "../audit/audit.js";
@@ -92,5 +92,5 @@ async function outlined(rows: PlanRow[], runtime: ModelRuntime): Promise<PlanRow
 async function writePlan(file: string | undefined, rows: PlanRow[]): Promise<void> {
   if (!file) process.stdout.write(jsonlText(rows));
   else if (path.extname(file).toLowerCase() === ".csv") await writeCsvPlan(file, rows);
-  else await writeFile(file, jsonlText(rows));
+  else await writeFileAtomic(file, jsonlText(rows), { userFile: true });
 }

@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { writeFileAtomic } from "../atomic.js";
 import path from "node:path";
 import { defineCommand } from "citty";
 import { splitList } from "../article/wire/fields.js";
@@ -93,7 +93,7 @@ export const refreshCommand = defineCommand({
         const response = publishTo ? await publishRefreshed(args.file, refreshed, publishTo, request.markdown) : refreshed;
         const out =
           format === "json" ? `${JSON.stringify(response, null, 2)}\n` : format === "diff" ? response.diff : response.article.markdown;
-        if (args.output) await writeFile(args.output, out);
+        if (args.output) await writeFileAtomic(args.output, out, { userFile: true });
         else process.stdout.write(out);
       } finally {
         await backend.dispose();
