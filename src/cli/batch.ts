@@ -10,6 +10,7 @@ import { ModelRuntime } from "../model/runtime.js";
 import { BatchProgress } from "./batch-progress.js";
 import { UsageError, fail } from "./fail.js";
 import { localModelConfig } from "./first-model.js";
+import { interruption } from "./interrupt.js";
 import type { PublishOutcome } from "../article/wire/publish.js";
 import type { WriteRow } from "../batch/run.js";
 import { Publishing } from "../publish/publisher.js";
@@ -69,7 +70,7 @@ export const batchCommand = defineCommand({
       type: "string",
       description: "Publish every article, once written, to this target (as a draft unless the target says otherwise)",
     },
-    ...settingArgs("model", "threads", "window", "gpu", "gpuLayers", "publishTargets"),
+    ...settingArgs("model", "threads", "window", "gpu", "gpuLayers", "publishTargets", "shutdownGrace"),
   },
   async run({ args, rawArgs }) {
     try {
@@ -100,8 +101,7 @@ export const batchCommand = defineCommand({
       const model = server ? undefined : await localModelConfig(args);
 
       // Ctrl-C stops cleanly: finished rows are kept and recorded, the rows in flight are dropped.
-      const stop = new AbortController();
-      for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
+      const stop = interruption(readSetting("shutdownGrace", { flags: args }));
       let runtime: ModelRuntime | undefined;
       try {
         if (model) {
@@ -128,6 +128,7 @@ export const batchCommand = defineCommand({
         finish(progress, summary);
       } finally {
         progress.stop();
+        stop.dispose();
         await runtime?.dispose();
       }
     } catch (error) {
@@ -153,8 +154,7 @@ async function refreshBatch(
   if (plan.pending.length === 0)
     return finish(progress, { written: 0, skipped: plan.skipped, failed: plan.failed, duplicates: [], interrupted: false });
   const model = await localModelConfig(args as SettingFlags);
-  const stop = new AbortController();
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
+  const stop = interruption(readSetting("shutdownGrace", { flags: args as SettingFlags }));
   let runtime: ModelRuntime | undefined;
   try {
     progress.loading(model.modelPath);
@@ -170,6 +170,7 @@ async function refreshBatch(
     finish(progress, summary);
   } finally {
     progress.stop();
+    stop.dispose();
     await runtime?.dispose();
   }
 }
