@@ -1,28 +1,82 @@
-import { randomBytes } from "node:crypto";
-import { mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
+import { createHash, randomBytes } from "node:crypto";
+import { mkdir, open, readFile, readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
+import { InkpressError } from "./errors.js";
+
+/** What a file held when it was read: an in-place write checks it still does before replacing it. */
+export interface FileVersion {
+  size: number;
+  mtimeMs: number;
+  /** SHA-256 of its bytes, hex. */
+  sha256: string;
+}
+
+/** How {@link writeFileAtomic} writes. */
+export interface AtomicWriteOptions {
+  /**
+   * The file's mode, set whatever the umask.
+   * @default 0600 (key files, jobs and results are private), or as `userFile` says
+   */
+  mode?: number;
+  /**
+   * A file of the user's (a plan, an outline, a report, an article): it keeps the mode it has,
+   * and a new one gets what any program's new file gets (0666 less the umask).
+   * @default false
+   */
+  userFile?: boolean;
+  /**
+   * Replace the file only while it is still this version, checked after the new text is synced and
+   * just before the rename: a file changed meanwhile is left as it is ({@link FileChangedError}).
+   * @default none: the file is replaced whatever it holds
+   */
+  unchanged?: FileVersion;
+}
+
+/** A file that changed after it was read, so it was not replaced: the change is kept. */
+export class FileChangedError extends InkpressError {
+  constructor(readonly file: string) {
+    super(`${file} changed after it was read, so it was not replaced (the change is kept)`, { status: 409 });
+  }
+}
+
+/** The version of a file's bytes as read, with its size and modification time now. */
+export async function fileVersion(file: string, bytes: Uint8Array): Promise<FileVersion> {
+  const { size, mtimeMs } = await stat(file);
+  return { size, mtimeMs, sha256: createHash("sha256").update(bytes).digest("hex") };
+}
+
+/** Whether a file still holds the version read: size and time first (cheap), then its bytes' hash. */
+export async function isUnchanged(file: string, version: FileVersion): Promise<boolean> {
+  const now = await stat(file).catch(() => undefined);
+  if (!now || now.size !== version.size || now.mtimeMs !== version.mtimeMs) return false;
+  const bytes = await readFile(file).catch(() => undefined);
+  return bytes !== undefined && createHash("sha256").update(bytes).digest("hex") === version.sha256;
+}
 
 /**
  * Write a file so that a crash at any moment leaves either the old content or the new,
  * never half of one: a temporary file in the same folder, synced, renamed over the
- * target, and the folder synced. Mode 0600 unless told (key files, jobs and results are private).
+ * target, and the folder synced.
  */
-export async function writeFileAtomic(file: string, text: string | Uint8Array, options: { mode?: number } = {}): Promise<void> {
+export async function writeFileAtomic(file: string, text: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
   const dir = path.dirname(file);
   await mkdir(dir, { recursive: true });
   const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  const mode = options.mode ?? (options.userFile ? await modeOf(file) : 0o600);
   // TEMPORARY_FILE must keep matching this name, or a crash's leftovers are never removed.
-  const handle = await open(temp, "wx", 0o600);
+  // A user's new file is opened 0666, for the umask to narrow as it narrows any program's.
+  const handle = await open(temp, "wx", options.userFile ? 0o666 : 0o600);
   try {
     // Set on the handle: the umask does not narrow it, as it narrows a mode given to open.
-    if (options.mode !== undefined) await handle.chmod(options.mode);
+    if (mode !== undefined) await handle.chmod(mode);
     await handle.writeFile(text);
     await handle.sync();
   } finally {
     await handle.close();
   }
-  await pauseForCrashTest();
+  await pauseForCrashTest(file);
   try {
+    if (options.unchanged && !(await isUnchanged(file, options.unchanged))) throw new FileChangedError(file);
     await rename(temp, file);
   } catch (error) {
     await rm(temp, { force: true });
@@ -30,6 +84,14 @@ export async function writeFileAtomic(file: string, text: string | Uint8Array, o
   }
   const folder = await open(dir, "r");
   await folder.sync().finally(() => folder.close());
+}
+
+/** A file's permission bits; undefined when there is no such file. */
+function modeOf(file: string): Promise<number | undefined> {
+  return stat(file).then(
+    (info) => info.mode & 0o777,
+    () => undefined,
+  );
 }
 
 /** The name {@link writeFileAtomic} gives its temporary copy; the number is the writer's pid. */
@@ -89,13 +151,13 @@ function isRunning(pid: number): boolean {
 }
 
 /**
- * INKPRESS_TEST_KEYS_WRITE_PAUSE_MS holds a write between sync and rename, so a test
- * can kill the writer exactly there and prove the file survives. Unset in normal use.
+ * INKPRESS_TEST_WRITE_PAUSE_MS holds every write between sync and rename, so a test can
+ * kill the writer exactly there and prove the file survives. Unset in normal use.
  */
-async function pauseForCrashTest(): Promise<void> {
-  const ms = Number(process.env.INKPRESS_TEST_KEYS_WRITE_PAUSE_MS ?? 0);
+async function pauseForCrashTest(file: string): Promise<void> {
+  const ms = Number(process.env.INKPRESS_TEST_WRITE_PAUSE_MS ?? 0);
   if (ms > 0) {
-    process.stderr.write("keys: written, not yet renamed\n");
+    process.stderr.write(`${path.basename(file)}: written, not yet renamed\n`);
     await new Promise((resolve) => setTimeout(resolve, ms));
   }
 }

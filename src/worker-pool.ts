@@ -183,13 +183,13 @@ function revive(error: { message: string; status?: number; field?: string; probl
   return new Error(error.message);
 }
 
-/** In a worker's module: run `handle` on each task the pool sends, and answer its result or its error. */
-export function serveTasks<In, Out>(handle: (input: In) => Out): void {
+/** In a worker's module: run `handle` on each task the pool sends (one at a time), and answer its result or its error. */
+export function serveTasks<In, Out>(handle: (input: In) => Out | Promise<Out>): void {
   const port = parentPort!;
-  port.on("message", (input: In) => {
+  port.on("message", async (input: In) => {
     let answer: Answer<Out>;
     try {
-      answer = { result: handle(input) };
+      answer = { result: await handle(input) };
     } catch (error) {
       const e = error as Error;
       answer = {

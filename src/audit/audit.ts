@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { type CheckId, CHECK_LABELS } from "../article/index.js";
 import type { RequestField } from "../article/wire/fields.js";
+import { readSetting } from "../settings.js";
 import { readLinksFile } from "../site/links-file.js";
 import { pageFiles } from "../site/pages.js";
 import type { MeasuredPage } from "./page.js";
@@ -73,6 +74,16 @@ export interface AuditOptions {
    * @default the cores, at most {@link MAX_JOBS}
    */
   jobs?: number;
+  /**
+   * Milliseconds one page may take to analyse; a page past it is listed with those that could not be read.
+   * @default the analyse limit (INKPRESS_ANALYSE_TIMEOUT_S)
+   */
+  pageTimeoutMs?: number;
+  /**
+   * Stops the audit: pages being analysed are abandoned and the call rejects.
+   * @default none
+   */
+  signal?: AbortSignal;
   /** A page analysed. @default none */
   onPage?: (file: string) => void;
   /** A page that could not be analysed. @default none */
@@ -91,6 +102,8 @@ export async function auditFolder(dir: string, options: AuditOptions = {}): Prom
   options.onStart?.(files.length);
   const results = await measurePages(files, {
     jobs: options.jobs ?? Math.min(os.availableParallelism(), MAX_JOBS),
+    timeoutMs: options.pageTimeoutMs ?? readSetting("analyseTimeout") * 1000,
+    ...(options.signal ? { signal: options.signal } : {}),
     ...(options.keywordsField ? { keywordsField: options.keywordsField } : {}),
     ...(options.fields ? { fields: options.fields } : {}),
     onResult: (i, result) => ("page" in result ? options.onPage?.(relative[i]!) : options.onUnreadable?.(relative[i]!, result.error)),

@@ -1,5 +1,5 @@
 /** The audit written to a file: the whole report as JSON, or a CSV row per page. */
-import { writeFile } from "node:fs/promises";
+import { writeFileAtomic } from "../atomic.js";
 import path from "node:path";
 import { stringify } from "csv-stringify/sync";
 import type { AuditReport } from "./audit.js";
@@ -27,7 +27,7 @@ export async function writeAuditReport(report: AuditReport, file: string): Promi
   if (extension !== ".json" && extension !== ".csv") throw new AuditError(`--out must name a .json or .csv file, got ${file}`);
   const text = extension === ".json" ? `${JSON.stringify(report, null, 2)}\n` : csv(report);
   try {
-    await writeFile(file, text);
+    await writeFileAtomic(file, text, { userFile: true });
   } catch (error) {
     throw new AuditError(`cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
   }

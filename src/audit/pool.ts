@@ -1,56 +1,65 @@
 /**
- * The pages of a folder measured on every core: worker threads take the next file as soon
- * as they are free (pages differ in length), and the results come back in file order. A
- * small folder is measured on this thread, where starting workers would cost more.
+ * The pages of a folder measured on worker threads, each within a time limit: a worker takes
+ * the next file as soon as it is free (pages differ in length), the results come back in file
+ * order, and a page past the limit is reported by name while its worker is stopped and replaced.
+ * Nothing is measured on this thread, so Ctrl-C and SIGTERM are heard whatever a page costs.
  */
-import { Worker } from "node:worker_threads";
-import { workerSource } from "../worker-pool.js";
-import { measurePage, type PageOptions, type PageResult } from "./page.js";
+import { TimeLimitError, WorkerPool } from "../worker-pool.js";
+import type { PageOptions, PageResult } from "./page.js";
 
-/** Fewer pages than this are measured without workers. */
-const WORKERS_FROM = 64;
+/** One page a worker measures. */
+export interface PageTask {
+  file: string;
+  options: PageOptions;
+}
 
-/** Measure every file, `jobs` at a time; `onResult` hears each as it comes (in any order). */
-export async function measurePages(
-  files: readonly string[],
-  options: PageOptions & { jobs: number; onResult?: (index: number, result: PageResult) => void },
-): Promise<PageResult[]> {
-  const { jobs, onResult, ...pageOptions } = options;
-  const results: PageResult[] = new Array(files.length);
-  if (jobs <= 1 || files.length < WORKERS_FROM) {
-    for (const [i, file] of files.entries()) onResult?.(i, (results[i] = await measurePage(file, pageOptions)));
-    return results;
-  }
-  let next = 0;
-  const run = (worker: Worker) =>
-    new Promise<void>((resolve, reject) => {
-      let current = -1;
-      let done = false;
-      const send = () => {
-        if (next >= files.length) {
-          done = true;
-          resolve();
-          return;
-        }
-        current = next++;
-        worker.postMessage(files[current]);
-      };
-      worker.on("message", ({ result }: { result: PageResult }) => {
-        onResult?.(current, (results[current] = result));
-        send();
-      });
-      worker.on("error", reject);
-      worker.on("exit", (code) => (done ? undefined : reject(new Error(`an audit worker stopped (exit code ${code})`))));
-      send();
-    });
-  const workers = Array.from(
-    { length: Math.min(jobs, files.length) },
-    () => new Worker(workerSource(new URL("./worker.js", import.meta.url)), { eval: true, workerData: pageOptions }),
-  );
+/** How the pages are measured. */
+export interface MeasureOptions extends PageOptions {
+  /** Pages measured at once (worker threads). */
+  jobs: number;
+  /** How long one page may take, in milliseconds. */
+  timeoutMs: number;
+  /**
+   * Stops the measuring: running pages are abandoned (their workers stopped) and the call rejects.
+   * @default none
+   */
+  signal?: AbortSignal;
+  /**
+   * Hears each result as it comes (in any order).
+   * @default none
+   */
+  onResult?: (index: number, result: PageResult) => void;
+}
+
+/** Measure every file, `jobs` at a time, each within `timeoutMs`. */
+export async function measurePages(files: readonly string[], options: MeasureOptions): Promise<PageResult[]> {
+  const { jobs, timeoutMs, signal, onResult, ...pageOptions } = options;
+  signal?.throwIfAborted();
+  const pool = new WorkerPool<PageTask, PageResult>(new URL("./worker.js", import.meta.url), {
+    size: Math.max(1, Math.min(jobs, files.length)),
+    timeoutMs,
+  });
+  const stop = () => void pool.close();
+  signal?.addEventListener("abort", stop, { once: true });
+  // The pool's workers do not hold the process open (a server's pool must not): this does, until the pages are measured.
+  const alive = setInterval(() => {}, 60_000);
   try {
-    await Promise.all(workers.map(run));
+    return await Promise.all(
+      files.map(async (file, i) => {
+        const result = await pool.run({ file, options: pageOptions }).catch((error: unknown) => {
+          if (!(error instanceof TimeLimitError)) throw error;
+          return { error: `${file}: could not be analysed within ${error.limitMs / 1000} s (--analyse-timeout); it was left out` };
+        });
+        onResult?.(i, result);
+        return result;
+      }),
+    );
+  } catch (error) {
+    signal?.throwIfAborted();
+    throw error;
   } finally {
-    await Promise.all(workers.map((worker) => worker.terminate()));
+    clearInterval(alive);
+    signal?.removeEventListener("abort", stop);
+    await pool.close();
   }
-  return results;
 }

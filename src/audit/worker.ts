@@ -1,11 +1,6 @@
-/** A worker thread of an audit: measures the page files it is sent, one at a time, and posts each result back. */
-import { parentPort, workerData } from "node:worker_threads";
-import { measurePage, type PageOptions } from "./page.js";
+/** A worker thread of an audit: measures each page file it is sent and answers the result. */
+import { serveTasks } from "../worker-pool.js";
+import { measurePage } from "./page.js";
+import type { PageTask } from "./pool.js";
 
-const options = workerData as PageOptions;
-parentPort!.on("message", (file: string) => {
-  measurePage(file, options).then(
-    (result) => parentPort!.postMessage({ file, result }),
-    (error: unknown) => parentPort!.postMessage({ file, result: { error: `${file}: ${(error as Error)?.message ?? String(error)}` } }),
-  );
-});
+serveTasks(({ file, options }: PageTask) => measurePage(file, options));

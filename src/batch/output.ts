@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { writeFileAtomic } from "../atomic.js";
 import { stringify, type ScalarTag, type Tags } from "yaml";
 import type { GenerateRequest } from "../article/wire/request.js";
 import type { ArticleResponse } from "../article/wire/response.js";
@@ -80,8 +80,8 @@ export async function writeArticleFiles(
   slug: string,
   options?: MarkdownFileOptions,
 ): Promise<void> {
-  await writeFile(jsonFile, `${JSON.stringify(response, null, 2)}\n`);
+  await writeFileAtomic(jsonFile, `${JSON.stringify(response, null, 2)}\n`, { userFile: true });
   const markdown = markdownWithFrontMatter(response, slug, options);
   const post = response.publish && "id" in response.publish ? response.publish : undefined;
-  await writeFile(markdownFile, post ? withPostRecorded(markdown, post.target, post.id) : markdown);
+  await writeFileAtomic(markdownFile, post ? withPostRecorded(markdown, post.target, post.id) : markdown, { userFile: true });
 }

@@ -6,7 +6,7 @@
  */
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import { writeFileAtomic } from "../atomic.js";
+import { FileChangedError, fileVersion, isUnchanged, writeFileAtomic, type FileVersion } from "../atomic.js";
 import { fileSlug, MARKDOWN_PAGES, pageFiles } from "../site/pages.js";
 import { InkpressError } from "../errors.js";
 import { GenerationService } from "../generation/service.js";
@@ -34,6 +34,8 @@ export interface RefreshItem {
   request: RefreshRequest;
   /** The original's exact bytes (from its backup when an earlier run made one): an in-place refresh keeps them as `<file>.bak`. */
   original: Buffer;
+  /** What the file held when the plan read it: in place, it is replaced only while it still does. */
+  version: FileVersion;
 }
 
 /** A refresh batch before it runs. */
@@ -70,7 +72,11 @@ export async function planRefresh(dir: string, options: { inPlace: boolean; fiel
     const source = inPlace && manifest.isUnfinished(name) ? await backupOf(file) : file;
     try {
       const { request, bytes } = await refreshRequestOf(source, options.fields);
-      plan.pending.push({ line: i + 1, name, file, request, original: bytes });
+      // What an in-place refresh replaces must be what its backup keeps.
+      const own = source === file ? bytes : await readFile(file);
+      if (!own.equals(bytes)) throw new InkpressError(backupDiffers(name));
+      const version = await fileVersion(file, own);
+      plan.pending.push({ line: i + 1, name, file, request, original: bytes, version });
     } catch (error) {
       plan.failed.push({ line: i + 1, name, error: (error as Error).message.replace(`${source}: `, "") });
     }
@@ -82,6 +88,10 @@ export async function planRefresh(dir: string, options: { inPlace: boolean; fiel
 function refreshedName(name: string): string {
   return `${name.slice(0, name.length - path.extname(name).length)}${REFRESHED}`;
 }
+
+/** Why a file is not refreshed in place again after a run stopped with its backup written. */
+const backupDiffers = (name: string) =>
+  `it differs from ${path.basename(name)}.bak, which an interrupted run left: keep the text you want in ${path.basename(name)}, remove the .bak and run again`;
 
 /** The backup of a file when there is one, else the file. */
 async function backupOf(file: string): Promise<string> {
@@ -121,10 +131,8 @@ export async function runRefresh(plan: RefreshPlan, options: RefreshBatchOptions
       const { response } = await options.refresh(item, signal);
       // The new files are site content like the original: readable as it was.
       const mode = { mode: (await stat(item.file)).mode & 0o777 };
-      if (inPlace) {
-        await writeFileAtomic(out, item.original, mode);
-        await writeFileAtomic(item.file, response.article.markdown, mode);
-      } else await writeFileAtomic(out, response.article.markdown, mode);
+      if (inPlace) await replaceInPlace(item, out, response.article.markdown, mode.mode);
+      else await writeFileAtomic(out, response.article.markdown, mode);
       await manifest.finish(item.name);
       written++;
       options.onWritten?.(item, inPlace ? item.file : out);
@@ -137,6 +145,24 @@ export async function runRefresh(plan: RefreshPlan, options: RefreshBatchOptions
   });
   failed.sort((a, b) => a.line - b.line);
   return { written, skipped: plan.skipped, failed, duplicates: [], interrupted: Boolean(options.signal?.aborted) };
+}
+
+/**
+ * Replace a file with its refresh, its original kept in the backup; only while the file still
+ * holds what the plan read (checked before the backup and again just before the rename), so an
+ * edit made while the refresh ran is never overwritten, nor missing from the backup.
+ */
+async function replaceInPlace(item: RefreshItem, backup: string, markdown: string, mode: number): Promise<void> {
+  try {
+    if (!(await isUnchanged(item.file, item.version))) throw new FileChangedError(item.file);
+    await writeFileAtomic(backup, item.original, { mode });
+    await writeFileAtomic(item.file, markdown, { mode, unchanged: item.version });
+  } catch (error) {
+    if (!(error instanceof FileChangedError)) throw error;
+    throw new InkpressError(
+      `${path.basename(item.file)} changed while it was being refreshed: skipped, it keeps your edit; run again to refresh the new text`,
+    );
+  }
 }
 
 /** Files refreshed in this process through the generation service, on the backend's sequences; no key, so no limits. */

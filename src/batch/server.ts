@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import * as v from "valibot";
+import { deadline } from "../deadline.js";
 import { BatchError } from "./errors.js";
 import type { WriteRow } from "./run.js";
 
@@ -130,8 +131,10 @@ async function callServer(request: Request, signal: AbortSignal, post?: Post): P
   let silent = 0;
   for (let attempt = 1; ; attempt++) {
     let answer: { response: Response; body: unknown };
+    // Each try has its own deadline, the submit's and every poll's alike.
+    const attemptEnds = deadline(timeoutMs, signal);
     try {
-      answer = await send(request, AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]), post);
+      answer = await send(request, attemptEnds.signal, post);
     } catch (error) {
       signal.throwIfAborted();
       const why = causeOf(error, timeoutMs);
@@ -151,6 +154,8 @@ async function callServer(request: Request, signal: AbortSignal, post?: Post): P
       else if (attempt - silent >= BROKEN_ATTEMPTS) throw new Error(`${url}: ${why.message}`);
       else await sleep(backoff(attempt - silent), undefined, { signal });
       continue;
+    } finally {
+      attemptEnds.clear();
     }
     const { response, body } = answer;
     if (response.ok) return { body, location: response.headers.get("location") ?? undefined };

@@ -3,8 +3,10 @@ import { splitList } from "../article/wire/fields.js";
 import { MAX_JOBS, auditFolder, type AuditReport } from "../audit/audit.js";
 import { writeAuditReport } from "../audit/output.js";
 import { NEAR_DUPLICATE } from "../audit/similarity.js";
+import { readSetting, settingArgs } from "../settings.js";
 import { AuditProgress } from "./audit-progress.js";
 import { UsageError, fail } from "./fail.js";
+import { interruption } from "./interrupt.js";
 import { repeatedFlag } from "./repeated.js";
 
 /** `inkpress audit`: every Markdown and HTML page of a folder, and what only the whole site shows. */
@@ -30,6 +32,7 @@ export const auditCommand = defineCommand({
       description: "Similarity (0-1, Jaccard of 5-word shingles) from which two pages are near-duplicates",
     },
     jobs: { type: "string", description: `Pages analysed at once, on worker threads (default: the cores, at most ${MAX_JOBS})` },
+    ...settingArgs("analyseTimeout", "shutdownGrace"),
   },
   async run({ args, rawArgs }) {
     try {
@@ -40,10 +43,14 @@ export const auditCommand = defineCommand({
       if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1 && jobs <= 64))
         throw new UsageError(`jobs must be a whole number from 1 to 64, got "${args.jobs}"`);
       const avoid = repeatedFlag(rawArgs, "avoid").flatMap(splitList);
+      const pageTimeoutMs = readSetting("analyseTimeout", { flags: args }) * 1000;
+      const stop = interruption(readSetting("shutdownGrace", { flags: args }));
       const progress = new AuditProgress();
       let report: AuditReport;
       try {
         report = await auditFolder(args.dir, {
+          pageTimeoutMs,
+          signal: stop.signal,
           ...(args.links ? { links: args.links } : {}),
           keywordsField: args["keywords-from"],
           fields: { avoid: avoid.length ? avoid : undefined, language: args.language },
@@ -53,8 +60,15 @@ export const auditCommand = defineCommand({
           onPage: (file) => progress.page(file),
           onUnreadable: (_file, error) => progress.unreadable(error),
         });
+      } catch (error) {
+        if (!stop.signal.aborted) throw error;
+        progress.stop();
+        process.stderr.write("inkpress: audit interrupted; nothing was written\n");
+        process.exitCode = 130;
+        return;
       } finally {
         progress.stop();
+        stop.dispose();
       }
       if (args.out) await writeAuditReport(report, args.out);
       process.stdout.write(summaryText(report, args.out));

@@ -10,10 +10,11 @@ import { ModelRuntime } from "../model/runtime.js";
 import { BatchProgress } from "./batch-progress.js";
 import { UsageError, fail } from "./fail.js";
 import { localModelConfig } from "./first-model.js";
+import { interruption } from "./interrupt.js";
 import type { PublishOutcome } from "../article/wire/publish.js";
 import type { WriteRow } from "../batch/run.js";
 import type { Publishing } from "../publish/publisher.js";
-import { settingArgs, type SettingFlags } from "../settings.js";
+import { readSetting, settingArgs, type SettingFlags } from "../settings.js";
 import { REFRESH_TARGET_ARGS, refreshFields } from "./refresh.js";
 import { PUBLISHING_SETTINGS, openPublishing } from "./publish.js";
 
@@ -70,7 +71,7 @@ export const batchCommand = defineCommand({
       type: "string",
       description: "Publish every article, once written, to this target (as a draft unless the target says otherwise)",
     },
-    ...settingArgs("model", "threads", "window", "gpu", "gpuLayers"),
+    ...settingArgs("model", "threads", "window", "gpu", "gpuLayers", "shutdownGrace"),
     ...PUBLISHING_SETTINGS,
   },
   async run({ args, rawArgs }) {
@@ -102,8 +103,7 @@ export const batchCommand = defineCommand({
       const model = server ? undefined : await localModelConfig(args);
 
       // Ctrl-C stops cleanly: finished rows are kept and recorded, the rows in flight are dropped.
-      const stop = new AbortController();
-      for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
+      const stop = interruption(readSetting("shutdownGrace", { flags: args }));
       let runtime: ModelRuntime | undefined;
       let publishing: Publishing | undefined;
       try {
@@ -131,6 +131,7 @@ export const batchCommand = defineCommand({
       } finally {
         progress.stop();
         await publishing?.close();
+        stop.dispose();
         await runtime?.dispose();
       }
     } catch (error) {
@@ -156,8 +157,7 @@ async function refreshBatch(
   if (plan.pending.length === 0)
     return finish(progress, { written: 0, skipped: plan.skipped, failed: plan.failed, duplicates: [], interrupted: false });
   const model = await localModelConfig(args as SettingFlags);
-  const stop = new AbortController();
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
+  const stop = interruption(readSetting("shutdownGrace", { flags: args as SettingFlags }));
   let runtime: ModelRuntime | undefined;
   try {
     progress.loading(model.modelPath);
@@ -173,6 +173,7 @@ async function refreshBatch(
     finish(progress, summary);
   } finally {
     progress.stop();
+    stop.dispose();
     await runtime?.dispose();
   }
 }

@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { writeFileAtomic } from "../atomic.js";
 import { defineCommand } from "citty";
 import { writeArticle, PRESETS } from "../article/index.js";
 import { requestFromFields, splitList } from "../article/wire/fields.js";
@@ -101,7 +101,7 @@ export const generateCommand = defineCommand({
           const out =
             format === "json" ? `${JSON.stringify(response, null, 2)}\n` : format === "html" ? document : response.article.markdown;
           if (args.output) {
-            await writeFile(args.output, out);
+            await writeFileAtomic(args.output, out, { userFile: true });
             progress.wrote(args.output);
           } else process.stdout.write(out);
         } finally {

@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { writeFileAtomic } from "../atomic.js";
 import { defineCommand } from "citty";
 import { ModelRuntime } from "../model/runtime.js";
 import { draftOutline } from "../planning/outline.js";
@@ -24,7 +24,7 @@ export const outlineCommand = defineCommand({
       try {
         const answer = `${JSON.stringify(await draftOutline(request, { backend }), null, 2)}\n`;
         if (args.output) {
-          await writeFile(args.output, answer);
+          await writeFileAtomic(args.output, answer, { userFile: true });
           process.stderr.write(`Wrote ${args.output}\n`);
         } else process.stdout.write(answer);
       } finally {

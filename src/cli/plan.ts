@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { writeFileAtomic } from "../atomic.js";
 import path from "node:path";
 import { defineCommand } from "citty";
 import { auditFolder } from "../audit/audit.js";
@@ -9,10 +9,11 @@ import { placeLoneKeywords } from "../planning/embeddings.js";
 import { readKeywordFile } from "../planning/keyword-file.js";
 import { draftOutline } from "../planning/outline.js";
 import { jsonlText, planRows, withOutlines, writeCsvPlan, type PlanRow } from "../planning/plan-file.js";
-import { settingArgs } from "../settings.js";
+import { readSetting, settingArgs } from "../settings.js";
 import { UsageError, fail } from "./fail.js";
+import { interruption } from "./interrupt.js";
 
-const { model: modelArg, ...MODEL_ARGS } = settingArgs("model", "threads", "gpu", "gpuLayers");
+const { model: modelArg, ...MODEL_ARGS } = settingArgs("model", "threads", "gpu", "gpuLayers", "shutdownGrace");
 
 /** `inkpress plan`: keywords grouped into a pillar and cluster articles, as a batch file `inkpress batch` writes as it is. */
 export const planCommand = defineCommand({
@@ -41,12 +42,16 @@ export const planCommand = defineCommand({
     },
   },
   async run({ args }) {
+    const stop = interruption(readSetting("shutdownGrace", { flags: args }));
     try {
       if (!args.topic || !args.keywords) throw new UsageError("plan needs --topic and --keywords FILE.csv");
       if (args.output && !/\.(csv|jsonl|ndjson)$/iu.test(args.output)) throw new UsageError("plan writes a .csv or .jsonl batch file");
       const keywords = await readKeywordFile(args.keywords);
+      const { signal } = stop;
       const existing = args.site
-        ? (await auditFolder(args.site)).pages.flatMap((page) => (page.keyword ? [{ url: page.url, keyword: page.keyword }] : []))
+        ? (await auditFolder(args.site, { signal })).pages.flatMap((page) =>
+            page.keyword ? [{ url: page.url, keyword: page.keyword }] : [],
+          )
         : [];
       const options = { topic: args.topic, language: args.language };
       const runtime = args.model
@@ -57,14 +62,18 @@ export const planCommand = defineCommand({
         const { articles, covered } = planSite(clusters, { ...options, existing });
         for (const { primary, page } of covered) process.stderr.write(`“${primary}” is covered by ${page}: not planned again\n`);
         let rows = planRows(articles, { language: args.language, ...(args.length ? { length: Number(args.length) } : {}) });
-        if (runtime) rows = await outlined(rows, runtime);
+        if (runtime) rows = await outlined(rows, runtime, signal);
         process.stderr.write(`Planned ${articles.length} articles (1 pillar) from ${keywords.length} keywords\n`);
         await writePlan(args.output, rows);
       } finally {
         await runtime?.dispose();
       }
     } catch (error) {
-      fail(error);
+      if (!stop.signal.aborted) fail(error);
+      process.stderr.write("inkpress: plan interrupted; nothing was written\n");
+      process.exitCode = 130;
+    } finally {
+      stop.dispose();
     }
   },
 });
@@ -82,8 +91,8 @@ async function placed(clusters: Cluster[], runtime: ModelRuntime): Promise<Clust
 }
 
 /** The rows with an outline each, its cost said on stderr. */
-async function outlined(rows: PlanRow[], runtime: ModelRuntime): Promise<PlanRow[]> {
-  const result = await withOutlines(rows, (request) => draftOutline(request, { backend: runtime }));
+async function outlined(rows: PlanRow[], runtime: ModelRuntime, signal: AbortSignal): Promise<PlanRow[]> {
+  const result = await withOutlines(rows, (request) => draftOutline(request, { backend: runtime, signal }));
   const seconds = (result.usage.durationMs / 1000).toFixed(1);
   process.stderr.write(`Outlined ${rows.length} articles: ${result.usage.completionTokens} tokens generated in ${seconds} s\n`);
   return result.rows;
@@ -92,5 +101,5 @@ async function outlined(rows: PlanRow[], runtime: ModelRuntime): Promise<PlanRow
 async function writePlan(file: string | undefined, rows: PlanRow[]): Promise<void> {
   if (!file) process.stdout.write(jsonlText(rows));
   else if (path.extname(file).toLowerCase() === ".csv") await writeCsvPlan(file, rows);
-  else await writeFile(file, jsonlText(rows));
+  else await writeFileAtomic(file, jsonlText(rows), { userFile: true });
 }

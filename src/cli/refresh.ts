@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { fileVersion, writeFileAtomic } from "../atomic.js";
 import path from "node:path";
 import { defineCommand } from "citty";
 import { splitList } from "../article/wire/fields.js";
@@ -84,7 +84,10 @@ export const refreshCommand = defineCommand({
   async run({ args, rawArgs }) {
     try {
       const format = chosenFormat(args.format, FORMATS);
-      const { request } = await refreshRequestOf(args.file, await refreshFields(args, rawArgs));
+      const { request, bytes } = await refreshRequestOf(args.file, await refreshFields(args, rawArgs));
+      // Written over the file it reads: only while the file still holds what was read.
+      const unchanged =
+        args.output && path.resolve(args.output) === path.resolve(args.file) ? await fileVersion(args.file, bytes) : undefined;
       const publishTo = args.publish === undefined ? undefined : await publishingTo(args.publish, args);
       const model = await localModelConfig(args);
       process.stderr.write(`inkpress: refreshing ${args.file} with ${path.basename(model.modelPath)}\n`);
@@ -95,7 +98,7 @@ export const refreshCommand = defineCommand({
         const response = publishTo ? await publishRefreshed(args.file, refreshed, publishTo, request.markdown) : refreshed;
         const out =
           format === "json" ? `${JSON.stringify(response, null, 2)}\n` : format === "diff" ? response.diff : response.article.markdown;
-        if (args.output) await writeFile(args.output, out);
+        if (args.output) await writeFileAtomic(args.output, out, { userFile: true, ...(unchanged ? { unchanged } : {}) });
         else process.stdout.write(out);
       } finally {
         await publishTo?.publishing.close();

@@ -4,7 +4,8 @@
  * holds its links and outline inline; a CSV row names files written beside it (a folder named
  * after the CSV), since a cell holds text.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFileAtomic } from "../atomic.js";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { stringify } from "csv-stringify/sync";
 import * as v from "valibot";
@@ -93,15 +94,17 @@ export async function writeCsvPlan(file: string, rows: readonly PlanRow[]): Prom
     let links = "";
     if (row.links.length) {
       links = path.posix.join(folder, `${row.slug}.links.jsonl`);
-      await writeFile(path.join(path.dirname(file), links), row.links.map((link) => `${JSON.stringify(link)}\n`).join(""));
+      await writeFileAtomic(path.join(path.dirname(file), links), row.links.map((link) => `${JSON.stringify(link)}\n`).join(""), {
+        userFile: true,
+      });
     }
     let outline = "";
     if (row.outline) {
       outline = path.posix.join(folder, `${row.slug}.outline.json`);
-      await writeFile(path.join(path.dirname(file), outline), `${JSON.stringify(row.outline, null, 2)}\n`);
+      await writeFileAtomic(path.join(path.dirname(file), outline), `${JSON.stringify(row.outline, null, 2)}\n`, { userFile: true });
     }
     records.push([row.topic, row.keywords, row.slug, row.url, row.language, row.length ? String(row.length) : "", links, outline]);
   }
   const header = ["topic", "keywords", "slug", "url", "language", "length", "links", "outline"];
-  await writeFile(file, stringify([header, ...records]));
+  await writeFileAtomic(file, stringify([header, ...records]), { userFile: true });
 }

@@ -21,7 +21,7 @@ describe("a crash's temporary files", () => {
     const keysFile = await tempKeysFile();
     const key = await createKey(keysFile, "first");
     // Killed between sync and rename: its temporary copy holds every key and webhook secret.
-    const writer = spawnKeysCli(keysFile, ["create", "--name", "second"], { INKPRESS_TEST_KEYS_WRITE_PAUSE_MS: "30000" });
+    const writer = spawnKeysCli(keysFile, ["create", "--name", "second"], { INKPRESS_TEST_WRITE_PAUSE_MS: "30000" });
     await new Promise<void>((resolve) =>
       writer.stderr!.on("data", (d: Buffer) => String(d).includes("written, not yet renamed") && resolve()),
     );

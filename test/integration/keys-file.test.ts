@@ -11,7 +11,7 @@ import { mulberry32 } from "../../scripts/gguf.js";
 // The key file while the server runs: the CLI is killed in the middle of writing it, and the
 // file must always be a whole, valid key file (the old one or the new one), never half of one.
 
-const PAUSE_MARKER = "keys: written, not yet renamed";
+const PAUSE_MARKER = "keys.json: written, not yet renamed";
 /** Seed of the kill delays, printed so a failing run can be repeated (KEYS_KILL_SEED=…). */
 const SEED = Number(process.env.KEYS_KILL_SEED ?? 20261122);
 
@@ -64,7 +64,7 @@ describe("the key file", () => {
 
   it("survives `keys create` killed between writing its temp file and renaming it", async () => {
     const before = await readFile(keysFile, "utf8");
-    const child = spawnKeysCli(keysFile, ["create", "--name", "second"], { INKPRESS_TEST_KEYS_WRITE_PAUSE_MS: "5000" });
+    const child = spawnKeysCli(keysFile, ["create", "--name", "second"], { INKPRESS_TEST_WRITE_PAUSE_MS: "5000" });
     let stdout = "";
     let stderr = "";
     child.stdout!.on("data", (d) => (stdout += d));
@@ -168,7 +168,7 @@ describe("the key file", () => {
   it("never brings back a revoked key, nor loses a created one, when two CLI runs overlap", async () => {
     // `create late` takes the lock and is held between its write and its rename; `revoke second`
     // and `create other` start meanwhile, wait for the lock, and then apply on top of late's file.
-    const late = spawnKeysCli(keysFile, ["create", "--name", "late"], { INKPRESS_TEST_KEYS_WRITE_PAUSE_MS: "1500" });
+    const late = spawnKeysCli(keysFile, ["create", "--name", "late"], { INKPRESS_TEST_WRITE_PAUSE_MS: "1500" });
     let stderr = "";
     late.stderr!.on("data", (d) => (stderr += d));
     await waitFor(() => (stderr.includes(PAUSE_MARKER) ? true : undefined), "create late paused mid-write", 60_000, 5);
