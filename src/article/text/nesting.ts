@@ -6,7 +6,7 @@
  * of the depth the parser builds, tight for what articles hold.
  */
 import { InvalidFieldError } from "../../errors.js";
-import { parseCostProblem } from "./parse-cost.js";
+import { ORDERED, parseCostProblem } from "./parse-cost.js";
 
 /** Deepest nesting of Markdown or HTML that inkpress reads: far more than any article holds. */
 export const MAX_NESTING = 128;
@@ -29,8 +29,6 @@ export function markdownDepth(text: string, limit = MAX_NESTING): number {
   }
   return deepest;
 }
-
-const ORDERED = /^\d{1,9}[.)](?=[ \t]|$)/u;
 
 function containerDepth(line: string): number {
   let depth = 0;
