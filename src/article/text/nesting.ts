@@ -198,7 +198,7 @@ export function htmlDepth(text: string, limit = MAX_NESTING): number {
 }
 
 /** What keeps Markdown or HTML from being parsed, as words completing "… is": nested too deeply, or (Markdown) too costly to parse. */
-export function readProblem(text: string, format: "markdown" | "html"): string | undefined {
+function readProblem(text: string, format: "markdown" | "html"): string | undefined {
   // A schema's check and its message read the same text one after the other: the second reading is the first's.
   if (last?.text === text && last.format === format) return last.problem;
   const problem =
