@@ -6,7 +6,7 @@
  * of the depth the parser builds, tight for what articles hold.
  */
 import { InvalidFieldError } from "../../errors.js";
-import { parseCostProblem } from "./parse-cost.js";
+import { ORDERED, parseCostProblem } from "./parse-cost.js";
 
 /** Deepest nesting of Markdown or HTML that inkpress reads: far more than any article holds. */
 export const MAX_NESTING = 128;
@@ -29,8 +29,6 @@ export function markdownDepth(text: string, limit = MAX_NESTING): number {
   }
   return deepest;
 }
-
-const ORDERED = /^\d{1,9}[.)](?=[ \t]|$)/u;
 
 function containerDepth(line: string): number {
   let depth = 0;
@@ -200,7 +198,7 @@ export function htmlDepth(text: string, limit = MAX_NESTING): number {
 }
 
 /** What keeps Markdown or HTML from being parsed, as words completing "… is": nested too deeply, or (Markdown) too costly to parse. */
-export function readProblem(text: string, format: "markdown" | "html"): string | undefined {
+function readProblem(text: string, format: "markdown" | "html"): string | undefined {
   // A schema's check and its message read the same text one after the other: the second reading is the first's.
   if (last?.text === text && last.format === format) return last.problem;
   const problem =

@@ -21,7 +21,8 @@ export interface ParseCost {
   inline: number;
 }
 
-const ORDERED = /^\d{1,9}[.)](?=[ \t]|$)/u;
+/** An ordered list item's marker at the start of a line's text (`1.`, `12)`), then a space or the end. */
+export const ORDERED = /^\d{1,9}[.)](?=[ \t]|$)/u;
 
 /** A line's blockquote markers, whether a list item starts after them, and the indent before its text. */
 function lineShape(line: string): { quotes: number; item: boolean; indent: number; rest: string } {
