@@ -7,6 +7,19 @@ import { fieldPath } from "./fields.js";
 /** A string cleaned as the engine takes text ({@link cleanText}), then trimmed. */
 export const text = (message: string) => v.pipe(v.string(message), v.transform(cleanText), v.trim());
 
+/** JSON Schema keywords that say what a custom check of the wire contract checks ({@link stated}). */
+export const STATED_CHECKS = new WeakMap<object, Readonly<Record<string, unknown>>>();
+
+/**
+ * A custom check (`v.check`) that JSON Schema can state too: the OpenAPI document carries
+ * `keywords` (a `pattern`, an `if`/`then`) in its place, instead of the check's message in
+ * prose. The keywords must never accept what the check refuses (they may refuse a little more).
+ */
+export function stated<const A extends object>(check: A, keywords: Readonly<Record<string, unknown>>): A {
+  STATED_CHECKS.set(check, keywords);
+  return check;
+}
+
 /** A schema with its OpenAPI description. */
 export const described = <S extends v.GenericSchema>(schema: S, description: string) => v.pipe(schema, v.description(description));
 
