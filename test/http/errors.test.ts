@@ -194,7 +194,10 @@ describe("errors from the HTTP app", () => {
         "/api/v1/plan",
         {
           topic: "Compost",
-          keywords: [{ keyword: "compost bin", volume: 10 }, { keyword: "compost heap", volumes: 10 }],
+          keywords: [
+            { keyword: "compost bin", volume: 10 },
+            { keyword: "compost heap", volumes: 10 },
+          ],
           existing: [{ url: "/compost", keyword: "compost", title: "Compost" }],
           langauge: "en",
         },
