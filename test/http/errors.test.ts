@@ -99,18 +99,18 @@ describe("errors from the HTTP app", () => {
       ["a refresh job", post("/api/v1/jobs", { kind: "refresh", markdown, lenght: 300 }), "lenght", "length"],
       ["refresh", post("/api/v1/refresh", { markdown, lenght: 300 }), "lenght", "length"],
       ["analyse", post("/api/v1/analyse", { markdown, lenght: 300 }), "lenght", "length"],
-      ["a member of seo", post("/api/v1/generate", { topic: "x", seo: { keywrods: "compost" } }), "seo.keywrods", "keywords"],
+      ["a member of seo", post("/api/v1/generate", { topic: "x", seo: { keywrods: "compost" } }), "seo.keywrods", "seo.keywords"],
       [
         "a member of a link",
         post("/api/v1/refresh", { markdown, links: [{ url: "/a", title: "A", keyword: "a" }] }),
         "links[0].keyword",
-        "keywords",
+        "links[0].keywords",
       ],
       [
         "a job's webhook",
         post("/api/v1/jobs", { topic: "x", webhook: { url: "https://example.com/hook", urll: "x" } }),
         "webhook.urll",
-        "url",
+        "webhook.url",
       ],
     ];
     for (const [what, response, path, meant] of cases) {
@@ -124,6 +124,95 @@ describe("errors from the HTTP app", () => {
       path: "zzzzzzzz",
       message: expect.stringMatching(/^unknown field \(the fields are topic, length, /),
     });
+  });
+
+  it("names every unknown field in one 422, each with its suggestion, a field given at the wrong level included", async () => {
+    const post = (path: string, body: unknown) =>
+      server.fetch(path, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": API_KEY },
+        body: JSON.stringify(body),
+      });
+    const both = await expectProblem(await post("/api/v1/generate", { topic: "x", structur: "sections", langauge: "en" }), 422);
+    expect(both.errors).toEqual([
+      { path: "structur", message: "unknown field (did you mean structure?)" },
+      { path: "langauge", message: "unknown field (did you mean language?)" },
+    ]);
+    expect(both.detail).toContain("structur, langauge");
+    const cases: [string, unknown, { path: string; message: string }[]][] = [
+      ["keywords at the top", { topic: "x", keywords: "x" }, [{ path: "keywords", message: "unknown field (did you mean seo.keywords?)" }]],
+      [
+        "seo's and style's members at the top, and a top-level field inside seo",
+        { topic: "x", headingTags: false, avoid: ["a"], seo: { tone: "calm" } },
+        [
+          { path: "headingTags", message: "unknown field (did you mean seo.headingTags?)" },
+          { path: "avoid", message: "unknown field (did you mean style.avoid?)" },
+          { path: "seo.tone", message: "unknown field (did you mean tone?)" },
+        ],
+      ],
+      [
+        "typos beside a field of the wrong type",
+        { topic: "x", lenght: 300, length: "long", seo: { keywrods: "a", titel: "b" } },
+        [
+          { path: "length", message: "length must be a number" },
+          { path: "lenght", message: "unknown field (did you mean length?)" },
+          { path: "seo.keywrods", message: "unknown field (did you mean seo.keywords?)" },
+          { path: "seo.titel", message: "unknown field (did you mean seo.title?)" },
+        ],
+      ],
+    ];
+    for (const [what, body, errors] of cases) {
+      const answer = await expectProblem(await post("/api/v1/generate", body), 422);
+      expect(answer.errors, what).toEqual(expect.arrayContaining(errors));
+      expect(answer.errors, what).toHaveLength(errors.length);
+    }
+  });
+
+  it("answers 422 naming each unknown field of the publish and plan bodies, top level and nested", async () => {
+    const post = (path: string, body: unknown) =>
+      server.fetch(path, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": API_KEY },
+        body: JSON.stringify(body),
+      });
+    const markdown = "---\ntitle: Composting\n---\n\nA heap needs air and water.\n";
+    const publish = { target: "blog", stauts: "publish" };
+    const stauts = { path: "publish.stauts", message: "unknown field (did you mean publish.status?)" };
+    const cases: [string, string, unknown, { path: string; message: string }[]][] = [
+      [
+        "publish, top level and publish.*",
+        "/api/v1/publish",
+        { markdown, publish, markdwon: "x" },
+        [stauts, { path: "markdwon", message: "unknown field (did you mean markdown?)" }],
+      ],
+      ["publish.* in generate", "/api/v1/generate", { topic: "x", publish }, [stauts]],
+      ["publish.* in outline", "/api/v1/outline", { topic: "x", publish }, [stauts]],
+      ["publish.* in a job", "/api/v1/jobs", { topic: "x", publish }, [stauts]],
+      ["publish.* in a refresh job", "/api/v1/jobs", { kind: "refresh", markdown, publish }, [stauts]],
+      [
+        "plan, top level, keywords[i] and existing[i]",
+        "/api/v1/plan",
+        {
+          topic: "Compost",
+          keywords: [
+            { keyword: "compost bin", volume: 10 },
+            { keyword: "compost heap", volumes: 10 },
+          ],
+          existing: [{ url: "/compost", keyword: "compost", title: "Compost" }],
+          langauge: "en",
+        },
+        [
+          { path: "langauge", message: "unknown field (did you mean language?)" },
+          { path: "keywords[1].volumes", message: "unknown field (did you mean keywords[1].volume?)" },
+          { path: "existing[0].title", message: "unknown field (the fields are url, keyword)" },
+        ],
+      ],
+    ];
+    for (const [what, path, body, errors] of cases) {
+      const answer = await expectProblem(await post(path, body), 422);
+      expect(answer.errors, what).toEqual(expect.arrayContaining(errors));
+      expect(answer.errors, what).toHaveLength(errors.length);
+    }
   });
 
   it("answers 415 for a body that is not JSON, or undeclared", async () => {

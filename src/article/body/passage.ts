@@ -123,7 +123,9 @@ const OWED_WORDS = 20;
  */
 export async function writePassage(ctx: PassageContext, passage: Passage): Promise<number> {
   const { plan, writer, schedule } = ctx;
-  const budget = ctx.visible ? Math.min(RUN_BUDGET, passage.budget) : passage.budget;
+  // A run of prose between visible headings is capped, but for an edited outline's budget (`most`):
+  // the user's long section is written whole, and the report's subheading distribution says so.
+  const budget = ctx.visible && passage.most === undefined ? Math.min(RUN_BUDGET, passage.budget) : passage.budget;
   const prose = passage.items === undefined;
   if (prose) schedule.open({ primaryUses: passage.primaryUses, secondary: passage.secondary, budget });
   const state = { words: 0, sentences: 0, newParagraph: true };

@@ -137,18 +137,22 @@ class BodyPass {
     const keywords = { primaryUses: section.primaryUses, secondary: section.secondary, section: i };
     const sectionStart = section.kind !== "introduction";
 
+    const own = section.budgets?.[0] ?? 0;
+    let used = 0;
     if (section.kind === "takeaways") {
       this.writer.append("- ");
-      return writePassage(ctx, { budget, primaryUses: 0, secondary: [], items: section.items, section: i });
+      // An edited outline's H3s under the list follow it: the list has the H2's own budget.
+      const listBudget = written.subheadings.length ? own : budget;
+      used += await writePassage(ctx, { budget: listBudget, primaryUses: 0, secondary: [], items: section.items, section: i });
+      if (written.subheadings.length === 0) return used;
     }
     const last = i === this.plan.sections.length - 1;
     const bounds = section.budgets ? { most: most(budget) } : {};
     if (written.subheadings.length === 0)
       return writePassage(ctx, { budget, ...keywords, opening: !sectionStart, sectionStart, final: last, ...bounds });
     // Subsections (or questions) share the budget; the first passage carries the section's keywords.
-    let used = 0;
-    const own = section.budgets?.[0] ?? 0;
-    if (own > 0) used += await writePassage(ctx, { budget: own, ...keywords, sectionStart, most: most(own) });
+    if (own > 0 && section.kind !== "takeaways")
+      used += await writePassage(ctx, { budget: own, ...keywords, opening: !sectionStart, sectionStart, most: most(own) });
     for (const [j, sub] of written.subheadings.entries()) {
       this.block(`### ${sub}`, () => {
         if (ctx.visible) doc.addHeading(3, sub);

@@ -156,6 +156,9 @@ export function languageName(code: string): string | undefined {
   return ISO_639_1.has(lower) ? (englishNames.of(lower) ?? lower) : undefined;
 }
 
+/** Every ISO 639-1 code, lower-case, in order. */
+export const ISO_639_1_CODES: readonly string[] = [...ISO_639_1];
+
 /** Whether a code is a valid ISO 639-1 code (two letters, case-insensitive). */
 export function isIso6391(code: string): boolean {
   return ISO_639_1.has(code.toLowerCase());

@@ -15,7 +15,7 @@ export function mostWords(length: number): number {
 /** How far, in percent, a section of an edited outline may land from its word budget, either way. */
 export const SECTION_TOLERANCE = 25;
 
-/** Fewest prose words a section of an edited outline may ask for: a sentence or two. */
+/** Fewest prose words the outline planner gives a section: a sentence or two (an edited outline may ask for fewer). */
 export const SECTION_MIN_WORDS = 20;
 
 /** Most words in one paragraph. */

@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { GenerateRequestSchema, jsonObject, type GenerateRequest, type GenerateRequestBody } from "./request.js";
 import { ArticleResponseSchema, NormalisedRequestSchema } from "./response.js";
 import { RefreshRequestEchoSchema, RefreshRequestSchema, RefreshResponseSchema, type RefreshRequest } from "./refresh.js";
-import { described } from "./schema.js";
+import { described, nameUnknownFields } from "./schema.js";
 
 /**
  * The shapes of the jobs API as valibot schemas: they validate the request, type the
@@ -163,7 +163,11 @@ export const JobRequestSchema: StandardSchemaV1<unknown, NewJob> = {
       const extras = await JobExtrasSchema["~standard"].validate(body);
       const refresh = !extras.issues && extras.value.kind === "refresh";
       const request = await (refresh ? RefreshRequestSchema : GenerateRequestSchema)["~standard"].validate(withoutExtras(body));
-      if (request.issues || extras.issues) return { issues: [...(request.issues ?? []), ...(extras.issues ?? [])] };
+      if (request.issues || extras.issues) {
+        const issues = [...(request.issues ?? []), ...(extras.issues ?? [])];
+        nameUnknownFields(issues, refresh ? RefreshRequestSchema : GenerateRequestSchema, JobExtrasSchema);
+        return { issues };
+      }
       const { webhook } = extras.value;
       return refresh
         ? { value: { kind: "refresh", request: request.value as RefreshRequest, webhook } }

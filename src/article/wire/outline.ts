@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { LIMITS } from "./limits.js";
-import { described, jsonObject, optionalText, requiredText, trimmed } from "./schema.js";
+import { described, jsonObject, optionalText, requiredText, stated, trimmed } from "./schema.js";
 
 /** Kinds of an outline's H2: what the section holds (a body section unless told). */
 export const OUTLINE_KINDS = ["body", "takeaways", "conclusion", "faq"] as const;
@@ -13,8 +13,8 @@ const budget = (what: string) =>
     v.maxValue(LIMITS.lengthMax, `${what} must be at most ${LIMITS.lengthMax}`),
   );
 
-/** One heading of an edited outline: the user's words, written verbatim, and the prose words under it. */
-const OutlineHeadingSchema = jsonObject(
+/** The fields of one heading of an edited outline: the user's words, written verbatim, and the prose words under it. */
+const HeadingFieldsSchema = jsonObject(
   {
     level: described(v.picklist([2, 3], "level must be 2 or 3"), "2 for an H2, 3 for an H3 under the H2 before it."),
     text: described(requiredText(LIMITS.title, "text"), "The heading, written verbatim."),
@@ -33,6 +33,19 @@ const OutlineHeadingSchema = jsonObject(
     ),
   },
   "each heading must be an object",
+);
+
+/** One heading of an edited outline. Only an H2 has a kind (an H3 belongs to its H2's section), which the schema states too. */
+const OutlineHeadingSchema = v.pipe(
+  HeadingFieldsSchema,
+  stated(
+    v.check(
+      (heading: v.InferOutput<typeof HeadingFieldsSchema>) => heading.level === 2 || heading.kind === undefined,
+      "kind belongs to an H2: an H3 is part of its H2's section",
+    ),
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's `if`/`then`, never awaited.
+    { if: { properties: { level: { const: 3 } } }, then: { properties: { kind: false } } },
+  ),
 );
 
 /** An outline as `POST /api/v1/outline` answers it, edited by the user and sent back. */

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { described } from "./schema.js";
+import { described, jsonObject } from "./schema.js";
 import { MAX_NESTING, nestingProblem, withinNesting } from "../text/nesting.js";
 
 /**
@@ -9,16 +9,6 @@ import { MAX_NESTING, nestingProblem, withinNesting } from "../text/nesting.js";
 
 // Bounds of the publish field.
 const PUBLISH_LIMITS = { target: 64, terms: 20, term: 80, slug: 190 } as const;
-
-/** A JSON object, not an array (valibot's `object` alone takes one). */
-const jsonObject = <const E extends v.ObjectEntries>(entries: E, message: string) =>
-  v.pipe(
-    v.custom<v.InferInput<v.ObjectSchema<E, undefined>>>(
-      (input) => typeof input === "object" && input !== null && !Array.isArray(input),
-      message,
-    ),
-    v.object(entries),
-  );
 
 const terms = (field: string) =>
   v.pipe(

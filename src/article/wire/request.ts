@@ -2,13 +2,12 @@ import * as v from "valibot";
 import { MAX_NESTING, nestingProblem, withinNesting } from "../text/nesting.js";
 import { PublishFieldSchema } from "./publish.js";
 import { requestConflicts } from "../plan/conflicts.js";
-import { outlineFaults } from "../plan/user-outline.js";
-import { isIso6391 } from "../plan/labels.js";
+import { ISO_639_1_CODES, isIso6391 } from "../plan/labels.js";
 import { resolvePreset, type Preset } from "../plan/presets.js";
 import { cleanBlock, cleanText } from "../text/clean.js";
 import { LIMITS } from "./limits.js";
 import { OUTLINE_KINDS, UserOutlineSchema, type UserOutline } from "./outline.js";
-import { described, jsonObject, optionalText, requiredText, text, trimmed, uniquePhrases } from "./schema.js";
+import { described, jsonObject, optionalText, requiredText, stated, text, trimmed, uniquePhrases } from "./schema.js";
 
 /** The defaults a request may leave open, filled into every normalised request. */
 export const DEFAULTS = {
@@ -32,13 +31,24 @@ const isHttpUrl = (url: string) => /^https?:\/\/[^/\s]\S*$/i.test(url) && URL.ca
 /** A path on the article's own site: one leading slash (two would name another host), no backslash (browsers read it as a slash). */
 const isSitePath = (url: string) => /^\/(?![/\\])[^\s\\]*$/.test(url) && URL.canParse(url, "https://site.invalid");
 
+// The URL rules as JSON Schema patterns, for clients: a little stricter than the checks (an ASCII
+// host name whose last label starts with a letter, so never one URL.canParse refuses as a bad IPv4
+// address or punycode; no control character, which the clean-up would turn into a space).
+const URL_CHAR = "[^\\s\\u0000-\\u001f\\u007f-\\u009f]";
+const LABEL = "[A-Za-z0-9]+(-[A-Za-z0-9]+)*";
+const HTTP_URL = `[hH][tT][tT][pP][sS]?://(${LABEL}\\.)*[A-Za-z][A-Za-z0-9]*(-[A-Za-z0-9]+)*(:[0-9]{1,4})?([/?#]${URL_CHAR}*)?`;
+const SITE_PATH = `/(${URL_CHAR.replace("[^", "[^/\\\\")}${URL_CHAR.replace("[^", "[^\\\\")}*)?`;
+
 const url = (allowSitePath: boolean) =>
   v.pipe(
     text("url must be a string"),
     v.maxLength(LIMITS.url, `url must be at most ${LIMITS.url} characters`),
-    v.check(
-      (given) => isHttpUrl(given) || (allowSitePath && isSitePath(given)),
-      allowSitePath ? "url must be an absolute http(s) URL or a site path starting with /" : "url must be an absolute http(s) URL",
+    stated(
+      v.check(
+        (given: string) => isHttpUrl(given) || (allowSitePath && isSitePath(given)),
+        allowSitePath ? "url must be an absolute http(s) URL or a site path starting with /" : "url must be an absolute http(s) URL",
+      ),
+      { pattern: allowSitePath ? `^(${HTTP_URL}|${SITE_PATH})$` : `^${HTTP_URL}$` },
     ),
   );
 
@@ -219,12 +229,21 @@ export const LengthSchema = v.pipe(
   v.maxValue(LIMITS.lengthMax, `length must be at most ${LIMITS.lengthMax} words`),
 );
 
+/** The ISO 639-1 codes in any case, padded or not, as a JSON Schema pattern: `[aA][abefkmnrsvyABEFKMNRSVY]|…`. */
+const ISO_639_1_PATTERN = (() => {
+  const seconds = new Map<string, string>();
+  for (const [first, second] of ISO_639_1_CODES) seconds.set(first!, (seconds.get(first!) ?? "") + second);
+  const either = (letters: string) => letters + letters.toUpperCase();
+  const groups = [...seconds].map(([first, letters]) => `[${either(first)}][${either(letters)}]`);
+  return `^\\s*(${groups.join("|")})\\s*$`;
+})();
+
 /** An ISO 639-1 code, any case, lower-cased. */
 export const LanguageSchema = v.pipe(
   v.string("language must be a string"),
   v.trim(),
   v.toLowerCase(),
-  v.check(isIso6391, "language must be an ISO 639-1 code such as en, de or ja"),
+  stated(v.check(isIso6391, "language must be an ISO 639-1 code such as en, de or ja"), { pattern: ISO_639_1_PATTERN }),
 );
 
 /** The structure as asked, in free words (mapped to a preset by the request's transform). */
@@ -321,10 +340,11 @@ export const GenerateRequestSchema = v.pipe(
     structureRequested: structure || DEFAULTS.structure,
     seed: seed ?? randomSeed(),
   })),
-  // A ban the request's own keywords or topic contradict: each field involved is named.
+  // A ban the request's own keywords, topic or headings contradict: each field involved is named.
+  // An outline that breaks a form rule (a long section, an H3 first) is written as given: the report says so.
   v.rawCheck(({ dataset, addIssue }) => {
     if (!dataset.typed) return;
-    for (const conflict of [...requestConflicts(dataset.value), ...outlineFaults(dataset.value)]) {
+    for (const conflict of requestConflicts(dataset.value)) {
       const path = conflict.keys.map((key) => ({ type: "object", origin: "value", input: {}, key, value: undefined }));
       addIssue({ message: conflict.message, path: path as unknown as [v.IssuePathItem, ...v.IssuePathItem[]] });
     }

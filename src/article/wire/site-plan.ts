@@ -1,6 +1,6 @@
 /** The wire contract of `POST /api/v1/plan`: a seed topic and keywords in, the cluster plan out. */
 import * as v from "valibot";
-import { LanguageSchema, LIMITS, SiteUrlSchema } from "./request.js";
+import { jsonObject, LanguageSchema, LIMITS, SiteUrlSchema } from "./request.js";
 
 const MOST_KEYWORDS = 2000;
 const phrase = (what: string) =>
@@ -13,31 +13,40 @@ const phrase = (what: string) =>
 const count = (what: string) => v.optional(v.pipe(v.number(`${what} must be a number`), v.minValue(0, `${what} must be at least 0`)));
 
 /** The plan request: the seed topic, the keywords as a keyword tool exports them, and the pages the site has. */
-export const PlanRequestSchema = v.object({
-  topic: v.pipe(
-    v.string("topic is required and must be a string"),
-    v.trim(),
-    v.minLength(1, "topic must not be empty"),
-    v.maxLength(LIMITS.topic, `topic must be at most ${LIMITS.topic} characters`),
-  ),
-  language: v.optional(LanguageSchema, "en"),
-  keywords: v.pipe(
-    v.array(
-      v.object({ keyword: phrase("keyword"), volume: count("volume"), difficulty: count("difficulty") }),
-      "keywords must be an array of { keyword, volume?, difficulty? }",
+export const PlanRequestSchema = jsonObject(
+  {
+    topic: v.pipe(
+      v.string("topic is required and must be a string"),
+      v.trim(),
+      v.minLength(1, "topic must not be empty"),
+      v.maxLength(LIMITS.topic, `topic must be at most ${LIMITS.topic} characters`),
     ),
-    v.minLength(1, "keywords must hold at least one keyword"),
-    v.maxLength(MOST_KEYWORDS, `keywords holds at most ${MOST_KEYWORDS} entries`),
-  ),
-  existing: v.optional(
-    v.pipe(
-      v.array(v.object({ url: SiteUrlSchema, keyword: phrase("keyword") }), "existing must be an array of { url, keyword }"),
-      v.description(
-        "The site's pages and the keyword each targets (as `inkpress audit` reports them): a group one already targets is not planned.",
+    language: v.optional(LanguageSchema, "en"),
+    keywords: v.pipe(
+      v.array(
+        jsonObject(
+          { keyword: phrase("keyword"), volume: count("volume"), difficulty: count("difficulty") },
+          "each keyword must be an object",
+        ),
+        "keywords must be an array of { keyword, volume?, difficulty? }",
+      ),
+      v.minLength(1, "keywords must hold at least one keyword"),
+      v.maxLength(MOST_KEYWORDS, `keywords holds at most ${MOST_KEYWORDS} entries`),
+    ),
+    existing: v.optional(
+      v.pipe(
+        v.array(
+          jsonObject({ url: SiteUrlSchema, keyword: phrase("keyword") }, "each existing page must be an object"),
+          "existing must be an array of { url, keyword }",
+        ),
+        v.description(
+          "The site's pages and the keyword each targets (as `inkpress audit` reports them): a group one already targets is not planned.",
+        ),
       ),
     ),
-  ),
-});
+  },
+  "the request body must be a JSON object",
+);
 
 const Link = v.object({ url: v.string(), title: v.string(), keywords: v.array(v.string()) });
 

@@ -6,6 +6,7 @@
  */
 import { toJsonSchema, type JsonSchema, type OverrideActionContext } from "@valibot/to-json-schema";
 import { cleanBlock, cleanText } from "../../article/wire/request.js";
+import { STATED_CHECKS } from "../../article/wire/schema.js";
 import { ArticleResponseSchema, NormalisedRequestSchema } from "../../article/wire/response.js";
 import { JobSchema } from "../../article/wire/job.js";
 
@@ -72,7 +73,8 @@ function notBlank(action: Action, jsonSchema: JsonSchema, state: PipeState): Sta
  *   are noted, and a `min_length` after trimming gets a non-blank `pattern`;
  * - any other transform (keywords split into a list; the request's normalisation) ends the
  *   input shape: later rules check the output, so they go into the description;
- * - a `check` (a custom predicate, such as the ISO 639-1 list) goes into the description.
+ * - a `check` (a custom predicate) goes into the description, unless the wire contract states it
+ *   in JSON Schema keywords (`stated`: the ISO 639-1 list as a pattern), which take its place.
  *
  * Anything else the converter cannot convert throws (`errorMode: "throw"`).
  */
@@ -89,8 +91,11 @@ function overrideAction({ valibotAction: action, jsonSchema }: OverrideActionCon
       if (jsonSchema.type === "string" && CLEAN_UPS.has(operation)) return normalised(jsonSchema, state, "cleaned");
       return withState(jsonSchema, { ...state, inputShape: { ...jsonSchema } });
     }
-    case "check":
+    case "check": {
+      const keywords = STATED_CHECKS.get(action);
+      if (keywords) return withState({ ...jsonSchema, ...keywords }, state);
       return withState(jsonSchema, { ...state, unexpressed: [...state.unexpressed, messageOf(action)] });
+    }
     case "min_length":
       return notBlank(action, jsonSchema, state);
     default:

@@ -18,6 +18,8 @@ export const outlineChecks = {
   outline: (article) => {
     const outline = article.input.outline;
     if (!outline) return na("No outline was given.");
+    if (!article.input.headingTags)
+      return verdict(false, `Heading tags are off, so none of the outline's ${plural(outline.headings.length, "heading")} is shown.`);
     const shown = article.headings.map((h) => `H${h.depth} ${h.text}`);
     const asked = outline.headings.map((h) => `H${h.level} ${h.text}`);
     const first = asked.findIndex((heading, i) => shown[i] !== heading);
