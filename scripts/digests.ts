@@ -85,7 +85,8 @@ async function digest(server: Server, route: string, body: object, keep?: string
 async function run(root: string, model: string, name: string, withRefresh: boolean): Promise<void> {
   const server = await serve(root, ["--model", model, "--threads", "1"]);
   try {
-    for (const [i, body] of REQUESTS.entries()) console.log(`${name} generate ${i + 1}: ${await digest(server, "generate", body, `${name}-${i + 1}`)}`);
+    for (const [i, body] of REQUESTS.entries())
+      console.log(`${name} generate ${i + 1}: ${await digest(server, "generate", body, `${name}-${i + 1}`)}`);
     if (!withRefresh) return;
     const { request } = plantedArticle();
     for (let seed = 0; seed < 10; seed++)
