@@ -244,14 +244,29 @@ describe("GrammarBuilder in llama.cpp", () => {
 
     it("refuses a function word as a field's last word and a refused opening as its first, words banned or not", async () => {
       const finals = ["the", "a", "and", "of"];
-      const openings = ["oil", "how"];
+      const openings = ["oil", "how", "poppi"];
       for (const refused of [[], ["lily"]]) {
         const build = (field: FieldShape) =>
           llama().createGrammar({ grammar: new GrammarBuilder(true, { refused, finals, openings }).add([{ field }]).build() });
         const heading = await build({ words: [2, 8] });
-        for (const text of ["Wipe the pan dry", "Wipe them all then", "Season and wipe it", "Toil away at a pan", "Then there"])
+        for (const text of [
+          "Wipe the pan dry",
+          "Wipe them all then",
+          "Season and wipe it",
+          "Toil away at a pan",
+          "Then there",
+          "After all",
+        ])
           expect(accepts(heading, text), text).toBe(true);
-        for (const text of ["Wipe the pan and", "Season it with the", "Oiling the pan", "How it works", "HOW it works", "Wipe a"])
+        for (const text of [
+          "Wipe the pan and",
+          "Season it with the",
+          "Oiling the pan",
+          "How it works",
+          "HOW it works",
+          "Wipe a",
+          "Poppie ran",
+        ])
           expect(accepts(heading, text), text).toBe(false);
         const keyword = await build({ words: [2, 8], keyword: "oil the pan", before: 2 });
         expect(accepts(keyword, "Oil the pan well"), "keyword opening").toBe(false);

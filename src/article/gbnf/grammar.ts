@@ -93,7 +93,11 @@ export interface GrammarOptions {
   refused?: readonly string[];
   /** Words a field's last word may not be (in a spaced script), in either case: its language's function words. @default none */
   finals?: readonly string[];
-  /** Words a field's first word may not begin with (in a spaced script), in either case: openings already used twice. @default none */
+  /**
+   * Openings already used twice, which a field's first word may not begin with (in a spaced script),
+   * in either case: a stem refuses its forms ("oil": "Oiling"), though a short word refuses more
+   * ("a": "After" too; a steered keyword's slot word is read from the piece, so the word must go). @default none
+   */
   openings?: readonly string[];
 }
 

@@ -36,9 +36,7 @@ export function fieldWords(place: FieldPlace): GrammarOptions {
     const entry = seen.get(key) ?? { count: 0, words: new Set<string>() };
     seen.set(key, { count: entry.count + 1, words: entry.words.add(first) });
   }
-  // The words themselves, and the stem where it begins them ("oil" of "oiling"), so no form of them opens a third.
-  const openings = [...seen.entries()]
-    .filter(([, entry]) => entry.count >= 2)
-    .flatMap(([key, entry]) => [...entry.words, ...([...entry.words].some((word) => word.startsWith(key)) ? [key] : [])]);
+  // The words themselves and their stem ("oil" of "oiling", "poppi" of "Poppy"), so no form of them opens a third.
+  const openings = [...seen.entries()].filter(([, entry]) => entry.count >= 2).flatMap(([key, entry]) => [...entry.words, key]);
   return { finals, openings };
 }

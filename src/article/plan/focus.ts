@@ -10,7 +10,8 @@ const FOCUS_WORDS = 4;
  * word breaks (an article, a question word, a pronoun…) but a lone preposition may join
  * ("indoor plants for beginners"), its small words at either end dropped, so the product or
  * subject stays ("Review of the Kindle Paperwhite" → "Kindle Paperwhite"; "How do I start
- * composting at home?" → "start composting at home"). The first of equally long phrases wins;
+ * composting at home?" → "start composting at home"). The first of equally long phrases wins; a
+ * topic with no phrase of two words keeps its first four words ("A day at the park" → "day at the park");
  * only a phrase that opens the topic has its first letter lowered (a name stays as written).
  */
 export function focusKeyword(topic: string, language: string): string {
@@ -33,8 +34,16 @@ export function focusKeyword(topic: string, language: string): string {
     if (phrase[1] - phrase[0] > best[1] - best[0]) best = phrase;
     start = end + 1;
   }
-  // A topic of small words alone keeps its first words.
-  if (best[1] === best[0]) best = [0, Math.min(spans.length, FOCUS_WORDS)];
+  // No phrase of two words or more ("A day at the park"): the topic's first words, small words at their ends
+  // dropped while words are left (a topic of small words alone keeps them).
+  if (best[1] - best[0] < 2) {
+    const isSmall = (i: number) => small.has(lower[i]!);
+    let start = 0;
+    while (start < spans.length - 1 && spans.length - start > FOCUS_WORDS && isSmall(start)) start++;
+    let end = Math.min(spans.length, start + FOCUS_WORDS);
+    while (end - start > 1 && isSmall(end - 1)) end--;
+    best = [start, end];
+  }
   const last = spans[best[1] - 1]!;
   const phrase = text.slice(spans[best[0]]!.index, last.index + last.word.length);
   return best[0] === 0 ? lowerFirst(phrase, language) : phrase;
