@@ -52,6 +52,8 @@ export async function publishOwned(client: CmsClient, target: PublishTarget, pos
   try {
     await client.check(post);
     const existing = await ownPost(client, target, post, by);
+    // Claimed before the create: a crash between the site saving the post and its owner being recorded leaves it this owner's to find.
+    if (!existing) await by.records.recordPost(target.url, slugClaim(post.slug), by.owner);
     // Recorded before anything else is asked of the site: a failure after the create must not leave a post no one owns.
     return await client.save(post, existing, async (id) => {
       await by.records.recordPost(target.url, id, by.owner);
@@ -66,23 +68,30 @@ async function ownPost(client: CmsClient, target: PublishTarget, post: Post, by:
   if (post.recordedId) {
     const recorded = await client.byId(post.recordedId);
     const how = `the article's posts.${target.name} names it`;
-    if (recorded) return claim(recorded, await by.records.postOwner(target.url, recorded.id), { target, by, how });
+    if (recorded) return claim(recorded, await by.records.postOwner(target.url, recorded.id), { target, by, how, adoptable: target.adopt });
   }
   const matches = await client.bySlug(post.slug);
   const owners = await Promise.all(matches.map((match) => by.records.postOwner(target.url, match.id)));
   const mine = matches.find((_, i) => owners[i] === by.owner);
   if (mine) return mine;
-  return matches[0] && claim(matches[0], owners[0], { target, by, how: "publish this article under another slug" });
+  const unowned = matches.findIndex((_, i) => owners[i] === undefined);
+  const claimed = unowned >= 0 && (await by.records.postOwner(target.url, slugClaim(post.slug))) === by.owner;
+  const at = claimed ? unowned : 0;
+  const how = "publish this article under another slug";
+  return matches[at] && claim(matches[at], owners[at], { target, by, how, adoptable: claimed || target.adopt });
 }
+
+/** The record of who first set out to create a post under a slug on a site (no post id holds a colon). */
+const slugClaim = (slug: string) => `slug:${slug}`;
 
 /** A found post, if it is this owner's or may be adopted (and is then recorded as its); else the refusal naming it. */
 async function claim(
   found: FoundPost,
   recorded: string | undefined,
-  { target, by, how }: { target: PublishTarget; by: Publisher; how: string },
+  { target, by, how, adoptable }: { target: PublishTarget; by: Publisher; how: string; adoptable: boolean },
 ): Promise<FoundPost> {
   // Adopted under the article's lock; another owner recording it first (through another article) keeps it.
-  const owner = recorded === undefined && target.adopt ? await by.records.recordPost(target.url, found.id, by.owner) : recorded;
+  const owner = recorded === undefined && adoptable ? await by.records.recordPost(target.url, found.id, by.owner) : recorded;
   if (owner === by.owner) return found;
   const whose =
     owner === undefined

@@ -59,7 +59,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("publishing to a WordPress that keys share",
     keys.b = await createKey(keysFile, "bob", ["--publish-to", "blog,adopting"]);
     environment = { INKPRESS_PUBLISH_TARGETS: targets, BLOG_PASSWORD: wp.admin.password, INKPRESS_DATA_DIR: path.join(dir, "data") };
     server = await startServer(STORIES_MODEL, { INKPRESS_KEYS_FILE: keysFile, ...environment });
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     await server?.stop();
