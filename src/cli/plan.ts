@@ -9,6 +9,7 @@ import { placeLoneKeywords } from "../planning/embeddings.js";
 import { readKeywordFile } from "../planning/keyword-file.js";
 import { draftOutline } from "../planning/outline.js";
 import { jsonlText, planRows, withOutlines, writeCsvPlan, type PlanRow } from "../planning/plan-file.js";
+import { InkpressError } from "../errors.js";
 import { settingArgs } from "../settings.js";
 import { UsageError, fail } from "./fail.js";
 
@@ -39,6 +40,11 @@ export const planCommand = defineCommand({
       ...modelArg,
       description: "A GGUF model: each row gets the outline it would write from, and lone keywords are placed by its embeddings",
     },
+    embeddings: {
+      type: "boolean",
+      default: true,
+      description: "With --model, place lone keywords by its embeddings (--no-embeddings: keep the word groups, still outline each row)",
+    },
   },
   async run({ args }) {
     try {
@@ -53,12 +59,15 @@ export const planCommand = defineCommand({
         ? await ModelRuntime.load({ ...resolveModelConfig({ flags: args }), sequences: 1, queueSize: 0 })
         : undefined;
       try {
-        const clusters = runtime ? await placed(clusterKeywords(keywords, options), runtime) : clusterKeywords(keywords, options);
+        const lexical = clusterKeywords(keywords, options);
+        const clusters = runtime && args.embeddings ? await placed(lexical, runtime) : lexical;
         const { articles, covered } = planSite(clusters, { ...options, existing });
         for (const { primary, page } of covered) process.stderr.write(`“${primary}” is covered by ${page}: not planned again\n`);
         let rows = planRows(articles, { language: args.language, ...(args.length ? { length: Number(args.length) } : {}) });
         if (runtime) rows = await outlined(rows, runtime);
-        process.stderr.write(`Planned ${articles.length} articles (1 pillar) from ${keywords.length} keywords\n`);
+        process.stderr.write(
+          `Planned ${articles.length} article${articles.length === 1 ? "" : "s"} (1 pillar) from ${counted(keywords.length, lexical)}\n`,
+        );
         await writePlan(args.output, rows);
       } finally {
         await runtime?.dispose();
@@ -81,9 +90,30 @@ async function placed(clusters: Cluster[], runtime: ModelRuntime): Promise<Clust
   return result.clusters;
 }
 
-/** The rows with an outline each, its cost said on stderr. */
+/** How many keywords were read, and how many of them repeated another (case and spacing aside). */
+function counted(read: number, clusters: readonly Cluster[]): string {
+  const repeated = read - clusters.reduce((n, c) => n + c.keywords.length, 0);
+  return `${read} keywords${repeated ? ` (${repeated} repeating another, planned once)` : ""}`;
+}
+
+/**
+ * The rows with an outline each, its cost said on stderr. SIGINT or SIGTERM stops the draft in
+ * flight and the command, writing nothing: outlines are minutes of model time, and a signal
+ * waiting for them all is a signal ignored.
+ */
 async function outlined(rows: PlanRow[], runtime: ModelRuntime): Promise<PlanRow[]> {
-  const result = await withOutlines(rows, (request) => draftOutline(request, { backend: runtime }));
+  const stop = new AbortController();
+  const signals = ["SIGINT", "SIGTERM"] as const;
+  const onSignal = (signal: NodeJS.Signals) => stop.abort(signal);
+  for (const signal of signals) process.once(signal, onSignal);
+  const result = await withOutlines(rows, (request) => draftOutline(request, { backend: runtime, signal: stop.signal }))
+    .catch((error: unknown) => {
+      if (!stop.signal.aborted) throw error;
+      throw new InkpressError(`stopped by ${stop.signal.reason}: no plan written`);
+    })
+    .finally(() => {
+      for (const signal of signals) process.off(signal, onSignal);
+    });
   const seconds = (result.usage.durationMs / 1000).toFixed(1);
   process.stderr.write(`Outlined ${rows.length} articles: ${result.usage.completionTokens} tokens generated in ${seconds} s\n`);
   return result.rows;
