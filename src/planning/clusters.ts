@@ -1,5 +1,5 @@
 /**
- * Topic clusters: keywords grouped by their word forms and shared terms (stems of their content
+ * Topic clusters: keywords merged once each, grouped by the terms they share (stems of their content
  * words, the seed topic's own words left out since every keyword may hold them), each group's
  * primary keyword picked, and a pillar with cluster articles planned, linked both ways so no
  * page is an orphan. A keyword an existing page already targets is not planned again.
