@@ -106,6 +106,7 @@ async function outlined(rows: PlanRow[], runtime: ModelRuntime): Promise<PlanRow
   const signals = ["SIGINT", "SIGTERM"] as const;
   const onSignal = (signal: NodeJS.Signals) => stop.abort(signal);
   for (const signal of signals) process.once(signal, onSignal);
+  process.stderr.write(`Outlining ${rows.length} article${rows.length === 1 ? "" : "s"}…\n`);
   const result = await withOutlines(rows, (request) => draftOutline(request, { backend: runtime, signal: stop.signal }))
     .catch((error: unknown) => {
       if (!stop.signal.aborted) throw error;

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { coffeeExport } from "../helpers/coffee-keywords.js";
+import { exited, spawnInkpress } from "../helpers/cli.js";
 import { adjustedRand } from "../helpers/planted-keywords.js";
 import { HAS_STORIES_MODEL, runCli, STORIES_MODEL } from "../helpers/server.js";
 
@@ -105,5 +106,29 @@ describe("inkpress plan on a keyword export", () => {
     for (const row of rows) expect(row.outline?.headings.length, row.topic).toBeGreaterThan(0);
     expect(result.stderr).not.toContain("by embeddings");
     expect(result.stderr).toContain("Outlined 3 articles");
+  });
+});
+
+// SIGTERM while outlines are drafted: the draft in flight stops, the command ends in one line, and no plan is written.
+describe.skipIf(!HAS_STORIES_MODEL)("inkpress plan stopped by SIGTERM", () => {
+  it("stops mid-outline and writes nothing", { timeout: 300_000 }, async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "inkpress-plan-stop-"));
+    const words = "aster begonia crocus dahlia freesia gardenia hosta iris jasmine lupin marigold nasturtium".split(" ");
+    await writeFile(path.join(dir, "flowers.csv"), ["Keyword,Volume,KD", ...words.map((w, i) => `${w},${100 - i},10`)].join("\n"));
+    const args = ["plan", "--topic", "Flowers", "--keywords", path.join(dir, "flowers.csv"), "--model", STORIES_MODEL, "--threads", "1"];
+    const child = spawnInkpress([...args, "--length", "400", "--no-embeddings", "-o", path.join(dir, "plan.jsonl")]);
+    let stderr = "";
+    const outlining = new Promise<void>((resolve) =>
+      child.stderr!.on("data", (d) => {
+        stderr += d;
+        if (stderr.includes("Outlining 12 articles…")) resolve();
+      }),
+    );
+    await outlining;
+    child.kill("SIGTERM");
+    const { code } = await exited(child);
+    expect(code).toBe(1);
+    expect(stderr.trimEnd().split("\n").at(-1)).toBe("inkpress: stopped by SIGTERM: no plan written");
+    await expect(readFile(path.join(dir, "plan.jsonl"))).rejects.toThrow(/ENOENT/);
   });
 });
