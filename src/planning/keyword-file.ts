@@ -32,13 +32,13 @@ const refusal = (file: string, line: number, why: string) => new InkpressError(`
  * stops the plan, named by its line. A row of empty cells is skipped.
  */
 export async function readKeywordFile(file: string): Promise<PlanKeyword[]> {
-  const records = parseRecords(file, await keywordText(file));
-  const names = Object.keys(records[0]?.record ?? {});
+  const { names, records } = parseRecords(file, await keywordText(file));
   const column = (test: RegExp) => names.find((name) => test.test(name));
   const keyword = column(/keyword/iu);
   if (!keyword) throw new InkpressError(`${file}: the header row has no keyword column`, { status: 400 });
   const volume = column(/volume/iu);
   const difficulty = column(/difficulty|^kd$/iu);
+  if (!records.length) throw new InkpressError(`${file}: no keywords after the header row`, { status: 400 });
   return records.map(({ record, info }, index) => {
     if (index === MOST_KEYWORDS)
       throw refusal(file, info.lines, `more than ${MOST_KEYWORDS} keywords, the most one plan takes; split the file`);
@@ -75,19 +75,24 @@ async function keywordText(file: string): Promise<string> {
   }
 }
 
-/** The CSV's records after its header row, with where each ends; one past the most a plan takes is read, no more. */
-function parseRecords(file: string, text: string): Array<{ record: Record<string, string>; info: { lines: number } }> {
+/** The CSV's column names and records after its header row, with where each ends; one past the most a plan takes is read, no more. */
+function parseRecords(
+  file: string,
+  text: string,
+): { names: string[]; records: Array<{ record: Record<string, string>; info: { lines: number } }> } {
+  let names: string[] = [];
   try {
-    return parse(text, {
+    const records = parse(text, {
       bom: true,
-      columns: true,
+      columns: (header: string[]) => (names = header),
       skip_empty_lines: true,
       skip_records_with_empty_values: true,
       relax_column_count: true,
       info: true,
       to: MOST_KEYWORDS + 1,
       max_record_size: MOST_ROW,
-    });
+    }) as Array<{ record: Record<string, string>; info: { lines: number } }>;
+    return { names, records };
   } catch (error) {
     const { code, lines, message } = error as CsvError & { lines?: number };
     if (!lines) throw new InkpressError(`${file}: ${message}`, { status: 400 });
