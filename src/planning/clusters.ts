@@ -59,14 +59,14 @@ export const MOST_PER_ARTICLE = LIMITS.keywords;
  * two topics lifts the mean between their groups by a few hundredths. On the test export
  * (seven topics, 76 keywords) every value from 0.05 to 0.12 gives the same groups.
  */
-export const LEAST_LINKAGE = 0.08;
+const LEAST_LINKAGE = 0.08;
 
 /**
  * The keywords once each: case and spacing variants of one keyword are one, standing for all
  * with the most searched variant's spelling (its spaces collapsed), volume and difficulty (the
  * first of equals).
  */
-export function uniqueKeywords(keywords: readonly PlanKeyword[], language: string): PlanKeyword[] {
+function uniqueKeywords(keywords: readonly PlanKeyword[], language: string): PlanKeyword[] {
   const kept = new Map<string, PlanKeyword>();
   for (const given of keywords) {
     const keyword = { ...given, keyword: given.keyword.trim().replace(/\s+/gu, " ") };

@@ -9,10 +9,10 @@
 export type Tree = { item: number } | { left: Tree; right: Tree; size: number };
 
 /** How many items a group holds. */
-export const sizeOf = (tree: Tree): number => ("item" in tree ? 1 : tree.size);
+const sizeOf = (tree: Tree): number => ("item" in tree ? 1 : tree.size);
 
 /** The items of a group, in the order they were merged. */
-export function itemsOf(tree: Tree): number[] {
+function itemsOf(tree: Tree): number[] {
   return "item" in tree ? [tree.item] : [...itemsOf(tree.left), ...itemsOf(tree.right)];
 }
 
