@@ -8,7 +8,18 @@ export interface TextFile {
 }
 
 /** A file that is not UTF-8 text: its message says why, without the file's name (each command names it its own way). */
-export class NotTextError extends InkpressError {}
+export class NotTextError extends InkpressError {
+  /**
+   * The line (1-based) of the first byte that is not text, for a command that names lines.
+   * @default undefined: not known (a malformed UTF-8 sequence)
+   */
+  readonly line?: number;
+
+  constructor(message: string, line?: number) {
+    super(message);
+    if (line !== undefined) this.line = line;
+  }
+}
 
 /** UTF-8 that refuses a malformed byte instead of turning it into U+FFFD; a byte order mark stays in the text, as the file has it. */
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -20,7 +31,11 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
  */
 export async function readTextFile(file: string): Promise<TextFile> {
   const bytes = await readFile(file);
-  if (bytes.includes(0)) throw new NotTextError("a binary file (it holds NUL bytes), not a page; nothing was written for it");
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) {
+    const line = bytes.subarray(0, nul).filter((byte) => byte === 0x0a).length + 1;
+    throw new NotTextError("a binary file (it holds NUL bytes), not a page; nothing was written for it", line);
+  }
   try {
     return { text: UTF8.decode(bytes), bytes };
   } catch {

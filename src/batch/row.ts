@@ -43,9 +43,13 @@ export interface BadRow {
 
 /**
  * A row's fields: the request's, `url`, the address its article will have (so it never links
- * itself), and `slug`, its file name (else the last segment of `url`, else the article's slug).
+ * itself), `slug`, its file name (else the last segment of `url`, else the article's slug), and
+ * `role`, its place in the plan `inkpress plan` wrote it from (pillar or cluster; said, not used).
  */
-const ROW_FIELDS = [...REQUEST_FIELDS, "url", "slug"] as const;
+const ROW_FIELDS = [...REQUEST_FIELDS, "url", "slug", "role"] as const;
+
+/** The roles `inkpress plan` writes. */
+const ROLES = ["pillar", "cluster"];
 
 /** Why a field name is not one of a row's, or undefined when it is. */
 export function unknownField(name: string): string | undefined {
@@ -66,7 +70,8 @@ export interface RowOptions {
 export function parseRow(line: number, fields: Record<string, unknown>, options: RowOptions = {}): BatchRow | BadRow {
   const unknown = Object.keys(fields).map(unknownField).filter(Boolean);
   if (unknown.length) return { line, error: unknown.join("; ") };
-  const { url: own, slug, ...requestFields } = fields;
+  const { url: own, slug, role, ...requestFields } = fields;
+  if (role !== undefined && !ROLES.includes(role as string)) return { line, error: `role: must be ${ROLES.join(" or ")}` };
   const url = own === undefined ? undefined : v.safeParse(SiteUrlSchema, own);
   const result = v.safeParse(GenerateRequestSchema, requestFromFields(requestFields as Record<RequestField, unknown>));
   if (!result.success || url?.success === false) {

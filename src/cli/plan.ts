@@ -40,6 +40,11 @@ export const planCommand = defineCommand({
       ...modelArg,
       description: "A GGUF model: each row gets the outline it would write from, and lone keywords are placed by its embeddings",
     },
+    embeddings: {
+      type: "boolean",
+      default: true,
+      description: "With --model, place lone keywords by its embeddings (--no-embeddings: keep the word groups, still outline each row)",
+    },
   },
   async run({ args }) {
     const stop = interruption(readSetting("shutdownGrace", { flags: args }));
@@ -58,12 +63,15 @@ export const planCommand = defineCommand({
         ? await ModelRuntime.load({ ...resolveModelConfig({ flags: args }), sequences: 1, queueSize: 0 })
         : undefined;
       try {
-        const clusters = runtime ? await placed(clusterKeywords(keywords, options), runtime) : clusterKeywords(keywords, options);
+        const lexical = clusterKeywords(keywords, options);
+        const clusters = runtime && args.embeddings ? await placed(lexical, runtime) : lexical;
         const { articles, covered } = planSite(clusters, { ...options, existing });
         for (const { primary, page } of covered) process.stderr.write(`“${primary}” is covered by ${page}: not planned again\n`);
         let rows = planRows(articles, { language: args.language, ...(args.length ? { length: Number(args.length) } : {}) });
         if (runtime) rows = await outlined(rows, runtime, signal);
-        process.stderr.write(`Planned ${articles.length} articles (1 pillar) from ${keywords.length} keywords\n`);
+        process.stderr.write(
+          `Planned ${articles.length} article${articles.length === 1 ? "" : "s"} (1 pillar) from ${counted(keywords.length, lexical)}\n`,
+        );
         await writePlan(args.output, rows);
       } finally {
         await runtime?.dispose();
@@ -90,8 +98,15 @@ async function placed(clusters: Cluster[], runtime: ModelRuntime): Promise<Clust
   return result.clusters;
 }
 
-/** The rows with an outline each, its cost said on stderr. */
+/** How many keywords were read, and how many of them repeated another (case and spacing aside). */
+function counted(read: number, clusters: readonly Cluster[]): string {
+  const repeated = read - clusters.reduce((n, c) => n + c.keywords.length, 0);
+  return `${read} keywords${repeated ? ` (${repeated} repeating another, planned once)` : ""}`;
+}
+
+/** The rows with an outline each, its cost said on stderr; the interruption's signal stops the draft in flight. */
 async function outlined(rows: PlanRow[], runtime: ModelRuntime, signal: AbortSignal): Promise<PlanRow[]> {
+  process.stderr.write(`Outlining ${rows.length} article${rows.length === 1 ? "" : "s"}…\n`);
   const result = await withOutlines(rows, (request) => draftOutline(request, { backend: runtime, signal }));
   const seconds = (result.usage.durationMs / 1000).toFixed(1);
   process.stderr.write(`Outlined ${rows.length} articles: ${result.usage.completionTokens} tokens generated in ${seconds} s\n`);

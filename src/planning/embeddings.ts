@@ -4,7 +4,7 @@
  * The lexical groups stay as they are: a placed keyword joins one, never splits or merges them,
  * and never becomes a group's primary keyword (its place rests on the model alone).
  */
-import type { Cluster } from "./clusters.js";
+import { MOST_PER_ARTICLE, type Cluster } from "./clusters.js";
 
 /** One vector per text, in order: the loaded model's embeddings. */
 export type Embed = (texts: readonly string[]) => Promise<number[][]>;
@@ -33,7 +33,8 @@ export interface Placement {
 /**
  * The clusters with each lone keyword (a group of one) moved into the group of two or more
  * whose centroid is nearest by cosine similarity, when it is at least {@link LEAST_SIMILARITY};
- * it joins after the group's own keywords. Every lone keyword is answered with its nearest group,
+ * it joins after the group's own keywords, into a group with room ({@link MOST_PER_ARTICLE}
+ * keywords an article). Every lone keyword is answered with its nearest group,
  * joined or not; with more than {@link MOST_EMBEDDED} keywords to embed, none is placed.
  * Deterministic: the same vectors give the same groups.
  */
@@ -50,8 +51,12 @@ export async function placeLoneKeywords(clusters: readonly Cluster[], embed: Emb
   for (const single of lone) {
     const vector = vectors[next++]!;
     const scores = centroids.map((c) => cosine(vector, c));
-    const best = scores.indexOf(Math.max(...scores));
-    const joins = scores[best]! >= LEAST_SIMILARITY;
+    // A group holding as many keywords as an article takes has no room: the nearest with room is its match.
+    const room = scores.map((score, g) =>
+      groups[g]!.keywords.length + joined.get(groups[g]!)!.length < MOST_PER_ARTICLE ? score : -Infinity,
+    );
+    const best = Math.max(...room) > -Infinity ? room.indexOf(Math.max(...room)) : scores.indexOf(Math.max(...scores));
+    const joins = room[best]! >= LEAST_SIMILARITY;
     if (joins) joined.get(groups[best]!)!.push(single.primary);
     placed.push({ keyword: single.primary, primary: groups[best]!.primary, similarity: scores[best]!, joined: joins });
   }

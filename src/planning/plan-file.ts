@@ -1,6 +1,7 @@
 /**
  * The plan as a batch file `inkpress batch` writes as it is: one row per planned article with its
- * topic, keywords, slug, address, links and, where a model planned it, its outline. A JSONL row
+ * topic, keywords, slug, address, role (pillar or cluster), links and, where a model planned it,
+ * its outline. A JSONL row
  * holds its links and outline inline; a CSV row names files written beside it (a folder named
  * after the CSV), since a cell holds text.
  */
@@ -24,6 +25,8 @@ export interface PlanRow {
   /** The written article's file name. */
   slug: string;
   url: string;
+  /** The article's place in the plan, as the API's answer says it. */
+  role: PlannedArticle["role"];
   language: string;
   /** @default none: batch's length */
   length?: number;
@@ -37,11 +40,12 @@ export interface PlanRow {
  * ({@link LINKING.wordsPerLink}) per link and one more, since an article places about one link per that many words.
  */
 export function planRows(articles: readonly PlannedArticle[], options: { language: string; length?: number }): PlanRow[] {
-  return articles.map(({ topic, keywords, slug, url, links }) => ({
+  return articles.map(({ topic, keywords, slug, url, role, links }) => ({
     topic,
     keywords: keywords.join(", "),
     slug,
     url,
+    role,
     language: options.language,
     ...(options.length ? { length: Math.max(options.length, LINKING.wordsPerLink * (links.length + 1)) } : {}),
     links,
@@ -103,8 +107,18 @@ export async function writeCsvPlan(file: string, rows: readonly PlanRow[]): Prom
       outline = path.posix.join(folder, `${row.slug}.outline.json`);
       await writeFileAtomic(path.join(path.dirname(file), outline), `${JSON.stringify(row.outline, null, 2)}\n`, { userFile: true });
     }
-    records.push([row.topic, row.keywords, row.slug, row.url, row.language, row.length ? String(row.length) : "", links, outline]);
+    records.push([
+      row.topic,
+      row.keywords,
+      row.slug,
+      row.url,
+      row.role,
+      row.language,
+      row.length ? String(row.length) : "",
+      links,
+      outline,
+    ]);
   }
-  const header = ["topic", "keywords", "slug", "url", "language", "length", "links", "outline"];
+  const header = ["topic", "keywords", "slug", "url", "role", "language", "length", "links", "outline"];
   await writeFileAtomic(file, stringify([header, ...records]), { userFile: true });
 }

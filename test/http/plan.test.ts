@@ -32,6 +32,23 @@ describe("POST /api/v1/plan", () => {
     expect(again.covered).toEqual([{ primary: target, page: "/old/" }]);
   });
 
+  it("cleans keywords as every text field (control and format characters out) and plans 100 copies of one as one article", async () => {
+    const copies = Array.from({ length: 100 }, (_, i) => ({ keyword: i % 2 ? "Rose Pruning" : "rose pruning", volume: 10 }));
+    const response = await post({
+      topic: "Garden",
+      keywords: [...copies, { keyword: "rose\u0007 care\u202e\u200b" }, { keyword: "\u0000tomato stakes" }],
+    });
+    expect(response.status).toBe(200);
+    const { articles } = await response.json();
+    expect(articles.map((a: { keywords: string[] }) => a.keywords)).toEqual([["rose pruning", "rose care"], ["tomato stakes"]]);
+    expect(new Set(articles.map((a: { slug: string }) => a.slug)).size).toBe(2);
+    const invisible = await post({ topic: "Garden", keywords: [{ keyword: "rose" }, { keyword: "\u200b\u200b" }] });
+    expect(invisible.status).toBe(422);
+    expect((await invisible.json()).errors).toEqual([
+      expect.objectContaining({ path: "keywords[1].keyword", message: "keyword must not be empty" }),
+    ]);
+  });
+
   it("names a bad field in a 422", async () => {
     const response = await post({ topic: "Garden", keywords: [{ keyword: "" }] });
     expect(response.status).toBe(422);

@@ -115,7 +115,7 @@ describe("a plan against the site's pages", () => {
     );
     expect(csv.code, csv.stderr).toBe(0);
     const lines = (await readFile(path.join(dir, "plan.csv"), "utf8")).trim().split("\n");
-    expect(lines[0]).toBe("topic,keywords,slug,url,language,length,links,outline");
+    expect(lines[0]).toBe("topic,keywords,slug,url,role,language,length,links,outline");
     expect(lines.slice(1).map((line) => line.split(",")[0])).toEqual(rows.map((row) => row.topic));
     const pillarLinks = await readFile(path.join(dir, "plan", `${rows[0]!.slug}.links.jsonl`), "utf8");
     expect(

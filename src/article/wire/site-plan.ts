@@ -1,16 +1,19 @@
 /** The wire contract of `POST /api/v1/plan`: a seed topic and keywords in, the cluster plan out. */
 import * as v from "valibot";
 import { jsonObject, LanguageSchema, LIMITS, SiteUrlSchema } from "./request.js";
+import { requiredText } from "./schema.js";
 
-const MOST_KEYWORDS = 2000;
-const phrase = (what: string) =>
-  v.pipe(
-    v.string(`${what} must be a string`),
-    v.trim(),
-    v.minLength(1, `${what} must not be empty`),
-    v.maxLength(LIMITS.keyword, `${what} must be at most ${LIMITS.keyword} characters`),
-  );
+/** Most keywords one plan takes (entries, duplicates included), whether sent to the API or read by `inkpress plan`. */
+export const MOST_KEYWORDS = 2000;
+/** A keyword cleaned as every text field is (control and invisible format characters out), 1–80 characters. */
+const phrase = (what: string) => requiredText(LIMITS.keyword, what);
 const count = (what: string) => v.optional(v.pipe(v.number(`${what} must be a number`), v.minValue(0, `${what} must be at least 0`)));
+
+/** One keyword as a keyword tool exports it: the phrase, its monthly volume and its difficulty. */
+export const PlanKeywordSchema = jsonObject(
+  { keyword: phrase("keyword"), volume: count("volume"), difficulty: count("difficulty") },
+  "each keyword must be an object",
+);
 
 /** The plan request: the seed topic, the keywords as a keyword tool exports them, and the pages the site has. */
 export const PlanRequestSchema = jsonObject(
@@ -23,13 +26,7 @@ export const PlanRequestSchema = jsonObject(
     ),
     language: v.optional(LanguageSchema, "en"),
     keywords: v.pipe(
-      v.array(
-        jsonObject(
-          { keyword: phrase("keyword"), volume: count("volume"), difficulty: count("difficulty") },
-          "each keyword must be an object",
-        ),
-        "keywords must be an array of { keyword, volume?, difficulty? }",
-      ),
+      v.array(PlanKeywordSchema, "keywords must be an array of { keyword, volume?, difficulty? }"),
       v.minLength(1, "keywords must hold at least one keyword"),
       v.maxLength(MOST_KEYWORDS, `keywords holds at most ${MOST_KEYWORDS} entries`),
     ),
