@@ -137,7 +137,7 @@ function byMeaning(parts: readonly Part[], subject: Float32Array): Verdict {
   return verdict(
     share >= ON_TOPIC.share,
     `Measured by meaning (English word vectors, keyword phrases taken out): ${judged.length - off.length} of ${plural(judged.length, "part")} ` +
-      `lie at least ${ON_TOPIC.z} standard deviations closer to the subject than ${plural(TOPICS, "unrelated subject")} lie, ` +
+      `are closer in meaning to the subject than ${plural(TOPICS, "unrelated subject")} are, by at least ${ON_TOPIC.z} of their standard deviations, ` +
       `holding ${round(share, 1)}% of the measured words (target at least ${ON_TOPIC.share}%)${named}.`,
   );
 }
