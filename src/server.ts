@@ -8,6 +8,7 @@ import { removeStaleTemporaries } from "./atomic.js";
 import type { BackendSource, ModelSource, ServeConfig } from "./config.js";
 import { ConfigError, InkpressError } from "./errors.js";
 import { createApp } from "./http/app.js";
+import { wordVectors } from "./article/index.js";
 import { Metrics } from "./http/metrics.js";
 import { hardenServer } from "./http/socket.js";
 import { cliCommand } from "./invocation.js";
@@ -145,6 +146,9 @@ async function openState(config: ServeConfig, options: ComposeOptions) {
  */
 export async function composeServer(config: ServeConfig, options: ComposeOptions): Promise<ComposedServer> {
   const { keys, storage, limiter, jobStore, modelHost } = await openState(config, options);
+  // The on-topic check's vectors, built here the first time (seconds), so no analysis worker
+  // builds them within its time limit; each worker then loads the cache (under a second).
+  wordVectors();
   const lifecycle = new Lifecycle();
   const metrics = new Metrics(modelHost);
   // Two workers: a text never waits long behind another, and never takes every core from the model.

@@ -8,6 +8,8 @@
 export { writeArticle, type WriteArticleOptions, type WrittenArticle } from "./article.js";
 export { analyseExisting, type AnalyseExistingOptions, type ExistingAnalysis } from "./existing/analyse.js";
 export { refreshArticle, type RefreshedArticle, type RefreshOptions } from "./mend/refresh.js";
+/** The on-topic check's word vectors: the server loads them (building the cache the first time) before it listens. */
+export { wordVectors } from "./text/vectors.js";
 
 /** The report's checks by name: the audit's table, the playground's labels. */
 export { CHECK_LABELS, type CheckId } from "./report/analyse.js";

@@ -42,6 +42,25 @@ describe.skipIf(!HAS_STORIES_MODEL)("substance in POST /api/v1/analyse", () => {
     },
   );
 
+  // The same text gets the same on-topic verdict from generate and analyse: both take every
+  // keyword phrase out before measuring, and both judge against the request's subject.
+  it.each([
+    ["Home composting", "compost bin", 11],
+    ["Choosing a mortgage", "fixed rate mortgage", 12],
+    ["Learning SQL joins", "inner join", 13],
+  ])(
+    "gives a stories260K article on “%s” the on-topic verdict generate gave it when handed back to analyse",
+    async (topic, keywords, seed) => {
+      const written = await (await server().generate({ topic, length: 150, seed, seo: { keywords } })).json();
+      const verdict = check(written, "on-topic");
+      const analysis = await analyse({ markdown: written.article.markdown, topic, seo: { keywords } });
+      expect(check(analysis, "on-topic").passed, check(analysis, "on-topic").message).toBe(verdict.passed);
+      expect(verdict.passed, verdict.message).toBe(false);
+      expect(written.seo.score).toBeLessThanOrEqual(49);
+      expect(analysis.seo.score).toBeLessThanOrEqual(49);
+    },
+  );
+
   it("fails no-loops on an article whose middle says one paragraph 4 times, naming it, and caps its score", async () => {
     const paragraphs = readme("valibot").split(/\n\n/u);
     const loop =

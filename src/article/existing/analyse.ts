@@ -76,8 +76,13 @@ export function analyseExisting(request: AnalyseRequest, options: AnalyseExistin
     metaDescription: description?.value ?? "",
     slug: slug?.value ?? "",
     keywords: keywords?.value ?? [],
-    // The author wrote every word: nothing was steered in, and the title is theirs.
-    about: [request.topic, title?.value].filter((text): text is string => Boolean(text)),
+    // The author wrote every word, so nothing was steered in beyond the keywords, which the
+    // on-topic check takes out. The subject is what the request says, as generate's is: the page's
+    // own title stands in only when the request names no topic, title or keyword.
+    about: [
+      request.topic,
+      title && (title.from === "request" || !(request.topic || keywords?.value.length)) ? title.value : undefined,
+    ].filter((text): text is string => Boolean(text)),
     language: language.value,
     headingTags: request.seo.headingTags,
     preset: request.structure,

@@ -55,11 +55,12 @@ export function sentenceWords(language: string): number {
 export const LOOPS = { n: 3, words: 5, sentenceShare: 0.6, window: 8, run: 6, repeatedSentences: 35, repeatedGrams: 40 } as const;
 
 /**
- * When an article is on its topic (the report's on-topic check): a section relates when its
- * own words (never the ones code steered in) hold at least `terms` distinct words of the subject
- * (every one, when the subject has fewer), or words of the subject said twice or more make
- * `density` percent of its content words; and the sections that relate hold at least `share`
- * percent of the article's words. A source's salient words are its `salient` most frequent
- * content words said at least twice. Calibrated in docs/guarantees.md.
+ * When an article is on its topic (the report's on-topic check, by meaning): a part (the
+ * introduction, a section) relates when the meaning of its own words (keyword phrases and the
+ * words code steered in taken out) lies at least `z` standard deviations closer to the subject
+ * than unrelated subjects do; the parts that relate hold at least `share` percent of the measured
+ * words. A part with fewer than `least` words that have a vector is too short to judge alone:
+ * such parts are judged together. A source's salient words are its `salient` most frequent
+ * content words said at least twice. Calibrated in docs/guarantees.md (`npx tsx scripts/calibrate-topic.ts`).
  */
-export const ON_TOPIC = { terms: 2, density: 5, share: 50, salient: 20 } as const;
+export const ON_TOPIC = { z: 2.2, share: 40, least: 20, salient: 20 } as const;

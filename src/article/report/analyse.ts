@@ -9,6 +9,7 @@ import { lengthChecks } from "./checks/length.js";
 import { outlineChecks } from "./checks/outline.js";
 import { phraseChecks } from "./checks/phrases.js";
 import { readabilityChecks } from "./checks/readability.js";
+import { onTopicCheck } from "./checks/on-topic.js";
 import { substanceChecks } from "./checks/substance.js";
 import type { AnalyseInput } from "./input.js";
 import { CHECK_IDS, CHECK_LABELS, CHECK_WEIGHTS, SCORE_CAPS, type CheckId } from "./checks/registry.js";
@@ -41,6 +42,7 @@ export interface Analysis {
 
 /** Every check's measurement; TypeScript fails here if a check of the registry has none. */
 const MEASURES: Record<CheckId, Measure> = {
+  ...onTopicCheck,
   ...substanceChecks,
   ...languageChecks,
   ...keywordChecks,
