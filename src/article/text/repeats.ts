@@ -247,7 +247,7 @@ export function repetition(blocks: readonly RepeatBlock[], options: RepetitionOp
       if (sentenceWords.length < words) continue;
       result.sentences++;
       if (repeats) result.repeats.push(echo ? result.echoes.at(-1)! : { sentence, how: "mostly" });
-      const recent = new RepeatMemory(language, options);
+      const recent = new RepeatMemory(language, limits);
       for (const before of scope.read.slice(-window)) recent.remember(before.sentence);
       run = repeats && recent.repeated(sentence) >= share ? run + 1 : 0;
       result.longestRun = Math.max(result.longestRun, run);
