@@ -9,6 +9,8 @@
  * engine of BENCH_BASELINE (default d5f32b6, the fastest earlier engine on them) runs beside both
  * (goal: no slower), raw decoding of the same tokens after each of today's articles (goal: within
  * 5 %, scripts/bench/raw.ts), tokens per 300-word article (at most 420 completion and 300 prompt),
+ * what the near-duplicate refusal costs (the gate's lookup per sentence, under 50 µs, and the
+ * stories260K tokens cut as near-duplicates, at most 5 %: scripts/bench/repeats.ts),
  * and the same articles through llama-server against llama-server alone (goal: within 1.2×,
  * scripts/bench/llama-server.ts; BENCH_LLAMA_SERVER=0 leaves it out). Last, `inkpress audit` over
  * a thousand 1,000-word pages (scripts/bench/audit.ts), goal under a minute. Writes BENCHMARKS.md;
@@ -39,6 +41,7 @@ import { answersTable, compare, RAW, ratios, totals, wallWhy, type Answers, type
 import { engineCost, engineTable, SENTENCE_WORDS, type EngineCost } from "./engine.js";
 import { backendTable, throughLlamaServer, type BackendRow } from "./llama-server.js";
 import { RawDecoder } from "./raw.js";
+import { cutVerdict, lookupCosts, lookupVerdicts } from "./repeats.js";
 import { BENCH_SPECS, ensureBenchModel } from "./shapes.js";
 
 /**
@@ -220,6 +223,8 @@ const baseline: Engine | undefined = BASELINE === "none" || !SHAPES.length ? und
 log(`engine time per token: ${engines.map((e) => e.name).join(" against ")}, ${S.runs} runs per sentence length`);
 const costs = await engineCost({ engines: [...engines, { name: AGAIN, root: ROOT }], runs: S.runs, length: S.engineLength });
 const models = await articles(engines, baseline);
+log("the sentence gate's repeat lookup, whole and near, on README sentences");
+const lookups = lookupCosts();
 log(`inkpress audit over ${S.pages} pages of about 1,000 words`);
 const audit = await auditTime({ pages: S.pages, words: 1000 });
 writeReport({
@@ -234,6 +239,11 @@ writeReport({
       ...(m.answers.has(RAW) ? articleVerdicts(m.answers, RAW, m.name, LIMIT) : []),
       ...shapeVerdicts(m),
     ]),
+    ...lookupVerdicts(lookups),
+    ...models.slice(0, 1).map((m) => {
+      const t = totals([...m.answers.get("today")!.values()].flat());
+      return cutVerdict(m.name, t.cut, t.completion);
+    }),
     auditVerdict(audit),
   ],
   sections: [

@@ -35,6 +35,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("substance in POST /api/v1/analyse", () => {
       const own = await analyse({ markdown: readme(pkg), topic });
       expect(check(own, "on-topic").passed, check(own, "on-topic").message).toBe(true);
       expect(check(own, "no-loops").passed, check(own, "no-loops").message).toBe(true);
+      expect(check(own, "duplicate-sentences").passed, check(own, "duplicate-sentences").message).toBe(true);
       const unrelated = await analyse({ markdown: readme(pkg), topic: "Tax returns for freelancers" });
       expect(check(unrelated, "on-topic").passed).toBe(false);
       expect(check(unrelated, "on-topic").message).toMatch(/not about it: .*“/u);

@@ -41,6 +41,9 @@ export function blocksOf(markdown: string, language = "en"): ParsedBlocks {
   const first = tree.children[0];
   const hasTitle = first?.type === "heading" && first.depth === 1;
   const blocks: Block[] = [];
+  // A list's paragraphs are its items: each list is a group of its own, numbered from 1.
+  let lists = 0;
+  let list: number | undefined;
   const visit = (node: Nodes, top: boolean): void => {
     if (node.type === "heading") {
       if (top && hasTitle && node === first) return;
@@ -48,7 +51,13 @@ export function blocksOf(markdown: string, language = "en"): ParsedBlocks {
       blocks.push({ kind: "heading", depth: node.depth, text, words: countWords(text, language) });
     } else if (node.type === "paragraph") {
       const text = tidy(inlineText(node.children));
-      blocks.push({ kind: "prose", text, words: countWords(text, language), sentences: splitSentences(text, language) });
+      const group = list === undefined ? {} : { group: list };
+      blocks.push({ kind: "prose", text, words: countWords(text, language), sentences: splitSentences(text, language), ...group });
+    } else if (node.type === "list") {
+      const outer = list;
+      list = ++lists;
+      for (const child of node.children) visit(child, false);
+      list = outer;
     } else if ("children" in node) {
       for (const child of node.children as Nodes[]) visit(child, false);
     }

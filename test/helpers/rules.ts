@@ -15,6 +15,7 @@ import { toString } from "mdast-util-to-string";
 import remarkParse from "remark-parse";
 import { unified } from "unified";
 import { checkEditorRules } from "./editor-rules.js";
+import { nearRepeats } from "./near-repeats.js";
 
 export type Structure = "paragraphs" | "sections" | "detailed" | "listicle" | "how-to";
 
@@ -356,6 +357,12 @@ export function checkArticleRules(answer: ArticleAnswer, request: RuleRequest): 
     return false;
   });
   rule(repeated.length === 0, () => `duplicate-sentences: ${repeated.length} sentences appear twice (first: “${repeated[0]}”)`);
+  const near = nearRepeats(a.sentences, (s) => words(s, language));
+  rule(
+    near.length === 0,
+    () =>
+      `duplicate-sentences: ${near.length} sentences repeat an earlier one with a word or two changed (first: “${near[0]?.sentence}” ~ “${near[0]?.of}”)`,
+  );
   const runs = sameStartRuns(a.sentences, language);
   rule(runs.length === 0, () => `consecutive-starts: ${runs.length} runs of 3+ sentences start with the same word (first: ${runs[0]})`);
   const cut = a.paragraphs.filter((p) => !TERMINATED.test(p));

@@ -69,6 +69,8 @@ describe("usage.discardedTokens", () => {
     const { response } = await writeArticle(request, { backend: new FakeBackend() });
     const documented = [
       "duplicate",
+      "near-duplicate",
+      "repeats",
       "keyword-twice",
       "third-alike",
       "density",

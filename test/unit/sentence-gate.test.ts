@@ -32,6 +32,16 @@ describe("the sentence gate", () => {
     expect(g.refuse("once upon a time, there was a heap!", MID)).toBe("duplicate");
   });
 
+  it("refuses a sentence the article holds already with a word or two changed, and lets a sentence merely alike through", () => {
+    const { gate: g, keep } = gate();
+    keep("Turning the heap in your garden every few weeks lets air back in.");
+    expect(g.refuse("Turning the heap in your plot every few weeks lets air back in.", MID)).toBe("near-duplicate");
+    expect(g.refuse("Turning the heap in your vegetable plot every few weeks lets air back in.", MID)).toBe("near-duplicate");
+    // Three words changed, or a sentence that only shares some words: not the same sentence.
+    expect(g.refuse("Turning the pile in your plot every few days lets air back in.", MID)).not.toBe("near-duplicate");
+    expect(g.refuse("Turning the heap in spring wakes the worms after winter.", MID)).toBeUndefined();
+  });
+
   it("refuses a keyword twice in one sentence, and a keyword in a case the request did not give it", () => {
     const { gate: g } = gate();
     expect(g.refuse("Compost bins hold more than other compost bins do.", MID)).toBe("keyword-twice");

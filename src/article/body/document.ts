@@ -6,7 +6,18 @@ import { countForms } from "../text/forms.js";
 /** A block of the article body as the analyser reads it. */
 export type Block =
   | { kind: "heading"; depth: number; text: string; words: number }
-  | { kind: "prose"; text: string; words: number; sentences: string[] };
+  | {
+      kind: "prose";
+      text: string;
+      words: number;
+      sentences: string[];
+      /**
+       * The list (or, in an article given as it is, the reference entry: a section under a heading
+       * of code) the block stands in, numbered from 1 in the body: its sentences repeat only the
+       * sentences of their own group, as a manual says a note again entry by entry. Absent for a paragraph.
+       */
+      group?: number;
+    };
 
 const text = (value: string) => ({ type: "text" as const, value });
 
@@ -53,6 +64,8 @@ export class ArticleDocument {
   private readonly keywordCounts: Map<string, number>;
   private openParagraph: { node: Paragraph; block: Extract<Block, { kind: "prose" }> } | undefined;
   private openList: List | undefined;
+  /** Lists written so far: the last one's number is its items' group. */
+  private lists = 0;
   private linkedParagraph = false;
 
   constructor(
@@ -142,7 +155,8 @@ export class ArticleDocument {
     const words = this.count(item);
     this.openParagraph = undefined;
     const paragraph: Paragraph = { type: "paragraph", children: [text(item)] };
-    this.blocks.push({ kind: "prose", text: item, words, sentences: splitSentences(item, this.language) });
+    if (!this.openList) this.lists++;
+    this.blocks.push({ kind: "prose", text: item, words, sentences: splitSentences(item, this.language), group: this.lists });
     if (this.openList) {
       this.openList.children.push({ type: "listItem", spread: false, children: [paragraph] });
       this.delta(

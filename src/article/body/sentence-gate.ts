@@ -14,6 +14,8 @@ const QUESTION_END = new RegExp(`[${classOf(QUESTION_MARKS)}][${classOf(TRAILING
 /** Why the gate refuses a sentence. */
 export type Refusal =
   | "duplicate"
+  /** The same as a sentence kept before but for a word or two (plan/limits.ts LOOPS.near). */
+  | "near-duplicate"
   /** Most of its runs of words were said before: the start of a loop. */
   | "repeats"
   | "keyword-twice"
@@ -51,8 +53,9 @@ const SECTION_OPENING_SHARE = 1 / 3;
 
 /**
  * Decides which sentences the article keeps, and remembers the ones it kept. A sentence
- * is refused when it repeats one (without case or punctuation) or mostly repeats its runs of
- * words (plan/limits.ts LOOPS: what the report's no-loops check counts), holds a keyword twice,
+ * is refused when it repeats one (without case or punctuation), nearly repeats one (a word or
+ * two changed) or mostly repeats its runs of words (plan/limits.ts LOOPS: what the report's
+ * repetition checks count), holds a keyword twice,
  * would be the third in a row to open alike, pushes the primary keyword past its density
  * cap, leaves a quotation or bracket open, holds a banned phrase, shows a keyword in a case
  * the request did not give it mid-sentence, or opens with a keyword where that would make
@@ -73,17 +76,18 @@ export class SentenceGate {
     this.keywords = [options.plan.primary, ...options.plan.secondary];
     this.language = options.plan.request.language;
     this.sections = Math.max(1, options.plan.sections.length - 1);
-    this.said = new RepeatMemory(this.language, LOOPS.n);
+    this.said = new RepeatMemory(this.language, LOOPS);
   }
 
   /** Why `sentence` may not join the article where it would stand, or undefined when it may. */
   refuse(sentence: string, placement: Placement): Refusal | undefined {
     const { plan, document, avoid } = this.options;
-    if (this.said.has(sentence)) return "duplicate";
+    const echo = this.said.echo(sentence);
+    if (echo) return echo.whole ? "duplicate" : "near-duplicate";
     if (this.keywords.some((k) => countForms(sentence, k, this.language) > 1)) return "keyword-twice";
     if (this.thirdAlike(sentence)) return "third-alike";
     if (!balanced(sentence)) return "unbalanced";
-    if (wordSpans(sentence, this.language).length >= LOOPS.words && this.said.repeated(sentence) >= LOOPS.sentenceShare) return "repeats";
+    if (wordSpans(sentence, this.language).length >= LOOPS.words && this.said.runsSaid(sentence) >= LOOPS.sentenceShare) return "repeats";
     if (placement.answer && QUESTION_END.test(sentence)) return "question";
     if (avoid.holds(sentence)) return "banned";
     const lower = sentence.toLocaleLowerCase(this.language);

@@ -56,7 +56,13 @@ export function countBlocks(blocks: readonly RawBlock[], language: string): Bloc
   return blocks.map((block) =>
     block.kind === "heading"
       ? { kind: "heading", depth: block.depth, text: block.text, words: countWords(block.text, language) }
-      : { kind: "prose", text: block.text, words: countWords(block.text, language), sentences: splitSentences(block.text, language) },
+      : {
+          kind: "prose",
+          text: block.text,
+          words: countWords(block.text, language),
+          sentences: splitSentences(block.text, language),
+          ...(block.group === undefined ? {} : { group: block.group }),
+        },
   );
 }
 

@@ -11,7 +11,7 @@ import { toString } from "mdast-util-to-string";
 import { VERSION } from "../text/figures.js";
 
 /** A body block before it is counted (counting needs the article's language). */
-export type RawBlock = { kind: "heading"; depth: number; text: string } | { kind: "prose"; text: string };
+export type RawBlock = { kind: "heading"; depth: number; text: string } | { kind: "prose"; text: string; group?: number };
 
 /** A link of the article: where it points and the words that carry it. */
 export interface FoundLink {
@@ -41,6 +41,12 @@ const MARKER_ONLY = /^\[\d+\]$/u;
 const REFERENCE_ITEM = /^\[\d+\]\s/u;
 /** A URL written out in the text: an address, not words. */
 const URL = /\b(?:https?:\/\/|www\.)[^\s<>()]+[^\s<>().,;:!?'"]/giu;
+/**
+ * A heading that names code, as a manual heads each entry of its reference: a call
+ * (`cursorUp(count)`, `new Negotiator(request)`) or a dotted name (`yallist.tail`). A heading of
+ * code spans alone (`processor.use(plugin)` in backticks) is one too.
+ */
+const SIGNATURE = /^(?:new\s+)?[\p{L}_$][\p{L}\p{N}_$]*(?:\.[\p{L}_$][\p{L}\p{N}_$]*)*(?:\s*\(.*\)|(?:\.[\p{L}_$][\p{L}\p{N}_$]*))$/u;
 /** Pictographs and what joins or styles them: a title's decoration, not its words. */
 const EMOJI = /\p{Extended_Pictographic}|\u200d|\ufe0f/gu;
 
@@ -69,24 +75,41 @@ class Reader {
   readonly blocks: RawBlock[] = [];
   readonly links: FoundLink[] = [];
   readonly markers = new Set<string>();
+  /** Lists and reference entries numbered so far: each is a group of its own (body/document.ts Block). */
+  private groups = 0;
+  /** The group of the list whose items are read now. */
+  private list: number | undefined;
+  /** The reference entries open, outermost first: each opened by a heading of code, at its depth, and closed by a heading as high. */
+  private entries: Array<{ depth: number; group: number }> = [];
 
   constructor(private readonly definitions: ReadonlyMap<string, string>) {}
 
   block(node: RootContent): void {
     switch (node.type) {
-      case "heading":
-        this.push({ kind: "heading", depth: node.depth, text: this.inline(node.children) });
+      case "heading": {
+        const text = this.inline(node.children);
+        this.entries = this.entries.filter((entry) => entry.depth < node.depth);
+        if ((text === "" && holdsCode(node.children)) || SIGNATURE.test(text))
+          this.entries.push({ depth: node.depth, group: ++this.groups });
+        this.push({ kind: "heading", depth: node.depth, text });
         return;
-      case "paragraph":
-        this.push({ kind: "prose", text: this.inline(node.children) });
+      }
+      case "paragraph": {
+        const group = this.list ?? this.entries.at(-1)?.group;
+        this.push({ kind: "prose", text: this.inline(node.children), ...(group === undefined ? {} : { group }) });
         return;
-      case "list":
+      }
+      case "list": {
         if (this.isReferenceList(node.children)) {
           this.dropLabel();
           return;
         }
+        const outer = this.list;
+        this.list = ++this.groups;
         for (const listItem of node.children) for (const child of listItem.children) this.block(child);
+        this.list = outer;
         return;
+      }
       case "blockquote":
         for (const child of node.children) this.block(child);
         return;
@@ -151,4 +174,9 @@ class Reader {
   private push(block: RawBlock): void {
     if (block.text) this.blocks.push(block);
   }
+}
+
+/** Whether inline content holds code, at any depth (in a link, in emphasis). */
+function holdsCode(nodes: readonly PhrasingContent[]): boolean {
+  return nodes.some((node) => node.type === "inlineCode" || ("children" in node && holdsCode(node.children)));
 }

@@ -45,14 +45,33 @@ export function sentenceWords(language: string): number {
 }
 
 /**
- * What makes a loop (the sentence gate refuses a repeating sentence, the report's no-loops check
- * measures them): runs of `n` words; a sentence of at least `words` words repeats when it says an
- * earlier one again whole or `sentenceShare` of its runs were said before. An article loops when
- * `run` sentences in a row each repeat one of the `window` sentences before it, or over `repeatedSentences` percent of its sentences
- * repeat, or over `repeatedGrams` percent of its runs of words are said again. Calibrated on
- * the READMEs of node_modules and planted loops in docs/guarantees.md (`npx tsx scripts/loops-calibrate.ts`).
+ * What makes a loop (the sentence gate refuses a repeating sentence, the report's no-loops and
+ * duplicate-sentences checks measure them). A sentence repeats an earlier one when it says it
+ * again whole (without case or punctuation) or nearly: the same words with at most
+ * `near.changes` of them replaced, added or dropped, and at most `near.share` percent of the
+ * shorter one's words (rounded down), when the shorter holds `near.words` words or more; so a
+ * sentence of 6 to 9 words may change one word, one of 10 or more two. A label (`label` words or
+ * fewer, or ending in a colon) is no sentence to repeat, and a list's items or a reference
+ * entry's sentences repeat only their own list's or entry's. For a loop, runs of `n` words
+ * count too: a sentence of at least `words` words repeats when `sentenceShare` of its runs were
+ * said before. An article loops when `run` sentences in a row each repeat one of the `window`
+ * sentences before it, one sentence is said `said` times or more (whole or nearly), over
+ * `repeatedSentences` percent of its sentences repeat, or over `repeatedGrams` percent of its
+ * runs of words are said again. Calibrated on the READMEs of node_modules and planted loops in
+ * docs/guarantees.md (`npx tsx scripts/loops-calibrate.ts`).
  */
-export const LOOPS = { n: 3, words: 5, sentenceShare: 0.6, window: 8, run: 6, repeatedSentences: 35, repeatedGrams: 40 } as const;
+export const LOOPS = {
+  n: 3,
+  words: 5,
+  sentenceShare: 0.6,
+  window: 8,
+  run: 6,
+  said: 4,
+  repeatedSentences: 35,
+  repeatedGrams: 40,
+  label: 3,
+  near: { words: 6, share: 20, changes: 2 },
+} as const;
 
 /**
  * When an article is on its topic (the report's on-topic check, by meaning): a part (the

@@ -6,6 +6,8 @@ import type { AnalyseInput } from "../input.js";
 import type { Block } from "../../body/document.js";
 import { firstWords } from "../../text/text.js";
 import { countForms } from "../../text/forms.js";
+import { LOOPS } from "../../plan/limits.js";
+import { repetition, type Repetition } from "../../text/repeats.js";
 
 /** A heading block of the body. */
 export type Heading = Extract<Block, { kind: "heading" }>;
@@ -32,6 +34,8 @@ export interface Article {
   sections: Section[];
   /** Every prose sentence in document order. */
   sentences: string[];
+  /** How much the prose repeats itself, for the repetition checks (duplicate-sentences, no-loops), measured once. */
+  repetition: Repetition;
   wordCount: number;
   keywordDensity: Record<string, number>;
 }
@@ -67,6 +71,7 @@ export function measureArticle(input: AnalyseInput): Article {
     introduction,
     sections,
     sentences: prose.flatMap((paragraph) => paragraph.sentences),
+    repetition: repetition(prose, { language, ...LOOPS, share: LOOPS.sentenceShare }),
     wordCount,
     keywordDensity: Object.fromEntries(
       input.keywords.map((keyword) => [keyword, wordCount === 0 ? 0 : round((occurrences(body, keyword, language) / wordCount) * 100, 2)]),
@@ -101,9 +106,9 @@ export function withHeadings(check: Measure): Measure {
   return (article) => (article.input.headingTags ? check(article) : na("Heading tags are off, so this check does not apply."));
 }
 
-/** The start of a sentence, quoted for a message. */
-export function quote(sentence: string, language: string): string {
-  const start = firstWords(sentence, 8, language);
+/** The start of a sentence (its first `words` words), quoted for a message. */
+export function quote(sentence: string, language: string, words = 8): string {
+  const start = firstWords(sentence, words, language);
   return `“${start}${start.length < sentence.length ? "…" : ""}”`;
 }
 

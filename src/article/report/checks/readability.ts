@@ -4,7 +4,8 @@
  * passive voice for English only (the lists are English), not applicable elsewhere.
  */
 import { LONG_SENTENCE_SHARE, PARAGRAPH_WORDS, sentenceWords } from "../../plan/limits.js";
-import { countWords, normaliseSentence, wordSpans } from "../../text/text.js";
+import { differsAt } from "../../text/repeats.js";
+import { countWords, wordSpans } from "../../text/text.js";
 import { hasTransition, isPassive } from "./english.js";
 import type { CheckId } from "./registry.js";
 import { type Measure, na, percent, plural, quote, round, verdict } from "./article.js";
@@ -39,12 +40,18 @@ export const readabilityChecks = {
   },
 
   "duplicate-sentences": (article) => {
-    const repeats = repeatedSentences(article.sentences, article.input.language);
+    const { language } = article.input;
+    const { echoes } = article.repetition;
+    const first = echoes[0];
+    if (first === undefined) return verdict(true, `No sentence appears twice (${plural(article.sentences.length, "sentence")} checked).`);
+    const nearly = echoes.filter((echo) => echo.how === "nearly").length;
+    // A near repeat is quoted up to its change, and so is the sentence it repeats.
+    const words = first.how === "nearly" ? Math.max(8, differsAt(first.sentence, first.of!, language) + 3) : 8;
     return verdict(
-      repeats.length === 0,
-      repeats[0] === undefined
-        ? `No sentence appears twice (${plural(article.sentences.length, "sentence")} checked).`
-        : `Found ${plural(repeats.length, "sentence")} repeating an earlier one (first: ${quote(repeats[0], article.input.language)}).`,
+      false,
+      `Found ${plural(echoes.length, "sentence")} repeating an earlier one` +
+        `${nearly ? `, ${nearly} of them with a word or two changed` : ""} (first: ${quote(first.sentence, language, words)}` +
+        `${first.how === "nearly" ? `, nearly ${quote(first.of!, language, words)}` : ""}).`,
     );
   },
 
@@ -84,15 +91,4 @@ function longestSameStart(sentences: readonly string[], language: string): { wor
     if (current.run > best.run) best = current;
   }
   return best;
-}
-
-/** Sentences that repeat an earlier one, ignoring case, punctuation and spacing. */
-function repeatedSentences(sentences: readonly string[], language: string): string[] {
-  const seen = new Set<string>();
-  return sentences.filter((sentence) => {
-    const key = normaliseSentence(sentence, language);
-    if (seen.has(key)) return true;
-    seen.add(key);
-    return false;
-  });
 }

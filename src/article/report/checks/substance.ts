@@ -4,8 +4,7 @@
  * (registry.ts SCORE_CAPS).
  */
 import { LOOPS } from "../../plan/limits.js";
-import { loops, repetition } from "../../text/repeats.js";
-import { normaliseSentence } from "../../text/text.js";
+import { loops, type Repetition } from "../../text/repeats.js";
 import type { CheckId } from "./registry.js";
 import { type Article, type Measure, type Verdict, na, percent, plural, quote, round, verdict } from "./article.js";
 
@@ -15,38 +14,26 @@ export const substanceChecks = {
 } satisfies Partial<Record<CheckId, Measure>>;
 
 function noLoops(article: Article): Verdict {
-  const { language } = article.input;
-  const measured = repetition(article.sentences, { language, ...LOOPS, share: LOOPS.sentenceShare });
+  const measured = article.repetition;
   if (measured.sentences === 0) return na("The article has no sentences to repeat.");
   const sentenceShare = percent(measured.repeats.length, measured.sentences);
   const gramShare = percent(measured.repeatedGrams, measured.grams);
   const looping = loops(measured, LOOPS);
   const summary =
-    `${measured.repeats.length} of ${plural(measured.sentences, "sentence")} of ${LOOPS.words} words or more repeat an earlier one, whole or mostly ` +
+    `${measured.repeats.length} of ${plural(measured.sentences, "sentence")} of ${LOOPS.words} words or more repeat an earlier one, whole, nearly or mostly ` +
     `(${round(sentenceShare, 1)}%; at most ${LOOPS.repeatedSentences}%), ${measured.longestRun} of them in a row at most (fewer than ${LOOPS.run}), ` +
+    `the same sentence ${plural(measured.burst, "time")} at most among ${LOOPS.window + 1} in a row (fewer than ${LOOPS.said}), ` +
     `and ${round(gramShare, 1)}% of the runs of ${LOOPS.n} words are said again (at most ${LOOPS.repeatedGrams}%)`;
-  return verdict(
-    !looping,
-    `${summary}${looping && measured.repeats.length ? `; most repeated: ${mostRepeated(article, measured.repeats)}` : ""}.`,
-  );
+  return verdict(!looping, `${summary}${looping ? named(article, measured) : ""}.`);
 }
 
-/** The repeated sentence said most often, quoted with its count and the paragraph it opens or stands in. */
-function mostRepeated(article: Article, repeats: readonly string[]): string {
+/** The sentence said most often, quoted with its count and the paragraph it opens or stands in; else the first repeat. */
+function named(article: Article, measured: Repetition): string {
   const { language } = article.input;
-  const counts = new Map<string, { sentence: string; count: number }>();
-  for (const sentence of article.sentences) {
-    const key = normaliseSentence(sentence, language);
-    const entry = counts.get(key) ?? { sentence, count: 0 };
-    entry.count++;
-    counts.set(key, entry);
-  }
-  const repeated = new Set(repeats.map((sentence) => normaliseSentence(sentence, language)));
-  const top = [...counts.entries()].filter(([key]) => repeated.has(key)).sort((a, b) => b[1].count - a[1].count)[0]?.[1] ?? {
-    sentence: repeats[0] ?? "",
-    count: 1,
-  };
+  const top = measured.mostSaid;
+  if (!top) return measured.repeats[0] ? `; first repeat: ${quote(measured.repeats[0].sentence, language)}` : "";
+  const nearly = top.nearly ? `, ${top.nearly} of them with a word or two changed` : "";
   const paragraph = article.prose.find((block) => block.sentences.includes(top.sentence));
   const where = paragraph && paragraph.sentences[0] !== top.sentence ? ` in the paragraph ${quote(paragraph.sentences[0]!, language)}` : "";
-  return `${quote(top.sentence, language)} (${plural(top.count, "time")})${where}`;
+  return `; most repeated: ${quote(top.sentence, language)} (${plural(top.times, "time")}${nearly})${where}`;
 }
