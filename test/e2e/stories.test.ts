@@ -25,20 +25,22 @@ describe.skipIf(!HAS_STORIES_MODEL)("POST /api/v1/generate on stories260K", () =
   });
 
   // stories260K writes children's stories whatever it is asked: the keyword steered in is no
-  // evidence, so each article fails on-topic, names its sections, and scores below the green.
+  // evidence, so each article fails on-topic and scores below the green. Measured by meaning, the
+  // message names the sections; a subject no word vector knows ("Kubernetes autoscaling") is
+  // measured lexically, and the message says so instead of judging sections by vocabulary.
   it.each([
-    "Home composting",
-    "Tax returns for freelancers",
-    "Choosing a mortgage",
-    "Learning SQL joins",
-    "Kubernetes autoscaling",
-    "Sourdough baking",
-  ])("fails on-topic for “%s”, naming sections, and scores at most the cap", async (topic) => {
+    ["Home composting", "meaning"],
+    ["Tax returns for freelancers", "meaning"],
+    ["Choosing a mortgage", "meaning"],
+    ["Learning SQL joins", "meaning"],
+    ["Kubernetes autoscaling", "lexically"],
+    ["Sourdough baking", "meaning"],
+  ])("fails on-topic for “%s” (measured by %s), and scores at most the cap", async (topic, measured) => {
     const body = await (await server().generate({ topic, length: 150, seed: 5 })).json();
     const onTopic = body.seo.checks.find((check: { id: string }) => check.id === "on-topic");
     expect(onTopic.passed, onTopic.message).toBe(false);
-    const firstHeading = body.article.outline[0].text;
-    expect(onTopic.message).toContain(`“${firstHeading}”`);
+    if (measured === "lexically") expect(onTopic.message).toMatch(/^Measured lexically/);
+    else expect(onTopic.message).toContain(`“${body.article.outline[0].text}”`);
     expect(body.seo.score).toBeLessThanOrEqual(49);
   });
 
