@@ -62,7 +62,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("a refresh of a human README on stories260K"
     expect(headingsOf(answer.article.markdown).slice(2)).toEqual(headingsOf(markdown).slice(2));
     const bad = await runCli(["refresh", READMES[0]!, "--mend", "title,body", ...model]);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/^inkpress: .*README\.md: mend\[1\]: mend holds only "title" and "headings"\n$/);
+    expect(bad.stderr).toMatch(/^inkpress: .*README\.md: mend\[1\]: mend holds only "title", "description" and "headings"\n$/);
   }, 120_000);
 
   it("batch --refresh passes --mend on to every file: asked for the title, it changes only the title", async () => {
