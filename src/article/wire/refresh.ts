@@ -27,7 +27,12 @@ export type MendPart = (typeof MEND_PARTS)[number];
 
 const MendSchema = described(
   v.array(
-    v.picklist(MEND_PARTS, `mend holds only ${MEND_PARTS.slice(0, -1).map((p) => `"${p}"`).join(", ")} and "${MEND_PARTS.at(-1)}"`),
+    v.picklist(
+      MEND_PARTS,
+      `mend holds only ${MEND_PARTS.slice(0, -1)
+        .map((p) => `"${p}"`)
+        .join(", ")} and "${MEND_PARTS.at(-1)}"`,
+    ),
     "mend must be a list",
   ),
   "What the author wrote that the refresh may rewrite: `title` (the front matter's title and the H1 showing it, when their checks fail), `description` (the front matter's meta description, when its checks fail), `headings` (a heading holding a phrase to avoid, a subheading added to a run too long without one). Without a part, it stays byte for byte and a check it fails is listed in `unmended` with why. A sentence of the body the author wrote is never deleted or rewritten, whatever this holds: a refresh adds sentences the model writes (an opening holding the keyword, a paragraph where the article is short, a sentence carrying a link), places links on words already there and citation markers after sentences, splits a long paragraph between sentences, and a description missing from the front matter is added.",
