@@ -10,7 +10,7 @@ import { InkpressError, InvalidFieldError } from "./errors.js";
  * A worker's start: the build's JavaScript module, or, where this runs from the TypeScript
  * sources (tsx), tsx registered in the worker first: a worker does not inherit the loader.
  */
-export function workerSource(module: URL): string {
+function workerSource(module: URL): string {
   if (!import.meta.url.endsWith(".ts")) return `import(${JSON.stringify(module.href)});`;
   const tsx = import.meta.resolve("tsx/esm/api");
   const source = module.href.replace(/\.js$/u, ".ts");
