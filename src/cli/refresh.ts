@@ -31,7 +31,7 @@ export const REFRESH_TARGET_ARGS = {
   seed: { type: "string", description: "Seed for a reproducible refresh" },
   mend: {
     type: "string",
-    description: `What the author wrote that the refresh may rewrite, comma-separated: ${MEND_PARTS.join(", ")} (by default neither changes)`,
+    description: `What the author wrote that the refresh may rewrite, comma-separated: ${MEND_PARTS.join(", ")} (by default none changes; the body's sentences are never rewritten)`,
   },
 } as const;
 

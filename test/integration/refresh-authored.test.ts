@@ -62,7 +62,7 @@ describe.skipIf(!HAS_STORIES_MODEL)("a refresh of a human README on stories260K"
     expect(headingsOf(answer.article.markdown).slice(2)).toEqual(headingsOf(markdown).slice(2));
     const bad = await runCli(["refresh", READMES[0]!, "--mend", "title,body", ...model]);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/^inkpress: .*README\.md: mend\[1\]: mend holds only "title" and "headings"\n$/);
+    expect(bad.stderr).toMatch(/^inkpress: .*README\.md: mend\[1\]: mend holds only "title", "description" and "headings"\n$/);
   }, 120_000);
 
   it("batch --refresh passes --mend on to every file: asked for the title, it changes only the title", async () => {
@@ -94,5 +94,57 @@ describe.skipIf(!HAS_STORIES_MODEL)("a refresh of a human README on stories260K"
     const titled = await post({ mend: ["title"] });
     expect(titled.changes.map((c) => c.section)).toContain("title");
     expect(titled.article.markdown).not.toMatch(/^# H3$/m);
+  }, 120_000);
+});
+
+// Three articles a person wrote (test/fixtures/authored), each with faults planted: the primary
+// keyword missing from the opening, the title and the meta description. A refresh may add what
+// the model writes; every sentence of the author's stays byte for byte, and so does the
+// description unless `mend` names it.
+const AUTHORED = ["sourdough.md", "bike-commute.md", "allotment.md"].map((name) => path.join(ROOT, "test/fixtures/authored", name));
+
+/** Every sentence of the article's paragraphs as written in its text (its span's bytes, or its words when markup splits it). */
+function sentencesOf(markdown: string): string[] {
+  const located = locate(markdown, "en");
+  return located.blocks.flatMap((b) =>
+    b.kind === "paragraph" ? b.sentences.map((s) => (s.span ? markdown.slice(s.span.start, s.span.end) : s.text)) : [],
+  );
+}
+
+/** The front matter's description line. */
+const descriptionLine = (markdown: string) => /^description: .*$/m.exec(markdown)?.[0];
+
+describe.skipIf(!HAS_STORIES_MODEL)("a refresh of articles a person wrote, with planted faults, on stories260K", () => {
+  it("keeps every sentence the author wrote and the description byte for byte without --mend, and lists what it could not mend", async () => {
+    const answers = await Promise.all(AUTHORED.map((file) => refreshCli(file, [])));
+    for (const [i, answer] of answers.entries()) {
+      const markdown = await readFile(AUTHORED[i]!, "utf8");
+      for (const id of ["keyword-in-introduction", "keyword-in-meta-description"])
+        expect(answer.before.checks.find((c) => c.id === id)?.passed, `${AUTHORED[i]}: ${id} is planted`).toBe(false);
+      const sentences = sentencesOf(markdown);
+      expect(sentences.length).toBeGreaterThan(15);
+      for (const sentence of sentences) expect(answer.article.markdown, AUTHORED[i]).toContain(sentence);
+      expect(sentencesOf(answer.article.markdown).join("\n")).toContain(sentences.join("\n"));
+      expect(descriptionLine(answer.article.markdown)).toBe(descriptionLine(markdown));
+      expect(headingsOf(answer.article.markdown)).toEqual(headingsOf(markdown));
+      // What changed only added words: nothing of the author's was replaced.
+      for (const change of answer.changes)
+        if (change.check !== "paragraph-length") expect(change.before, `${AUTHORED[i]}: ${change.check}`).toBe("");
+      expect(answer.unmended.find((u) => u.check === "keyword-in-meta-description")?.reason).toMatch(
+        /the description is the author's, and a refresh rewrites it only when the request's `mend` holds "description"/,
+      );
+      if (answer.after.checks.find((c) => c.id === "keyword-in-introduction")?.passed === false)
+        expect(answer.unmended.find((u) => u.check === "keyword-in-introduction")?.reason).toMatch(/Not mended: .+/);
+    }
+  }, 240_000);
+
+  it("with --mend description may write a new description, and still keeps every sentence of the author's", async () => {
+    const markdown = await readFile(AUTHORED[0]!, "utf8");
+    const answer = await refreshCli(AUTHORED[0]!, ["--mend", "description"]);
+    for (const sentence of sentencesOf(markdown)) expect(answer.article.markdown).toContain(sentence);
+    expect(headingsOf(answer.article.markdown)).toEqual(headingsOf(markdown));
+    const change = answer.changes.find((c) => c.section === "description");
+    if (change) expect(descriptionLine(answer.article.markdown)).not.toBe(descriptionLine(markdown));
+    else expect(answer.unmended.find((u) => u.check.startsWith("keyword-in-meta") || u.check === "meta-description-length")).toBeDefined();
   }, 120_000);
 });

@@ -46,7 +46,7 @@ export function bodyStart(located: LocatedArticle): number {
 }
 
 /** The section a text offset falls in. */
-export function sectionAt(located: LocatedArticle, offset: number) {
+function sectionAt(located: LocatedArticle, offset: number) {
   let found = located.sections[0]!;
   for (const section of located.sections)
     if (section.heading >= 0 && located.blocks[section.heading]!.span.start <= offset) found = section;
@@ -54,22 +54,20 @@ export function sectionAt(located: LocatedArticle, offset: number) {
 }
 
 /** The article's sentences, those after `offset` first and those before it last (the gate reads the last two as the ones before the new prose). */
-export function seenAround(located: LocatedArticle, offset: number, except: readonly string[] = []): string[] {
+export function seenAround(located: LocatedArticle, offset: number): string[] {
   const sentences = located.blocks.flatMap((block) =>
     block.kind === "paragraph" ? block.sentences.map((s) => ({ text: s.text, at: block.span.start })) : [],
   );
-  const skip = new Set(except);
-  const keep = sentences.filter((s) => !skip.has(s.text));
-  return [...keep.filter((s) => s.at >= offset), ...keep.filter((s) => s.at < offset)].map((s) => s.text);
+  return [...sentences.filter((s) => s.at >= offset), ...sentences.filter((s) => s.at < offset)].map((s) => s.text);
 }
 
-/** Body words new prose may add (replacing `replaced` words) within the length promise; unbounded without a requested length. */
-export function room(m: Mending, replaced = 0): number {
+/** Body words new prose may add within the length promise; unbounded without a requested length. */
+export function room(m: Mending): number {
   const length = m.state.request.length;
-  return length === undefined ? Number.MAX_SAFE_INTEGER : mostWords(length) - m.state.report.wordCount + replaced;
+  return length === undefined ? Number.MAX_SAFE_INTEGER : mostWords(length) - m.state.report.wordCount;
 }
 
-/** A grounding that neither shows sources nor owes links: prose that only rewrites. */
+/** A grounding that neither shows sources nor owes links: prose that only adds words. */
 export function noGrounding(m: Mending): Grounding {
   return new Grounding({ plan: m.plan, outline: emptyOutline(m) });
 }

@@ -10,7 +10,7 @@ import type { CheckId } from "../report/analyse.js";
 import { readPage } from "../existing/page.js";
 import type { AnalysisResponse } from "../wire/analyse.js";
 import { locate, type LocatedArticle, type Span } from "../existing/locate.js";
-import type { MendPart, RefreshChange, RefreshRequest } from "../wire/refresh.js";
+import { MEND_PARTS, type MendPart, type RefreshChange, type RefreshRequest } from "../wire/refresh.js";
 
 /** Text to put at a span of the article (an empty span inserts). */
 export interface Edit extends Span {
@@ -40,6 +40,8 @@ export class RefreshState {
   private keptNow: Kept | undefined;
   /** Pages the link plan left out, and why. */
   private leftOut: UnlinkedPage[] = [];
+  /** Each sentence of the article as given, with how often it stands there: every one must stand after any change. */
+  private readonly authorSentences: Map<string, number>;
 
   constructor(
     readonly request: RefreshRequest,
@@ -48,6 +50,7 @@ export class RefreshState {
     this.markdown = request.markdown;
     this.report = this.measure(this.markdown);
     this.located = locate(this.markdown, this.language);
+    this.authorSentences = sentenceCounts(this.located);
   }
 
   /** The article's language, as analyse measured it: the refresh writes in it. */
@@ -94,15 +97,21 @@ export class RefreshState {
       return false;
     }
     const located = locate(next, this.language);
-    const rewrites = (["title", "headings"] as const).filter(
-      (part) => !this.asked(part) && authored(located)[part] !== authored(this.located)[part],
-    );
+    const [had, has] = [authored(this.located), authored(located)];
+    // A part the article lacked (no description yet) may be added: nothing the author wrote is lost.
+    const rewrites = MEND_PARTS.filter((part) => !this.asked(part) && had[part] !== "" && has[part] !== had[part]);
     if (rewrites.length) {
       // The steps never propose such a change unasked; this keeps the promise whatever a mend does.
       this.note(
         change.check,
         `a change for it would have rewritten the article's ${rewrites.join(" and ")}, which the request's \`mend\` does not list`,
       );
+      return false;
+    }
+    const standing = sentenceCounts(located);
+    const lostSentence = [...this.authorSentences].find(([sentence, n]) => (standing.get(sentence) ?? 0) < n)?.[0];
+    if (lostSentence !== undefined) {
+      this.note(change.check, `a change for it would have rewritten the author's sentence “${lostSentence}”, so it was not kept`);
       return false;
     }
     const [was, now] = [(this.keptNow ??= kept(this.markdown)), kept(next)];
@@ -163,13 +172,22 @@ function applyEdits(text: string, edits: readonly Edit[]): string {
   return out;
 }
 
-/** The parts of an article `mend` names, as their text stands: the title (front matter and H1), and every heading in order. */
+/** The parts of an article `mend` names, as their text stands: the title (front matter and H1), the description ("" when it has none), and every heading in order. */
 function authored(located: LocatedArticle): Record<MendPart, string> {
   const at = (span: Span | undefined) => (span ? located.markdown.slice(span.start, span.end) : "");
   return {
     title: JSON.stringify([at(located.frontMatter?.title), at(located.h1?.span)]),
+    description: at(located.frontMatter?.description),
     headings: JSON.stringify(located.blocks.flatMap((block) => (block.kind === "heading" ? [`${block.depth} ${at(block.span)}`] : []))),
   };
+}
+
+/** How often each sentence of the article's paragraphs stands in it (as read: links and markers aside, lines joined). */
+function sentenceCounts(located: LocatedArticle): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const block of located.blocks)
+    if (block.kind === "paragraph") for (const { text } of block.sentences) counts.set(text, (counts.get(text) ?? 0) + 1);
+  return counts;
 }
 
 function kept(markdown: string): Kept {

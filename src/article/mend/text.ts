@@ -1,23 +1,26 @@
 /**
- * Mends the model writes text for: sentences holding a banned phrase or an AI cliché, headings
- * holding one, the introduction's opening when the keyword is missing there, and a section
- * extended when the article is shorter than asked. Each rewrites only the sentences at fault;
- * the passage's steering keeps what they carried (the keyword the sentence held).
+ * Mends the model writes text for: headings holding a banned phrase or an AI cliché (when `mend`
+ * names headings), an opening before the introduction when the keyword is missing there, and a
+ * section extended when the article is shorter than asked. A sentence the author wrote is never
+ * deleted or rewritten: one holding a banned phrase is named, and its check listed unmended.
  */
 import { countBanned } from "../plan/avoid.js";
 import type { CheckId } from "../report/analyse.js";
 import { LENGTH_TOLERANCE } from "../plan/limits.js";
 import { countWords, hasPhrase, normaliseSentence } from "../text/text.js";
-import { bodyStart, contextBefore, noGrounding, room, sectionAt, seenAround, type Mending } from "./context.js";
-import { INTRODUCTION, type LocatedSentence, type Span } from "../existing/locate.js";
+import { bodyStart, contextBefore, noGrounding, room, seenAround, type Mending } from "./context.js";
+import { INTRODUCTION } from "../existing/locate.js";
 
 /** Which check a text holding a phrase to avoid fails: a banned phrase of the request's, or a built-in cliché. */
 function bannedCheck(m: Mending, text: string): CheckId {
   return countBanned([text], m.state.request.style?.avoid ?? m.plan.style.avoid).size ? "avoid" : "cliches";
 }
 
-/** Whether the check for phrases to avoid fails: the request's bans or the clichés. */
-const phrasesFail = (m: Mending) => m.state.fails("avoid") || m.state.fails("cliches");
+/** The checks for phrases to avoid: the request's bans, and the clichés. */
+const PHRASE_CHECKS: readonly CheckId[] = ["avoid", "cliches"];
+
+/** Whether a check for phrases to avoid fails. */
+const phrasesFail = (m: Mending) => PHRASE_CHECKS.some((id) => m.state.fails(id));
 
 /** Rewrite every heading that holds a banned phrase (when `mend` holds "headings"), under the heading grammar, keeping the keyword where it stood. */
 export async function mendBannedHeadings(m: Mending): Promise<void> {
@@ -56,139 +59,62 @@ export async function mendBannedHeadings(m: Mending): Promise<void> {
   }
 }
 
-/** Rewrite every body sentence that holds a banned phrase, keeping the keywords it held. */
-export async function mendBannedSentences(m: Mending): Promise<void> {
-  const tried = new Set<string>();
-  for (;;) {
-    if (!phrasesFail(m)) return;
-    const target = bannedSentence(m, tried);
-    if (!target) return;
-    tried.add(target.sentence.text);
-    const check = bannedCheck(m, target.sentence.text);
-    if (!target.sentence.span) {
-      m.state.note(check, `the sentence ${quoted(target.sentence.text)} holds Markdown (a link or emphasis) that a rewrite would lose`);
-      continue;
-    }
-    const { text } = target.sentence;
-    const language = m.state.language;
-    const secondary = m.plan.secondary.filter((k) => hasPhrase(text, k, language));
-    await rewrite(m, {
-      spans: [target.sentence.span],
-      replaced: [text],
-      passage: {
-        budget: countWords(text, language),
-        primaryUses: hasPhrase(text, m.plan.primary, language) ? 1 : 0,
-        secondary,
-        section: 0,
-      },
-      check,
-      reason: "The sentence holds a phrase to avoid.",
-      accept: (written) => !m.avoid.holds(written),
-    });
-  }
-}
-
-/** The next sentence holding a banned phrase, not tried yet. */
-function bannedSentence(m: Mending, tried: ReadonlySet<string>): { sentence: LocatedSentence } | undefined {
+/**
+ * Name every body sentence that holds a banned phrase: the sentences are the author's, which a
+ * refresh never deletes or rewrites, so the check is listed unmended with the sentence that fails it.
+ */
+export function mendBannedSentences(m: Mending): void {
+  if (!phrasesFail(m)) return;
   for (const block of m.state.located.blocks) {
-    if (block.kind !== "paragraph") continue;
-    const sentence = block.sentences.find((s) => m.avoid.holds(s.text) && !tried.has(s.text));
-    if (sentence) return { sentence };
-  }
-  for (const block of m.state.located.blocks) {
-    if (block.kind === "other") {
+    if (block.kind === "paragraph") {
+      const sentence = block.sentences.find((s) => m.avoid.holds(s.text));
+      if (!sentence) continue;
+      // A request's banned phrase may be a cliché as well: both checks name the sentence.
+      for (const check of new Set([bannedCheck(m, sentence.text), ...PHRASE_CHECKS.filter((id) => m.state.fails(id))]))
+        m.state.note(
+          check,
+          `the sentence ${quoted(sentence.text)} is the author's, and a refresh never deletes or rewrites what the author wrote`,
+        );
+    } else if (block.kind === "other") {
       const text = m.state.located.markdown.slice(block.span.start, block.span.end);
       if (m.avoid.holds(text))
         m.state.note(bannedCheck(m, text), "a banned phrase stands in a list, quote or table, which a refresh leaves as it is");
     }
   }
-  return undefined;
 }
 
-/** Rewrite the introduction's first two sentences so they hold the primary keyword; write an introduction when there is none. */
+/**
+ * When the introduction's first two sentences lack the primary keyword, an opening the model
+ * writes (holding it) goes before the author's first paragraph, which stays as it was; an
+ * article with no introduction gets one before its first subheading.
+ */
 export async function mendIntroduction(m: Mending): Promise<void> {
   if (!m.state.fails("keyword-in-introduction")) return;
   const { located } = m.state;
-  const intro = located.sections[0]!.blocks.map((i) => located.blocks[i]!);
-  const first = intro[0];
-  const passage = { primaryUses: 1, secondary: [], opening: true, section: 0 };
-  if (!first) {
-    const at = bodyStart(located);
-    const written = await m.writer.prose({
-      context: `# ${m.title}\n\n`,
-      passage: { ...passage, budget: 40 },
-      grounding: noGrounding(m),
-      seen: seenAround(located, at),
-      room: room(m),
-    });
-    if (!written.words) return m.state.note("keyword-in-introduction", "the model wrote no opening the sentence gate kept");
-    const edit = { start: at, end: at, text: `${at ? "\n\n" : ""}${written.markdown}${at ? "" : "\n\n"}` };
-    m.state.propose(
-      [edit],
-      {
-        section: INTRODUCTION,
-        check: "keyword-in-introduction",
-        reason: "The article had no introduction before its first subheading.",
-        before: "",
-        after: written.markdown,
-      },
-      written.words,
-    );
-    return;
-  }
-  if (first.kind !== "paragraph")
-    return m.state.note("keyword-in-introduction", "the introduction opens with a list, quote or table, which a refresh leaves as it is");
-  const opening = first.sentences.slice(0, 2);
-  if (opening.some((s) => !s.span))
-    return m.state.note(
-      "keyword-in-introduction",
-      "the introduction's first sentences hold Markdown (a link or emphasis) that a rewrite would lose",
-    );
-  const words = opening.reduce((n, s) => n + countWords(s.text, m.state.language), 0);
-  await rewrite(m, {
-    spans: opening.map((s) => s.span!),
-    replaced: opening.map((s) => s.text),
-    passage: { ...passage, budget: Math.max(12, words) },
-    check: "keyword-in-introduction",
-    reason: `The primary keyword “${m.plan.primary}” was not in the introduction's first two sentences.`,
-    accept: (_written, sentences) => hasPhrase(sentences.slice(0, 2).join(" "), m.plan.primary, m.state.language),
-  });
-}
-
-/** What one rewrite replaces and how the written prose is judged. */
-interface Rewrite {
-  /** Consecutive sentence spans of one paragraph. */
-  spans: Span[];
-  replaced: string[];
-  passage: { budget: number; primaryUses: number; secondary: string[]; opening?: boolean; section: number };
-  check: CheckId;
-  reason: string;
-  /** Whether the prose does what the check asked. */
-  accept: (markdown: string, sentences: string[]) => boolean;
-}
-
-/** Have the model write prose in place of some sentences, from the text before them; propose it when it does what the check asked. */
-async function rewrite(m: Mending, r: Rewrite): Promise<void> {
-  const start = r.spans[0]!.start;
-  const end = r.spans.at(-1)!.end;
-  const language = m.state.language;
-  const replacedWords = r.replaced.reduce((n, s) => n + countWords(s, language), 0);
+  const first = located.sections[0]!.blocks.map((i) => located.blocks[i]!)[0];
+  const at = first ? first.span.start : bodyStart(located);
   const written = await m.writer.prose({
-    context: contextBefore(m, start),
-    passage: r.passage,
+    context: `# ${m.title}\n\n`,
+    passage: { budget: first ? 24 : 40, primaryUses: 1, secondary: [], opening: true, section: 0 },
     grounding: noGrounding(m),
-    seen: seenAround(m.state.located, start, r.replaced),
-    room: room(m, replacedWords),
+    seen: seenAround(located, at),
+    room: room(m),
   });
-  if (!written.words || !r.accept(written.markdown, written.sentences)) {
-    m.state.note(r.check, `the model's rewrite of ${quoted(r.replaced[0]!)} did not do what the check asks`);
-    return;
-  }
-  const before = m.state.located.markdown.slice(start, end);
-  const section = sectionAt(m.state.located, start).name;
+  if (!written.words) return m.state.note("keyword-in-introduction", "the model wrote no opening the sentence gate kept");
+  if (!hasPhrase(written.sentences.slice(0, 2).join(" "), m.plan.primary, m.state.language))
+    return m.state.note("keyword-in-introduction", "the model's opening did not hold the primary keyword");
+  const text = first ? `${written.markdown}\n\n` : `${at ? "\n\n" : ""}${written.markdown}${at ? "" : "\n\n"}`;
   m.state.propose(
-    [{ start, end, text: written.markdown }],
-    { section, check: r.check, reason: r.reason, before, after: written.markdown },
+    [{ start: at, end: at, text }],
+    {
+      section: INTRODUCTION,
+      check: "keyword-in-introduction",
+      reason: first
+        ? `The primary keyword “${m.plan.primary}” was not in the introduction's first two sentences: an opening holding it goes before the author's.`
+        : "The article had no introduction before its first subheading.",
+      before: "",
+      after: written.markdown,
+    },
     written.words,
   );
 }

@@ -1,8 +1,8 @@
 /**
  * The title and meta description, written again through the outline's grammars when their
- * checks fail: in the front matter's value (and the H1 showing the same title). The title only
- * when the request's `mend` asks for it; a title or description the request gives is measured
- * as given, never rewritten.
+ * checks fail: in the front matter's value (and the H1 showing the same title). Each only when
+ * the request's `mend` names it (a description the front matter lacks is added unasked); a title
+ * or description the request gives is measured as given, never rewritten.
  */
 import type { Outline } from "../outline/outline.js";
 import type { CheckId } from "../report/analyse.js";
@@ -34,13 +34,26 @@ export function rewrittenFields(state: RefreshState, holds: (text: string) => bo
   if (titleFails && !fixed(title?.from, titleCheck) && !titleHome)
     state.note(titleCheck, "the article has no title in its front matter or H1 to write one in");
   if (titleFails && !titleAsked)
-    state.note(titleCheck, "the title is the author's, and a refresh rewrites it only when the request's `mend` holds \"title\"");
+    for (const id of failingOf(state, TITLE_CHECKS, titleCheck))
+      state.note(id, "the title is the author's, and a refresh rewrites it only when the request's `mend` holds \"title\"");
+  // A description the front matter holds is the author's; one it lacks may be added.
+  const descriptionAuthored = located.frontMatter?.description !== undefined;
+  const descriptionAsked = !descriptionAuthored || state.asked("description");
   if (descriptionFails && !fixed(description?.from, descriptionCheck) && !located.frontMatter)
     state.note(descriptionCheck, "the article has no front matter to hold a description");
+  if (descriptionFails && !descriptionAsked)
+    for (const id of failingOf(state, DESCRIPTION_CHECKS, descriptionCheck))
+      state.note(id, "the description is the author's, and a refresh rewrites it only when the request's `mend` holds \"description\"");
   return {
     title: titleFails && titleHome && titleAsked && title?.from !== "request",
-    description: descriptionFails && located.frontMatter !== undefined && description?.from !== "request",
+    description: descriptionFails && located.frontMatter !== undefined && descriptionAsked && description?.from !== "request",
   };
+}
+
+/** Each of a field's checks that fails, else the check it fails through a phrase to avoid. */
+function failingOf(state: RefreshState, checks: readonly CheckId[], fallback: CheckId): CheckId[] {
+  const failing = checks.filter((id) => state.fails(id));
+  return failing.length ? failing : [fallback];
 }
 
 /** Put the outline's new title and description into the article, each as one change, when they pass what failed. */

@@ -17,16 +17,25 @@ import { described } from "./schema.js";
 
 /**
  * What the author wrote that a refresh may rewrite when asked: `title` (the front matter's
- * title and the H1 that shows it), `headings` (a heading holding a banned phrase rewritten, a
- * subheading added to a long run). Without them these stay byte for byte.
+ * title and the H1 that shows it), `description` (the front matter's), `headings` (a heading
+ * holding a banned phrase rewritten, a subheading added to a long run). Without them these stay
+ * byte for byte. The body's sentences are the author's whatever this holds: never rewritten.
  */
-export const MEND_PARTS = ["title", "headings"] as const;
+export const MEND_PARTS = ["title", "description", "headings"] as const;
 /** One of {@link MEND_PARTS}. */
 export type MendPart = (typeof MEND_PARTS)[number];
 
 const MendSchema = described(
-  v.array(v.picklist(MEND_PARTS, `mend holds only ${MEND_PARTS.map((p) => `"${p}"`).join(" and ")}`), "mend must be a list"),
-  "What the author wrote that the refresh may rewrite: `title` (the front matter's title and the H1 showing it, when their checks fail), `headings` (a heading holding a phrase to avoid, a subheading added to a run too long without one). Without a part, it stays byte for byte and a check it fails is listed in `unmended` with why. The body's sentences, the description, links and citations are mended whatever this holds.",
+  v.array(
+    v.picklist(
+      MEND_PARTS,
+      `mend holds only ${MEND_PARTS.slice(0, -1)
+        .map((p) => `"${p}"`)
+        .join(", ")} and "${MEND_PARTS.at(-1)}"`,
+    ),
+    "mend must be a list",
+  ),
+  "What the author wrote that the refresh may rewrite: `title` (the front matter's title and the H1 showing it, when their checks fail), `description` (the front matter's meta description, when its checks fail), `headings` (a heading holding a phrase to avoid, a subheading added to a run too long without one). Without a part, it stays byte for byte and a check it fails is listed in `unmended` with why. A sentence of the body the author wrote is never deleted or rewritten, whatever this holds: a refresh adds sentences the model writes (an opening holding the keyword, a paragraph where the article is short, a sentence carrying a link), places links on words already there and citation markers after sentences, splits a long paragraph between sentences, and a description missing from the front matter is added.",
 );
 
 /** The refresh request. An unknown field is refused. */
