@@ -29,7 +29,7 @@ export type TextTask =
 
 /** An article of a Markdown file, its body's HTML rendered, and the post id its front matter records. */
 export interface Publication {
-  article: ArticleFields & { html: string };
+  article: ArticleFields & { renderedBody: string };
   recordedId?: string;
 }
 

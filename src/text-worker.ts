@@ -8,6 +8,6 @@ serveTasks((task: TextTask): unknown => {
   if (task.kind === "analyse") return analyseExisting(task.request, task.options).analysis;
   if (task.kind === "read") return void readMarkdown(task.text, task.field);
   const { article, recordedId } = articleOfMarkdown(task.markdown, task.target);
-  const publication: Publication = { article: { ...article, html: bodyHtml(article) }, ...(recordedId ? { recordedId } : {}) };
+  const publication: Publication = { article: { ...article, renderedBody: bodyHtml(article) }, ...(recordedId ? { recordedId } : {}) };
   return publication;
 });

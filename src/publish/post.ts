@@ -39,8 +39,11 @@ export interface ArticleFields {
   keywords: string[];
   language: string;
   markdown: string;
-  /** The body's HTML ({@link bodyHtml}), when it was rendered already (off the event loop). */
-  html?: string;
+  /**
+   * The body's HTML ({@link bodyHtml}), when it was rendered already (off the event loop). Not
+   * `html`: the API's article has an `html` of its own, the whole page with its H1.
+   */
+  renderedBody?: string;
 }
 
 /** The post of an article, with the request's publish fields over the target's default status. */
@@ -49,7 +52,7 @@ export function postOf(article: ArticleFields, field: PublishField, defaultStatu
   if (!title) throw new InvalidFieldError("title", "no text", "title: the article's title holds no text once its markup is dropped");
   return {
     title,
-    html: article.html ?? bodyHtml(article),
+    html: article.renderedBody ?? bodyHtml(article),
     excerpt: plainText(article.metaDescription),
     slug: field.slug ?? article.slug,
     slugChosen: field.slug !== undefined,
