@@ -14,7 +14,7 @@ import { pageFiles } from "../site/pages.js";
 import type { MeasuredPage } from "./page.js";
 import { measurePages } from "./pool.js";
 import { NEAR_DUPLICATE, nearDuplicates } from "./similarity.js";
-import { type BrokenLink, brokenLinks, inboundLinks, pageAddress } from "./site.js";
+import { type BrokenLink, brokenLinks, inboundLinks, normaliseBasePath, pageAddress } from "./site.js";
 
 /** Most worker threads an audit starts by default. */
 export const MAX_JOBS = 8;
@@ -52,6 +52,12 @@ export interface AuditOptions {
    * @default none: a full URL counts when its path is a page's address
    */
   links?: string;
+  /**
+   * The path the folder is served under (`/posts/` for Hugo's `content/posts`): a page's address
+   * is it and the page's path, unless its front matter gives its own `url` or `permalink`.
+   * @default "/"
+   */
+  basePath?: string;
   /**
    * The front matter field that holds each page's keywords.
    * @default "keywords"
@@ -99,6 +105,7 @@ export async function auditFolder(dir: string, options: AuditOptions = {}): Prom
       )
     : new Set<string>();
   const relative = files.map((file) => path.relative(dir, file).split(path.sep).join("/"));
+  const basePath = normaliseBasePath(options.basePath ?? "/");
   options.onStart?.(files.length);
   const results = await measurePages(files, {
     jobs: options.jobs ?? Math.min(os.availableParallelism(), MAX_JOBS),
@@ -111,7 +118,7 @@ export async function auditFolder(dir: string, options: AuditOptions = {}): Prom
   const measured = results.flatMap((result, i) => ("page" in result ? [{ file: relative[i]!, ...result.page }] : []));
   const rows: PageRow[] = measured.map(({ file, fields, title, keyword, language, wordCount, score, failed }) => ({
     file,
-    url: pageAddress({ file, fields }),
+    url: pageAddress({ file, fields }, basePath),
     title,
     keyword,
     language,
@@ -120,7 +127,7 @@ export async function auditFolder(dir: string, options: AuditOptions = {}): Prom
     failed,
   }));
   const threshold = options.threshold ?? NEAR_DUPLICATE;
-  const inbound = inboundLinks(measured, hosts);
+  const inbound = inboundLinks(measured, { hosts, basePath });
   return {
     pages: rows,
     unreadable: results.flatMap((result, i) => ("error" in result ? [{ file: relative[i]!, error: result.error }] : [])),
@@ -132,7 +139,7 @@ export async function auditFolder(dir: string, options: AuditOptions = {}): Prom
     ).map((group) => ({ files: group.pages.map((i) => rows[i]!.file), similarity: group.similarity })),
     threshold,
     orphans: rows.filter((row, i) => inbound[i] === 0 && row.url !== "/").map((row) => row.file),
-    brokenLinks: brokenLinks(measured, hosts),
+    brokenLinks: brokenLinks(measured, { hosts, basePath }),
   };
 }
 

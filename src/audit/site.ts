@@ -42,15 +42,29 @@ const OTHER_SCHEME = /^[a-z][a-z0-9+.-]*:/iu;
 /** A last path segment with an extension that is not a page's: an image, a PDF, a feed. */
 const ASSET = /\.[a-z0-9]{1,8}$/iu;
 
-/** The address a page is published at: `/guides/compost/`. */
-export function pageAddress(page: Pick<SitePage, "file" | "fields">): string {
+/** How the folder is served. */
+export interface SiteLayout {
+  /** The site's hosts (from its sitemap): a full URL on another is not a link within the site. @default none */
+  hosts?: ReadonlySet<string>;
+  /** The path the folder is served under (`/posts/` for Hugo's `content/posts`). @default "/" */
+  basePath?: string;
+}
+
+/** A base path as `/posts/`: one slash at each end (`/` for none). */
+export function normaliseBasePath(base: string): string {
+  const parts = base.split("/").filter(Boolean);
+  return parts.length ? `/${parts.join("/")}/` : "/";
+}
+
+/** The address a page is published at: `/guides/compost/`, under `basePath` unless its front matter gives its own. */
+export function pageAddress(page: Pick<SitePage, "file" | "fields">, basePath = "/"): string {
   const own = [page.fields.url, page.fields.permalink].find((value): value is string => typeof value === "string" && value.startsWith("/"));
   if (own) return own;
   const dir = path.posix.dirname(page.file);
   const name = path.posix.basename(page.file).replace(EXTENSION, "");
   const slug = typeof page.fields.slug === "string" && page.fields.slug.trim() ? page.fields.slug.trim() : name;
   const parts = [...(dir === "." ? [] : dir.split("/")), ...(/^_?index$/iu.test(name) ? [] : [slug])];
-  return `/${parts.join("/")}${parts.length ? "/" : ""}`;
+  return `${basePath}${parts.join("/")}${parts.length ? "/" : ""}`;
 }
 
 /** A path as a key: decoded, without a trailing index page, page extension or slash. */
@@ -69,26 +83,25 @@ function key(pathname: string): string {
 }
 
 /** Every page's keys (its address and its file as a path) to the page's index. */
-function pageIndex(pages: readonly SitePage[]): Map<string, number> {
+function pageIndex(pages: readonly SitePage[], basePath: string): Map<string, number> {
   const byKey = new Map<string, number>();
   pages.forEach((page, i) => {
-    byKey.set(key(pageAddress(page)), i);
-    byKey.set(key(`/${page.file}`), i);
+    byKey.set(key(pageAddress(page, basePath)), i);
+    byKey.set(key(`${basePath}${page.file}`), i);
   });
   return byKey;
 }
 
 /**
- * How many other pages link each page, in the order given. `hosts`: the site's hosts (from
- * its sitemap); a full URL on another host is not a link within the site. Without them, a
- * full URL counts when its path is a page's address.
+ * How many other pages link each page, in the order given. Without the site's hosts, a full
+ * URL counts when its path is a page's address.
  */
-export function inboundLinks(pages: readonly SitePage[], hosts: ReadonlySet<string> = new Set()): number[] {
-  const byKey = pageIndex(pages);
+export function inboundLinks(pages: readonly SitePage[], layout: SiteLayout = {}): number[] {
+  const byKey = pageIndex(pages, layout.basePath ?? "/");
   const inbound = pages.map(() => new Set<number>());
   pages.forEach((page, from) => {
     for (const link of page.links) {
-      for (const candidate of targets(link.url, page, hosts)) {
+      for (const candidate of targets(link.url, page, layout)) {
         const to = byKey.get(key(candidate));
         if (to !== undefined && to !== from) inbound[to]!.add(from);
       }
@@ -99,17 +112,17 @@ export function inboundLinks(pages: readonly SitePage[], hosts: ReadonlySet<stri
 
 /**
  * Every link within the site that reaches no page of the folder, page by page in link order.
- * A full URL is within the site only on one of `hosts` (so, without a sitemap, only site paths
+ * A full URL is within the site only on one of its hosts (so, without a sitemap, only site paths
  * and relative links are checked); a link to an asset is not checked.
  */
-export function brokenLinks(pages: readonly SitePage[], hosts: ReadonlySet<string> = new Set()): BrokenLink[] {
-  const byKey = pageIndex(pages);
+export function brokenLinks(pages: readonly SitePage[], layout: SiteLayout = {}): BrokenLink[] {
+  const byKey = pageIndex(pages, layout.basePath ?? "/");
   return pages.flatMap((page) =>
     page.links
       .filter((link) => {
         const bare = link.url.split(/[?#]/u)[0]!;
-        if (/^https?:\/\//iu.test(bare) && hosts.size === 0) return false;
-        const candidates = targets(link.url, page, hosts);
+        if (/^https?:\/\//iu.test(bare) && !layout.hosts?.size) return false;
+        const candidates = targets(link.url, page, layout);
         if (candidates.length === 0 || candidates.some((candidate) => isAsset(candidate))) return false;
         return candidates.every((candidate) => !byKey.has(key(candidate)));
       })
@@ -124,7 +137,7 @@ const isAsset = (pathname: string) => {
 };
 
 /** The site paths a link may name: one for an absolute link, two for a relative one (from the page's address, and from its file). */
-function targets(url: string, page: SitePage, hosts: ReadonlySet<string>): string[] {
+function targets(url: string, page: SitePage, { hosts = new Set(), basePath = "/" }: SiteLayout): string[] {
   const bare = url.split(/[?#]/u)[0]!;
   if (!bare) return [];
   if (/^https?:\/\//iu.test(bare)) {
@@ -134,5 +147,5 @@ function targets(url: string, page: SitePage, hosts: ReadonlySet<string>): strin
   }
   if (OTHER_SCHEME.test(bare) || bare.startsWith("//")) return [];
   if (bare.startsWith("/")) return [bare];
-  return [path.posix.join(pageAddress(page), bare), path.posix.join("/", path.posix.dirname(page.file), bare)];
+  return [path.posix.join(pageAddress(page, basePath), bare), path.posix.join(basePath, path.posix.dirname(page.file), bare)];
 }

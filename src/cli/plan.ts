@@ -2,6 +2,7 @@ import { writeFileAtomic } from "../atomic.js";
 import path from "node:path";
 import { defineCommand } from "citty";
 import { auditFolder } from "../audit/audit.js";
+import { normaliseBasePath } from "../audit/site.js";
 import { resolveModelConfig } from "../config.js";
 import { ModelRuntime } from "../model/runtime.js";
 import { clusterKeywords, planSite, type Cluster } from "../planning/clusters.js";
@@ -25,6 +26,11 @@ export const planCommand = defineCommand({
     topic: { type: "string", description: "The seed topic (required)" },
     keywords: { type: "string", description: "A keyword CSV (keyword, volume, difficulty columns) (required)" },
     site: { type: "string", description: "The site's folder: a keyword one of its pages targets is not planned again" },
+    "base-path": {
+      type: "string",
+      default: "/",
+      description: "The path the articles are served under (/posts/ for Hugo's content/posts): each row's url and links use it",
+    },
     language: { type: "string", default: "en", description: "ISO 639-1 code of the keywords (default en)" },
     length: {
       type: "string",
@@ -53,8 +59,9 @@ export const planCommand = defineCommand({
       if (args.output && !/\.(csv|jsonl|ndjson)$/iu.test(args.output)) throw new UsageError("plan writes a .csv or .jsonl batch file");
       const keywords = await readKeywordFile(args.keywords);
       const { signal } = stop;
+      const basePath = normaliseBasePath(args["base-path"]);
       const existing = args.site
-        ? (await auditFolder(args.site, { signal })).pages.flatMap((page) =>
+        ? (await auditFolder(args.site, { signal, basePath })).pages.flatMap((page) =>
             page.keyword ? [{ url: page.url, keyword: page.keyword }] : [],
           )
         : [];
@@ -65,7 +72,7 @@ export const planCommand = defineCommand({
       try {
         const lexical = clusterKeywords(keywords, options);
         const clusters = runtime && args.embeddings ? await placed(lexical, runtime) : lexical;
-        const { articles, covered } = planSite(clusters, { ...options, existing });
+        const { articles, covered } = planSite(clusters, { ...options, existing, basePath });
         for (const { primary, page } of covered) process.stderr.write(`“${primary}” is covered by ${page}: not planned again\n`);
         let rows = planRows(articles, { language: args.language, ...(args.length ? { length: Number(args.length) } : {}) });
         if (runtime) rows = await outlined(rows, runtime, signal);

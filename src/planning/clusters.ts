@@ -135,11 +135,12 @@ function similarities(keywords: readonly PlanKeyword[], options: { topic: string
  * The articles of a cluster plan: the group sharing most terms with the seed topic (then the
  * most searched) is the pillar; a group whose primary keyword an existing page targets is
  * left to that page. The pillar links every cluster article; each cluster article links the
- * pillar and the next two in the ring of siblings, so each has a sibling linking it too.
+ * pillar and the next two in the ring of siblings, so each has a sibling linking it too. Each
+ * article's address is its slug under `basePath` (a normalised `/posts/`; default `/`).
  */
 export function planSite(
   clusters: readonly Cluster[],
-  options: { topic: string; language: string; existing?: readonly ExistingPage[] },
+  options: { topic: string; language: string; existing?: readonly ExistingPage[]; basePath?: string },
 ): SitePlan {
   const lower = (text: string) => text.toLocaleLowerCase(options.language);
   const pages = new Map((options.existing ?? []).map((page) => [lower(page.keyword), page.url]));
@@ -157,7 +158,7 @@ export function planSite(
       topic: cluster.primary,
       keywords: cluster.keywords,
       slug,
-      url: `/${slug}/`,
+      url: `${options.basePath ?? "/"}${slug}/`,
       role: i === 0 ? "pillar" : "cluster",
       links: [],
     };

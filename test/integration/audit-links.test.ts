@@ -71,4 +71,24 @@ describe("inkpress audit: broken links", () => {
     const found = (JSON.parse(await readFile(out, "utf8")) as AuditReport).brokenLinks.map((link) => `${link.file} ${link.url}`);
     expect(found).toEqual(["guides/compost.md ../pruning/", "guides/compost.md /guides/mulching/", "guides/index.md ./pruning/"]);
   });
+
+  it("with --base-path, reads a folder served under a path: its pages' site paths reach them", async () => {
+    const posts = await mkdtemp(path.join(tmpdir(), "inkpress-links-"));
+    await writeFile(path.join(posts, "heap.md"), "---\ntitle: Heap\n---\n\nRead [the mulch page](/posts/mulch/) next.\n");
+    await writeFile(
+      path.join(posts, "mulch.md"),
+      "---\ntitle: Mulch\n---\n\nBack to [the heap](../heap/) or [a lost page](/posts/gone/).\n",
+    );
+    const audit = async (flags: string[]) => {
+      const out = path.join(posts, "report.json");
+      expect((await runCli(["audit", posts, ...flags, "--out", out])).code).toBe(0);
+      return JSON.parse(await readFile(out, "utf8")) as AuditReport;
+    };
+    const served = await audit(["--base-path", "posts"]);
+    expect(served.pages.map((page) => page.url)).toEqual(["/posts/heap/", "/posts/mulch/"]);
+    expect(served.brokenLinks.map((link) => link.url)).toEqual(["/posts/gone/"]);
+    expect(served.orphans).toEqual([]);
+    // Read as the site's root, the same links all miss.
+    expect((await audit([])).brokenLinks.map((link) => link.url)).toEqual(["/posts/mulch/", "/posts/gone/"]);
+  });
 });

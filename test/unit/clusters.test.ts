@@ -43,6 +43,15 @@ describe("topic clusters", () => {
     expect([...inbound.values()].every((n) => n > 0)).toBe(true);
   });
 
+  it("puts every address and link under the base path the site serves the articles at", () => {
+    const { keywords } = plantedKeywords();
+    const clusters = clusterKeywords(keywords, { topic, language: "en" });
+    const { articles } = planSite(clusters, { topic, language: "en", basePath: "/posts/" });
+    expect(articles.map((a) => a.url)).toEqual(articles.map((a) => `/posts/${a.slug}/`));
+    const urls = new Set(articles.map((a) => a.url));
+    expect(articles.flatMap((a) => a.links.map((l) => l.url)).filter((url) => !urls.has(url))).toEqual([]);
+  });
+
   it("leaves a group whose primary keyword an existing page targets to that page, and names it", () => {
     const { keywords } = plantedKeywords();
     const clusters = clusterKeywords(keywords, { topic, language: "en" });
