@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readme } from "../../scripts/fixtures/readmes.js";
-import { API_KEY, HAS_STORIES_MODEL, STORIES_MODEL } from "../helpers/server.js";
+import { analyser } from "../helpers/analyse.js";
+import { HAS_STORIES_MODEL, STORIES_MODEL } from "../helpers/server.js";
 import { sharedStoriesServer } from "../helpers/stories.js";
 
 // POST /api/v1/analyse over real HTTP (a real `inkpress serve`) on human READMEs and planted text:
@@ -8,22 +9,10 @@ import { sharedStoriesServer } from "../helpers/stories.js";
 
 if (!HAS_STORIES_MODEL) console.warn(`SKIPPED: the substance tests serve ${STORIES_MODEL}, which is not there.`);
 
-type Check = { id: string; passed: boolean | null; message: string };
-type Analysis = { title: { value: string } | null; seo: { score: number; checks: Check[] } };
-
 describe.skipIf(!HAS_STORIES_MODEL)("substance in POST /api/v1/analyse", () => {
   const server = sharedStoriesServer();
 
-  const analyse = async (body: object): Promise<Analysis> => {
-    const response = await fetch(`${server().url}/api/v1/analyse`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": API_KEY },
-      body: JSON.stringify({ language: "en", ...body }),
-    });
-    expect(response.status).toBe(200);
-    return (await response.json()) as Analysis;
-  };
-  const check = (analysis: Analysis, id: string) => analysis.seo.checks.find((c) => c.id === id)!;
+  const { analyse, check } = analyser((path, init) => fetch(`${server().url}${path}`, init));
 
   it.each([
     ["unified", "unified: processing content with syntax trees and plugins"],

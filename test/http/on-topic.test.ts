@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { humanArticles, stuffedStory } from "../../scripts/fixtures/articles.js";
 import { startApp, type TestApp } from "../helpers/app.js";
-import { API_KEY } from "../helpers/server.js";
+import { analyser } from "../helpers/analyse.js";
 
 // POST /api/v1/analyse on the app served in-process: the on-topic check by meaning, on articles
 // written for the suite (test/fixtures/articles/) under their own subject and an unrelated one,
 // a children's story with the keyword in every paragraph, short sections, and a language
 // without word vectors.
-
-type Check = { id: string; passed: boolean | null; message: string };
-type Analysis = { seo: { score: number; checks: Check[] } };
 
 describe("the on-topic check in POST /api/v1/analyse", () => {
   let server: TestApp;
@@ -18,16 +15,7 @@ describe("the on-topic check in POST /api/v1/analyse", () => {
   });
   afterAll(() => server?.stop());
 
-  const analyse = async (body: object): Promise<Analysis> => {
-    const response = await server.fetch("/api/v1/analyse", {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": API_KEY },
-      body: JSON.stringify({ language: "en", ...body }),
-    });
-    expect(response.status).toBe(200);
-    return (await response.json()) as Analysis;
-  };
-  const check = (analysis: Analysis, id: string) => analysis.seo.checks.find((c) => c.id === id)!;
+  const { analyse, check } = analyser((path, init) => server.fetch(path, init));
 
   const articles = humanArticles();
 
