@@ -9,7 +9,7 @@
 import type { Root, RootContent } from "mdast";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { frontmatterFromMarkdown } from "mdast-util-frontmatter";
-import { gfmFromMarkdown } from "mdast-util-gfm";
+import { gfmFromMarkdown, gfmToMarkdown } from "mdast-util-gfm";
 import { toMarkdown, type Options as ToMarkdownOptions } from "mdast-util-to-markdown";
 import { frontmatter } from "micromark-extension-frontmatter";
 import { gfm } from "micromark-extension-gfm";
@@ -38,8 +38,13 @@ export function yamlFrontMatter(tree: Root): string | undefined {
 /** Whether a node of the tree is front matter (of either kind). */
 export const isFrontMatter = (node: RootContent): boolean => node.type === "yaml" || (node.type as string) === "toml";
 
-/** Fixed serialiser options: the same node always gives the same bytes. */
+/**
+ * Fixed serialiser options: the same node always gives the same bytes. GitHub's extensions write
+ * what the reader reads (tables, strikethrough, footnotes, task items): without them an author's
+ * `~~struck~~` text or table could not be written back at all.
+ */
 const MARKDOWN: ToMarkdownOptions = {
+  extensions: [gfmToMarkdown()],
   bullet: "-",
   emphasis: "_",
   strong: "*",
