@@ -70,7 +70,10 @@ describe.skipIf(!HAS_STORIES_MODEL)("refresh from the command line on stories260
     for (const [name, mtime] of mtimes) expect((await stat(path.join(dir, name))).mtimeMs, name).toBe(mtime);
     for (let i = 1; i <= 4; i++) {
       const text = await readFile(path.join(dir, `page-${i}.refreshed.md`), "utf8");
-      expect(text).not.toMatch(/game-changer/);
+      // The author's sentence holding the banned phrase is theirs: kept as written (and listed
+      // unmended), and nothing the model wrote adds the phrase again.
+      expect(text).toContain("The rotating drum is a real game-changer for busy cooks who compost.");
+      expect(text.match(/game-changer/g)).toHaveLength(1);
       expect(text).toContain("tags: [garden, compost]");
     }
   }, 180_000);
