@@ -42,6 +42,15 @@ describe("the sentence gate", () => {
     expect(g.refuse("Turning the heap in spring wakes the worms after winter.", MID)).toBeUndefined();
   });
 
+  it("reads a quotation the pass takes whole as the sentences a reader sees in it", () => {
+    const { gate: g, keep } = gate();
+    keep("Suddenly, there was a big green kite.");
+    // The pass keeps a split quotation as one sentence; its first part repeats the kept one with a word changed.
+    expect(g.refuse('"Look, there was a big green kite! We can fly it today," said Sam.', MID)).toBe("near-duplicate");
+    keep('"Come here, Max! We can fly it today," said Sam.');
+    expect(g.refuse("We can fly it today, said Sam.", MID)).toBe("duplicate");
+  });
+
   it("refuses a keyword twice in one sentence, and a keyword in a case the request did not give it", () => {
     const { gate: g } = gate();
     expect(g.refuse("Compost bins hold more than other compost bins do.", MID)).toBe("keyword-twice");

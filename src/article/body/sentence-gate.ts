@@ -5,8 +5,8 @@ import type { Plan } from "../plan/plan.js";
 import { classOf, QUESTION_MARKS, TRAILING } from "../text/scripts.js";
 import { balanced } from "../text/sentences.js";
 import { countForms } from "../text/forms.js";
-import { RepeatMemory } from "../text/repeats.js";
-import { hasPhrase, opensWith, wordSpans } from "../text/text.js";
+import { type Echo, RepeatMemory } from "../text/repeats.js";
+import { hasPhrase, opensWith, splitSentences, wordSpans } from "../text/text.js";
 
 /** A question's end: its terminator, then closing quotes or brackets. */
 const QUESTION_END = new RegExp(`[${classOf(QUESTION_MARKS)}][${classOf(TRAILING)}]*$`, "u");
@@ -82,7 +82,7 @@ export class SentenceGate {
   /** Why `sentence` may not join the article where it would stand, or undefined when it may. */
   refuse(sentence: string, placement: Placement): Refusal | undefined {
     const { plan, document, avoid } = this.options;
-    const echo = this.said.echo(sentence);
+    const echo = this.echo(sentence);
     if (echo) return echo.whole ? "duplicate" : "near-duplicate";
     if (this.keywords.some((k) => countForms(sentence, k, this.language) > 1)) return "keyword-twice";
     if (this.thirdAlike(sentence)) return "third-alike";
@@ -104,6 +104,7 @@ export class SentenceGate {
   /** Remember a sentence the article kept. */
   keep(sentence: string, placement: Placement): void {
     this.said.remember(sentence);
+    for (const part of readerParts(sentence, this.language)) this.said.remember(part);
     this.starts = [this.starts.at(-1) ?? "", firstWord(sentence, this.language)];
     if (placement.articleStart) return;
     if (this.keywords.some((k) => hasPhrase(sentence, k, this.language))) this.keywordSentences++;
@@ -125,9 +126,30 @@ export class SentenceGate {
     return a !== undefined && a !== "" && a === b && b === firstWord(text, this.language);
   }
 
+  /** The earlier sentence this one (or a sentence a reader sees inside it) says again, whole or nearly. */
+  private echo(sentence: string): Echo | undefined {
+    const whole = this.said.echo(sentence);
+    if (whole) return whole;
+    for (const part of readerParts(sentence, this.language)) {
+      const echo = this.said.echo(part);
+      if (echo) return echo;
+    }
+    return undefined;
+  }
+
   private opensWithKeyword(sentence: string): boolean {
     return this.keywords.some((keyword) => opensWith(sentence, keyword, this.language));
   }
+}
+
+/**
+ * The sentences a reader sees inside one the pass took whole: a quotation the segmenter split
+ * ("Look, a kite! Suddenly…" she said) is one sentence to the pass, several to the report's
+ * repetition checks. None when it reads as one.
+ */
+function readerParts(sentence: string, language: string): string[] {
+  const parts = splitSentences(sentence, language);
+  return parts.length > 1 ? parts : [];
 }
 
 /**
