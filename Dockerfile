@@ -22,7 +22,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
 RUN npm run build && chmod 755 dist/cli/main.js
-# The on-topic check's word vectors, converted here once (seconds) into the 11 MB cache the image
+# The on-topic check's word vectors, converted here once (seconds) into the 22 MB cache the image
 # keeps in place of the package's 294 MB of JSON, which the prune below drops.
 RUN INKPRESS_VECTORS_CACHE=/app/vectors npm run vectors
 

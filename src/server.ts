@@ -147,7 +147,7 @@ async function openState(config: ServeConfig, options: ComposeOptions) {
 export async function composeServer(config: ServeConfig, options: ComposeOptions): Promise<ComposedServer> {
   const { keys, storage, limiter, jobStore, modelHost } = await openState(config, options);
   // The on-topic check's vectors, built here the first time (seconds), so no analysis worker
-  // builds them within its time limit; each worker then loads the cache (under a second).
+  // builds them; each worker then loads the cache before it takes a task (text-worker.ts).
   wordVectors();
   const lifecycle = new Lifecycle();
   const metrics = new Metrics(modelHost);

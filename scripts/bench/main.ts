@@ -10,7 +10,9 @@
  * (goal: no slower), raw decoding of the same tokens after each of today's articles (goal: within
  * 5 %, scripts/bench/raw.ts), tokens per 300-word article (at most 420 completion and 300 prompt),
  * what the near-duplicate refusal costs (the gate's lookup per sentence, under 50 µs, and the
- * stories260K tokens cut as near-duplicates, at most 5 %: scripts/bench/repeats.ts),
+ * stories260K tokens cut as near-duplicates, at most 5 %: scripts/bench/repeats.ts), what the
+ * on-topic check costs (the word-vector cache's load, under 1 s, and the check's CPU per 1,000
+ * words, under 5 ms: scripts/bench/on-topic.ts),
  * and the same articles through llama-server against llama-server alone (goal: within 1.2×,
  * scripts/bench/llama-server.ts; BENCH_LLAMA_SERVER=0 leaves it out). Last, `inkpress audit` over
  * a thousand 1,000-word pages (scripts/bench/audit.ts), goal under a minute. Writes BENCHMARKS.md;
@@ -40,6 +42,7 @@ import {
 import { answersTable, compare, RAW, ratios, totals, wallWhy, type Answers, type Engine, type Kept } from "./compare.js";
 import { engineCost, engineTable, SENTENCE_WORDS, type EngineCost } from "./engine.js";
 import { backendTable, throughLlamaServer, type BackendRow } from "./llama-server.js";
+import { onTopicCosts, onTopicVerdicts } from "./on-topic.js";
 import { RawDecoder } from "./raw.js";
 import { cutVerdict, lookupCosts, lookupVerdicts } from "./repeats.js";
 import { BENCH_SPECS, ensureBenchModel } from "./shapes.js";
@@ -225,6 +228,8 @@ const costs = await engineCost({ engines: [...engines, { name: AGAIN, root: ROOT
 const models = await articles(engines, baseline);
 log("the sentence gate's repeat lookup, whole and near, on README sentences");
 const lookups = lookupCosts();
+log("the on-topic check: the word-vector cache's load and the check's CPU per 1,000 words");
+const onTopic = onTopicCosts();
 log(`inkpress audit over ${S.pages} pages of about 1,000 words`);
 const audit = await auditTime({ pages: S.pages, words: 1000 });
 writeReport({
@@ -240,6 +245,7 @@ writeReport({
       ...shapeVerdicts(m),
     ]),
     ...lookupVerdicts(lookups),
+    ...onTopicVerdicts(onTopic),
     ...models.slice(0, 1).map((m) => {
       const t = totals([...m.answers.get("today")!.values()].flat());
       return cutVerdict(m.name, t.cut, t.completion);

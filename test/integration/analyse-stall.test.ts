@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { humanArticles } from "../../scripts/fixtures/articles.js";
 import { API_KEY, startServer, testModel, type TestServer } from "../helpers/server.js";
 
 // One request must not stall the server: a real `inkpress serve` is sent the worst inputs
 // for analyse, refresh and sources. Nesting past the limit is a 422 naming the field (no
 // stack trace logged); an article whose reading runs past the time limit is analysed on a
 // worker thread, so /healthz answers meanwhile, the article's field gets a 422 at the limit,
-// and SIGTERM during such an analysis ends the process within its grace.
+// and SIGTERM during such an analysis ends the process within its grace. A long article (240 k
+// characters) is measured by meaning, word vectors loaded on the worker, within the default limit.
 
 const DEEP_QUOTES = "> ".repeat(8000);
 const DEEP_HTML = "<blockquote>".repeat(8000);
@@ -74,6 +76,25 @@ describe("a request that cannot stall the server", () => {
     expect(slowest).toBeLessThan(1000);
     // The worker that was stopped is replaced: the next analysis is answered.
     expect((await post(server, "analyse", { markdown: "# Bees\n\nBees make honey from nectar." })).status).toBe(200);
+  });
+
+  it("analyses a 240 k-character article by meaning within the default limit, /healthz answering within 1 s meanwhile", async () => {
+    const roomy = await startServer(model);
+    try {
+      const { markdown, topic, keywords } = humanArticles().find((article) => article.name === "composting")!;
+      const body = markdown.replace(/^# .*\n/u, "");
+      const long = body.repeat(Math.ceil(240_000 / body.length)).slice(0, 240_000);
+      const analysed = post(roomy, "analyse", { markdown: long, topic, seo: { keywords } });
+      const slowest = await slowestHealth(roomy, analysed);
+      const response = await analysed;
+      expect(response.status).toBe(200);
+      const onTopic = (await response.json()).seo.checks.find((check: { id: string }) => check.id === "on-topic");
+      expect(onTopic.passed, onTopic.message).toBe(true);
+      expect(onTopic.message).toMatch(/^Measured by meaning/u);
+      expect(slowest).toBeLessThan(1000);
+    } finally {
+      await roomy.stop();
+    }
   });
 
   it("ends within its grace on SIGTERM while an analysis runs", async () => {

@@ -22,8 +22,8 @@ export function vectorRows(words: readonly string[]): number[] {
     const bare = word.replace(/['’]s$/u, "").replaceAll("’", "'");
     const row = rows.get(bare);
     if (row !== undefined) out.push(row);
-    // A compound the vectors lack counts by its parts ("well-balanced": "well", "balanced").
-    else for (const part of bare.split(/[-']/u)) if (rows.has(part)) out.push(rows.get(part)!);
+    // A compound the vectors lack counts by its parts ("well-balanced": "well", "balanced"; "node.js": "node", "js").
+    else for (const part of bare.split(/[-'.]/u)) if (rows.has(part)) out.push(rows.get(part)!);
   }
   return out;
 }

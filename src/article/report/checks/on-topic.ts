@@ -106,10 +106,12 @@ interface Judged {
 }
 
 /**
- * By meaning: each part long enough to judge ({@link ON_TOPIC}.least words with vectors) relates
- * when its meaning lies `z` standard deviations closer to the subject than unrelated subjects do;
- * the parts that relate must hold `share` percent of the judged words. Parts too short to judge
- * alone are judged together, as one; an article too short to judge at all is not judged.
+ * By meaning: the article relates when the meaning of all its own words lies `whole` standard
+ * deviations closer to the subject than unrelated subjects do, and its parts long enough to judge
+ * ({@link ON_TOPIC}.least words with vectors) that lie `z` closer hold `share` percent of the
+ * judged words: the whole, with more words, is the steadier measure, and the parts keep an
+ * article with one paragraph on the subject and the rest elsewhere from passing. Parts too short
+ * to judge alone are judged together, as one; an article too short to judge at all is not judged.
  */
 function byMeaning(parts: readonly Part[], subject: Float32Array): Verdict {
   const background = backgroundOf(subject);
@@ -130,14 +132,16 @@ function byMeaning(parts: readonly Part[], subject: Float32Array): Verdict {
   if (judged.length === 0) {
     return na(`Too few words (fewer than ${ON_TOPIC.least} with a word vector, keyword phrases out) to judge by meaning.`);
   }
+  const whole = judge({ name: "the article", words: parts.flatMap((part) => part.words) }).z;
   const off = judged.filter((entry) => entry.z < ON_TOPIC.z);
   const total = sum(judged.map((entry) => entry.known));
   const share = 100 - percent(sum(off.map((entry) => entry.known)), total);
   const named = off.length ? `; not about it: ${off.map((entry) => `${entry.part.name} (${round(entry.z, 1)})`).join(", ")}` : "";
   return verdict(
-    share >= ON_TOPIC.share,
-    `Measured by meaning (English word vectors, keyword phrases taken out): ${judged.length - off.length} of ${plural(judged.length, "part")} ` +
-      `are closer in meaning to the subject than ${plural(TOPICS, "unrelated subject")} are, by at least ${ON_TOPIC.z} of their standard deviations, ` +
+    whole >= ON_TOPIC.whole && share >= ON_TOPIC.share,
+    `Measured by meaning (English word vectors, keyword phrases taken out): the article's own words lie ${round(whole, 1)} standard deviations ` +
+      `closer in meaning to the subject than ${plural(TOPICS, "unrelated subject")} do (target at least ${ON_TOPIC.whole}); ` +
+      `${judged.length - off.length} of ${plural(judged.length, "part")} lie at least ${ON_TOPIC.z} closer, ` +
       `holding ${round(share, 1)}% of the measured words (target at least ${ON_TOPIC.share}%)${named}.`,
   );
 }
