@@ -14,7 +14,7 @@ import { ggufProblem } from "./gguf.js";
 import { flashAttentionFor, openLlama, type Compute, type GpuChoice, type GpuLayers } from "./gpu.js";
 import { LlamaWriter } from "./llama-writer.js";
 import { SlotPool } from "./pool.js";
-import type { BackendReport } from "../article/wire/health.js";
+import type { BackendReport } from "../contract/health.js";
 import type { ReportingBackend } from "./report.js";
 
 /** How to load a model. */

@@ -16,10 +16,10 @@ import {
   type Plan,
   articlePrompt,
   countWords,
+  type AcceptedRequest,
 } from "../article/index.js";
-import type { GenerateRequest } from "../article/wire/request.js";
 import type { Backend } from "../model/backend.js";
-import type { DraftHeading, OutlineResponse } from "../article/wire/outline-response.js";
+import type { DraftHeading, OutlineResponse } from "../contract/outline-response.js";
 
 /**
  * Share of an article's words an outline is charged: a 600-word plan took 0.24 of the article's
@@ -33,7 +33,7 @@ export function outlineCharge(request: { length: number }): number {
 }
 
 /** Plan the article a request asks for, without writing it: the outline, budgets and alternatives. */
-export async function draftOutline(given: GenerateRequest, options: { backend: Backend; signal?: AbortSignal }): Promise<OutlineResponse> {
+export async function draftOutline(given: AcceptedRequest, options: { backend: Backend; signal?: AbortSignal }): Promise<OutlineResponse> {
   const started = performance.now();
   const { outline: _ignored, ...request } = given;
   const { backend, signal } = options;

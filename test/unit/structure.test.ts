@@ -11,6 +11,7 @@ import { SHARED_TIERS } from "../../vitest.config.js";
 
 const SRC = path.resolve(import.meta.dirname, "../../src");
 const ARTICLE = path.join(SRC, "article");
+const CONTRACT = path.join(SRC, "contract") + path.sep;
 
 const files = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -70,10 +71,7 @@ function cycles(): string[][] {
 /** The article engine's stages in the order a request walks them; each imports only those before it. */
 const STAGES = ["text", "gbnf", "plan", "outline", "grounding", "body", "report", "existing", "output", "mend"];
 
-/** The stages that read the request (the wire contract): each is the engine's entry of one request. */
-const READERS = ["plan", "existing", "mend"];
-
-/** Where a file of src/article/ sits: a stage, `wire` (the HTTP contract) or the top level. */
+/** Where a file of src/article/ sits: a stage or the top level. */
 const stageOf = (file: string) => {
   const parts = path.relative(ARTICLE, file).split(path.sep);
   return parts.length > 1 ? parts[0]! : "top";
@@ -96,9 +94,8 @@ describe("the source's structure", () => {
     expect(crossing).toEqual([]);
   });
 
-  it("enters the article engine through its one door (src/article/index.ts), and reads the wire contract from src/article/wire/", () => {
+  it("enters the article engine through its one door (src/article/index.ts)", () => {
     const DOOR = path.join(ARTICLE, "index.ts");
-    const WIRE = path.join(ARTICLE, "wire") + path.sep;
     // The playground's browser bundle parses Markdown and bounds budgets as the engine does, and only that: through the door it would bundle the model runtime.
     const BROWSER = path.join(SRC, "http", "pages", "client") + path.sep;
     const PURE = [
@@ -108,7 +105,7 @@ describe("the source's structure", () => {
     ];
     const around = SOURCES.filter((file) => !file.startsWith(ARTICLE + path.sep)).flatMap((file) =>
       GRAPH.get(file)!
-        .filter((target) => target.startsWith(ARTICLE + path.sep) && target !== DOOR && !target.startsWith(WIRE))
+        .filter((target) => target.startsWith(ARTICLE + path.sep) && target !== DOOR)
         .filter((target) => !(file.startsWith(BROWSER) && PURE.includes(target)))
         .map((target) => `${rel(file)} -> ${rel(target)}`),
     );
@@ -126,30 +123,24 @@ describe("the source's structure", () => {
     expect(crossing).toEqual([]);
   });
 
-  it("walks the article engine's stages one way, and only the request's entry reads the wire contract", () => {
+  it("walks the article engine's stages one way", () => {
     const backwards: string[] = [];
     for (const file of SOURCES.filter((f) => f.startsWith(ARTICLE + path.sep))) {
       const from = stageOf(file);
       for (const target of GRAPH.get(file)!.filter((t) => t.startsWith(ARTICLE + path.sep))) {
         const to = stageOf(target);
-        if (from === to || from === "wire" || from === "top") continue;
+        if (from === to || from === "top") continue;
         // The writer's ledger wraps the one writer every stage talks to the model through.
         if (to === "top" && path.basename(target) === "ledger.ts") continue;
-        // Where a request becomes engine decisions, the one stage of each request that reads it: the plan
-        // (generate), an existing article's targets (analyse) and the mending (refresh).
-        if (to === "wire" && READERS.includes(from)) continue;
-        // The structured data the output stage builds is typed by the contract's schema of it, a leaf of the contract.
-        if (to === "wire" && from === "output" && path.basename(target) === "jsonld.ts") continue;
-        if (to === "wire" || to === "top" || STAGES.indexOf(to) >= STAGES.indexOf(from)) backwards.push(`${rel(file)} -> ${rel(target)}`);
+        if (to === "top" || STAGES.indexOf(to) >= STAGES.indexOf(from)) backwards.push(`${rel(file)} -> ${rel(target)}`);
       }
     }
     expect(backwards).toEqual([]);
   });
 
-  it("keeps the wire contract in one folder (article/wire/): every schema the API documents, and all the client's types read", () => {
-    const WIRE = path.join(ARTICLE, "wire") + path.sep;
-    const documented = SOURCES.filter((file) => !file.startsWith(WIRE) && /\bv\.description\(|\bdescribed\(/.test(text.get(file)!));
-    const client = GRAPH.get(path.join(SRC, "client", "types.ts"))!.filter((target) => !target.startsWith(WIRE));
+  it("keeps the wire contract in one folder (src/contract/): every schema the API documents, and all the client's types read", () => {
+    const documented = SOURCES.filter((file) => !file.startsWith(CONTRACT) && /\bv\.description\(|\bdescribed\(/.test(text.get(file)!));
+    const client = GRAPH.get(path.join(SRC, "client", "types.ts"))!.filter((target) => !target.startsWith(CONTRACT));
     expect([...documented.map(rel), ...client.map(rel)]).toEqual([]);
   });
 

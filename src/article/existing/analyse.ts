@@ -9,12 +9,12 @@ import * as v from "valibot";
 import { InvalidFieldError } from "../../errors.js";
 import type { Block } from "../body/document.js";
 import type { GroundingStats } from "../grounding/grounding.js";
-import { isIso6391 } from "../plan/labels.js";
+import { isIso6391 } from "../../contract/languages.js";
 import { analyse, requestTexts, scoreChecks, type SeoCheck } from "../report/analyse.js";
 import { languageOf } from "../report/checks/language.js";
 import { countBlocks, proseText, readPage, type Declared, type ExistingPage, type FoundLink } from "./page.js";
-import type { AnalyseRequest, AnalysisResponse, TargetSource } from "../wire/analyse.js";
-import { KeywordsSchema, resolveStyle, type Link, type Style } from "../wire/request.js";
+import type { AnalyseRequest, AnalysisResponse, TargetSource } from "../../contract/analyse.js";
+import { KeywordsSchema, resolveStyle, type Link, type Style } from "../../contract/request.js";
 
 /** What analysing an article needs besides the request. */
 export interface AnalyseExistingOptions {

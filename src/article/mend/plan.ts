@@ -6,10 +6,10 @@
  */
 import type { Outline } from "../outline/outline.js";
 import { plan, type Plan, type PlannedSection } from "../plan/plan.js";
-import type { AnalysisResponse } from "../wire/analyse.js";
-import { DEFAULTS, LIMITS, resolveStyle, type GenerateRequest, type Style } from "../wire/request.js";
+import type { AnalysisResponse } from "../../contract/analyse.js";
+import { DEFAULTS, LIMITS, resolveStyle, type GenerateRequest, type Style } from "../../contract/request.js";
 import type { LocatedArticle } from "../existing/locate.js";
-import type { RefreshRequest } from "../wire/refresh.js";
+import type { RefreshRequest } from "../../contract/refresh.js";
 
 /** Which of the title and description the outline writes again. */
 export interface Rewritten {

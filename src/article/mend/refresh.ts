@@ -9,7 +9,7 @@ import { createTwoFilesPatch } from "diff";
 import { AvoidList } from "../plan/avoid.js";
 import type { CheckId } from "../report/analyse.js";
 import type { Publisher } from "../output/jsonld.js";
-import { resolveStyle, type Style } from "../wire/request.js";
+import { resolveStyle, type Style } from "../../contract/request.js";
 import type { Backend } from "../../model/backend.js";
 import { articleOf } from "./article.js";
 import type { Mending } from "./context.js";
@@ -19,7 +19,7 @@ import { mendBannedHeadings, mendBannedSentences, mendIntroduction, mendLength }
 import { mendTitle, rewrittenFields } from "./title.js";
 import { unmended } from "./unmended.js";
 import { mirrorSections, refreshPlan } from "./plan.js";
-import type { RefreshRequest, RefreshResponse } from "../wire/refresh.js";
+import type { RefreshRequest, RefreshResponse } from "../../contract/refresh.js";
 import { RefreshWriter } from "./session.js";
 import { RefreshState } from "./state.js";
 

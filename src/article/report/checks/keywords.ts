@@ -3,7 +3,7 @@ import { KEYWORD_DENSITY } from "../../plan/limits.js";
 import { slugify } from "../../text/slug.js";
 import { countPhrase, opensWith } from "../../text/text.js";
 import { countForms, formsNote } from "../../text/forms.js";
-import type { CheckId } from "./registry.js";
+import type { CheckId } from "../../../contract/checks.js";
 import {
   type Article,
   type Measure,
