@@ -68,6 +68,24 @@ function cycles(): string[][] {
   return found;
 }
 
+/** Where a file of src/ sits: its top-level folder, or its own name for a file at the top. */
+const folderOf = (file: string) => rel(file).split(path.sep)[0]!;
+
+/** The import cycles between the top-level folders (and files) of src/, each as the edges that close it. */
+function folderCycles(): string[] {
+  const edges = new Map<string, Set<string>>();
+  for (const [file, targets] of GRAPH)
+    for (const target of targets)
+      if (folderOf(file) !== folderOf(target)) edges.set(folderOf(file), (edges.get(folderOf(file)) ?? new Set()).add(folderOf(target)));
+  // Each edge a → b that b reaches back from closes a cycle.
+  const reaches = (from: string, to: string, seen = new Set<string>()): boolean => {
+    if (from === to) return true;
+    seen.add(from);
+    return [...(edges.get(from) ?? [])].some((next) => !seen.has(next) && reaches(next, to, seen));
+  };
+  return [...edges].flatMap(([a, targets]) => [...targets].filter((b) => reaches(b, a)).map((b) => `${a} -> ${b}`));
+}
+
 /** The article engine's stages in the order a request walks them; each imports only those before it. */
 const STAGES = ["text", "gbnf", "plan", "outline", "grounding", "body", "report", "existing", "output", "mend"];
 
@@ -80,6 +98,31 @@ const stageOf = (file: string) => {
 describe("the source's structure", () => {
   it("has no import cycle in src/", () => {
     expect(cycles()).toEqual([]);
+  });
+
+  it("has no import cycle between the top-level folders of src/", () => {
+    expect(folderCycles()).toEqual([]);
+  });
+
+  it("keeps the contract (src/contract/) at the bottom: it imports only itself and the two leaves it shares, the error base and field-name suggestions", () => {
+    const LEAVES = [path.join(SRC, "errors.ts"), path.join(SRC, "did-you-mean.ts")];
+    const above = SOURCES.filter((file) => file.startsWith(CONTRACT)).flatMap((file) =>
+      GRAPH.get(file)!
+        .filter((target) => !target.startsWith(CONTRACT) && !LEAVES.includes(target))
+        .map((target) => `${rel(file)} -> ${rel(target)}`),
+    );
+    const leavesImporting = LEAVES.filter((leaf) => GRAPH.get(leaf)!.length > 0).map(rel);
+    expect([...above, ...leavesImporting]).toEqual([]);
+  });
+
+  it("keeps model/ below the engine: no module of src/model/ imports one of src/article/", () => {
+    const MODEL = path.join(SRC, "model") + path.sep;
+    const upward = SOURCES.filter((file) => file.startsWith(MODEL)).flatMap((file) =>
+      GRAPH.get(file)!
+        .filter((target) => target.startsWith(ARTICLE + path.sep))
+        .map((target) => `${rel(file)} -> ${rel(target)}`),
+    );
+    expect(upward).toEqual([]);
   });
 
   it("keeps cli/ and http/ apart: each uses the feature folders, never the other", () => {
