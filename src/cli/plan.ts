@@ -1,7 +1,7 @@
 import { writeFileAtomic } from "../atomic.js";
 import path from "node:path";
 import { defineCommand } from "citty";
-import { acceptRequest } from "../article/index.js";
+import { acceptRequest, draftOutline } from "../article/index.js";
 import { auditFolder } from "../audit/audit.js";
 import { normaliseBasePath } from "../audit/site.js";
 import { resolveModelConfig } from "../config.js";
@@ -9,7 +9,6 @@ import { ModelRuntime } from "../model/runtime.js";
 import { clusterKeywords, planSite, type Cluster } from "../planning/clusters.js";
 import { placeLoneKeywords } from "../planning/embeddings.js";
 import { readKeywordFile } from "../planning/keyword-file.js";
-import { draftOutline } from "../planning/outline.js";
 import { jsonlText, planRows, withOutlines, writeCsvPlan, type PlanRow } from "../planning/plan-file.js";
 import { readSetting, settingArgs } from "../settings.js";
 import { UsageError, fail } from "./fail.js";

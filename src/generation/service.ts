@@ -1,6 +1,8 @@
 import {
   acceptRequest,
   type AcceptedRequest,
+  draftOutline,
+  outlineCharge,
   writeArticle,
   type WriteArticleOptions,
   type WrittenArticle,
@@ -11,7 +13,6 @@ import {
 } from "../article/index.js";
 import type { PublishField } from "../contract/publish.js";
 import type { GenerateRequest, Style } from "../contract/request.js";
-import { draftOutline, outlineCharge } from "../planning/outline.js";
 import type { OutlineResponse } from "../contract/outline-response.js";
 import type { RefreshRequest } from "../contract/refresh.js";
 import type { KeyLimiter } from "../keys/limiter.js";

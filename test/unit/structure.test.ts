@@ -125,6 +125,25 @@ describe("the source's structure", () => {
     expect(upward).toEqual([]);
   });
 
+  it("draws every sampling seed from one seed sequence (article/plan/seeds.ts): no other file adds a multiple of a constant to a seed", () => {
+    const SEEDS = path.join(ARTICLE, "plan", "seeds.ts");
+    const formulas = SOURCES.filter((file) => file !== SEEDS && /seed\s*\+[^;\n]*\*\s*\d/.test(text.get(file)!));
+    expect(formulas.map(rel)).toEqual([]);
+    expect(/seed\s*\+[^;\n]*\*\s*\d/.test(text.get(SEEDS)!)).toBe(true);
+  });
+
+  it("keeps the engine's door narrow: src/article/index.ts exports at most 30 names", () => {
+    const door = ts.createSourceFile("index.ts", text.get(path.join(ARTICLE, "index.ts"))!, ts.ScriptTarget.Latest);
+    const names = door.statements.flatMap((statement) =>
+      ts.isExportDeclaration(statement) && statement.exportClause && ts.isNamedExports(statement.exportClause)
+        ? statement.exportClause.elements.map((element) => element.name.text)
+        : [],
+    );
+    expect(names.length, names.join(", ")).toBeGreaterThan(0);
+    expect(names.length, names.join(", ")).toBeLessThanOrEqual(30);
+    expect(door.statements.filter((statement) => !ts.isExportDeclaration(statement)).length).toBe(0);
+  });
+
   it("keeps cli/ and http/ apart: each uses the feature folders, never the other", () => {
     const crossing = SOURCES.flatMap((file) =>
       GRAPH.get(file)!

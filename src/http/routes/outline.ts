@@ -1,6 +1,6 @@
 import { GenerateRequestSchema } from "../../contract/request.js";
 import type { GenerationService } from "../../generation/service.js";
-import { outlineCharge } from "../../planning/outline.js";
+import { outlineCharge } from "../../article/index.js";
 import { sourceTexts, type TextPool } from "../../text-pool.js";
 import { jsonRoute } from "../validation.js";
 
