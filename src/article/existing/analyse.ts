@@ -24,6 +24,12 @@ export interface AnalyseExistingOptions {
    */
   keyStyle?: Style;
   /**
+   * The style already resolved from the request's and the key's (a refresh measures its article
+   * again after every mend, in the one style it resolved): used instead of resolving it again.
+   * @default the request's style over `keyStyle`
+   */
+  style?: ReturnType<typeof resolveStyle>;
+  /**
    * The slug when neither the request nor the front matter gives one: a file's name.
    * @default none (the slug check then does not apply)
    */
@@ -87,7 +93,7 @@ export function analyseExisting(request: AnalyseRequest, options: AnalyseExistin
     headingTags: request.seo.headingTags,
     preset: request.structure,
     targetLength: request.length ?? 0,
-    style: resolveStyle(request.style, options.keyStyle),
+    style: options.style ?? resolveStyle(request.style, options.keyStyle),
     given: requestTexts({ ...request, markdown: undefined, html: undefined }),
     sources: request.sources ?? [],
     ...(options.grounding ? { grounding: options.grounding } : {}),

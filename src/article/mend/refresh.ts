@@ -71,16 +71,13 @@ const MENDS: ReadonlyArray<(m: Mending) => void | Promise<void>> = [mendBannedHe
 /** Measure an article, mend what fails, measure it again. */
 export async function refreshArticle(request: RefreshRequest, options: RefreshOptions): Promise<RefreshedArticle> {
   const started = performance.now();
-  const analyse = {
-    ...(options.keyStyle ? { keyStyle: options.keyStyle } : {}),
-    ...(options.fileSlug ? { fileSlug: options.fileSlug } : {}),
-  };
-  const state = new RefreshState(request, analyse);
+  // The style, resolved once: every measurement and the plan read it.
   const style = resolveStyle(request.style, options.keyStyle);
+  const state = new RefreshState(request, { style, ...(options.fileSlug ? { fileSlug: options.fileSlug } : {}) });
   const keep = [...(state.report.keywords?.value ?? []), ...(request.links ?? []).flatMap((link) => link.keywords)];
   const avoid = new AvoidList({ style, language: state.language, keep });
   const rewritten = rewrittenFields(state, (text) => avoid.holds(text));
-  const planned = refreshPlan(request, state.report, { ...(options.keyStyle ? { keyStyle: options.keyStyle } : {}), rewritten });
+  const planned = refreshPlan(request, state.report, { style, rewritten });
   const writer = await RefreshWriter.open({
     backend: options.backend,
     plan: planned,
