@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import * as v from "valibot";
 import { analyseExisting } from "../src/article/existing/analyse.js";
-import { AnalyseRequestSchema } from "../src/article/wire/analyse.js";
+import { AnalyseRequestSchema } from "../src/contract/analyse.js";
 import { ROOT } from "./bench/common.js";
 import { humanArticles, stuffedStory } from "./fixtures/articles.js";
 import { readme, readmePackages } from "./fixtures/readmes.js";

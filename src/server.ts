@@ -32,7 +32,7 @@ import { log } from "./log.js";
 import { GPU_NAMES, assertGpu } from "./model/gpu.js";
 import { ModelHost } from "./model/host.js";
 import { connectBackend } from "./model/remote/connect.js";
-import type { BackendReport } from "./article/wire/health.js";
+import type { BackendReport } from "./contract/health.js";
 import type { ReportingBackend } from "./model/report.js";
 import { ModelRuntime, assertGguf } from "./model/runtime.js";
 import { TextPool } from "./text-pool.js";

@@ -6,7 +6,7 @@
  * 422 naming it) when its reading runs past the limit.
  */
 import type { AnalyseExistingOptions } from "./article/index.js";
-import type { AnalyseRequest, AnalysisResponse } from "./article/wire/analyse.js";
+import type { AnalyseRequest, AnalysisResponse } from "./contract/analyse.js";
 import { InvalidFieldError } from "./errors.js";
 import type { ArticleFields } from "./publish/post.js";
 import { TimeLimitError, WorkerPool } from "./worker-pool.js";

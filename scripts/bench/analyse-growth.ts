@@ -9,8 +9,8 @@
  */
 import * as v from "valibot";
 import { analyseExisting } from "../../src/article/existing/analyse.js";
-import { MAX_NESTING } from "../../src/article/text/nesting.js";
-import { AnalyseRequestSchema } from "../../src/article/wire/analyse.js";
+import { MAX_NESTING } from "../../src/contract/nesting.js";
+import { AnalyseRequestSchema } from "../../src/contract/analyse.js";
 
 const SIZES = [10_000, 40_000, 80_000, 160_000, 240_000];
 const RUNS = 3;

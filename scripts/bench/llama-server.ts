@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { plan } from "../../src/article/plan/plan.js";
 import { articlePrompt } from "../../src/article/plan/prompts.js";
-import { GenerateRequestSchema } from "../../src/article/wire/request.js";
+import { GenerateRequestSchema } from "../../src/contract/request.js";
 import { LLAMA_SERVER_SAMPLING } from "../../src/model/sampling.js";
 import { defaultThreads } from "../../src/setting-parsers.js";
 import { generate, serve, spawnServer, type Server } from "./checkout.js";

@@ -19,6 +19,7 @@
  *
  * Usage: node --import tsx scripts/bench/profile.ts [length=300] [seeds=1,2,3]
  */
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Backend, GenerateOptions, Writer } from "../../src/model/backend.js";
@@ -125,7 +126,8 @@ async function engine(root: string): Promise<Engine> {
   const { writeArticle } = await load<{ writeArticle: Engine["writeArticle"] }>("src/article/article.ts");
   const { GenerateRequestSchema } = await load<{
     GenerateRequestSchema: { "~standard": { validate(v: unknown): { value?: unknown; issues?: unknown } } };
-  }>("src/article/wire/request.ts");
+    // The contract's folder: src/contract/ since it left the engine, src/article/wire/ before.
+  }>(existsSync(path.join(root, "src/contract/request.ts")) ? "src/contract/request.ts" : "src/article/wire/request.ts");
   const runtime = await ModelRuntime.load({ modelPath, threads: 1, sequences: 1, queueSize: 0, window: 512 });
   const validate = (value: unknown) => {
     const parsed = GenerateRequestSchema["~standard"].validate(value);

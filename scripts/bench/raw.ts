@@ -7,7 +7,7 @@
 import type { LlamaContextSequence, Token } from "node-llama-cpp";
 import { plan } from "../../src/article/plan/plan.js";
 import { articlePrompt } from "../../src/article/plan/prompts.js";
-import { GenerateRequestSchema } from "../../src/article/wire/request.js";
+import { GenerateRequestSchema } from "../../src/contract/request.js";
 import type { Prompt } from "../../src/model/backend.js";
 import { ModelRuntime } from "../../src/model/runtime.js";
 import { SAMPLING } from "../../src/model/sampling.js";

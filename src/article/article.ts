@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Backend } from "../model/backend.js";
 import { analyse, requestTexts } from "./report/analyse.js";
-import { InkpressError } from "../errors.js";
 import type { AvoidList } from "./plan/avoid.js";
-import { requestConflicts } from "./plan/conflicts.js";
+import type { AcceptedRequest } from "./accept.js";
 import { ArticleDocument } from "./body/document.js";
 import { Grounding } from "./grounding/grounding.js";
 import { articleJsonLd, type Publisher } from "./output/jsonld.js";
@@ -12,9 +11,9 @@ import { openAnswer } from "./outline/opening.js";
 import { plannedOutline, type Outline, type OutlineEntry } from "./outline/outline.js";
 import { plan, planAvoidList, type Plan } from "./plan/plan.js";
 import { renderArticle } from "./output/render.js";
-import type { GenerateRequest } from "./wire/request.js";
+import type { GenerateRequest } from "../contract/request.js";
 import { articleSlug } from "./text/slug.js";
-import type { ArticleResponse, StreamMeta, StreamOutline } from "./wire/response.js";
+import type { ArticleResponse, StreamMeta, StreamOutline } from "../contract/response.js";
 import { writeBody } from "./body/write.js";
 
 /** A written article in every form the API serves. */
@@ -66,13 +65,12 @@ export interface WriteArticleOptions {
  * HTML, the page with the structured data in its head). Every stage talks to the model
  * through one writer, on one slot of the backend.
  */
-export async function writeArticle(request: GenerateRequest, options: WriteArticleOptions): Promise<WrittenArticle> {
+export async function writeArticle(request: AcceptedRequest, options: WriteArticleOptions): Promise<WrittenArticle> {
   const { backend } = options;
   const started = performance.now();
   const id = `art_${randomUUID().replaceAll("-", "")}`;
   options.onMeta?.({ id, model: backend.name, request });
 
-  assertConsistent(request);
   const articlePlan = plan(request);
   const keywords = [articlePlan.primary, ...articlePlan.secondary];
   const avoid = planAvoidList(articlePlan);
@@ -206,21 +204,6 @@ function articleReport({ request, articlePlan, keywords, title, metaDescription,
     sources: request.sources ?? [],
     grounding: grounding.stats(),
     ...(request.outline ? { outline: request.outline } : {}),
-  });
-}
-
-/**
- * A request whose bans its keywords or topic contradict is refused before anything is written,
- * naming every field involved. Validation refuses the request's own contradictions; this also
- * catches those with a key's default style, laid under the request's after validation.
- */
-function assertConsistent(request: GenerateRequest): void {
-  const conflicts = requestConflicts(request);
-  if (conflicts.length === 0) return;
-  const errors = conflicts.map(({ path, message }) => ({ path, message }));
-  throw new InkpressError(`The request has ${errors.length} invalid fields: ${errors.map((e) => e.path).join(", ")}.`, {
-    status: 422,
-    extensions: { errors },
   });
 }
 

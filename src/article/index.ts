@@ -1,18 +1,20 @@
 /**
  * The one door into the article engine: every module outside src/article/ imports the engine
  * from here (test/unit/structure.test.ts holds it to that), and the request and answer contract
- * from src/article/wire/. Each export is here because a feature outside needs it, and says which.
+ * from src/contract/. Each export is here because a feature outside needs it, and says which.
  */
 
-/** The three requests the engine answers: write an article, measure one as it is, refresh one. */
+/** The requests the engine answers: write an article, measure one as it is, refresh one, draft an outline. */
 export { writeArticle, type WriteArticleOptions, type WrittenArticle } from "./article.js";
+/** Where writing and drafting start: a request whose bans contradict it is refused once, as the key's style leaves it. */
+export { acceptRequest, conflictingFields, type AcceptedRequest } from "./accept.js";
 export { analyseExisting, type AnalyseExistingOptions, type ExistingAnalysis } from "./existing/analyse.js";
 export { refreshArticle, type RefreshedArticle, type RefreshOptions } from "./mend/refresh.js";
+/** The outline a user edits before the article is written (`POST /api/v1/outline`, `inkpress outline`, a site plan's rows), and what it is charged. */
+export { draftOutline, outlineCharge } from "./draft.js";
 /** The on-topic check's word vectors: the server loads them (building the cache the first time) before it listens. */
 export { wordVectors } from "./text/vectors.js";
 
-/** The report's checks by name: the audit's table, the playground's labels. */
-export { CHECK_LABELS, type CheckId } from "./report/analyse.js";
 /** Who publishes an article, for its structured data: a key's own or the server's. */
 export type { Publisher } from "./output/jsonld.js";
 /** A Markdown file read and rendered as the engine reads and renders its own (publishing a file). */
@@ -28,16 +30,4 @@ export { parseMarkdown } from "./text/markdown.js";
 /** Links to place, as batch and its CLI gather them, matched as the grounding matches them. */
 export { LINKING, LinkSet, sameAddress } from "./grounding/links.js";
 /** The length promise, so a key's daily words are reserved as the engine will write them. */
-export { mostWords, SECTION_MIN_WORDS } from "./plan/limits.js";
-/** The presets and languages the CLI's help and the playground offer. */
-export { PRESETS } from "./plan/presets.js";
-export { LABELLED_LANGUAGES, languageName } from "./plan/labels.js";
-
-/** The outline a user edits (src/planning) is drafted by the engine's own plan, prompt and outline stage. */
-export { plan, planAvoidList, type Plan } from "./plan/plan.js";
-export { AvoidList } from "./plan/avoid.js";
-export { articlePrompt } from "./plan/prompts.js";
-export { headingText, writeOutline, type Outline } from "./outline/outline.js";
-export { outlineFormat } from "./outline/opening.js";
-export { Grounding } from "./grounding/grounding.js";
-export { TokenLedger } from "./ledger.js";
+export { mostWords } from "./plan/limits.js";

@@ -6,8 +6,8 @@
  */
 import os from "node:os";
 import path from "node:path";
-import { type CheckId, CHECK_LABELS } from "../article/index.js";
-import type { RequestField } from "../article/wire/fields.js";
+import { type CheckId, CHECK_LABELS } from "../contract/checks.js";
+import type { RequestField } from "../contract/fields.js";
 import { readSetting } from "../settings.js";
 import { readLinksFile } from "../site/links-file.js";
 import { pageFiles } from "../site/pages.js";

@@ -4,8 +4,8 @@
  * analyser as `POST /api/v1/analyse`. Targets given as fields override the page's own.
  */
 import { analyseExisting, type ExistingAnalysis } from "../article/index.js";
-import { AnalyseRequestSchema } from "../article/wire/analyse.js";
-import { fieldErrors, requestFromFields, type RequestField } from "../article/wire/fields.js";
+import { AnalyseRequestSchema } from "../contract/analyse.js";
+import { fieldErrors, requestFromFields, type RequestField } from "../contract/fields.js";
 import { InkpressError, InvalidFieldError } from "../errors.js";
 import { fileSlug, isHtmlPage } from "../site/pages.js";
 import { NotTextError, readTextFile } from "../text-file.js";

@@ -3,8 +3,8 @@
  * findings need of it (its address's fields, its links, its shingles). Plain data, so a
  * worker thread can measure it and post it back.
  */
-import type { CheckId } from "../article/index.js";
-import type { RequestField } from "../article/wire/fields.js";
+import type { CheckId } from "../contract/checks.js";
+import type { RequestField } from "../contract/fields.js";
 import { AuditError } from "./errors.js";
 import { analyseFile } from "./file.js";
 import { shingles } from "./similarity.js";

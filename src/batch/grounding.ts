@@ -1,6 +1,6 @@
 import type { Nodes } from "mdast";
 import { parseMarkdown, sameAddress } from "../article/index.js";
-import type { GenerateRequest } from "../article/wire/request.js";
+import type { GenerateRequest } from "../contract/request.js";
 
 /** What a row's front matter says of its grounding; each list only when it has entries. */
 export interface GroundingData {

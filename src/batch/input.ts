@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { splitList } from "../article/wire/fields.js";
+import { splitList } from "../contract/fields.js";
 import { csvRows } from "./csv.js";
 import { BatchError } from "./errors.js";
 import { jsonlRows } from "./jsonl.js";

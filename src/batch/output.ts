@@ -1,7 +1,7 @@
 import { writeFileAtomic } from "../atomic.js";
 import { stringify, type ScalarTag, type Tags } from "yaml";
-import type { GenerateRequest } from "../article/wire/request.js";
-import type { ArticleResponse } from "../article/wire/response.js";
+import type { GenerateRequest } from "../contract/request.js";
+import type { ArticleResponse } from "../contract/response.js";
 import { withPostRecorded } from "../publish/record.js";
 import { groundingData } from "./grounding.js";
 

@@ -13,7 +13,7 @@ import { GenerationService } from "../generation/service.js";
 import type { Backend } from "../model/backend.js";
 import { refreshRequestOf, type RefreshFields } from "../refresh/file.js";
 import type { RefreshedArticle } from "../article/index.js";
-import type { RefreshRequest } from "../article/wire/refresh.js";
+import type { RefreshRequest } from "../contract/refresh.js";
 import { Manifest } from "./manifest.js";
 import { runPool } from "./pool.js";
 import type { BadRow } from "./row.js";

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { slugify, type LinkSet, sameAddress } from "../article/index.js";
+import { conflictingFields, slugify, type LinkSet, sameAddress } from "../article/index.js";
 import * as v from "valibot";
 import { unknownFieldReason } from "../did-you-mean.js";
-import { REQUEST_FIELDS, fieldPath, requestFromFields, type RequestField } from "../article/wire/fields.js";
-import { GenerateRequestSchema, LIMITS, SiteUrlSchema, type GenerateRequest, type Link } from "../article/wire/request.js";
+import { REQUEST_FIELDS, fieldPath, requestFromFields, type RequestField } from "../contract/fields.js";
+import { GenerateRequestSchema, LIMITS, SiteUrlSchema, type GenerateRequest, type Link } from "../contract/request.js";
 
 /** One row as read from the input: its fields, or why it could not be read; `line` is where it starts (1-based). */
 export type InputRow = { line: number; fields: Record<string, unknown> } | { line: number; error: string };
@@ -87,6 +87,9 @@ export function parseRow(line: number, fields: Record<string, unknown>, options:
   const { stream: _stream, ...parsed } = result.output;
   const links = rowLinks(parsed, url?.output, options.links);
   const request: GenerateRequest = { ...parsed, ...(links ? { links } : {}) };
+  // Bans the row's own fields contradict, as the API refuses them: before anything is written.
+  const conflicts = conflictingFields(request);
+  if (conflicts.length) return { line, error: conflicts.map((e) => `${e.path}: ${e.message}`).join("; ") };
   // A seed the row did not give is drawn anew on every run: it is no part of the row's identity.
   const seed = fields.seed === undefined ? undefined : request.seed;
   const { seo, style, sources, outline } = request;

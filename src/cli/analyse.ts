@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
-import type { AnalysisResponse } from "../article/wire/analyse.js";
-import { splitList } from "../article/wire/fields.js";
+import type { AnalysisResponse } from "../contract/analyse.js";
+import { splitList } from "../contract/fields.js";
 import { analyseFile } from "../audit/file.js";
 import { chosenFormat, fail } from "./fail.js";
 import { repeatedFlag } from "./repeated.js";

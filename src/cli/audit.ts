@@ -1,5 +1,5 @@
 import { defineCommand } from "citty";
-import { splitList } from "../article/wire/fields.js";
+import { splitList } from "../contract/fields.js";
 import { MAX_JOBS, auditFolder, type AuditReport } from "../audit/audit.js";
 import { writeAuditReport } from "../audit/output.js";
 import { NEAR_DUPLICATE } from "../audit/similarity.js";

@@ -11,7 +11,7 @@ import { BatchProgress } from "./batch-progress.js";
 import { UsageError, fail } from "./fail.js";
 import { localModelConfig } from "./first-model.js";
 import { interruption } from "./interrupt.js";
-import type { PublishOutcome } from "../article/wire/publish.js";
+import type { PublishOutcome } from "../contract/publish.js";
 import type { WriteRow } from "../batch/run.js";
 import type { Publishing } from "../publish/publisher.js";
 import { readSetting, settingArgs, type SettingFlags } from "../settings.js";

@@ -1,11 +1,12 @@
 import { writeFileAtomic } from "../atomic.js";
 import { defineCommand } from "citty";
-import { writeArticle, PRESETS } from "../article/index.js";
-import { requestFromFields, splitList } from "../article/wire/fields.js";
+import { acceptRequest, conflictingFields, writeArticle, type AcceptedRequest } from "../article/index.js";
+import { PRESETS } from "../contract/presets.js";
+import { requestFromFields, splitList } from "../contract/fields.js";
 import { readSourceFiles } from "../site/source-files.js";
-import { GenerateRequestSchema, type GenerateRequest } from "../article/wire/request.js";
+import { GenerateRequestSchema } from "../contract/request.js";
 import { readOutlineFile } from "../planning/outline-file.js";
-import { fieldErrors } from "../article/wire/fields.js";
+import { fieldErrors, type FieldError } from "../contract/fields.js";
 import { ModelRuntime } from "../model/runtime.js";
 import { UsageError, chosenFormat, fail } from "./fail.js";
 import { localModelConfig } from "./first-model.js";
@@ -14,13 +15,13 @@ import { repeatedFlag } from "./repeated.js";
 import { settingArgs } from "../settings.js";
 
 /**
- * The request the flags describe, validated as the API validates a body (the same words in
- * its errors); `--outline` names a JSON file.
+ * The request the flags describe, validated and accepted as the API validates and accepts a body
+ * (the same words in its errors); `--outline` names a JSON file.
  */
 export async function requestFromArgs(
   args: Record<string, unknown> & { "heading-tags"?: boolean },
   rawArgs: string[],
-): Promise<GenerateRequest> {
+): Promise<AcceptedRequest> {
   const avoid = repeatedFlag(rawArgs, "avoid").flatMap(splitList);
   const sources = repeatedFlag(rawArgs, "source");
   const input = requestFromFields({
@@ -31,13 +32,16 @@ export async function requestFromArgs(
   });
   if (typeof input.outline === "string") input.outline = await readOutlineFile(input.outline, process.cwd());
   const validated = await GenerateRequestSchema["~standard"].validate(input);
-  if (validated.issues) {
-    // The same words the API answers with in a 422.
-    const errors = fieldErrors(validated).map((e) => `${e.path}: ${e.message}`);
-    throw new UsageError(`invalid request: ${errors.join("; ")}`);
-  }
+  if (validated.issues) throw invalidRequest(fieldErrors(validated));
   const { stream: _stream, ...request } = validated.value;
-  return request;
+  const conflicts = conflictingFields(request);
+  if (conflicts.length) throw invalidRequest(conflicts);
+  return acceptRequest(request);
+}
+
+/** The same words the API answers with in a 422, on one line. */
+function invalidRequest(errors: readonly FieldError[]): UsageError {
+  return new UsageError(`invalid request: ${errors.map((e) => `${e.path}: ${e.message}`).join("; ")}`);
 }
 
 /** Output formats of `inkpress generate`. */

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { defineCommand } from "citty";
 import * as v from "valibot";
-import { PublisherSchema, StyleSchema, type Style } from "../article/wire/request.js";
+import { PublisherSchema, StyleSchema, type Style } from "../contract/request.js";
 import { cliCommand } from "../invocation.js";
 import { KeyStoreError } from "../keys/errors.js";
 import { DEFAULT_LIMITS, KeyStore, type KeyLimits, type KeyRecord } from "../keys/store.js";

@@ -1,7 +1,7 @@
 import { writeFileAtomic } from "../atomic.js";
 import { defineCommand } from "citty";
 import { ModelRuntime } from "../model/runtime.js";
-import { draftOutline } from "../planning/outline.js";
+import { draftOutline } from "../article/index.js";
 import { fail } from "./fail.js";
 import { localModelConfig } from "./first-model.js";
 import { GENERATE_ARGS, requestFromArgs } from "./generate.js";

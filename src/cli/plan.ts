@@ -1,6 +1,7 @@
 import { writeFileAtomic } from "../atomic.js";
 import path from "node:path";
 import { defineCommand } from "citty";
+import { acceptRequest, draftOutline } from "../article/index.js";
 import { auditFolder } from "../audit/audit.js";
 import { normaliseBasePath } from "../audit/site.js";
 import { resolveModelConfig } from "../config.js";
@@ -8,7 +9,6 @@ import { ModelRuntime } from "../model/runtime.js";
 import { clusterKeywords, planSite, type Cluster } from "../planning/clusters.js";
 import { placeLoneKeywords } from "../planning/embeddings.js";
 import { readKeywordFile } from "../planning/keyword-file.js";
-import { draftOutline } from "../planning/outline.js";
 import { jsonlText, planRows, withOutlines, writeCsvPlan, type PlanRow } from "../planning/plan-file.js";
 import { readSetting, settingArgs } from "../settings.js";
 import { UsageError, fail } from "./fail.js";
@@ -114,7 +114,7 @@ function counted(read: number, clusters: readonly Cluster[]): string {
 /** The rows with an outline each, its cost said on stderr; the interruption's signal stops the draft in flight. */
 async function outlined(rows: PlanRow[], runtime: ModelRuntime, signal: AbortSignal): Promise<PlanRow[]> {
   process.stderr.write(`Outlining ${rows.length} article${rows.length === 1 ? "" : "s"}…\n`);
-  const result = await withOutlines(rows, (request) => draftOutline(request, { backend: runtime, signal }));
+  const result = await withOutlines(rows, (request) => draftOutline(acceptRequest(request), { backend: runtime, signal }));
   const seconds = (result.usage.durationMs / 1000).toFixed(1);
   process.stderr.write(`Outlined ${rows.length} articles: ${result.usage.completionTokens} tokens generated in ${seconds} s\n`);
   return result.rows;

@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
 import * as v from "valibot";
-import { PublishFieldSchema, type PublishField, type Published } from "../article/wire/publish.js";
-import { splitList } from "../article/wire/fields.js";
+import { PublishFieldSchema, type PublishField, type Published } from "../contract/publish.js";
+import { splitList } from "../contract/fields.js";
 import { LocalPublicationRecords } from "../keys/post-records.js";
 import type { PublicationRecords } from "../keys/storage.js";
 import { articleOfMarkdown } from "../publish/post.js";

@@ -1,12 +1,12 @@
 import { fileVersion, writeFileAtomic } from "../atomic.js";
 import path from "node:path";
 import { defineCommand } from "citty";
-import { splitList } from "../article/wire/fields.js";
+import { splitList } from "../contract/fields.js";
 import { readLinksFile } from "../site/links-file.js";
 import { readSourceFiles } from "../site/source-files.js";
 import { ModelRuntime } from "../model/runtime.js";
 import { refreshFile, refreshRequestOf, type RefreshFields } from "../refresh/file.js";
-import { MEND_PARTS, type RefreshResponse } from "../article/wire/refresh.js";
+import { MEND_PARTS, type RefreshResponse } from "../contract/refresh.js";
 import { recordedPostId } from "../publish/post.js";
 import { withPostRecorded } from "../publish/record.js";
 import { settingArgs } from "../settings.js";

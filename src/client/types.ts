@@ -4,13 +4,13 @@
  * client's code needs none of the schemas at run time.
  */
 import type * as v from "valibot";
-import type { JobExtrasSchema, JobSchema } from "../article/wire/job.js";
-import type { AnalyseRequestSchema, AnalysisResponseSchema } from "../article/wire/analyse.js";
-import type { ProblemSchema } from "../article/wire/problem.js";
-import type { RefreshRequestSchema, RefreshResponseSchema } from "../article/wire/refresh.js";
-import type { GenerateRequestSchema } from "../article/wire/request.js";
-import type { OutlineResponseSchema } from "../article/wire/outline-response.js";
-import type { ArticleResponseSchema, StreamDeltaSchema, StreamMetaSchema, StreamOutlineSchema } from "../article/wire/response.js";
+import type { JobExtrasSchema, JobSchema } from "../contract/job.js";
+import type { AnalyseRequestSchema, AnalysisResponseSchema } from "../contract/analyse.js";
+import type { ProblemSchema } from "../contract/problem.js";
+import type { RefreshRequestSchema, RefreshResponseSchema } from "../contract/refresh.js";
+import type { GenerateRequestSchema } from "../contract/request.js";
+import type { OutlineResponseSchema } from "../contract/outline-response.js";
+import type { ArticleResponseSchema, StreamDeltaSchema, StreamMetaSchema, StreamOutlineSchema } from "../contract/response.js";
 
 /** A generation request as sent: only `topic` is required. The client sets the transport itself, so `stream` is not part of it. */
 export type ArticleRequest = Omit<v.InferInput<typeof GenerateRequestSchema>, "stream">;

@@ -1,4 +1,8 @@
 import {
+  acceptRequest,
+  type AcceptedRequest,
+  draftOutline,
+  outlineCharge,
   writeArticle,
   type WriteArticleOptions,
   type WrittenArticle,
@@ -7,11 +11,10 @@ import {
   type RefreshedArticle,
   type RefreshOptions,
 } from "../article/index.js";
-import type { PublishField } from "../article/wire/publish.js";
-import type { GenerateRequest, Style } from "../article/wire/request.js";
-import { draftOutline, outlineCharge } from "../planning/outline.js";
-import type { OutlineResponse } from "../article/wire/outline-response.js";
-import type { RefreshRequest } from "../article/wire/refresh.js";
+import type { PublishField } from "../contract/publish.js";
+import type { GenerateRequest, Style } from "../contract/request.js";
+import type { OutlineResponse } from "../contract/outline-response.js";
+import type { RefreshRequest } from "../contract/refresh.js";
 import type { KeyLimiter } from "../keys/limiter.js";
 import type { ApiKey } from "../keys/registry.js";
 import { Lifecycle } from "../lifecycle.js";
@@ -168,6 +171,14 @@ export class GenerationService {
     this.options.publishing.authorise(key, target);
   }
 
+  /**
+   * The request as it will be written for `key`: its default style laid under the request's own,
+   * then accepted by the engine (a 422 naming every field a ban contradicts), before anything is admitted.
+   */
+  accept(request: GenerateRequest, key?: ApiKey): AcceptedRequest {
+    return acceptRequest(withStyle(request, key?.style));
+  }
+
   /** Stop every generation of a key: it was revoked. Each rejects with {@link KeyRevokedError}. */
   revoke(keyId: string): void {
     for (const controller of this.running.get(keyId) ?? []) controller.abort(new KeyRevokedError());
@@ -195,15 +206,15 @@ export class Admission {
   constructor(private readonly parts: AdmissionParts) {}
 
   /** Write the article; the admission ends with it. Errors are domain errors ({@link GenerationTimeoutError} and the others). */
-  async write(request: GenerateRequest, options: WriteOptions = {}): Promise<WrittenArticle> {
-    const { style, publisher } = this.parts;
+  async write(request: AcceptedRequest, options: WriteOptions = {}): Promise<WrittenArticle> {
+    const { publisher } = this.parts;
     return this.run({
       ...options,
       kind: "article",
       words: (written) => written.response.article.wordCount,
       usage: (written) => written.response.usage,
       work: ({ backend, signal, meter, count }) =>
-        writeArticle(withStyle(request, style), {
+        writeArticle(request, {
           ...options,
           backend,
           ...(publisher ? { publisher } : {}),
@@ -245,13 +256,13 @@ export class Admission {
   }
 
   /** Plan the article without writing it (the outline a user edits); the admission ends with it, its charge counted. Errors as {@link write}'s. */
-  async outline(request: GenerateRequest, options: Pick<WriteOptions, "signal"> = {}): Promise<OutlineResponse> {
+  async outline(request: AcceptedRequest, options: Pick<WriteOptions, "signal"> = {}): Promise<OutlineResponse> {
     return this.run({
       ...options,
       kind: "outline",
       words: () => outlineCharge(request),
       usage: (drafted) => drafted.usage,
-      work: ({ backend, signal }) => draftOutline(withStyle(request, this.parts.style), { backend, signal }),
+      work: ({ backend, signal }) => draftOutline(request, { backend, signal }),
     });
   }
 

@@ -1,6 +1,6 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { defineHandler, defineRoute, type H3Plugin, type HTTPError, type Middleware, type RouteDefinition } from "h3";
-import { fieldErrors } from "../article/wire/fields.js";
+import { fieldErrors } from "../contract/fields.js";
 import { jsonBody } from "./body.js";
 import { problem } from "./problem.js";
 

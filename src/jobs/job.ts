@@ -1,4 +1,4 @@
-import type { Job, JobKind } from "../article/wire/job.js";
+import type { Job, JobKind } from "../contract/job.js";
 
 /** A job as it is stored: the public view plus the key it belongs to (jobs stored before refresh jobs have no `kind`: they write articles). */
 export interface JobRecord extends Omit<Job, "kind"> {

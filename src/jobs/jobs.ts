@@ -1,16 +1,18 @@
 import { randomUUID } from "node:crypto";
-import type { GenerateRequest } from "../article/wire/request.js";
-import { refreshReservation, type RefreshRequest } from "../article/wire/refresh.js";
+import type { AcceptedRequest } from "../article/index.js";
+import type { GenerateRequest } from "../contract/request.js";
+import type { RefreshRequest } from "../contract/refresh.js";
 import { InkpressError, InvalidFieldError } from "../errors.js";
 import { problemOf } from "../problem-details.js";
 import { GenerationCancelledError, KeyRevokedError, WorkLostError } from "../generation/errors.js";
+import { refreshReservation } from "../generation/reservation.js";
 import type { Admission, GenerationService } from "../generation/service.js";
 import { LimitError } from "../keys/limiter.js";
 import type { ApiKey } from "../keys/registry.js";
 import { isEnvKeyName } from "../keys/store.js";
 import { PoolClosedError, QueueFullError } from "../model/pool.js";
 import { StateUnavailableError } from "../redis.js";
-import { FINAL_STATUSES, type Job, type JobStatus, type NewJob } from "../article/wire/job.js";
+import { FINAL_STATUSES, type Job, type JobStatus, type NewJob } from "../contract/job.js";
 import { publicJob, type JobRecord } from "./job.js";
 import type { JobPage, JobStore, RetryLater } from "./store.js";
 import type { WebhookAddressGuard } from "../net/address-guard.js";
@@ -105,6 +107,8 @@ export class Jobs {
   async submit(job: NewJob, key: ApiKey): Promise<Job> {
     const { store, queueSize, perKey } = this.options;
     const target = job.request.publish?.target;
+    // Refused now as generate refuses it; accepted again when it runs, under the key's style of then.
+    if (job.kind === "article") this.options.generations.accept(job.request, key);
     if (target !== undefined) this.options.generations.authorisePublish(key, target);
     if (job.webhook) {
       if (!key.webhookSecret) throw noWebhookSecret(key);
@@ -201,7 +205,10 @@ export class Jobs {
     // A key this replica does not know yet: its key file is behind another replica's.
     if (!key) return { delayMs: BUSY_KEY_RETRY_MS };
     let admission: Admission;
+    let accepted: AcceptedRequest | undefined;
     try {
+      // Accepted under the key's style of now, as generate accepts a request.
+      if (queued.kind !== "refresh") accepted = generations.accept(queued.request as GenerateRequest, key);
       const reserve =
         queued.kind === "refresh" ? refreshReservation(queued.request as RefreshRequest) : (queued.request as GenerateRequest).length;
       const target = (queued.request as GenerateRequest | RefreshRequest).publish?.target;
@@ -223,7 +230,7 @@ export class Jobs {
     // Stops the run when a progress save finds the job no longer this run's: cancelled where the abort did not reach, or taken over.
     const stop = new AbortController();
     try {
-      await this.work(job, admission, { run, signal: AbortSignal.any([cancel, stop.signal]), stop });
+      await this.work(job, admission, { run, signal: AbortSignal.any([cancel, stop.signal]), stop, accepted });
     } catch (error) {
       if (error instanceof GenerationCancelledError || error instanceof WorkLostError) return;
       if (error instanceof KeyRevokedError) return void (await outlast(() => this.cancelRevoked(id)));
@@ -237,7 +244,7 @@ export class Jobs {
   private async work(
     job: JobRecord,
     admission: Admission,
-    { run, signal, stop }: { run: number; signal: AbortSignal; stop: AbortController },
+    { run, signal, stop, accepted }: { run: number; signal: AbortSignal; stop: AbortController; accepted: AcceptedRequest | undefined },
   ): Promise<void> {
     const { store } = this.options;
     const id = job.id;
@@ -253,7 +260,7 @@ export class Jobs {
       return;
     }
     let saved = Date.now();
-    await admission.write(job.request as GenerateRequest, {
+    await admission.write(accepted!, {
       signal,
       onWords: (words) => {
         if (Date.now() - saved < PROGRESS_EVERY_MS) return;

@@ -6,7 +6,7 @@ import { InkpressError } from "../errors.js";
 import { writeFileAtomic } from "../atomic.js";
 import { log } from "../log.js";
 import type { JobRecord } from "./job.js";
-import type { JobStatus } from "../article/wire/job.js";
+import type { JobStatus } from "../contract/job.js";
 import { FairQueue } from "./fair-queue.js";
 import { cursorAfter, newerFirst, readCursor, type JobPage, type JobQuery, type JobRunner, type JobStore } from "./store.js";
 

@@ -4,7 +4,7 @@ import { WorkLostError } from "../generation/errors.js";
 import { log } from "../log.js";
 import { REDIS_PREFIX, connectRedis, shared } from "../redis.js";
 import type { JobRecord } from "./job.js";
-import type { JobStatus } from "../article/wire/job.js";
+import type { JobStatus } from "../contract/job.js";
 import { cursorAfter, newerFirst, readCursor, type JobPage, type JobQuery, type JobRunner, type JobStore } from "./store.js";
 
 /**

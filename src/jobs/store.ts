@@ -1,5 +1,5 @@
 import type { JobRecord } from "./job.js";
-import type { JobStatus } from "../article/wire/job.js";
+import type { JobStatus } from "../contract/job.js";
 
 /** One page of a key's jobs. */
 export interface JobPage {

@@ -1,4 +1,4 @@
-import type { BackendReport } from "../article/wire/health.js";
+import type { BackendReport } from "../contract/health.js";
 import type { Backend } from "./backend.js";
 
 /** A backend that says what it is: the in-process runtime, or an inference server. */

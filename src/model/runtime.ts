@@ -14,7 +14,7 @@ import { ggufProblem } from "./gguf.js";
 import { flashAttentionFor, openLlama, type Compute, type GpuChoice, type GpuLayers } from "./gpu.js";
 import { LlamaWriter } from "./llama-writer.js";
 import { SlotPool } from "./pool.js";
-import type { BackendReport } from "../article/wire/health.js";
+import type { BackendReport } from "../contract/health.js";
 import type { ReportingBackend } from "./report.js";
 
 /** How to load a model. */
@@ -151,17 +151,13 @@ export class ModelRuntime implements ReportingBackend {
    * (the writing context stays as it is): what `inkpress plan` places a keyword no group shares a term with by.
    */
   async embeddings(texts: readonly string[]): Promise<number[][]> {
-    const context = await this.model.createEmbeddingContext({
+    await using context = await this.model.createEmbeddingContext({
       contextSize: Math.min(512, this.model.trainContextSize),
       threads: this.threads,
     });
-    try {
-      const vectors: number[][] = [];
-      for (const text of texts) vectors.push([...(await context.getEmbeddingFor(text)).vector]);
-      return vectors;
-    } finally {
-      await context.dispose();
-    }
+    const vectors: number[][] = [];
+    for (const text of texts) vectors.push([...(await context.getEmbeddingFor(text)).vector]);
+    return vectors;
   }
 
   /** Free the context, the model and the native runtime. */

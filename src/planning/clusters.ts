@@ -5,7 +5,7 @@
  * page is an orphan. A keyword an existing page already targets is not planned again.
  */
 import { contentTerms, slugify } from "../article/index.js";
-import { LIMITS } from "../article/wire/request.js";
+import { LIMITS } from "../contract/request.js";
 import { averageLinkage, cutToSize } from "./linkage.js";
 import { isModifier } from "./modifiers.js";
 

@@ -11,11 +11,11 @@ import path from "node:path";
 import { stringify } from "csv-stringify/sync";
 import * as v from "valibot";
 import { LINKING } from "../article/index.js";
-import { fieldPath, requestFromFields } from "../article/wire/fields.js";
-import { GenerateRequestSchema, type GenerateRequest } from "../article/wire/request.js";
+import { fieldPath, requestFromFields } from "../contract/fields.js";
+import { GenerateRequestSchema, type GenerateRequest } from "../contract/request.js";
 import { InkpressError } from "../errors.js";
 import type { PlannedArticle } from "./clusters.js";
-import type { OutlineResponse } from "../article/wire/outline-response.js";
+import type { OutlineResponse } from "../contract/outline-response.js";
 
 /** One row of the plan's batch file. */
 export interface PlanRow {

@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import type { Published } from "../article/wire/publish.js";
+import type { Published } from "../contract/publish.js";
 import type { CallAnswer, TargetCaller } from "./call.js";
 import type { CmsClient, FoundPost } from "./ownership.js";
 import type { Post } from "./post.js";

@@ -1,4 +1,4 @@
-import type { Published } from "../article/wire/publish.js";
+import type { Published } from "../contract/publish.js";
 import type { PublicationRecords } from "../keys/storage.js";
 import { PublishError } from "./errors.js";
 import { plainText, type Post } from "./post.js";

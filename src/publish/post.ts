@@ -3,7 +3,7 @@ import { toText } from "hast-util-to-text";
 import type { Root } from "mdast";
 import { toString } from "mdast-util-to-string";
 import { renderArticle, articleSlug, slugify, readMarkdown } from "../article/index.js";
-import type { PublishField } from "../article/wire/publish.js";
+import type { PublishField } from "../contract/publish.js";
 import { InvalidFieldError } from "../errors.js";
 
 /** What a post holds, whichever CMS it goes to: every field but `html` plain text (no tags, no markup of any kind). */

@@ -1,4 +1,4 @@
-import type { PublishField, PublishOutcome, Published } from "../article/wire/publish.js";
+import type { PublishField, PublishOutcome, Published } from "../contract/publish.js";
 import { InkpressError } from "../errors.js";
 import type { ApiKey } from "../keys/registry.js";
 import type { PublicationRecords } from "../keys/storage.js";

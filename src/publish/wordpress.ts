@@ -1,4 +1,4 @@
-import type { Published } from "../article/wire/publish.js";
+import type { Published } from "../contract/publish.js";
 import type { CallAnswer, TargetCaller } from "./call.js";
 import { PublishError } from "./errors.js";
 import type { CmsClient, FoundPost } from "./ownership.js";

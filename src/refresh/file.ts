@@ -4,11 +4,11 @@
  * `inkpress batch --refresh`.
  */
 import { fileSlug } from "../site/pages.js";
-import { fieldErrors, requestFromFields, type RequestField } from "../article/wire/fields.js";
+import { fieldErrors, requestFromFields, type RequestField } from "../contract/fields.js";
 import { readMarkdown, refreshArticle, type RefreshedArticle, type RefreshOptions } from "../article/index.js";
 import { InkpressError, InvalidFieldError } from "../errors.js";
 import { NotTextError, readTextFile } from "../text-file.js";
-import { RefreshRequestSchema, type RefreshRequest } from "../article/wire/refresh.js";
+import { RefreshRequestSchema, type RefreshRequest } from "../contract/refresh.js";
 
 /** A file that cannot be refreshed (unreadable, invalid front matter, a bad target): its message names it. */
 class RefreshFileError extends InkpressError {

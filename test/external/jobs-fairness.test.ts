@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Job } from "../../src/article/wire/job.js";
+import type { Job } from "../../src/contract/job.js";
 import { createKey, tempKeysFile } from "../helpers/cli.js";
 import { jobsApi } from "../helpers/jobs.js";
 import { startRedis, type TestRedis } from "../helpers/redis.js";

@@ -1,4 +1,4 @@
-import type { ArticleResponse } from "../../src/article/wire/response.js";
+import type { ArticleResponse } from "../../src/contract/response.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKeyWithSecret, tempKeysFile } from "../helpers/cli.js";
 import { jobsApi } from "../helpers/jobs.js";

@@ -5,7 +5,7 @@ import type { Outline } from "../../src/article/outline/outline.js";
 import { AvoidList } from "../../src/article/plan/avoid.js";
 import { plan, type Plan } from "../../src/article/plan/plan.js";
 import { capitalise } from "../../src/article/text/text.js";
-import { GenerateRequestSchema, type GenerateRequestInput } from "../../src/article/wire/request.js";
+import { GenerateRequestSchema, type GenerateRequestInput } from "../../src/contract/request.js";
 import { FakeWriter, type Script } from "../../scripts/fixtures/fake-writer.js";
 
 /**

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Job } from "../../src/article/wire/job.js";
+import type { Job } from "../../src/contract/job.js";
 
 /** The jobs API of one server, as one key sees it; `request` reaches an in-process app instead of the network. */
 export function jobsApi(url: string, key: string, request: (url: string, init: RequestInit) => Promise<Response> = fetch) {

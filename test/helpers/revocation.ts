@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Job } from "../../src/article/wire/job.js";
+import type { Job } from "../../src/contract/job.js";
 import { createKey, createKeyWithSecret, revokeKey, tempKeysFile } from "./cli.js";
 import { waitFor } from "./http.js";
 import { jobsApi } from "./jobs.js";

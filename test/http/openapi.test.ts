@@ -7,9 +7,9 @@
 // The 2020-12 dialect of JSON Schema, which OpenAPI 3.1 uses (named import: ajv is CommonJS).
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULTS, LIMITS } from "../../src/article/wire/request.js";
+import { DEFAULTS, LIMITS } from "../../src/contract/request.js";
 import { PROBLEM_TYPES } from "../../src/http/problem.js";
-import type { Job } from "../../src/article/wire/job.js";
+import type { Job } from "../../src/contract/job.js";
 import { jobsApi } from "../helpers/jobs.js";
 import { startApp, type TestApp } from "../helpers/app.js";
 import { API_KEY } from "../helpers/server.js";

@@ -1,7 +1,7 @@
 import { applyPatch } from "diff";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RefreshResponseSchema, type RefreshResponse } from "../../src/article/wire/refresh.js";
+import { RefreshResponseSchema, type RefreshResponse } from "../../src/contract/refresh.js";
 import { startApp, type TestApp } from "../helpers/app.js";
 import { tempKeysFile } from "../helpers/cli.js";
 import { createKey } from "../helpers/keys.js";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AnalysisResponse } from "../../src/article/wire/analyse.js";
+import type { AnalysisResponse } from "../../src/contract/analyse.js";
 import { readme, webPage, withFrontMatter } from "../../scripts/fixtures/readmes.js";
 import { API_KEY, startServer, testModel, type TestServer } from "../helpers/server.js";
 

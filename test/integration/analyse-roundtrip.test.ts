@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { scoreChecks } from "../../src/article/report/analyse.js";
-import { PRESETS } from "../../src/article/plan/presets.js";
-import type { ArticleResponse } from "../../src/article/wire/response.js";
-import type { AnalysisResponse } from "../../src/article/wire/analyse.js";
+import { PRESETS } from "../../src/contract/presets.js";
+import type { ArticleResponse } from "../../src/contract/response.js";
+import type { AnalysisResponse } from "../../src/contract/analyse.js";
 import { markdownWithFrontMatter } from "../../src/batch/output.js";
 import { API_KEY, HAS_STORIES_MODEL, STORIES_MODEL, storiesServer } from "../helpers/server.js";
 

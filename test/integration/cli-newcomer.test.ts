@@ -5,7 +5,7 @@ import { copyFile, mkdir, mkdtemp, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { PRESETS } from "../../src/article/plan/presets.js";
+import { PRESETS } from "../../src/contract/presets.js";
 import { tempKeysFile } from "../helpers/cli.js";
 import { freePort } from "../helpers/port.js";
 import { STORIES_MODEL, runCli, testModel } from "../helpers/server.js";

@@ -1,4 +1,4 @@
-import type { ArticleResponse } from "../../src/article/wire/response.js";
+import type { ArticleResponse } from "../../src/contract/response.js";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { locate } from "../../src/article/existing/locate.js";
-import type { RefreshResponse } from "../../src/article/wire/refresh.js";
+import type { RefreshResponse } from "../../src/contract/refresh.js";
 import { API_KEY, HAS_STORIES_MODEL, ROOT, runCli, STORIES_MODEL, storiesServer } from "../helpers/server.js";
 
 // What the author wrote stays theirs: `inkpress refresh` and POST /api/v1/refresh, on

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
-import { requestFromFields } from "../../src/article/wire/fields.js";
+import { requestFromFields } from "../../src/contract/fields.js";
 import { LinkSet } from "../../src/article/grounding/links.js";
 import { readPage } from "../../src/article/existing/page.js";
 import { csvRows } from "../../src/batch/csv.js";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { analyse, scoreChecks, type AnalyseInput, type CheckId } from "../../src/article/report/analyse.js";
 import { hasTransition, isPassive } from "../../src/article/report/checks/english.js";
 import { figureKey, figuresIn } from "../../src/article/text/figures.js";
-import { CHECK_IDS, CHECK_LABELS } from "../../src/article/report/checks/registry.js";
+import { CHECK_IDS, CHECK_LABELS } from "../../src/contract/checks.js";
 import { analyseInput } from "../helpers/blocks.js";
 
 const input = analyseInput;

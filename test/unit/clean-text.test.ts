@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cleanBlock, cleanText } from "../../src/article/wire/request.js";
+import { cleanBlock, cleanText } from "../../src/contract/request.js";
 
 /** Every code point of Unicode's format category (Cf), as this Node's Unicode tables know it. */
 function formatCharacters(): string[] {

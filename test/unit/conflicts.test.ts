@@ -1,12 +1,16 @@
+import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { fieldErrors } from "../../src/article/wire/fields.js";
-import { GenerateRequestSchema, type GenerateRequestInput } from "../../src/article/wire/request.js";
+import { acceptRequest, conflictingFields } from "../../src/article/accept.js";
+import { fieldErrors } from "../../src/contract/fields.js";
+import { GenerateRequestSchema, type GenerateRequestInput } from "../../src/contract/request.js";
 
-/** The fields validation names for a request, or none when it passes. */
+/** The fields validation, then the engine's entry, name for a request, or none when it passes both. */
 function invalid(input: GenerateRequestInput): Record<string, string> {
   const result = GenerateRequestSchema["~standard"].validate(input);
   if (result instanceof Promise) throw new Error("validation is synchronous");
-  return result.issues ? Object.fromEntries(fieldErrors(result).map((e) => [e.path, e.message])) : {};
+  if (result.issues) return Object.fromEntries(fieldErrors(result).map((e) => [e.path, e.message]));
+  const { stream: _stream, ...request } = result.value;
+  return Object.fromEntries(conflictingFields(request).map((e) => [e.path, e.message]));
 }
 
 // A ban the request's own keywords or topic contradict is refused, naming every field involved.
@@ -73,6 +77,29 @@ describe("bans that leave too little to write with", () => {
   it('"the", or fifty common words, are still written', () => {
     expect(invalid({ topic: "Snow games", seo: { keywords: "snow games" }, style: { avoid: ["the"] } })).toEqual({});
     expect(invalid({ topic: "Snow games", seo: { keywords: "snow games" }, style: { avoid: FIFTY } })).toEqual({});
+  });
+});
+
+describe("the engine's entry", () => {
+  const parse = (input: GenerateRequestInput) => {
+    const { stream: _stream, ...request } = v.parse(GenerateRequestSchema, input);
+    return request;
+  };
+
+  it("refuses a request a ban contradicts with a 422 naming every field, as validation names a field", () => {
+    const request = parse({ topic: "Math tricks", seo: { keywords: "x^y" }, style: { avoid: ["dragon", "x^y"] } });
+    expect(() => acceptRequest(request)).toThrow(
+      expect.objectContaining({
+        status: 422,
+        message: "The request has 2 invalid fields: style.avoid[1], seo.keywords.",
+        extensions: { errors: conflictingFields(request) },
+      }),
+    );
+  });
+
+  it("accepts a request its bans leave something to say, as it is", () => {
+    const request = parse({ topic: "Lily and Tom", seo: { keywords: "friends" }, style: { avoid: ["Lily"] } });
+    expect(acceptRequest(request)).toBe(request);
   });
 });
 

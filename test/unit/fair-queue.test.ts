@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { withStyle } from "../../src/generation/service.js";
 import { FairQueue } from "../../src/jobs/fair-queue.js";
-import type { GenerateRequest } from "../../src/article/wire/request.js";
+import type { GenerateRequest } from "../../src/contract/request.js";
 
 /** Take every job, in the order the queue gives them. */
 function drain(queue: FairQueue): string[] {

@@ -3,7 +3,7 @@ import { accepts, grammarLlama } from "../helpers/grammar.js";
 import { charClass, escapeChar, literal } from "../../src/article/gbnf/escape.js";
 import { freeTextGrammar, notWord } from "../../src/article/gbnf/free-text.js";
 import { GrammarBuilder } from "../../src/article/gbnf/grammar.js";
-import { cleanText } from "../../src/article/wire/request.js";
+import { cleanText } from "../../src/contract/request.js";
 
 // Every user string reaches a grammar through escapeChar. llama.cpp's own parser (node-llama-cpp's
 // grammar creation) reads each grammar back: it must parse, and match the character as itself.

@@ -10,7 +10,7 @@ import { danglingEnd, openingOf } from "../../src/article/text/function-words.js
 import { writeOutline } from "../../src/article/outline/outline.js";
 import { freeTextGrammar } from "../../src/article/gbnf/free-text.js";
 import { plan } from "../../src/article/plan/plan.js";
-import { GenerateRequestSchema, type GenerateRequestInput } from "../../src/article/wire/request.js";
+import { GenerateRequestSchema, type GenerateRequestInput } from "../../src/contract/request.js";
 import { ModelRuntime } from "../../src/model/runtime.js";
 import { FakeWriter } from "../../scripts/fixtures/fake-writer.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LABELLED_LANGUAGES, isIso6391, labelsFor, languageName } from "../../src/article/plan/labels.js";
+import { LABELLED_LANGUAGES, isIso6391, labelsFor, languageName } from "../../src/contract/languages.js";
 
 // The labels of the structural sections are the only fixed strings an article may hold.
 

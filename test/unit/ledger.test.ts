@@ -1,8 +1,9 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
+import { acceptRequest } from "../../src/article/accept.js";
 import { writeArticle } from "../../src/article/article.js";
 import { TokenLedger } from "../../src/article/ledger.js";
-import { GenerateRequestSchema } from "../../src/article/wire/request.js";
+import { GenerateRequestSchema } from "../../src/contract/request.js";
 import { FakeBackend } from "../../scripts/fixtures/fake-backend.js";
 import { distinctSentences, FakeWriter, scripted } from "../../scripts/fixtures/fake-writer.js";
 
@@ -51,7 +52,7 @@ describe("usage.discardedTokens", () => {
         yield sentence;
       }
     }
-    const { response } = await writeArticle(request, { backend: new FakeBackend({ prose: twice }) });
+    const { response } = await writeArticle(acceptRequest(request), { backend: new FakeBackend({ prose: twice }) });
     const { discardedTokens, completionTokens } = response.usage;
     expect(discardedTokens.duplicate).toBeGreaterThan(20);
     const total = Object.values(discardedTokens).reduce((n, t) => n + t, 0);
@@ -66,7 +67,7 @@ describe("usage.discardedTokens", () => {
       seed: 5,
       seo: { keywords: "compost bin, kitchen scraps" },
     });
-    const { response } = await writeArticle(request, { backend: new FakeBackend() });
+    const { response } = await writeArticle(acceptRequest(request), { backend: new FakeBackend() });
     const documented = [
       "duplicate",
       "near-duplicate",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LINKING, LinkSet, anchorPhrases, planLinks, sameAddress, type LinkSection } from "../../src/article/grounding/links.js";
-import type { Link } from "../../src/article/wire/request.js";
+import type { Link } from "../../src/contract/request.js";
 import { stopWords } from "../../src/article/text/terms.js";
 
 const link = (url: string, title: string, keywords: string[] = []): Link => ({ url, title, keywords });

@@ -1,11 +1,11 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { readPage } from "../../src/article/existing/page.js";
-import { htmlDepth, markdownDepth, MAX_NESTING } from "../../src/article/text/nesting.js";
-import { AnalyseRequestSchema } from "../../src/article/wire/analyse.js";
-import { SourcesSchema } from "../../src/article/wire/request.js";
+import { htmlDepth, markdownDepth, MAX_NESTING } from "../../src/contract/nesting.js";
+import { AnalyseRequestSchema } from "../../src/contract/analyse.js";
+import { SourcesSchema } from "../../src/contract/request.js";
 import { InvalidFieldError } from "../../src/errors.js";
-import { RefreshRequestSchema } from "../../src/article/wire/refresh.js";
+import { RefreshRequestSchema } from "../../src/contract/refresh.js";
 
 // The nesting limit: Markdown and HTML nested deeper than MAX_NESTING levels are refused,
 // naming the field, before a parser recurses; what articles hold passes.

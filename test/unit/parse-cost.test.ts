@@ -3,10 +3,10 @@ import path from "node:path";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { parseMarkdown } from "../../src/article/text/markdown.js";
-import { htmlDepth, markdownDepth } from "../../src/article/text/nesting.js";
-import { PARSE_BUDGET, parseCost } from "../../src/article/text/parse-cost.js";
-import { AnalyseRequestSchema } from "../../src/article/wire/analyse.js";
-import { PublishRequestSchema } from "../../src/article/wire/publish.js";
+import { htmlDepth, markdownDepth } from "../../src/contract/nesting.js";
+import { PARSE_BUDGET, parseCost } from "../../src/contract/parse-cost.js";
+import { AnalyseRequestSchema } from "../../src/contract/analyse.js";
+import { PublishRequestSchema } from "../../src/contract/publish.js";
 import { InvalidFieldError } from "../../src/errors.js";
 
 // The pre-checks read text in time linear in it, and bound what the Markdown parser would

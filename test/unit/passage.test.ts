@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ArticleDocument } from "../../src/article/body/document.js";
-import { passageContext, seedSequence, writePassage, type Passage } from "../../src/article/body/passage.js";
+import { passageContext, writePassage, type Passage } from "../../src/article/body/passage.js";
+import { seedSequence } from "../../src/article/plan/seeds.js";
 import { Grounding } from "../../src/article/grounding/grounding.js";
 import { TokenLedger } from "../../src/article/ledger.js";
 import { mostWords, PARAGRAPH_WORDS } from "../../src/article/plan/limits.js";

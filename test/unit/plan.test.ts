@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { focusKeyword } from "../../src/article/plan/focus.js";
 import { plan, type Plan, type PlannedHeading } from "../../src/article/plan/plan.js";
-import { GenerateRequestSchema, type Preset } from "../../src/article/wire/request.js";
+import { GenerateRequestSchema, type Preset } from "../../src/contract/request.js";
 import { countWords } from "../../src/article/text/text.js";
 import { planFor } from "../helpers/body.js";
 

@@ -5,7 +5,7 @@ import { FakeBackend } from "../../scripts/fixtures/fake-backend.js";
 import { distinctSentences } from "../../scripts/fixtures/fake-writer.js";
 import { locate } from "../../src/article/existing/locate.js";
 import { refreshArticle } from "../../src/article/mend/refresh.js";
-import { RefreshRequestSchema, type RefreshRequestInput, type RefreshResponse } from "../../src/article/wire/refresh.js";
+import { RefreshRequestSchema, type RefreshRequestInput, type RefreshResponse } from "../../src/contract/refresh.js";
 import { RefreshState } from "../../src/article/mend/state.js";
 import { PLANTED_CHECKS, plantedArticle } from "../../scripts/fixtures/refresh.js";
 

@@ -4,7 +4,7 @@ import { readme } from "../../scripts/fixtures/readmes.js";
 import { analyseExisting } from "../../src/article/existing/analyse.js";
 import { LOOPS } from "../../src/article/plan/limits.js";
 import { RepeatMemory } from "../../src/article/text/repeats.js";
-import { AnalyseRequestSchema } from "../../src/article/wire/analyse.js";
+import { AnalyseRequestSchema } from "../../src/contract/analyse.js";
 
 // Repetition a reader would call a loop: the same sentence said again whole or with a word or two
 // changed, and never the labels, list items and entries reference text says alike.

@@ -11,6 +11,7 @@ import { SHARED_TIERS } from "../../vitest.config.js";
 
 const SRC = path.resolve(import.meta.dirname, "../../src");
 const ARTICLE = path.join(SRC, "article");
+const CONTRACT = path.join(SRC, "contract") + path.sep;
 
 const files = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -67,13 +68,28 @@ function cycles(): string[][] {
   return found;
 }
 
+/** Where a file of src/ sits: its top-level folder, or its own name for a file at the top. */
+const folderOf = (file: string) => rel(file).split(path.sep)[0]!;
+
+/** The import cycles between the top-level folders (and files) of src/, each as the edges that close it. */
+function folderCycles(): string[] {
+  const edges = new Map<string, Set<string>>();
+  for (const [file, targets] of GRAPH)
+    for (const target of targets)
+      if (folderOf(file) !== folderOf(target)) edges.set(folderOf(file), (edges.get(folderOf(file)) ?? new Set()).add(folderOf(target)));
+  // Each edge a → b that b reaches back from closes a cycle.
+  const reaches = (from: string, to: string, seen = new Set<string>()): boolean => {
+    if (from === to) return true;
+    seen.add(from);
+    return [...(edges.get(from) ?? [])].some((next) => !seen.has(next) && reaches(next, to, seen));
+  };
+  return [...edges].flatMap(([a, targets]) => [...targets].filter((b) => reaches(b, a)).map((b) => `${a} -> ${b}`));
+}
+
 /** The article engine's stages in the order a request walks them; each imports only those before it. */
 const STAGES = ["text", "gbnf", "plan", "outline", "grounding", "body", "report", "existing", "output", "mend"];
 
-/** The stages that read the request (the wire contract): each is the engine's entry of one request. */
-const READERS = ["plan", "existing", "mend"];
-
-/** Where a file of src/article/ sits: a stage, `wire` (the HTTP contract) or the top level. */
+/** Where a file of src/article/ sits: a stage or the top level. */
 const stageOf = (file: string) => {
   const parts = path.relative(ARTICLE, file).split(path.sep);
   return parts.length > 1 ? parts[0]! : "top";
@@ -82,6 +98,50 @@ const stageOf = (file: string) => {
 describe("the source's structure", () => {
   it("has no import cycle in src/", () => {
     expect(cycles()).toEqual([]);
+  });
+
+  it("has no import cycle between the top-level folders of src/", () => {
+    expect(folderCycles()).toEqual([]);
+  });
+
+  it("keeps the contract (src/contract/) at the bottom: it imports only itself and the two leaves it shares, the error base and field-name suggestions", () => {
+    const LEAVES = [path.join(SRC, "errors.ts"), path.join(SRC, "did-you-mean.ts")];
+    const above = SOURCES.filter((file) => file.startsWith(CONTRACT)).flatMap((file) =>
+      GRAPH.get(file)!
+        .filter((target) => !target.startsWith(CONTRACT) && !LEAVES.includes(target))
+        .map((target) => `${rel(file)} -> ${rel(target)}`),
+    );
+    const leavesImporting = LEAVES.filter((leaf) => GRAPH.get(leaf)!.length > 0).map(rel);
+    expect([...above, ...leavesImporting]).toEqual([]);
+  });
+
+  it("keeps model/ below the engine: no module of src/model/ imports one of src/article/", () => {
+    const MODEL = path.join(SRC, "model") + path.sep;
+    const upward = SOURCES.filter((file) => file.startsWith(MODEL)).flatMap((file) =>
+      GRAPH.get(file)!
+        .filter((target) => target.startsWith(ARTICLE + path.sep))
+        .map((target) => `${rel(file)} -> ${rel(target)}`),
+    );
+    expect(upward).toEqual([]);
+  });
+
+  it("draws every sampling seed from one seed sequence (article/plan/seeds.ts): no other file adds a multiple of a constant to a seed", () => {
+    const SEEDS = path.join(ARTICLE, "plan", "seeds.ts");
+    const formulas = SOURCES.filter((file) => file !== SEEDS && /seed\s*\+[^;\n]*\*\s*\d/.test(text.get(file)!));
+    expect(formulas.map(rel)).toEqual([]);
+    expect(/seed\s*\+[^;\n]*\*\s*\d/.test(text.get(SEEDS)!)).toBe(true);
+  });
+
+  it("keeps the engine's door narrow: src/article/index.ts exports at most 30 names", () => {
+    const door = ts.createSourceFile("index.ts", text.get(path.join(ARTICLE, "index.ts"))!, ts.ScriptTarget.Latest);
+    const names = door.statements.flatMap((statement) =>
+      ts.isExportDeclaration(statement) && statement.exportClause && ts.isNamedExports(statement.exportClause)
+        ? statement.exportClause.elements.map((element) => element.name.text)
+        : [],
+    );
+    expect(names.length, names.join(", ")).toBeGreaterThan(0);
+    expect(names.length, names.join(", ")).toBeLessThanOrEqual(30);
+    expect(door.statements.filter((statement) => !ts.isExportDeclaration(statement)).length).toBe(0);
   });
 
   it("keeps cli/ and http/ apart: each uses the feature folders, never the other", () => {
@@ -96,9 +156,8 @@ describe("the source's structure", () => {
     expect(crossing).toEqual([]);
   });
 
-  it("enters the article engine through its one door (src/article/index.ts), and reads the wire contract from src/article/wire/", () => {
+  it("enters the article engine through its one door (src/article/index.ts)", () => {
     const DOOR = path.join(ARTICLE, "index.ts");
-    const WIRE = path.join(ARTICLE, "wire") + path.sep;
     // The playground's browser bundle parses Markdown and bounds budgets as the engine does, and only that: through the door it would bundle the model runtime.
     const BROWSER = path.join(SRC, "http", "pages", "client") + path.sep;
     const PURE = [
@@ -108,7 +167,7 @@ describe("the source's structure", () => {
     ];
     const around = SOURCES.filter((file) => !file.startsWith(ARTICLE + path.sep)).flatMap((file) =>
       GRAPH.get(file)!
-        .filter((target) => target.startsWith(ARTICLE + path.sep) && target !== DOOR && !target.startsWith(WIRE))
+        .filter((target) => target.startsWith(ARTICLE + path.sep) && target !== DOOR)
         .filter((target) => !(file.startsWith(BROWSER) && PURE.includes(target)))
         .map((target) => `${rel(file)} -> ${rel(target)}`),
     );
@@ -126,30 +185,24 @@ describe("the source's structure", () => {
     expect(crossing).toEqual([]);
   });
 
-  it("walks the article engine's stages one way, and only the request's entry reads the wire contract", () => {
+  it("walks the article engine's stages one way", () => {
     const backwards: string[] = [];
     for (const file of SOURCES.filter((f) => f.startsWith(ARTICLE + path.sep))) {
       const from = stageOf(file);
       for (const target of GRAPH.get(file)!.filter((t) => t.startsWith(ARTICLE + path.sep))) {
         const to = stageOf(target);
-        if (from === to || from === "wire" || from === "top") continue;
+        if (from === to || from === "top") continue;
         // The writer's ledger wraps the one writer every stage talks to the model through.
         if (to === "top" && path.basename(target) === "ledger.ts") continue;
-        // Where a request becomes engine decisions, the one stage of each request that reads it: the plan
-        // (generate), an existing article's targets (analyse) and the mending (refresh).
-        if (to === "wire" && READERS.includes(from)) continue;
-        // The structured data the output stage builds is typed by the contract's schema of it, a leaf of the contract.
-        if (to === "wire" && from === "output" && path.basename(target) === "jsonld.ts") continue;
-        if (to === "wire" || to === "top" || STAGES.indexOf(to) >= STAGES.indexOf(from)) backwards.push(`${rel(file)} -> ${rel(target)}`);
+        if (to === "top" || STAGES.indexOf(to) >= STAGES.indexOf(from)) backwards.push(`${rel(file)} -> ${rel(target)}`);
       }
     }
     expect(backwards).toEqual([]);
   });
 
-  it("keeps the wire contract in one folder (article/wire/): every schema the API documents, and all the client's types read", () => {
-    const WIRE = path.join(ARTICLE, "wire") + path.sep;
-    const documented = SOURCES.filter((file) => !file.startsWith(WIRE) && /\bv\.description\(|\bdescribed\(/.test(text.get(file)!));
-    const client = GRAPH.get(path.join(SRC, "client", "types.ts"))!.filter((target) => !target.startsWith(WIRE));
+  it("keeps the wire contract in one folder (src/contract/): every schema the API documents, and all the client's types read", () => {
+    const documented = SOURCES.filter((file) => !file.startsWith(CONTRACT) && /\bv\.description\(|\bdescribed\(/.test(text.get(file)!));
+    const client = GRAPH.get(path.join(SRC, "client", "types.ts"))!.filter((target) => !target.startsWith(CONTRACT));
     expect([...documented.map(rel), ...client.map(rel)]).toEqual([]);
   });
 

@@ -4,7 +4,7 @@ import { analyse, type CheckId } from "../../src/article/report/analyse.js";
 import { ArticleDocument } from "../../src/article/body/document.js";
 import { DESCRIPTION, TITLE_MAX, writeOutline, type Outline } from "../../src/article/outline/outline.js";
 import type { Plan } from "../../src/article/plan/plan.js";
-import type { Preset } from "../../src/article/wire/request.js";
+import type { Preset } from "../../src/contract/request.js";
 import { countPhrase, endsSentence, normaliseSentence, splitSentences, wordSpans } from "../../src/article/text/text.js";
 import { freeTextGrammar } from "../../src/article/gbnf/free-text.js";
 import { writeBody } from "../../src/article/body/write.js";

@@ -64,12 +64,6 @@ export function passageContext(setup: PassageSetup): PassageContext {
   };
 }
 
-/** A fresh sampling seed for each generation call, from the request's: the same seed gives the same article. */
-export function seedSequence(seed: number): () => number {
-  let step = 0;
-  return () => (seed + 1 + step++ * 977) >>> 0;
-}
-
 /** One passage of prose (or the items of a list): its budget and the keywords it owes. */
 export interface Passage {
   budget: number;

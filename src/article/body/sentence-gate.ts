@@ -1,6 +1,6 @@
 import type { AvoidList } from "../plan/avoid.js";
 import type { ArticleDocument } from "./document.js";
-import { KEYWORD_DENSITY, LOOPS } from "../plan/limits.js";
+import { KEYWORD_DENSITY, KEYWORD_OPENINGS, LOOPS } from "../plan/limits.js";
 import type { Plan } from "../plan/plan.js";
 import { classOf, QUESTION_MARKS, TRAILING } from "../text/scripts.js";
 import { balanced } from "../text/sentences.js";
@@ -46,10 +46,6 @@ export interface Placement {
 
 /** Most primary keyword uses per word the model may add on its own: half a point below the density limit. */
 const PRIMARY_CAP = (KEYWORD_DENSITY.max - 0.5) / 100;
-/** Most keyword-bearing sentences that may open with a keyword (the introduction's first apart). */
-const OPENING_SHARE = 0.4;
-/** Most sections (the introduction apart) whose prose may open with a keyword. */
-const SECTION_OPENING_SHARE = 1 / 3;
 
 /**
  * Decides which sentences the article keeps, and remembers the ones it kept. A sentence
@@ -95,8 +91,9 @@ export class SentenceGate {
     const primary = hasPhrase(sentence, plan.primary, this.language);
     if (primary && !placement.articleStart && document.occurrences(plan.primary) + 1 > plan.request.length * PRIMARY_CAP) return "density";
     if (!placement.articleStart && this.opensWithKeyword(sentence)) {
-      if (this.keywordOpenings + 1 > OPENING_SHARE * (this.keywordSentences + 1)) return "keyword-opening";
-      if (placement.sectionStart && this.sectionOpenings + 1 > Math.floor(this.sections * SECTION_OPENING_SHARE)) return "keyword-opening";
+      if (this.keywordOpenings + 1 > (KEYWORD_OPENINGS.sentences / 100) * (this.keywordSentences + 1)) return "keyword-opening";
+      if (placement.sectionStart && this.sectionOpenings + 1 > Math.floor(this.sections / KEYWORD_OPENINGS.sectionsPer))
+        return "keyword-opening";
     }
     return undefined;
   }

@@ -4,13 +4,11 @@ import type { ArticleDocument } from "./document.js";
 import { Grounding } from "../grounding/grounding.js";
 import { TokenLedger } from "../ledger.js";
 import { headingText, type Outline } from "../outline/outline.js";
-import { passageContext, seedSequence, writePassage, type Passage, type PassageContext } from "./passage.js";
+import { ANSWER_ROOM, fixedWords, shareBudgets } from "./budgets.js";
+import { passageContext, writePassage, type Passage, type PassageContext } from "./passage.js";
 import { mostWords, SECTION_TOLERANCE } from "../plan/limits.js";
 import type { Plan } from "../plan/plan.js";
-import { countWords } from "../text/text.js";
-
-/** Words each FAQ answer keeps for itself until it starts: about a sentence. */
-const ANSWER_ROOM = 8;
+import { seedSequence } from "../plan/seeds.js";
 
 /** What the body pass needs besides the plan and the outline. */
 export interface WriteBodyOptions {
@@ -36,9 +34,6 @@ export interface WriteBodyOptions {
 /** Most words a section of an edited outline may hold: its budget and the tolerance above it. */
 const most = (budget: number) => Math.floor((budget * (100 + SECTION_TOLERANCE)) / 100);
 
-/** Share of the requested length the pass aims at: the ±10 % rule has room above, "at least N words" none below. */
-const LENGTH_AIM = 1.02;
-
 /**
  * The body, in one continuing generation that sees the outline and all text before it.
  * At a section's budget, at a sentence end, code appends the next heading to the
@@ -53,7 +48,6 @@ export async function writeBody(plan: Plan, outline: Outline, options: WriteBody
 }
 
 class BodyPass {
-  private readonly language: string;
   private readonly writer: TokenLedger;
   private readonly doc: ArticleDocument;
   private readonly ctx: PassageContext;
@@ -65,7 +59,6 @@ class BodyPass {
     private readonly outline: Outline,
     options: WriteBodyOptions,
   ) {
-    this.language = plan.request.language;
     this.writer = TokenLedger.of(options.writer);
     this.doc = options.document;
     this.ctx = passageContext({
@@ -87,36 +80,10 @@ class BodyPass {
     const { plan, outline, doc } = this;
     this.writer.append(`# ${outline.title}\n\n`);
     if (plan.headings) doc.addTitle(outline.title);
-    this.fixedLeft = this.fixedWords();
-    let remaining = Math.round(plan.request.length * LENGTH_AIM) - this.fixedLeft;
-    let shares = plan.sections.reduce((n, s) => n + s.share, 0);
-    for (const [i, section] of plan.sections.entries()) {
-      // An edited outline's budgets are the user's: each section is written to its own.
-      const budget = section.budgets
-        ? section.budgets.reduce((n, b) => n + b, 0)
-        : Math.max(8, Math.round((remaining * section.share) / shares));
-      shares -= section.share;
-      remaining -= await this.section(i, budget);
-    }
+    this.fixedLeft = fixedWords(plan, outline);
+    await shareBudgets(plan, this.fixedLeft, (i, budget) => this.section(i, budget));
     doc.addSources(plan.headings && plan.labels.sources ? plan.labels.sources : null, this.ctx.grounding.citedSources());
     doc.finish();
-  }
-
-  /**
-   * Words outside the prose: visible headings and FAQ questions (they count as body words), and the
-   * room each FAQ answer keeps (released when the answer starts): prose before a long FAQ cannot
-   * take the last answer's words, and no question is left without one.
-   */
-  private fixedWords(): number {
-    let words = 0;
-    for (const [i, section] of this.plan.sections.entries()) {
-      const written = this.outline.sections[i]!;
-      const heading = headingText(section, written.heading);
-      if (this.ctx.visible && heading) words += countWords(heading, this.language);
-      if (this.ctx.visible || section.kind === "faq") words += written.subheadings.reduce((n, h) => n + countWords(h, this.language), 0);
-      if (section.kind === "faq") words += written.subheadings.length * ANSWER_ROOM;
-    }
-    return words;
   }
 
   /** Write section `i`'s prose within `budget` words, after its notes and heading; returns the prose words it added. */

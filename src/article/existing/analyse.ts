@@ -9,12 +9,12 @@ import * as v from "valibot";
 import { InvalidFieldError } from "../../errors.js";
 import type { Block } from "../body/document.js";
 import type { GroundingStats } from "../grounding/grounding.js";
-import { isIso6391 } from "../plan/labels.js";
+import { isIso6391 } from "../../contract/languages.js";
 import { analyse, requestTexts, scoreChecks, type SeoCheck } from "../report/analyse.js";
 import { languageOf } from "../report/checks/language.js";
 import { countBlocks, proseText, readPage, type Declared, type ExistingPage, type FoundLink } from "./page.js";
-import type { AnalyseRequest, AnalysisResponse, TargetSource } from "../wire/analyse.js";
-import { KeywordsSchema, resolveStyle, type Link, type Style } from "../wire/request.js";
+import type { AnalyseRequest, AnalysisResponse, TargetSource } from "../../contract/analyse.js";
+import { KeywordsSchema, resolveStyle, type Link, type Style } from "../../contract/request.js";
 
 /** What analysing an article needs besides the request. */
 export interface AnalyseExistingOptions {
@@ -23,6 +23,12 @@ export interface AnalyseExistingOptions {
    * @default none
    */
   keyStyle?: Style;
+  /**
+   * The style already resolved from the request's and the key's (a refresh measures its article
+   * again after every mend, in the one style it resolved): used instead of resolving it again.
+   * @default the request's style over `keyStyle`
+   */
+  style?: ReturnType<typeof resolveStyle>;
   /**
    * The slug when neither the request nor the front matter gives one: a file's name.
    * @default none (the slug check then does not apply)
@@ -87,7 +93,7 @@ export function analyseExisting(request: AnalyseRequest, options: AnalyseExistin
     headingTags: request.seo.headingTags,
     preset: request.structure,
     targetLength: request.length ?? 0,
-    style: resolveStyle(request.style, options.keyStyle),
+    style: options.style ?? resolveStyle(request.style, options.keyStyle),
     given: requestTexts({ ...request, markdown: undefined, html: undefined }),
     sources: request.sources ?? [],
     ...(options.grounding ? { grounding: options.grounding } : {}),

@@ -9,7 +9,7 @@ import type { Element, ElementContent, Root as HastRoot, RootContent as HastCont
 import { fromHtml } from "hast-util-from-html";
 import { toMdast } from "hast-util-to-mdast";
 import type { Root } from "mdast";
-import { assertNesting } from "../text/nesting.js";
+import { assertNesting } from "../../contract/nesting.js";
 
 /** An HTML page: its tree as Markdown's, and what its head declares. */
 export interface HtmlPage {

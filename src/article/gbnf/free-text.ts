@@ -7,7 +7,7 @@
 import { GRAMMAR_PAIRS, GRAMMAR_QUOTES } from "../text/scripts.js";
 import { quotes } from "../text/sentences.js";
 import { charClass, literal } from "./escape.js";
-import { alt, grammar, group, many, opt, repeat, rule, seq, trieLetters, trieStep, wordTrie, type Term, type TrieNode } from "./terms.js";
+import { alt, grammar, many, opt, repeat, rule, seq, trieLetters, trieStep, wordTrie, type Term, type TrieNode } from "./terms.js";
 import { ASCII_NOT_LETTER } from "./words.js";
 
 /** The first character after a forced keyword, so the model's next token does not glue onto it ("coffeewith"). */
@@ -101,11 +101,10 @@ export function freeTextGrammar(options: FreeTextOptions): string {
     ? seq(repeat(freeChar("\n.!?"), 0, left), quoteEnd(open.close), many("chunk"))
     : seq(lineStart ? opt("quote") : undefined, many("chunk"));
   let root: Term = "tail";
-  if (choose?.length)
-    root = seq(group(alt(...choose.map((phrase) => seq(literal(phrase), boundaryRule(phrase.trimStart(), spaced))))), "tail");
+  if (choose?.length) root = seq(alt(...choose.map((phrase) => seq(literal(phrase), boundaryRule(phrase.trimStart(), spaced)))), "tail");
   else if (boundary) root = seq(boundary, "tail");
-  else if (refusing) root = seq(opt(literal(" ")), group(notWord(refuse, "tail", { inQuotation: open !== undefined, prefix: true })));
-  else if (opening) root = seq(many(charClass(" \n")), group(alt(notWord([notOpening], "tail"), seq("quote", "tail"))));
+  else if (refusing) root = seq(opt(literal(" ")), notWord(refuse, "tail", { inQuotation: open !== undefined, prefix: true }));
+  else if (opening) root = seq(many(charClass(" \n")), alt(notWord([notOpening], "tail"), seq("quote", "tail")));
   return grammar(rule("root", root), rule("tail", tail), QUOTED_TEXT);
 }
 
@@ -138,7 +137,7 @@ export function notWord(words: readonly string[], rest: string, options: NotWord
       ? charClass(taken, true, ASCII_NOT_LETTER)
       : charClass([...taken, ...(depth === 0 ? [" "] : []), ...never], true);
     // With `prefix`, a word ended is refused whatever follows.
-    return trieStep(node, seq(other, rest), (child) => (options.prefix && child.end ? undefined : group(expression(child, depth + 1))));
+    return trieStep(node, seq(other, rest), (child) => (options.prefix && child.end ? undefined : expression(child, depth + 1)));
   };
   return expression(wordTrie(words), 0);
 }

@@ -46,7 +46,7 @@ function keywordRule(keyword: string, opening: boolean): string {
   const first = String.fromCodePoint(keyword.codePointAt(0)!);
   const rest = keyword.slice(first.length);
   const upper = first.toLocaleUpperCase();
-  const head = !opening || upper === first ? literal(first) : group(alt(literal(upper), literal(first)));
+  const head = !opening || upper === first ? literal(first) : alt(literal(upper), literal(first));
   return seq(head, rest ? literal(rest) : undefined);
 }
 
@@ -247,7 +247,7 @@ function spacedField(shape: FieldShape, rules: FieldWords, openings: readonly st
   // over the whole vocabulary for it. The field still ends on its stop.
   const comma = opt(literal(","));
   // The word past the most ends the field where it is not cut (a field of fewer words), so it is a last word.
-  const end = shape.overflow ? group(alt(stop, seq(comma, SPACE, last, comma, stop))) : stop;
+  const end = shape.overflow ? alt(stop, seq(comma, SPACE, last, comma, stop)) : stop;
   // Words after the first, each after a space: a lengthened field's of its own most letters.
   const words = (word: Term, least: number, most: number) => upTo(group(seq(SPACE, word)), least, most);
   if (shape.continues) {
@@ -275,7 +275,7 @@ function spacedField(shape: FieldShape, rules: FieldWords, openings: readonly st
   }
   // A keyword longer than the field stands alone.
   if (!alternatives.length) alternatives.push(keywordRule(shape.keyword, true));
-  return seq(open, group(alt(...alternatives)), stop);
+  return seq(open, alt(...alternatives), stop);
 }
 
 /**
@@ -301,7 +301,7 @@ function unspacedField(shape: FieldShape): Term {
   if (/[\p{Script=Latin}\p{N}]/u.test(shape.keyword)) {
     const opening = keywordRule(shape.keyword, true);
     const inside = keywordRule(shape.keyword, false);
-    return seq(group(alt(opening, seq(repeat("c", 0, before - 1), "sep", inside))), opt(group(seq("sep", after))), end);
+    return seq(alt(opening, seq(repeat("c", 0, before - 1), "sep", inside)), opt(group(seq("sep", after))), end);
   }
   return seq(repeat("c", 0, before), keywordRule(shape.keyword, true), after, end);
 }

@@ -13,8 +13,15 @@ export type Term = string;
 /** The terms one after another; empty or absent ones (a repeat of at most nothing) are left out. */
 export const seq = (...terms: ReadonlyArray<Term | undefined>): Term => terms.filter(Boolean).join(" ");
 
-/** Any one of the terms, the first tried first. */
-export const alt = (...terms: readonly Term[]): Term => terms.join(" | ");
+/**
+ * Any one of the terms, the first tried first, grouped when there are several (so it stands as one
+ * term in a sequence or before a repeat), as node-llama-cpp's `GbnfOr` writes it; empty or absent
+ * ones are left out (an alternative of nothing is {@link opt}'s to say).
+ */
+export const alt = (...terms: ReadonlyArray<Term | undefined>): Term => {
+  const kept = terms.filter((term): term is Term => Boolean(term));
+  return kept.length === 1 ? kept[0]! : kept.length ? group(kept.join(" | ")) : "";
+};
 
 /** A term in parentheses, so what follows (a repeat, a `?`) applies to all of it. */
 export const group = (term: Term): Term => `(${term})`;

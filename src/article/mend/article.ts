@@ -12,7 +12,7 @@ import { readMarkdown } from "../existing/markdown.js";
 import { countBlocks, readPage } from "../existing/page.js";
 import { isFrontMatter } from "../text/markdown.js";
 import { articleSlug, slugify } from "../text/slug.js";
-import type { RefreshResponse } from "../wire/refresh.js";
+import type { RefreshResponse } from "../../contract/refresh.js";
 import type { RefreshState } from "./state.js";
 
 /** The article of the answer, and the full HTML page. */

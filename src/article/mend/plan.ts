@@ -6,10 +6,10 @@
  */
 import type { Outline } from "../outline/outline.js";
 import { plan, type Plan, type PlannedSection } from "../plan/plan.js";
-import type { AnalysisResponse } from "../wire/analyse.js";
-import { DEFAULTS, LIMITS, resolveStyle, type GenerateRequest, type Style } from "../wire/request.js";
+import type { AnalysisResponse } from "../../contract/analyse.js";
+import { DEFAULTS, LIMITS, type resolveStyle, type GenerateRequest } from "../../contract/request.js";
 import type { LocatedArticle } from "../existing/locate.js";
-import type { RefreshRequest } from "../wire/refresh.js";
+import type { RefreshRequest } from "../../contract/refresh.js";
 
 /** Which of the title and description the outline writes again. */
 export interface Rewritten {
@@ -20,11 +20,15 @@ export interface Rewritten {
 const clamp = (n: number, min: number, max: number) => Math.min(max, Math.max(min, n));
 
 /** The generate request a refresh is planned from. */
-export function refreshPlan(request: RefreshRequest, report: AnalysisResponse, options: { keyStyle?: Style; rewritten: Rewritten }): Plan {
+export function refreshPlan(
+  request: RefreshRequest,
+  report: AnalysisResponse,
+  options: { style: ReturnType<typeof resolveStyle>; rewritten: Rewritten },
+): Plan {
   const keywords = report.keywords?.value ?? [];
   const title = report.title?.value;
   const description = report.description?.value;
-  const style = resolveStyle(request.style, options.keyStyle);
+  const { style } = options;
   const generate: GenerateRequest = {
     topic: (title || keywords[0] || "article").slice(0, LIMITS.topic),
     length: request.length ?? clamp(report.wordCount, LIMITS.lengthMin, LIMITS.lengthMax),

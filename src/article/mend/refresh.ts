@@ -9,7 +9,7 @@ import { createTwoFilesPatch } from "diff";
 import { AvoidList } from "../plan/avoid.js";
 import type { CheckId } from "../report/analyse.js";
 import type { Publisher } from "../output/jsonld.js";
-import { resolveStyle, type Style } from "../wire/request.js";
+import { resolveStyle, type Style } from "../../contract/request.js";
 import type { Backend } from "../../model/backend.js";
 import { articleOf } from "./article.js";
 import type { Mending } from "./context.js";
@@ -19,7 +19,7 @@ import { mendBannedHeadings, mendBannedSentences, mendIntroduction, mendLength }
 import { mendTitle, rewrittenFields } from "./title.js";
 import { unmended } from "./unmended.js";
 import { mirrorSections, refreshPlan } from "./plan.js";
-import type { RefreshRequest, RefreshResponse } from "../wire/refresh.js";
+import type { RefreshRequest, RefreshResponse } from "../../contract/refresh.js";
 import { RefreshWriter } from "./session.js";
 import { RefreshState } from "./state.js";
 
@@ -71,16 +71,13 @@ const MENDS: ReadonlyArray<(m: Mending) => void | Promise<void>> = [mendBannedHe
 /** Measure an article, mend what fails, measure it again. */
 export async function refreshArticle(request: RefreshRequest, options: RefreshOptions): Promise<RefreshedArticle> {
   const started = performance.now();
-  const analyse = {
-    ...(options.keyStyle ? { keyStyle: options.keyStyle } : {}),
-    ...(options.fileSlug ? { fileSlug: options.fileSlug } : {}),
-  };
-  const state = new RefreshState(request, analyse);
+  // The style, resolved once: every measurement and the plan read it.
   const style = resolveStyle(request.style, options.keyStyle);
+  const state = new RefreshState(request, { style, ...(options.fileSlug ? { fileSlug: options.fileSlug } : {}) });
   const keep = [...(state.report.keywords?.value ?? []), ...(request.links ?? []).flatMap((link) => link.keywords)];
   const avoid = new AvoidList({ style, language: state.language, keep });
   const rewritten = rewrittenFields(state, (text) => avoid.holds(text));
-  const planned = refreshPlan(request, state.report, { ...(options.keyStyle ? { keyStyle: options.keyStyle } : {}), rewritten });
+  const planned = refreshPlan(request, state.report, { style, rewritten });
   const writer = await RefreshWriter.open({
     backend: options.backend,
     plan: planned,

@@ -7,7 +7,8 @@
  * outline's heading grammar. The model writes every word.
  */
 import { ArticleDocument } from "../body/document.js";
-import { passageContext, seedSequence, writePassage, type Passage } from "../body/passage.js";
+import { passageContext, writePassage, type Passage } from "../body/passage.js";
+import { seedSequence } from "../plan/seeds.js";
 import { headingGrammar, withoutStop } from "../gbnf/grammar.js";
 import { functionWords } from "../text/function-words.js";
 import type { Grounding } from "../grounding/grounding.js";

@@ -8,9 +8,9 @@ import type { GroundingStats } from "../grounding/grounding.js";
 import { sameAddress, type UnlinkedPage } from "../grounding/links.js";
 import type { CheckId } from "../report/analyse.js";
 import { readPage } from "../existing/page.js";
-import type { AnalysisResponse } from "../wire/analyse.js";
+import type { AnalysisResponse } from "../../contract/analyse.js";
 import { locate, type LocatedArticle, type Span } from "../existing/locate.js";
-import { MEND_PARTS, type MendPart, type RefreshChange, type RefreshRequest } from "../wire/refresh.js";
+import { MEND_PARTS, type MendPart, type RefreshChange, type RefreshRequest } from "../../contract/refresh.js";
 
 /** Text to put at a span of the article (an empty span inserts). */
 export interface Edit extends Span {

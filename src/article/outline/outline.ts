@@ -7,6 +7,7 @@ import { fieldAt, givenTexts, outlineItems, parseOutline, type OutlineItem, type
 import { TokenLedger } from "../ledger.js";
 import { keywordSpot, keywordStart, keywordWords, leadShape, tailShape } from "./steer.js";
 import type { Plan, PlannedSection } from "../plan/plan.js";
+import { attemptSeed } from "../plan/seeds.js";
 import { capitalise, displayWidth, normaliseSentence, wordSpans } from "../text/text.js";
 
 /** The planned article as the model wrote it: title, description and every heading. */
@@ -122,7 +123,7 @@ class OutlinePass {
     const { writer, plan } = this;
     const [{ field, role }, after] = rest as [OutlineItem & { field: FieldShape; role: Role }, OutlineItem | undefined];
     const then = after && "literal" in after ? after.literal[0]! : undefined;
-    const seed = (this.o.seed + attempt * 7919) >>> 0;
+    const seed = attemptSeed(this.o.seed, attempt);
     // Only the field's own words are judged: the labels code writes ("Title: ") are no text of the article.
     const fieldStart = writer.text.length;
     const words = fieldWords({

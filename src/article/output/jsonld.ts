@@ -2,7 +2,7 @@ import type { Block } from "../body/document.js";
 import type { Outline } from "../outline/outline.js";
 import type { Plan } from "../plan/plan.js";
 import { cutAtWord } from "../text/text.js";
-import { HEADLINE_MAX, type JsonLd, type JsonLdFaqPage, type JsonLdHowTo } from "../wire/jsonld.js";
+import { HEADLINE_MAX, type JsonLd, type JsonLdFaqPage, type JsonLdHowTo } from "../../contract/jsonld.js";
 
 /**
  * schema.org structured data of an article, as JSON-LD: an `Article` always, a `FAQPage`

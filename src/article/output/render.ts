@@ -4,7 +4,7 @@ import rehypeStringify from "rehype-stringify";
 import { unified } from "unified";
 import { htmlTree } from "../text/html.js";
 import { serialiseJsonLd } from "./jsonld.js";
-import type { JsonLd } from "../wire/jsonld.js";
+import type { JsonLd } from "../../contract/jsonld.js";
 
 const RTL = new Set(["ar", "he", "fa", "ur", "ps", "yi", "dv", "ku", "sd", "ug"]);
 

@@ -21,8 +21,6 @@ const MOST_REFUSED = 0.9;
 export interface ConflictingField {
   /** The field's path: `style.avoid[2]`, `seo.keywords`, `links[0].keywords`, `topic`. */
   path: string;
-  /** The same path as keys (`["style", "avoid", 2]`), for a validation issue. */
-  keys: ReadonlyArray<string | number>;
   message: string;
 }
 
@@ -88,12 +86,7 @@ export function requestConflicts(request: ConflictInput): ConflictingField[] {
         `with the other banned single words, refuses ${share} of the language's commonest words (every word that begins with one): too little is left to write with`,
       );
   }
-  return [...found].map(([path, messages]) => ({ path, keys: keysOf(path), message: [...new Set(messages)].join("; ") }));
-}
-
-/** A path's keys: `links[0].keywords` → `["links", 0, "keywords"]`. */
-function keysOf(path: string): Array<string | number> {
-  return [...path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map((m) => (m[2] === undefined ? m[1]! : Number(m[2])));
+  return [...found].map(([path, messages]) => ({ path, message: [...new Set(messages)].join("; ") }));
 }
 
 /** The share of the language's stop words that the banned single words refuse, and the bans that refuse any, most first. */

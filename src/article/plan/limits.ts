@@ -15,7 +15,7 @@ export function mostWords(length: number): number {
 /** How far, in percent, a section of an edited outline may land from its word budget, either way. */
 export const SECTION_TOLERANCE = 25;
 
-/** Fewest prose words the outline planner gives a section: a sentence or two (an edited outline may ask for fewer). */
+/** Fewest prose words the playground's outline editor leaves each half of a heading it splits: a sentence or two. */
 export const SECTION_MIN_WORDS = 20;
 
 /** Most words in one paragraph. */
@@ -26,6 +26,14 @@ export const RUN_WORDS = 300;
 
 /** Most words of prose between two visible headings the engine plans: the limit less room for a last sentence that ends past the budget. */
 export const RUN_BUDGET = RUN_WORDS - 30;
+
+/**
+ * How many keyword openings read as stuffing (the sentence gate refuses past them, the report's
+ * keyword-openings check measures them): at most `sentences` percent of the sentences that hold a
+ * keyword open with one (the introduction's first apart, which may), and at most one section in
+ * `sectionsPer` (the introduction apart) opens its prose with one.
+ */
+export const KEYWORD_OPENINGS = { sentences: 40, sectionsPer: 3 } as const;
 
 /** The band the primary keyword's density must fall in, in percent of the body's words. */
 export const KEYWORD_DENSITY = { min: 0.5, max: 2.5 } as const;

@@ -1,6 +1,6 @@
 import { KEYWORD_DENSITY } from "./limits.js";
-import { articleLanguage, type Labels } from "./labels.js";
-import { resolveStyle, type GenerateRequest, type Preset, type UserOutline } from "../wire/request.js";
+import { articleLanguage, type Labels } from "../../contract/languages.js";
+import { resolveStyle, type GenerateRequest, type Preset, type UserOutline } from "../../contract/request.js";
 import { AvoidList, countBanned } from "./avoid.js";
 import { clichesFor } from "./cliches.js";
 import { focusKeyword } from "./focus.js";

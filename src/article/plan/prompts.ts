@@ -1,6 +1,6 @@
 import type { Prompt } from "../../model/backend.js";
 import type { Plan } from "./plan.js";
-import type { Preset } from "./presets.js";
+import type { Preset } from "../../contract/presets.js";
 
 const FORMS: Record<Preset, string> = {
   paragraphs: "paragraphs, no subheadings",

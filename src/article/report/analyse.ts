@@ -12,9 +12,9 @@ import { readabilityChecks } from "./checks/readability.js";
 import { onTopicCheck } from "./checks/on-topic.js";
 import { substanceChecks } from "./checks/substance.js";
 import type { AnalyseInput } from "./input.js";
-import { CHECK_IDS, CHECK_LABELS, CHECK_WEIGHTS, SCORE_CAPS, type CheckId } from "./checks/registry.js";
+import { CHECK_IDS, CHECK_LABELS, CHECK_WEIGHTS, SCORE_CAPS, type CheckId } from "../../contract/checks.js";
 
-export { CHECK_IDS, CHECK_LABELS, CHECK_WEIGHTS, type CheckId } from "./checks/registry.js";
+export { CHECK_IDS, CHECK_LABELS, CHECK_WEIGHTS, type CheckId } from "../../contract/checks.js";
 export { stringsIn as requestTexts } from "./checks/figures.js";
 export type { AnalyseInput, SourceText } from "./input.js";
 

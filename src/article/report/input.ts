@@ -1,6 +1,6 @@
 /** What the analyser is given: the written document's blocks and the targets it is measured against. */
 import type { Block } from "../body/document.js";
-import type { Preset } from "../plan/presets.js";
+import type { Preset } from "../../contract/presets.js";
 import type { GroundingStats } from "../grounding/grounding.js";
 import type { Source } from "../grounding/sources.js";
 

@@ -13,7 +13,7 @@ import { gfmFromMarkdown, gfmToMarkdown } from "mdast-util-gfm";
 import { toMarkdown, type Options as ToMarkdownOptions } from "mdast-util-to-markdown";
 import { frontmatter } from "micromark-extension-frontmatter";
 import { gfm } from "micromark-extension-gfm";
-import { assertNesting } from "./nesting.js";
+import { assertNesting } from "../../contract/nesting.js";
 
 /** The front matter kinds read: YAML (`---`) and TOML (`+++`). */
 const FRONT_MATTER: Array<"yaml" | "toml"> = ["yaml", "toml"];

@@ -2,8 +2,8 @@
  * The existing-articles part of the document: `POST /api/v1/analyse` and `POST /api/v1/refresh`,
  * their requests and answers, converted from the valibot schemas that validate and type them.
  */
-import { AnalyseRequestSchema, AnalysisResponseSchema, EXAMPLE_ANALYSE_REQUEST } from "../../article/wire/analyse.js";
-import { EXAMPLE_REFRESH_REQUEST, RefreshRequestSchema, RefreshResponseSchema } from "../../article/wire/refresh.js";
+import { AnalyseRequestSchema, AnalysisResponseSchema, EXAMPLE_ANALYSE_REQUEST } from "../../contract/analyse.js";
+import { EXAMPLE_REFRESH_REQUEST, RefreshRequestSchema, RefreshResponseSchema } from "../../contract/refresh.js";
 import { answerSchema, ref, requestSchema, type Json } from "./convert.js";
 import { KEYED, type PathGroup } from "./group.js";
 import { problemRefs } from "./problems.js";

@@ -2,14 +2,14 @@
  * The articles part of the document: `POST /api/v1/generate`, its request (converted from
  * `GenerateRequestSchema`, the one source of truth), its formats and its stream's events.
  */
-import { GenerateRequestSchema } from "../../article/wire/request.js";
+import { GenerateRequestSchema } from "../../contract/request.js";
 import {
   ArticleResponseSchema,
   NormalisedRequestSchema,
   StreamDeltaSchema,
   StreamMetaSchema,
   StreamOutlineSchema,
-} from "../../article/wire/response.js";
+} from "../../contract/response.js";
 import { ARTICLE_FORMATS, type ArticleFormat } from "../negotiate.js";
 import { answerSchema, ref, requestSchema, type Json } from "./convert.js";
 import { IDEMPOTENCY_KEY, KEYED, type PathGroup } from "./group.js";

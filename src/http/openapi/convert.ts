@@ -5,10 +5,10 @@
  * added to that description in valibot's own message, so no rule drops out silently.
  */
 import { toJsonSchema, type JsonSchema, type OverrideActionContext } from "@valibot/to-json-schema";
-import { cleanBlock, cleanText } from "../../article/wire/request.js";
-import { STATED_CHECKS } from "../../article/wire/schema.js";
-import { ArticleResponseSchema, NormalisedRequestSchema } from "../../article/wire/response.js";
-import { JobSchema } from "../../article/wire/job.js";
+import { cleanBlock, cleanText } from "../../contract/request.js";
+import { STATED_CHECKS } from "../../contract/schema.js";
+import { ArticleResponseSchema, NormalisedRequestSchema } from "../../contract/response.js";
+import { JobSchema } from "../../contract/job.js";
 
 /** A JSON object of the document. */
 export type Json = Record<string, unknown>;

@@ -1,8 +1,8 @@
 /**
  * The jobs part of the document: its paths, and the webhook a job's end sends. The shapes
- * come from the wire contract's valibot schemas (`article/wire/job.ts`).
+ * come from the wire contract's valibot schemas (`contract/job.ts`).
  */
-import { JOB_STATUSES, JobEndedSchema, JobExtrasSchema, JobListSchema, JobSchema } from "../../article/wire/job.js";
+import { JOB_STATUSES, JobEndedSchema, JobExtrasSchema, JobListSchema, JobSchema } from "../../contract/job.js";
 import { WEBHOOK_ATTEMPTS } from "../../jobs/webhook/backoff.js";
 import { POLL_AFTER_S } from "../routes/jobs.js";
 import { refreshRequestSchema } from "./analyse.js";

@@ -1,6 +1,6 @@
 /** The planning part of the document: `POST /api/v1/outline`, the plan a user edits before the article is written. */
-import { PlanRequestSchema, PlanResponseSchema } from "../../article/wire/site-plan.js";
-import { OutlineResponseSchema } from "../../article/wire/outline-response.js";
+import { PlanRequestSchema, PlanResponseSchema } from "../../contract/site-plan.js";
+import { OutlineResponseSchema } from "../../contract/outline-response.js";
 import { answerSchema, ref, requestSchema } from "./convert.js";
 import { KEYED, type PathGroup } from "./group.js";
 import { problemRefs } from "./problems.js";

@@ -4,7 +4,7 @@
  * reusable responses.
  */
 import { STATUS_CODES } from "node:http";
-import { ProblemSchema, ValidationProblemSchema } from "../../article/wire/problem.js";
+import { ProblemSchema, ValidationProblemSchema } from "../../contract/problem.js";
 import { BODY_LIMIT } from "../body.js";
 import { PROBLEM_TYPES } from "../problem.js";
 import { answerSchema, ref, type Json } from "./convert.js";

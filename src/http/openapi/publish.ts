@@ -2,7 +2,7 @@
  * The publishing part of the document: `POST /api/v1/publish`, its request and answer,
  * converted from the valibot schemas that validate and type them.
  */
-import { EXAMPLE_PUBLISH_REQUEST, PublicationSchema, PublishRequestSchema, PublishTargetsSchema } from "../../article/wire/publish.js";
+import { EXAMPLE_PUBLISH_REQUEST, PublicationSchema, PublishRequestSchema, PublishTargetsSchema } from "../../contract/publish.js";
 import { answerSchema, ref, requestSchema, type Json } from "./convert.js";
 import { KEYED, type PathGroup } from "./group.js";
 import { problemRefs } from "./problems.js";

@@ -1,5 +1,5 @@
 /** The service part of the document: health, metrics and the document itself, none needing a key. */
-import { HealthSchema } from "../../article/wire/health.js";
+import { HealthSchema } from "../../contract/health.js";
 import { answerSchema } from "./convert.js";
 import type { PathGroup } from "./group.js";
 import { problemRefs } from "./problems.js";

@@ -12,7 +12,7 @@
  * like the reference table. The page's script is client/playground.ts, served at
  * `/assets/playground.js`; it reads the request from the form's named controls.
  */
-import { LABELLED_LANGUAGES, languageName } from "../../article/index.js";
+import { LABELLED_LANGUAGES, languageName } from "../../contract/languages.js";
 import { componentSchema, fieldAt, inputLimits, requestBodySchema, schemaPlaceholder, type SchemaNode } from "./fields.js";
 import { escapeHtml, renderPage, type Page } from "./html.js";
 import { CHECK_STYLE, checkPanel } from "./playground-check.js";

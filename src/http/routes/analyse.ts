@@ -1,4 +1,4 @@
-import { AnalyseRequestSchema } from "../../article/wire/analyse.js";
+import { AnalyseRequestSchema } from "../../contract/analyse.js";
 import type { TextPool } from "../../text-pool.js";
 import type { Metrics } from "../metrics.js";
 import { jsonRoute } from "../validation.js";

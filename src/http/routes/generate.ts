@@ -1,6 +1,6 @@
 import { EventStream, type H3Event } from "h3";
 import type { WrittenArticle } from "../../article/index.js";
-import { GenerateRequestSchema } from "../../article/wire/request.js";
+import { GenerateRequestSchema } from "../../contract/request.js";
 import type { GenerationService, WriteOptions } from "../../generation/service.js";
 import type { KeyStorage } from "../../keys/storage.js";
 import { log } from "../../log.js";
@@ -40,9 +40,10 @@ export function generateRoute({ generations, storage, timeoutMs, bodyTimeoutMs, 
   const before = [(event: H3Event) => void negotiateFormat(event)];
   return jsonRoute("/api/v1/generate", { body: GenerateRequestSchema, bodyTimeoutMs, before, onlyPost: true }, async (event) => {
     const format = negotiateFormat(event);
-    const { stream, ...request } = await event.req.json();
+    const { stream, ...body } = await event.req.json();
     const streamed = stream || format === "text/event-stream";
     const key = event.context.apiKey!;
+    const request = generations.accept(body, key);
     await texts.read(sourceTexts(request.sources), key.id);
     const idempotent = await idempotency(event, {
       storage,

@@ -1,6 +1,6 @@
 import { defineHandler } from "h3";
 import type { ModelHost } from "../../model/host.js";
-import type { Health } from "../../article/wire/health.js";
+import type { Health } from "../../contract/health.js";
 import type { ReportingBackend } from "../../model/report.js";
 
 /**

@@ -1,5 +1,5 @@
 import { defineHandler, getRouterParam, getValidatedQuery, type H3Event } from "h3";
-import { FINAL_STATUSES, JobRequestSchema, jobListQuery, type Job } from "../../article/wire/job.js";
+import { FINAL_STATUSES, JobRequestSchema, jobListQuery, type Job } from "../../contract/job.js";
 import type { Jobs } from "../../jobs/jobs.js";
 import { readCursor } from "../../jobs/store.js";
 import type { KeyStorage } from "../../keys/storage.js";

@@ -1,6 +1,6 @@
-import { GenerateRequestSchema } from "../../article/wire/request.js";
+import { GenerateRequestSchema } from "../../contract/request.js";
 import type { GenerationService } from "../../generation/service.js";
-import { outlineCharge } from "../../planning/outline.js";
+import { outlineCharge } from "../../article/index.js";
 import { sourceTexts, type TextPool } from "../../text-pool.js";
 import { jsonRoute } from "../validation.js";
 
@@ -21,8 +21,9 @@ export interface OutlineRouteOptions {
  */
 export function outlineRoute({ generations, bodyTimeoutMs, texts }: OutlineRouteOptions) {
   return jsonRoute("/api/v1/outline", { body: GenerateRequestSchema, bodyTimeoutMs, onlyPost: true }, async (event) => {
-    const { stream: _stream, ...request } = await event.req.json();
+    const { stream: _stream, ...body } = await event.req.json();
     const key = event.context.apiKey!;
+    const request = generations.accept(body, key);
     await texts.read(sourceTexts(request.sources), key.id);
     const admission = await generations.admit(outlineCharge(request), { key, headers: event.context.rateLimitHeaders });
     const response = await admission.outline(request, { signal: event.req.signal });

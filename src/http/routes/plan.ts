@@ -2,7 +2,7 @@ import type { Backend } from "../../model/backend.js";
 import type { ModelHost } from "../../model/host.js";
 import { clusterKeywords, planSite } from "../../planning/clusters.js";
 import { placeLoneKeywords } from "../../planning/embeddings.js";
-import { PlanRequestSchema } from "../../article/wire/site-plan.js";
+import { PlanRequestSchema } from "../../contract/site-plan.js";
 import { jsonRoute } from "../validation.js";
 
 /**

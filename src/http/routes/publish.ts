@@ -1,5 +1,5 @@
 import { defineHandler } from "h3";
-import { PublishRequestSchema } from "../../article/wire/publish.js";
+import { PublishRequestSchema } from "../../contract/publish.js";
 import { ownerOf, type Publishing } from "../../publish/publisher.js";
 import type { TextPool } from "../../text-pool.js";
 import { jsonRoute } from "../validation.js";

@@ -1,5 +1,6 @@
 import type { GenerationService } from "../../generation/service.js";
-import { RefreshRequestSchema, refreshReservation } from "../../article/wire/refresh.js";
+import { RefreshRequestSchema } from "../../contract/refresh.js";
+import { refreshReservation } from "../../generation/reservation.js";
 import type { TextPool } from "../../text-pool.js";
 import { jsonRoute } from "../validation.js";
 

@@ -1,6 +1,6 @@
 import type { Prompting, Writer } from "../backend.js";
 import { PoolClosedError, SlotPool } from "../pool.js";
-import type { BackendReport } from "../../article/wire/health.js";
+import type { BackendReport } from "../../contract/health.js";
 import type { ReportingBackend } from "../report.js";
 import type { UpstreamHealth } from "./health.js";
 import type { RemoteServer } from "./server.js";

@@ -1,7 +1,7 @@
 /** What an editor sees at a glance: the count a title promises, headings that dangle or open alike. */
 import { promisedCount } from "../../text/counts.js";
 import { danglingEnd, openingOf } from "../../text/function-words.js";
-import type { CheckId } from "./registry.js";
+import type { CheckId } from "../../../contract/checks.js";
 import { type Article, type Measure, type Verdict, na, numbered, plural, verdict, withHeadings } from "./article.js";
 
 /** The editor's checks by id. */

@@ -5,7 +5,7 @@
  * how-to steps ("## 3. Turn the pile") and citation markers ("[2]"); nor is a measurement in
  * instructions ("230 °C", "20 minutes", "500 g": claimsIn), which no source needs to give.
  */
-import type { CheckId } from "./registry.js";
+import type { CheckId } from "../../../contract/checks.js";
 import { claimsIn, figureKey, figuresIn } from "../../text/figures.js";
 import { type Article, type Measure, NUMBERING, numbered, plural, verdict } from "./article.js";
 

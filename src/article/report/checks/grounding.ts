@@ -1,6 +1,6 @@
 /** What the article did with the request's own material: the sources it cites and the links it places. */
 import type { UnlinkedPage, UnlinkedReason } from "../../grounding/links.js";
-import type { CheckId } from "./registry.js";
+import type { CheckId } from "../../../contract/checks.js";
 import { na, plural, verdict, type Measure } from "./article.js";
 
 /** Why a page is not linked, as the report says it. */

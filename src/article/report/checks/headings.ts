@@ -2,7 +2,7 @@
 import type { Block } from "../../body/document.js";
 import { RUN_WORDS } from "../../plan/limits.js";
 import { normaliseSentence } from "../../text/text.js";
-import type { CheckId } from "./registry.js";
+import type { CheckId } from "../../../contract/checks.js";
 import { type Heading, type Measure, na, plural, verdict, withHeadings } from "./article.js";
 
 /** The heading checks by id. */

@@ -1,9 +1,9 @@
 /** Keyword checks: where the keywords stand, how often, and how sentences carry them. */
-import { KEYWORD_DENSITY } from "../../plan/limits.js";
+import { KEYWORD_DENSITY, KEYWORD_OPENINGS } from "../../plan/limits.js";
 import { slugify } from "../../text/slug.js";
 import { countPhrase, opensWith } from "../../text/text.js";
 import { countForms, formsNote } from "../../text/forms.js";
-import type { CheckId } from "./registry.js";
+import type { CheckId } from "../../../contract/checks.js";
 import {
   type Article,
   type Measure,
@@ -95,7 +95,7 @@ export const keywordChecks = {
  * Keyword-first sentences read as stuffing. Apart from the introduction's first sentence
  * (which may open with the primary keyword), at most 40% of the sentences that hold a
  * keyword may open with one, and at most a third of the sections (a heading and the prose
- * under it) may open with one.
+ * under it) may open with one ({@link KEYWORD_OPENINGS}, which the sentence gate steers below).
  */
 function keywordOpenings(article: Article): Verdict {
   const { keywords, language } = article.input;
@@ -107,13 +107,13 @@ function keywordOpenings(article: Article): Verdict {
   const sentenceShare = percent(opening.length, bearing.length);
   const sections = article.sections.filter((section) => section.prose.length > 0);
   const openingSections = sections.filter((section) => opens(section.prose[0]!.sentences[0] ?? "")).length;
-  const sectionsOk = openingSections * 3 <= sections.length;
+  const sectionsOk = openingSections * KEYWORD_OPENINGS.sectionsPer <= sections.length;
   const sectionPart = sections.length
     ? `${openingSections} of ${plural(sections.length, "section")} open${openingSections === 1 ? "s" : ""} with one (target at most a third)`
     : "there are no sections to open";
   return verdict(
-    sentenceShare <= 40 && sectionsOk,
-    `${opening.length} of ${plural(bearing.length, "sentence")} holding a keyword open with one (${round(sentenceShare, 1)}%; target at most 40%), ` +
+    sentenceShare <= KEYWORD_OPENINGS.sentences && sectionsOk,
+    `${opening.length} of ${plural(bearing.length, "sentence")} holding a keyword open with one (${round(sentenceShare, 1)}%; target at most ${KEYWORD_OPENINGS.sentences}%), ` +
       `and ${sectionPart}; the introduction's first sentence is not counted` +
       `${opening[0] === undefined ? "" : ` (first: ${quote(opening[0], language)})`}.`,
   );

@@ -9,7 +9,7 @@ import { data } from "franc/data.js";
 import { expressions } from "franc/expressions.js";
 import { iso6393To1 } from "iso-639-3";
 import { countWords } from "../../text/text.js";
-import type { CheckId } from "./registry.js";
+import type { CheckId } from "../../../contract/checks.js";
 import { type Article, type Measure, type Verdict, na, verdict } from "./article.js";
 
 /** Fewer words than this are too few to tell a language by its trigrams. */

@@ -1,6 +1,6 @@
 /** Length checks: the title, the meta description and the body against the request. */
 import { LENGTH_TOLERANCE } from "../../plan/limits.js";
-import type { CheckId } from "./registry.js";
+import type { CheckId } from "../../../contract/checks.js";
 import { type Measure, na, plural, round, verdict } from "./article.js";
 
 /** Length in characters as a person counts them (code points, so emoji and CJK count once). */

@@ -4,7 +4,7 @@
  * analyse and generate alike (generate also takes out the link anchors it steered in,
  * `AnalyseInput.steered`): a phrase placed in the text proves nothing, so a story with the keyword
  * pushed into every paragraph fails, and the same text gets the same verdict from both. A failed
- * check caps the score (registry.ts SCORE_CAPS). Calibrated in docs/guarantees.md
+ * check caps the score (src/contract/checks.ts SCORE_CAPS). Calibrated in docs/guarantees.md
  * (`npx tsx scripts/calibrate-topic.ts`).
  */
 import { ON_TOPIC } from "../../plan/limits.js";

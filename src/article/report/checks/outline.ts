@@ -1,6 +1,6 @@
 /** The outline check: an article written to an edited outline has its headings, in order, each section within its budget. */
 import { SECTION_TOLERANCE } from "../../plan/limits.js";
-import type { CheckId } from "./registry.js";
+import type { CheckId } from "../../../contract/checks.js";
 import { type Measure, na, plural, verdict } from "./article.js";
 
 /** Words of prose before the first heading, then under each heading up to the next. */

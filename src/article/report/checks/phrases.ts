@@ -6,7 +6,7 @@
  */
 import { countBanned } from "../../plan/avoid.js";
 import { clichesFor } from "../../plan/cliches.js";
-import type { CheckId } from "./registry.js";
+import type { CheckId } from "../../../contract/checks.js";
 import { type Article, type Measure, listFound, na, plural, sum, verdict } from "./article.js";
 
 /** A phrase found, with how often. */

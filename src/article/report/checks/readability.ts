@@ -7,7 +7,7 @@ import { LONG_SENTENCE_SHARE, PARAGRAPH_WORDS, sentenceWords } from "../../plan/
 import { differsAt } from "../../text/repeats.js";
 import { countWords, wordSpans } from "../../text/text.js";
 import { hasTransition, isPassive } from "./english.js";
-import type { CheckId } from "./registry.js";
+import type { CheckId } from "../../../contract/checks.js";
 import { type Measure, na, percent, plural, quote, round, verdict } from "./article.js";
 
 /** Yoast checks transition words only in a text of at least 200 words. */

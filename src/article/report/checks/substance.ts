@@ -1,11 +1,11 @@
 /**
  * Substance checks, what a reader judges first: does the article read as language rather
  * than a loop (whether it is about its topic is on-topic.ts). A failed one caps the score
- * (registry.ts SCORE_CAPS).
+ * (src/contract/checks.ts SCORE_CAPS).
  */
 import { LOOPS } from "../../plan/limits.js";
 import { loops, type Repetition } from "../../text/repeats.js";
-import type { CheckId } from "./registry.js";
+import type { CheckId } from "../../../contract/checks.js";
 import { type Article, type Measure, type Verdict, na, percent, plural, quote, round, verdict } from "./article.js";
 
 /** The substance checks by id (on-topic.ts holds the other). */

@@ -4,7 +4,7 @@
  * an analyse answer each become a {@link ReportView}; each tab's report has the same
  * elements, their ids behind a prefix of its own (none for Generate, `check-` for Check).
  */
-import type { ArticleResponse, SeoCheck } from "../../../article/wire/response.js";
+import type { ArticleResponse, SeoCheck } from "../../../contract/response.js";
 import { byId, el } from "./dom.js";
 
 type CheckKind = "pass" | "fail" | "na";

@@ -1,8 +1,4 @@
 import * as v from "valibot";
-import type { Prompting } from "../../model/backend.js";
-import type { Compute } from "../../model/gpu.js";
-import type { UpstreamState } from "../../model/remote/health.js";
-import type { PromptForm } from "../../model/remote/server.js";
 import { described } from "./schema.js";
 
 /**
@@ -13,10 +9,11 @@ import { described } from "./schema.js";
 const count = (text?: string) =>
   text ? described(v.pipe(v.number(), v.integer(), v.minValue(0)), text) : v.pipe(v.number(), v.integer(), v.minValue(0));
 
-const GPUS = ["cpu", "cuda", "vulkan", "metal"] as const satisfies readonly Compute["gpu"][];
-const UPSTREAM_STATES = ["ok", "unavailable", "unreachable"] as const satisfies readonly UpstreamState[];
-const PROMPT_FORMS = ["token-ids", "text"] as const satisfies readonly PromptForm[];
-const PROMPTINGS = ["chat-template", "completion"] as const satisfies readonly Prompting[];
+// What model/ reports in these words: its backends build the answer, so the types are checked there (the contract reads no module above it).
+const GPUS = ["cpu", "cuda", "vulkan", "metal"] as const;
+const UPSTREAM_STATES = ["ok", "unavailable", "unreachable"] as const;
+const PROMPT_FORMS = ["token-ids", "text"] as const;
+const PROMPTINGS = ["chat-template", "completion"] as const;
 
 /** Where articles are written: in-process (the compute backend and the layers offloaded), or an inference server. */
 const BackendReportSchema = described(

@@ -1,10 +1,9 @@
 import * as v from "valibot";
-import { MAX_NESTING, nestingProblem, withinNesting } from "../text/nesting.js";
+import { MAX_NESTING, nestingProblem, withinNesting } from "./nesting.js";
 import { PublishFieldSchema } from "./publish.js";
-import { requestConflicts } from "../plan/conflicts.js";
-import { ISO_639_1_CODES, isIso6391 } from "../plan/labels.js";
-import { resolvePreset, type Preset } from "../plan/presets.js";
-import { cleanBlock, cleanText } from "../text/clean.js";
+import { ISO_639_1_CODES, isIso6391 } from "./languages.js";
+import { resolvePreset, type Preset } from "./presets.js";
+import { cleanBlock, cleanText } from "./clean.js";
 import { LIMITS } from "./limits.js";
 import { OUTLINE_KINDS, UserOutlineSchema, type UserOutline } from "./outline.js";
 import { described, jsonObject, optionalText, requiredText, stated, text, trimmed, uniquePhrases } from "./schema.js";
@@ -340,15 +339,6 @@ export const GenerateRequestSchema = v.pipe(
     structureRequested: structure || DEFAULTS.structure,
     seed: seed ?? randomSeed(),
   })),
-  // A ban the request's own keywords, topic or headings contradict: each field involved is named.
-  // An outline that breaks a form rule (a long section, an H3 first) is written as given: the report says so.
-  v.rawCheck(({ dataset, addIssue }) => {
-    if (!dataset.typed) return;
-    for (const conflict of requestConflicts(dataset.value)) {
-      const path = conflict.keys.map((key) => ({ type: "object", origin: "value", input: {}, key, value: undefined }));
-      addIssue({ message: conflict.message, path: path as unknown as [v.IssuePathItem, ...v.IssuePathItem[]] });
-    }
-  }),
 );
 
 /** A seed for a request that gives none. */

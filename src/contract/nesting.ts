@@ -5,7 +5,7 @@
  * {@link MAX_NESTING} levels is refused before it is parsed. Both readings are upper bounds
  * of the depth the parser builds, tight for what articles hold.
  */
-import { InvalidFieldError } from "../../errors.js";
+import { InvalidFieldError } from "../errors.js";
 import { ORDERED, parseCostProblem } from "./parse-cost.js";
 
 /** Deepest nesting of Markdown or HTML that inkpress reads: far more than any article holds. */

@@ -1,9 +1,9 @@
 import * as v from "valibot";
 import { described } from "./schema.js";
-import { CHECK_IDS, type CheckId } from "../report/analyse.js";
+import { CHECK_IDS, type CheckId } from "./checks.js";
 import { JsonLdSchema } from "./jsonld.js";
 import { PublishOutcomeSchema } from "./publish.js";
-import { PRESETS } from "../plan/presets.js";
+import { PRESETS } from "./presets.js";
 
 /**
  * The shapes the API answers with, as valibot schemas: they type the engine's output and

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { described } from "./schema.js";
-import { resolvePreset } from "../plan/presets.js";
-import { MAX_NESTING, nestingProblem, withinNesting } from "../text/nesting.js";
+import { resolvePreset } from "./presets.js";
+import { MAX_NESTING, nestingProblem, withinNesting } from "./nesting.js";
 import { OutlineEntrySchema, SeoReportSchema } from "./response.js";
 import {
   DEFAULTS,

@@ -1,7 +1,7 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import * as v from "valibot";
-import { unknownFieldReason } from "../../did-you-mean.js";
-import { cleanText } from "../text/clean.js";
+import { unknownFieldReason } from "../did-you-mean.js";
+import { cleanText } from "./clean.js";
 import { fieldPath } from "./fields.js";
 
 /** A string cleaned as the engine takes text ({@link cleanText}), then trimmed. */

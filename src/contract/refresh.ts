@@ -6,13 +6,12 @@
  */
 import * as v from "valibot";
 import { PublishFieldSchema } from "./publish.js";
-import { CHECK_IDS, type CheckId } from "../report/analyse.js";
+import { CHECK_IDS, type CheckId } from "./checks.js";
 import { MARKDOWN_DESCRIPTION, TARGET_FIELDS } from "./analyse.js";
-import { nestingProblem, withinNesting } from "../text/nesting.js";
-import { countWords } from "../text/text.js";
-import { DEFAULTS, jsonObject, LIMITS, randomSeed, SeedSchema } from "./request.js";
+import { nestingProblem, withinNesting } from "./nesting.js";
+import { DEFAULTS, jsonObject, randomSeed, SeedSchema } from "./request.js";
 import { ArticleResponseSchema, SeoReportSchema } from "./response.js";
-import { resolvePreset } from "../plan/presets.js";
+import { resolvePreset } from "./presets.js";
 import { described } from "./schema.js";
 
 /**
@@ -137,12 +136,3 @@ export const EXAMPLE_REFRESH_REQUEST = {
   mend: ["title"],
   seed: 42,
 } satisfies RefreshRequestInput;
-
-/**
- * Words a refresh reserves of a key's daily quota while it runs: the article's length (asked,
- * else as given, within the request bounds). It counts only the words the model writes.
- */
-export function refreshReservation(request: RefreshRequest): number {
-  const words = request.length ?? countWords(request.markdown, request.language ?? "en");
-  return Math.min(LIMITS.lengthMax, Math.max(LIMITS.lengthMin, words));
-}

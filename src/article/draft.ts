@@ -1,25 +1,30 @@
 /**
- * The outline a user edits before the article is written: the engine's own plan (the same
- * plan and outline stages generate runs), answered with a word budget per heading, the keyword
- * and source each section carries, and two more titles and descriptions to choose from.
+ * The outline a user edits before the article is written, drafted by the engine as generate
+ * opens its answer (the same plan, prompt and outline stage, the same seed for the outline) and
+ * answered with the body pass's own budget per heading, the keyword and source each section
+ * carries, and two more titles and descriptions, their seeds drawn from the one seed sequence.
  */
-import {
-  planAvoidList,
-  Grounding,
-  TokenLedger,
-  headingText,
-  outlineFormat,
-  writeOutline,
-  type Outline,
-  SECTION_MIN_WORDS,
-  plan,
-  type Plan,
-  articlePrompt,
-  countWords,
-} from "../article/index.js";
-import type { GenerateRequest } from "../article/wire/request.js";
+import type { AcceptedRequest } from "./accept.js";
+import type { DraftHeading, OutlineResponse } from "../contract/outline-response.js";
 import type { Backend } from "../model/backend.js";
-import type { DraftHeading, OutlineResponse } from "../article/wire/outline-response.js";
+import { fixedWords, shareBudgets } from "./body/budgets.js";
+import { Grounding } from "./grounding/grounding.js";
+import { TokenLedger } from "./ledger.js";
+import { outlineFormat } from "./outline/opening.js";
+import { headingText, writeOutline, type Outline } from "./outline/outline.js";
+import { planAvoidList, plan, type Plan } from "./plan/plan.js";
+import { articlePrompt } from "./plan/prompts.js";
+import { seedSequence } from "./plan/seeds.js";
+
+/** What drafting an outline needs besides the request. */
+export interface DraftOutlineOptions {
+  backend: Backend;
+  /**
+   * Aborts the drafting (client gone, deadline passed).
+   * @default none
+   */
+  signal?: AbortSignal | undefined;
+}
 
 /**
  * Share of an article's words an outline is charged: a 600-word plan took 0.24 of the article's
@@ -33,7 +38,7 @@ export function outlineCharge(request: { length: number }): number {
 }
 
 /** Plan the article a request asks for, without writing it: the outline, budgets and alternatives. */
-export async function draftOutline(given: GenerateRequest, options: { backend: Backend; signal?: AbortSignal }): Promise<OutlineResponse> {
+export async function draftOutline(given: AcceptedRequest, options: DraftOutlineOptions): Promise<OutlineResponse> {
   const started = performance.now();
   const { outline: _ignored, ...request } = given;
   const { backend, signal } = options;
@@ -50,9 +55,10 @@ export async function draftOutline(given: GenerateRequest, options: { backend: B
     outline = await write(articlePlan, request.seed);
     // The alternatives are a title and description alone: the plan of the same request without sections.
     const bare = plan({ ...request, structure: "paragraphs" });
-    for (const n of [1, 2]) {
+    const seeds = seedSequence(request.seed);
+    for (let n = 0; n < 2; n++) {
       writer.cut(start, "outline");
-      const other = await write(bare, (request.seed + n * 104_729) >>> 0);
+      const other = await write(bare, seeds());
       alternatives.titles.push(other.title);
       alternatives.descriptions.push(other.metaDescription);
     }
@@ -60,7 +66,7 @@ export async function draftOutline(given: GenerateRequest, options: { backend: B
     await writer.dispose();
   }
   const grounding = Grounding.ofPlan(articlePlan, outline, avoid);
-  const { introduction, headings } = budgets(articlePlan, outline, grounding);
+  const { introduction, headings } = await budgets(articlePlan, outline, grounding);
   return {
     object: "outline",
     created: Math.floor(Date.now() / 1000),
@@ -78,35 +84,26 @@ export async function draftOutline(given: GenerateRequest, options: { backend: B
 }
 
 /**
- * The headings the article would show, each with the prose words under it: the request's
- * length less the headings' own words, shared as the body pass shares it (by section share,
- * a section's H3s alike). A section without a visible heading adds its words to the one before.
+ * The headings the article would show, each with the prose words under it: the request's length
+ * shared by the body pass's own budget loop, a section's H3s alike. A section without a visible
+ * heading adds its words to the one before.
  */
-function budgets(articlePlan: Plan, outline: Outline, grounding: Grounding): { introduction: number; headings: DraftHeading[] } {
-  const { request, sections } = articlePlan;
+async function budgets(
+  articlePlan: Plan,
+  outline: Outline,
+  grounding: Grounding,
+): Promise<{ introduction: number; headings: DraftHeading[] }> {
   const headings: DraftHeading[] = [];
-  const texts = sections.map((section, i) => (articlePlan.subheadings ? headingText(section, outline.sections[i]!.heading) : null));
-  const fixed = sections.reduce(
-    (n, _, i) =>
-      n +
-      countWords(texts[i] ?? "", request.language) +
-      outline.sections[i]!.subheadings.reduce((m, h) => m + countWords(h, request.language), 0),
-    0,
-  );
-  let remaining = Math.max(0, request.length - fixed);
-  let shares = sections.reduce((n, s) => n + s.share, 0);
   let introduction = 0;
-  for (const [i, section] of sections.entries()) {
-    const words = Math.max(SECTION_MIN_WORDS, Math.round((remaining * section.share) / shares));
-    shares -= section.share;
-    remaining -= words;
+  await shareBudgets(articlePlan, fixedWords(articlePlan, outline), (i, words) => {
+    const section = articlePlan.sections[i]!;
     const subs = articlePlan.subheadings ? outline.sections[i]!.subheadings : [];
-    const text = texts[i];
+    const text = articlePlan.subheadings ? headingText(section, outline.sections[i]!.heading) : null;
     if (!text) {
       const last = headings.at(-1);
       if (last) last.words += words;
       else introduction += words;
-      continue;
+      return words;
     }
     const keyword = section.secondary[0] ?? (section.primaryUses > 0 ? articlePlan.primary : undefined);
     const source = grounding.drawsOn(i);
@@ -114,6 +111,7 @@ function budgets(articlePlan: Plan, outline: Outline, grounding: Grounding): { i
     headings.push({ level: 2, text, words: subs.length ? 0 : words, kind, ...(keyword ? { keyword } : {}), ...(source ? { source } : {}) });
     for (const [j, sub] of subs.entries())
       headings.push({ level: 3, text: sub, words: Math.floor(words / subs.length) + (j < words % subs.length ? 1 : 0) });
-  }
+    return words;
+  });
   return { introduction, headings };
 }

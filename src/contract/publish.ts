@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { described, jsonObject } from "./schema.js";
-import { MAX_NESTING, nestingProblem, withinNesting } from "../text/nesting.js";
+import { MAX_NESTING, nestingProblem, withinNesting } from "./nesting.js";
 
 /**
  * The `publish` field of generate, stream, jobs, refresh and `POST /api/v1/publish`, and what a
