@@ -91,20 +91,38 @@ export class Upstream {
    * `signal` aborts; leaving the loop early closes the connection, which cancels the work upstream.
    */
   async *events(path: string, body: unknown, signal?: AbortSignal): AsyncGenerator<EventSourceMessage, void, undefined> {
+    const events: EventSourceMessage[] = [];
+    // Comments (llama-server's pings) are not events, but they reset the watchdog like any byte.
+    const parser = createParser({ onEvent: (event) => events.push(event) });
+    for await (const text of this.stream(path, body, signal)) {
+      parser.feed(text);
+      yield* events.splice(0);
+    }
+  }
+
+  /** As {@link events}, for a server that streams one JSON object a line (Ollama's NDJSON): yields each non-empty line. */
+  async *lines(path: string, body: unknown, signal?: AbortSignal): AsyncGenerator<string, void, undefined> {
+    let rest = "";
+    for await (const text of this.stream(path, body, signal)) {
+      const lines = (rest + text).split("\n");
+      rest = lines.pop()!;
+      yield* lines.filter((line) => line.trim());
+    }
+    if (rest.trim()) yield rest;
+  }
+
+  /** The answer's body as text, chunk by chunk, each resetting the watchdog; ends quietly when `signal` aborts. */
+  private async *stream(path: string, body: unknown, signal?: AbortSignal): AsyncGenerator<string, void, undefined> {
     const watch = new Watchdog(this.stallMs, signal);
     try {
       const response = await this.open(path, body, watch);
-      const events: EventSourceMessage[] = [];
-      // Comments (llama-server's pings) are not events, but they reset the watchdog like any byte.
-      const parser = createParser({ onEvent: (event) => events.push(event) });
       const decoder = new TextDecoder();
       const reader = response.body!.getReader();
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
         watch.reset();
-        parser.feed(decoder.decode(value, { stream: true }));
-        yield* events.splice(0);
+        yield decoder.decode(value, { stream: true });
       }
     } catch (error) {
       if (signal?.aborted) return;
@@ -130,7 +148,9 @@ export class Upstream {
 
   /** Send the request, retrying with backoff while the server has not answered; a non-2xx answer throws. */
   private open(path: string, body: unknown, watch: Watchdog): Promise<Response> {
-    const headers: Record<string, string> = { accept: body === undefined ? "application/json" : "application/json, text/event-stream" };
+    const headers: Record<string, string> = {
+      accept: body === undefined ? "application/json" : "application/json, text/event-stream, application/x-ndjson",
+    };
     if (body !== undefined) headers["content-type"] = "application/json";
     if (this.options.key) headers.authorization = `Bearer ${this.options.key}`;
     const attempt = async () => {

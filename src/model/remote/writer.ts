@@ -23,6 +23,8 @@ export class RemoteWriter implements Writer {
   /** The tokens the article's slot holds after the last step, where the writer knows them (a pinned slot, a step that ended by itself). */
   private held: number[] | undefined;
   private released = false;
+  /** The text a server that counts its cache (`countsCached`) was last sent, with what it generated: what its cache holds, as far as the writer knows. */
+  private sent = "";
 
   constructor(
     private readonly server: RemoteServer,
@@ -88,6 +90,7 @@ export class RemoteWriter implements Writer {
       own = this.evaluates(prompt);
       this.held = undefined;
       const generated: number[] = [];
+      let written = "";
       let known = true;
       for await (const piece of this.server.complete(step, report)) {
         known &&= piece.ids !== undefined;
@@ -95,10 +98,15 @@ export class RemoteWriter implements Writer {
           this.transcript.add(piece.ids, piece.text);
           if (known) generated.push(...piece.ids);
         } else this.transcript.append(piece.text);
+        written += piece.text;
         if (piece.text) yield piece.text;
       }
       // The endpoint ends an aborted step quietly (a cut stream throws).
       signal.throwIfAborted();
+      if (typeof prompt === "string" && this.server.countsCached && report.promptTotal !== undefined) {
+        own = uncached(this.sent, prompt, report.promptTotal);
+        this.sent = prompt + written;
+      }
       this.stopReason = report.stopReason ?? "caller";
       // The last token sampled is not evaluated, unless it was the end of generation (never part of the answer).
       if (known && typeof prompt !== "string") this.held = [...prompt, ...(this.stopReason === "end" ? generated : generated.slice(0, -1))];
@@ -144,4 +152,14 @@ export class RemoteWriter implements Writer {
     if (size() > budget) this.transcript.drop(size() - (budget - Math.floor(contextSize / 4)));
     return Math.min(maxTokens, contextSize - size() - 1);
   }
+}
+
+/**
+ * The tokens a server that counts its cache evaluated of a step's prompt: the share of its `total`
+ * past the text it was last sent (its cache holds that much, as far as the writer knows), at least one.
+ */
+function uncached(sent: string, prompt: string, total: number): number {
+  let common = 0;
+  while (common < sent.length && common < prompt.length && sent[common] === prompt[common]) common++;
+  return Math.max(1, Math.round((total * (prompt.length - common)) / Math.max(1, prompt.length)));
 }
