@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTROL, HOSTILE } from "../helpers/control-tokens.js";
 import { BUILD_TIMEOUT_MS, startLlamaServer, type RunningLlamaServer } from "../helpers/llama-server.js";
-import { startOllamaStandIn, type OllamaStandIn } from "../helpers/ollama-stand-in.js";
+import { startOllamaStandIn, type OllamaStandIn } from "../../scripts/ollama-stand-in.js";
 import { API_KEY, startServer, testModel, type TestServer } from "../helpers/server.js";
 
 // Ollama takes raw prompts as text and parses control tokens in them, so request text must reach
-// it with every tag broken. An Ollama STAND-IN (test/helpers/ollama-stand-in.ts) with a ChatML
+// it with every tag broken. An Ollama STAND-IN (scripts/ollama-stand-in.ts) with a ChatML
 // template serves the ChatML test model on a real llama-server, which tokenizes each raw prompt as
 // Ollama's runner does (control tokens parsed): every prompt that reaches the model holds the
 // template's control tokens and no more, however many the request wrote as text.

@@ -6,13 +6,13 @@ import { bannedIn, readerText } from "../helpers/bans.js";
 import { expectProblem, waitFor } from "../helpers/http.js";
 import { BUILD_TIMEOUT_MS, startLlamaServer, type RunningLlamaServer } from "../helpers/llama-server.js";
 import { matrixRequest, matrixRules } from "../helpers/matrix.js";
-import { startOllamaStandIn, type OllamaStandIn } from "../helpers/ollama-stand-in.js";
+import { startOllamaStandIn, type OllamaStandIn } from "../../scripts/ollama-stand-in.js";
 import { checkArticleRules } from "../helpers/rules.js";
 import { API_KEY, HAS_STORIES_MODEL, STORIES_MODEL, startServer, type TestServer } from "../helpers/server.js";
 import { collectSse, fetchSse } from "../helpers/sse.js";
 
 // `inkpress serve --backend` on Ollama's own API. No Ollama can be installed here, so an Ollama
-// STAND-IN (test/helpers/ollama-stand-in.ts) serves its documented API over real HTTP, backed by a
+// STAND-IN (scripts/ollama-stand-in.ts) serves its documented API over real HTTP, backed by a
 // real llama-server on stories260K: real processes, real text, Ollama's field names, NDJSON
 // streams, done_reason, error bodies and format schemas. One llama-server and one stand-in for the file.
 

@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import * as v from "valibot";
-import type { RunningLlamaServer } from "./llama-server.js";
 
 /**
  * A STAND-IN for Ollama (no Ollama can be installed on these machines): the part of Ollama's
@@ -73,7 +72,7 @@ export interface StandInCall {
 /** How to start the stand-in. */
 export interface StandInOptions {
   /** The llama-server that writes. */
-  llama: Pick<RunningLlamaServer, "url">;
+  llama: { url: string };
   /** The model's name in `/api/tags`. @default "stories260k:latest" */
   model?: string;
   /** More models `/api/tags` lists (they cannot write). @default none */
