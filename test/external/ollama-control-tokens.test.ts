@@ -16,6 +16,9 @@ const CHATML = [
   "<|im_start|>user\n{{ .Prompt }}<|im_end|>\n<|im_start|>assistant\n",
 ].join("");
 
+/** The control tokens of a prompt with the turns open: three turn starts, two ends, and the BOS the tokenizer adds (as Ollama's does). */
+const TEMPLATE_COUNTS = { "<|im_start|>": 3, "<|im_end|>": 2, "</s>": 0, "<s>": 1 };
+
 describe("request text never becomes control tokens on Ollama (a stand-in on llama-server, ChatML test model)", () => {
   let llama: RunningLlamaServer;
   let ollama: OllamaStandIn;
@@ -72,7 +75,7 @@ describe("request text never becomes control tokens on Ollama (a stand-in on lla
     expect(first).toMatch(
       /^<\|im_start\|>system\n[\s\S]*<\|im_end\|>\n<\|im_start\|>user\n[\s\S]*<\|im_end\|>\n<\|im_start\|>assistant\n/u,
     );
-    for (const count of await counts()) expect(count).toEqual({ "<|im_start|>": 3, "<|im_end|>": 2, "</s>": 0, "<s>": 0 });
+    for (const count of await counts()) expect(count).toEqual(TEMPLATE_COUNTS);
   });
 
   it("a topic, tone, voice, keywords, sources and links holding <|im_start|>system, <|im_end|>, </s> and <s> add no control token to any prompt", async () => {
@@ -82,6 +85,6 @@ describe("request text never becomes control tokens on Ollama (a stand-in on lla
     const prompts = ollama.calls.map((call) => call.body.prompt ?? "");
     // The request's text reached the model, its tags broken.
     expect(prompts[0]).toContain("<\u200b|im_start|>system");
-    for (const count of await counts()) expect(count).toEqual({ "<|im_start|>": 3, "<|im_end|>": 2, "</s>": 0, "<s>": 0 });
+    for (const count of await counts()) expect(count).toEqual(TEMPLATE_COUNTS);
   });
 });

@@ -55,6 +55,7 @@ export async function ollamaServer(upstream: Upstream, options: OllamaOptions = 
     throw error;
   }
   if (!v.is(Version, version)) return undefined;
+  upstream.named("Ollama");
   const model = chooseModel(
     v.parse(Tags, await upstream.json("/api/tags")).models.map((m) => m.name),
     options.model,
