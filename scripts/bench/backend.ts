@@ -18,6 +18,8 @@ const LIMIT = 1.2;
  * and the text after a format answer's quote is evaluated again (the cache held the quote).
  */
 const OLLAMA_LIMIT = 2;
+/** What refusing ten phrases by cutting and asking again may cost a token on Ollama. */
+const BANS_LIMIT = 1.25;
 
 if (!existsSync(MODEL)) throw new Error(`no model at ${MODEL}: set BENCH_MODEL to a GGUF file`);
 const rows = await throughLlamaServer(
@@ -31,6 +33,14 @@ const ollama = await throughLlamaServer(
   S.seeds.map((seed) => article(seed, S.length)),
   "ollama",
 );
+/** stories260K's ten favourite phrases: refused on Ollama by cutting and asking again under a grammar that refuses the word. */
+const BANNED = ["little girl", "once upon", "very happy", "big tree", "the park", "her mom", "a time", "lily", "said", "wanted to"];
+const banned = await throughLlamaServer(
+  MODEL,
+  S.seeds.map((seed) => article(seed, S.length, { style: { avoid: BANNED } })),
+  "ollama",
+);
+const perToken = (rows: typeof ollama) => median(rows.map((r) => r.servedMs / r.tokens));
 writeReport({
   name: "BENCHMARKS-backend",
   command: "npm run bench:backend",
@@ -48,6 +58,12 @@ writeReport({
       OLLAMA_LIMIT,
       `median of ${ollama.length}; llama-server behind the stand-in evaluated ${median(ollama.map((r) => r.evaluated))} prompt tokens an article (inkpress estimates ${median(ollama.map((r) => r.counted))} from text)`,
     ),
+    atMost(
+      `time per completion token through Ollama's API with ten banned phrases ÷ without`,
+      perToken(banned) / perToken(ollama),
+      BANS_LIMIT,
+      `medians of ${banned.length}; ${median(banned.map((r) => r.tokens))} completion tokens an article with the bans, ${median(ollama.map((r) => r.tokens))} without`,
+    ),
   ],
   sections: [
     `## inkpress → llama-server against llama-server alone (${path.basename(MODEL)}, 1 slot, \`-t ${defaultThreads()}\`)`,
@@ -61,6 +77,10 @@ writeReport({
     "No Ollama can be installed here: `scripts/ollama-stand-in.ts` serves Ollama's `/api/generate` (raw, NDJSON, `format` schemas) in front of the llama-server, which keeps the shared prefix in its cache as Ollama's runner does. Prompt tokens evaluated: llama-server's own count; inkpress's is estimated from text (Ollama's `prompt_eval_count` holds cached tokens too).",
     "",
     backendTable(ollama),
+    "",
+    "## The same through Ollama's API, with ten banned phrases",
+    "",
+    backendTable(banned),
     "",
   ],
 });

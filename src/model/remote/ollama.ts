@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { ModelLoadError } from "../errors.js";
 import { DEFAULT_CONTEXT } from "../runtime.js";
-import { SAMPLING } from "../sampling.js";
+import { LLAMA_SERVER_SAMPLING } from "../sampling.js";
 import { UpstreamError } from "./errors.js";
 import { KNOWN_FORMATS, ollamaChatFormat } from "./ollama-template.js";
 import { grammarSchema } from "./pattern.js";
@@ -135,12 +135,7 @@ function generateComplete(upstream: Upstream, model: string, contextSize: number
         seed: step.seed,
         num_predict: step.maxTokens,
         num_ctx: contextSize,
-        temperature: SAMPLING.temperature,
-        top_k: SAMPLING.topK,
-        top_p: SAMPLING.topP,
-        min_p: SAMPLING.minP,
-        repeat_penalty: SAMPLING.repeatPenalty,
-        repeat_last_n: SAMPLING.repeatLastN,
+        ...LLAMA_SERVER_SAMPLING,
       },
     };
     const quoted = step.grammar === undefined ? undefined : new QuotedText();
@@ -150,6 +145,8 @@ function generateComplete(upstream: Upstream, model: string, contextSize: number
       if (line.error !== undefined) throw new UpstreamError(502, `Ollama at ${upstream.base.origin} failed mid-answer: ${line.error}`);
       const piece = line.response ?? "";
       if (piece) {
+        // The cache holds the string's quotes, which the answer leaves out: the next prompt differs from the first one on.
+        if (quoted) report.held = (report.held ?? step.prompt) + piece;
         run.add(piece);
         // One token a line until the last line counts them.
         report.completionTokens++;

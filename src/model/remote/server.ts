@@ -30,6 +30,12 @@ export interface StepReport {
   /** All tokens of the prompt, cached or not, once the server said. */
   promptTotal?: number;
   completionTokens: number;
+  /**
+   * The text the server's cache holds after the step, where it is not the prompt and the pieces
+   * yielded (Ollama's format answer: its quotes, which the answer leaves out).
+   * @default the prompt, then the pieces
+   */
+  held?: string;
 }
 
 /** Generated text and the token ids it came from; `ids` is undefined where the server did not say them. */

@@ -105,7 +105,7 @@ export class RemoteWriter implements Writer {
       signal.throwIfAborted();
       if (typeof prompt === "string" && this.server.countsCached && report.promptTotal !== undefined) {
         own = uncached(this.sent, prompt, report.promptTotal);
-        this.sent = prompt + written;
+        this.sent = report.held ?? prompt + written;
       }
       this.stopReason = report.stopReason ?? "caller";
       // The last token sampled is not evaluated, unless it was the end of generation (never part of the answer).
