@@ -63,6 +63,9 @@ export class RemoteWriter implements Writer {
     const signal = options.signal ? AbortSignal.any([options.signal, this.ended]) : this.ended;
     const report: StepReport = { promptTokens: 0, completionTokens: 0 };
     let own: number | undefined;
+    // A text prompt to a server that counts its cache, with the writer's own count of its tokens; and the text generated.
+    let counted: { prompt: string; tokens: number } | undefined;
+    let written = "";
     // "caller" unless the server ends the step: the consumer may also stop iterating at any yield.
     this.stopReason = "caller";
     try {
@@ -88,9 +91,10 @@ export class RemoteWriter implements Writer {
       const step = { prompt, maxTokens, seed: options.seed, grammar: options.grammar, banned, slot: this.slot, fresh: this.fresh, signal };
       this.fresh = false;
       own = this.evaluates(prompt);
+      if (typeof prompt === "string" && this.server.countsCached)
+        counted = { prompt, tokens: this.prefix.tokens.length + this.transcript.visibleCount() };
       this.held = undefined;
       const generated: number[] = [];
-      let written = "";
       let known = true;
       for await (const piece of this.server.complete(step, report)) {
         known &&= piece.ids !== undefined;
@@ -103,14 +107,15 @@ export class RemoteWriter implements Writer {
       }
       // The endpoint ends an aborted step quietly (a cut stream throws).
       signal.throwIfAborted();
-      if (typeof prompt === "string" && this.server.countsCached && report.promptTotal !== undefined) {
-        own = uncached(this.sent, prompt, report.promptTotal);
-        this.sent = report.held ?? prompt + written;
-      }
       this.stopReason = report.stopReason ?? "caller";
       // The last token sampled is not evaluated, unless it was the end of generation (never part of the answer).
       if (known && typeof prompt !== "string") this.held = [...prompt, ...(this.stopReason === "end" ? generated : generated.slice(0, -1))];
     } finally {
+      // A step stopped before the server's count came is counted by the writer's own estimate.
+      if (counted) {
+        own = uncached(this.sent, counted.prompt, report.promptTotal ?? counted.tokens);
+        this.sent = report.held ?? counted.prompt + written;
+      }
       this.usage.promptTokens += own ?? report.promptTokens;
       this.usage.completionTokens += report.completionTokens;
     }
