@@ -35,6 +35,8 @@ export interface BackendSource {
   key: string | undefined;
   /** Articles in flight upstream; undefined: the server's slot count. */
   sequences: number | undefined;
+  /** The model on a server that holds several (Ollama); undefined: the only one. */
+  model: string | undefined;
 }
 
 /** Everything the server needs to start. */
@@ -161,5 +163,11 @@ function resolveSource(sources: SettingSources): ModelSource | BackendSource {
       "a model and a backend are both configured: write with a local model (--model, INKPRESS_MODEL) or an inference server (--backend, INKPRESS_BACKEND), not both",
     );
   }
-  return { kind: "backend", url: readSetting("backend", sources)!, key: readSetting("backendKey", sources), sequences };
+  return {
+    kind: "backend",
+    url: readSetting("backend", sources)!,
+    key: readSetting("backendKey", sources),
+    sequences,
+    model: readSetting("backendModel", sources),
+  };
 }

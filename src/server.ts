@@ -135,7 +135,12 @@ async function openState(config: ServeConfig, options: ComposeOptions) {
       (() =>
         source.kind === "model"
           ? ModelRuntime.load({ ...source, queueSize: config.queueSize })
-          : connectBackend(source.url, { key: source.key, sequences: source.sequences, queueSize: config.queueSize })),
+          : connectBackend(source.url, {
+              key: source.key,
+              sequences: source.sequences,
+              queueSize: config.queueSize,
+              ...(source.model === undefined ? {} : { model: source.model }),
+            })),
   );
   return { keys, storage, limiter, jobStore, modelHost };
 }
@@ -271,10 +276,13 @@ function writing(source: ModelSource | BackendSource): string {
 
 /** Where the model runs, for the loaded line; an inference server's sequences are news (its slot count by default). */
 function where(report: BackendReport, sequences: number): string {
-  if (report.kind !== "in-process") return `on ${report.kind} at ${report.url} (${plural(sequences, "sequence")})`;
+  if (report.kind !== "in-process") return `on ${SERVER_NAMES[report.kind]} at ${report.url} (${plural(sequences, "sequence")})`;
   if (report.gpu === "cpu") return "on the CPU";
   return `on ${GPU_NAMES[report.gpu]} (${report.gpuLayers} of ${report.layers} layers offloaded)`;
 }
+
+/** Inference servers as their makers write their names. */
+const SERVER_NAMES = { "llama-server": "llama-server", vllm: "vLLM", ollama: "Ollama" } as const;
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 

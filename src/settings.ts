@@ -49,9 +49,17 @@ export const SETTINGS = {
     flag: "backend",
     env: "INKPRESS_BACKEND",
     defaultNote: "none: a local model writes",
-    description: "URL of an inference server (llama-server, vLLM) that writes instead of a local model",
+    description: "URL of an inference server (llama-server, Ollama, vLLM) that writes instead of a local model",
     details: "no model is loaded then, and `--model`, `--threads` and `--gpu` do not apply ([inference servers](#inference-servers))",
     parse: optional(url("backend", /^https?:\/\/[^/]/i, "an http:// or https:// URL")),
+  },
+  backendModel: {
+    flag: "backend-model",
+    env: "INKPRESS_BACKEND_MODEL",
+    defaultNote: "the only model the server holds",
+    description: "the model to write with, on an inference server that holds several (Ollama)",
+    details: "as `ollama list` names it; with several models and none named, start-up fails listing them",
+    parse: optional((raw) => raw),
   },
   backendKey: {
     env: "INKPRESS_BACKEND_KEY",

@@ -13,6 +13,7 @@ import { articlePrompt } from "../../src/article/plan/prompts.js";
 import { GenerateRequestSchema } from "../../src/contract/request.js";
 import { LLAMA_SERVER_SAMPLING } from "../../src/model/sampling.js";
 import { defaultThreads } from "../../src/setting-parsers.js";
+import { startOllamaStandIn } from "../ollama-stand-in.js";
 import { generate, serve, spawnServer, type Server } from "./checkout.js";
 import { f, log, ms, ROOT, table } from "./common.js";
 
@@ -31,10 +32,19 @@ export interface BackendRow {
   promptS: number;
 }
 
-/** Each request through inkpress in front of llama-server on `model`, each followed at once by its tokens on llama-server alone. */
-export async function throughLlamaServer(model: string, requests: object[]): Promise<BackendRow[]> {
+/**
+ * Each request through inkpress in front of llama-server on `model`, each followed at once by its
+ * tokens on llama-server alone. `via: "ollama"` puts the Ollama stand-in (scripts/ollama-stand-in.ts)
+ * between them: inkpress then speaks Ollama's API, and the alone run is still llama-server's.
+ */
+export async function throughLlamaServer(
+  model: string,
+  requests: object[],
+  via: "llama-server" | "ollama" = "llama-server",
+): Promise<BackendRow[]> {
   const llama = await llamaServer(model);
-  const inkpress = await serve(ROOT, ["--backend", llama.url]);
+  const standIn = via === "ollama" ? await startOllamaStandIn({ llama }) : undefined;
+  const inkpress = await serve(ROOT, ["--backend", standIn?.url ?? llama.url]);
   const rows: BackendRow[] = [];
   try {
     const { prompting } = (await (await fetch(`${inkpress.url}/healthz`)).json()) as { prompting: string };
@@ -55,10 +65,11 @@ export async function throughLlamaServer(model: string, requests: object[]): Pro
         generateS: after.generateS - before.generateS,
         promptS: after.promptS - before.promptS,
       });
-      log(`seed ${seed}: ${served.completionTokens} tokens, through llama-server ${ms(served.wallMs)}, llama-server alone ${ms(aloneMs)}`);
+      log(`seed ${seed}: ${served.completionTokens} tokens, through ${via} ${ms(served.wallMs)}, llama-server alone ${ms(aloneMs)}`);
     }
   } finally {
     await inkpress.stop();
+    await standIn?.stop();
     await llama.stop();
   }
   return rows;

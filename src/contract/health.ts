@@ -26,7 +26,7 @@ const BackendReportSchema = described(
       fallback: v.optional(described(v.string(), "Why `--gpu auto` runs on the CPU.")),
     }),
     v.object({
-      kind: v.picklist(["llama-server", "vllm"]),
+      kind: v.picklist(["llama-server", "vllm", "ollama"]),
       url: described(v.string(), "The server's origin (never credentials)."),
       state: described(v.picklist(UPSTREAM_STATES), "How it answered its last health check (cached a few seconds)."),
       prompts: described(

@@ -51,7 +51,8 @@ export interface RuntimeOptions {
 
 export { ModelLoadError };
 
-const DEFAULT_CONTEXT = 4096;
+/** Tokens of context a model gets unless told otherwise (Ollama models too: its own default is smaller). */
+export const DEFAULT_CONTEXT = 4096;
 
 /**
  * The in-process backend: one llama.cpp runtime, one model, one context whose

@@ -9,7 +9,7 @@ export const SAMPLING = {
   repeatLastN: 64,
 } as const;
 
-/** The same sampling in llama-server's `/completion` field names. */
+/** The same sampling in llama-server's `/completion` field names, which Ollama's `options` share. */
 export const LLAMA_SERVER_SAMPLING = {
   temperature: SAMPLING.temperature,
   top_k: SAMPLING.topK,

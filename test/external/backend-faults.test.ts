@@ -53,7 +53,7 @@ describe("remote backend: servers inkpress cannot use fail at start-up with one 
     expect((error as Error).message).toBe(`cannot use the backend: ${closed.url} failed: connection refused`);
   });
 
-  it("an OpenAI-compatible server without context size or token counts (Ollama, LM Studio)", async () => {
+  it("an OpenAI-compatible server without context size or token counts (neither Ollama's API nor LM Studio's)", async () => {
     const ollama = await fakeServer({ "/v1/models": { object: "list", data: [{ id: "qwen2.5:1.5b", object: "model" }] } });
     const error = await connectBackend(ollama.url, FAST).catch((e: unknown) => e);
     await ollama.close();

@@ -3,6 +3,8 @@ import { RemoteBackend } from "./backend.js";
 import { UpstreamError } from "./errors.js";
 import { UpstreamHealth } from "./health.js";
 import { llamaServer } from "./llama-server.js";
+import { refuseLmStudio } from "./lmstudio.js";
+import { ollamaServer } from "./ollama.js";
 import { openaiServer } from "./openai.js";
 import { SAMPLING } from "../sampling.js";
 import type { RemoteServer } from "./server.js";
@@ -27,11 +29,16 @@ export interface ConnectOptions extends UpstreamOptions {
    * @default "native" where the server is llama-server, else "openai"
    */
   api?: "native" | "openai";
+  /**
+   * The model to write with, on a server that holds several (Ollama).
+   * @default the only one it holds
+   */
+  model?: string;
 }
 
 /**
- * A backend on the inference server at `url`: llama-server, or an OpenAI-compatible server
- * (vLLM). Probes what the engine needs (context size, token counts, the chat template, GBNF
+ * A backend on the inference server at `url`: llama-server, Ollama (its own API), or an
+ * OpenAI-compatible server (vLLM). Probes what the engine needs (context size, token counts, the chat template, GBNF
  * grammars, usage) and fails with a one-line {@link ModelLoadError} when something is missing
  * or the server cannot be reached, so a server that would write worse articles is never used.
  */
@@ -44,8 +51,8 @@ export async function connectBackend(url: string, options: ConnectOptions = {}):
     throw new ModelLoadError(`the backend URL ${url} is not a URL`);
   }
   try {
-    const server = await discover(new Upstream(base, options), options.api);
-    const health = new UpstreamHealth(base, { key: options.key });
+    const server = await discover(new Upstream(base, options), options);
+    const health = new UpstreamHealth(base, { key: options.key, ...(server.healthPath ? { path: server.healthPath } : {}) });
     return new RemoteBackend(server, options.sequences ?? server.slots ?? 1, options.queueSize ?? 16, base.origin, health);
   } catch (error) {
     if (error instanceof ModelLoadError) throw error;
@@ -54,9 +61,12 @@ export async function connectBackend(url: string, options: ConnectOptions = {}):
   }
 }
 
-async function discover(upstream: Upstream, api: ConnectOptions["api"]): Promise<RemoteServer> {
+async function discover(upstream: Upstream, { api, model }: ConnectOptions): Promise<RemoteServer> {
   const llama = await llamaServer(upstream);
   if (llama && api !== "openai") return llama;
+  const ollama = llama ? undefined : await ollamaServer(upstream, { ...(model === undefined ? {} : { model }) });
+  if (ollama) return ollama;
+  if (!llama) await refuseLmStudio(upstream);
   if (api === "native")
     throw new ModelLoadError(`${upstream.base.origin} is not llama-server (no /props), so it has no native /completion`);
   // `verbose` adds llama-server's native event to each OpenAI one: the generated token ids are read from it.

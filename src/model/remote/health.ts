@@ -14,6 +14,11 @@ export interface UpstreamHealthOptions {
    */
   ttlMs?: number;
   /**
+   * The path probed.
+   * @default "/health"
+   */
+  path?: string;
+  /**
    * Milliseconds a probe may take before the server counts as unreachable.
    * @default 2_000
    */
@@ -22,7 +27,7 @@ export interface UpstreamHealthOptions {
 
 /**
  * The inference server's state, for `/healthz`: one cheap `GET /health` (llama-server and vLLM
- * both serve it; llama-server answers 503 while it loads), shared by every check within `ttlMs`.
+ * both serve it; llama-server answers 503 while it loads; Ollama's is `/api/version`), shared by every check within `ttlMs`.
  */
 export class UpstreamHealth {
   private last: { at: number; state: Promise<UpstreamState> } | undefined;
@@ -41,7 +46,7 @@ export class UpstreamHealth {
 
   private async probe(): Promise<UpstreamState> {
     try {
-      const response = await fetch(new URL("/health", this.base), {
+      const response = await fetch(new URL(this.options.path ?? "/health", this.base), {
         headers: this.options.key ? { authorization: `Bearer ${this.options.key}` } : {},
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 2_000),
       });

@@ -30,6 +30,12 @@ export interface StepReport {
   /** All tokens of the prompt, cached or not, once the server said. */
   promptTotal?: number;
   completionTokens: number;
+  /**
+   * The text the server's cache holds after the step, where it is not the prompt and the pieces
+   * yielded (Ollama's format answer: its quotes, which the answer leaves out).
+   * @default the prompt, then the pieces
+   */
+  held?: string;
 }
 
 /** Generated text and the token ids it came from; `ids` is undefined where the server did not say them. */
@@ -57,7 +63,7 @@ export interface PromptPrefix {
 /** What the writers need from one inference server, found when connecting. */
 export interface RemoteServer {
   /** Which server this is, for `/healthz`. */
-  readonly kind: "llama-server" | "vllm";
+  readonly kind: "llama-server" | "vllm" | "ollama";
   /** The model's name. */
   readonly name: string;
   readonly prompting: Prompting;
@@ -69,6 +75,17 @@ export interface RemoteServer {
   readonly pinsSlots: boolean;
   /** How `complete` takes its prompt. */
   readonly prompts: PromptForm;
+  /**
+   * The server's prompt count holds the tokens its cache reused (Ollama's `prompt_eval_count`): the
+   * writer counts as evaluated only the share of the prompt past what its last step sent.
+   * @default false
+   */
+  readonly countsCached?: boolean;
+  /**
+   * Where a cheap GET tells whether the server is up.
+   * @default "/health" (llama-server, vLLM)
+   */
+  readonly healthPath?: string;
   /**
    * The model's control tokens but end of generation, where the server names them (llama-server):
    * a grammar built from request text could otherwise let the sampler take one for its characters.

@@ -57,6 +57,9 @@ export class Upstream {
   private readonly retries: number;
   private readonly retryDelayMs: number;
 
+  /** How faults name the server: its origin, or its kind and origin once known ("Ollama at http://…"). */
+  private label: string;
+
   constructor(
     /** The server's root URL. */
     readonly base: URL,
@@ -65,6 +68,12 @@ export class Upstream {
     this.stallMs = options.stallTimeoutMs ?? 120_000;
     this.retries = options.retries ?? 3;
     this.retryDelayMs = options.retryDelayMs ?? 500;
+    this.label = base.origin;
+  }
+
+  /** Name the server's kind in every fault from now on. */
+  named(kind: string): void {
+    this.label = `${kind} at ${this.base.origin}`;
   }
 
   /** GET (no body) or POST a JSON request and return the JSON answer. */
@@ -76,7 +85,7 @@ export class Upstream {
       try {
         return JSON.parse(text);
       } catch {
-        throw new UpstreamError(502, `${this.base.origin}${path} answered with something that is not JSON`);
+        throw new UpstreamError(502, `${this.label}${path} answered with something that is not JSON`);
       }
     } catch (error) {
       signal?.throwIfAborted();
@@ -91,20 +100,38 @@ export class Upstream {
    * `signal` aborts; leaving the loop early closes the connection, which cancels the work upstream.
    */
   async *events(path: string, body: unknown, signal?: AbortSignal): AsyncGenerator<EventSourceMessage, void, undefined> {
+    const events: EventSourceMessage[] = [];
+    // Comments (llama-server's pings) are not events, but they reset the watchdog like any byte.
+    const parser = createParser({ onEvent: (event) => events.push(event) });
+    for await (const text of this.stream(path, body, signal)) {
+      parser.feed(text);
+      yield* events.splice(0);
+    }
+  }
+
+  /** As {@link events}, for a server that streams one JSON object a line (Ollama's NDJSON): yields each non-empty line. */
+  async *lines(path: string, body: unknown, signal?: AbortSignal): AsyncGenerator<string, void, undefined> {
+    let rest = "";
+    for await (const text of this.stream(path, body, signal)) {
+      const lines = (rest + text).split("\n");
+      rest = lines.pop()!;
+      yield* lines.filter((line) => line.trim());
+    }
+    if (rest.trim()) yield rest;
+  }
+
+  /** The answer's body as text, chunk by chunk, each resetting the watchdog; ends quietly when `signal` aborts. */
+  private async *stream(path: string, body: unknown, signal?: AbortSignal): AsyncGenerator<string, void, undefined> {
     const watch = new Watchdog(this.stallMs, signal);
     try {
       const response = await this.open(path, body, watch);
-      const events: EventSourceMessage[] = [];
-      // Comments (llama-server's pings) are not events, but they reset the watchdog like any byte.
-      const parser = createParser({ onEvent: (event) => events.push(event) });
       const decoder = new TextDecoder();
       const reader = response.body!.getReader();
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
         watch.reset();
-        parser.feed(decoder.decode(value, { stream: true }));
-        yield* events.splice(0);
+        yield decoder.decode(value, { stream: true });
       }
     } catch (error) {
       if (signal?.aborted) return;
@@ -120,17 +147,19 @@ export class Upstream {
     try {
       json = JSON.parse(data);
     } catch {
-      throw new UpstreamError(502, `${this.base.origin} sent an event that is not JSON`);
+      throw new UpstreamError(502, `${this.label} sent an event that is not JSON`);
     }
     const parsed = v.safeParse(schema, json);
     if (!parsed.success)
-      throw new UpstreamError(502, `${this.base.origin} sent an event inkpress does not understand: ${v.summarize(parsed.issues)}`);
+      throw new UpstreamError(502, `${this.label} sent an event inkpress does not understand: ${v.summarize(parsed.issues)}`);
     return parsed.output;
   }
 
   /** Send the request, retrying with backoff while the server has not answered; a non-2xx answer throws. */
   private open(path: string, body: unknown, watch: Watchdog): Promise<Response> {
-    const headers: Record<string, string> = { accept: body === undefined ? "application/json" : "application/json, text/event-stream" };
+    const headers: Record<string, string> = {
+      accept: body === undefined ? "application/json" : "application/json, text/event-stream, application/x-ndjson",
+    };
     if (body !== undefined) headers["content-type"] = "application/json";
     if (this.options.key) headers.authorization = `Bearer ${this.options.key}`;
     const attempt = async () => {
@@ -150,7 +179,7 @@ export class Upstream {
       const detail = errorMessage(await response.text().catch(() => ""));
       throw new UpstreamError(
         upstreamStatus(response.status),
-        `${this.base.origin}${path} answered ${response.status}${detail ? `: ${detail}` : ""}`,
+        `${this.label}${path} answered ${response.status}${detail ? `: ${detail}` : ""}`,
         {
           retryable: [429, 502, 503, 504].includes(response.status),
           answered: response.status,
@@ -169,13 +198,13 @@ export class Upstream {
   /** The error as an {@link UpstreamError}, its message one line naming the server. */
   private fault(error: unknown, watch: Watchdog): UpstreamError {
     if (error instanceof UpstreamError) return error;
-    if (watch.stalled) return new UpstreamError(504, `${this.base.origin} sent nothing for ${this.stallMs / 1000} s`);
+    if (watch.stalled) return new UpstreamError(504, `${this.label} sent nothing for ${this.stallMs / 1000} s`);
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     const transient = TRANSIENT[cause?.code ?? ""];
     const tls = TLS_WORDS[cause?.code ?? ""];
     if (tls) return new UpstreamError(502, `the server at ${this.base.origin} ${tls}`, { cause: error });
     const reason = transient ?? cause?.message ?? (error as Error).message;
-    return new UpstreamError(502, `${this.base.origin} failed: ${reason}`, { retryable: transient !== undefined, cause: error });
+    return new UpstreamError(502, `${this.label} failed: ${reason}`, { retryable: transient !== undefined, cause: error });
   }
 }
 

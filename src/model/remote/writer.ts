@@ -23,6 +23,8 @@ export class RemoteWriter implements Writer {
   /** The tokens the article's slot holds after the last step, where the writer knows them (a pinned slot, a step that ended by itself). */
   private held: number[] | undefined;
   private released = false;
+  /** The text a server that counts its cache (`countsCached`) was last sent, with what it generated: what its cache holds, as far as the writer knows. */
+  private sent = "";
 
   constructor(
     private readonly server: RemoteServer,
@@ -61,6 +63,9 @@ export class RemoteWriter implements Writer {
     const signal = options.signal ? AbortSignal.any([options.signal, this.ended]) : this.ended;
     const report: StepReport = { promptTokens: 0, completionTokens: 0 };
     let own: number | undefined;
+    // A text prompt to a server that counts its cache, with the writer's own count of its tokens; and the text generated.
+    let counted: { prompt: string; tokens: number } | undefined;
+    let written = "";
     // "caller" unless the server ends the step: the consumer may also stop iterating at any yield.
     this.stopReason = "caller";
     try {
@@ -86,6 +91,8 @@ export class RemoteWriter implements Writer {
       const step = { prompt, maxTokens, seed: options.seed, grammar: options.grammar, banned, slot: this.slot, fresh: this.fresh, signal };
       this.fresh = false;
       own = this.evaluates(prompt);
+      if (typeof prompt === "string" && this.server.countsCached)
+        counted = { prompt, tokens: this.prefix.tokens.length + this.transcript.visibleCount() };
       this.held = undefined;
       const generated: number[] = [];
       let known = true;
@@ -95,6 +102,7 @@ export class RemoteWriter implements Writer {
           this.transcript.add(piece.ids, piece.text);
           if (known) generated.push(...piece.ids);
         } else this.transcript.append(piece.text);
+        written += piece.text;
         if (piece.text) yield piece.text;
       }
       // The endpoint ends an aborted step quietly (a cut stream throws).
@@ -103,6 +111,11 @@ export class RemoteWriter implements Writer {
       // The last token sampled is not evaluated, unless it was the end of generation (never part of the answer).
       if (known && typeof prompt !== "string") this.held = [...prompt, ...(this.stopReason === "end" ? generated : generated.slice(0, -1))];
     } finally {
+      // A step stopped before the server's count came is counted by the writer's own estimate.
+      if (counted) {
+        own = uncached(this.sent, counted.prompt, report.promptTotal ?? counted.tokens);
+        this.sent = report.held ?? counted.prompt + written;
+      }
       this.usage.promptTokens += own ?? report.promptTokens;
       this.usage.completionTokens += report.completionTokens;
     }
@@ -144,4 +157,14 @@ export class RemoteWriter implements Writer {
     if (size() > budget) this.transcript.drop(size() - (budget - Math.floor(contextSize / 4)));
     return Math.min(maxTokens, contextSize - size() - 1);
   }
+}
+
+/**
+ * The tokens a server that counts its cache evaluated of a step's prompt: the share of its `total`
+ * past the text it was last sent (its cache holds that much, as far as the writer knows), at least one.
+ */
+function uncached(sent: string, prompt: string, total: number): number {
+  let common = 0;
+  while (common < sent.length && common < prompt.length && sent[common] === prompt[common]) common++;
+  return Math.max(1, Math.round((total * (prompt.length - common)) / Math.max(1, prompt.length)));
 }
