@@ -16,8 +16,11 @@ import { startServer, testModel, type TestServer } from "../helpers/server.js";
 /** Seconds one reading of a text may take (INKPRESS_ANALYSE_TIMEOUT_S, its default): a 30 KB article takes 0.3–0.6 s of CPU, several times that in wall time on a loaded machine. */
 const LIMIT_S = 10;
 
-/** HTML the browser's tree builder takes with the square of, or worse: each paragraph reopens every unclosed `<b>` before it (1,000 took 34 s). */
-const slowHtml = (paragraphs: number) => Array.from({ length: paragraphs }, (_, i) => `<p><b id=b${i}>bees</p>`).join("");
+/** HTML the browser's tree builder took minutes over: each paragraph reopens every unclosed `<b>` before it (1,000 took 34 s); refused by the parse budget. */
+const reopening = (paragraphs: number) => Array.from({ length: paragraphs }, (_, i) => `<p><b id=b${i}>bees</p>`).join("");
+
+/** A long list, within every budget: analysing one of 5,000 items takes about a second of CPU. */
+const list = (items: number) => `# Bees\n\n${Array.from({ length: items }, (_, i) => `- bee ${i}`).join("\n")}`;
 
 /** An article of 30 KB as a person writes it, for publishing. */
 const ARTICLE = `---\ntitle: Keeping bees in a small garden\nslug: bees-small-garden\n---\n\n${"A hive needs a level stand, shelter from the wind and water close by, so the bees do not drink from the neighbours' pond.\n\n".repeat(250)}`;
@@ -119,12 +122,12 @@ describe("requests that once stalled the server", () => {
     const order: string[] = [];
     // About a second of CPU each: within the limit, so no worker is stopped.
     const slow = Array.from({ length: 6 }, () =>
-      post("analyse", { html: slowHtml(150) }).then(async (r) => {
+      post("analyse", { markdown: list(5000) }).then(async (r) => {
         await r.arrayBuffer();
         order.push("A");
       }),
     );
-    // Sent after key A's are queued (validating an 8 KB body takes milliseconds); the order of answers is what is checked.
+    // Sent after key A's are queued (validating a 60 KB body takes milliseconds); the order of answers is what is checked.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const small = await post("analyse", { markdown: "# Bees\n\nBees make honey from nectar." }, keyB);
     order.push("B");
@@ -134,14 +137,11 @@ describe("requests that once stalled the server", () => {
     expect(order.indexOf("B")).toBeLessThanOrEqual(2);
   });
 
-  // Last: the worker stopped at the limit is replaced while the other one serves.
-  it("keeps /healthz within 1 s while HTML is read past the limit, then refuses it naming html", async () => {
-    const { status, body: answer, seconds, slowest } = await watched("analyse", { html: slowHtml(1500) });
+  it("refuses HTML whose paragraphs reopen every unclosed element before it, before parsing it, naming html", async () => {
+    const { status, body: answer, seconds, slowest } = await watched("analyse", { html: reopening(1500) });
     expect(status).toBe(422);
-    expect(answer.errors).toEqual([
-      { path: "html", message: `could not be analysed within ${LIMIT_S} s; send a shorter or simpler article` },
-    ]);
+    expect(answer.errors).toEqual([{ path: "html", message: expect.stringMatching(/^html is too costly to parse: .*reopens/) }]);
     expect(slowest).toBeLessThan(1000);
-    expect(seconds).toBeLessThan(LIMIT_S + 10);
+    expect(seconds).toBeLessThan(LIMIT_S);
   });
 });
