@@ -94,6 +94,7 @@ describe("requests that once stalled the server", () => {
       /^markdown$/,
     ],
     ["a 30 KB article published", "publish", { markdown: ARTICLE, publish: { target: "blog" } }, [502, 503, 504], /./],
+    ["a 30 KB lazy-blockquote refresh job", "jobs", { kind: "refresh", markdown: `> a\n${"b\n".repeat(15_000)}` }, [422], /^markdown$/],
     [
       "an outline with 24 KB of setext-pair sources",
       "outline",
@@ -110,6 +111,20 @@ describe("requests that once stalled the server", () => {
       expect(slowest).toBeLessThan(1000);
       expect(seconds).toBeLessThan(LIMIT_S + 10);
     });
+
+  it("reads a job's article as refresh reads it, before queueing it: front matter that is not YAML is a 422 naming markdown", async () => {
+    const markdown = "---\ntitle: [Keeping bees\n---\n\n# Keeping bees\n\nA hive needs a level stand.\n";
+    for (const [route, body] of [
+      ["refresh", { markdown }],
+      ["jobs", { kind: "refresh", markdown }],
+    ] as const) {
+      const response = await post(route, body);
+      expect(response.status, route).toBe(422);
+      expect((await response.json()).errors).toEqual([
+        { path: "markdown", message: expect.stringMatching(/front matter is not valid YAML/) },
+      ]);
+    }
+  });
 
   it("says what to change about text too costly to parse", async () => {
     const response = await post("analyse", { markdown: "a\n=\n".repeat(6000) });
