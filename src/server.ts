@@ -162,6 +162,7 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
     publishing,
     timeoutMs: config.timeoutS * 1000,
     meter: () => metrics.article(),
+    refreshTexts: (owner) => texts.refreshTexts(owner),
     ...(config.publisher ? { publisher: config.publisher } : {}),
   });
   const jobs = new Jobs({
@@ -210,8 +211,13 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
       );
       keys.watch();
     },
-    // Analyses get the same grace as generations: then their workers stop, whatever they read.
-    drain: async (graceMs) => void (await Promise.all([lifecycle.drain(graceMs), texts.close(graceMs)])),
+    // Analyses get the same grace as generations, then their workers stop, whatever they read; a
+    // refresh reads its article on them as it runs, so they close once generations have ended.
+    drain: async (graceMs) => {
+      const end = Date.now() + graceMs;
+      await lifecycle.drain(graceMs);
+      await texts.close(Math.max(0, end - Date.now()));
+    },
     async close() {
       keys.close();
       await texts.close();

@@ -8,6 +8,9 @@
 export { writeArticle, type WriteArticleOptions, type WrittenArticle } from "./article.js";
 export { analyseExisting, type AnalyseExistingOptions, type ExistingAnalysis } from "./existing/analyse.js";
 export { refreshArticle, type RefreshedArticle, type RefreshOptions } from "./mend/refresh.js";
+/** A refresh's readings and render of its article, which the server does on its text pool's workers. */
+export { readForRefresh, type Reading, type ReadingInput, type RefreshTexts } from "./mend/reading.js";
+export { articleOf, type ArticleInput, type RefreshedForms } from "./mend/article.js";
 /** The on-topic check's word vectors: the server loads them (building the cache the first time) before it listens. */
 export { wordVectors } from "./text/vectors.js";
 
