@@ -129,7 +129,7 @@ const NO_REOPEN = new Set([
 ]);
 
 /** Work units each reopened element costs, of {@link PARSE_BUDGET}: 100,000 reopened took 2.5 s to analyse, where the budget is about half a second. */
-export const REOPEN_COST = 100;
+const REOPEN_COST = 100;
 
 /** The tree a page will make, as {@link htmlShape} reads it. */
 export interface HtmlShape {
