@@ -167,6 +167,7 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
     publishing,
     timeoutMs: config.timeoutS * 1000,
     meter: () => metrics.article(),
+    refreshTexts: (owner) => texts.refreshTexts(owner),
     ...(config.publisher ? { publisher: config.publisher } : {}),
   });
   const jobs = new Jobs({
@@ -215,8 +216,7 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
       );
       keys.watch();
     },
-    // Analyses get the same grace as generations: then their workers stop, whatever they read.
-    drain: async (graceMs) => void (await Promise.all([lifecycle.drain(graceMs), texts.close(graceMs)])),
+    drain: (graceMs) => drainInOrder(lifecycle, texts, graceMs),
     async close() {
       keys.close();
       await texts.close();
@@ -344,4 +344,15 @@ function assertPortFree(host: string, port: number): Promise<void> {
     });
     probe.listen(port, host, () => probe.close(() => resolve()));
   });
+}
+
+/**
+ * Generations first, then the text workers with what is left of the grace: analyses get the same
+ * grace as generations, then their workers stop, whatever they read; a refresh reads its article
+ * on them as it runs, so they close only once generations have ended.
+ */
+async function drainInOrder(lifecycle: Lifecycle, texts: TextPool, graceMs: number): Promise<void> {
+  const end = Date.now() + graceMs;
+  await lifecycle.drain(graceMs);
+  await texts.close(Math.max(0, end - Date.now()));
 }

@@ -1,11 +1,12 @@
 /**
  * Every parse of a client's text off the event loop: analysing an article, reading one to
- * refresh, a generate or outline request's sources, and an article to publish cost time that
+ * refresh (before it is admitted, and each time the refresh measures it), a generate or outline
+ * request's sources, and an article to publish cost time that
  * grows with what a client sends, so the server hands them to worker threads with a time
  * limit (the analyse limit), taking turns between keys, and the text's field is refused (a
  * 422 naming it) when its reading runs past the limit.
  */
-import type { AnalyseExistingOptions } from "./article/index.js";
+import type { AnalyseExistingOptions, ArticleInput, Reading, RefreshedForms, RefreshTexts, ReadingInput } from "./article/index.js";
 import type { AnalyseRequest, AnalysisResponse } from "./contract/analyse.js";
 import { InvalidFieldError } from "./errors.js";
 import type { ArticleFields } from "./publish/post.js";
@@ -25,7 +26,9 @@ export const sourceTexts = (sources: ReadonlyArray<{ text: string }> | undefined
 export type TextTask =
   | { kind: "analyse"; request: AnalyseRequest; options: AnalyseExistingOptions }
   | ({ kind: "read" } & FieldText)
-  | { kind: "publication"; markdown: string; target: string };
+  | { kind: "publication"; markdown: string; target: string }
+  | { kind: "refresh-reading"; input: ReadingInput }
+  | { kind: "refreshed-article"; input: ArticleInput };
 
 /** An article of a Markdown file, its body's HTML rendered, and the post id its front matter records. */
 export interface Publication {
@@ -56,6 +59,14 @@ export class TextPool {
   /** The article of a Markdown file to publish, its HTML rendered; past the limit, a 422 naming `markdown`. */
   publication(markdown: string, target: string, owner: string): Promise<Publication> {
     return this.run({ kind: "publication", markdown, target }, owner, "markdown", "read") as Promise<Publication>;
+  }
+
+  /** Where a refresh for `owner` reads its article (each time it measures it) and renders it; past the limit, a 422 naming `markdown`. */
+  refreshTexts(owner: string): RefreshTexts {
+    return {
+      read: (input) => this.run({ kind: "refresh-reading", input }, owner, "markdown", "read") as Promise<Reading>,
+      article: (input) => this.run({ kind: "refreshed-article", input }, owner, "markdown", "read") as Promise<RefreshedForms>,
+    };
   }
 
   /** Refuse new tasks, give running ones up to `graceMs`, then stop the workers. */

@@ -12,6 +12,9 @@ export { analyseExisting, type AnalyseExistingOptions, type ExistingAnalysis } f
 export { refreshArticle, type RefreshedArticle, type RefreshOptions } from "./mend/refresh.js";
 /** The outline a user edits before the article is written (`POST /api/v1/outline`, `inkpress outline`, a site plan's rows), and what it is charged. */
 export { draftOutline, outlineCharge } from "./draft.js";
+/** A refresh's readings and render of its article, which the server does on its text pool's workers. */
+export { readForRefresh, type Reading, type ReadingInput, type RefreshTexts } from "./mend/reading.js";
+export { articleOf, type ArticleInput, type RefreshedForms } from "./mend/article.js";
 /** The on-topic check's word vectors: the server loads them (building the cache the first time) before it listens. */
 export { wordVectors } from "./text/vectors.js";
 

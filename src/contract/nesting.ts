@@ -6,6 +6,7 @@
  * of the depth the parser builds, tight for what articles hold.
  */
 import { InvalidFieldError } from "../errors.js";
+import { htmlShape, reopenProblem } from "./html-shape.js";
 import { ORDERED, parseCostProblem } from "./parse-cost.js";
 
 /** Deepest nesting of Markdown or HTML that inkpress reads: far more than any article holds. */
@@ -62,158 +63,23 @@ function runDepth(line: string): number {
   return deepest;
 }
 
-/** Elements that never hold others. */
-const VOID = new Set([
-  "area",
-  "base",
-  "br",
-  "col",
-  "embed",
-  "hr",
-  "img",
-  "input",
-  "link",
-  "meta",
-  "source",
-  "track",
-  "wbr",
-  "param",
-  "keygen",
-]);
-/** Elements whose content is text up to their end tag, never tags. */
-const RAW = new Set(["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "plaintext"]);
-/** Start tags that close an open `<p>` (HTML's "close a p element"). */
-const CLOSES_P = new Set([
-  "address",
-  "article",
-  "aside",
-  "blockquote",
-  "details",
-  "div",
-  "dl",
-  "fieldset",
-  "figcaption",
-  "figure",
-  "footer",
-  "form",
-  "h1",
-  "h2",
-  "h3",
-  "h4",
-  "h5",
-  "h6",
-  "header",
-  "hr",
-  "main",
-  "menu",
-  "nav",
-  "ol",
-  "p",
-  "pre",
-  "section",
-  "table",
-  "ul",
-  "li",
-  "dd",
-  "dt",
-]);
-/** Elements an open one of the same kinds ends (a new `<li>` ends the last one). */
-const SIBLINGS: Record<string, readonly string[]> = {
-  li: ["li"],
-  dt: ["dt", "dd"],
-  dd: ["dt", "dd"],
-  tr: ["tr", "td", "th"],
-  td: ["td", "th"],
-  th: ["td", "th"],
-  option: ["option"],
-};
-/** A tag read by {@link nextTag}: its name (lower case), whether it ends an element or closes itself, and where it ends. */
-interface Tag {
-  name: string;
-  end: boolean;
-  selfClosing: boolean;
-  after: number;
-}
-
-const isLetter = (c: string | undefined) => c !== undefined && ((c >= "a" && c <= "z") || (c >= "A" && c <= "Z"));
-const endsName = (c: string) => c === " " || c === "\t" || c === "\n" || c === "\r" || c === "\f" || c === "/" || c === ">";
-
-/**
- * The next start or end tag from `from`, comments skipped, read by one forward scan (no
- * backtracking: a backtracking tag pattern took time growing with the cube of `<a<a<a…`). A
- * name runs to a space, `/` or `>`; the tag ends at the next `>`. Without a `>` left no tag
- * can follow, so the scan ends there.
- */
-function nextTag(text: string, from: number): Tag | undefined {
-  for (let at = text.indexOf("<", from); at >= 0; at = text.indexOf("<", at + 1)) {
-    if (text.startsWith("<!--", at)) {
-      const close = text.indexOf("-->", at + 4);
-      if (close < 0) return undefined;
-      at = close + 2;
-      continue;
-    }
-    const end = text[at + 1] === "/";
-    const start = at + (end ? 2 : 1);
-    if (!isLetter(text[start])) continue;
-    let stop = start + 1;
-    while (stop < text.length && !endsName(text[stop]!)) stop++;
-    const gt = text.indexOf(">", stop);
-    if (gt < 0) return undefined;
-    return { name: text.slice(start, stop).toLowerCase(), end, selfClosing: gt > stop && text[gt - 1] === "/", after: gt + 1 };
-  }
-  return undefined;
-}
-
-/**
- * The open elements as HTML's tree builder keeps them: void elements never open, an end tag
- * closes up to the element it names (an end tag naming none is ignored), a new paragraph,
- * list item, row or cell ends the open one, raw text (`<script>`, `<style>`…) is skipped,
- * and `/>` closes only inside SVG and MathML. One pass, time linear in the text (the open
- * elements stay under `limit`); stops once over `limit`.
- */
-export function htmlDepth(text: string, limit = MAX_NESTING): number {
-  const open: string[] = [];
-  let deepest = 0;
-  for (let tag = nextTag(text, 0); tag && deepest <= limit; tag = nextTag(text, tag.after)) {
-    const { name } = tag;
-    if (tag.end) {
-      const at = open.lastIndexOf(name);
-      if (at >= 0) open.length = at;
-      continue;
-    }
-    if (VOID.has(name) || (tag.selfClosing && (open.includes("svg") || open.includes("math")))) continue;
-    if (CLOSES_P.has(name) && open.at(-1) === "p") open.pop();
-    if (SIBLINGS[name]?.includes(open.at(-1)!)) open.pop();
-    if (RAW.has(name)) {
-      // A literal search, from the tag on: each raw element's text is read once.
-      const close = new RegExp(`</${name}`, "giu");
-      close.lastIndex = tag.after;
-      tag.after = close.exec(text)?.index ?? text.length;
-      continue;
-    }
-    open.push(name);
-    deepest = Math.max(deepest, open.length);
-  }
-  return deepest;
-}
-
-/** What keeps Markdown or HTML from being parsed, as words completing "… is": nested too deeply, or (Markdown) too costly to parse. */
+/** What keeps Markdown or HTML from being parsed, as words completing "… is": nested too deeply, or too costly to parse. */
 function readProblem(text: string, format: "markdown" | "html"): string | undefined {
   // A schema's check and its message read the same text one after the other: the second reading is the first's.
   if (last?.text === text && last.format === format) return last.problem;
-  const problem =
-    (format === "html" ? htmlDepth(text) : markdownDepth(text)) > MAX_NESTING
-      ? nestingProblem(format)
-      : format === "markdown"
-        ? parseCostProblem(text)
-        : undefined;
+  let problem: string | undefined;
+  if (format === "html") {
+    const shape = htmlShape(text, MAX_NESTING);
+    // Reopened elements are named as the cause, even when they are what nests too deep.
+    problem = reopenProblem(shape, MAX_NESTING) ?? (shape.depth > MAX_NESTING ? nestingProblem(format) : undefined);
+  } else problem = markdownDepth(text) > MAX_NESTING ? nestingProblem(format) : parseCostProblem(text);
   last = { text, format, problem };
   return problem;
 }
 
 let last: { text: string; format: "markdown" | "html"; problem: string | undefined } | undefined;
 
-/** Whether Markdown or HTML can be parsed: nested no deeper than {@link MAX_NESTING}, and (Markdown) within the parse budget (a schema's check). */
+/** Whether Markdown or HTML can be parsed: nested no deeper than {@link MAX_NESTING}, and within the parse budget (a schema's check). */
 export const withinNesting = (format: "markdown" | "html") => (text: string) => readProblem(text, format) === undefined;
 
 /** What is wrong with text nested too deeply, in a few words; given the text, what keeps it from being parsed. */

@@ -10,6 +10,7 @@ import {
   refreshArticle,
   type RefreshedArticle,
   type RefreshOptions,
+  type RefreshTexts,
 } from "../article/index.js";
 import type { PublishField } from "../contract/publish.js";
 import type { GenerateRequest, Style } from "../contract/request.js";
@@ -74,6 +75,11 @@ export interface GenerationServiceOptions {
    * @default none
    */
   publisher?: Publisher;
+  /**
+   * Where a refresh for `owner` (an API key's id) reads its article each time it is measured, and renders it: on a server, the text pool's workers.
+   * @default this thread
+   */
+  refreshTexts?: (owner: string) => RefreshTexts;
   /**
    * The operator's publishing targets: an article whose request has `publish` is published once written.
    * @default none: a request with `publish` is refused
@@ -251,6 +257,7 @@ export class Admission {
           ...(style ? { keyStyle: style } : {}),
           ...(publisher ? { publisher } : {}),
           ...(options.fileSlug ? { fileSlug: options.fileSlug } : {}),
+          ...(this.parts.refreshTexts ? { texts: this.parts.refreshTexts(this.parts.owner) } : {}),
         }).then((refreshed) => withPublication(refreshed, request.publish, this.parts, request.markdown)),
     });
   }

@@ -132,7 +132,7 @@ export function createApp({
   app.register(planRoute({ bodyTimeoutMs, modelHost }));
   app.register(publishRoute({ publishing, bodyTimeoutMs, texts }));
   app.get("/api/v1/publish", publishTargetsRoute({ publishing }));
-  const jobRoutes = { jobs, storage, bodyTimeoutMs, pageSize: jobsConfig.pageSize, retentionMs: jobsConfig.retentionS * 1000 };
+  const jobRoutes = { jobs, storage, bodyTimeoutMs, pageSize: jobsConfig.pageSize, retentionMs: jobsConfig.retentionS * 1000, texts };
   app.register(submitJobRoute(jobRoutes));
   app.get("/api/v1/jobs", listJobsRoute(jobRoutes));
   app.get("/api/v1/jobs/:id", getJobRoute(jobRoutes));

@@ -1,11 +1,14 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { readPage } from "../../src/article/existing/page.js";
-import { htmlDepth, markdownDepth, MAX_NESTING } from "../../src/contract/nesting.js";
+import { htmlShape } from "../../src/contract/html-shape.js";
+import { markdownDepth, MAX_NESTING } from "../../src/contract/nesting.js";
 import { AnalyseRequestSchema } from "../../src/contract/analyse.js";
 import { SourcesSchema } from "../../src/contract/request.js";
 import { InvalidFieldError } from "../../src/errors.js";
 import { RefreshRequestSchema } from "../../src/contract/refresh.js";
+
+const htmlDepth = (text: string) => htmlShape(text, MAX_NESTING).depth;
 
 // The nesting limit: Markdown and HTML nested deeper than MAX_NESTING levels are refused,
 // naming the field, before a parser recurses; what articles hold passes.

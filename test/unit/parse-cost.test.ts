@@ -3,11 +3,14 @@ import path from "node:path";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { parseMarkdown } from "../../src/article/text/markdown.js";
-import { htmlDepth, markdownDepth } from "../../src/contract/nesting.js";
+import { htmlShape } from "../../src/contract/html-shape.js";
+import { markdownDepth, MAX_NESTING } from "../../src/contract/nesting.js";
 import { PARSE_BUDGET, parseCost } from "../../src/contract/parse-cost.js";
 import { AnalyseRequestSchema } from "../../src/contract/analyse.js";
 import { PublishRequestSchema } from "../../src/contract/publish.js";
 import { InvalidFieldError } from "../../src/errors.js";
+
+const htmlDepth = (text: string) => htmlShape(text, MAX_NESTING).depth;
 
 // The pre-checks read text in time linear in it, and bound what the Markdown parser would
 // take with the square of: CPU time, never wall time, with a generous margin.
@@ -50,6 +53,7 @@ describe("the pre-checks before parsing", () => {
     ["tags without an end", (n) => "<a b='".repeat(n)],
     ["comments never closed", (n) => "<!-".repeat(n)],
     ["nested elements", (n) => "<div><p>text</p>".repeat(n)],
+    ["formatting left open paragraph after paragraph", (n) => "<p><b>bees</p><p><i class=x>wasps</p>".repeat(n)],
   ];
   for (const [name, make] of inputs)
     it(`read ${name} in HTML in linear time`, () => {
@@ -125,5 +129,37 @@ describe("the parse budget", () => {
     ].join("\n");
     expect(parseCost(article).structure).toBeLessThan(1000);
     expect(parseMarkdown(article).children.map((node) => node.type)).toEqual(["heading", "blockquote", "list", "heading", "paragraph"]);
+  });
+});
+
+describe("HTML the tree builder reopens, paragraph after paragraph", () => {
+  /** Each paragraph leaves a `<b>` open, one unlike the others: the builder reopens all of them in each paragraph after. */
+  const reopened = (paragraphs: number) => Array.from({ length: paragraphs }, (_, i) => `<p><b id=b${i}>bees</p>`).join("");
+
+  it("counts the elements the builder reopens and how deep they nest, as it builds them", () => {
+    // 50 paragraphs: the n-th holds the n-1 reopened before its own, 1,225 in all, 51 deep (measured with parse5).
+    expect(htmlShape(reopened(50), MAX_NESTING)).toEqual({ depth: 51, reopenedAtDepth: 49, reopened: 1225 });
+    // Three alike at most stay active, an `<a>` closes the one before it, an end tag ends one, a cell drops what it opened.
+    expect(htmlShape("<p><b>x</p>".repeat(100), MAX_NESTING).reopened).toBe(294);
+    expect(htmlShape("<p><a href=x>y</p>".repeat(100), MAX_NESTING).reopened).toBe(0);
+    expect(htmlShape("<p><i>a<b>b</i>c</b></p>".repeat(50), MAX_NESTING).reopened).toBe(50);
+    expect(htmlShape(`<table>${"<tr><td><font color=red>x</td></tr>".repeat(100)}</table>`, MAX_NESTING).reopened).toBe(0);
+  });
+
+  it("refuses such a page before it is parsed, saying what to change, nested too deep or too many", () => {
+    // 1,500 took minutes to build (each paragraph 1,500 deep); 100 left open, then 1,000 short paragraphs, 100,000 elements.
+    const many = `<p>${Array.from({ length: 100 }, (_, i) => `<b id=b${i}>`).join("")}</p>${"<p>x</p>".repeat(1000)}`;
+    for (const [html, how] of [
+      [reopened(1500), /nested over 128 deep/],
+      [many, /100000 elements/],
+    ] as const) {
+      const result = v.safeParse(AnalyseRequestSchema, { html });
+      expect(result.success).toBe(false);
+      expect(result.issues?.[0].message).toMatch(
+        /^html is too costly to parse: it leaves formatting elements .* open, and the browser reopens/,
+      );
+      expect(result.issues?.[0].message).toMatch(how);
+      expect(result.issues?.[0].message).toMatch(/close each with its end tag$/);
+    }
   });
 });

@@ -6,6 +6,7 @@ import { distinctSentences } from "../../scripts/fixtures/fake-writer.js";
 import { locate } from "../../src/article/existing/locate.js";
 import { refreshArticle } from "../../src/article/mend/refresh.js";
 import { RefreshRequestSchema, type RefreshRequestInput, type RefreshResponse } from "../../src/contract/refresh.js";
+import { readForRefresh, textsHere } from "../../src/article/mend/reading.js";
 import { RefreshState } from "../../src/article/mend/state.js";
 import { PLANTED_CHECKS, plantedArticle } from "../../scripts/fixtures/refresh.js";
 
@@ -151,42 +152,49 @@ describe("a refresh", () => {
 });
 
 describe("the refresh's state", () => {
-  it("does not keep a change that would lower the score, and notes why against its check", () => {
+  it("does not keep a change that would lower the score, and notes why against its check", async () => {
     const markdown = "# Compost bin care for small gardens\n\nA compost bin needs air and water to work well.\n";
-    const state = new RefreshState(
+    const state = await RefreshState.open(
       v.parse(RefreshRequestSchema, { markdown, seo: { keywords: "compost bin" }, style: { avoid: ["game-changer"] }, seed: 1 }),
       {},
+      textsHere,
     );
     const at = markdown.indexOf("well.") + "well.".length;
     const change = { section: "Introduction", check: "length-target" as const, reason: "test", before: "", after: "It is a game-changer." };
-    expect(state.propose([{ start: at, end: at, text: " It is a game-changer." }], change)).toBe(false);
+    expect(await state.propose([{ start: at, end: at, text: " It is a game-changer." }], change)).toBe(false);
     expect(state.markdown).toBe(markdown);
     expect(state.changes).toEqual([]);
     expect(state.notes.get("length-target")).toMatch(/would have lowered the score from \d+ to \d+/);
   });
 
-  it("does not keep a change that rewrites a sentence the author wrote, even one that raises the score", () => {
+  it("does not keep a change that rewrites a sentence the author wrote, even one that raises the score", async () => {
     const markdown = "# Compost bin care for small gardens\n\nA bin in the shade needs air and water to work well. Turn it weekly.\n";
-    const state = new RefreshState(v.parse(RefreshRequestSchema, { markdown, seo: { keywords: "compost bin" }, seed: 1 }), {});
+    const state = await RefreshState.open(
+      v.parse(RefreshRequestSchema, { markdown, seo: { keywords: "compost bin" }, seed: 1 }),
+      {},
+      textsHere,
+    );
     const sentence = "A bin in the shade needs air and water to work well.";
     const at = markdown.indexOf(sentence);
     const written = "A compost bin in the shade needs air and water to work well.";
     const change = { section: "Introduction", check: "keyword-in-introduction" as const, reason: "test", before: sentence, after: written };
-    expect(state.measure(markdown.replace(sentence, written)).seo.score).toBeGreaterThan(state.report.seo.score);
-    expect(state.propose([{ start: at, end: at + sentence.length, text: written }], change)).toBe(false);
+    expect(
+      readForRefresh({ request: state.request, options: {}, markdown: markdown.replace(sentence, written) }).report.seo.score,
+    ).toBeGreaterThan(state.report.seo.score);
+    expect(await state.propose([{ start: at, end: at + sentence.length, text: written }], change)).toBe(false);
     expect(state.markdown).toBe(markdown);
     expect(state.notes.get("keyword-in-introduction")).toMatch(/would have rewritten the author's sentence “A bin in the shade/);
     // An opening written before it keeps every sentence of the author's.
     const opening = "A compost bin turns scraps into soil.";
-    expect(state.propose([{ start: at, end: at, text: `${opening}\n\n` }], { ...change, before: "", after: opening })).toBe(true);
+    expect(await state.propose([{ start: at, end: at, text: `${opening}\n\n` }], { ...change, before: "", after: opening })).toBe(true);
   });
 
-  it("does not keep a change that removes a heading, even when the score holds", () => {
+  it("does not keep a change that removes a heading, even when the score holds", async () => {
     const markdown = "# Title of the page\n\nSome words here.\n\n## A heading\n\nMore words there.\n";
-    const state = new RefreshState(v.parse(RefreshRequestSchema, { markdown, seed: 1, mend: ["headings"] }), {});
+    const state = await RefreshState.open(v.parse(RefreshRequestSchema, { markdown, seed: 1, mend: ["headings"] }), {}, textsHere);
     const at = markdown.indexOf("## A heading");
     expect(
-      state.propose([{ start: at, end: at + "## A heading\n\n".length, text: "" }], {
+      await state.propose([{ start: at, end: at + "## A heading\n\n".length, text: "" }], {
         section: "A heading",
         check: "paragraph-length",
         reason: "test",
@@ -197,13 +205,13 @@ describe("the refresh's state", () => {
     expect(state.notes.get("paragraph-length")).toMatch(/removed headings/);
   });
 
-  it("does not keep a change that rewrites a heading or the title the request's `mend` does not list", () => {
+  it("does not keep a change that rewrites a heading or the title the request's `mend` does not list", async () => {
     const markdown = "# Title of the page\n\nSome words here.\n\n## A heading\n\nMore words there.\n";
-    const state = new RefreshState(v.parse(RefreshRequestSchema, { markdown, seed: 1, mend: ["title"] }), {});
+    const state = await RefreshState.open(v.parse(RefreshRequestSchema, { markdown, seed: 1, mend: ["title"] }), {}, textsHere);
     const at = markdown.indexOf("A heading");
     const change = { section: "A heading", check: "avoid" as const, reason: "test", before: "A heading", after: "Another heading" };
-    expect(state.propose([{ start: at, end: at + "A heading".length, text: "Another heading" }], change)).toBe(false);
+    expect(await state.propose([{ start: at, end: at + "A heading".length, text: "Another heading" }], change)).toBe(false);
     expect(state.notes.get("avoid")).toMatch(/would have rewritten the article's headings, which the request's `mend` does not list/);
-    expect(state.propose([{ start: 2, end: 7, text: "Name" }], { ...change, section: "title" })).toBe(true);
+    expect(await state.propose([{ start: 2, end: 7, text: "Name" }], { ...change, section: "title" })).toBe(true);
   });
 });

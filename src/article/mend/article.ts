@@ -12,16 +12,27 @@ import { readMarkdown } from "../existing/markdown.js";
 import { countBlocks, readPage } from "../existing/page.js";
 import { isFrontMatter } from "../text/markdown.js";
 import { articleSlug, slugify } from "../text/slug.js";
+import type { AnalysisResponse } from "../../contract/analyse.js";
 import type { RefreshResponse } from "../../contract/refresh.js";
-import type { RefreshState } from "./state.js";
 
-/** The article of the answer, and the full HTML page. */
-export function articleOf(
-  state: RefreshState,
-  plan: Plan,
-  meta: { created: number; publisher?: Publisher },
-): { article: RefreshResponse["article"]; document: string } {
-  const { report, markdown, language } = state;
+/** What the refreshed article is made from: its Markdown as it now is, its report, the plan, and the answer's metadata. */
+export interface ArticleInput {
+  markdown: string;
+  report: AnalysisResponse;
+  plan: Plan;
+  created: number;
+  publisher?: Publisher;
+}
+
+/** A refreshed article: the answer's article, and the full HTML page. */
+export interface RefreshedForms {
+  article: RefreshResponse["article"];
+  document: string;
+}
+
+/** The article of the answer, and the full HTML page (a parse and a render of the whole article). */
+export function articleOf({ markdown, report, plan, ...meta }: ArticleInput): RefreshedForms {
+  const language = report.language.value;
   const title = report.title?.value ?? "";
   const metaDescription = report.description?.value ?? "";
   const keywords = report.keywords?.value ?? [];

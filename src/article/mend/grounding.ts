@@ -8,7 +8,6 @@
 import { ArticleDocument } from "../body/document.js";
 import { Grounding } from "../grounding/grounding.js";
 import { sameAddress, type UnlinkedPage } from "../grounding/links.js";
-import { readPage } from "../existing/page.js";
 import { contextBefore, room, seenAround, type Mending } from "./context.js";
 import type { LocatedBlock } from "../existing/locate.js";
 import { mirrorSections } from "./plan.js";
@@ -19,8 +18,8 @@ type Paragraph = Extract<LocatedBlock, { kind: "paragraph" }>;
 export function linkGrounding(m: Mending): { grounding: Grounding; wanted: number; leftOut: UnlinkedPage[] } | undefined {
   const links = m.state.request.links ?? [];
   if (!links.length) return undefined;
-  const found = readPage({ markdown: m.state.markdown }).links;
-  const open = links.filter((link) => !found.some((f) => sameAddress(f.url, link.url)));
+  const found = m.state.held.linked;
+  const open = links.filter((link) => !found.some((url) => sameAddress(url, link.url)));
   const { plan, outline } = mirrorSections(m.plan, m.state.located);
   const grounding = new Grounding({ plan, outline, links: open });
   const stats = grounding.stats();
@@ -36,7 +35,7 @@ export async function mendLinks(m: Mending, grounding: Grounding): Promise<void>
   const sections = m.state.located.sections.length;
   for (let s = 0; s < sections; s++) {
     for (let tries = 0; grounding.owes(s) && tries < 4; tries++) {
-      if (placeOnSentence(m, grounding, s)) continue;
+      if (await placeOnSentence(m, grounding, s)) continue;
       if (!(await writeLinked(m, grounding, s))) break;
     }
   }
@@ -45,7 +44,7 @@ export async function mendLinks(m: Mending, grounding: Grounding): Promise<void>
 }
 
 /** Link words a sentence of section `s` holds; true when a link was placed. */
-function placeOnSentence(m: Mending, grounding: Grounding, s: number): boolean {
+async function placeOnSentence(m: Mending, grounding: Grounding, s: number): Promise<boolean> {
   const { located } = m.state;
   const paragraphs = located.sections[s]!.blocks.map((i) => located.blocks[i]!).filter(
     (b): b is Paragraph => b.kind === "paragraph" && !b.linked,
@@ -62,7 +61,7 @@ function placeOnSentence(m: Mending, grounding: Grounding, s: number): boolean {
       const words = sentence.text.slice(link.start, link.start + link.length);
       const text = `[${words}](${link.url})`;
       const after = `${sentence.text.slice(0, link.start)}${text}${sentence.text.slice(link.start + link.length)}`;
-      m.state.propose([{ start: at, end: at + link.length, text }], {
+      await m.state.propose([{ start: at, end: at + link.length, text }], {
         section: located.sections[s]!.name,
         check: "internal-links",
         reason: `A sentence held an anchor for ${link.url}.`,
@@ -94,7 +93,7 @@ async function writeLinked(m: Mending, grounding: Grounding, s: number): Promise
   // The model did not write the anchor: the section tries again with the next seed, a few times.
   if (grounding.stats().linksPlaced === before || !written.words) return true;
   const edit = { start: last.span.end, end: last.span.end, text: ` ${written.markdown.replace(/\n\n/gu, " ")}` };
-  m.state.propose(
+  await m.state.propose(
     [edit],
     {
       section: located.sections[s]!.name,
@@ -109,10 +108,10 @@ async function writeLinked(m: Mending, grounding: Grounding, s: number): Promise
 }
 
 /** Citation markers after the sentences that restate a given source, and the list of sources cited. */
-export function mendCitations(m: Mending): void {
+export async function mendCitations(m: Mending): Promise<void> {
   const sources = m.state.request.sources ?? [];
   if (!sources.length) return;
-  if (readPage({ markdown: m.state.markdown }).citations > 0) {
+  if (m.state.held.kept.citations > 0) {
     m.state.note("sources-cited", "the article has citation markers of its own; new ones are not numbered beside them");
     return;
   }
@@ -145,7 +144,7 @@ export function mendCitations(m: Mending): void {
   list.addSources(m.state.request.seo.headingTags ? m.plan.labels.sources || null : null, cited);
   const end = m.state.markdown.trimEnd().length;
   edits.push({ start: end, end, text: `\n\n${list.markdown()}` });
-  m.state.propose(edits, {
+  await m.state.propose(edits, {
     section: "Sources",
     check: "sources-cited",
     reason: `${cited.length} of ${sources.length} given sources are restated by sentences of the article.`,

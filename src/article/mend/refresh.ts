@@ -11,7 +11,6 @@ import type { CheckId } from "../report/analyse.js";
 import type { Publisher } from "../output/jsonld.js";
 import { resolveStyle, type Style } from "../../contract/request.js";
 import type { Backend } from "../../model/backend.js";
-import { articleOf } from "./article.js";
 import type { Mending } from "./context.js";
 import { linkGrounding, mendCitations, mendLinks } from "./grounding.js";
 import { mendParagraphs, mendRuns } from "./structure.js";
@@ -21,6 +20,7 @@ import { unmended } from "./unmended.js";
 import { mirrorSections, refreshPlan } from "./plan.js";
 import type { RefreshRequest, RefreshResponse } from "../../contract/refresh.js";
 import { RefreshWriter } from "./session.js";
+import { textsHere, type RefreshTexts } from "./reading.js";
 import { RefreshState } from "./state.js";
 
 /** What a refresh needs besides the request. */
@@ -46,6 +46,11 @@ export interface RefreshOptions {
    * @default none
    */
   publisher?: Publisher;
+  /**
+   * Reads the article for each measure of it, and renders it at the end (on a server, a worker thread within the analyse limit).
+   * @default this thread
+   */
+  texts?: RefreshTexts;
   /**
    * Tokens written so far, after every sentence.
    * @default none
@@ -73,7 +78,8 @@ export async function refreshArticle(request: RefreshRequest, options: RefreshOp
   const started = performance.now();
   // The style, resolved once: every measurement and the plan read it.
   const style = resolveStyle(request.style, options.keyStyle);
-  const state = new RefreshState(request, { style, ...(options.fileSlug ? { fileSlug: options.fileSlug } : {}) });
+  const texts = options.texts ?? textsHere;
+  const state = await RefreshState.open(request, { style, ...(options.fileSlug ? { fileSlug: options.fileSlug } : {}) }, texts);
   const keep = [...(state.report.keywords?.value ?? []), ...(request.links ?? []).flatMap((link) => link.keywords)];
   const avoid = new AvoidList({ style, language: state.language, keep });
   const rewritten = rewrittenFields(state, (text) => avoid.holds(text));
@@ -92,20 +98,23 @@ export async function refreshArticle(request: RefreshRequest, options: RefreshOp
     const { plan, title } = mirrorSections(planned, state.located);
     const m: Mending = { state, writer, plan, avoid, title };
     const links = linkGrounding(m);
-    if (links) state.wantLinks(links.wanted, links.leftOut);
+    if (links) await state.wantLinks(links.wanted, links.leftOut);
     before = state.report.seo;
-    mendTitle(m, outline, rewritten);
+    await mendTitle(m, outline, rewritten);
     m.title = state.report.title?.value ?? m.title;
     for (const mend of MENDS) await mend(m);
     if (links) await mendLinks(m, linkGrounding(m)!.grounding);
-    mendCitations(m);
-    mendParagraphs(m);
+    await mendCitations(m);
+    await mendParagraphs(m);
     await mendRuns(m);
   } finally {
     await writer.dispose();
   }
   const failed = new Set<CheckId>(before.checks.filter((c) => c.passed === false).map((c) => c.id));
-  const { article, document } = articleOf(state, planned, {
+  const { article, document } = await texts.article({
+    markdown: state.markdown,
+    report: state.report,
+    plan: planned,
     created: Math.floor(Date.now() / 1000),
     ...(options.publisher ? { publisher: options.publisher } : {}),
   });

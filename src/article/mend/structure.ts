@@ -15,7 +15,7 @@ type Paragraph = Extract<LocatedBlock, { kind: "paragraph" }>;
 const PARAGRAPH_AIM = (PARAGRAPH_WORDS * 2) / 3;
 
 /** Split every paragraph over the limit at the sentence boundaries that part it most evenly. */
-export function mendParagraphs(m: Mending): void {
+export async function mendParagraphs(m: Mending): Promise<void> {
   const tried = new Set<number>();
   for (;;) {
     if (!m.state.fails("paragraph-length")) return;
@@ -40,7 +40,7 @@ export function mendParagraphs(m: Mending): void {
       before,
     );
     const section = located.sections[long.section]!.name;
-    m.state.propose(edits, {
+    await m.state.propose(edits, {
       section,
       check: "paragraph-length",
       reason: `The paragraph had ${long.words} words (at most ${PARAGRAPH_WORDS}); it is split between sentences, which stay as they were.`,
@@ -102,7 +102,7 @@ export async function mendRuns(m: Mending): Promise<void> {
       continue;
     }
     const text = `${"#".repeat(depth)} ${heading}\n\n`;
-    const kept = m.state.propose(
+    const kept = await m.state.propose(
       [{ start: block.span.start, end: block.span.start, text }],
       {
         section: run.section.name,

@@ -51,7 +51,7 @@ export async function mendBannedHeadings(m: Mending): Promise<void> {
       m.state.note(check, `the model wrote no heading free of banned phrases to replace “${block.text}”`);
       continue;
     }
-    m.state.propose(
+    await m.state.propose(
       [{ ...block.span, text: heading }],
       { section: block.text, check, reason: "The heading holds a phrase to avoid.", before: block.text, after: heading },
       countWords(heading, m.state.language),
@@ -104,7 +104,7 @@ export async function mendIntroduction(m: Mending): Promise<void> {
   if (!hasPhrase(written.sentences.slice(0, 2).join(" "), m.plan.primary, m.state.language))
     return m.state.note("keyword-in-introduction", "the model's opening did not hold the primary keyword");
   const text = first ? `${written.markdown}\n\n` : `${at ? "\n\n" : ""}${written.markdown}${at ? "" : "\n\n"}`;
-  m.state.propose(
+  await m.state.propose(
     [{ start: at, end: at, text }],
     {
       section: INTRODUCTION,
@@ -149,7 +149,7 @@ export async function mendLength(m: Mending): Promise<void> {
     });
     if (!written.words) continue;
     const edit = { start: last.span.end, end: last.span.end, text: `\n\n${written.markdown}` };
-    m.state.propose(
+    await m.state.propose(
       [edit],
       {
         section: pick.s.name,

@@ -57,7 +57,7 @@ function failingOf(state: RefreshState, checks: readonly CheckId[], fallback: Ch
 }
 
 /** Put the outline's new title and description into the article, each as one change, when they pass what failed. */
-export function mendTitle(m: Mending, outline: Outline, rewritten: Rewritten): void {
+export async function mendTitle(m: Mending, outline: Outline, rewritten: Rewritten): Promise<void> {
   const { state } = m;
   const { located } = state;
   if (rewritten.title) {
@@ -69,7 +69,7 @@ export function mendTitle(m: Mending, outline: Outline, rewritten: Rewritten): v
         text: yamlValue(outline.title, located.markdown.slice(located.frontMatter.title.start, located.frontMatter.title.end)),
       });
     if (located.h1 && (located.h1.text === old || !located.frontMatter?.title)) edits.push({ ...located.h1.span, text: outline.title });
-    propose(m, edits, { field: "title", checks: TITLE_CHECKS, old, now: outline.title });
+    await propose(m, edits, { field: "title", checks: TITLE_CHECKS, old, now: outline.title });
   }
   if (rewritten.description) {
     const old = state.report.description?.value ?? "";
@@ -78,15 +78,15 @@ export function mendTitle(m: Mending, outline: Outline, rewritten: Rewritten): v
     // No description field yet: a line of its own at the end of the front matter.
     const end = located.markdown.lastIndexOf("\n", located.frontMatter!.span.end - 1);
     const edit: Edit = span ? { ...span, text: value } : { start: end, end, text: `\ndescription: ${value}` };
-    propose(m, [edit], { field: "description", checks: DESCRIPTION_CHECKS, old, now: outline.metaDescription });
+    await propose(m, [edit], { field: "description", checks: DESCRIPTION_CHECKS, old, now: outline.metaDescription });
   }
 }
 
-function propose(
+async function propose(
   m: Mending,
   edits: Edit[],
   f: { field: "title" | "description"; checks: readonly CheckId[]; old: string; now: string },
-): void {
+): Promise<void> {
   const failing = f.checks.filter((id) => m.state.fails(id));
   const check = failing[0] ?? (m.state.fails("avoid") ? "avoid" : "cliches");
   if (!f.now || f.now === f.old) {
@@ -100,7 +100,7 @@ function propose(
     before: f.old,
     after: f.now,
   };
-  const kept = m.state.propose(edits, change, countWords(f.now, m.state.language));
+  const kept = await m.state.propose(edits, change, countWords(f.now, m.state.language));
   if (kept && failing.some((id) => m.state.fails(id)))
     m.state.note(check, `the model's ${f.field} under the outline grammar still fails it`);
 }

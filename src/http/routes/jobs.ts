@@ -5,6 +5,7 @@ import { readCursor } from "../../jobs/store.js";
 import type { KeyStorage } from "../../keys/storage.js";
 import { idempotency } from "../idempotency.js";
 import { problem } from "../problem.js";
+import { sourceTexts, type TextPool } from "../../text-pool.js";
 import { jsonRoute, validationProblem } from "../validation.js";
 
 /** What the jobs routes serve with. */
@@ -17,6 +18,8 @@ export interface JobsRouteOptions {
   pageSize: number;
   /** How long a job's Idempotency-Key is remembered: as long as the job is kept. */
   retentionMs: number;
+  /** Reads a job's texts (a refresh's article, an article's sources) off the event loop before it is queued. */
+  texts: TextPool;
 }
 
 const location = (job: Job) => `/api/v1/jobs/${job.id}`;
@@ -32,11 +35,19 @@ function pollHint(event: H3Event, job: Job): void {
   if (!FINAL_STATUSES.includes(job.status)) event.res.headers.set("retry-after", String(POLL_AFTER_S));
 }
 
-/** `POST /api/v1/jobs`: validate like generate (or like refresh, for `kind: "refresh"`; plus `webhook`), queue, answer 202 with the job and its Location. */
-export function submitJobRoute({ jobs, storage, bodyTimeoutMs, retentionMs }: JobsRouteOptions) {
+/**
+ * `POST /api/v1/jobs`: validate like generate (or like refresh, for `kind: "refresh"`; plus
+ * `webhook`), read its texts on a worker thread as those routes do, queue, answer 202 with the
+ * job and its Location.
+ */
+export function submitJobRoute({ jobs, storage, bodyTimeoutMs, retentionMs, texts }: JobsRouteOptions) {
   return jsonRoute("/api/v1/jobs", { body: JobRequestSchema, bodyTimeoutMs }, async (event) => {
     const work = await event.req.json();
     const key = event.context.apiKey!;
+    await texts.read(
+      work.kind === "refresh" ? [{ text: work.request.markdown, field: "markdown" }] : sourceTexts(work.request.sources),
+      key.id,
+    );
     const idempotent = await idempotency(event, { storage, name: `${key.id}:jobs`, keepMs: retentionMs, pendingMs: 60_000 });
     let job: Job;
     if (idempotent && "replay" in idempotent) {
