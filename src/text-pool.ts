@@ -6,7 +6,7 @@
  * limit (the analyse limit), taking turns between keys, and the text's field is refused (a
  * 422 naming it) when its reading runs past the limit.
  */
-import type { AnalyseExistingOptions, ArticleInput, Reading, RefreshedForms, RefreshTexts, ReadingInput } from "./article/index.js";
+import type { AnalyseExistingOptions, RefreshTexts } from "./article/index.js";
 import type { AnalyseRequest, AnalysisResponse } from "./contract/analyse.js";
 import { InvalidFieldError } from "./errors.js";
 import type { ArticleFields } from "./publish/post.js";
@@ -27,8 +27,8 @@ export type TextTask =
   | { kind: "analyse"; request: AnalyseRequest; options: AnalyseExistingOptions }
   | ({ kind: "read" } & FieldText)
   | { kind: "publication"; markdown: string; target: string }
-  | { kind: "refresh-reading"; input: ReadingInput }
-  | { kind: "refreshed-article"; input: ArticleInput };
+  | { kind: "refresh-reading"; input: Parameters<RefreshTexts["read"]>[0] }
+  | { kind: "refreshed-article"; input: Parameters<RefreshTexts["article"]>[0] };
 
 /** An article of a Markdown file, its body's HTML rendered, and the post id its front matter records. */
 export interface Publication {
@@ -64,8 +64,8 @@ export class TextPool {
   /** Where a refresh for `owner` reads its article (each time it measures it) and renders it; past the limit, a 422 naming `markdown`. */
   refreshTexts(owner: string): RefreshTexts {
     return {
-      read: (input) => this.run({ kind: "refresh-reading", input }, owner, "markdown", "read") as Promise<Reading>,
-      article: (input) => this.run({ kind: "refreshed-article", input }, owner, "markdown", "read") as Promise<RefreshedForms>,
+      read: (input) => this.run({ kind: "refresh-reading", input }, owner, "markdown", "read") as ReturnType<RefreshTexts["read"]>,
+      article: (input) => this.run({ kind: "refreshed-article", input }, owner, "markdown", "read") as ReturnType<RefreshTexts["article"]>,
     };
   }
 

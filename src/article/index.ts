@@ -13,8 +13,7 @@ export { refreshArticle, type RefreshedArticle, type RefreshOptions } from "./me
 /** The outline a user edits before the article is written (`POST /api/v1/outline`, `inkpress outline`, a site plan's rows), and what it is charged. */
 export { draftOutline, outlineCharge } from "./draft.js";
 /** A refresh's readings and render of its article, which the server does on its text pool's workers. */
-export { readForRefresh, type Reading, type ReadingInput, type RefreshTexts } from "./mend/reading.js";
-export { articleOf, type ArticleInput, type RefreshedForms } from "./mend/article.js";
+export { textsHere, type RefreshTexts } from "./mend/reading.js";
 /** The on-topic check's word vectors: the server loads them (building the cache the first time) before it listens. */
 export { wordVectors } from "./text/vectors.js";
 
@@ -31,6 +30,6 @@ export { contentTerms } from "./text/terms.js";
 /** Markdown parsed as the engine parses it (batch reads a row's links and sources with it). */
 export { parseMarkdown } from "./text/markdown.js";
 /** Links to place, as batch and its CLI gather them, matched as the grounding matches them. */
-export { LINKING, LinkSet, sameAddress } from "./grounding/links.js";
+export { LinkSet, sameAddress } from "./grounding/links.js";
 /** The length promise, so a key's daily words are reserved as the engine will write them. */
 export { mostWords } from "./plan/limits.js";

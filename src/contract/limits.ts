@@ -22,3 +22,13 @@ export const LIMITS = {
   authorName: 100,
   outlineHeadings: 60,
 } as const;
+
+/** How densely an article links (the engine places links so; a site plan sizes its articles by it). */
+export const LINKING = {
+  /** About one link per this many words of the article. */
+  wordsPerLink: 200,
+  /** A section's paragraphs, when not given, are its words over this (a paragraph holds about 90 words): at most one link each. */
+  paragraphWords: 90,
+  /** Most anchor phrases offered per link. */
+  anchors: 8,
+} as const;

@@ -10,7 +10,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { stringify } from "csv-stringify/sync";
 import * as v from "valibot";
-import { LINKING } from "../article/index.js";
+import { LINKING } from "../contract/limits.js";
 import { fieldPath, requestFromFields } from "../contract/fields.js";
 import { GenerateRequestSchema, type GenerateRequest } from "../contract/request.js";
 import { InkpressError } from "../errors.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LINKING, LinkSet, anchorPhrases, planLinks, sameAddress, type LinkSection } from "../../src/article/grounding/links.js";
+import { LinkSet, anchorPhrases, planLinks, sameAddress, type LinkSection } from "../../src/article/grounding/links.js";
+import { LINKING } from "../../src/contract/limits.js";
 import type { Link } from "../../src/contract/request.js";
 import { stopWords } from "../../src/article/text/terms.js";
 

@@ -6,6 +6,7 @@
  */
 import { contentTerms, stopWords, TermIndex } from "../text/terms.js";
 import { lowerFirst, wordSpans, type WordSpan } from "../text/text.js";
+import { LINKING } from "../../contract/limits.js";
 
 /** A page of the user's site the article may link (the wire schema validates it; `keywords` always a list). */
 export interface Link {
@@ -13,16 +14,6 @@ export interface Link {
   title: string;
   keywords: string[];
 }
-
-/** How densely an article links. */
-export const LINKING = {
-  /** About one link per this many words of the article. */
-  wordsPerLink: 200,
-  /** A section's paragraphs, when not given, are its words over this (a paragraph holds about 90 words): at most one link each. */
-  paragraphWords: 90,
-  /** Most anchor phrases offered per link. */
-  anchors: 8,
-} as const;
 
 /** Anchors that say nothing of the page they link. */
 const GENERIC_ANCHORS = new Set([
