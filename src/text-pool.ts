@@ -7,6 +7,7 @@
  */
 import type { AnalyseExistingOptions } from "./article/index.js";
 import type { AnalyseRequest, AnalysisResponse } from "./article/wire/analyse.js";
+import type { VoiceRequest, VoiceResponse } from "./article/wire/voice.js";
 import { InvalidFieldError } from "./errors.js";
 import type { ArticleFields } from "./publish/post.js";
 import { TimeLimitError, WorkerPool } from "./worker-pool.js";
@@ -25,7 +26,8 @@ export const sourceTexts = (sources: ReadonlyArray<{ text: string }> | undefined
 export type TextTask =
   | { kind: "analyse"; request: AnalyseRequest; options: AnalyseExistingOptions }
   | ({ kind: "read" } & FieldText)
-  | { kind: "publication"; markdown: string; target: string };
+  | { kind: "publication"; markdown: string; target: string }
+  | { kind: "voice"; request: VoiceRequest };
 
 /** An article of a Markdown file, its body's HTML rendered, and the post id its front matter records. */
 export interface Publication {
@@ -56,6 +58,11 @@ export class TextPool {
   /** The article of a Markdown file to publish, its HTML rendered; past the limit, a 422 naming `markdown`. */
   publication(markdown: string, target: string, owner: string): Promise<Publication> {
     return this.run({ kind: "publication", markdown, target }, owner, "markdown", "read") as Promise<Publication>;
+  }
+
+  /** A house voice learnt from example articles; past the limit, a 422 naming `articles`. */
+  voice(request: VoiceRequest, owner: string): Promise<VoiceResponse> {
+    return this.run({ kind: "voice", request }, owner, "articles", "read") as Promise<VoiceResponse>;
   }
 
   /** Refuse new tasks, give running ones up to `graceMs`, then stop the workers. */

@@ -2,11 +2,13 @@
 import { analyseExisting, readMarkdown } from "./article/index.js";
 import { articleOfMarkdown, bodyHtml } from "./publish/post.js";
 import type { Publication, TextTask } from "./text-pool.js";
+import { learnVoice } from "./voice/learn.js";
 import { serveTasks } from "./worker-pool.js";
 
 serveTasks((task: TextTask): unknown => {
   if (task.kind === "analyse") return analyseExisting(task.request, task.options).analysis;
   if (task.kind === "read") return void readMarkdown(task.text, task.field);
+  if (task.kind === "voice") return learnVoice(task.request);
   const { article, recordedId } = articleOfMarkdown(task.markdown, task.target);
   const publication: Publication = { article: { ...article, renderedBody: bodyHtml(article) }, ...(recordedId ? { recordedId } : {}) };
   return publication;

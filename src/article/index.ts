@@ -41,3 +41,8 @@ export { headingText, writeOutline, type Outline } from "./outline/outline.js";
 export { outlineFormat } from "./outline/opening.js";
 export { Grounding } from "./grounding/grounding.js";
 export { TokenLedger } from "./ledger.js";
+/** A house voice: an example article read and counted as analyse reads one, and the measures a voice is learnt from (src/voice/). */
+export { readVoiceExample, type VoiceExample } from "./existing/voice.js";
+export { dominantPerson, measureVoice, type VoiceMeasures, type VoiceSample } from "./report/voice-sample.js";
+export { backgroundShare } from "./text/space.js";
+export { functionWords } from "./text/function-words.js";

@@ -87,7 +87,7 @@ export function analyseExisting(request: AnalyseRequest, options: AnalyseExistin
     headingTags: request.seo.headingTags,
     preset: request.structure,
     targetLength: request.length ?? 0,
-    style: resolveStyle(request.style, options.keyStyle),
+    ...voiced(resolveStyle(request.style, options.keyStyle)),
     given: requestTexts({ ...request, markdown: undefined, html: undefined }),
     sources: request.sources ?? [],
     ...(options.grounding ? { grounding: options.grounding } : {}),
@@ -197,4 +197,9 @@ function linksTo(found: readonly FoundLink[], urls: readonly string[]): number {
     URL.canParse(url, "https://site.invalid") ? new URL(url, "https://site.invalid").pathname.replace(/\/+$/u, "") : url;
   const linked = new Set(found.map((link) => key(link.url)));
   return new Set(urls.map(key).filter((url) => linked.has(url))).size;
+}
+
+/** A resolved style as the analyser takes it: the learnt voice, if any, beside the bans. */
+export function voiced(style: ReturnType<typeof resolveStyle>): { style: typeof style; voice?: NonNullable<typeof style.profile> } {
+  return style.profile ? { style, voice: style.profile } : { style };
 }

@@ -7,6 +7,24 @@ import type { Source } from "../grounding/sources.js";
 /** A source the request hands the writer: figures in its text are supported. */
 export type SourceText = Source;
 
+type Band = { value: number; min: number; max: number };
+
+/** A voice profile as the voice checks read it: the wire's `VoiceProfile` has this shape. */
+export interface VoiceProfileLike {
+  language: string;
+  sentenceWords: { mean: number; min: number; max: number };
+  person: { value: string };
+  contractions: Band;
+  spelling: { value: "en-GB" | "en-US" | "mixed" | "none" };
+  headingCase: { value: "sentence" | "title" | "none" };
+  readingEase: Band;
+  lists: Band;
+  questions: Band;
+  exclamations: Band;
+  numbers: { value: string; digits: number };
+  avoided: readonly string[];
+}
+
 /** What the analyser measures. */
 export interface AnalyseInput {
   /** The body blocks in document order (the H1 title is not one of them). */
@@ -44,6 +62,11 @@ export interface AnalyseInput {
    * @default { avoid: [], cliches: true }
    */
   style?: { avoid?: readonly string[]; cliches?: boolean };
+  /**
+   * A house voice learnt from the team's articles (`style.voice` as a profile): the voice checks
+   * measure against it. @default none (every voice check not applicable)
+   */
+  voice?: VoiceProfileLike;
   /**
    * Every text the request supplied (topic, tone, keywords, title, description, style, …):
    * a figure in one of them is not invented. `requestTexts(request)` collects them.
