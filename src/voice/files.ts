@@ -3,6 +3,7 @@
  * and `--voice FILE` / `serve --voices DIR` read one back, its profile checked as the API checks
  * `style.voice`, so a hand-edited file with a typo is refused by name.
  */
+import path from "node:path";
 import { fieldErrors } from "../article/wire/fields.js";
 import { type VoiceProfile, VoiceProfileSchema, VoiceRequestSchema, type VoiceResponse } from "../article/wire/voice.js";
 import { writeFileAtomic } from "../atomic.js";
@@ -11,7 +12,7 @@ import { NotTextError, readTextFile } from "../text-file.js";
 import { learnVoice } from "./learn.js";
 
 /** A voice file that cannot be read or learnt from; the message names the file. */
-export class VoiceFileError extends InkpressError {}
+class VoiceFileError extends InkpressError {}
 
 async function textOf(file: string): Promise<string> {
   try {
@@ -44,8 +45,17 @@ export async function learnVoiceFiles(files: readonly string[], name: string | u
 /** Write a voice as JSON, atomically. */
 export const writeVoiceFile = (file: string, voice: VoiceResponse) => writeFileAtomic(file, `${JSON.stringify(voice, null, 2)}\n`);
 
+/**
+ * A `voice` flag's or column's value as the request's `style.voice`: a name ending in `.json` is a
+ * voice file (relative to `base`), read into its profile; anything else stays a style note.
+ */
+export async function voiceOfField(value: unknown, base: string): Promise<unknown> {
+  if (typeof value !== "string" || !/\.json$/iu.test(value.trim())) return value;
+  return (await readVoiceFile(path.resolve(base, value.trim()))).profile;
+}
+
 /** A voice file's profile: the file `inkpress voice` writes (its `profile`), or a bare profile. */
-export async function readVoiceFile(file: string): Promise<{ name: string; profile: VoiceProfile }> {
+async function readVoiceFile(file: string): Promise<{ name: string; profile: VoiceProfile }> {
   let data: unknown;
   try {
     data = JSON.parse(await textOf(file));

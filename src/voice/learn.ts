@@ -18,7 +18,7 @@ import { pickExcerpts } from "./excerpts.js";
 import { avoidedWords, recurringPhrases } from "./vocabulary.js";
 
 /** How far past the examples' own range a band reaches: a share of the edge's value, at least `floor`. */
-export const MARGINS = {
+const MARGINS = {
   sentenceWords: { share: 0.25, floor: 2 },
   contractions: { share: 0.25, floor: 1 },
   readingEase: { share: 0, floor: 10 },
@@ -131,7 +131,7 @@ function pool(samples: readonly VoiceSample[]): VoiceSample {
 }
 
 /** The variant that holds at least 80% of the pair-list words used; `mixed` when neither does, `none` with none. */
-export function spellingOf(samples: readonly Pick<VoiceSample, "spellings">[]): VoiceProfile["spelling"] {
+function spellingOf(samples: readonly Pick<VoiceSample, "spellings">[]): VoiceProfile["spelling"] {
   const british = samples.reduce((n, s) => n + s.spellings["en-GB"].length, 0);
   const american = samples.reduce((n, s) => n + s.spellings["en-US"].length, 0);
   const all = british + american;

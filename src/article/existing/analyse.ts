@@ -10,6 +10,7 @@ import { InvalidFieldError } from "../../errors.js";
 import type { Block } from "../body/document.js";
 import type { GroundingStats } from "../grounding/grounding.js";
 import { isIso6391 } from "../plan/labels.js";
+import { voiced } from "../plan/voice.js";
 import { analyse, requestTexts, scoreChecks, type SeoCheck } from "../report/analyse.js";
 import { languageOf } from "../report/checks/language.js";
 import { countBlocks, proseText, readPage, type Declared, type ExistingPage, type FoundLink } from "./page.js";
@@ -197,9 +198,4 @@ function linksTo(found: readonly FoundLink[], urls: readonly string[]): number {
     URL.canParse(url, "https://site.invalid") ? new URL(url, "https://site.invalid").pathname.replace(/\/+$/u, "") : url;
   const linked = new Set(found.map((link) => key(link.url)));
   return new Set(urls.map(key).filter((url) => linked.has(url))).size;
-}
-
-/** A resolved style as the analyser takes it: the learnt voice, if any, beside the bans. */
-export function voiced(style: ReturnType<typeof resolveStyle>): { style: typeof style; voice?: NonNullable<typeof style.profile> } {
-  return style.profile ? { style, voice: style.profile } : { style };
 }

@@ -3,27 +3,10 @@ import type { Block } from "../body/document.js";
 import type { Preset } from "../plan/presets.js";
 import type { GroundingStats } from "../grounding/grounding.js";
 import type { Source } from "../grounding/sources.js";
+import type { HouseVoice } from "../plan/voice.js";
 
 /** A source the request hands the writer: figures in its text are supported. */
 export type SourceText = Source;
-
-type Band = { value: number; min: number; max: number };
-
-/** A voice profile as the voice checks read it: the wire's `VoiceProfile` has this shape. */
-export interface VoiceProfileLike {
-  language: string;
-  sentenceWords: { mean: number; min: number; max: number };
-  person: { value: string };
-  contractions: Band;
-  spelling: { value: "en-GB" | "en-US" | "mixed" | "none" };
-  headingCase: { value: "sentence" | "title" | "none" };
-  readingEase: Band;
-  lists: Band;
-  questions: Band;
-  exclamations: Band;
-  numbers: { value: string; digits: number };
-  avoided: readonly string[];
-}
 
 /** What the analyser measures. */
 export interface AnalyseInput {
@@ -66,7 +49,7 @@ export interface AnalyseInput {
    * A house voice learnt from the team's articles (`style.voice` as a profile): the voice checks
    * measure against it. @default none (every voice check not applicable)
    */
-  voice?: VoiceProfileLike;
+  voice?: HouseVoice;
   /**
    * Every text the request supplied (topic, tone, keywords, title, description, style, …):
    * a figure in one of them is not invented. `requestTexts(request)` collects them.

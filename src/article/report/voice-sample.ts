@@ -126,7 +126,7 @@ function countSentence(sample: VoiceSample, sentence: string, language: string, 
  * minor words a title leaves lower aside, and words in capitals such as "API") open with a
  * capital; sentence case otherwise.
  */
-export function headingCase(text: string, language: string): HeadingCase {
+function headingCase(text: string, language: string): HeadingCase {
   const words = wordSpans(text.replace(/^\s*\d+[.)]\s*/u, ""), language)
     .map((span) => span.word)
     .filter((word) => /\p{L}/u.test(word));
@@ -139,7 +139,7 @@ export function headingCase(text: string, language: string): HeadingCase {
 }
 
 /** Flesch reading ease of the paragraph sentences (the `flesch` package's formula); none without a sentence. */
-export function readingEase(sample: VoiceSample): number | undefined {
+function readingEase(sample: VoiceSample): number | undefined {
   const sentence = sample.sentenceWords.length;
   const word = sample.sentenceWords.reduce((a, b) => a + b, 0);
   return sentence === 0 || word === 0 ? undefined : flesch({ sentence, word, syllable: sample.syllables });
@@ -165,7 +165,7 @@ export interface VoiceMeasures {
 }
 
 /** Fewer first- and second-person pronouns than this per 100 words: the voice is in the third person. */
-export const THIRD_PERSON_BELOW = 1;
+const THIRD_PERSON_BELOW = 1;
 
 /** The dominant person of some pronoun counts over `words` words. */
 export function dominantPerson(pronouns: VoiceSample["pronouns"], words: number): { value: Person; share: number } {

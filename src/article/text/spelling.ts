@@ -30,9 +30,6 @@ const SPELLINGS: Record<Variant, ReadonlyMap<string, string>> = {
   "en-US": new Map(PAIRS.map(([british, american]) => [american, british])),
 };
 
-/** How many spelling pairs are read. */
-export const SPELLING_PAIRS = PAIRS.length;
-
 /** The other variant. */
 export const otherVariant = (variant: Variant): Variant => (variant === "en-GB" ? "en-US" : "en-GB");
 
@@ -42,9 +39,6 @@ export function variantOf(word: string): Variant | undefined {
   if (SPELLINGS["en-US"].has(word)) return "en-US";
   return undefined;
 }
-
-/** A word's spelling in the other variant. */
-export const counterpart = (word: string): string | undefined => SPELLINGS["en-GB"].get(word) ?? SPELLINGS["en-US"].get(word);
 
 /**
  * A variant's spellings that can be refused while the model samples without breaking a word of

@@ -5,7 +5,7 @@
  */
 import * as v from "valibot";
 import { PERSONS } from "../report/voice-sample.js";
-import { described, jsonObject, requiredText, trimmed } from "./schema.js";
+import { described, jsonObject, requiredText } from "./schema.js";
 
 /** Bounds of a voice, one table so validation, docs and errors agree. */
 export const VOICE_LIMITS = {
@@ -22,7 +22,7 @@ export const VOICE_LIMITS = {
   words: 40,
 } as const;
 
-const number = (what: string) => v.pipe(v.number(`${what} must be a number`), v.finite(`${what} must be a finite number`));
+const number = (what: string) => v.number(`${what} must be a number`);
 const share = (what: string) =>
   v.pipe(number(what), v.minValue(0, `${what} must be at least 0`), v.maxValue(1, `${what} must be at most 1`));
 const oneOf = <const T extends readonly string[]>(values: T, what: string) =>
@@ -35,14 +35,18 @@ const band = (what: string, description: string) =>
     `${description} \`value\`: the examples' own; \`min\`–\`max\`: the band an article passes within.`,
   );
 
+/** A string of at most `max` characters, as given (a profile is the server's own answer, sent back). */
+const string = (max: number, what: string) =>
+  v.pipe(v.string(`${what} must be a string`), v.maxLength(max, `${what} must be at most ${max} characters`));
+
 const wordList = (what: string, max: number) =>
-  v.pipe(v.array(trimmed(80, `each of ${what}`), `${what} must be an array of strings`), v.maxLength(max, `${what} holds at most ${max}`));
+  v.pipe(v.array(string(80, `each of ${what}`), `${what} must be an array of strings`), v.maxLength(max, `${what} holds at most ${max}`));
 
 /** A learnt voice: each feature the examples show, with the spread they allow. */
 export const VoiceProfileSchema = jsonObject(
   {
     language: described(
-      v.pipe(v.string("voice.language must be a string"), v.regex(/^[a-z]{2}$/u, "voice.language must be an ISO 639-1 code")),
+      v.pipe(v.string("voice.language must be a string"), v.regex(/^[a-z]{2}$/, "voice.language must be an ISO 639-1 code")),
       "The examples' language.",
     ),
     articles: described(
@@ -107,7 +111,7 @@ export const VoiceProfileSchema = jsonObject(
     ),
     excerpts: described(
       v.pipe(
-        v.array(trimmed(VOICE_LIMITS.excerpt, "each of voice.excerpts"), "voice.excerpts must be an array of strings"),
+        v.array(string(VOICE_LIMITS.excerpt, "each of voice.excerpts"), "voice.excerpts must be an array of strings"),
         v.maxLength(VOICE_LIMITS.excerpts, `voice.excerpts holds at most ${VOICE_LIMITS.excerpts}`),
       ),
       "Up to three short passages of the examples, shown to the model.",

@@ -13,11 +13,11 @@ export type VoiceTargets = NonNullable<AnalyseInput["voice"]>;
 type Band = { min: number; max: number };
 
 /** Avoided words an article may use per 1,000 words before the check fails. */
-export const AVOIDED_PER_1000 = 4;
+const AVOIDED_PER_1000 = 4;
 /** How far an article's share of numbers in digits may lie from the voice's. */
-export const DIGITS_SPREAD = 0.35;
+const DIGITS_SPREAD = 0.35;
 /** The share of an article's headings that may be in the other case. */
-export const OTHER_CASE_SHARE = 0.2;
+const OTHER_CASE_SHARE = 0.2;
 
 const fixed = (n: number) => String(Math.round(n * 10) / 10);
 const range = (band: Band) => `${fixed(band.min)}–${fixed(band.max)}`;
