@@ -51,7 +51,7 @@ describe("refusing the other variant's spellings", () => {
   });
 
   it("says nothing for a voice without a spelling, and the prompt's note stays within its budget", () => {
-    expect(voiceSpellings({ ...voice, spelling: { value: "mixed", british: 2, american: 2 } })).toEqual([]);
+    expect(voiceSpellings({ ...voice, spelling: { value: "mixed" } })).toEqual([]);
     const note = voiceNote(voice);
     expect(note).toMatch(/^Voice: second person \("you"\), contractions, sentences of about 6 words, British spelling\./u);
     expect(note.length).toBeLessThanOrEqual(480);
