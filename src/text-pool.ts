@@ -8,6 +8,7 @@
  */
 import type { AnalyseExistingOptions, RefreshTexts } from "./article/index.js";
 import type { AnalyseRequest, AnalysisResponse } from "./contract/analyse.js";
+import type { VoiceRequest, VoiceResponse } from "./contract/voice.js";
 import { InvalidFieldError } from "./errors.js";
 import type { ArticleFields } from "./publish/post.js";
 import { TimeLimitError, WorkerPool } from "./worker-pool.js";
@@ -28,7 +29,8 @@ export type TextTask =
   | ({ kind: "read" } & FieldText)
   | { kind: "publication"; markdown: string; target: string }
   | { kind: "refresh-reading"; input: Parameters<RefreshTexts["read"]>[0] }
-  | { kind: "refreshed-article"; input: Parameters<RefreshTexts["article"]>[0] };
+  | { kind: "refreshed-article"; input: Parameters<RefreshTexts["article"]>[0] }
+  | { kind: "voice"; request: VoiceRequest };
 
 /** An article of a Markdown file, its body's HTML rendered, and the post id its front matter records. */
 export interface Publication {
@@ -67,6 +69,11 @@ export class TextPool {
       read: (input) => this.run({ kind: "refresh-reading", input }, owner, "markdown", "read") as ReturnType<RefreshTexts["read"]>,
       article: (input) => this.run({ kind: "refreshed-article", input }, owner, "markdown", "read") as ReturnType<RefreshTexts["article"]>,
     };
+  }
+
+  /** A house voice learnt from example articles; past the limit, a 422 naming `articles`. */
+  voice(request: VoiceRequest, owner: string): Promise<VoiceResponse> {
+    return this.run({ kind: "voice", request }, owner, "articles", "read") as Promise<VoiceResponse>;
   }
 
   /** Refuse new tasks, give running ones up to `graceMs`, then stop the workers. */

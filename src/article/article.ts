@@ -10,6 +10,7 @@ import { TokenLedger } from "./ledger.js";
 import { openAnswer } from "./outline/opening.js";
 import { plannedOutline, type Outline, type OutlineEntry } from "./outline/outline.js";
 import { plan, planAvoidList, type Plan } from "./plan/plan.js";
+import { voiced } from "./plan/voice.js";
 import { renderArticle } from "./output/render.js";
 import type { GenerateRequest } from "../contract/request.js";
 import { articleSlug } from "./text/slug.js";
@@ -199,7 +200,7 @@ function articleReport({ request, articlePlan, keywords, title, metaDescription,
     headingTags: request.seo.headingTags,
     preset: articlePlan.preset,
     targetLength: request.length,
-    style: articlePlan.style,
+    ...voiced(articlePlan.style),
     given: requestTexts(request),
     sources: request.sources ?? [],
     grounding: grounding.stats(),

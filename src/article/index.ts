@@ -33,3 +33,5 @@ export { parseMarkdown } from "./text/markdown.js";
 export { LinkSet, sameAddress } from "./grounding/links.js";
 /** The length promise, so a key's daily words are reserved as the engine will write them. */
 export { mostWords } from "./plan/limits.js";
+/** A house voice learnt from example articles (`POST /api/v1/voice`, `inkpress voice`), measured as analyse measures an article. */
+export { learnVoice } from "./existing/voice-learn.js";

@@ -9,11 +9,12 @@ import { readOutlineFile } from "../planning/outline-file.js";
 import type { InputRow } from "./row.js";
 import { SourceFileError, readSourceFiles } from "../site/source-files.js";
 import { unreadable } from "../site/unreadable.js";
+import { voiceOfField } from "../voice/files.js";
 
 /**
  * The rows of a `.csv` (header row first) or `.jsonl` file, in file order. A row's
  * `sources` given as text names files (`;`-separated, relative to the input file), read here,
- * as are the JSON file an `outline` and the links file a `links` given as text name.
+ * as are the JSON file an `outline`, the links file a `links` and the voice file a `voice` given as text name.
  */
 export async function readRows(file: string): Promise<InputRow[]> {
   const extension = path.extname(file).toLowerCase();
@@ -26,7 +27,20 @@ export async function readRows(file: string): Promise<InputRow[]> {
     throw new BatchError(`cannot read ${file}: ${unreadable(error)}`, { cause: error });
   }
   const base = path.dirname(file);
-  return Promise.all(parse(text).map(async (row) => withLinksFile(await withOutlineFile(await withSourceFiles(row, base), base), base)));
+  return Promise.all(
+    parse(text).map(async (row) =>
+      withVoiceFile(await withLinksFile(await withOutlineFile(await withSourceFiles(row, base), base), base), base),
+    ),
+  );
+}
+
+/** The row with the voice file its `voice` cell names (ending in `.json`, relative to the input file) read into its profile; else a style note. */
+async function withVoiceFile(row: InputRow, base: string): Promise<InputRow> {
+  if ("error" in row || row.fields.voice === undefined) return row;
+  return voiceOfField(row.fields.voice, base).then(
+    (voice) => ({ line: row.line, fields: { ...row.fields, voice } }),
+    (error: Error) => ({ line: row.line, error: `voice: ${error.message}` }),
+  );
 }
 
 /** The row with the edited outline its `outline` cell names (a JSON file, relative to the input file) read; a file that cannot be read is the row's error. */

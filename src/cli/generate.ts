@@ -7,6 +7,7 @@ import { readSourceFiles } from "../site/source-files.js";
 import { GenerateRequestSchema } from "../contract/request.js";
 import { readOutlineFile } from "../planning/outline-file.js";
 import { fieldErrors, type FieldError } from "../contract/fields.js";
+import { voiceOfField } from "../voice/files.js";
 import { ModelRuntime } from "../model/runtime.js";
 import { UsageError, chosenFormat, fail } from "./fail.js";
 import { localModelConfig } from "./first-model.js";
@@ -31,6 +32,8 @@ export async function requestFromArgs(
     sources: sources.length ? await readSourceFiles({ paths: sources, base: process.cwd() }) : undefined,
   });
   if (typeof input.outline === "string") input.outline = await readOutlineFile(input.outline, process.cwd());
+  if (input.style && typeof input.style === "object")
+    Object.assign(input.style, { voice: await voiceOfField((input.style as { voice?: unknown }).voice, process.cwd()) });
   const validated = await GenerateRequestSchema["~standard"].validate(input);
   if (validated.issues) throw invalidRequest(fieldErrors(validated));
   const { stream: _stream, ...request } = validated.value;
@@ -68,7 +71,11 @@ export const GENERATE_ARGS = {
   },
   seed: { type: "string", description: "Seed for a reproducible article" },
   avoid: { type: "string", description: "A phrase the article never contains; repeat the flag, or separate phrases with ;" },
-  voice: { type: "string", description: 'A style note for the prompt, such as "plain British English, second person"' },
+  voice: {
+    type: "string",
+    description:
+      'A style note for the prompt, such as "plain British English, second person"; or a voice file (house.voice.json, from inkpress voice)',
+  },
   cliches: {
     type: "boolean",
     description: "Avoid the built-in AI clichés (the default)",

@@ -24,6 +24,7 @@ const main = defineCommand({
     plan: () => import("./plan.js").then((m) => m.planCommand),
     batch: () => import("./batch.js").then((m) => m.batchCommand),
     analyse: () => import("./analyse.js").then((m) => m.analyseCommand),
+    voice: () => import("./voice.js").then((m) => m.voiceCommand),
     audit: () => import("./audit.js").then((m) => m.auditCommand),
     refresh: () => import("./refresh.js").then((m) => m.refreshCommand),
     publish: () => import("./publish.js").then((m) => m.publishCommand),

@@ -24,6 +24,8 @@ import type {
   RefreshRequest,
   RefreshResponse,
   StreamEvent,
+  VoiceRequest,
+  VoiceResponse,
 } from "./types.js";
 
 export { IncompleteStreamError, InkpressApiError } from "./errors.js";
@@ -41,6 +43,8 @@ export type {
   RefreshRequest,
   RefreshResponse,
   StreamEvent,
+  VoiceRequest,
+  VoiceResponse,
 } from "./types.js";
 
 /** A client bound to one server and one key. */
@@ -58,6 +62,8 @@ export interface InkpressClient {
   analyse(request: AnalyseRequest, options?: CallOptions): Promise<AnalysisResponse>;
   /** `POST /api/v1/refresh`: an article mended where its checks fail, with the report before and after and the diff. */
   refresh(request: RefreshRequest, options?: CallOptions): Promise<RefreshResponse>;
+  /** `POST /api/v1/voice`: a house voice learnt from the team's own articles; send its `profile` as `style.voice`. */
+  voice(request: VoiceRequest, options?: CallOptions): Promise<VoiceResponse>;
   /** Articles written (or refreshed) in the background. */
   jobs: JobsClient;
 }
@@ -89,6 +95,10 @@ export function createClient(options: ClientOptions): InkpressClient {
     async refresh(request, { signal } = {}) {
       const response = await call({ method: "POST", path: "/api/v1/refresh", accept: "application/json", body: request, signal });
       return (await response.json()) as RefreshResponse;
+    },
+    async voice(request, { signal } = {}) {
+      const response = await call({ method: "POST", path: "/api/v1/voice", accept: "application/json", body: request, signal });
+      return (await response.json()) as VoiceResponse;
     },
     jobs: jobsClient(call),
   };

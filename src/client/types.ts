@@ -11,6 +11,7 @@ import type { RefreshRequestSchema, RefreshResponseSchema } from "../contract/re
 import type { GenerateRequestSchema } from "../contract/request.js";
 import type { OutlineResponseSchema } from "../contract/outline-response.js";
 import type { ArticleResponseSchema, StreamDeltaSchema, StreamMetaSchema, StreamOutlineSchema } from "../contract/response.js";
+import type { VoiceRequestSchema, VoiceResponseSchema } from "../contract/voice.js";
 
 /** A generation request as sent: only `topic` is required. The client sets the transport itself, so `stream` is not part of it. */
 export type ArticleRequest = Omit<v.InferInput<typeof GenerateRequestSchema>, "stream">;
@@ -36,6 +37,12 @@ export type AnalyseRequest = v.InferInput<typeof AnalyseRequestSchema>;
 
 /** The analyse answer: the SEO report of the article as it is, its figures, outline and the targets measured. */
 export type AnalysisResponse = v.InferOutput<typeof AnalysisResponseSchema>;
+
+/** What `POST /api/v1/voice` takes: the team's own Markdown articles, and optionally the voice's name. */
+export type VoiceRequest = v.InferInput<typeof VoiceRequestSchema>;
+
+/** The voice answer: the learnt profile (send it as `style.voice`) and each example's own measures. */
+export type VoiceResponse = v.InferOutput<typeof VoiceResponseSchema>;
 
 /** A job as the API shows it. */
 export type Job = v.InferOutput<typeof JobSchema>;

@@ -6,7 +6,8 @@
  * as keyword in title, meta, URL and content length weigh more than "Additional" and
  * "Readability" tests). 3 = core on-page signal or a fault a reader cannot miss, 2 = strong
  * signal, 1 = readability polish. Substance (on topic, no loops) comes first: a reader judges it
- * before any form.
+ * before any form. The voice checks (`voice-…`) come last, each weighing 1: they measure a house's
+ * form, never its substance, so none caps the score.
  */
 const CHECKS = {
   "on-topic": { weight: 3, label: "About its topic" },
@@ -45,6 +46,17 @@ const CHECKS = {
   "unsupported-figures": { weight: 2, label: "No figures without a source" },
   "sources-cited": { weight: 1, label: "Sources cited" },
   "internal-links": { weight: 1, label: "Internal links placed" },
+  "voice-sentence-length": { weight: 1, label: "Sentence length of the house voice" },
+  "voice-person": { weight: 1, label: "Person of the house voice" },
+  "voice-contractions": { weight: 1, label: "Contractions as the house writes them" },
+  "voice-spelling": { weight: 1, label: "Spelling of the house voice" },
+  "voice-heading-case": { weight: 1, label: "Heading case of the house voice" },
+  "voice-readability": { weight: 1, label: "Reading ease of the house voice" },
+  "voice-lists": { weight: 1, label: "Lists as the house uses them" },
+  "voice-questions": { weight: 1, label: "Questions as the house asks them" },
+  "voice-exclamations": { weight: 1, label: "Exclamations as the house uses them" },
+  "voice-numbers": { weight: 1, label: "Numbers as the house writes them" },
+  "voice-vocabulary": { weight: 1, label: "Words the house never uses left out" },
 } as const satisfies Record<string, { weight: number; label: string }>;
 
 /** Id of a check; the report lists them in the order of {@link CHECKS}. */

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { voiceField, type VoiceProfile } from "./voice.js";
 import { MAX_NESTING, nestingProblem, withinNesting } from "./nesting.js";
 import { PublishFieldSchema } from "./publish.js";
 import { ISO_639_1_CODES, isIso6391 } from "./languages.js";
@@ -126,8 +127,8 @@ export const StyleSchema = jsonObject(
       ),
     ),
     voice: described(
-      optionalText(LIMITS.voice, "voice"),
-      'A style note the prompt carries, such as "plain British English, second person, no exclamation marks".',
+      voiceField(optionalText(LIMITS.voice, "voice")),
+      'A style note the prompt carries, such as "plain British English, second person, no exclamation marks"; or a house voice learnt by `POST /api/v1/voice` (its `profile`), which the writer steers towards and the report\'s `voice-…` checks measure against.',
     ),
     cliches: v.optional(
       described(
@@ -146,11 +147,14 @@ export type Style = v.InferOutput<typeof StyleSchema>;
  * The style an article is written in: the request's fields over the key's default ones.
  * `cliches` defaults to true (the built-in list is avoided).
  */
-export function resolveStyle(request: Style | undefined, keyDefault?: Style): { avoid: string[]; voice?: string; cliches: boolean } {
+export function resolveStyle(
+  request: Style | undefined,
+  keyDefault?: Style,
+): { avoid: string[]; voice?: string; profile?: VoiceProfile; cliches: boolean } {
   const voice = request?.voice ?? keyDefault?.voice;
   return {
     avoid: request?.avoid ?? keyDefault?.avoid ?? [],
-    ...(voice ? { voice } : {}),
+    ...(typeof voice === "string" ? { voice } : voice ? { profile: voice } : {}),
     cliches: request?.cliches ?? keyDefault?.cliches ?? true,
   };
 }

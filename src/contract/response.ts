@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { VoiceProfileSchema } from "./voice.js";
 import { described } from "./schema.js";
 import { CHECK_IDS, type CheckId } from "./checks.js";
 import { JsonLdSchema } from "./jsonld.js";
@@ -39,7 +40,11 @@ export const NormalisedRequestSchema = v.object({
   }),
   style: v.optional(
     described(
-      v.object({ avoid: v.optional(v.array(v.string())), voice: v.optional(v.string()), cliches: v.optional(v.boolean()) }),
+      v.object({
+        avoid: v.optional(v.array(v.string())),
+        voice: v.optional(v.union([v.string(), VoiceProfileSchema])),
+        cliches: v.optional(v.boolean()),
+      }),
       "The style the article was written in: the request's, over its key's default style, field by field.",
     ),
   ),

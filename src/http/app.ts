@@ -17,6 +17,7 @@ import { analyseRoute } from "./routes/analyse.js";
 import { generateRoute } from "./routes/generate.js";
 import { outlineRoute } from "./routes/outline.js";
 import { planRoute } from "./routes/plan.js";
+import { voiceRoute } from "./routes/voice.js";
 import { publishRoute, publishTargetsRoute } from "./routes/publish.js";
 import { refreshRoute } from "./routes/refresh.js";
 import { cancelJobRoute, getJobRoute, listJobsRoute, submitJobRoute } from "./routes/jobs.js";
@@ -130,6 +131,7 @@ export function createApp({
   app.register(refreshRoute({ generations, bodyTimeoutMs, texts }));
   app.register(outlineRoute({ generations, bodyTimeoutMs, texts }));
   app.register(planRoute({ bodyTimeoutMs, modelHost }));
+  app.register(voiceRoute({ bodyTimeoutMs, texts }));
   app.register(publishRoute({ publishing, bodyTimeoutMs, texts }));
   app.get("/api/v1/publish", publishTargetsRoute({ publishing }));
   const jobRoutes = { jobs, storage, bodyTimeoutMs, pageSize: jobsConfig.pageSize, retentionMs: jobsConfig.retentionS * 1000, texts };

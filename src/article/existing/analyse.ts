@@ -10,6 +10,7 @@ import { InvalidFieldError } from "../../errors.js";
 import type { Block } from "../body/document.js";
 import type { GroundingStats } from "../grounding/grounding.js";
 import { isIso6391 } from "../../contract/languages.js";
+import { voiced } from "../plan/voice.js";
 import { analyse, requestTexts, scoreChecks, type SeoCheck } from "../report/analyse.js";
 import { languageOf } from "../report/checks/language.js";
 import { countBlocks, proseText, readPage, type Declared, type ExistingPage, type FoundLink } from "./page.js";
@@ -93,7 +94,7 @@ export function analyseExisting(request: AnalyseRequest, options: AnalyseExistin
     headingTags: request.seo.headingTags,
     preset: request.structure,
     targetLength: request.length ?? 0,
-    style: options.style ?? resolveStyle(request.style, options.keyStyle),
+    ...voiced(options.style ?? resolveStyle(request.style, options.keyStyle)),
     given: requestTexts({ ...request, markdown: undefined, html: undefined }),
     sources: request.sources ?? [],
     ...(options.grounding ? { grounding: options.grounding } : {}),

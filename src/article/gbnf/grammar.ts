@@ -33,6 +33,11 @@ export interface FieldShape {
   overflow?: boolean;
   /** Most letters a word of the field may have (the shared word rule allows 12, and 10 more after a hyphen). @default 22 */
   letters?: number;
+  /**
+   * In a spaced script, every word past the first opens in lower case (a heading in sentence case,
+   * as a house voice writes it); the keyword keeps the request's case. @default false
+   */
+  lower?: boolean;
 }
 
 /** A piece of a structured answer: text forced by the grammar, or a field the model writes. */
@@ -110,6 +115,8 @@ export class GrammarBuilder {
   private readonly openings: readonly string[];
   /** Word rules of the refused words (and the finals or openings), by rule name. */
   private readonly words = new Map<string, string[]>();
+  /** Whether a field's words past its first open in lower case (`wlo`, `wllo`). */
+  private lowered = false;
 
   /** `spaced`: words are separated by spaces (false for Japanese, Chinese, Thai…). */
   constructor(
@@ -135,7 +142,18 @@ export class GrammarBuilder {
       this.refused.length || this.finals.length || this.openings.length
         ? [LETTER_RULE, ...SCRIPT_RULES, ...wordRulesOf(part, this.finals.length ? () => this.last(12) : part, this.first())]
         : SHARED_RULES;
-    return grammar(rule("root", seq(...this.parts) || literal("")), ...this.rules, ...shared, ...[...this.words.values()].flat());
+    const lower = this.lowered ? this.lowerRules() : [];
+    return grammar(rule("root", seq(...this.parts) || literal("")), ...this.rules, ...shared, ...lower, ...[...this.words.values()].flat());
+  }
+
+  /** A word (`wlo`) and a field's last word (`wllo`) opening in lower case, refusing what `w` and `wl` refuse. */
+  private lowerRules(): string[] {
+    const rest = this.refused.length ? this.word(12) : repeat("l", 1, 10);
+    const tail = opt(group(seq(JOINER, rest)));
+    return [
+      rule("wlo", seq(this.named("lo12", this.refused, 12, [], true), tail, opt(literal(",")))),
+      rule("wllo", seq(this.named("lofin12", this.refused, 12, this.finals, true), tail)),
+    ];
   }
 
   /** The rule of a word of at most `letters` letters. */
@@ -155,8 +173,8 @@ export class GrammarBuilder {
   }
 
   /** The word rules `name` once built (see {@link wordRules}). */
-  private named(name: string, words: readonly string[], letters: number, finals: readonly string[] = []): string {
-    if (!this.words.has(name)) this.words.set(name, wordRules(name, words, letters, finals));
+  private named(name: string, words: readonly string[], letters: number, finals: readonly string[] = [], lower = false): string {
+    if (!this.words.has(name)) this.words.set(name, wordRules(name, words, letters, finals, lower));
     return name;
   }
 
@@ -164,6 +182,7 @@ export class GrammarBuilder {
     const name = `f${this.rules.length}`;
     const letters = shape.letters === undefined ? undefined : { word: this.word(shape.letters), last: this.last(shape.letters) };
     const rules = { word: this.word(12), last: this.last(12), first: this.openings.length ? "wf" : "w", letters };
+    if (shape.lower && this.spaced) this.lowered = true;
     this.rules.push(rule(name, this.spaced ? spacedField(shape, rules, this.openings) : unspacedField(shape)));
     return name;
   }
@@ -201,14 +220,23 @@ export function withoutStop(written: string): string {
   return written.trim().replace(/[.!]$/u, "");
 }
 
-/** A model-written heading's field: two to eight words, the keyword within its first three when it holds one. */
-export function headingShape(primary: string, keyword: boolean): FieldShape {
-  return keyword ? { words: [2, 8], keyword: primary, before: 2 } : { words: [2, 8] };
+/**
+ * A model-written heading's field: two to eight words, the keyword within its first three when it
+ * holds one; with `lower` (a house voice in sentence case) its words past the first in lower case.
+ */
+export function headingShape(primary: string, keyword: boolean, lower = false): FieldShape {
+  const shape: FieldShape = keyword ? { words: [2, 8], keyword: primary, before: 2 } : { words: [2, 8] };
+  return lower ? { ...shape, lower } : shape;
 }
 
 /** The grammar of a heading the model writes on a line of its own: the outline's heading field, then the line's end. */
-export function headingGrammar(primary: string, keyword: boolean, spaced: boolean, options: GrammarOptions = {}): string {
-  return fieldGrammar(headingShape(primary, keyword), "\n", spaced, options);
+export function headingGrammar(
+  primary: string,
+  keyword: boolean,
+  spaced: boolean,
+  options: GrammarOptions & { lower?: boolean } = {},
+): string {
+  return fieldGrammar(headingShape(primary, keyword, options.lower), "\n", spaced, options);
 }
 
 /** Up to `max` of a term (none when `max` is not positive), at least `min`. */
@@ -230,11 +258,11 @@ interface FieldWords {
 const opensWithRefused = (keyword: string, openings: readonly string[]): boolean =>
   openings.some((opening) => keyword.toLocaleLowerCase().startsWith(opening));
 
-/** `count` words before a keyword, each followed by a space, the first of them `first`. */
-const leading = (first: string, count: number): Term =>
-  first === "w"
-    ? times(group(seq("w", SPACE)), count)
-    : seq(first, SPACE, count > 1 ? times(group(seq("w", SPACE)), count - 1) : undefined);
+/** `count` words before a keyword, each followed by a space, the first of them `first`, the others `word`. */
+const leading = (first: string, count: number, word = "w"): Term =>
+  first === word
+    ? times(group(seq(word, SPACE)), count)
+    : seq(first, SPACE, count > 1 ? times(group(seq(word, SPACE)), count - 1) : undefined);
 
 function spacedField(shape: FieldShape, rules: FieldWords, openings: readonly string[]): Term {
   const { last, first, letters } = rules;
@@ -246,19 +274,22 @@ function spacedField(shape: FieldShape, rules: FieldWords, openings: readonly st
   // with it): a model's comma on the last word or the next is never refused, so the sampler never runs the grammar
   // over the whole vocabulary for it. The field still ends on its stop.
   const comma = opt(literal(","));
-  // The word past the most ends the field where it is not cut (a field of fewer words), so it is a last word.
-  const end = shape.overflow ? alt(stop, seq(comma, SPACE, last, comma, stop)) : stop;
+  // The word past the most ends the field where it is not cut (a field of fewer words), so it is a last word
+  // (in lower case too for a heading in sentence case).
+  const end = shape.overflow ? alt(stop, seq(comma, SPACE, shape.lower ? "wllo" : last, comma, stop)) : stop;
   // Words after the first, each after a space: a lengthened field's of its own most letters.
   const words = (word: Term, least: number, most: number) => upTo(group(seq(SPACE, word)), least, most);
+  // Words past the first: in lower case for a heading in sentence case.
+  const [w, wl] = shape.lower ? ["wlo", "wllo"] : ["w", "wl"];
   if (shape.continues) {
-    const [w, wl] = letters ? [group(seq(letters.word, comma)), letters.last] : ["w", "wl"];
+    const [w2, wl2] = letters ? [group(seq(letters.word, comma)), letters.last] : [w, wl];
     // A field the keyword was steered into may end right after it (`min` 0), or must (`max` 0).
-    const tail = seq(comma, words(w, min - 1, max - 1), SPACE, wl);
+    const tail = seq(comma, words(w2, min - 1, max - 1), SPACE, wl2);
     return seq(max <= 0 ? undefined : min > 0 ? tail : opt(group(tail)), end);
   }
   // A field may open with the space its model's first token carries (a JSON string's value), which the reading drops.
   const open = shape.spaceBefore ? opt(SPACE) : undefined;
-  if (!shape.keyword) return seq(open, first, words("w", min - 2, max - 2), SPACE, "wl", end);
+  if (!shape.keyword) return seq(open, first, words(w, min - 2, max - 2), SPACE, wl, end);
   const keywordWords = shape.keyword.split(/\s+/).length;
   // One alternative per number of words before the keyword, so the whole field keeps its word range.
   const alternatives: Term[] = [];
@@ -268,9 +299,9 @@ function spacedField(shape: FieldShape, rules: FieldWords, openings: readonly st
     const most = max - keywordWords - before;
     if (most < 0) break;
     const least = Math.max(0, min - keywordWords - before);
-    const tail = most === 0 ? undefined : group(seq(words("w", least - 1, most - 1), SPACE, "wl"));
+    const tail = most === 0 ? undefined : group(seq(words(w, least - 1, most - 1), SPACE, wl));
     alternatives.push(
-      seq(before ? leading(first, before) : undefined, keywordRule(shape.keyword, before === 0), least === 0 && tail ? opt(tail) : tail),
+      seq(before ? leading(first, before, w) : undefined, keywordRule(shape.keyword, before === 0), least === 0 && tail ? opt(tail) : tail),
     );
   }
   // A keyword longer than the field stands alone.

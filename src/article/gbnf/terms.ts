@@ -83,11 +83,16 @@ export const trieLetters = (node: TrieNode): string[] => [...node.children.keys(
  * with), then each letter the words go on with, in either case, followed by what `next` makes
  * of its node (given the letter, lower-case); a letter whose `next` is undefined is left out (a word that may not be written).
  */
-export function trieStep(node: TrieNode, out: Term, next: (child: TrieNode, letter: string) => Term | undefined): Term {
+export function trieStep(
+  node: TrieNode,
+  out: Term,
+  next: (child: TrieNode, letter: string) => Term | undefined,
+  forms: (c: string) => string[] = caseForms,
+): Term {
   const alternatives = [out];
   for (const [c, child] of node.children) {
     const rest = next(child, c);
-    if (rest !== undefined) alternatives.push(seq(charClass(caseForms(c)), rest));
+    if (rest !== undefined) alternatives.push(seq(charClass(forms(c)), rest));
   }
   return alt(...alternatives);
 }

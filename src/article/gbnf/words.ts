@@ -13,6 +13,9 @@ export const ASCII_NOT_LETTER = "\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f";
 /** What is never a letter of a word: {@link ASCII_NOT_LETTER}, and quotation marks and brackets outside ASCII. */
 export const NOT_LETTER = `${ASCII_NOT_LETTER}\u201c\u201d\u201e\u00ab\u00bb\u300c-\u300f\uff08\uff09`;
 
+/** Capital letters (Latin, Greek, Cyrillic), class syntax: what a word in lower case never opens with. */
+const CAPITALS = "A-Z\u00c0-\u00d6\u00d8-\u00de\u0391-\u03a9\u0400-\u042f";
+
 /**
  * The banned words a field's word rule can refuse: those made of letters only (a word with a
  * mark inside is matched, and its field rewritten, as any phrase is), lower-cased.
@@ -25,9 +28,16 @@ export function refusableWords(words: readonly string[]): string[] {
 /**
  * GBNF rules defining `name`: a run of 1 to `letters` letters that does not begin with any of
  * `words` (lower-case, letters only) and is none of `finals` exactly (a last word that may not
- * end a field: "the" is refused, "then" and "there" are not), in either case. One rule per trie node.
+ * end a field: "the" is refused, "then" and "there" are not), in either case; with `lower`, the word
+ * opens with no capital (a heading in sentence case). One rule per trie node.
  */
-export function wordRules(name: string, words: readonly string[], letters: number, finals: readonly string[] = []): string[] {
+export function wordRules(
+  name: string,
+  words: readonly string[],
+  letters: number,
+  finals: readonly string[] = [],
+  lower = false,
+): string[] {
   const rules: string[] = [];
   const banned = new Set(words.map((w) => w.toLocaleLowerCase()));
   const whole = new Set(finals.map((w) => w.toLocaleLowerCase()));
@@ -36,15 +46,21 @@ export function wordRules(name: string, words: readonly string[], letters: numbe
     const left = letters - [...prefix].length;
     if (left <= 0) return undefined;
     // Any other letter leaves the listed words behind: the word goes on freely.
-    const out = seq(charClass(trieLetters(node), true, NOT_LETTER), left > 1 ? repeat("l", 0, left - 1) : "");
-    const body = trieStep(node, out, (child, c) => {
+    // A word in lower case (`lower`) opens with no capital.
+    const opening = lower && prefix === "";
+    const out = seq(
+      charClass(trieLetters(node), true, opening ? NOT_LETTER + CAPITALS : NOT_LETTER),
+      left > 1 ? repeat("l", 0, left - 1) : "",
+    );
+    const step = (child: TrieNode, c: string) => {
       const word = prefix + c;
       // A banned word ended: no word may go on through it. A final one must go on.
       if (banned.has(word)) return undefined;
       const rest = visit(child, word);
       if (whole.has(word)) return rest;
       return rest ? opt(rest) : "";
-    });
+    };
+    const body = opening ? trieStep(node, out, step, (c) => [c]) : trieStep(node, out, step);
     const named = `${name}-${rules.length}`;
     rules.push(rule(named, body));
     return named;

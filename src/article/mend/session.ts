@@ -10,6 +10,7 @@ import { ArticleDocument } from "../body/document.js";
 import { passageContext, writePassage, type Passage } from "../body/passage.js";
 import { seedSequence } from "../plan/seeds.js";
 import { headingGrammar, withoutStop } from "../gbnf/grammar.js";
+import { sentenceCaseHeadings } from "../plan/voice.js";
 import { functionWords } from "../text/function-words.js";
 import type { Grounding } from "../grounding/grounding.js";
 import { TokenLedger } from "../ledger.js";
@@ -135,7 +136,8 @@ export class RefreshWriter {
   }): Promise<string | undefined> {
     const { plan, avoid, signal } = this.o;
     const finals = [...functionWords(plan.request.language)];
-    const grammar = headingGrammar(plan.primary, ask.keyword, plan.spaced, { refused: avoid.words, finals });
+    const lower = sentenceCaseHeadings(plan.style.profile);
+    const grammar = headingGrammar(plan.primary, ask.keyword, plan.spaced, { refused: avoid.words, finals, lower });
     for (let attempt = 0; attempt < HEADING_TRIES; attempt++) {
       this.reset(`${ask.context}${"#".repeat(ask.depth)} `);
       const start = this.writer.text.length;

@@ -4,6 +4,7 @@
  * reading of an answer back into its fields.
  */
 import { headingShape, type FieldShape } from "../gbnf/grammar.js";
+import { sentenceCaseHeadings } from "../plan/voice.js";
 import type { Plan } from "../plan/plan.js";
 
 /** What a field of the outline is. */
@@ -58,9 +59,13 @@ export function outlineItems(plan: Plan, format: "json" | "lines", sizes: Sizes)
   else field({ words: sizes.description, keyword: primary, before: 3, end: "." }, { kind: "description" });
   lit(json ? '"' : "");
 
-  const heading = (keyword: boolean) => headingShape(primary, keyword);
-  const question = (keyword: boolean): FieldShape =>
-    keyword ? { words: [4, 12], keyword: primary, before: 4, end: "?" } : { words: [4, 12], end: "?" };
+  // A house voice in sentence case keeps every word of a heading past its first in lower case.
+  const lower = sentenceCaseHeadings(plan.style.profile);
+  const heading = (keyword: boolean) => headingShape(primary, keyword, lower);
+  const question = (keyword: boolean): FieldShape => ({
+    ...(keyword ? { words: [4, 12], keyword: primary, before: 4, end: "?" } : { words: [4, 12], end: "?" }),
+    ...(lower ? { lower } : {}),
+  });
   const bodies = plan.sections.map((s, i) => [s, i] as const).filter(([s]) => s.heading);
   if (bodies.length) {
     lit(json ? ', "sections": [' : "");

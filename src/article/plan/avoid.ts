@@ -39,12 +39,19 @@ class PhraseMatcher {
   /** Each phrase's own pattern, sticky: which phrase the list's pattern found is asked only once it found one. */
   private readonly each: readonly RegExp[];
 
-  constructor(phrases: readonly string[]) {
+  /** `whole`: a phrase matches only once a character that is no letter follows it, so no longer word holds it. */
+  constructor(phrases: readonly string[], whole = false) {
     this.ordered = [...phrases].sort((a, b) => b.length - a.length);
+    const end = whole ? `(?=[^\\p{L}\\p{N}\\p{M}])` : "";
     // One lookbehind for each run of bounded phrases and no capturing groups: one of each per phrase
     // made the search, run on every piece the model writes, about three times slower.
-    this.pattern = new RegExp(runsOf(this.ordered).join("|"), "giu");
-    this.each = this.ordered.map((p) => new RegExp(phrasePattern(p), "iuy"));
+    this.pattern = new RegExp(
+      runsOf(this.ordered)
+        .map((run) => run + end)
+        .join("|"),
+      "giu",
+    );
+    this.each = this.ordered.map((p) => new RegExp(phrasePattern(p) + end, "iuy"));
   }
 
   /** The first phrase that starts at or after `from`: at one place, the first in the list's order, as the list's pattern chose. */
@@ -82,6 +89,9 @@ export class AvoidList {
   /** Every phrase, as given. */
   readonly phrases: readonly string[];
   private readonly matcher: PhraseMatcher | undefined;
+  /** The whole words refused (a house voice's other spelling variant). */
+  private readonly whole: PhraseMatcher | undefined;
+  private readonly spellings: readonly string[];
   /** Characters of the longest phrase: how far back a new piece can complete one. */
   private readonly longest: number;
 
@@ -89,7 +99,17 @@ export class AvoidList {
    * `keep`: phrases the request asks for (its keywords, its links' keywords): a built-in cliché
    * one of them holds is not avoided, since the request wants it written. @default none
    */
-  constructor(options: { style: { avoid: string[]; cliches: boolean }; language: string; keep?: readonly string[] }) {
+  /**
+   * `spellings`: words refused only as whole words (the spellings of the variant a house voice does
+   * not write, `plan/voice.ts`): a longer word that begins with one ("rigorous" for "rigor") is
+   * not refused in the body, since a word matches only once a character that is no letter follows. @default none
+   */
+  constructor(options: {
+    style: { avoid: string[]; cliches: boolean };
+    language: string;
+    keep?: readonly string[];
+    spellings?: readonly string[];
+  }) {
     const keep = options.keep ?? [];
     const cliches = options.style.cliches ? clichesFor(options.language).filter((c) => countBanned(keep, [c]).size === 0) : [];
     const phrases = [...options.style.avoid, ...cliches];
@@ -98,23 +118,32 @@ export class AvoidList {
       const key = p.toLocaleLowerCase();
       return !seen.has(key) && seen.add(key);
     });
-    this.longest = Math.max(0, ...this.phrases.map((p) => p.length));
+    this.spellings = options.spellings ?? [];
+    this.longest = Math.max(0, ...[...this.phrases, ...this.spellings].map((p) => p.length));
     this.matcher = this.phrases.length ? new PhraseMatcher(this.phrases) : undefined;
+    this.whole = this.spellings.length ? new PhraseMatcher(this.spellings, true) : undefined;
   }
 
   /** The phrases of one word: a word that begins with one is refused wherever it stands. */
   get words(): string[] {
-    return this.phrases.filter((p) => !/\s/u.test(p.trim()));
+    return [...this.phrases.filter((p) => !/\s/u.test(p.trim())), ...this.spellings];
   }
 
   /** Whether there is anything to avoid. */
   get empty(): boolean {
-    return this.matcher === undefined;
+    return this.matcher === undefined && this.whole === undefined;
   }
 
   /** Whether a text holds a banned phrase. */
   holds(text: string): boolean {
-    return this.matcher?.find(text) !== undefined;
+    return this.find(text) !== undefined;
+  }
+
+  /** The first banned phrase or whole word at or after `from`. */
+  private find(text: string, from = 0): PhraseAt | undefined {
+    const phrase = this.matcher?.find(text, from);
+    const word = this.whole?.find(text, from);
+    return phrase && word ? (word.index < phrase.index ? word : phrase) : (phrase ?? word);
   }
 
   /**
@@ -123,7 +152,7 @@ export class AvoidList {
    * searched, so the cost per piece does not grow with the text.
    */
   completedIn(text: string, from: number): BannedMatch | undefined {
-    const found = this.matcher?.find(text, Math.max(0, from - this.longest - 2));
+    const found = this.find(text, Math.max(0, from - this.longest - 2));
     if (!found) return undefined;
     const lastWord = /(?:^|\s)(\S+)$/u.exec(found.text)!;
     const wordStart = found.index + lastWord.index + (lastWord[0].length - lastWord[1]!.length);

@@ -1,6 +1,7 @@
 import { KEYWORD_DENSITY } from "./limits.js";
 import { articleLanguage, type Labels } from "../../contract/languages.js";
 import { resolveStyle, type GenerateRequest, type Preset, type UserOutline } from "../../contract/request.js";
+import { voiceSpellings } from "./voice.js";
 import { AvoidList, countBanned } from "./avoid.js";
 import { clichesFor } from "./cliches.js";
 import { focusKeyword } from "./focus.js";
@@ -119,7 +120,7 @@ export function plan(request: GenerateRequest): Plan {
 export function planAvoidList(articlePlan: Plan): AvoidList {
   const { request, style, primary, secondary } = articlePlan;
   const keep = [primary, ...secondary, ...(request.links ?? []).flatMap((link) => link.keywords)];
-  return new AvoidList({ style, language: request.language, keep });
+  return new AvoidList({ style, language: request.language, keep, spellings: voiceSpellings(style.profile) });
 }
 
 /** A planned section of `kind`, empty but for `fields`. */

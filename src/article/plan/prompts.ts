@@ -1,6 +1,7 @@
 import type { Prompt } from "../../model/backend.js";
 import type { Plan } from "./plan.js";
 import type { Preset } from "../../contract/presets.js";
+import { voiceNote } from "./voice.js";
 
 const FORMS: Record<Preset, string> = {
   paragraphs: "paragraphs, no subheadings",
@@ -22,7 +23,8 @@ export function articlePrompt(plan: Plan, format: "json" | "lines"): Prompt {
   const form =
     request.structureRequested !== request.structure ? `${FORMS[plan.preset]} ("${request.structureRequested}")` : FORMS[plan.preset];
   const outline = format === "json" ? "JSON" : "lines";
-  const { voice } = plan.style;
+  const { profile } = plan.style;
+  const voice = [plan.style.voice, profile ? voiceNote(profile) : undefined].filter(Boolean).join(" ");
   // Short on purpose: every prompt token is evaluated before the first word. The keywords need no quotes (a keyword
   // holds no comma) and no note on the focus (the first is the one code steers most); the outline's labels say its fields.
   return {

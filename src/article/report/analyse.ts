@@ -11,6 +11,7 @@ import { phraseChecks } from "./checks/phrases.js";
 import { readabilityChecks } from "./checks/readability.js";
 import { onTopicCheck } from "./checks/on-topic.js";
 import { substanceChecks } from "./checks/substance.js";
+import { voiceChecks } from "./checks/voice.js";
 import type { AnalyseInput } from "./input.js";
 import { CHECK_IDS, CHECK_LABELS, CHECK_WEIGHTS, SCORE_CAPS, type CheckId } from "../../contract/checks.js";
 
@@ -54,6 +55,7 @@ const MEASURES: Record<CheckId, Measure> = {
   ...phraseChecks,
   ...figureChecks,
   ...groundingChecks,
+  ...voiceChecks,
 };
 
 /** Measure an article's final Markdown and return its SEO report. */
@@ -71,15 +73,16 @@ export function analyse(input: AnalyseInput): Analysis {
 
 /**
  * round(100 × weight of passed checks ÷ weight of applicable ones); nothing applicable → 100.
- * Any failure keeps the score at 99 at most, and a failed check with a cap in
- * {@link SCORE_CAPS} (off topic, loops, wrong language, banned text) at its cap.
+ * Any failure but a voice check's keeps the score at 99 at most, and a failed check with a cap in
+ * {@link SCORE_CAPS} (off topic, loops, wrong language, banned text) at its cap: a voice check
+ * only weighs in.
  */
 export function scoreChecks(checks: readonly { id: CheckId; passed: boolean | null }[]): number {
   const applicable = checks.filter((c) => c.passed !== null);
   const total = sum(applicable.map((c) => CHECK_WEIGHTS[c.id]));
   if (total === 0) return 100;
   const score = Math.round((100 * sum(applicable.filter((c) => c.passed).map((c) => CHECK_WEIGHTS[c.id]))) / total);
-  const failed = applicable.filter((c) => c.passed === false);
+  const failed = applicable.filter((c) => c.passed === false && !c.id.startsWith("voice-"));
   if (failed.length === 0) return score;
   return Math.min(score, 99, ...failed.map((c) => SCORE_CAPS[c.id] ?? 99));
 }

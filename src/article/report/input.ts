@@ -3,6 +3,7 @@ import type { Block } from "../body/document.js";
 import type { Preset } from "../../contract/presets.js";
 import type { GroundingStats } from "../grounding/grounding.js";
 import type { Source } from "../grounding/sources.js";
+import type { HouseVoice } from "../plan/voice.js";
 
 /** A source the request hands the writer: figures in its text are supported. */
 export type SourceText = Source;
@@ -44,6 +45,11 @@ export interface AnalyseInput {
    * @default { avoid: [], cliches: true }
    */
   style?: { avoid?: readonly string[]; cliches?: boolean };
+  /**
+   * A house voice learnt from the team's articles (`style.voice` as a profile): the voice checks
+   * measure against it. @default none (every voice check not applicable)
+   */
+  voice?: HouseVoice;
   /**
    * Every text the request supplied (topic, tone, keywords, title, description, style, …):
    * a figure in one of them is not invented. `requestTexts(request)` collects them.

@@ -27,9 +27,14 @@ export interface Space {
 /** SIF's `a`: the frequency at which a word weighs half. */
 const SIF_A = 1e-3;
 
-/** A word's weight from its frequency rank: p(rank) = 1 / ((rank + 10) · H), Zipf's law over the vocabulary. */
+/** A word's share of running text from its frequency rank: p(rank) = 1 / ((rank + 10) · H), Zipf's law over the vocabulary. */
+export function backgroundShare(row: number, vocabulary: number): number {
+  return 1 / ((row + 10) * (Math.log(vocabulary) + 0.58));
+}
+
+/** A word's weight from its frequency rank ({@link backgroundShare}). */
 function sifWeight(row: number, vocabulary: number): number {
-  const p = 1 / ((row + 10) * (Math.log(vocabulary) + 0.58));
+  const p = backgroundShare(row, vocabulary);
   return SIF_A / (SIF_A + p);
 }
 

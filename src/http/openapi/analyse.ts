@@ -4,6 +4,7 @@
  */
 import { AnalyseRequestSchema, AnalysisResponseSchema, EXAMPLE_ANALYSE_REQUEST } from "../../contract/analyse.js";
 import { EXAMPLE_REFRESH_REQUEST, RefreshRequestSchema, RefreshResponseSchema } from "../../contract/refresh.js";
+import { VoiceRequestSchema, VoiceResponseSchema } from "../../contract/voice.js";
 import { answerSchema, ref, requestSchema, type Json } from "./convert.js";
 import { KEYED, type PathGroup } from "./group.js";
 import { problemRefs } from "./problems.js";
@@ -17,6 +18,26 @@ const REQUEST_NOTE =
 export function refreshRequestSchema(): Json {
   return { title: "RefreshRequest", ...requestSchema(RefreshRequestSchema) };
 }
+
+/** `POST /api/v1/voice`: a house voice learnt from example articles. */
+const VOICE_PATH = {
+  post: {
+    operationId: "learnVoice",
+    tags: ["analysis"],
+    summary: "Learn a house voice",
+    description:
+      "A house voice learnt from the team's own Markdown articles: sentence length, person, contractions, spelling variant, heading case, reading ease, lists, questions, exclamations, numbers, recurring phrases, common words never used and up to three excerpts, each with the band the examples allow. Send its `profile` as `style.voice` to generate, stream, jobs, refresh, batch or analyse: the writer steers towards it and the report's `voice-…` checks measure against it. Fewer than 150 words of prose in all is a 422 naming `articles`. No model: it counts against the key's rate limit only.",
+    security: KEYED,
+    requestBody: {
+      required: true,
+      content: { "application/json": { schema: { title: "VoiceRequest", ...requestSchema(VoiceRequestSchema) } } },
+    },
+    responses: {
+      200: { description: "The voice.", content: { "application/json": { schema: ref("VoiceResponse") } } },
+      ...problemRefs([400, 401, 405, 408, 413, 415, 422, 429, 500]),
+    },
+  },
+};
 
 /** The analysis path group. */
 export function analyseGroup(): PathGroup {
@@ -57,6 +78,7 @@ export function analyseGroup(): PathGroup {
           },
         },
       },
+      "/api/v1/voice": VOICE_PATH,
     },
     requestBodies: {
       RefreshRequest: {
@@ -78,6 +100,7 @@ export function analyseGroup(): PathGroup {
     schemas: {
       AnalysisResponse: answerSchema(AnalysisResponseSchema),
       RefreshResponse: answerSchema(RefreshResponseSchema),
+      VoiceResponse: answerSchema(VoiceResponseSchema),
     },
   };
 }
