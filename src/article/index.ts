@@ -8,7 +8,7 @@
 export { writeArticle, type WriteArticleOptions, type WrittenArticle } from "./article.js";
 /** Where writing and drafting start: a request whose bans contradict it is refused once, as the key's style leaves it. */
 export { acceptRequest, conflictingFields, type AcceptedRequest } from "./accept.js";
-export { analyseExisting, type AnalyseExistingOptions, type ExistingAnalysis } from "./existing/analyse.js";
+export { analyseExisting, type AnalyseExistingOptions } from "./existing/analyse.js";
 export { refreshArticle, type RefreshedArticle, type RefreshOptions } from "./mend/refresh.js";
 /** The outline a user edits before the article is written (`POST /api/v1/outline`, `inkpress outline`, a site plan's rows), and what it is charged. */
 export { draftOutline, outlineCharge } from "./draft.js";

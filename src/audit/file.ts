@@ -3,13 +3,16 @@
  * matter, or HTML (`.html`, `.htm`), measured through the same request validation and
  * analyser as `POST /api/v1/analyse`. Targets given as fields override the page's own.
  */
-import { analyseExisting, type ExistingAnalysis } from "../article/index.js";
+import { analyseExisting } from "../article/index.js";
 import { AnalyseRequestSchema } from "../contract/analyse.js";
 import { fieldErrors, requestFromFields, type RequestField } from "../contract/fields.js";
 import { InkpressError, InvalidFieldError } from "../errors.js";
 import { fileSlug, isHtmlPage } from "../site/pages.js";
 import { NotTextError, readTextFile } from "../text-file.js";
 import { AuditError } from "./errors.js";
+
+/** What analysing one page gives: its analysis and the page as read. */
+type ExistingAnalysis = ReturnType<typeof analyseExisting>;
 
 /** How one file is analysed. */
 export interface AnalyseFileOptions {

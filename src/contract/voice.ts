@@ -7,7 +7,7 @@ import * as v from "valibot";
 import { described, jsonObject, requiredText } from "./schema.js";
 
 /** Grammatical persons a voice writes in. */
-export const PERSONS = ["first-singular", "first-plural", "second", "third"] as const;
+const PERSONS = ["first-singular", "first-plural", "second", "third"] as const;
 /** One of {@link PERSONS}. */
 export type Person = (typeof PERSONS)[number];
 

@@ -9,7 +9,7 @@ import type { Block } from "../body/document.js";
 import { classOf, QUESTION_MARKS, TRAILING } from "../text/scripts.js";
 import { variantOf } from "../text/spelling.js";
 import { wordSpans } from "../text/text.js";
-import { PERSONS, type Person } from "../../contract/voice.js";
+import type { Person } from "../../contract/voice.js";
 
 /** The pronouns that mark a person (English), contracted forms read by their pronoun ("we'll": "we"). */
 const PRONOUNS: Record<Exclude<Person, "third">, ReadonlySet<string>> = {
