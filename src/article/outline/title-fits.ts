@@ -44,3 +44,24 @@ export function wholeWords(value: string, shape: FieldShape, language: string): 
   const keyword = shape.keyword?.toLocaleLowerCase(language);
   return keyword && !cut.toLocaleLowerCase(language).includes(keyword) ? value : cut;
 }
+
+/**
+ * A title still wider than {@link TITLE_MAX} after its rewrites, cut back to its longest run of
+ * whole words that fits and holds the keyword whole, without a dangling last word: the model's
+ * words, fewer of them. A title that fits, or one whose keyword ends past the limit, is kept.
+ */
+export function narrowTitle(title: string, keyword: string, language: string): string {
+  if (displayWidth(title) <= TITLE_MAX) return title;
+  const at = title.toLocaleLowerCase(language).indexOf(keyword.toLocaleLowerCase(language));
+  const spans = wordSpans(title, language).filter((w) => displayWidth(title.slice(0, w.index + w.word.length)) <= TITLE_MAX);
+  while (spans.length) {
+    const last = spans.at(-1)!;
+    const end = last.index + last.word.length;
+    const cut = title.slice(0, end);
+    if (at >= 0 && end < at + keyword.length) break;
+    const dangles = DANGLING.has(last.word.toLocaleLowerCase(language)) || danglingEnd(cut, language) !== undefined;
+    if (!dangles || (at >= 0 && end === at + keyword.length)) return cut;
+    spans.pop();
+  }
+  return title;
+}
