@@ -175,6 +175,8 @@ describe("a capped field of a script without spaces is cut between words", () =>
     expect(wordSpans(full, "ja").map((span) => span.index)).toContain(cut.length);
     // The keyword is never cut.
     expect(wholeWords("観葉植物", { words: [1, 2], keyword: "観葉植物" }, "ja")).toBe("観葉植物");
+    // A particle the cut leaves last goes with it.
+    expect(wholeWords("観葉植物の水やりとmade", { words: [3, 6] }, "ja")).toBe("観葉植物の水やり");
   });
 });
 

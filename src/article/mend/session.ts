@@ -9,7 +9,7 @@
 import { ArticleDocument } from "../body/document.js";
 import { passageContext, seedSequence, writePassage, type Passage } from "../body/passage.js";
 import { headingGrammar, withoutStop } from "../gbnf/grammar.js";
-import { functionWords } from "../text/function-words.js";
+import { fieldEnds } from "../outline/field-words.js";
 import type { Grounding } from "../grounding/grounding.js";
 import { TokenLedger } from "../ledger.js";
 import { openAnswer } from "../outline/opening.js";
@@ -133,8 +133,7 @@ export class RefreshWriter {
     taken: (heading: string) => boolean;
   }): Promise<string | undefined> {
     const { plan, avoid, signal } = this.o;
-    const finals = [...functionWords(plan.request.language)];
-    const grammar = headingGrammar(plan.primary, ask.keyword, plan.spaced, { refused: avoid.words, finals });
+    const grammar = headingGrammar(plan.primary, ask.keyword, plan.spaced, { refused: avoid.words, ...fieldEnds(plan.request.language) });
     for (let attempt = 0; attempt < HEADING_TRIES; attempt++) {
       this.reset(`${ask.context}${"#".repeat(ask.depth)} `);
       const start = this.writer.text.length;

@@ -50,6 +50,25 @@ export function danglingEnd(text: string, language: string): string | undefined 
   return isFunctionWord(last.word, language) ? last.word : undefined;
 }
 
+/**
+ * Function words of a script without spaces that are one character (Japanese particles), as a
+ * grammar can refuse them at a field's end without reading words: `always` never ends a field,
+ * `afterKana` only after a kanji, katakana or Latin letter, since kana words end on it too
+ * ("こと", "もの", "もっと"), while "水の" or "植物と" dangle.
+ */
+export function finalCharacters(language: string): { always: string; afterKana: string } | undefined {
+  const single = [...functionWords(language)].filter((word) => [...word].length === 1);
+  if (!single.length) return undefined;
+  const ambiguous = KANA_ENDINGS[language] ?? "";
+  return {
+    always: single.filter((c) => !ambiguous.includes(c)).join(""),
+    afterKana: single.filter((c) => ambiguous.includes(c)).join(""),
+  };
+}
+
+/** Particles that also end words of a language's kana (ja: "こと", "もの", "ほかに", "そこで"). */
+const KANA_ENDINGS: Record<string, string> = { ja: "のとにで" };
+
 /** Numbering code puts before a listicle item or how-to step ("3. "), which is no opening word. */
 const NUMBERING = /^\s*\d+[.)]\s+/u;
 
