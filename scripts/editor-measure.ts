@@ -25,7 +25,7 @@ let keywordSentences = 0;
 for (const file of (await readdir(dir)).filter((name) => name.endsWith(".json")).sort()) {
   const { article, request } = JSON.parse(await readFile(path.join(dir, file), "utf8")) as {
     article: { title: string; slug: string; markdown: string; language: string };
-    request: { keywords: string[] };
+    request: { seo: { keywords: string[] } };
   };
   const { title, slug, markdown, language } = article;
   const headings = [...markdown.matchAll(/^#{2,6} (.+)$/gmu)].map((match) => match[1]!.trim());
@@ -45,7 +45,7 @@ for (const file of (await readdir(dir)).filter((name) => name.endsWith(".json"))
   if (bad.length) slugs.push(`${file}: ${slug} (${bad.join(", ")})`);
   const prose = markdown.split("\n").filter((line) => line.trim() && !/^(#|\||```)/u.test(line));
   for (const sentence of prose.flatMap((line) => splitSentences(line.replace(/^\s*(?:[-*]|\d+\.)\s+/u, ""), language)))
-    for (const keyword of request.keywords) {
+    for (const keyword of request.seo.keywords) {
       if (!hasPhrase(sentence, keyword, language)) continue;
       keywordSentences++;
       const broken = slotBreak(sentence, keyword, language);
