@@ -7,7 +7,7 @@ import { articleSlug } from "../../src/article/text/slug.js";
 import { displayWidth, wordSpans } from "../../src/article/text/text.js";
 import { narrowTitle, wholeWords } from "../../src/article/outline/title-fits.js";
 import { countForms } from "../../src/article/text/forms.js";
-import { functionWords } from "../../src/article/text/function-words.js";
+import { danglingEnd, functionWords } from "../../src/article/text/function-words.js";
 import { stopWords } from "../../src/article/text/terms.js";
 import { analyseInput } from "../helpers/blocks.js";
 import { planFor } from "../helpers/body.js";
@@ -177,6 +177,9 @@ describe("a capped field of a script without spaces is cut between words", () =>
     expect(wholeWords("観葉植物", { words: [1, 2], keyword: "観葉植物" }, "ja")).toBe("観葉植物");
     // A particle the cut leaves last goes with it.
     expect(wholeWords("観葉植物の水やりとmade", { words: [3, 6] }, "ja")).toBe("観葉植物の水やり");
+    // At the cap or not, an English function word left last in a Japanese field goes, and the check reads it so.
+    expect(wholeWords("観葉植物 and grown on the", { words: [3, 12] }, "ja")).toBe("観葉植物 and grown on");
+    expect(danglingEnd("Jopped in the", "ja")).toBe("the");
   });
 });
 

@@ -77,8 +77,12 @@ const LETTER_RULE = rule("l", LETTER);
  * Latin keyword a space, or a CJK character or mark (which cannot glue onto it). Latin words
  * among them keep their spaces ("SEO ツール"), one space before a character.
  */
+const NOT_LATIN = chars(`${NOT_LETTER}a-zA-Z0-9`, true);
 const SCRIPT_RULES = [
   rule("c", alt(LETTER, charClass("、，"), seq(SPACE, LETTER))),
+  // A character of a script without spaces (no Latin letter or digit), and one that opens what follows a keyword of such a script.
+  rule("cj", NOT_LATIN),
+  rule("cs", alt(NOT_LATIN, seq(SPACE, LETTER))),
   rule("sep", alt(SPACE, chars("\u3001-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff01-\uff60"))),
 ];
 /** The rules every grammar holds when no word is refused. */
@@ -324,5 +328,9 @@ function unspacedField(shape: FieldShape, last: string): Term {
     const inside = keywordRule(shape.keyword, false);
     return seq(group(alt(opening, seq(repeat("c", 0, before - 1), "sep", inside))), opt(group(seq("sep", after))), end);
   }
-  return seq(repeat("c", 0, before), keywordRule(shape.keyword, true), after, end);
+  // Nor does a Latin word glue onto another keyword ("Dad a観葉植物ed"): the character before it is of
+  // another script, and what follows opens with a space or such a character.
+  const [least, most] = [min * 2 - 8, max * 2];
+  const tail = most < 2 ? "" : group(seq("cs", repeat("c", Math.max(0, least - 2), most - 2), last));
+  return seq(opt(group(seq(repeat("c", 0, before - 1), "cj"))), keywordRule(shape.keyword, true), least > 0 ? tail : opt(tail), end);
 }

@@ -34,16 +34,15 @@ const DANGLING = new Set(
 /**
  * A field of a script without spaces as its whole words: its grammar caps characters, so one that
  * ran to the cap may end inside a word ("… made sounds tog"); its last word (as `Intl.Segmenter`
- * reads the language, so CJK is cut between words) then goes, and a particle left last with it,
- * unless the keyword would lose a part.
+ * reads the language, so CJK is cut between words) then goes; at the cap or not, a particle or a
+ * Latin function word left last goes too ("… in the"), unless the keyword would lose a part.
  */
 export function wholeWords(value: string, shape: FieldShape, language: string): string {
-  if (!unspacedFull(shape, value)) return value;
   const last = wordSpans(value, language).at(-1);
   if (!last || last.index === 0) return value;
   const trim = (text: string) => text.replace(/[\s、，,]+$/u, "");
-  let cut = trim(value.slice(0, last.index));
-  // A particle the cut leaves last goes too ("…水やりと"): the grammar refuses one only at the field's end.
+  let cut = unspacedFull(shape, value) ? trim(value.slice(0, last.index)) : value;
+  // A particle left last goes too ("…水やりと"), and a Latin function word: the grammar reads characters, not words.
   while (danglingEnd(cut, language) !== undefined) cut = trim(cut.slice(0, wordSpans(cut, language).at(-1)!.index));
   const keyword = shape.keyword?.toLocaleLowerCase(language);
   return !cut || (keyword && !cut.toLocaleLowerCase(language).includes(keyword)) ? value : cut;

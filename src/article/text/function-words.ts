@@ -47,7 +47,9 @@ export const isFunctionWord = (word: string, language: string): boolean => funct
 export function danglingEnd(text: string, language: string): string | undefined {
   const last = wordSpans(text, language).at(-1);
   if (!last || /[-'’]$/u.test(text.slice(0, last.index))) return undefined;
-  return isFunctionWord(last.word, language) ? last.word : undefined;
+  // A Latin word in the text of a language written otherwise ("… in the" in a Japanese heading) is read as English.
+  const aside = /^\p{Script=Latin}+$/u.test(last.word) && ![...functionWords(language)].some((word) => /\p{Script=Latin}/u.test(word));
+  return isFunctionWord(last.word, language) || (aside && isFunctionWord(last.word, "en")) ? last.word : undefined;
 }
 
 /**
