@@ -297,7 +297,7 @@ describe("GrammarBuilder in llama.cpp", () => {
       expect(accepts(keyword, "観葉植物の\n")).toBe(false);
       expect(accepts(keyword, "観葉植物\n")).toBe(true);
       // No Latin word glues onto the keyword, before or after it.
-      for (const text of ["Dad a観葉植物ed and tastels", "As Su観葉植物 and", "SEO観葉植物の育て方"])
+      for (const text of ["Dad a観葉植物ed and tastels", "As Su観葉植物 and", "SEO観葉植物の育て方", "Whe’観葉植物 and played"])
         expect(accepts(keyword, `${text}\n`), text).toBe(false);
       for (const text of ["As 水の観葉植物 and more", "SEOの観葉植物 and tips"]) expect(accepts(keyword, `${text}\n`), text).toBe(true);
     });

@@ -77,13 +77,13 @@ const LETTER_RULE = rule("l", LETTER);
  * Latin keyword a space, or a CJK character or mark (which cannot glue onto it). Latin words
  * among them keep their spaces ("SEO ツール"), one space before a character.
  */
-const NOT_LATIN = chars(`${NOT_LETTER}a-zA-Z0-9`, true);
+const CJK = chars("\u3001-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff01-\uff60");
 const SCRIPT_RULES = [
   rule("c", alt(LETTER, charClass("、，"), seq(SPACE, LETTER))),
-  // A character of a script without spaces (no Latin letter or digit), and one that opens what follows a keyword of such a script.
-  rule("cj", NOT_LATIN),
-  rule("cs", alt(NOT_LATIN, seq(SPACE, LETTER))),
-  rule("sep", alt(SPACE, chars("\u3001-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff01-\uff60"))),
+  // A CJK character or mark (no Latin letter, digit or apostrophe), and what opens the text after a keyword of such a script.
+  rule("cj", CJK),
+  rule("cs", alt(CJK, seq(SPACE, LETTER))),
+  rule("sep", alt(SPACE, CJK)),
 ];
 /** The rules every grammar holds when no word is refused. */
 const SHARED_RULES = [LETTER_RULE, ...wordRulesOf((letters) => repeat("l", 1, letters)), ...SCRIPT_RULES];
