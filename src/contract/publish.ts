@@ -88,6 +88,12 @@ const PublishedSchema = v.object({
   url: described(v.string(), "The post's address (a draft's preview address until it is published)."),
   status: described(v.string(), "The post's status as the target names it (`draft`, `publish`, `future`, `published`, `scheduled`)."),
   created: described(v.boolean(), "false when an existing post (same recorded id or slug) was updated instead of a new one created."),
+  notes: v.optional(
+    described(
+      v.array(v.string()),
+      "What the post's page will not show, each a sentence: a WordPress site without an SEO plugin nor inkpress's must-use plugin shows no meta description or JSON-LD.",
+    ),
+  ),
 });
 
 /** The answer of `POST /api/v1/publish`. */

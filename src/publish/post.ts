@@ -29,6 +29,8 @@ export interface Post {
   date?: string;
   /** The post's id on the target, when the article recorded one (front matter `posts.<target>`). */
   recordedId?: string;
+  /** The article's JSON-LD, serialised, when it has one (a generate answer's; a Markdown file carries none). */
+  jsonLd?: string;
 }
 
 /** The parts of an article a post is made from: a generate answer's, or a Markdown file's front matter. */
@@ -44,6 +46,8 @@ export interface ArticleFields {
    * `html`: the API's article has an `html` of its own, the whole page with its H1.
    */
   renderedBody?: string;
+  /** The article's JSON-LD (a generate answer's `article.jsonLd`), for a site that prints it. */
+  jsonLd?: unknown;
 }
 
 /** The post of an article, with the request's publish fields over the target's default status. */
@@ -64,6 +68,7 @@ export function postOf(article: ArticleFields, field: PublishField, defaultStatu
     statusChosen: field.status !== undefined,
     ...(field.date ? { date: new Date(field.date).toISOString() } : {}),
     ...(recordedId ? { recordedId } : {}),
+    ...(article.jsonLd ? { jsonLd: JSON.stringify(article.jsonLd) } : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Published } from "../contract/publish.js";
 import type { CallAnswer, TargetCaller } from "./call.js";
 import { PublishError } from "./errors.js";
 import type { CmsClient, FoundPost } from "./ownership.js";
+import { toBlocks } from "./blocks.js";
 import type { Post } from "./post.js";
 
 /** The SEO plugins' post meta, as WordPress exposes it over REST when the plugin (or a site's code) registers it with `show_in_rest`. */
@@ -9,6 +10,13 @@ const SEO_META = {
   yoast: { title: "_yoast_wpseo_title", description: "_yoast_wpseo_metadesc", keyword: "_yoast_wpseo_focuskw" },
   rankMath: { title: "rank_math_title", description: "rank_math_description", keyword: "rank_math_focus_keyword" },
 } as const;
+/**
+ * The post meta of inkpress's must-use plugin (docs/wordpress/inkpress-head.php), for a site
+ * without an SEO plugin: it prints them in the page's head as the meta description and JSON-LD.
+ */
+const HEAD_META = { description: "inkpress_description", jsonLd: "inkpress_jsonld" } as const;
+/** Where the docs give the must-use plugin, for the answer's notes. */
+const HEAD_PLUGIN_DOCS = "docs/operating.md#wordpress-without-an-seo-plugin";
 
 interface WpPost {
   id: number;
@@ -37,14 +45,15 @@ export class WordPressClient implements CmsClient {
 
   /** Create the post, or update `existing` (its status only when the request names one); throws a {@link PublishError} naming the target. */
   async save(post: Post, existing: FoundPost | undefined, created: (id: string) => Promise<void>): Promise<Published> {
-    const [categories, tags, meta] = await Promise.all([
+    const [categories, tags, { meta, notes }] = await Promise.all([
       this.#terms("categories", post.categories),
       this.#terms("tags", post.tags),
       this.#seoMeta(post),
     ]);
+    const content = toBlocks(post.html);
     const body = {
       title: htmlText(post.title),
-      content: post.html,
+      content,
       excerpt: htmlText(post.excerpt),
       // An existing post keeps its address and its status unless the request names them.
       ...(existing && !post.slugChosen ? {} : { slug: post.slug }),
@@ -65,8 +74,9 @@ export class WordPressClient implements CmsClient {
     if (!existing) await created(String(saved.id));
     // WordPress stores a revision on each update, of the text it updates to, never on a create: the
     // first text is recorded now, so that a later update (a refresh) leaves it in the post's history.
-    if (!existing) await this.#call("POST", `${API}/posts/${saved.id}`, "recording the first revision", { content: post.html });
-    return { target: this.caller.target.name, id: String(saved.id), url: saved.link, status: saved.status, created: !existing };
+    if (!existing) await this.#call("POST", `${API}/posts/${saved.id}`, "recording the first revision", { content });
+    const published = { target: this.caller.target.name, id: String(saved.id), url: saved.link, status: saved.status, created: !existing };
+    return notes.length ? { ...published, notes } : published;
   }
 
   /**
@@ -142,8 +152,12 @@ export class WordPressClient implements CmsClient {
     return ids;
   }
 
-  /** The SEO plugins' fields that the site exposes over REST, read from the posts route's schema. */
-  async #seoMeta(post: Post): Promise<Record<string, string>> {
+  /**
+   * The SEO plugins' fields and the must-use plugin's that the site exposes over REST, read from
+   * the posts route's schema, and a note for each of the description and the JSON-LD that no
+   * field of the site shows (an SEO plugin prints structured data of its own).
+   */
+  async #seoMeta(post: Post): Promise<{ meta: Record<string, string>; notes: string[] }> {
     const schema = await this.#call("OPTIONS", `${API}/posts`, "reading the posts schema");
     const exposed =
       (schema.json as { schema?: { properties?: { meta?: { properties?: Record<string, unknown> } } } })?.schema?.properties?.meta
@@ -153,7 +167,21 @@ export class WordPressClient implements CmsClient {
     for (const plugin of Object.values(SEO_META)) {
       for (const [field, key] of Object.entries(plugin)) if (key in exposed) meta[key] = values[field as keyof typeof values];
     }
-    return meta;
+    const plugin = Object.keys(meta).length > 0;
+    if (!plugin && HEAD_META.description in exposed) meta[HEAD_META.description] = values.description;
+    if (!plugin && HEAD_META.jsonLd in exposed && post.jsonLd) meta[HEAD_META.jsonLd] = post.jsonLd;
+    const notes: string[] = [];
+    const shown = (what: string, key: string) => {
+      if (plugin || key in meta) return;
+      const why =
+        key in exposed
+          ? "this article carries none"
+          : `the site has no SEO plugin exposing its fields over REST, nor inkpress's must-use plugin (${HEAD_PLUGIN_DOCS})`;
+      notes.push(`target "${this.caller.target.name}" shows no ${what} on the post's page: ${why}`);
+    };
+    shown("meta description", HEAD_META.description);
+    shown("JSON-LD", HEAD_META.jsonLd);
+    return { meta, notes };
   }
 
   /** A call that must succeed (2xx); otherwise the target's refusal. */

@@ -19,6 +19,10 @@ export interface TestWordPress {
   writer: { user: string; password: string };
   /** GET a REST route as the administrator (`/wp/v2/posts?…`), answering its JSON. */
   rest<T = unknown>(route: string): Promise<T>;
+  /** The site's must-use plugins folder: a plugin copied in is loaded from the next request on. */
+  muPlugins: string;
+  /** WordPress's own `parse_blocks()` of a post's content, inner blocks flattened (`name` null for freeform HTML). */
+  blocks(id: number): Promise<{ name: string | null; html: string }[]>;
   stop(): Promise<void>;
 }
 
@@ -26,10 +30,11 @@ export interface TestWordPress {
  * Start WordPress from Debian's packages (installed by .ci/run): a private MariaDB on a Unix
  * socket in a temporary folder, a host config that Debian's wp-config.php picks by name
  * (`WORDPRESS_CONFIG`), WordPress installed and two application passwords created through its
- * own PHP API, the must-use plugin that exposes the Yoast and Rank Math fields over REST, and
+ * own PHP API, the must-use plugin that exposes the Yoast and Rank Math fields over REST (unless
+ * `seoFields` is false: a site without an SEO plugin), and
  * PHP's built-in server with `WP_ENVIRONMENT_TYPE=local` (application passwords over plain HTTP).
  */
-export async function startWordPress(): Promise<TestWordPress> {
+export async function startWordPress(options: { seoFields?: boolean } = {}): Promise<TestWordPress> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "inkpress-wp-"));
   const children: ChildProcess[] = [];
   const name = `inkpress-${randomBytes(6).toString("hex")}`;
@@ -43,9 +48,10 @@ export async function startWordPress(): Promise<TestWordPress> {
     const socket = await startMariaDb(dir, children);
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    await mkdir(path.join(dir, "mu-plugins"));
-    await copyFile(path.join(FIXTURES, "seo-fields.php"), path.join(dir, "mu-plugins", "seo-fields.php"));
-    await writeFile(configFile, hostConfig(socket, url, path.join(dir, "mu-plugins")));
+    const muPlugins = path.join(dir, "mu-plugins");
+    await mkdir(muPlugins);
+    if (options.seoFields !== false) await copyFile(path.join(FIXTURES, "seo-fields.php"), path.join(muPlugins, "seo-fields.php"));
+    await writeFile(configFile, hostConfig(socket, url, muPlugins));
     const env = { ...process.env, WORDPRESS_CONFIG: name, WP_HOST: `127.0.0.1:${port}` };
     const { stdout } = await run("php", [path.join(FIXTURES, "install.php")], { env });
     const passwords = JSON.parse(stdout.slice(stdout.indexOf("{"))) as { admin: string; writer: string };
@@ -62,7 +68,12 @@ export async function startWordPress(): Promise<TestWordPress> {
       if (!response.ok) throw new Error(`GET ${route}: ${response.status} ${await response.text()}`);
       return (await response.json()) as T;
     };
-    return { url, admin, writer: { user: "writer", password: passwords.writer }, rest, stop };
+    const blocks = async (id: number) =>
+      JSON.parse((await run("php", [path.join(FIXTURES, "parse-blocks.php"), String(id)], { env })).stdout) as {
+        name: string | null;
+        html: string;
+      }[];
+    return { url, admin, writer: { user: "writer", password: passwords.writer }, rest, muPlugins, blocks, stop };
   } catch (error) {
     await stop();
     throw error;

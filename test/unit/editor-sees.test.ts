@@ -4,10 +4,10 @@ import { analyse, type AnalyseInput, type CheckId } from "../../src/article/repo
 import { focusKeyword } from "../../src/article/plan/focus.js";
 import { promisedCount } from "../../src/article/text/counts.js";
 import { articleSlug } from "../../src/article/text/slug.js";
-import { wordSpans } from "../../src/article/text/text.js";
-import { wholeWords } from "../../src/article/outline/title-fits.js";
+import { displayWidth, wordSpans } from "../../src/article/text/text.js";
+import { narrowTitle, wholeWords } from "../../src/article/outline/title-fits.js";
 import { countForms } from "../../src/article/text/forms.js";
-import { functionWords } from "../../src/article/text/function-words.js";
+import { danglingEnd, functionWords } from "../../src/article/text/function-words.js";
 import { stopWords } from "../../src/article/text/terms.js";
 import { analyseInput } from "../helpers/blocks.js";
 import { planFor } from "../helpers/body.js";
@@ -175,5 +175,26 @@ describe("a capped field of a script without spaces is cut between words", () =>
     expect(wordSpans(full, "ja").map((span) => span.index)).toContain(cut.length);
     // The keyword is never cut.
     expect(wholeWords("観葉植物", { words: [1, 2], keyword: "観葉植物" }, "ja")).toBe("観葉植物");
+    // A particle the cut leaves last goes with it.
+    expect(wholeWords("観葉植物の水やりとmade", { words: [3, 6] }, "ja")).toBe("観葉植物の水やり");
+    // At the cap or not, an English function word left last in a Japanese field goes, and the check reads it so.
+    expect(wholeWords("観葉植物 and grown on the", { words: [3, 12] }, "ja")).toBe("観葉植物 and grown on");
+    expect(danglingEnd("Jopped in the", "ja")).toBe("the");
+  });
+});
+
+describe("a title still too wide after its rewrites keeps its whole words within 60 columns", () => {
+  it("cuts back to whole words, no dangling last word, the keyword whole", () => {
+    const wide = "Colot can cold brew coffee, and that broccuse you made a picture";
+    expect(narrowTitle(wide, "cold brew coffee", "en")).toBe("Colot can cold brew coffee, and that broccuse you made");
+    // A title that fits is kept; so is one whose keyword ends past the limit.
+    expect(narrowTitle("Cold brew coffee at home", "cold brew coffee", "en")).toBe("Cold brew coffee at home");
+    const late = `${"Word ".repeat(12)}cold brew coffee`;
+    expect(narrowTitle(late, "cold brew coffee", "en")).toBe(late);
+    // CJK counts two columns a character and is cut between words.
+    const ja = "観葉植物の水やりはとても大切ですが毎日の世話は難しいので水の量と時間を決めておきましょう";
+    const cut = narrowTitle(ja, "観葉植物", "ja");
+    expect(displayWidth(cut)).toBeLessThanOrEqual(60);
+    expect(wordSpans(ja, "ja").map((span) => span.index + span.word.length)).toContain(cut.length);
   });
 });

@@ -8,6 +8,7 @@ import { fieldImpossible, GrammarBuilder, withoutStop, type FieldShape, type Ite
 import { literal } from "../../src/article/gbnf/escape.js";
 import { danglingEnd, openingOf } from "../../src/article/text/function-words.js";
 import { writeOutline } from "../../src/article/outline/outline.js";
+import { fieldEnds } from "../../src/article/outline/field-words.js";
 import { freeTextGrammar } from "../../src/article/gbnf/free-text.js";
 import { plan } from "../../src/article/plan/plan.js";
 import { GenerateRequestSchema, type GenerateRequestInput } from "../../src/contract/request.js";
@@ -280,6 +281,25 @@ describe("GrammarBuilder in llama.cpp", () => {
         expect(accepts(overflowing, " in the park, then"), "overflow").toBe(true);
         expect(accepts(overflowing, " in the park and"), "overflow's last word").toBe(false);
       }
+    });
+
+    it("in Japanese, refuses a particle as a field's last character: always を, after a kanji の too, but not a kana word's end", async () => {
+      const options = fieldEnds("ja");
+      const build = (field: FieldShape) =>
+        llama().createGrammar({ grammar: new GrammarBuilder(false, options).add([{ field }, { literal: "\n" }]).build() });
+      const heading = await build({ words: [2, 8] });
+      for (const text of ["観葉植物の水やり", "大切なこと", "水やりのコツ", "SEO ツール"])
+        expect(accepts(heading, `${text}\n`), text).toBe(true);
+      for (const text of ["観葉植物の", "観葉植物の水を", "鉢植えと植物と", "土が"])
+        expect(accepts(heading, `${text}\n`), text).toBe(false);
+      const keyword = await build({ words: [2, 8], keyword: "観葉植物" });
+      expect(accepts(keyword, "観葉植物の育て方\n")).toBe(true);
+      expect(accepts(keyword, "観葉植物の\n")).toBe(false);
+      expect(accepts(keyword, "観葉植物\n")).toBe(true);
+      // No Latin word glues onto the keyword, before or after it.
+      for (const text of ["Dad a観葉植物ed and tastels", "As Su観葉植物 and", "SEO観葉植物の育て方", "Whe’観葉植物 and played"])
+        expect(accepts(keyword, `${text}\n`), text).toBe(false);
+      for (const text of ["As 水の観葉植物 and more", "SEOの観葉植物 and tips"]) expect(accepts(keyword, `${text}\n`), text).toBe(true);
     });
 
     it("a field without keyword holds its words, no more", async () => {

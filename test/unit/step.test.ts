@@ -3,6 +3,7 @@ import { generateSentences, type StepOptions, type Verdict } from "../../src/art
 import { TokenLedger } from "../../src/article/ledger.js";
 import { AvoidList } from "../../src/article/plan/avoid.js";
 import { sentenceWords } from "../../src/article/plan/limits.js";
+import { slotBreak } from "../../src/article/text/slot-words.js";
 import { countWords } from "../../src/article/text/text.js";
 import { FakeWriter, scripted, type Script } from "../../scripts/fixtures/fake-writer.js";
 
@@ -124,5 +125,45 @@ describe("a step", () => {
     // Right after "like", a slot word, once the model wrote two words of its own; its next call goes on from the keyword.
     expect(fake.appended()).toContain(" compost bins");
     expect(sentences[0]).toBe("Most gardeners like compost bins that stand by the fence.");
+  });
+});
+
+describe("slot rules: a keyword goes where a noun phrase can stand", () => {
+  it("never steers a keyword after an infinitive 'to' or a conjunction; the next determiner takes it", async () => {
+    const { sentences, fake } = await step(scripted([" Timmy was so happy to play and then saw the old shed", " in the sun. Then"]), {
+      steer: () => "garden waste",
+    });
+    expect(fake.appended()).toContain(" garden waste");
+    expect(sentences[0]).toBe("Timmy was so happy to play and then saw the garden waste in the sun.");
+  });
+
+  it("leaves the keyword owed through a sentence without a slot word, rather than forcing it between two verbs", async () => {
+    const { sentences, fake } = await step(scripted([" Timmy came home and Lily sang loudly all day long. Then"]), {
+      steer: () => "compost bin",
+    });
+    expect(fake.appended()).not.toContain(" compost bin");
+    expect(sentences[0]).toBe("Timmy came home and Lily sang loudly all day long.");
+  });
+
+  it("steers a question keyword as a whole question at a sentence's start, never mid-sentence", async () => {
+    let asked = 0;
+    const { sentences } = await step(scripted([" Then the cook smiled", " Coffee keeps well in a tin. It"]), {
+      before: "# Title\n\nThe pot was warm.",
+      steer: () => (asked++ === 0 ? "does coffee go bad" : undefined),
+    });
+    expect(sentences.slice(0, 2)).toEqual(["Does coffee go bad?", "Coffee keeps well in a tin."]);
+  });
+
+  it.each([
+    ["Timmy was so happy to garden waste.", "garden waste", "after “to”"],
+    ["His friends came home and compost bin and drank it.", "compost bin", "after “and”"],
+    ["Then she saw a does coffee go bad.", "does coffee go bad", "mid-sentence"],
+    ["Does coffee go bad?", "does coffee go bad", undefined],
+    ["Timmy went to the compost bin.", "compost bin", undefined],
+    ["Compost bins keep rain out.", "compost bins", undefined],
+    ["Sie gingen zu Zimmerpflanzen.", "Zimmerpflanzen", "after “zu”"],
+  ])("slotBreak(%j, %j) is %j", (sentence, keyword, expected) => {
+    const language = /Sie /.test(sentence) ? "de" : "en";
+    expect(slotBreak(sentence, keyword, language)).toBe(expected);
   });
 });

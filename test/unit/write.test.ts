@@ -224,6 +224,19 @@ describe("writeBody: sentences the article does not keep", () => {
     expect(occurrences(writer.text, repeat)).toBe(1);
   });
 
+  it("steers the primary keyword into the introduction's first sentence once the prefilled opening has failed", async () => {
+    // Every prefilled opening is too short; then the model's first sentences have no slot word for the keyword.
+    const names = ["Timmy", "Lily", "Sam", "Ben", "Mia", "Tom", "Ana", "Zoe", "Max", "Eva", "Leo", "Ida"];
+    const slotless = names.map((name, i) => `${name} sang ${nameOf(i)} loudly.`);
+    const { document } = await writeWith(
+      planFor(),
+      proseModel(chain<ProseItem>(slotless, distinctSentences()), () => "ok."),
+    );
+    const first = sentencesOf(document)[0]!;
+    expect(first, first).toContain(PRIMARY);
+    expect(slotless).not.toContain(first);
+  });
+
   it("rejects a sentence holding a keyword twice, from the model or after a prefilled keyword", async () => {
     const stuffed = "Small compost bins often beat large compost bins in tight corners.";
     let first = true;
@@ -313,7 +326,7 @@ describe("writeBody: sentences the article does not keep", () => {
 
   it("does not stall when a due keyword would be the third opening alike", async () => {
     // The model opens two sentences with the keyword's first word; then code wants the keyword.
-    const compost = ["Compost heaps need air and water every week.", "Compost piles warm up fast in the summer sun."];
+    const compost = ["Compost heaps by the fence need water every week.", "Compost piles warm up fast in the summer sun."];
     const p = planFor({ structure: "paragraphs", length: 800 });
     const source = function* (): Generator<ProseItem> {
       const distinct = distinctSentences(200);

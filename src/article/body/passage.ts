@@ -129,8 +129,10 @@ export async function writePassage(ctx: PassageContext, passage: Passage): Promi
   const needsOne = () => (passage.opening === true || passage.required === true) && state.sentences === 0;
   while (idle < (needsOne() ? OPENING_STEPS : IDLE_STEPS)) {
     if (prose ? state.words >= budget - 2 && !owing() : state.sentences >= passage.items!) break;
-    // The opening is prefilled until the model has failed it a few times; then any first sentence will do.
+    // The opening is prefilled until the model has failed it a few times; then the keyword is steered into
+    // the first sentence the model writes, and only after as many failures again will any first sentence do.
     const opening = passage.opening === true && needsOne() && idle < IDLE_STEPS;
+    const keyworded = passage.opening === true && needsOne() && idle < 3 * IDLE_STEPS;
     const mark = writer.text.length;
     if (opening) prefillOpening(ctx, mark);
     // A short budget must not keep a needed sentence from ending: the step has room for a long one.
@@ -151,7 +153,7 @@ export async function writePassage(ctx: PassageContext, passage: Passage): Promi
             ...(opening ? { opened: plan.primary } : {}),
           }
         : {}),
-      take: (sentence, breakBefore) => take(ctx, { passage, budget, state, opening, sentence, breakBefore, owing }),
+      take: (sentence, breakBefore) => take(ctx, { passage, budget, state, opening, keyworded, sentence, breakBefore, owing }),
     });
     if (result.tokens > 0 && result.words > 0) ctx.tokensPerWord = Math.min(6, Math.max(1, result.tokens / result.words));
     idle = result.accepted > 0 ? 0 : idle + 1;
@@ -196,6 +198,8 @@ function take(
     budget: number;
     state: { words: number; sentences: number; newParagraph: boolean };
     opening: boolean;
+    /** The article's first sentence must hold the primary keyword. */
+    keyworded: boolean;
     sentence: string;
     breakBefore: boolean;
     /** Whether the passage goes past its budget for an owed keyword. */
@@ -223,7 +227,7 @@ function take(
   };
   const refusal = gate.refuse(sentence, placement);
   if (refusal) return refusal;
-  if (s.opening && first && (n < OPENING_WORDS || !hasPhrase(sentence, plan.primary, language))) return "weak-opening";
+  if (s.keyworded && first && ((s.opening && n < OPENING_WORDS) || !hasPhrase(sentence, plan.primary, language))) return "weak-opening";
   if (items !== undefined) document.addListItem(sentence);
   else {
     const newParagraph = state.newParagraph || (s.breakBefore && document.paragraphWords >= MODEL_BREAK_WORDS);

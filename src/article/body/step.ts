@@ -4,9 +4,9 @@ import type { DiscardReason, TokenLedger } from "../ledger.js";
 import type { Refusal } from "./sentence-gate.js";
 import { classOf, QUOTATION_ENDS, TERMINATORS } from "../text/scripts.js";
 import { splitLongSentence } from "../text/sentences.js";
-import { countWords, wordSpans } from "../text/text.js";
+import { capitalise, countWords, wordSpans } from "../text/text.js";
 import { nextUnit } from "./units.js";
-import { isSlotWord } from "../text/slot-words.js";
+import { hasSlotWords, isQuestionKeyword, isSlotWord } from "../text/slot-words.js";
 import { sentenceWords } from "../plan/limits.js";
 
 /** A kept sentence that ends the step: the passage is full, or a paragraph or list item ends with it. */
@@ -242,10 +242,10 @@ class Step {
       return;
     }
     this.cutTo(interrupt.at, "steering");
-    const before = this.text.at(-1) ?? "";
-    // Spaced scripts always part words with a space; others only where two Latin words would touch.
+    const before = writer.text.at(-1) ?? "";
+    // Spaced scripts part words with a space (none after a line break: a question opens a paragraph); others only where two Latin words would touch.
     const gap = (phrase: string) =>
-      spaced || (/^[\p{Script=Latin}\p{N}]/u.test(phrase) && /[\p{Script=Latin}\p{N}]/u.test(before)) ? " " : "";
+      (spaced && !/\s/u.test(before)) || (/^[\p{Script=Latin}\p{N}]/u.test(phrase) && /[\p{Script=Latin}\p{N}]/u.test(before)) ? " " : "";
     this.steered = true;
     const { keyword } = interrupt;
     // The model writes one of the phrases: the next call's grammar opens with them.
@@ -265,9 +265,11 @@ class Step {
 
   /**
    * The spot for an owed keyword, when this piece starts a new word of the pending sentence:
-   * after a slot word ("the", "with") once the model wrote a few words, or after the most lead
-   * words. The sentence's words are read only while a keyword is owed: a free sentence costs
-   * the same per token however long it grows.
+   * after a slot word ("the", "with") once the model wrote a few words, so a noun phrase can
+   * stand there; in a language without slot words, after the most lead words. A sentence
+   * without a slot word leaves the keyword owed to the next. A question keyword is a whole
+   * sentence, steered at a sentence's start. The sentence's words are read only while a
+   * keyword is owed: a free sentence costs the same per token however long it grows.
    */
   private steerAt(pieceAt: number, piece: string): Interrupt | undefined {
     if (this.steered || !this.o.steer || this.cursor > pieceAt) return undefined;
@@ -276,6 +278,7 @@ class Step {
     const { language, spaced } = this.o;
     const lead = this.text.slice(this.cursor, pieceAt);
     if (/\n\s*\S/u.test(lead.trimStart()) || /^\s*#/u.test(lead)) return undefined;
+    if (typeof keyword === "string" && isQuestionKeyword(keyword, language)) return this.questionAt(pieceAt, piece, keyword);
     const slot = (word: string | undefined) => isSlotWord(word, language);
     // A piece that is a whole slot word (" the") takes the keyword right after it: no token of the model's is cut.
     if (spaced && /^\s\S+$/u.test(piece) && slot(piece.trim()) && wordSpans(lead, language).length + 1 >= LEAD.min)
@@ -283,8 +286,19 @@ class Step {
     const wordStart = spaced ? /^\s/u.test(piece) : wordSpans(lead + piece, language).some((w) => w.index === lead.length);
     if (!wordStart) return undefined;
     const spans = wordSpans(lead, language);
-    if (spans.length < LEAD.min || (!slot(spans.at(-1)?.word) && spans.length < LEAD.max)) return undefined;
+    if (spans.length < LEAD.min) return undefined;
+    if (!slot(spans.at(-1)?.word) && (hasSlotWords(language) || spans.length < LEAD.max)) return undefined;
     return { kind: "steer", at: pieceAt, keyword };
+  }
+
+  /** A question keyword's spot: a sentence's first word, where the keyword goes as the whole question. */
+  private questionAt(pieceAt: number, piece: string, keyword: string): Interrupt | undefined {
+    const { language, spaced } = this.o;
+    const lead = this.text.slice(this.cursor, pieceAt);
+    const startsWord = spaced ? /^\s*\S/u.test(piece) : true;
+    if (wordSpans(lead, language).length > 0 || !startsWord) return undefined;
+    const question = capitalise(keyword.replace(/[?？]\s*$/u, ""), language);
+    return { kind: "steer", at: pieceAt, keyword: `${question}${spaced ? "?" : "？"}` };
   }
 
   /** Hand every whole sentence of the pending text to `take`, until one decides the outcome. */

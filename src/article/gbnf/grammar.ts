@@ -82,9 +82,13 @@ const LETTER_RULE = rule("l", LETTER);
  * Latin keyword a space, or a CJK character or mark (which cannot glue onto it). Latin words
  * among them keep their spaces ("SEO ツール"), one space before a character.
  */
+const CJK = chars("\u3001-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff01-\uff60");
 const SCRIPT_RULES = [
   rule("c", alt(LETTER, charClass("、，"), seq(SPACE, LETTER))),
-  rule("sep", alt(SPACE, chars("\u3001-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff01-\uff60"))),
+  // A CJK character or mark (no Latin letter, digit or apostrophe), and what opens the text after a keyword of such a script.
+  rule("cj", CJK),
+  rule("cs", alt(CJK, seq(SPACE, LETTER))),
+  rule("sep", alt(SPACE, CJK)),
 ];
 /** The rules every grammar holds when no word is refused. */
 const SHARED_RULES = [LETTER_RULE, ...wordRulesOf((letters) => repeat("l", 1, letters)), ...SCRIPT_RULES];
@@ -98,6 +102,11 @@ export interface GrammarOptions {
   refused?: readonly string[];
   /** Words a field's last word may not be (in a spaced script), in either case: its language's function words. @default none */
   finals?: readonly string[];
+  /**
+   * In a script without spaces, the characters a field may not end on: `always` after any
+   * character, `afterKana` after anything but hiragana (function-words.ts `finalCharacters`). @default none
+   */
+  finalCharacters?: { always: string; afterKana: string };
   /**
    * Openings already used twice, which a field's first word may not begin with (in a spaced script),
    * in either case: a stem refuses its forms ("oil": "Oiling"), though a short word refuses more
@@ -121,7 +130,7 @@ export class GrammarBuilder {
   /** `spaced`: words are separated by spaces (false for Japanese, Chinese, Thai…). */
   constructor(
     private readonly spaced: boolean,
-    options: GrammarOptions = {},
+    private readonly options: GrammarOptions = {},
   ) {
     this.refused = spaced ? refusableWords(options.refused ?? []) : [];
     this.finals = spaced ? refusableWords(options.finals ?? []) : [];
@@ -178,12 +187,24 @@ export class GrammarBuilder {
     return name;
   }
 
+  /** The rule a field of a script without spaces ends with: one character, or two when it ends on a particle a kana word may end on. */
+  private lastCharacter(): string {
+    const finals = this.options.finalCharacters;
+    if (this.spaced || !finals) return "c";
+    if (!this.words.has("cl")) {
+      const plain = chars(`${NOT_LETTER}${finals.always}${finals.afterKana}`, true);
+      const kana = finals.afterKana ? [seq(chars("\u3041-\u309f"), chars(finals.afterKana))] : [];
+      this.words.set("cl", [rule("cl", alt(plain, seq(SPACE, plain), ...kana))]);
+    }
+    return "cl";
+  }
+
   private fieldRule(shape: FieldShape): string {
     const name = `f${this.rules.length}`;
     const letters = shape.letters === undefined ? undefined : { word: this.word(shape.letters), last: this.last(shape.letters) };
     const rules = { word: this.word(12), last: this.last(12), first: this.openings.length ? "wf" : "w", letters };
     if (shape.lower && this.spaced) this.lowered = true;
-    this.rules.push(rule(name, this.spaced ? spacedField(shape, rules, this.openings) : unspacedField(shape)));
+    this.rules.push(rule(name, this.spaced ? spacedField(shape, rules, this.openings) : unspacedField(shape, this.lastCharacter())));
     return name;
   }
 }
@@ -319,20 +340,28 @@ export function unspacedFull(shape: FieldShape, value: string): boolean {
   return [...after.replace(/\s/gu, "")].length >= shape.words[1] * 2;
 }
 
-function unspacedField(shape: FieldShape): Term {
+/** `last`: the rule of a field's last character (no particle a field may not end on). */
+function unspacedField(shape: FieldShape, last: string): Term {
   const [min, max] = shape.words;
   const end = shape.end ? literal(shape.end) : undefined;
+  // Characters from `least` to `most`, the last of them `last`'s.
+  const run = (least: number, most: number) =>
+    most <= 0 ? "" : least <= 0 ? opt(group(seq(repeat("c", 0, most - 1), last))) : seq(repeat("c", least - 1, most - 1), last);
   // Lengthening what is written: a space or a CJK character first, so nothing glues onto a Latin word.
-  if (shape.continues) return seq("sep", repeat("c", Math.max(0, min * 2 - 1), max * 2 - 1), end);
+  if (shape.continues) return seq("sep", run(min * 2 - 1, max * 2 - 1), end);
   // About two characters a word in these scripts.
-  if (!shape.keyword) return seq(repeat("c", min * 2, max * 2), end);
+  if (!shape.keyword) return seq(run(min * 2, max * 2), end);
   const before = (shape.before ?? 2) * 2;
-  const after = repeat("c", Math.max(0, min * 2 - 8), max * 2);
+  const after = run(min * 2 - 8, max * 2);
   // A Latin keyword stays a word of its own: what stands next to it is a space or a character of another script.
   if (/[\p{Script=Latin}\p{N}]/u.test(shape.keyword)) {
     const opening = keywordRule(shape.keyword, true);
     const inside = keywordRule(shape.keyword, false);
     return seq(alt(opening, seq(repeat("c", 0, before - 1), "sep", inside)), opt(group(seq("sep", after))), end);
   }
-  return seq(repeat("c", 0, before), keywordRule(shape.keyword, true), after, end);
+  // Nor does a Latin word glue onto another keyword ("Dad a観葉植物ed"): the character before it is of
+  // another script, and what follows opens with a space or such a character.
+  const [least, most] = [min * 2 - 8, max * 2];
+  const tail = most < 2 ? "" : group(seq("cs", repeat("c", Math.max(0, least - 2), most - 2), last));
+  return seq(opt(group(seq(repeat("c", 0, before - 1), "cj"))), keywordRule(shape.keyword, true), least > 0 ? tail : opt(tail), end);
 }

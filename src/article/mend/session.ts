@@ -11,7 +11,7 @@ import { passageContext, writePassage, type Passage } from "../body/passage.js";
 import { seedSequence } from "../plan/seeds.js";
 import { headingGrammar, withoutStop } from "../gbnf/grammar.js";
 import { sentenceCaseHeadings } from "../plan/voice.js";
-import { functionWords } from "../text/function-words.js";
+import { fieldEnds } from "../outline/field-words.js";
 import type { Grounding } from "../grounding/grounding.js";
 import { TokenLedger } from "../ledger.js";
 import { openAnswer } from "../outline/opening.js";
@@ -135,9 +135,12 @@ export class RefreshWriter {
     taken: (heading: string) => boolean;
   }): Promise<string | undefined> {
     const { plan, avoid, signal } = this.o;
-    const finals = [...functionWords(plan.request.language)];
     const lower = sentenceCaseHeadings(plan.style.profile);
-    const grammar = headingGrammar(plan.primary, ask.keyword, plan.spaced, { refused: avoid.words, finals, lower });
+    const grammar = headingGrammar(plan.primary, ask.keyword, plan.spaced, {
+      refused: avoid.words,
+      ...fieldEnds(plan.request.language),
+      lower,
+    });
     for (let attempt = 0; attempt < HEADING_TRIES; attempt++) {
       this.reset(`${ask.context}${"#".repeat(ask.depth)} `);
       const start = this.writer.text.length;

@@ -5,7 +5,7 @@
  * headings ("Oil the pan", "Oiling it" leave no "Oils …" for a third).
  */
 import type { GrammarOptions } from "../gbnf/grammar.js";
-import { functionWords, openingOf } from "../text/function-words.js";
+import { finalCharacters, functionWords, openingOf } from "../text/function-words.js";
 import { wordSpans } from "../text/text.js";
 import type { OutlineItem } from "./outline-answer.js";
 
@@ -20,12 +20,18 @@ export interface FieldPlace {
 const isHeading = (item: OutlineItem | undefined): boolean =>
   item !== undefined && "field" in item && (item.role.kind === "heading" || item.role.kind === "subheading");
 
+/** What no title or heading of a language ends on: its function words, or in a script without spaces its one-character particles. */
+export function fieldEnds(language: string): GrammarOptions {
+  const characters = finalCharacters(language);
+  return { finals: [...functionWords(language)], ...(characters ? { finalCharacters: characters } : {}) };
+}
+
 /** The grammar options of the field at `place.index`. */
 export function fieldWords(place: FieldPlace): GrammarOptions {
   const { items, values, index, language } = place;
-  const finals = [...functionWords(language)];
+  const ends = fieldEnds(language);
   const item = items[index];
-  if (!isHeading(item) || (item && "field" in item && item.field.end === "?")) return { finals };
+  if (!isHeading(item) || (item && "field" in item && item.field.end === "?")) return ends;
   // Each opening stem: how many earlier headings open with it, and the words they open with.
   const seen = new Map<string, { count: number; words: Set<string> }>();
   for (const [i, earlier] of items.entries()) {
@@ -38,5 +44,5 @@ export function fieldWords(place: FieldPlace): GrammarOptions {
   }
   // The words themselves and their stem ("oil" of "oiling", "poppi" of "Poppy"), so no form of them opens a third.
   const openings = [...seen.entries()].filter(([, entry]) => entry.count >= 2).flatMap(([key, entry]) => [...entry.words, key]);
-  return { finals, openings };
+  return { ...ends, openings };
 }

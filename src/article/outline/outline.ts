@@ -2,7 +2,7 @@ import type { Writer } from "../../model/backend.js";
 import type { AvoidList } from "../plan/avoid.js";
 import { fieldGrammar, fieldImpossible, withoutStop, type FieldShape, type GrammarOptions } from "../gbnf/grammar.js";
 import { fieldWords } from "./field-words.js";
-import { TITLE_MAX, titleFits, wholeWords } from "./title-fits.js";
+import { narrowTitle, TITLE_MAX, titleFits, wholeWords } from "./title-fits.js";
 import { fieldAt, givenTexts, outlineItems, parseOutline, type OutlineItem, type Role, type Sizes } from "./outline-answer.js";
 import { TokenLedger } from "../ledger.js";
 import { keywordSpot, keywordStart, keywordWords, leadShape, tailShape } from "./steer.js";
@@ -347,7 +347,8 @@ function outlineFrom(plan: Plan, items: readonly OutlineItem[], values: Map<numb
     // still holding a banned phrase. A title or description keeps it, and the report says so.
     if (!written || (avoid.holds(written) && role.kind !== "title" && role.kind !== "description")) continue;
     const value = capitalise(written, language);
-    if (role.kind === "title") outline.title = value;
+    // A title still too wide after its rewrites keeps its whole words within the limit.
+    if (role.kind === "title") outline.title = narrowTitle(value, plan.primary, language);
     else if (role.kind === "description") outline.metaDescription = value;
     else if (role.kind === "heading") outline.sections[role.section]!.heading = value;
     else outline.sections[role.section]!.subheadings[role.index] = value;

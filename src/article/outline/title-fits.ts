@@ -34,13 +34,37 @@ const DANGLING = new Set(
 /**
  * A field of a script without spaces as its whole words: its grammar caps characters, so one that
  * ran to the cap may end inside a word ("… made sounds tog"); its last word (as `Intl.Segmenter`
- * reads the language, so CJK is cut between words) then goes, unless the keyword would lose a part.
+ * reads the language, so CJK is cut between words) then goes; at the cap or not, a particle or a
+ * Latin function word left last goes too ("… in the"), unless the keyword would lose a part.
  */
 export function wholeWords(value: string, shape: FieldShape, language: string): string {
-  if (!unspacedFull(shape, value)) return value;
   const last = wordSpans(value, language).at(-1);
   if (!last || last.index === 0) return value;
-  const cut = value.slice(0, last.index).replace(/[\s、，,]+$/u, "");
+  const trim = (text: string) => text.replace(/[\s、，,]+$/u, "");
+  let cut = unspacedFull(shape, value) ? trim(value.slice(0, last.index)) : value;
+  // A particle left last goes too ("…水やりと"), and a Latin function word: the grammar reads characters, not words.
+  while (danglingEnd(cut, language) !== undefined) cut = trim(cut.slice(0, wordSpans(cut, language).at(-1)!.index));
   const keyword = shape.keyword?.toLocaleLowerCase(language);
-  return keyword && !cut.toLocaleLowerCase(language).includes(keyword) ? value : cut;
+  return !cut || (keyword && !cut.toLocaleLowerCase(language).includes(keyword)) ? value : cut;
+}
+
+/**
+ * A title still wider than {@link TITLE_MAX} after its rewrites, cut back to its longest run of
+ * whole words that fits and holds the keyword whole, without a dangling last word: the model's
+ * words, fewer of them. A title that fits, or one whose keyword ends past the limit, is kept.
+ */
+export function narrowTitle(title: string, keyword: string, language: string): string {
+  if (displayWidth(title) <= TITLE_MAX) return title;
+  const at = title.toLocaleLowerCase(language).indexOf(keyword.toLocaleLowerCase(language));
+  const spans = wordSpans(title, language).filter((w) => displayWidth(title.slice(0, w.index + w.word.length)) <= TITLE_MAX);
+  while (spans.length) {
+    const last = spans.at(-1)!;
+    const end = last.index + last.word.length;
+    const cut = title.slice(0, end);
+    if (at >= 0 && end < at + keyword.length) break;
+    const dangles = DANGLING.has(last.word.toLocaleLowerCase(language)) || danglingEnd(cut, language) !== undefined;
+    if (!dangles || (at >= 0 && end === at + keyword.length)) return cut;
+    spans.pop();
+  }
+  return title;
 }

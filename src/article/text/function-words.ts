@@ -47,8 +47,29 @@ export const isFunctionWord = (word: string, language: string): boolean => funct
 export function danglingEnd(text: string, language: string): string | undefined {
   const last = wordSpans(text, language).at(-1);
   if (!last || /[-'’]$/u.test(text.slice(0, last.index))) return undefined;
-  return isFunctionWord(last.word, language) ? last.word : undefined;
+  // A Latin word in the text of a language written otherwise ("… in the" in a Japanese heading) is read as English.
+  const aside = /^\p{Script=Latin}+$/u.test(last.word) && ![...functionWords(language)].some((word) => /\p{Script=Latin}/u.test(word));
+  return isFunctionWord(last.word, language) || (aside && isFunctionWord(last.word, "en")) ? last.word : undefined;
 }
+
+/**
+ * Function words of a script without spaces that are one character (Japanese particles), as a
+ * grammar can refuse them at a field's end without reading words: `always` never ends a field,
+ * `afterKana` only after a kanji, katakana or Latin letter, since kana words end on it too
+ * ("こと", "もの", "もっと"), while "水の" or "植物と" dangle.
+ */
+export function finalCharacters(language: string): { always: string; afterKana: string } | undefined {
+  const single = [...functionWords(language)].filter((word) => [...word].length === 1);
+  if (!single.length) return undefined;
+  const ambiguous = KANA_ENDINGS[language] ?? "";
+  return {
+    always: single.filter((c) => !ambiguous.includes(c)).join(""),
+    afterKana: single.filter((c) => ambiguous.includes(c)).join(""),
+  };
+}
+
+/** Particles that also end words of a language's kana (ja: "こと", "もの", "ほかに", "そこで"). */
+const KANA_ENDINGS: Record<string, string> = { ja: "のとにで" };
 
 /** Numbering code puts before a listicle item or how-to step ("3. "), which is no opening word. */
 const NUMBERING = /^\s*\d+[.)]\s+/u;
