@@ -27,6 +27,10 @@ export { contentTerms } from "./text/terms.js";
 export { parseMarkdown } from "./text/markdown.js";
 /** Links to place, as batch and its CLI gather them, matched as the grounding matches them. */
 export { LINKING, LinkSet, sameAddress } from "./grounding/links.js";
+/** A page's descriptive anchor phrases and word stems, as grounding finds them (`inkpress links` places them on existing prose). */
+export { anchorPhrases } from "./grounding/links.js";
+export { stem } from "./text/stem.js";
+export { TermIndex } from "./text/terms.js";
 /** The length promise, so a key's daily words are reserved as the engine will write them. */
 export { mostWords, SECTION_MIN_WORDS } from "./plan/limits.js";
 /** The presets and languages the CLI's help and the playground offer. */

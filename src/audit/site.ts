@@ -92,22 +92,29 @@ function pageIndex(pages: readonly SitePage[], basePath: string): Map<string, nu
   return byKey;
 }
 
+/** The other pages each page links, by index, in the order given. */
+export function linkedPages(pages: readonly SitePage[], layout: SiteLayout = {}): Set<number>[] {
+  const byKey = pageIndex(pages, layout.basePath ?? "/");
+  return pages.map((page, from) => {
+    const linked = new Set<number>();
+    for (const link of page.links) {
+      for (const candidate of targets(link.url, page, layout)) {
+        const to = byKey.get(key(candidate));
+        if (to !== undefined && to !== from) linked.add(to);
+      }
+    }
+    return linked;
+  });
+}
+
 /**
  * How many other pages link each page, in the order given. Without the site's hosts, a full
  * URL counts when its path is a page's address.
  */
 export function inboundLinks(pages: readonly SitePage[], layout: SiteLayout = {}): number[] {
-  const byKey = pageIndex(pages, layout.basePath ?? "/");
-  const inbound = pages.map(() => new Set<number>());
-  pages.forEach((page, from) => {
-    for (const link of page.links) {
-      for (const candidate of targets(link.url, page, layout)) {
-        const to = byKey.get(key(candidate));
-        if (to !== undefined && to !== from) inbound[to]!.add(from);
-      }
-    }
-  });
-  return inbound.map((set) => set.size);
+  const inbound = pages.map(() => 0);
+  for (const linked of linkedPages(pages, layout)) for (const to of linked) inbound[to]!++;
+  return inbound;
 }
 
 /**

@@ -25,6 +25,7 @@ const main = defineCommand({
     batch: () => import("./batch.js").then((m) => m.batchCommand),
     analyse: () => import("./analyse.js").then((m) => m.analyseCommand),
     audit: () => import("./audit.js").then((m) => m.auditCommand),
+    links: () => import("./links.js").then((m) => m.linksCommand),
     refresh: () => import("./refresh.js").then((m) => m.refreshCommand),
     publish: () => import("./publish.js").then((m) => m.publishCommand),
     keys: () => import("./keys.js").then((m) => m.keysCommand),
