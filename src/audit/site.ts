@@ -83,13 +83,19 @@ function key(pathname: string): string {
 }
 
 /** Every page's keys (its address and its file as a path) to the page's index. */
-function pageIndex(pages: readonly SitePage[], basePath: string): Map<string, number> {
+function pageIndex(pages: readonly Pick<SitePage, "file" | "fields">[], basePath: string): Map<string, number> {
   const byKey = new Map<string, number>();
   pages.forEach((page, i) => {
     byKey.set(key(pageAddress(page, basePath)), i);
     byKey.set(key(`${basePath}${page.file}`), i);
   });
   return byKey;
+}
+
+/** The page a site path reaches, by index (undefined for none): an export's or a log's URLs matched to files. */
+export function pageFinder(pages: readonly Pick<SitePage, "file" | "fields">[], basePath = "/"): (pathname: string) => number | undefined {
+  const byKey = pageIndex(pages, normaliseBasePath(basePath));
+  return (pathname) => byKey.get(key(pathname));
 }
 
 /** The other pages each page links, by index, in the order given. */

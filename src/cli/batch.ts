@@ -40,6 +40,11 @@ export const batchCommand = defineCommand({
       description: "Instead of rows: refresh every Markdown file under this folder, each written beside it as <slug>.refreshed.md",
     },
     "in-place": { type: "boolean", description: "With --refresh: replace each file, keeping the original as <file>.bak" },
+    only: {
+      type: "string",
+      description:
+        "With --refresh: refresh only the pages an audit report's decay lists (inkpress audit --search-console --out), or a file of paths, one a line",
+    },
     ...REFRESH_TARGET_ARGS,
     concurrency: {
       type: "string",
@@ -81,7 +86,9 @@ export const batchCommand = defineCommand({
         throw new UsageError(`concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${args.concurrency}"`);
       }
       if (args.refresh !== undefined) return await refreshBatch(args, rawArgs, concurrency);
-      const refreshOnly = ["in-place", ...Object.keys(REFRESH_TARGET_ARGS)].find((name) => args[name] !== undefined && name !== "links");
+      const refreshOnly = ["in-place", "only", ...Object.keys(REFRESH_TARGET_ARGS)].find(
+        (name) => args[name] !== undefined && name !== "links",
+      );
       if (refreshOnly) throw new UsageError(`--${refreshOnly} is for --refresh`);
       if (args.input === undefined) throw new UsageError("batch needs an input file (CSV or JSONL) and --out, or --refresh DIR");
       if (args.out === undefined) throw new UsageError("batch needs --out: the folder the articles are written to");
@@ -151,7 +158,11 @@ async function refreshBatch(
     throw new UsageError("--publish is for rows; publish a refreshed file with inkpress refresh FILE --publish TARGET");
   if (args.input !== undefined || args.out !== undefined)
     throw new UsageError("--refresh writes beside each file: it takes no input file and no --out");
-  const plan = await planRefresh(args.refresh!, { inPlace: args["in-place"] === true, fields: await refreshFields(args, rawArgs) });
+  const plan = await planRefresh(args.refresh!, {
+    inPlace: args["in-place"] === true,
+    fields: await refreshFields(args, rawArgs),
+    ...(typeof args.only === "string" ? { only: args.only } : {}),
+  });
   const progress = new BatchProgress(process.stderr, { noun: "file", verb: "refresh", past: "refreshed" });
   progress.plan(plan);
   if (plan.pending.length === 0)
