@@ -31,8 +31,8 @@ const METRICS = ["clicks", "impressions", "ctr", "position"] as const;
 /** Names of the column holding the page. */
 const PAGE_COLUMN = /^(top pages|pages?|urls?|landing pages?)$/iu;
 
-/** Read an export: one row a page, in its order. */
-export async function readSearchConsole(file: string): Promise<ExportRow[]> {
+/** A CSV export's header and records; a file that cannot be read or parsed is refused by name. */
+async function readTable(file: string): Promise<{ header: string[]; records: string[][] }> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
@@ -45,12 +45,50 @@ export async function readSearchConsole(file: string): Promise<ExportRow[]> {
   } catch (error) {
     throw new AuditError(`${file}: not a CSV file (${(error as Error).message.split("\n")[0]})`);
   }
-  const header = records[0] ?? [];
+  return { header: records[0] ?? [], records: records.slice(1) };
+}
+
+/** A query a page ranks for, from an export of queries by page. */
+export interface QueryRow {
+  query: string;
+  url: string;
+  impressions: number;
+  position: number;
+}
+
+/** Names of the column holding the query. */
+const QUERY_COLUMN = /^(top queries|quer(y|ies)|search query)$/iu;
+
+/**
+ * Read an export of queries by page (Search Console's bulk data export or a Looker Studio table:
+ * a query, a page, impressions and position): the Performance report's own Queries export holds
+ * no page column, and is refused as such.
+ */
+export async function readQueriesExport(file: string): Promise<QueryRow[]> {
+  const { header, records } = await readTable(file);
+  const column = (pattern: RegExp, name: string) => {
+    const i = header.findIndex((cell) => pattern.test(cell));
+    if (i < 0) throw new AuditError(`${file}: no ${name} column; export queries by page, with their impressions and position`);
+    return i;
+  };
+  const [query, page] = [column(QUERY_COLUMN, "query"), column(PAGE_COLUMN, "page")];
+  const [impressions, position] = [column(/impressions$/iu, "impressions"), column(/position$/iu, "position")];
+  return records.map((record, i) => ({
+    query: record[query] ?? "",
+    url: record[page] ?? "",
+    impressions: figure(`${file}:${i + 2}`, header, record, impressions, "count"),
+    position: figure(`${file}:${i + 2}`, header, record, position, "decimal"),
+  }));
+}
+
+/** Read an export: one row a page, in its order. */
+export async function readSearchConsole(file: string): Promise<ExportRow[]> {
+  const { header, records } = await readTable(file);
   const page = header.findIndex((name) => PAGE_COLUMN.test(name));
   if (page < 0)
     throw new AuditError(`${file}: no pages column ("Top pages"); export the Pages table of Search Console's Performance report`);
   const columns = metricColumns(file, header);
-  return records.slice(1).map((record, i) => {
+  return records.map((record, i) => {
     const at = `${file}:${i + 2}`;
     const figures = (period: Record<(typeof METRICS)[number], number>): PeriodFigures => ({
       clicks: figure(at, header, record, period.clicks, "count"),

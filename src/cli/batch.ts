@@ -3,6 +3,7 @@ import { LinkSet, slugify } from "../article/index.js";
 import { readLinksFile } from "../site/links-file.js";
 import { localWriter } from "../batch/local.js";
 import { planBatch } from "../batch/plan.js";
+import { offerQueries, STRIKING } from "../batch/queries.js";
 import { localRefresher, planRefresh, runRefresh } from "../batch/refresh.js";
 import { runBatch, type BatchSummary } from "../batch/run.js";
 import { serverWriter } from "../batch/server.js";
@@ -40,6 +41,11 @@ export const batchCommand = defineCommand({
       description: "Instead of rows: refresh every Markdown file under this folder, each written beside it as <slug>.refreshed.md",
     },
     "in-place": { type: "boolean", description: "With --refresh: replace each file, keeping the original as <file>.bak" },
+    queries: {
+      type: "string",
+      description:
+        "With --refresh: an export of queries by page; the queries a page ranks 8-20 for are offered to its refresh as secondary keywords",
+    },
     only: {
       type: "string",
       description:
@@ -86,7 +92,7 @@ export const batchCommand = defineCommand({
         throw new UsageError(`concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${args.concurrency}"`);
       }
       if (args.refresh !== undefined) return await refreshBatch(args, rawArgs, concurrency);
-      const refreshOnly = ["in-place", "only", ...Object.keys(REFRESH_TARGET_ARGS)].find(
+      const refreshOnly = ["in-place", "only", "queries", ...Object.keys(REFRESH_TARGET_ARGS)].find(
         (name) => args[name] !== undefined && name !== "links",
       );
       if (refreshOnly) throw new UsageError(`--${refreshOnly} is for --refresh`);
@@ -164,6 +170,12 @@ async function refreshBatch(
     ...(typeof args.only === "string" ? { only: args.only } : {}),
   });
   const progress = new BatchProgress(process.stderr, { noun: "file", verb: "refresh", past: "refreshed" });
+  if (typeof args.queries === "string") {
+    const offered = await offerQueries(plan, args.queries);
+    process.stderr.write(
+      `${args.queries}: queries ranking ${STRIKING.from}-${STRIKING.to} offered to ${offered} of ${plan.pending.length} files\n`,
+    );
+  }
   progress.plan(plan);
   if (plan.pending.length === 0)
     return finish(progress, { written: 0, skipped: plan.skipped, failed: plan.failed, duplicates: [], interrupted: false });
