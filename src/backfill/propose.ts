@@ -7,7 +7,7 @@
  * no target the page already links, one link per target, at most `max` a page, anchors varied
  * across the pages that link one target.
  */
-import { anchorPhrases, stem, TermIndex, wordSpans } from "../article/index.js";
+import { anchorPhrases, stem, TermIndex, type WordSpan, wordSpans } from "../article/index.js";
 import { linkedPages } from "../audit/site.js";
 import { placesCleanly, type Placement } from "./markup.js";
 import type { SitePageFile } from "./site.js";
@@ -71,6 +71,8 @@ export function proposeLinks(pages: readonly SitePageFile[], options: ProposeOpt
   for (const phrase of phrases.flat()) byFirst.set(phrase.stems[0]!, [...(byFirst.get(phrase.stems[0]!) ?? []), phrase]);
   const indexes = new Map<string, TermIndex>();
   const used = pages.map(() => new Map<string, number>());
+  // Pages share most of their words: each is stemmed once.
+  const stems = new Map<string, string>();
   const proposals: Proposal[] = [];
   pages.forEach((page, from) => {
     let index = indexes.get(page.language);
@@ -78,10 +80,11 @@ export function proposeLinks(pages: readonly SitePageFile[], options: ProposeOpt
       const documents = pages.map((p, id) => ({ id, title: p.title, keywords: p.keywords.join(", ") }));
       indexes.set(page.language, (index = new TermIndex({ language: page.language, fields: { title: 1, keywords: 1 }, documents })));
     }
-    const query = [...new Set(page.stretches.flatMap((s) => wordSpans(s.text, page.language).map((w) => lower(w.word, page.language))))];
+    const words = page.stretches.map((s) => wordSpans(s.text, page.language));
+    const query = [...new Set(words.flatMap((spans) => spans.map((w) => lower(w.word, page.language))))];
     const scores = new Map(index.rank(query.join(" ")).map((r) => [r.id, r.score]));
     const primary = page.keywords[0] ? ` ${stemsOf(page.keywords[0], page.language).join(" ")} ` : undefined;
-    const found = occurrences(page, page.text, byFirst, urls).filter(
+    const found = occurrences(page, words, byFirst, urls, stemmer(page.language, stems)).filter(
       (o) =>
         o.target !== from && !linked[from]!.has(o.target) && scores.has(o.target) && !primary?.includes(` ${o.phrase.stems.join(" ")} `),
     );
@@ -125,27 +128,39 @@ function targetPhrases(page: SitePageFile, target: number): TargetPhrase[] {
     .filter((phrase) => phrase.stems.length >= 2);
 }
 
+/** A word's lower-cased stem, through a cache of the words already stemmed. */
+function stemmer(language: string, cache: Map<string, string>): (word: string) => string {
+  return (word) => {
+    const lowered = lower(word, language);
+    const key = `${language} ${lowered}`;
+    let value = cache.get(key);
+    if (value === undefined) cache.set(key, (value = stem(lowered, language)));
+    return value;
+  };
+}
+
 const stemsOf = (text: string, language: string) => wordSpans(text, language).map((w) => stem(lower(w.word, language), language));
 
 /** Every place in the page's prose where a phrase of some target stands, its words joined by spaces only. */
 function occurrences(
   page: SitePageFile,
-  text: string,
+  words: readonly (readonly WordSpan[])[],
   byFirst: ReadonlyMap<string, TargetPhrase[]>,
   urls: readonly string[],
+  stemOf: (word: string) => string,
 ): Occurrence[] {
   const out: Occurrence[] = [];
-  for (const stretch of page.stretches) {
-    const spans = wordSpans(stretch.text, page.language);
-    const stems = spans.map((w) => stem(lower(w.word, page.language), page.language));
+  const text = page.text;
+  for (const [s, stretch] of page.stretches.entries()) {
+    const spans = words[s]!;
+    const stems = spans.map((w) => stemOf(w.word));
     spans.forEach((first, i) => {
       for (const phrase of byFirst.get(stems[i]!) ?? []) {
         const n = phrase.stems.length;
         if (i + n > spans.length || phrase.stems.some((s, k) => stems[i + k] !== s)) continue;
         const last = spans[i + n - 1]!;
-        const words = spans.slice(i, i + n);
-        if (words.some((w, k) => k > 0 && !/^ +$/u.test(stretch.text.slice(words[k - 1]!.index + words[k - 1]!.word.length, w.index))))
-          continue;
+        const run = spans.slice(i, i + n);
+        if (run.some((w, k) => k > 0 && !/^ +$/u.test(stretch.text.slice(run[k - 1]!.index + run[k - 1]!.word.length, w.index)))) continue;
         const offset = stretch.offset + first.index;
         if (BEFORE.has(text[offset - 1] ?? "")) continue;
         const anchor = stretch.text.slice(first.index, last.index + last.word.length);
