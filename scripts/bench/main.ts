@@ -230,7 +230,7 @@ function healthVerdicts(h: SiteHealthFigures): Verdict[] {
       goal: `< ${HEALTH_SECONDS.links * scale} s`,
       value: `${f(h.linksS, 1)} s`,
       met: h.linksS < HEALTH_SECONDS.links * scale,
-      why: `${h.proposals} links proposed; one thread`,
+      why: `${f(h.linksCpuS, 1)} s of CPU, one thread; ${h.proposals} links proposed`,
     },
     {
       target: `inkpress audit --search-console: the decay of ${h.pages} pages' export (read, matched, flagged), wall`,

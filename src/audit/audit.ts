@@ -15,8 +15,8 @@ import type { MeasuredPage } from "./page.js";
 import { measurePages } from "./pool.js";
 import { NEAR_DUPLICATE, nearDuplicates } from "./similarity.js";
 import { DECAY, type DecayedPage, type DecayThresholds, decayedPages } from "./decay.js";
-import type { ExportRow } from "./search-console.js";
-import { type BrokenLink, brokenLinks, inboundLinks, normaliseBasePath, pageAddress, pageFinder } from "./site.js";
+import type { ExportRow } from "../site/search-console.js";
+import { type BrokenLink, brokenLinks, inboundLinks, normaliseBasePath, pageAddress, pageFinder } from "../site/addresses.js";
 
 /** Most worker threads an audit starts by default. */
 export const MAX_JOBS = 8;

@@ -4,7 +4,7 @@
  * stripped). A page decays when it had at least `minClicks` clicks before and lost at least
  * `minDrop` of them; what its position and CTR did says why.
  */
-import type { ExportRow, PeriodFigures } from "./search-console.js";
+import type { ExportRow, PeriodFigures } from "../site/search-console.js";
 
 /** A page's figure before and now. */
 export interface Change {

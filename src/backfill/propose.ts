@@ -8,7 +8,7 @@
  * across the pages that link one target.
  */
 import { anchorPhrases, stem, TermIndex, type WordSpan, wordSpans } from "../article/index.js";
-import { linkedPages } from "../audit/site.js";
+import { linkedPages } from "../site/addresses.js";
 import { placesCleanly, type Placement } from "./markup.js";
 import type { SitePageFile } from "./site.js";
 

@@ -5,7 +5,7 @@
  * dropped in silence.
  */
 import path from "node:path";
-import { normaliseBasePath, pageAddress } from "../audit/site.js";
+import { normaliseBasePath, pageAddress } from "../site/addresses.js";
 import { InkpressError } from "../errors.js";
 import { MARKDOWN_PAGES, pageFiles } from "../site/pages.js";
 import { readTextFile } from "../text-file.js";

@@ -7,8 +7,8 @@
  */
 import { readMarkdown } from "../article/index.js";
 import { LIMITS } from "../article/wire/limits.js";
-import { readQueriesExport } from "../audit/search-console.js";
-import { pageFinder } from "../audit/site.js";
+import { readQueriesExport } from "../site/search-console.js";
+import { pageFinder } from "../site/addresses.js";
 import type { RefreshPlan } from "./refresh.js";
 
 /** The positions a query is offered from: on the first page's foot to the second page's. */

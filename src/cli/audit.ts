@@ -3,7 +3,7 @@ import { splitList } from "../article/wire/fields.js";
 import { MAX_JOBS, auditFolder, type AuditReport, type SearchConsoleFigures } from "../audit/audit.js";
 import { writeAuditReport } from "../audit/output.js";
 import { DECAY } from "../audit/decay.js";
-import { readSearchConsole } from "../audit/search-console.js";
+import { readSearchConsole } from "../site/search-console.js";
 import { NEAR_DUPLICATE } from "../audit/similarity.js";
 import { readSetting, settingArgs } from "../settings.js";
 import { AuditProgress } from "./audit-progress.js";

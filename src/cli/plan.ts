@@ -2,7 +2,7 @@ import { writeFileAtomic } from "../atomic.js";
 import path from "node:path";
 import { defineCommand } from "citty";
 import { auditFolder } from "../audit/audit.js";
-import { normaliseBasePath } from "../audit/site.js";
+import { normaliseBasePath } from "../site/addresses.js";
 import { resolveModelConfig } from "../config.js";
 import { ModelRuntime } from "../model/runtime.js";
 import { clusterKeywords, planSite, type Cluster } from "../planning/clusters.js";

@@ -8,7 +8,14 @@
  */
 import { readFile } from "node:fs/promises";
 import { parse } from "csv-parse/sync";
-import { AuditError } from "./errors.js";
+import { InkpressError } from "../errors.js";
+
+/** An export that cannot be read as Search Console's: its message names the file (and line). */
+export class SearchConsoleError extends InkpressError {
+  constructor(message: string) {
+    super(message, { status: 400 });
+  }
+}
 
 /** One period's figures of a page. */
 export interface PeriodFigures {
@@ -37,13 +44,13 @@ async function readTable(file: string): Promise<{ header: string[]; records: str
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    throw new AuditError(`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new SearchConsoleError(`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
   let records: string[][];
   try {
     records = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: true, trim: true });
   } catch (error) {
-    throw new AuditError(`${file}: not a CSV file (${(error as Error).message.split("\n")[0]})`);
+    throw new SearchConsoleError(`${file}: not a CSV file (${(error as Error).message.split("\n")[0]})`);
   }
   return { header: records[0] ?? [], records: records.slice(1) };
 }
@@ -68,7 +75,7 @@ export async function readQueriesExport(file: string): Promise<QueryRow[]> {
   const { header, records } = await readTable(file);
   const column = (pattern: RegExp, name: string) => {
     const i = header.findIndex((cell) => pattern.test(cell));
-    if (i < 0) throw new AuditError(`${file}: no ${name} column; export queries by page, with their impressions and position`);
+    if (i < 0) throw new SearchConsoleError(`${file}: no ${name} column; export queries by page, with their impressions and position`);
     return i;
   };
   const [query, page] = [column(QUERY_COLUMN, "query"), column(PAGE_COLUMN, "page")];
@@ -86,7 +93,7 @@ export async function readSearchConsole(file: string): Promise<ExportRow[]> {
   const { header, records } = await readTable(file);
   const page = header.findIndex((name) => PAGE_COLUMN.test(name));
   if (page < 0)
-    throw new AuditError(`${file}: no pages column ("Top pages"); export the Pages table of Search Console's Performance report`);
+    throw new SearchConsoleError(`${file}: no pages column ("Top pages"); export the Pages table of Search Console's Performance report`);
   const columns = metricColumns(file, header);
   return records.map((record, i) => {
     const at = `${file}:${i + 2}`;
@@ -97,7 +104,7 @@ export async function readSearchConsole(file: string): Promise<ExportRow[]> {
       position: figure(at, header, record, period.position, "decimal"),
     });
     const url = record[page] ?? "";
-    if (!url) throw new AuditError(`${at}: no page URL in "${header[page]}"`);
+    if (!url) throw new SearchConsoleError(`${at}: no page URL in "${header[page]}"`);
     return { url, now: figures(columns.now), ...(columns.before ? { before: figures(columns.before) } : {}) };
   });
 }
@@ -108,12 +115,13 @@ function metricColumns(file: string, header: readonly string[]) {
     header.flatMap((name, i) => (name.toLowerCase() === metric || name.toLowerCase().endsWith(` ${metric}`) ? [i] : []));
   const found = METRICS.map((metric) => of(metric));
   const missing = METRICS.find((_, m) => found[m]!.length === 0);
-  if (missing) throw new AuditError(`${file}: no ${missing === "ctr" ? "CTR" : missing} column; export the Pages table with every metric`);
+  if (missing)
+    throw new SearchConsoleError(`${file}: no ${missing === "ctr" ? "CTR" : missing} column; export the Pages table with every metric`);
   const period = (pick: (columns: number[]) => number) =>
     Object.fromEntries(METRICS.map((metric, m) => [metric, pick(found[m]!)])) as Record<(typeof METRICS)[number], number>;
   if (found.every((columns) => columns.length === 1)) return { now: period((c) => c[0]!) };
   if (!found.every((columns) => columns.length === 2))
-    throw new AuditError(`${file}: a metric has more than two periods' columns; export one period, or a comparison of two`);
+    throw new SearchConsoleError(`${file}: a metric has more than two periods' columns; export one period, or a comparison of two`);
   // Search Console names the earlier period "Previous …" and lists the later one first.
   const earlier = (columns: number[]) => columns.find((i) => /^previous\b/iu.test(header[i]!)) ?? columns[1]!;
   return { now: period((c) => c.find((i) => i !== earlier(c))!), before: period(earlier) };
@@ -130,7 +138,7 @@ function figure(
   const cell = record[column] ?? "";
   const bare = cell.replace(/[,\s\u00a0]/gu, "");
   const pattern = kind === "percent" ? /^\d+(?:\.\d+)?%?$/u : kind === "count" ? /^\d+$/u : /^\d+(?:\.\d+)?$/u;
-  if (!pattern.test(bare)) throw new AuditError(`${at}: "${cell}" in "${header[column]}" is not a figure`);
+  if (!pattern.test(bare)) throw new SearchConsoleError(`${at}: "${cell}" in "${header[column]}" is not a figure`);
   const value = Number(bare.replace("%", ""));
   // Rounded as the export rounds it: 4.88% is 0.0488, not 0.048799999999999996.
   return kind === "percent" && bare.endsWith("%") ? Math.round(value * 1e4) / 1e6 : value;
