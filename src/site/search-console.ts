@@ -11,7 +11,7 @@ import { parse } from "csv-parse/sync";
 import { InkpressError } from "../errors.js";
 
 /** An export that cannot be read as Search Console's: its message names the file (and line). */
-export class SearchConsoleError extends InkpressError {
+class SearchConsoleError extends InkpressError {
   constructor(message: string) {
     super(message, { status: 400 });
   }
