@@ -1,5 +1,5 @@
 import { ConfigError } from "./errors.js";
-import type { Publisher } from "./article/index.js";
+import type { Publisher } from "./contract/request.js";
 import type { GpuChoice, GpuLayers } from "./model/gpu.js";
 import { defaultSequences } from "./setting-parsers.js";
 import { readSetting, settingText, type SettingSources } from "./settings.js";

@@ -6,12 +6,15 @@
  * limit (the analyse limit), taking turns between keys, and the text's field is refused (a
  * 422 naming it) when its reading runs past the limit.
  */
-import type { AnalyseExistingOptions, RefreshTexts } from "./article/index.js";
+import type { analyseExisting, RefreshTexts } from "./article/index.js";
 import type { AnalyseRequest, AnalysisResponse } from "./contract/analyse.js";
 import type { VoiceRequest, VoiceResponse } from "./contract/voice.js";
 import { InvalidFieldError } from "./errors.js";
 import type { ArticleFields } from "./publish/post.js";
 import { TimeLimitError, WorkerPool } from "./worker-pool.js";
+
+/** How the engine analyses an article (the key's style, the file's slug…), as a task carries it to a worker. */
+type AnalyseOptions = NonNullable<Parameters<typeof analyseExisting>[1]>;
 
 /** A text to read, and the request field it came from (`markdown`, `sources[2].text`). */
 export interface FieldText {
@@ -25,7 +28,7 @@ export const sourceTexts = (sources: ReadonlyArray<{ text: string }> | undefined
 
 /** One task a worker runs: an analysis, a Markdown text read as the engine will read it, or an article made ready to publish. */
 export type TextTask =
-  | { kind: "analyse"; request: AnalyseRequest; options: AnalyseExistingOptions }
+  | { kind: "analyse"; request: AnalyseRequest; options: AnalyseOptions }
   | ({ kind: "read" } & FieldText)
   | { kind: "publication"; markdown: string; target: string }
   | { kind: "refresh-reading"; input: Parameters<RefreshTexts["read"]>[0] }
@@ -48,7 +51,7 @@ export class TextPool {
   }
 
   /** The report of an article given as it is, for `owner` (the API key); past the limit, a 422 naming its field. */
-  analyse(task: { request: AnalyseRequest; options: AnalyseExistingOptions }, owner: string): Promise<AnalysisResponse> {
+  analyse(task: { request: AnalyseRequest; options: AnalyseOptions }, owner: string): Promise<AnalysisResponse> {
     const field = task.request.markdown === undefined ? "html" : "markdown";
     return this.run({ kind: "analyse", ...task }, owner, field, "analysed") as Promise<AnalysisResponse>;
   }

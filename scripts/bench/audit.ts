@@ -27,7 +27,7 @@ export interface AuditFigures {
 }
 
 /** Prose paragraphs of the READMEs: no code, tables, HTML or headings. */
-function paragraphs(): string[] {
+export function paragraphs(): string[] {
   return readmePackages(100).flatMap((name) =>
     readme(name)
       .split(/\n{2,}/)

@@ -15,13 +15,16 @@
  * words, under 5 ms: scripts/bench/on-topic.ts),
  * and the same articles through llama-server against llama-server alone (goal: within 1.2×,
  * scripts/bench/llama-server.ts; BENCH_LLAMA_SERVER=0 leaves it out). Last, `inkpress audit` over
- * a thousand 1,000-word pages (scripts/bench/audit.ts), goal under a minute. Writes BENCHMARKS.md;
+ * a thousand 1,000-word pages (scripts/bench/audit.ts), goal under a minute, then `inkpress links`
+ * (goal under a minute) and `audit --search-console`'s decay (under a second) over a thousand pages
+ * (scripts/bench/site-health.ts). Writes BENCHMARKS.md;
  * about 20 minutes on 2 idle cores once the other commits are installed (BENCH_QUICK=1: a few).
  */
 import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { auditTime, type AuditFigures } from "./audit.js";
+import { siteHealthTime, type SiteHealthFigures } from "./site-health.js";
 import { checkout } from "./checkout.js";
 import {
   article,
@@ -56,6 +59,8 @@ const S = QUICK
   : { runs: 30, engineLength: 1500, length: 800, seeds: [1, 2, 3], rounds: 3, pages: 1000, shapeLengths: [300, 800], shapeRounds: 2 };
 /** Seconds a thousand pages' audit may take. */
 const AUDIT_SECONDS = 60;
+/** Seconds `inkpress links` may take over a thousand pages, and the decay findings of `audit --search-console`. */
+const HEALTH_SECONDS = { links: 60, decay: 1 } as const;
 /** How much slower than the previous engine today's may be, and than raw decoding of the same tokens. */
 const LIMIT = 1.05;
 /** On a shape, per 300-word article: the most completion tokens, prompt tokens, and wall through llama-server ÷ llama-server alone. */
@@ -219,6 +224,27 @@ function auditVerdict(a: AuditFigures): Verdict {
   };
 }
 
+/** `links` and the decay findings against their goals, scaled to the pages. */
+function healthVerdicts(h: SiteHealthFigures): Verdict[] {
+  const scale = h.pages / 1000;
+  return [
+    {
+      target: `inkpress links over ${h.pages} pages of about 1,000 words (read, rank, place), wall`,
+      goal: `< ${HEALTH_SECONDS.links * scale} s`,
+      value: `${f(h.linksS, 1)} s`,
+      met: h.linksS < HEALTH_SECONDS.links * scale,
+      why: `${f(h.linksCpuS, 1)} s of CPU, one thread; ${h.proposals} links proposed`,
+    },
+    {
+      target: `inkpress audit --search-console: the decay of ${h.pages} pages' export (read, matched, flagged), wall`,
+      goal: `< ${HEALTH_SECONDS.decay * scale} s`,
+      value: `${f(h.decayS, 2)} s`,
+      met: h.decayS < HEALTH_SECONDS.decay * scale,
+      why: `${h.decayed} pages decaying; on top of the audit's own time above`,
+    },
+  ];
+}
+
 if (!existsSync(MODEL)) throw new Error(`no model at ${MODEL}: set BENCH_MODEL to a GGUF file`);
 const previous = previousCommit();
 const engines: Engine[] = [{ name: "today", root: ROOT }, ...(previous ? [{ name: previous, root: checkout(previous) }] : [])];
@@ -232,6 +258,8 @@ log("the on-topic check: the word-vector cache's load and the check's CPU per 1,
 const onTopic = onTopicCosts();
 log(`inkpress audit over ${S.pages} pages of about 1,000 words`);
 const audit = await auditTime({ pages: S.pages, words: 1000 });
+log(`inkpress links and audit --search-console's decay over ${S.pages} pages`);
+const health = await siteHealthTime({ pages: S.pages, words: 1000 });
 writeReport({
   name: "BENCHMARKS",
   command: "npm run bench",
@@ -251,6 +279,7 @@ writeReport({
       return cutVerdict(m.name, t.cut, t.completion);
     }),
     auditVerdict(audit),
+    ...healthVerdicts(health),
   ],
   sections: [
     "## Engine time per token (scripted writer, no model)",

@@ -14,7 +14,9 @@ import { pageFiles } from "../site/pages.js";
 import type { MeasuredPage } from "./page.js";
 import { measurePages } from "./pool.js";
 import { NEAR_DUPLICATE, nearDuplicates } from "./similarity.js";
-import { type BrokenLink, brokenLinks, inboundLinks, normaliseBasePath, pageAddress } from "./site.js";
+import { DECAY, type DecayedPage, type DecayThresholds, decayedPages } from "./decay.js";
+import type { ExportRow } from "../site/search-console.js";
+import { type BrokenLink, brokenLinks, inboundLinks, normaliseBasePath, pageAddress, pageFinder } from "../site/addresses.js";
 
 /** Most worker threads an audit starts by default. */
 export const MAX_JOBS = 8;
@@ -43,6 +45,21 @@ export interface AuditReport {
   orphans: string[];
   /** Links within the site that reach no page of the folder, with the linking page and line. */
   brokenLinks: BrokenLink[];
+  /** With Search Console's figures: the pages whose clicks fell, most clicks lost first. */
+  decay?: DecayedPage[];
+  /** With Search Console's figures: the files read, the thresholds, and the URLs that match no page. */
+  searchConsole?: { export: string; previous: string | null; unmatched: string[] } & DecayThresholds;
+}
+
+/** Search Console's figures for the audit, read ({@link readSearchConsole}). */
+export interface SearchConsoleFigures {
+  /** The export's file, and its rows. */
+  file: string;
+  rows: readonly ExportRow[];
+  /** The earlier period's export, for two single-period ones. @default none: the export compares two periods */
+  previous?: { file: string; rows: readonly ExportRow[] };
+  /** @default {@link DECAY} */
+  thresholds?: DecayThresholds;
 }
 
 /** How a folder is audited. */
@@ -90,6 +107,8 @@ export interface AuditOptions {
    * @default none
    */
   signal?: AbortSignal;
+  /** Search Console's figures: the report then lists the decaying pages. @default none */
+  searchConsole?: SearchConsoleFigures;
   /** A page analysed. @default none */
   onPage?: (file: string) => void;
   /** A page that could not be analysed. @default none */
@@ -140,7 +159,22 @@ export async function auditFolder(dir: string, options: AuditOptions = {}): Prom
     threshold,
     orphans: rows.filter((row, i) => inbound[i] === 0 && row.url !== "/").map((row) => row.file),
     brokenLinks: brokenLinks(measured, { hosts, basePath }),
+    ...(options.searchConsole ? searchConsoleFindings(options.searchConsole, rows, basePath) : {}),
   };
+}
+
+/** The decay findings of Search Console's figures over the audited pages. */
+function searchConsoleFindings(figures: SearchConsoleFigures, rows: readonly PageRow[], basePath: string): Partial<AuditReport> {
+  const find = pageFinder(
+    rows.map((row) => ({ file: row.file, fields: { url: row.url } })),
+    basePath,
+  );
+  const thresholds = figures.thresholds ?? DECAY;
+  const { decay, unmatched } = decayedPages(figures.rows, (pathname) => rows[find(pathname) ?? -1]?.file, {
+    ...(figures.previous ? { previous: figures.previous.rows } : {}),
+    thresholds,
+  });
+  return { decay, searchConsole: { export: figures.file, previous: figures.previous?.file ?? null, unmatched, ...thresholds } };
 }
 
 function failureCounts(rows: readonly PageRow[]): AuditReport["failures"] {

@@ -8,7 +8,7 @@ import type { RequestField } from "../contract/fields.js";
 import { AuditError } from "./errors.js";
 import { analyseFile } from "./file.js";
 import { shingles } from "./similarity.js";
-import type { PageLink } from "./site.js";
+import type { PageLink } from "../site/addresses.js";
 
 /** How every page of a folder is measured. */
 export interface PageOptions {

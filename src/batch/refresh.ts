@@ -15,6 +15,7 @@ import { refreshRequestOf, type RefreshFields } from "../refresh/file.js";
 import type { RefreshedArticle } from "../article/index.js";
 import type { RefreshRequest } from "../contract/refresh.js";
 import { Manifest } from "./manifest.js";
+import { onlyPages } from "./only.js";
 import { runPool } from "./pool.js";
 import type { BadRow } from "./row.js";
 import type { BatchSummary } from "./run.js";
@@ -54,16 +55,27 @@ export interface RefreshPlan {
 export type RefreshFile = (item: RefreshItem, signal: AbortSignal) => Promise<RefreshedArticle>;
 
 /** The folder's files, read and validated; those an earlier run refreshed are left out. */
-export async function planRefresh(dir: string, options: { inPlace: boolean; fields?: RefreshFields }): Promise<RefreshPlan> {
+export async function planRefresh(
+  dir: string,
+  options: {
+    inPlace: boolean;
+    fields?: RefreshFields;
+    /** A file listing the only pages to refresh (an audit report's decay, or paths): {@link onlyPages}. @default every page */
+    only?: string;
+  },
+): Promise<RefreshPlan> {
   const { inPlace } = options;
-  const files = (await pageFiles(dir, MARKDOWN_PAGES)).filter((file) => !file.endsWith(REFRESHED));
+  const all = (await pageFiles(dir, MARKDOWN_PAGES)).filter((file) => !file.endsWith(REFRESHED));
+  const nameOf = (file: string) => path.relative(dir, file).split(path.sep).join("/");
+  const only = options.only ? await onlyPages(options.only, dir, new Set(all.map(nameOf))) : undefined;
+  const files = only ? all.filter((file) => only.has(nameOf(file))) : all;
   const manifest = await Manifest.open(dir, {
     file: MANIFEST_FILE,
     files: (name) => [path.join(dir, inPlace ? `${name}.bak` : refreshedName(name))],
   });
   const plan: RefreshPlan = { total: files.length, pending: [], skipped: 0, failed: [], duplicates: [], manifest, inPlace };
   for (const [i, file] of files.entries()) {
-    const name = path.relative(dir, file).split(path.sep).join("/");
+    const name = nameOf(file);
     if (manifest.isDone(name)) {
       plan.skipped++;
       continue;

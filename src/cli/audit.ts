@@ -1,7 +1,9 @@
 import { defineCommand } from "citty";
 import { splitList } from "../contract/fields.js";
-import { MAX_JOBS, auditFolder, type AuditReport } from "../audit/audit.js";
+import { MAX_JOBS, auditFolder, type AuditReport, type SearchConsoleFigures } from "../audit/audit.js";
 import { writeAuditReport } from "../audit/output.js";
+import { DECAY } from "../audit/decay.js";
+import { readSearchConsole } from "../site/search-console.js";
 import { NEAR_DUPLICATE } from "../audit/similarity.js";
 import { readSetting, settingArgs } from "../settings.js";
 import { AuditProgress } from "./audit-progress.js";
@@ -36,6 +38,14 @@ export const auditCommand = defineCommand({
       default: String(NEAR_DUPLICATE),
       description: "Similarity (0-1, Jaccard of 5-word shingles) from which two pages are near-duplicates",
     },
+    "search-console": {
+      type: "string",
+      description:
+        "Search Console's Pages export (CSV, comparing two periods, or one period with --previous): list the pages whose clicks fell",
+    },
+    previous: { type: "string", description: "With --search-console of one period: the earlier period's Pages export" },
+    "decay-drop": { type: "string", default: String(DECAY.minDrop * 100), description: "Percent of its clicks a page must lose to decay" },
+    "decay-min-clicks": { type: "string", default: String(DECAY.minClicks), description: "Clicks a page must have had before to decay" },
     jobs: { type: "string", description: `Pages analysed at once, on worker threads (default: the cores, at most ${MAX_JOBS})` },
     ...settingArgs("analyseTimeout", "shutdownGrace"),
   },
@@ -47,6 +57,7 @@ export const auditCommand = defineCommand({
       const jobs = args.jobs === undefined ? undefined : Number(args.jobs);
       if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1 && jobs <= 64))
         throw new UsageError(`jobs must be a whole number from 1 to 64, got "${args.jobs}"`);
+      const searchConsole = await searchConsoleFigures(args);
       const avoid = repeatedFlag(rawArgs, "avoid").flatMap(splitList);
       const pageTimeoutMs = readSetting("analyseTimeout", { flags: args }) * 1000;
       const stop = interruption(readSetting("shutdownGrace", { flags: args }));
@@ -61,6 +72,7 @@ export const auditCommand = defineCommand({
           basePath: args["base-path"],
           fields: { avoid: avoid.length ? avoid : undefined, language: args.language },
           threshold,
+          ...(searchConsole ? { searchConsole } : {}),
           ...(jobs ? { jobs } : {}),
           onStart: (total) => progress.start(total),
           onPage: (file) => progress.page(file),
@@ -84,6 +96,30 @@ export const auditCommand = defineCommand({
     }
   },
 });
+
+/** The Search Console flags read: the exports (refused in one line naming the file) and the thresholds. */
+async function searchConsoleFigures(args: Record<string, unknown>): Promise<SearchConsoleFigures | undefined> {
+  const file = args["search-console"] as string | undefined;
+  const previous = args.previous as string | undefined;
+  if (file === undefined) {
+    if (previous !== undefined) throw new UsageError("--previous is for --search-console: the later period's export");
+    return undefined;
+  }
+  const drop = Number(args["decay-drop"]);
+  if (!(drop > 0 && drop <= 100))
+    throw new UsageError(`decay-drop must be a percentage above 0 and at most 100, got "${args["decay-drop"]}"`);
+  const minClicks = Number(args["decay-min-clicks"]);
+  if (!(Number.isInteger(minClicks) && minClicks >= 1))
+    throw new UsageError(`decay-min-clicks must be a whole number from 1, got "${args["decay-min-clicks"]}"`);
+  const rows = await readSearchConsole(file);
+  const compares = rows.some((row) => row.before);
+  if (compares && previous) throw new UsageError(`${file} already compares two periods; --previous is for a single period's export`);
+  if (!compares && !previous && rows.length)
+    throw new UsageError(`${file} holds one period; give the earlier period's export with --previous, or export a comparison`);
+  const earlier = previous ? { file: previous, rows: await readSearchConsole(previous) } : undefined;
+  if (earlier?.rows.some((row) => row.before)) throw new UsageError(`--previous ${previous} must be a single period's export`);
+  return { file, rows, ...(earlier ? { previous: earlier } : {}), thresholds: { minClicks, minDrop: drop / 100 } };
+}
 
 /** The most frequent failures shown. */
 const TOP_FAILURES = 10;
@@ -114,6 +150,7 @@ export function summaryText(report: AuditReport, out?: string): string {
       "Broken links (within the site, reaching no page of the folder):",
       report.brokenLinks.map((link) => `${link.file}${link.line ? `:${link.line}` : ""}  ${link.url}`),
     ),
+    ...decaySection(report),
     ...section(
       "Lowest scores:",
       [...pages]
@@ -128,4 +165,28 @@ export function summaryText(report: AuditReport, out?: string): string {
     ...(out ? ["", `The full report is in ${out}.`] : []),
   ];
   return `${lines.join("\n")}\n`;
+}
+
+/** The decaying pages as a table (clicks, position, CTR before and now), and the export's URLs that match no page. */
+function decaySection(report: AuditReport): string[] {
+  const sc = report.searchConsole;
+  if (!sc || !report.decay) return [];
+  const percent = (ctr: number) => `${(ctr * 100).toFixed(1)}%`;
+  const rows = report.decay.map((d) => [
+    `${d.clicks.before} → ${d.clicks.now}`,
+    `-${Math.round((100 * (d.clicks.before - d.clicks.now)) / d.clicks.before)}%`,
+    `${d.position.before.toFixed(1)} → ${d.position.now.toFixed(1)}`,
+    `${percent(d.ctr.before)} → ${percent(d.ctr.now)}`,
+    d.file,
+  ]);
+  const table = [["clicks", "change", "position", "CTR", "page"], ...rows];
+  const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
+  const lines = table.map((row) => row.map((cell, c) => (c < row.length - 1 ? cell.padEnd(widths[c]!) : cell)).join("  "));
+  const title = `Decaying pages (clicks down at least ${Math.round(sc.minDrop * 100)}% from at least ${sc.minClicks}), most clicks lost first:`;
+  return [
+    ...(rows.length
+      ? ["", title, `  ${lines[0]}`, ...lines.slice(1).flatMap((line, i) => [`  ${line}`, `      ${report.decay![i]!.reason}`])]
+      : ["", `No decaying pages in ${sc.export}.`]),
+    ...(sc.unmatched.length ? ["", "Search Console URLs that match no page of the folder:", ...sc.unmatched.map((url) => `  ${url}`)] : []),
+  ];
 }

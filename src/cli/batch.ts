@@ -3,6 +3,7 @@ import { LinkSet, slugify } from "../article/index.js";
 import { readLinksFile } from "../site/links-file.js";
 import { localWriter } from "../batch/local.js";
 import { planBatch } from "../batch/plan.js";
+import { offerQueries, STRIKING } from "../batch/queries.js";
 import { localRefresher, planRefresh, runRefresh } from "../batch/refresh.js";
 import { runBatch, type BatchSummary } from "../batch/run.js";
 import { serverWriter } from "../batch/server.js";
@@ -40,6 +41,16 @@ export const batchCommand = defineCommand({
       description: "Instead of rows: refresh every Markdown file under this folder, each written beside it as <slug>.refreshed.md",
     },
     "in-place": { type: "boolean", description: "With --refresh: replace each file, keeping the original as <file>.bak" },
+    queries: {
+      type: "string",
+      description:
+        "With --refresh: an export of queries by page; the queries a page ranks 8-20 for are offered to its refresh as secondary keywords",
+    },
+    only: {
+      type: "string",
+      description:
+        "With --refresh: refresh only the pages an audit report's decay lists (inkpress audit --search-console --out), or a file of paths, one a line",
+    },
     ...REFRESH_TARGET_ARGS,
     concurrency: {
       type: "string",
@@ -81,7 +92,9 @@ export const batchCommand = defineCommand({
         throw new UsageError(`concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${args.concurrency}"`);
       }
       if (args.refresh !== undefined) return await refreshBatch(args, rawArgs, concurrency);
-      const refreshOnly = ["in-place", ...Object.keys(REFRESH_TARGET_ARGS)].find((name) => args[name] !== undefined && name !== "links");
+      const refreshOnly = ["in-place", "only", "queries", ...Object.keys(REFRESH_TARGET_ARGS)].find(
+        (name) => args[name] !== undefined && name !== "links",
+      );
       if (refreshOnly) throw new UsageError(`--${refreshOnly} is for --refresh`);
       if (args.input === undefined) throw new UsageError("batch needs an input file (CSV or JSONL) and --out, or --refresh DIR");
       if (args.out === undefined) throw new UsageError("batch needs --out: the folder the articles are written to");
@@ -151,8 +164,18 @@ async function refreshBatch(
     throw new UsageError("--publish is for rows; publish a refreshed file with inkpress refresh FILE --publish TARGET");
   if (args.input !== undefined || args.out !== undefined)
     throw new UsageError("--refresh writes beside each file: it takes no input file and no --out");
-  const plan = await planRefresh(args.refresh!, { inPlace: args["in-place"] === true, fields: await refreshFields(args, rawArgs) });
+  const plan = await planRefresh(args.refresh!, {
+    inPlace: args["in-place"] === true,
+    fields: await refreshFields(args, rawArgs),
+    ...(typeof args.only === "string" ? { only: args.only } : {}),
+  });
   const progress = new BatchProgress(process.stderr, { noun: "file", verb: "refresh", past: "refreshed" });
+  if (typeof args.queries === "string") {
+    const offered = await offerQueries(plan, args.queries);
+    process.stderr.write(
+      `${args.queries}: queries ranking ${STRIKING.from}-${STRIKING.to} offered to ${offered} of ${plan.pending.length} files\n`,
+    );
+  }
   progress.plan(plan);
   if (plan.pending.length === 0)
     return finish(progress, { written: 0, skipped: plan.skipped, failed: plan.failed, duplicates: [], interrupted: false });

@@ -26,6 +26,7 @@ const main = defineCommand({
     analyse: () => import("./analyse.js").then((m) => m.analyseCommand),
     voice: () => import("./voice.js").then((m) => m.voiceCommand),
     audit: () => import("./audit.js").then((m) => m.auditCommand),
+    links: () => import("./links.js").then((m) => m.linksCommand),
     refresh: () => import("./refresh.js").then((m) => m.refreshCommand),
     publish: () => import("./publish.js").then((m) => m.publishCommand),
     keys: () => import("./keys.js").then((m) => m.keysCommand),

@@ -3,7 +3,7 @@ import path from "node:path";
 import { defineCommand } from "citty";
 import { acceptRequest, draftOutline } from "../article/index.js";
 import { auditFolder } from "../audit/audit.js";
-import { normaliseBasePath } from "../audit/site.js";
+import { normaliseBasePath } from "../site/addresses.js";
 import { resolveModelConfig } from "../config.js";
 import { ModelRuntime } from "../model/runtime.js";
 import { clusterKeywords, planSite, type Cluster } from "../planning/clusters.js";

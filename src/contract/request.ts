@@ -67,6 +67,8 @@ export const PublisherSchema = v.object({
   url: v.optional(url(false)),
   logo: v.optional(url(false)),
 });
+/** Who publishes an article (a key's, else the server's), for its structured data: never invented. */
+export type Publisher = v.InferOutput<typeof PublisherSchema>;
 
 /** The `seo` object of a request. */
 export const SeoSchema = jsonObject(

@@ -4,15 +4,14 @@ import {
   draftOutline,
   outlineCharge,
   writeArticle,
-  type WriteArticleOptions,
   type WrittenArticle,
-  type Publisher,
   refreshArticle,
   type RefreshedArticle,
   type RefreshOptions,
   type RefreshTexts,
 } from "../article/index.js";
 import type { PublishField } from "../contract/publish.js";
+import type { Publisher } from "../contract/request.js";
 import type { GenerateRequest, Style } from "../contract/request.js";
 import type { OutlineResponse } from "../contract/outline-response.js";
 import type { RefreshRequest } from "../contract/refresh.js";
@@ -107,7 +106,7 @@ export interface Caller {
 }
 
 /** How one admitted article is written. */
-export interface WriteOptions extends Pick<WriteArticleOptions, "onMeta" | "onOutline" | "onDelta" | "onWords"> {
+export interface WriteOptions extends Pick<Parameters<typeof writeArticle>[1], "onMeta" | "onOutline" | "onDelta" | "onWords"> {
   /**
    * Aborted by whoever asked (client gone, job cancelled): the write rejects with {@link GenerationCancelledError}.
    * @default none

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { unwatchFile, watchFile } from "node:fs";
-import type { Publisher } from "../article/index.js";
+import type { Publisher } from "../contract/request.js";
 import type { Style } from "../contract/request.js";
 import { log } from "../log.js";
 import { ENV_KEY_LIMITS, type KeyStore, derivedKeyId, digestKey, type KeyLimits } from "./store.js";

@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import * as v from "valibot";
 import { removeStaleTemporaries, writeFileAtomic } from "../atomic.js";
-import type { Publisher } from "../article/index.js";
+import type { Publisher } from "../contract/request.js";
 import { PublisherSchema, StyleSchema, type Style } from "../contract/request.js";
 import { KeyStoreError } from "./errors.js";
 import { lock } from "./file-lock.js";

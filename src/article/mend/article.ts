@@ -4,7 +4,7 @@
  * and counts, all read from the Markdown as it now is.
  */
 import type { Root } from "mdast";
-import type { Publisher } from "../output/jsonld.js";
+import type { Publisher } from "../../contract/request.js";
 import { articleJsonLd } from "../output/jsonld.js";
 import { renderArticle } from "../output/render.js";
 import type { Plan } from "../plan/plan.js";

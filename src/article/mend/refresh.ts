@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { createTwoFilesPatch } from "diff";
 import { AvoidList } from "../plan/avoid.js";
 import type { CheckId } from "../report/analyse.js";
-import type { Publisher } from "../output/jsonld.js";
+import type { Publisher } from "../../contract/request.js";
 import { resolveStyle, type Style } from "../../contract/request.js";
 import type { Backend } from "../../model/backend.js";
 import type { Mending } from "./context.js";

@@ -3,6 +3,7 @@ import type { Outline } from "../outline/outline.js";
 import type { Plan } from "../plan/plan.js";
 import { cutAtWord } from "../text/text.js";
 import { HEADLINE_MAX, type JsonLd, type JsonLdFaqPage, type JsonLdHowTo } from "../../contract/jsonld.js";
+import type { Publisher } from "../../contract/request.js";
 
 /**
  * schema.org structured data of an article, as JSON-LD: an `Article` always, a `FAQPage`
@@ -16,14 +17,6 @@ import { HEADLINE_MAX, type JsonLd, type JsonLdFaqPage, type JsonLdHowTo } from 
 export interface Author {
   name: string;
   url?: string;
-}
-
-/** Who publishes an article (a key's, else the server's): never invented. */
-export interface Publisher {
-  name: string;
-  url?: string;
-  /** The address of the publisher's logo image. */
-  logo?: string;
 }
 
 /** What the structured data is built from: the engine's plan, outline and document, and the answer's metadata. */

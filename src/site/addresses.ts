@@ -83,7 +83,7 @@ function key(pathname: string): string {
 }
 
 /** Every page's keys (its address and its file as a path) to the page's index. */
-function pageIndex(pages: readonly SitePage[], basePath: string): Map<string, number> {
+function pageIndex(pages: readonly Pick<SitePage, "file" | "fields">[], basePath: string): Map<string, number> {
   const byKey = new Map<string, number>();
   pages.forEach((page, i) => {
     byKey.set(key(pageAddress(page, basePath)), i);
@@ -92,22 +92,35 @@ function pageIndex(pages: readonly SitePage[], basePath: string): Map<string, nu
   return byKey;
 }
 
+/** The page a site path reaches, by index (undefined for none): an export's or a log's URLs matched to files. */
+export function pageFinder(pages: readonly Pick<SitePage, "file" | "fields">[], basePath = "/"): (pathname: string) => number | undefined {
+  const byKey = pageIndex(pages, normaliseBasePath(basePath));
+  return (pathname) => byKey.get(key(pathname));
+}
+
+/** The other pages each page links, by index, in the order given. */
+export function linkedPages(pages: readonly SitePage[], layout: SiteLayout = {}): Set<number>[] {
+  const byKey = pageIndex(pages, layout.basePath ?? "/");
+  return pages.map((page, from) => {
+    const linked = new Set<number>();
+    for (const link of page.links) {
+      for (const candidate of targets(link.url, page, layout)) {
+        const to = byKey.get(key(candidate));
+        if (to !== undefined && to !== from) linked.add(to);
+      }
+    }
+    return linked;
+  });
+}
+
 /**
  * How many other pages link each page, in the order given. Without the site's hosts, a full
  * URL counts when its path is a page's address.
  */
 export function inboundLinks(pages: readonly SitePage[], layout: SiteLayout = {}): number[] {
-  const byKey = pageIndex(pages, layout.basePath ?? "/");
-  const inbound = pages.map(() => new Set<number>());
-  pages.forEach((page, from) => {
-    for (const link of page.links) {
-      for (const candidate of targets(link.url, page, layout)) {
-        const to = byKey.get(key(candidate));
-        if (to !== undefined && to !== from) inbound[to]!.add(from);
-      }
-    }
-  });
-  return inbound.map((set) => set.size);
+  const inbound = pages.map(() => 0);
+  for (const linked of linkedPages(pages, layout)) for (const to of linked) inbound[to]!++;
+  return inbound;
 }
 
 /**
