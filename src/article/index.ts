@@ -23,7 +23,7 @@ export { renderArticle } from "./output/render.js";
 
 /** Counting and naming as the engine counts and names: slugs, words, terms (batch, planning, audit, publish). */
 export { articleSlug, slugify } from "./text/slug.js";
-export { capitalise, countWords, type WordSpan, wordSpans } from "./text/text.js";
+export { capitalise, countWords, wordSpans } from "./text/text.js";
 export { contentTerms } from "./text/terms.js";
 /** Markdown parsed as the engine parses it (batch reads a row's links and sources with it). */
 export { parseMarkdown } from "./text/markdown.js";

@@ -7,10 +7,13 @@
  * no target the page already links, one link per target, at most `max` a page, anchors varied
  * across the pages that link one target.
  */
-import { anchorPhrases, stem, TermIndex, type WordSpan, wordSpans } from "../article/index.js";
+import { anchorPhrases, stem, TermIndex, wordSpans } from "../article/index.js";
 import { linkedPages } from "../site/addresses.js";
 import { placesCleanly, type Placement } from "./markup.js";
 import type { SitePageFile } from "./site.js";
+
+/** A word of a text and where it stands, as the engine reads words. */
+type WordSpan = ReturnType<typeof wordSpans>[number];
 
 /** One proposed link: a line of the review file. */
 export interface Proposal {
