@@ -1,11 +1,15 @@
 import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { defineCommand } from "citty";
 import { writeFileAtomic } from "../atomic.js";
 import { applyLinks, LinksError, reviewLines } from "../backfill/apply.js";
 import { MAX_LINKS, proposeLinks } from "../backfill/propose.js";
 import { readSite } from "../backfill/site.js";
 import { cliCommand } from "../invocation.js";
+import { articleOfMarkdown } from "../publish/post.js";
+import { LOCAL_OWNER } from "../publish/ownership.js";
 import { UsageError, fail } from "./fail.js";
+import { PUBLISHING_SETTINGS, publishingTo } from "./publish.js";
 
 /** `inkpress links`: internal links between a site's existing pages, proposed for review, then applied. */
 export const linksCommand = defineCommand({
@@ -27,10 +31,18 @@ export const linksCommand = defineCommand({
     "base-url": { type: "string", description: "The site's origin (https://example.com): links are written as full URLs on it" },
     "keywords-from": { type: "string", default: "keywords", description: "The front matter field that holds each page's keywords" },
     language: { type: "string", description: "ISO 639-1 code of pages whose front matter names none (default en)" },
+    publish: {
+      type: "string",
+      description:
+        "With --apply: update, on this target of --publish-targets, the post each linked page's front matter names (posts: {TARGET: id})",
+    },
+    ...PUBLISHING_SETTINGS,
   },
   async run({ args }) {
     try {
-      if (args.apply) return await apply(args.dir, args.apply);
+      if (args.publish && !args.apply)
+        throw new UsageError("--publish updates the posts of the pages --apply links: give --apply REVIEW too");
+      if (args.apply) return await apply(args.dir, args.apply, args.publish ? await publishingTo(args.publish, args) : undefined);
       const max = Number(args.max);
       if (!(Number.isInteger(max) && max >= 1 && max <= 50))
         throw new UsageError(`max must be a whole number from 1 to 50, got "${args.max}"`);
@@ -63,15 +75,52 @@ export const linksCommand = defineCommand({
   },
 });
 
-/** Apply a review file: the links placed, and one line for each proposal skipped (exit code 1 if any was). */
-async function apply(dir: string, review: string): Promise<void> {
+/** Where `--publish` updates the linked pages' posts: the target's publishing, opened before any page is written. */
+type PublishTo = Awaited<ReturnType<typeof publishingTo>>;
+
+/**
+ * Apply a review file: the links placed, and one line for each proposal skipped (exit code 1 if
+ * any was); with `publish`, each linked page's post on the target updated after.
+ */
+async function apply(dir: string, review: string, publish?: PublishTo): Promise<void> {
   const text = await readFile(review, "utf8").catch((error: NodeJS.ErrnoException) => {
     throw new LinksError(`${review}: cannot read it (${error.code ?? error.message})`);
   });
-  const applied = await applyLinks(dir, review, text);
+  let applied: Awaited<ReturnType<typeof applyLinks>>;
+  let unpublished = 0;
+  try {
+    applied = await applyLinks(dir, review, text);
+    if (publish) unpublished = await publishLinked(dir, applied.files, publish);
+  } finally {
+    await publish?.publishing.close();
+  }
   for (const line of applied.skipped) process.stderr.write(`inkpress: ${line}\n`);
   process.stdout.write(
     `${applied.links} link${applied.links === 1 ? "" : "s"} placed in ${applied.files.length} page${applied.files.length === 1 ? "" : "s"} (each one's earlier bytes are in its .bak)${applied.skipped.length ? `; ${applied.skipped.length} skipped` : ""}.\n`,
   );
-  process.exitCode = applied.skipped.length ? 1 : 0;
+  process.exitCode = applied.skipped.length || unpublished ? 1 : 0;
+}
+
+/**
+ * Update the post of each linked page on the target, as `inkpress publish` does: the post the
+ * page's front matter names, never a new one (a page without one is named and left unpublished).
+ */
+async function publishLinked(dir: string, files: readonly string[], { publishing, field }: PublishTo): Promise<number> {
+  let unpublished = 0;
+  for (const file of files) {
+    const { article, recordedId } = articleOfMarkdown(await readFile(path.join(dir, file), "utf8"), field.target);
+    if (!recordedId) {
+      process.stderr.write(`inkpress: ${file}: not published, its front matter names no post on "${field.target}"\n`);
+      unpublished++;
+      continue;
+    }
+    try {
+      const published = await publishing.publish(article, field, LOCAL_OWNER, recordedId);
+      process.stderr.write(`${file}: updated post ${published.id} on "${published.target}" (${published.status})\n`);
+    } catch (error) {
+      process.stderr.write(`inkpress: ${file}: not published: ${error instanceof Error ? error.message : String(error)}\n`);
+      unpublished++;
+    }
+  }
+  return unpublished;
 }

@@ -10,6 +10,7 @@ import { exited, spawnInkpress } from "../helpers/cli.js";
 import { HAS_STORIES_MODEL, STORIES_MODEL, runCli } from "../helpers/server.js";
 import { expectKilledJobPublishesOnce } from "../helpers/publish-kill.js";
 import { startWordPress, type TestWordPress } from "../helpers/wordpress.js";
+import { GARDEN_SITE } from "../fixtures/garden-site.js";
 
 interface WpPost {
   id: number;
@@ -134,6 +135,31 @@ describe.skipIf(!HAS_STORIES_MODEL)("publishing to WordPress from the CLI and jo
       "inkpress: --publish is for rows; publish a refreshed file with inkpress refresh FILE --publish TARGET",
     );
   }, 60_000);
+
+  it("links --apply --publish updates the posts of the pages it linked, and names a linked page with no post there", async () => {
+    const site = await mkdtemp(path.join(tmpdir(), "inkpress-links-publish-"));
+    for (const [file, text] of Object.entries(GARDEN_SITE)) await writeFile(path.join(site, file), text);
+    const review = path.join(site, "..", `${path.basename(site)}.jsonl`);
+    const proposed = async () => {
+      expect((await cli(["links", site, "-o", review])).code).toBe(0);
+      return (await readFile(review, "utf8"))
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line));
+    };
+    const [first, second] = [...new Set((await proposed()).map((p) => p.file as string))];
+    // Two linked pages: the first has a post on the target (its id then in its front matter, its lines proposed again), the second none.
+    expect((await cli(["publish", path.join(site, first!), "--to", "blog"])).code).toBe(0);
+    const kept = (await proposed()).filter((p) => p.file === first || p.file === second);
+    await writeFile(review, kept.map((p) => `${JSON.stringify(p)}\n`).join(""));
+    const applied = await cli(["links", site, "--apply", review, "--publish", "blog"]);
+    expect(applied.code, applied.stderr).toBe(1);
+    const id = frontMatter(await readFile(path.join(site, first!), "utf8")).data.posts.blog;
+    expect(applied.stderr).toContain(`${first}: updated post ${id} on "blog"`);
+    expect(applied.stderr).toContain(`inkpress: ${second}: not published, its front matter names no post on "blog"`);
+    const post = await wp.rest<WpPost>(`/wp/v2/posts/${id}?context=edit`);
+    for (const p of kept.filter((p) => p.file === first)) expect(post.content.raw).toContain(`href="${p.target}"`);
+  }, 120_000);
 
   it("a batch killed (SIGKILL) after a post was saved and before its files were written, then resumed: exactly 5 posts", async () => {
     const topics = ["A green frog", "The small bell", "Snow on the roof", "A paper boat", "The quiet fox"];
