@@ -205,6 +205,15 @@ class OutlinePass {
       cutAt(this.resume.from);
       return true;
     }
+    // A phrase no piece completed while streaming (a server that sends the field's end with its last
+    // piece) is found in the field as read: the field is written again, as often as a rule allows.
+    const holding = [...this.values].find(([i, value]) => !this.settled(i) && this.o.avoid.holds(value))?.[0];
+    if (holding !== undefined) {
+      this.rewrites.set(holding, (this.rewrites.get(holding) ?? 0) + 1);
+      this.resume = { from: holding };
+      cutAt(holding);
+      return true;
+    }
     // A field that keeps breaking its rule after its rewrites stays as written: the report says so.
     const failing = this.failing(this.values);
     if (failing === undefined) {
