@@ -36,7 +36,7 @@ describe("a key's default style", () => {
   it("refuses a bad style file with one line naming the field, and changes nothing", async () => {
     const before = await readFile(keysFile, "utf8");
     const cases: [string, unknown, RegExp][] = [
-      ["voice.json", { voice: 5 }, /^inkpress: the style file \S+voice\.json is invalid: voice must be a string/],
+      ["voice.json", { voice: 5 }, /^inkpress: the style file \S+voice\.json is invalid: voice must be a note \(text\) or a voice profile/],
       ["avoid.json", { avoid: "delve" }, /^inkpress: the style file \S+avoid\.json is invalid: avoid must be an array of strings/],
       ["cliches.json", { cliches: "no" }, /^inkpress: the style file \S+cliches\.json is invalid: cliches must be true or false/],
       ["broken.json", "{ not json", /^inkpress: cannot read the style file \S+broken\.json: it is not valid JSON/],
