@@ -57,14 +57,23 @@ function fitLine(raw: string): string[] {
   const lines: string[] = [];
   let current = line.slice(0, end);
   let empty = true;
-  for (const word of line.slice(end).trim().split(/\s+/)) {
-    if (!empty && visible(current) + 1 + visible(word) > HELP_COLUMNS) {
+  // A list of names too long for a line (the top level's `serve|generate|…`) breaks after a `|`.
+  const words = line
+    .slice(end)
+    .trim()
+    .split(/\s+/)
+    .flatMap((word) => (visible(word) > HELP_COLUMNS - column ? word.split(/(?<=\|)/) : [word]));
+  let glued = false;
+  for (const word of words) {
+    const gap = glued ? "" : " ";
+    if (!empty && visible(current) + gap.length + visible(word) > HELP_COLUMNS) {
       lines.push(current);
       current = " ".repeat(column);
       empty = true;
     }
-    current += empty ? word : ` ${word}`;
+    current += empty ? word : `${gap}${word}`;
     empty = false;
+    glued = word.endsWith("|");
   }
   lines.push(current);
   return lines;

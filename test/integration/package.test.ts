@@ -59,7 +59,9 @@ describe("the npm package", () => {
   it("runs `npx inkpress --help`: the commands, one line each, in plain text when piped", async () => {
     const { stdout } = await npx(installDir, ["--help"]);
     expect(stdout).not.toContain("\x1b[");
-    expect(stdout).toMatch(/USAGE npx inkpress\s+serve\|generate\|outline\|plan\|batch\|analyse\|audit\|refresh\|publish\|keys\|models/);
+    expect(stdout).toMatch(
+      /USAGE npx inkpress\s+serve\|generate\|outline\|plan\|batch\|analyse\|voice\|audit\|links\|\s*refresh\|publish\|keys\|models/,
+    );
     for (const command of ["serve", "generate", "batch", "keys", "models"])
       expect(stdout).toMatch(new RegExp(`^ +${command} {2,}\\S`, "m"));
     expect(stdout).not.toMatch(/--port/);
