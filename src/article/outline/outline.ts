@@ -59,6 +59,11 @@ interface Resume {
   from: number;
   /** The field at `from` stays and the model goes on with it in this shape. @default written from its start */
   extend?: FieldShape;
+  /**
+   * Where the text of the field that goes on (`extend`) starts in the answer: a banned phrase the
+   * model completes may begin in the part already written ("her" kept, " mom" written on). @default where the call starts
+   */
+  begun?: number;
   /** Characters of the literal at `from` the model wrote already (its first ends the field before it). @default 0 */
   written?: number;
 }
@@ -124,8 +129,9 @@ class OutlinePass {
     const [{ field, role }, after] = rest as [OutlineItem & { field: FieldShape; role: Role }, OutlineItem | undefined];
     const then = after && "literal" in after ? after.literal[0]! : undefined;
     const seed = attemptSeed(this.o.seed, attempt);
-    // Only the field's own words are judged: the labels code writes ("Title: ") are no text of the article.
     const fieldStart = writer.text.length;
+    // Only the field's own words are judged for banned phrases, all of them: the labels code writes ("Title: ") are no text of the article.
+    const judged = this.resume.extend ? (this.resume.begun ?? fieldStart) : fieldStart;
     const words = fieldWords({
       items: this.items,
       values: this.values,
@@ -133,9 +139,9 @@ class OutlinePass {
       language: plan.request.language,
     });
     const lead = leadShape(field, plan.spaced);
-    if (!lead) return (await this.call(field, then, seed, fieldStart, words)).banned;
+    if (!lead) return (await this.call(field, then, seed, judged, words)).banned;
     const language = plan.request.language;
-    const led = await this.call(lead, then, seed, fieldStart, words, (piece) =>
+    const led = await this.call(lead, then, seed, judged, words, (piece) =>
       keywordSpot(writer.text.slice(fieldStart, writer.text.length - piece.length), piece, field, language),
     );
     if (led.banned !== undefined || led.spot === undefined) return led.banned;
@@ -147,20 +153,21 @@ class OutlinePass {
     writer.append(`${writer.text.length > fieldStart ? " " : ""}${field.keyword}`);
     // A title keeps its keyword in its first half: at least as many words follow the keyword as lead to it.
     const tail = tailShape(field, leading + keywordWords(field.keyword!), role.kind === "title" ? leading : 0);
-    return (await this.call(tail, then, seed, fieldStart, words)).banned;
+    return (await this.call(tail, then, seed, judged, words)).banned;
   }
 
   /**
    * One grammar-constrained call for a field's words; `spot` may stop it where the keyword goes.
    * A piece that begins a word past the shape's most is cut (with a comma before it), and the field
    * ends there: its required stop and the literal's first character, which the grammar held as its
-   * only way on.
+   * only way on. A banned phrase it completes that starts at `judgedFrom` or later (the field's own
+   * text) ends the call, with where the phrase starts.
    */
   private async call(
     shape: FieldShape,
     then: string | undefined,
     seed: number,
-    fieldStart: number,
+    judgedFrom: number,
     words: GrammarOptions,
     spot?: (piece: string) => "after" | "before" | undefined,
   ): Promise<{ banned?: number; spot?: "after" | "before"; piece?: string }> {
@@ -173,7 +180,7 @@ class OutlinePass {
     for await (const piece of writer.generate({ grammar, maxTokens, seed, signal: this.o.signal, ...(impossible ? { impossible } : {}) })) {
       const pieceAt = writer.text.length - piece.length;
       const match = this.o.avoid.completedIn(writer.text, pieceAt);
-      if (match && match.start >= fieldStart) return { banned: match.start - start };
+      if (match && match.start >= judgedFrom) return { banned: match.start - start };
       const at = spot?.(piece);
       if (at) return { spot: at, piece };
       if (
@@ -205,15 +212,6 @@ class OutlinePass {
       cutAt(this.resume.from);
       return true;
     }
-    // A phrase no piece completed while streaming (a server that sends the field's end with its last
-    // piece) is found in the field as read: the field is written again, as often as a rule allows.
-    const holding = [...this.values].find(([i, value]) => !this.settled(i) && this.o.avoid.holds(value))?.[0];
-    if (holding !== undefined) {
-      this.rewrites.set(holding, (this.rewrites.get(holding) ?? 0) + 1);
-      this.resume = { from: holding };
-      cutAt(holding);
-      return true;
-    }
     // A field that keeps breaking its rule after its rewrites stays as written: the report says so.
     const failing = this.failing(this.values);
     if (failing === undefined) {
@@ -233,8 +231,9 @@ class OutlinePass {
     this.rewrites.set(failing, (this.rewrites.get(failing) ?? 0) + 1);
     const value = this.values.get(failing)!;
     const mended = this.mend(failing, value);
-    this.resume = { from: failing, ...(mended ? { extend: mended.shape } : {}) };
-    if (mended) this.writer.cut(this.start + parsed.offsets.get(failing)! + (parsed.opened.get(failing) ?? 0) + mended.keep, "outline");
+    const begun = this.start + parsed.offsets.get(failing)! + (parsed.opened.get(failing) ?? 0);
+    this.resume = { from: failing, ...(mended ? { extend: mended.shape, begun } : {}) };
+    if (mended) this.writer.cut(begun + mended.keep, "outline");
     else {
       this.resize(failing, value);
       cutAt(failing);
