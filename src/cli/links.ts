@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { defineCommand } from "citty";
 import { writeFileAtomic } from "../atomic.js";
-import { applyLinks, LinksError, reviewLines } from "../backfill/apply.js";
+import { type Applied, applyLinks, LinksError, reviewLines } from "../backfill/apply.js";
 import { MAX_LINKS, proposeLinks } from "../backfill/propose.js";
 import { readSite } from "../backfill/site.js";
 import { cliCommand } from "../invocation.js";
@@ -86,7 +86,7 @@ async function apply(dir: string, review: string, publish?: PublishTo): Promise<
   const text = await readFile(review, "utf8").catch((error: NodeJS.ErrnoException) => {
     throw new LinksError(`${review}: cannot read it (${error.code ?? error.message})`);
   });
-  let applied: Awaited<ReturnType<typeof applyLinks>>;
+  let applied: Applied;
   let unpublished = 0;
   try {
     applied = await applyLinks(dir, review, text);
