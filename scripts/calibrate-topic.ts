@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import * as v from "valibot";
-import { analyseExisting } from "../src/article/existing/analyse.js";
+import { analyseExisting } from "../src/article/answer.js";
 import { AnalyseRequestSchema } from "../src/contract/analyse.js";
 import { ROOT } from "./bench/common.js";
 import { humanArticles, stuffedStory } from "./fixtures/articles.js";

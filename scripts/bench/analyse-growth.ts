@@ -8,7 +8,7 @@
  * table for docs/performance.md.
  */
 import * as v from "valibot";
-import { analyseExisting } from "../../src/article/existing/analyse.js";
+import { analyseExisting } from "../../src/article/answer.js";
 import { MAX_NESTING } from "../../src/contract/nesting.js";
 import { AnalyseRequestSchema } from "../../src/contract/analyse.js";
 

@@ -17,6 +17,7 @@ import type { GenerateRequest } from "../contract/request.js";
 import { articleSlug } from "./text/slug.js";
 import type { ArticleResponse, StreamMeta, StreamOutline } from "../contract/response.js";
 import { writeBody } from "./body/write.js";
+import { seoAnswer } from "./answer.js";
 
 /** A written article in every form the API serves. */
 export interface WrittenArticle {
@@ -169,9 +170,17 @@ function articleAnswer(parts: AnswerParts, options: WriteArticleOptions): Writte
     readingTimeMinutes,
     jsonLd,
   };
-  const seo = { score: report.score, checks: report.checks, keywordDensity: report.keywordDensity };
   const usage = { ...parts.usage, durationMs: Math.round(performance.now() - parts.started) };
-  const response: ArticleResponse = { id, object: "article", created, model: options.backend.name, request, article, seo, usage };
+  const response: ArticleResponse = {
+    id,
+    object: "article",
+    created,
+    model: options.backend.name,
+    request,
+    article,
+    seo: seoAnswer(report),
+    usage,
+  };
   return { response, document: page };
 }
 

@@ -8,8 +8,8 @@
 export { writeArticle, type WrittenArticle } from "./article.js";
 /** Where writing and drafting start: a request whose bans contradict it is refused once, as the key's style leaves it. */
 export { acceptRequest, conflictingFields, type AcceptedRequest } from "./accept.js";
-export { analyseExisting } from "./existing/analyse.js";
-export { refreshArticle, type RefreshedArticle, type RefreshOptions } from "./mend/refresh.js";
+export { analyseExisting } from "./answer.js";
+export { refreshArticle, type RefreshedArticle, type RefreshOptions } from "./refresh.js";
 /** The outline a user edits before the article is written (`POST /api/v1/outline`, `inkpress outline`, a site plan's rows), and what it is charged. */
 export { draftOutline, outlineCharge } from "./draft.js";
 /** A refresh's readings and render of its article, which the server does on its text pool's workers. */
@@ -36,4 +36,4 @@ export { TermIndex } from "./text/terms.js";
 /** The length promise, so a key's daily words are reserved as the engine will write them. */
 export { mostWords } from "./plan/limits.js";
 /** A house voice learnt from example articles (`POST /api/v1/voice`, `inkpress voice`), measured as analyse measures an article. */
-export { learnVoice } from "./existing/voice-learn.js";
+export { learnVoice } from "./answer.js";

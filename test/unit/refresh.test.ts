@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { FakeBackend } from "../../scripts/fixtures/fake-backend.js";
 import { distinctSentences } from "../../scripts/fixtures/fake-writer.js";
 import { locate } from "../../src/article/existing/locate.js";
-import { refreshArticle } from "../../src/article/mend/refresh.js";
+import { refreshArticle } from "../../src/article/refresh.js";
 import { RefreshRequestSchema, type RefreshRequestInput, type RefreshResponse } from "../../src/contract/refresh.js";
 import { readForRefresh, textsHere } from "../../src/article/mend/reading.js";
 import { RefreshState } from "../../src/article/mend/state.js";
@@ -179,8 +179,8 @@ describe("the refresh's state", () => {
     const written = "A compost bin in the shade needs air and water to work well.";
     const change = { section: "Introduction", check: "keyword-in-introduction" as const, reason: "test", before: sentence, after: written };
     expect(
-      readForRefresh({ request: state.request, options: {}, markdown: markdown.replace(sentence, written) }).report.seo.score,
-    ).toBeGreaterThan(state.report.seo.score);
+      readForRefresh({ request: state.request, options: {}, markdown: markdown.replace(sentence, written) }).report.score,
+    ).toBeGreaterThan(state.report.score);
     expect(await state.propose([{ start: at, end: at + sentence.length, text: written }], change)).toBe(false);
     expect(state.markdown).toBe(markdown);
     expect(state.notes.get("keyword-in-introduction")).toMatch(/would have rewritten the author's sentence “A bin in the shade/);

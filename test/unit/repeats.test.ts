@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { readme } from "../../scripts/fixtures/readmes.js";
-import { analyseExisting } from "../../src/article/existing/analyse.js";
+import { analyseExisting } from "../../src/article/answer.js";
 import { LOOPS } from "../../src/article/plan/limits.js";
 import { RepeatMemory } from "../../src/article/text/repeats.js";
 import { AnalyseRequestSchema } from "../../src/contract/analyse.js";

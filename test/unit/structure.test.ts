@@ -125,6 +125,21 @@ describe("the source's structure", () => {
     expect(upward).toEqual([]);
   });
 
+  it("types the engine's state with its own types: no stage module imports a contract answer type, and the report becomes the wire's in answer.ts alone", () => {
+    const ANSWER = path.join(ARTICLE, "answer.ts");
+    /** The contract's answer types (`…Response`) a file imports, each as `file: name`. */
+    const answerTypes = (file: string) =>
+      [...text.get(file)!.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*["'](\.{1,2}\/[^"']+)["']/g)]
+        .filter((match) => path.resolve(path.dirname(file), match[2]!).startsWith(CONTRACT))
+        .flatMap((match) => [...match[1]!.matchAll(/\b(\w+Response)\b/g)].map((name) => `${rel(file)}: ${name[1]}`));
+    const engine = SOURCES.filter((file) => file.startsWith(ARTICLE + path.sep));
+    const stages = engine.filter((file) => stageOf(file) !== "top").flatMap(answerTypes);
+    // The entries at the top answer in the contract's types; the analysis answer and the SEO report are converted in one module.
+    const analysis = engine.filter((file) => file !== ANSWER && /\bAnalysisResponse\b|\["seo"\]/.test(text.get(file)!)).map(rel);
+    expect([...stages, ...analysis]).toEqual([]);
+    expect(answerTypes(ANSWER).length).toBeGreaterThan(0);
+  });
+
   it("draws every sampling seed from one seed sequence (article/plan/seeds.ts): no other file adds a multiple of a constant to a seed", () => {
     const SEEDS = path.join(ARTICLE, "plan", "seeds.ts");
     const formulas = SOURCES.filter((file) => file !== SEEDS && /seed\s*\+[^;\n]*\*\s*\d/.test(text.get(file)!));

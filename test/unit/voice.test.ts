@@ -6,7 +6,7 @@ import { AvoidList } from "../../src/article/plan/avoid.js";
 import { voiceNote, voiceSpellings } from "../../src/article/plan/voice.js";
 import { analyse } from "../../src/article/report/analyse.js";
 import { refusableSpellings, variantOf } from "../../src/article/text/spelling.js";
-import { learnVoice } from "../../src/article/existing/voice-learn.js";
+import { learnVoice } from "../../src/article/answer.js";
 import { blocksOf } from "../helpers/blocks.js";
 import { accepts, grammarLlama } from "../helpers/grammar.js";
 import { ROOT } from "../helpers/server.js";

@@ -11,10 +11,11 @@ import type { Block } from "../body/document.js";
 import type { GroundingStats } from "../grounding/grounding.js";
 import { isIso6391 } from "../../contract/languages.js";
 import { voiced } from "../plan/voice.js";
-import { analyse, requestTexts, scoreChecks, type SeoCheck } from "../report/analyse.js";
+import { analyse, requestTexts, scoreChecks, type Analysis, type SeoCheck } from "../report/analyse.js";
 import { languageOf } from "../report/checks/language.js";
 import { countBlocks, proseText, readPage, type Declared, type ExistingPage, type FoundLink } from "./page.js";
-import type { AnalyseRequest, AnalysisResponse, TargetSource } from "../../contract/analyse.js";
+import type { OutlineEntry } from "../outline/outline.js";
+import type { AnalyseRequest, TargetSource } from "../../contract/analyse.js";
 import { KeywordsSchema, resolveStyle, type Link, type Style } from "../../contract/request.js";
 
 /** What analysing an article needs besides the request. */
@@ -48,9 +49,27 @@ export interface AnalyseExistingOptions {
   grounding?: GroundingStats;
 }
 
+/** A target the article is measured against, and where it came from; null when there is none. */
+export type Target<T> = { value: T; from: TargetSource } | null;
+
+/**
+ * The engine's report of an article as it is: report/'s analysis (checks, score, counts), the
+ * targets it was measured against, and its H2 and H3 headings. `answer.ts` turns it into the
+ * wire's analysis answer; a refresh keeps it as its state.
+ */
+export interface ExistingReport extends Analysis {
+  language: NonNullable<Target<string>>;
+  title: Target<string>;
+  description: Target<string>;
+  slug: Target<string>;
+  keywords: Target<string[]>;
+  /** The article's H2 and H3 headings, in order. */
+  outline: OutlineEntry[];
+}
+
 /** The report, and what a site audit reads besides it. */
-export interface ExistingAnalysis {
-  analysis: AnalysisResponse;
+export interface MeasuredArticle {
+  report: ExistingReport;
   /** Every link of the body. */
   links: FoundLink[];
   /** The body blocks measured. */
@@ -59,10 +78,8 @@ export interface ExistingAnalysis {
   fields: Record<string, unknown>;
 }
 
-type Target<T> = { value: T; from: TargetSource } | null;
-
 /** Measure an article given as Markdown or HTML against the request's targets. */
-export function analyseExisting(request: AnalyseRequest, options: AnalyseExistingOptions = {}): ExistingAnalysis {
+export function measureExisting(request: AnalyseRequest, options: AnalyseExistingOptions = {}): MeasuredArticle {
   const field = request.markdown === undefined ? "html" : "markdown";
   const page = readPage(request.markdown === undefined ? { html: request.html! } : { markdown: request.markdown }, field);
   const { declared } = page;
@@ -102,21 +119,24 @@ export function analyseExisting(request: AnalyseRequest, options: AnalyseExistin
   const checks = report.checks.map((check) =>
     check.id === "internal-links" && options.grounding ? check : (notApplicable(check, { request, page, language, slug }) ?? check),
   );
-  const analysis: AnalysisResponse = {
-    object: "analysis",
-    language,
-    title,
-    description,
-    slug,
-    keywords,
-    wordCount: report.wordCount,
-    readingTimeMinutes: report.readingTimeMinutes,
-    outline: blocks.flatMap((b) =>
-      b.kind === "heading" && (b.depth === 2 || b.depth === 3) ? [{ level: b.depth as 2 | 3, text: b.text, shown: true }] : [],
-    ),
-    seo: { score: scoreChecks(checks), checks, keywordDensity: report.keywordDensity },
+  return {
+    report: {
+      ...report,
+      checks,
+      score: scoreChecks(checks),
+      language,
+      title,
+      description,
+      slug,
+      keywords,
+      outline: blocks.flatMap((b) =>
+        b.kind === "heading" && (b.depth === 2 || b.depth === 3) ? [{ level: b.depth as 2 | 3, text: b.text, shown: true }] : [],
+      ),
+    },
+    links: page.links,
+    blocks,
+    fields: declared.fields,
   };
-  return { analysis, links: page.links, blocks, fields: declared.fields };
 }
 
 const pick = <T extends string>(value: string | undefined, from: TargetSource): Target<T> => (value ? { value: value as T, from } : null);

@@ -4,7 +4,7 @@
  * examples show, widened by the margins docs/guarantees.md states, into the profile that
  * `style.voice` carries and the report's voice checks measure against.
  */
-import { VOICE_LIMITS, type VoiceProfile, type VoiceRequest, type VoiceResponse } from "../../contract/voice.js";
+import { VOICE_LIMITS, type VoiceProfile, type VoiceRequest } from "../../contract/voice.js";
 import { InvalidFieldError } from "../../errors.js";
 import { dominantPerson, measureVoice, type VoiceMeasures, type VoiceSample } from "../report/voice-sample.js";
 import { readVoiceExample, type VoiceExample } from "./voice.js";
@@ -41,8 +41,24 @@ function band(values: readonly number[], feature: Banded, pooled: number): { val
 const percentile = (sorted: readonly number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
 
+/** One example's own measures, as the voice answer lists them. */
+interface ExampleMeasures {
+  words: number;
+  sentenceWords: number;
+  person: ReturnType<typeof dominantPerson>["value"];
+  spelling: ReturnType<typeof spellingOf>["value"];
+  headingCase: ReturnType<typeof headingCaseOf>["value"];
+  language: string;
+}
+
+/** A voice learnt from examples: the profile `style.voice` carries, and each example's own measures. */
+export interface LearntVoice {
+  profile: VoiceProfile;
+  examples: ExampleMeasures[];
+}
+
 /** Learn a voice from a validated request; under {@link VOICE_LIMITS.minWords} words of prose is an error naming `articles`. */
-export function learnVoice(request: VoiceRequest): VoiceResponse {
+export function learnProfile(request: VoiceRequest): LearntVoice {
   const examples = request.articles.map((markdown, i) => readVoiceExample(markdown, `articles[${i}]`));
   const words = examples.reduce((total, example) => total + example.sample.words, 0);
   if (words < VOICE_LIMITS.minWords) {
@@ -51,8 +67,6 @@ export function learnVoice(request: VoiceRequest): VoiceResponse {
   }
   const samples = examples.map((example) => example.sample);
   return {
-    object: "voice",
-    name: request.name,
     profile: profileOf(examples, samples, words),
     examples: examples.map(exampleOf),
   };
@@ -153,7 +167,7 @@ function majority(values: readonly string[]): string {
   return [...counts].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];
 }
 
-function exampleOf(example: VoiceExample): VoiceResponse["examples"][number] {
+function exampleOf(example: VoiceExample): ExampleMeasures {
   const measures = measureVoice(example.sample);
   return {
     words: example.sample.words,

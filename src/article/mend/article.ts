@@ -12,21 +12,37 @@ import { readMarkdown } from "../existing/markdown.js";
 import { countBlocks, readPage } from "../existing/page.js";
 import { isFrontMatter } from "../text/markdown.js";
 import { articleSlug, slugify } from "../text/slug.js";
-import type { AnalysisResponse } from "../../contract/analyse.js";
-import type { RefreshResponse } from "../../contract/refresh.js";
+import type { JsonLd } from "../../contract/jsonld.js";
+import type { ExistingReport } from "../existing/analyse.js";
+import type { OutlineEntry } from "../outline/outline.js";
 
 /** What the refreshed article is made from: its Markdown as it now is, its report, the plan, and the answer's metadata. */
 export interface ArticleInput {
   markdown: string;
-  report: AnalysisResponse;
+  report: ExistingReport;
   plan: Plan;
   created: number;
   publisher?: Publisher;
 }
 
+/** The article in the forms an answer carries it in (the `article` of generate's and refresh's answers). */
+export interface ArticleForms {
+  title: string;
+  slug: string;
+  metaDescription: string;
+  language: string;
+  keywords: string[];
+  markdown: string;
+  html: string;
+  outline: OutlineEntry[];
+  wordCount: number;
+  readingTimeMinutes: number;
+  jsonLd: JsonLd;
+}
+
 /** A refreshed article: the answer's article, and the full HTML page. */
 export interface RefreshedForms {
-  article: RefreshResponse["article"];
+  article: ArticleForms;
   document: string;
 }
 

@@ -6,8 +6,8 @@
  */
 import type { Outline } from "../outline/outline.js";
 import { plan, type Plan, type PlannedSection } from "../plan/plan.js";
-import type { AnalysisResponse } from "../../contract/analyse.js";
 import { DEFAULTS, LIMITS, type resolveStyle, type GenerateRequest } from "../../contract/request.js";
+import type { ExistingReport } from "../existing/analyse.js";
 import type { LocatedArticle } from "../existing/locate.js";
 import type { RefreshRequest } from "../../contract/refresh.js";
 
@@ -22,7 +22,7 @@ const clamp = (n: number, min: number, max: number) => Math.min(max, Math.max(mi
 /** The generate request a refresh is planned from. */
 export function refreshPlan(
   request: RefreshRequest,
-  report: AnalysisResponse,
+  report: ExistingReport,
   options: { style: ReturnType<typeof resolveStyle>; rewritten: Rewritten },
 ): Plan {
   const keywords = report.keywords?.value ?? [];

@@ -6,12 +6,11 @@
  * the CLI does them in its own thread.
  */
 import { articleOf, type ArticleInput, type RefreshedForms } from "./article.js";
-import { analyseExisting, type AnalyseExistingOptions } from "../existing/analyse.js";
+import { measureExisting, type AnalyseExistingOptions, type ExistingReport } from "../existing/analyse.js";
 import { locate, type LocatedArticle } from "../existing/locate.js";
 import { readPage } from "../existing/page.js";
 import type { GroundingStats } from "../grounding/grounding.js";
 import { sameAddress, type UnlinkedPage } from "../grounding/links.js";
-import type { AnalysisResponse } from "../../contract/analyse.js";
 import type { RefreshRequest } from "../../contract/refresh.js";
 
 /** Counts a refresh never lowers unless a check asks it to. */
@@ -40,7 +39,7 @@ export interface ReadingInput {
 
 /** A reading of an article: its report, its located parts, what it holds, and the addresses it links. */
 export interface Reading {
-  report: AnalysisResponse;
+  report: ExistingReport;
   located: LocatedArticle;
   kept: Kept;
   linked: string[];
@@ -62,7 +61,7 @@ export function readForRefresh({ request, options, markdown, language, linkPlan 
   const page = readPage({ markdown });
   const linked = page.links.map((link) => link.url);
   const grounding = request.links?.length ? linkStats(request, linked, linkPlan) : undefined;
-  const report = analyseExisting({ ...request, markdown }, { ...options, ...(grounding ? { grounding } : {}) }).analysis;
+  const { report } = measureExisting({ ...request, markdown }, { ...options, ...(grounding ? { grounding } : {}) });
   const kept = {
     links: page.links.length,
     citations: page.citations,

@@ -6,10 +6,9 @@
  * a worker thread.
  */
 import { InkpressError, InvalidFieldError } from "../../errors.js";
-import type { AnalyseExistingOptions } from "../existing/analyse.js";
+import type { AnalyseExistingOptions, ExistingReport } from "../existing/analyse.js";
 import type { UnlinkedPage } from "../grounding/links.js";
 import type { CheckId } from "../report/analyse.js";
-import type { AnalysisResponse } from "../../contract/analyse.js";
 import type { LocatedArticle, Span } from "../existing/locate.js";
 import { MEND_PARTS, type MendPart, type RefreshChange, type RefreshRequest } from "../../contract/refresh.js";
 import type { Kept, Reading, ReadingInput, RefreshTexts } from "./reading.js";
@@ -22,7 +21,7 @@ export interface Edit extends Span {
 /** Measures the article and keeps the changes that do not lower its score. */
 export class RefreshState {
   markdown: string;
-  report: AnalysisResponse;
+  report: ExistingReport;
   located: LocatedArticle;
   /** The links, citations and headings of the article as it stands, and the addresses it links. */
   held: Pick<Reading, "kept" | "linked">;
@@ -72,7 +71,7 @@ export class RefreshState {
 
   /** Whether a check fails now. */
   fails(id: CheckId): boolean {
-    return this.report.seo.checks.some((check) => check.id === id && check.passed === false);
+    return this.report.checks.some((check) => check.id === id && check.passed === false);
   }
 
   /** A Markdown text read as the article is (its report measured as analyse measures it, against the link plan). */
@@ -126,8 +125,8 @@ export class RefreshState {
     const was = this.held.kept;
     const lost = (Object.keys(was) as (keyof Kept)[]).filter((key) => kept[key] < was[key]);
     if (lost.length) return `a change for it would have removed ${lost.join(" and ")} the article had, so it was not kept`;
-    if (report.seo.score < this.report.seo.score)
-      return `a change for it would have lowered the score from ${this.report.seo.score} to ${report.seo.score}, so it was not kept`;
+    if (report.score < this.report.score)
+      return `a change for it would have lowered the score from ${this.report.score} to ${report.score}, so it was not kept`;
     return undefined;
   }
 

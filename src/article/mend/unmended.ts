@@ -35,7 +35,7 @@ const NOT_MENDED: Partial<Record<CheckId, string>> = {
 
 /** Every check that fails after the refresh, with why it was not mended. */
 export function unmended(state: RefreshState, failedBefore: ReadonlySet<CheckId>): Array<{ check: CheckId; reason: string }> {
-  return state.report.seo.checks
+  return state.report.checks
     .filter((check) => check.passed === false)
     .map((check) => {
       const why = state.notes.get(check.id) ?? NOT_MENDED[check.id] ?? "no mend of the refresh applied to what it found";

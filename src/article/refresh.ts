@@ -6,22 +6,23 @@
  */
 import { randomUUID } from "node:crypto";
 import { createTwoFilesPatch } from "diff";
-import { AvoidList } from "../plan/avoid.js";
-import type { CheckId } from "../report/analyse.js";
-import type { Publisher } from "../../contract/request.js";
-import { resolveStyle, type Style } from "../../contract/request.js";
-import type { Backend } from "../../model/backend.js";
-import type { Mending } from "./context.js";
-import { linkGrounding, mendCitations, mendLinks } from "./grounding.js";
-import { mendParagraphs, mendRuns } from "./structure.js";
-import { mendBannedHeadings, mendBannedSentences, mendIntroduction, mendLength } from "./text.js";
-import { mendTitle, rewrittenFields } from "./title.js";
-import { unmended } from "./unmended.js";
-import { mirrorSections, refreshPlan } from "./plan.js";
-import type { RefreshRequest, RefreshResponse } from "../../contract/refresh.js";
-import { RefreshWriter } from "./session.js";
-import { textsHere, type RefreshTexts } from "./reading.js";
-import { RefreshState } from "./state.js";
+import { AvoidList } from "./plan/avoid.js";
+import type { CheckId } from "./report/analyse.js";
+import type { Publisher } from "../contract/request.js";
+import { resolveStyle, type Style } from "../contract/request.js";
+import type { Backend } from "../model/backend.js";
+import type { Mending } from "./mend/context.js";
+import { linkGrounding, mendCitations, mendLinks } from "./mend/grounding.js";
+import { mendParagraphs, mendRuns } from "./mend/structure.js";
+import { mendBannedHeadings, mendBannedSentences, mendIntroduction, mendLength } from "./mend/text.js";
+import { mendTitle, rewrittenFields } from "./mend/title.js";
+import { unmended } from "./mend/unmended.js";
+import { mirrorSections, refreshPlan } from "./mend/plan.js";
+import type { RefreshRequest, RefreshResponse } from "../contract/refresh.js";
+import { RefreshWriter } from "./mend/session.js";
+import { textsHere, type RefreshTexts } from "./mend/reading.js";
+import { RefreshState } from "./mend/state.js";
+import { seoAnswer } from "./answer.js";
 
 /** What a refresh needs besides the request. */
 export interface RefreshOptions {
@@ -99,7 +100,7 @@ export async function refreshArticle(request: RefreshRequest, options: RefreshOp
     const m: Mending = { state, writer, plan, avoid, title };
     const links = linkGrounding(m);
     if (links) await state.wantLinks(links.wanted, links.leftOut);
-    before = state.report.seo;
+    before = seoAnswer(state.report);
     await mendTitle(m, outline, rewritten);
     m.title = state.report.title?.value ?? m.title;
     for (const mend of MENDS) await mend(m);
@@ -126,7 +127,7 @@ export async function refreshArticle(request: RefreshRequest, options: RefreshOp
     seed: request.seed,
     article,
     before,
-    after: state.report.seo,
+    after: seoAnswer(state.report),
     changes: state.changes,
     unmended: unmended(state, failed),
     diff:
