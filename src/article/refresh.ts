@@ -6,23 +6,16 @@
  */
 import { randomUUID } from "node:crypto";
 import { createTwoFilesPatch } from "diff";
-import { AvoidList } from "./plan/avoid.js";
-import type { CheckId } from "./report/analyse.js";
-import type { Publisher } from "../contract/request.js";
-import { resolveStyle, type Style } from "../contract/request.js";
-import type { Backend } from "../model/backend.js";
-import type { Mending } from "./mend/context.js";
-import { linkGrounding, mendCitations, mendLinks } from "./mend/grounding.js";
-import { mendParagraphs, mendRuns } from "./mend/structure.js";
-import { mendBannedHeadings, mendBannedSentences, mendIntroduction, mendLength } from "./mend/text.js";
-import { mendTitle, rewrittenFields } from "./mend/title.js";
-import { unmended } from "./mend/unmended.js";
-import { mirrorSections, refreshPlan } from "./mend/plan.js";
+import type { CheckId } from "../contract/checks.js";
 import type { RefreshRequest, RefreshResponse } from "../contract/refresh.js";
-import { RefreshWriter } from "./mend/session.js";
-import { textsHere, type RefreshTexts } from "./mend/reading.js";
-import { RefreshState } from "./mend/state.js";
+import { resolveStyle, type Publisher, type Style } from "../contract/request.js";
+import type { Backend } from "../model/backend.js";
 import { seoAnswer } from "./answer.js";
+import { mendArticle, planRefresh } from "./mend/mend.js";
+import { textsHere, type RefreshTexts } from "./mend/reading.js";
+import { RefreshWriter } from "./mend/session.js";
+import { RefreshState } from "./mend/state.js";
+import { unmended } from "./mend/unmended.js";
 
 /** What a refresh needs besides the request. */
 export interface RefreshOptions {
@@ -71,9 +64,6 @@ export interface RefreshedArticle {
   document: string;
 }
 
-/** The mends in the order they run: text first, then links, citations, and the structure the text now has. */
-const MENDS: ReadonlyArray<(m: Mending) => void | Promise<void>> = [mendBannedHeadings, mendBannedSentences, mendIntroduction, mendLength];
-
 /** Measure an article, mend what fails, measure it again. */
 export async function refreshArticle(request: RefreshRequest, options: RefreshOptions): Promise<RefreshedArticle> {
   const started = performance.now();
@@ -81,33 +71,18 @@ export async function refreshArticle(request: RefreshRequest, options: RefreshOp
   const style = resolveStyle(request.style, options.keyStyle);
   const texts = options.texts ?? textsHere;
   const state = await RefreshState.open(request, { style, ...(options.fileSlug ? { fileSlug: options.fileSlug } : {}) }, texts);
-  const keep = [...(state.report.keywords?.value ?? []), ...(request.links ?? []).flatMap((link) => link.keywords)];
-  const avoid = new AvoidList({ style, language: state.language, keep });
-  const rewritten = rewrittenFields(state, (text) => avoid.holds(text));
-  const planned = refreshPlan(request, state.report, { style, rewritten });
+  const planned = planRefresh(state, style);
   const writer = await RefreshWriter.open({
     backend: options.backend,
-    plan: planned,
-    avoid,
+    plan: planned.plan,
+    avoid: planned.avoid,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onTokens ? { onTokens: options.onTokens } : {}),
     ...(options.onWords ? { onWords: options.onWords } : {}),
   });
   let before: RefreshResponse["before"];
   try {
-    const outline = await writer.outline();
-    const { plan, title } = mirrorSections(planned, state.located);
-    const m: Mending = { state, writer, plan, avoid, title };
-    const links = linkGrounding(m);
-    if (links) await state.wantLinks(links.wanted, links.leftOut);
-    before = seoAnswer(state.report);
-    await mendTitle(m, outline, rewritten);
-    m.title = state.report.title?.value ?? m.title;
-    for (const mend of MENDS) await mend(m);
-    if (links) await mendLinks(m, linkGrounding(m)!.grounding);
-    await mendCitations(m);
-    await mendParagraphs(m);
-    await mendRuns(m);
+    before = seoAnswer(await mendArticle(state, writer, planned));
   } finally {
     await writer.dispose();
   }
@@ -115,7 +90,7 @@ export async function refreshArticle(request: RefreshRequest, options: RefreshOp
   const { article, document } = await texts.article({
     markdown: state.markdown,
     report: state.report,
-    plan: planned,
+    plan: planned.plan,
     created: Math.floor(Date.now() / 1000),
     ...(options.publisher ? { publisher: options.publisher } : {}),
   });

@@ -6,7 +6,8 @@ import { distinctSentences } from "../../scripts/fixtures/fake-writer.js";
 import { locate } from "../../src/article/existing/locate.js";
 import { refreshArticle } from "../../src/article/refresh.js";
 import { RefreshRequestSchema, type RefreshRequestInput, type RefreshResponse } from "../../src/contract/refresh.js";
-import { readForRefresh, textsHere } from "../../src/article/mend/reading.js";
+import { textsHere } from "../../src/article/mend/reading.js";
+import { readForRefresh } from "../../src/article/existing/reading.js";
 import { RefreshState } from "../../src/article/mend/state.js";
 import { PLANTED_CHECKS, plantedArticle } from "../../scripts/fixtures/refresh.js";
 

@@ -5,7 +5,7 @@
  * steered in; and citation markers after the sentences that restate a given source, with the
  * list of sources cited at the end.
  */
-import { ArticleDocument } from "../body/document.js";
+import { sourcesList } from "../body/prose.js";
 import { Grounding } from "../grounding/grounding.js";
 import { sameAddress, type UnlinkedPage } from "../grounding/links.js";
 import { contextBefore, room, seenAround, type Mending } from "./context.js";
@@ -140,15 +140,14 @@ export async function mendCitations(m: Mending): Promise<void> {
     m.state.note("sources-cited", "no sentence of the article restates a passage of the given sources");
     return;
   }
-  const list = new ArticleDocument(m.state.language, []);
-  list.addSources(m.state.request.seo.headingTags ? m.plan.labels.sources || null : null, cited);
+  const list = sourcesList(m.state.language, m.state.request.seo.headingTags ? m.plan.labels.sources || null : null, cited);
   const end = m.state.markdown.trimEnd().length;
-  edits.push({ start: end, end, text: `\n\n${list.markdown()}` });
+  edits.push({ start: end, end, text: `\n\n${list}` });
   await m.state.propose(edits, {
     section: "Sources",
     check: "sources-cited",
     reason: `${cited.length} of ${sources.length} given sources are restated by sentences of the article.`,
     before: "",
-    after: list.markdown(),
+    after: list,
   });
 }

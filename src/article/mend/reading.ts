@@ -1,49 +1,11 @@
 /**
- * One reading of an article's Markdown as a refresh takes it: its report (analyse's), where
- * its parts stand, and what a change may not lose. A reading parses and measures the whole
- * article, a refresh reads it again for every change it proposes, and renders it once at the
- * end, so a server does both on a worker thread within the analyse limit ({@link RefreshTexts});
- * the CLI does them in its own thread.
+ * Where a refresh reads its article (each reading: `existing/reading.ts`) and renders it once
+ * at the end (`output/forms.ts`): a reading parses and measures the whole article, and a
+ * refresh reads it again for every change it proposes, so a server does both on a worker
+ * thread within the analyse limit ({@link RefreshTexts}); the CLI does them in its own thread.
  */
-import { articleOf, type ArticleInput, type RefreshedForms } from "./article.js";
-import { measureExisting, type AnalyseExistingOptions, type ExistingReport } from "../existing/analyse.js";
-import { locate, type LocatedArticle } from "../existing/locate.js";
-import { readPage } from "../existing/page.js";
-import type { GroundingStats } from "../grounding/grounding.js";
-import { sameAddress, type UnlinkedPage } from "../grounding/links.js";
-import type { RefreshRequest } from "../../contract/refresh.js";
-
-/** Counts a refresh never lowers unless a check asks it to. */
-export interface Kept {
-  links: number;
-  citations: number;
-  headings: number;
-}
-
-/** What to read: the article's text, measured against the refresh request and the link plan. */
-export interface ReadingInput {
-  request: RefreshRequest;
-  options: AnalyseExistingOptions;
-  markdown: string;
-  /**
-   * The language to read sentences in.
-   * @default the language the report finds
-   */
-  language?: string;
-  /**
-   * Pages the link plan wanted before any was placed, and those it left out (the internal-links check measures against it).
-   * @default no plan yet
-   */
-  linkPlan?: { wanted: number; leftOut: UnlinkedPage[] };
-}
-
-/** A reading of an article: its report, its located parts, what it holds, and the addresses it links. */
-export interface Reading {
-  report: ExistingReport;
-  located: LocatedArticle;
-  kept: Kept;
-  linked: string[];
-}
+import { readForRefresh, type Reading, type ReadingInput } from "../existing/reading.js";
+import { articleOf, type ArticleInput, type RefreshedForms } from "../output/forms.js";
 
 /** Where a refresh reads and renders its article: here or on a worker thread; each rejects with the error naming `markdown` when the text cannot be read. */
 export interface RefreshTexts {
@@ -55,36 +17,3 @@ export interface RefreshTexts {
 
 /** Read and render in this thread. */
 export const textsHere: RefreshTexts = { read: async (input) => readForRefresh(input), article: async (input) => articleOf(input) };
-
-/** Read an article for a refresh ({@link Reading}): every parse and measure a refresh needs of one text. */
-export function readForRefresh({ request, options, markdown, language, linkPlan }: ReadingInput): Reading {
-  const page = readPage({ markdown });
-  const linked = page.links.map((link) => link.url);
-  const grounding = request.links?.length ? linkStats(request, linked, linkPlan) : undefined;
-  const { report } = measureExisting({ ...request, markdown }, { ...options, ...(grounding ? { grounding } : {}) });
-  const kept = {
-    links: page.links.length,
-    citations: page.citations,
-    headings: page.blocks.filter((block) => block.kind === "heading").length + (page.h1 === undefined ? 0 : 1),
-  };
-  return { report, located: locate(markdown, language ?? report.language.value), kept, linked };
-}
-
-/** The given pages the text links, against the pages the link plan wanted. */
-function linkStats(request: RefreshRequest, found: readonly string[], plan: ReadingInput["linkPlan"]): GroundingStats {
-  const links = request.links ?? [];
-  const linked = links.filter((link) => found.some((url) => sameAddress(url, link.url)));
-  const open = links.filter((link) => !linked.includes(link));
-  // A page the plan wanted that is still not linked: no sentence took its anchor.
-  const unlinked = open.map(
-    (link) => plan?.leftOut.find((page) => page.url === link.url) ?? { url: link.url, reason: "not-written" as const },
-  );
-  return {
-    sources: 0,
-    cited: 0,
-    links: links.length,
-    linksWanted: Math.max(plan?.wanted ?? 0, linked.length),
-    linksPlaced: linked.length,
-    unlinked,
-  };
-}

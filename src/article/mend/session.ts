@@ -6,13 +6,9 @@
  * sentence gate, keyword schedule and refusal of banned phrases), headings under the
  * outline's heading grammar. The model writes every word.
  */
-import { ArticleDocument } from "../body/document.js";
-import { passageContext, writePassage, type Passage } from "../body/passage.js";
+import { writeProse, type ProseSetup, type WrittenProse } from "../body/prose.js";
 import { seedSequence } from "../plan/seeds.js";
-import { headingGrammar, withoutStop } from "../gbnf/grammar.js";
-import { sentenceCaseHeadings } from "../plan/voice.js";
-import { fieldEnds } from "../outline/field-words.js";
-import type { Grounding } from "../grounding/grounding.js";
+import { headingField } from "../outline/field-words.js";
 import { TokenLedger } from "../ledger.js";
 import { openAnswer } from "../outline/opening.js";
 import type { Outline } from "../outline/outline.js";
@@ -36,22 +32,9 @@ export interface RefreshWriterOptions {
 }
 
 /** Prose asked for at a spot of the article. */
-export interface ProseAsk {
+export interface ProseAsk extends Pick<ProseSetup, "passage" | "grounding" | "seen" | "room"> {
   /** The article's Markdown before the spot, as the model reads it (the title first). */
   context: string;
-  passage: Passage;
-  grounding: Grounding;
-  /** Sentences of the article the new ones may not repeat, those right before the spot last. */
-  seen: readonly string[];
-  /** Body words the new prose may hold at most (the length promise). */
-  room: number;
-}
-
-/** Prose the model wrote: its Markdown (links and citation markers placed by the grounding) and its sentences. */
-export interface WrittenProse {
-  markdown: string;
-  sentences: string[];
-  words: number;
 }
 
 /** Heading generation calls per heading before it is given up (a banned phrase or a repeated heading each time). */
@@ -98,11 +81,9 @@ export class RefreshWriter {
   async prose(ask: ProseAsk): Promise<WrittenProse> {
     const { plan, avoid, signal } = this.o;
     this.reset(ask.context);
-    const document = new ArticleDocument(plan.request.language, [plan.primary, ...plan.secondary]);
-    const context = passageContext({
+    const written = await writeProse({
       plan,
       writer: this.writer,
-      document,
       avoid,
       grounding: ask.grounding,
       // The plan asks for no headings in the outline answer, but the article mended shows its own
@@ -114,14 +95,12 @@ export class RefreshWriter {
         this.o.onTokens?.(tokens);
         this.o.onWords?.(this.wordsBefore + words);
       },
-      wordsLeft: () => ask.room - document.wordCount,
+      passage: ask.passage,
+      seen: ask.seen,
+      room: ask.room,
     });
-    for (const sentence of ask.seen) context.gate.keep(sentence, { articleStart: false, sectionStart: false });
-    await writePassage(context, ask.passage);
-    document.finish();
-    this.wordsBefore += document.wordCount;
-    const sentences = document.blocks.flatMap((block) => (block.kind === "prose" ? block.sentences : []));
-    return { markdown: document.markdown().trim(), sentences, words: document.wordCount };
+    this.wordsBefore += written.words;
+    return written;
   }
 
   /**
@@ -135,17 +114,12 @@ export class RefreshWriter {
     taken: (heading: string) => boolean;
   }): Promise<string | undefined> {
     const { plan, avoid, signal } = this.o;
-    const lower = sentenceCaseHeadings(plan.style.profile);
-    const grammar = headingGrammar(plan.primary, ask.keyword, plan.spaced, {
-      refused: avoid.words,
-      ...fieldEnds(plan.request.language),
-      lower,
-    });
+    const { grammar, read } = headingField(plan, ask.keyword, avoid.words);
     for (let attempt = 0; attempt < HEADING_TRIES; attempt++) {
       this.reset(`${ask.context}${"#".repeat(ask.depth)} `);
       const start = this.writer.text.length;
       for await (const _piece of this.writer.generate({ grammar, maxTokens: 80, seed: this.seed(), ...(signal ? { signal } : {}) }));
-      const written = withoutStop(this.writer.text.slice(start));
+      const written = read(this.writer.text.slice(start));
       if (written && !avoid.holds(written) && !ask.taken(written)) return capitalise(written, plan.request.language);
     }
     return undefined;

@@ -8,10 +8,11 @@
 import { InkpressError, InvalidFieldError } from "../../errors.js";
 import type { AnalyseExistingOptions, ExistingReport } from "../existing/analyse.js";
 import type { UnlinkedPage } from "../grounding/links.js";
-import type { CheckId } from "../report/analyse.js";
+import type { CheckId } from "../../contract/checks.js";
 import type { LocatedArticle, Span } from "../existing/locate.js";
 import { MEND_PARTS, type MendPart, type RefreshChange, type RefreshRequest } from "../../contract/refresh.js";
-import type { Kept, Reading, ReadingInput, RefreshTexts } from "./reading.js";
+import type { Kept, Reading, ReadingInput } from "../existing/reading.js";
+import type { RefreshTexts } from "./reading.js";
 
 /** Text to put at a span of the article (an empty span inserts). */
 export interface Edit extends Span {

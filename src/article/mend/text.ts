@@ -5,7 +5,7 @@
  * deleted or rewritten: one holding a banned phrase is named, and its check listed unmended.
  */
 import { countBanned } from "../plan/avoid.js";
-import type { CheckId } from "../report/analyse.js";
+import type { CheckId } from "../../contract/checks.js";
 import { LENGTH_TOLERANCE } from "../plan/limits.js";
 import { countWords, hasPhrase, normaliseSentence } from "../text/text.js";
 import { bodyStart, contextBefore, noGrounding, room, seenAround, type Mending } from "./context.js";

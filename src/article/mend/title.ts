@@ -5,7 +5,7 @@
  * or description the request gives is measured as given, never rewritten.
  */
 import type { Outline } from "../outline/outline.js";
-import type { CheckId } from "../report/analyse.js";
+import type { CheckId } from "../../contract/checks.js";
 import { countWords } from "../text/text.js";
 import type { Mending } from "./context.js";
 import type { Rewritten } from "./plan.js";

@@ -2,7 +2,7 @@
  * The checks a refresh leaves failing, each with why: the reason a mend noted, or what a
  * refresh does not mend at all. The answer never claims a pass the report does not have.
  */
-import type { CheckId } from "../report/analyse.js";
+import type { CheckId } from "../../contract/checks.js";
 import type { RefreshState } from "./state.js";
 
 /** Why a refresh leaves these checks as they are. */

@@ -4,7 +4,9 @@
  * no question, a first word beginning with one that (or whose stem) already opens two earlier
  * headings ("Oil the pan", "Oiling it" leave no "Oils …" for a third).
  */
-import type { GrammarOptions } from "../gbnf/grammar.js";
+import { headingGrammar, withoutStop, type GrammarOptions } from "../gbnf/grammar.js";
+import type { Plan } from "../plan/plan.js";
+import { sentenceCaseHeadings } from "../plan/voice.js";
 import { finalCharacters, functionWords, openingOf } from "../text/function-words.js";
 import { wordSpans } from "../text/text.js";
 import type { OutlineItem } from "./outline-answer.js";
@@ -45,4 +47,20 @@ export function fieldWords(place: FieldPlace): GrammarOptions {
   // The words themselves and their stem ("oil" of "oiling", "poppi" of "Poppy"), so no form of them opens a third.
   const openings = [...seen.entries()].filter(([, entry]) => entry.count >= 2).flatMap(([key, entry]) => [...entry.words, key]);
   return { ...ends, openings };
+}
+
+/**
+ * One heading written on its own (a refresh's, at a spot of the article): the outline's heading
+ * grammar, the keyword in its first words when `keyword`, refusing the `refused` single words,
+ * ending as every outline field ends, in sentence case for a house voice that writes so; and how
+ * the text written under it reads (its stop left out).
+ */
+export function headingField(
+  plan: Plan,
+  keyword: boolean,
+  refused: readonly string[],
+): { grammar: string; read: (text: string) => string } {
+  const lower = sentenceCaseHeadings(plan.style.profile);
+  const grammar = headingGrammar(plan.primary, keyword, plan.spaced, { refused, ...fieldEnds(plan.request.language), lower });
+  return { grammar, read: withoutStop };
 }

@@ -5,8 +5,8 @@
  */
 import type { Root } from "mdast";
 import type { Publisher } from "../../contract/request.js";
-import { articleJsonLd } from "../output/jsonld.js";
-import { renderArticle } from "../output/render.js";
+import { articleJsonLd } from "./jsonld.js";
+import { renderArticle } from "./render.js";
 import type { Plan } from "../plan/plan.js";
 import { readMarkdown } from "../existing/markdown.js";
 import { countBlocks, readPage } from "../existing/page.js";
