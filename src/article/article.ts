@@ -101,25 +101,21 @@ interface WrittenAnswer {
 /** The outline, then the body in the same continuing answer, on one writer borrowed from the backend. */
 async function writeAnswer({ request, articlePlan, avoid, document }: AnswerInput, options: WriteArticleOptions): Promise<WrittenAnswer> {
   const { backend, signal, onWords } = options;
-  const writer = TokenLedger.of(await backend.writer(signal));
-  try {
-    const outline = await openAnswer({ plan: articlePlan, writer, prompting: backend.prompting, seed: request.seed, avoid, signal });
-    const planned = plannedOutline(articlePlan, outline);
-    options.onOutline?.({ title: outline.title, outline: planned });
-    const grounding = Grounding.ofPlan(articlePlan, outline, avoid);
-    await writeBody(articlePlan, outline, {
-      writer,
-      document,
-      avoid,
-      grounding,
-      seed: request.seed,
-      ...(signal ? { signal } : {}),
-      ...(onWords ? { onWords } : {}),
-    });
-    return { outline, planned, grounding, usage: { ...writer.usage, discardedTokens: writer.discarded, durationMs: 0 } };
-  } finally {
-    await writer.dispose();
-  }
+  await using writer = TokenLedger.of(await backend.writer(signal));
+  const outline = await openAnswer({ plan: articlePlan, writer, prompting: backend.prompting, seed: request.seed, avoid, signal });
+  const planned = plannedOutline(articlePlan, outline);
+  options.onOutline?.({ title: outline.title, outline: planned });
+  const grounding = Grounding.ofPlan(articlePlan, outline, avoid);
+  await writeBody(articlePlan, outline, {
+    writer,
+    document,
+    avoid,
+    grounding,
+    seed: request.seed,
+    ...(signal ? { signal } : {}),
+    ...(onWords ? { onWords } : {}),
+  });
+  return { outline, planned, grounding, usage: { ...writer.usage, discardedTokens: writer.discarded, durationMs: 0 } };
 }
 
 /** Everything the answer is assembled from. */

@@ -12,6 +12,7 @@ import { Grounding } from "./grounding/grounding.js";
 import { TokenLedger } from "./ledger.js";
 import { outlineFormat } from "./outline/opening.js";
 import { headingText, writeOutline, type Outline } from "./outline/outline.js";
+import type { AvoidList } from "./plan/avoid.js";
 import { planAvoidList, plan, type Plan } from "./plan/plan.js";
 import { articlePrompt } from "./plan/prompts.js";
 import { seedSequence } from "./plan/seeds.js";
@@ -41,30 +42,10 @@ export function outlineCharge(request: { length: number }): number {
 export async function draftOutline(given: AcceptedRequest, options: DraftOutlineOptions): Promise<OutlineResponse> {
   const started = performance.now();
   const { outline: _ignored, ...request } = given;
-  const { backend, signal } = options;
+  const { backend } = options;
   const articlePlan = plan(request);
   const avoid = planAvoidList(articlePlan);
-  const writer = TokenLedger.of(await backend.writer(signal));
-  const format = outlineFormat(backend.prompting);
-  const alternatives: OutlineResponse["alternatives"] = { titles: [], descriptions: [] };
-  let outline: Outline;
-  try {
-    await writer.begin(articlePrompt(articlePlan, format));
-    const start = writer.text.length;
-    const write = (p: Plan, seed: number) => writeOutline({ plan: p, writer, format, seed, avoid, ...(signal ? { signal } : {}) });
-    outline = await write(articlePlan, request.seed);
-    // The alternatives are a title and description alone: the plan of the same request without sections.
-    const bare = plan({ ...request, structure: "paragraphs" });
-    const seeds = seedSequence(request.seed);
-    for (let n = 0; n < 2; n++) {
-      writer.cut(start, "outline");
-      const other = await write(bare, seeds());
-      alternatives.titles.push(other.title);
-      alternatives.descriptions.push(other.metaDescription);
-    }
-  } finally {
-    await writer.dispose();
-  }
+  const { outline, alternatives, usage } = await writeDrafts({ request, articlePlan, avoid }, options);
   const grounding = Grounding.ofPlan(articlePlan, outline, avoid);
   const { introduction, headings } = await budgets(articlePlan, outline, grounding);
   return {
@@ -75,12 +56,36 @@ export async function draftOutline(given: AcceptedRequest, options: DraftOutline
     outline: { title: outline.title, description: outline.metaDescription, introduction, headings },
     alternatives,
     usage: {
-      promptTokens: writer.usage.promptTokens,
-      completionTokens: writer.usage.completionTokens,
+      promptTokens: usage.promptTokens,
+      completionTokens: usage.completionTokens,
       chargedWords: outlineCharge(request),
       durationMs: Math.round(performance.now() - started),
     },
   };
+}
+
+/** The outline, then two more titles and descriptions in its place, on one writer borrowed from the backend (given back when they end). */
+async function writeDrafts(
+  { request, articlePlan, avoid }: { request: Plan["request"]; articlePlan: Plan; avoid: AvoidList },
+  { backend, signal }: DraftOutlineOptions,
+): Promise<{ outline: Outline; alternatives: OutlineResponse["alternatives"]; usage: TokenLedger["usage"] }> {
+  await using writer = TokenLedger.of(await backend.writer(signal));
+  const format = outlineFormat(backend.prompting);
+  const alternatives: OutlineResponse["alternatives"] = { titles: [], descriptions: [] };
+  await writer.begin(articlePrompt(articlePlan, format));
+  const start = writer.text.length;
+  const write = (p: Plan, seed: number) => writeOutline({ plan: p, writer, format, seed, avoid, ...(signal ? { signal } : {}) });
+  const outline = await write(articlePlan, request.seed);
+  // The alternatives are a title and description alone: the plan of the same request without sections.
+  const bare = plan({ ...request, structure: "paragraphs" });
+  const seeds = seedSequence(request.seed);
+  for (let n = 0; n < 2; n++) {
+    writer.cut(start, "outline");
+    const other = await write(bare, seeds());
+    alternatives.titles.push(other.title);
+    alternatives.descriptions.push(other.metaDescription);
+  }
+  return { outline, alternatives, usage: writer.usage };
 }
 
 /**

@@ -61,6 +61,10 @@ export class TokenLedger implements Writer {
   dispose(): Promise<void> {
     return this.inner.dispose();
   }
+  /** Give the slot back as an `await using` scope ends: the engine's entries hold their writer so. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.dispose();
+  }
   async *generate(options: GenerateOptions): AsyncGenerator<string, void, undefined> {
     for await (const piece of this.inner.generate(options)) {
       this.recordEnd();

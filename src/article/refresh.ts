@@ -11,7 +11,7 @@ import type { RefreshRequest, RefreshResponse } from "../contract/refresh.js";
 import { resolveStyle, type Publisher, type Style } from "../contract/request.js";
 import type { Backend } from "../model/backend.js";
 import { seoAnswer } from "./answer.js";
-import { mendArticle, planRefresh } from "./mend/mend.js";
+import { mendArticle, planRefresh, type RefreshPlan } from "./mend/mend.js";
 import { textsHere, type RefreshTexts } from "./mend/reading.js";
 import { RefreshWriter } from "./mend/session.js";
 import { RefreshState } from "./mend/state.js";
@@ -72,20 +72,7 @@ export async function refreshArticle(request: RefreshRequest, options: RefreshOp
   const texts = options.texts ?? textsHere;
   const state = await RefreshState.open(request, { style, ...(options.fileSlug ? { fileSlug: options.fileSlug } : {}) }, texts);
   const planned = planRefresh(state, style);
-  const writer = await RefreshWriter.open({
-    backend: options.backend,
-    plan: planned.plan,
-    avoid: planned.avoid,
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.onTokens ? { onTokens: options.onTokens } : {}),
-    ...(options.onWords ? { onWords: options.onWords } : {}),
-  });
-  let before: RefreshResponse["before"];
-  try {
-    before = seoAnswer(await mendArticle(state, writer, planned));
-  } finally {
-    await writer.dispose();
-  }
+  const { before, usage } = await mendOnWriter(state, planned, options);
   const failed = new Set<CheckId>(before.checks.filter((c) => c.passed === false).map((c) => c.id));
   const { article, document } = await texts.article({
     markdown: state.markdown,
@@ -110,7 +97,20 @@ export async function refreshArticle(request: RefreshRequest, options: RefreshOp
         ? ""
         : createTwoFilesPatch("a/article.md", "b/article.md", request.markdown, state.markdown, undefined, undefined, { context: 3 }),
     wordsWritten: state.wordsWritten,
-    usage: { ...writer.usage, durationMs: Math.round(performance.now() - started) },
+    usage: { ...usage, durationMs: Math.round(performance.now() - started) },
   };
   return { response, document };
+}
+
+/** The mends on one writer borrowed from the backend, given back when they end: the report they started from, and the writer's usage. */
+async function mendOnWriter(state: RefreshState, planned: RefreshPlan, options: RefreshOptions) {
+  await using writer = await RefreshWriter.open({
+    backend: options.backend,
+    plan: planned.plan,
+    avoid: planned.avoid,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onTokens ? { onTokens: options.onTokens } : {}),
+    ...(options.onWords ? { onWords: options.onWords } : {}),
+  });
+  return { before: seoAnswer(await mendArticle(state, writer, planned)), usage: writer.usage };
 }

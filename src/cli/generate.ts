@@ -100,24 +100,19 @@ export const generateCommand = defineCommand({
       const progress = new GenerateProgress(request.length);
       try {
         progress.loading(model.modelPath);
-        const backend = await ModelRuntime.load({ ...model, sequences: 1, queueSize: 0 });
-        try {
-          progress.planning();
-          const { response, document } = await writeArticle(request, {
-            backend,
-            onOutline: (outline) => progress.outline(outline),
-            onWords: (words) => progress.wordsWritten(words),
-          });
-          progress.done(response.article.wordCount, response.seo.score);
-          const out =
-            format === "json" ? `${JSON.stringify(response, null, 2)}\n` : format === "html" ? document : response.article.markdown;
-          if (args.output) {
-            await writeFileAtomic(args.output, out, { userFile: true });
-            progress.wrote(args.output);
-          } else process.stdout.write(out);
-        } finally {
-          await backend.dispose();
-        }
+        await using backend = await ModelRuntime.load({ ...model, sequences: 1, queueSize: 0 });
+        progress.planning();
+        const { response, document } = await writeArticle(request, {
+          backend,
+          onOutline: (outline) => progress.outline(outline),
+          onWords: (words) => progress.wordsWritten(words),
+        });
+        progress.done(response.article.wordCount, response.seo.score);
+        const out = format === "json" ? `${JSON.stringify(response, null, 2)}\n` : format === "html" ? document : response.article.markdown;
+        if (args.output) {
+          await writeFileAtomic(args.output, out, { userFile: true });
+          progress.wrote(args.output);
+        } else process.stdout.write(out);
       } finally {
         progress.stop();
       }

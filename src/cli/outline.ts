@@ -20,16 +20,12 @@ export const outlineCommand = defineCommand({
       const request = await requestFromArgs(args, rawArgs);
       const model = await localModelConfig(args);
       process.stderr.write(`Planning with ${model.modelPath}…\n`);
-      const backend = await ModelRuntime.load({ ...model, sequences: 1, queueSize: 0 });
-      try {
-        const answer = `${JSON.stringify(await draftOutline(request, { backend }), null, 2)}\n`;
-        if (args.output) {
-          await writeFileAtomic(args.output, answer, { userFile: true });
-          process.stderr.write(`Wrote ${args.output}\n`);
-        } else process.stdout.write(answer);
-      } finally {
-        await backend.dispose();
-      }
+      await using backend = await ModelRuntime.load({ ...model, sequences: 1, queueSize: 0 });
+      const answer = `${JSON.stringify(await draftOutline(request, { backend }), null, 2)}\n`;
+      if (args.output) {
+        await writeFileAtomic(args.output, answer, { userFile: true });
+        process.stderr.write(`Wrote ${args.output}\n`);
+      } else process.stdout.write(answer);
     } catch (error) {
       fail(error);
     }

@@ -66,23 +66,19 @@ export const planCommand = defineCommand({
           )
         : [];
       const options = { topic: args.topic, language: args.language };
-      const runtime = args.model
+      await using runtime = args.model
         ? await ModelRuntime.load({ ...resolveModelConfig({ flags: args }), sequences: 1, queueSize: 0 })
         : undefined;
-      try {
-        const lexical = clusterKeywords(keywords, options);
-        const clusters = runtime && args.embeddings ? await placed(lexical, runtime) : lexical;
-        const { articles, covered } = planSite(clusters, { ...options, existing, basePath });
-        for (const { primary, page } of covered) process.stderr.write(`“${primary}” is covered by ${page}: not planned again\n`);
-        let rows = planRows(articles, { language: args.language, ...(args.length ? { length: Number(args.length) } : {}) });
-        if (runtime) rows = await outlined(rows, runtime, signal);
-        process.stderr.write(
-          `Planned ${articles.length} article${articles.length === 1 ? "" : "s"} (1 pillar) from ${counted(keywords.length, lexical)}\n`,
-        );
-        await writePlan(args.output, rows);
-      } finally {
-        await runtime?.dispose();
-      }
+      const lexical = clusterKeywords(keywords, options);
+      const clusters = runtime && args.embeddings ? await placed(lexical, runtime) : lexical;
+      const { articles, covered } = planSite(clusters, { ...options, existing, basePath });
+      for (const { primary, page } of covered) process.stderr.write(`“${primary}” is covered by ${page}: not planned again\n`);
+      let rows = planRows(articles, { language: args.language, ...(args.length ? { length: Number(args.length) } : {}) });
+      if (runtime) rows = await outlined(rows, runtime, signal);
+      process.stderr.write(
+        `Planned ${articles.length} article${articles.length === 1 ? "" : "s"} (1 pillar) from ${counted(keywords.length, lexical)}\n`,
+      );
+      await writePlan(args.output, rows);
     } catch (error) {
       if (!stop.signal.aborted) fail(error);
       process.stderr.write("inkpress: plan interrupted; nothing was written\n");

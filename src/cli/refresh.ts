@@ -91,7 +91,7 @@ export const refreshCommand = defineCommand({
       const publishTo = args.publish === undefined ? undefined : await publishingTo(args.publish, args);
       const model = await localModelConfig(args);
       process.stderr.write(`inkpress: refreshing ${args.file} with ${path.basename(model.modelPath)}\n`);
-      const backend = await ModelRuntime.load({ ...model, sequences: 1, queueSize: 0 });
+      await using backend = await ModelRuntime.load({ ...model, sequences: 1, queueSize: 0 });
       try {
         const refreshed = (await refreshFile(args.file, request, { backend })).response;
         process.stderr.write(summary(refreshed));
@@ -102,7 +102,6 @@ export const refreshCommand = defineCommand({
         else process.stdout.write(out);
       } finally {
         await publishTo?.publishing.close();
-        await backend.dispose();
       }
     } catch (error) {
       fail(error);

@@ -164,9 +164,15 @@ export class ModelRuntime implements ReportingBackend {
   /** Free the context, the model and the native runtime. */
   async dispose(): Promise<void> {
     this.slots.close();
-    await this.context.dispose();
-    await this.model.dispose();
-    await this.llama.dispose();
+    // Freed as the scope ends, the last first (the context, the model, then the runtime), each even when one before it fails.
+    await using _llama = this.llama;
+    await using _model = this.model;
+    await using _context = this.context;
+  }
+
+  /** Free it all as an `await using` scope ends: the CLI's commands hold their runtime so. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.dispose();
   }
 }
 

@@ -125,8 +125,8 @@ export class RefreshWriter {
     return undefined;
   }
 
-  /** Give the slot back. */
-  dispose(): Promise<void> {
+  /** Give the slot back as the `await using` scope that holds the writer ends. */
+  [Symbol.asyncDispose](): Promise<void> {
     return this.writer.dispose();
   }
 
