@@ -137,7 +137,7 @@ export function notWord(words: readonly string[], rest: string, options: NotWord
       ? charClass(taken, true, ASCII_NOT_LETTER)
       : charClass([...taken, ...(depth === 0 ? [" "] : []), ...never], true);
     // With `prefix`, a word ended is refused whatever follows.
-    return trieStep(node, seq(other, rest), (child) => (options.prefix && child.end ? undefined : expression(child, depth + 1)));
+    return alt(...trieStep(node, seq(other, rest), (child) => (options.prefix && child.end ? undefined : expression(child, depth + 1))));
   };
   return expression(wordTrie(words), 0);
 }

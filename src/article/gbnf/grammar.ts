@@ -4,7 +4,7 @@
  * heading ends on a whole word. The model still chooses every word.
  */
 import { charClass, literal } from "./escape.js";
-import { alt, chars, grammar, group, opt, repeat, rule, seq, times, type Term } from "./terms.js";
+import { alt, chars, grammar, group, opt, repeat, rule, RuleSet, seq, times, type Term } from "./terms.js";
 import { NOT_LETTER, refusableWords, wordRules } from "./words.js";
 
 /** One field's shape. */
@@ -123,7 +123,9 @@ export class GrammarBuilder {
   private readonly finals: readonly string[];
   private readonly openings: readonly string[];
   /** Word rules of the refused words (and the finals or openings), by rule name. */
-  private readonly words = new Map<string, string[]>();
+  private readonly words = new Map<string, string>();
+  /** The rules of the word tries' nodes, each distinct node once across every word rule. */
+  private readonly nodes = new RuleSet();
   /** Whether a field's words past its first open in lower case (`wlo`, `wllo`). */
   private lowered = false;
 
@@ -152,7 +154,14 @@ export class GrammarBuilder {
         ? [LETTER_RULE, ...SCRIPT_RULES, ...wordRulesOf(part, this.finals.length ? () => this.last(12) : part, this.first())]
         : SHARED_RULES;
     const lower = this.lowered ? this.lowerRules() : [];
-    return grammar(rule("root", seq(...this.parts) || literal("")), ...this.rules, ...shared, ...lower, ...[...this.words.values()].flat());
+    return grammar(
+      rule("root", seq(...this.parts) || literal("")),
+      ...this.rules,
+      ...shared,
+      ...lower,
+      ...this.words.values(),
+      ...this.nodes.rules(),
+    );
   }
 
   /** A word (`wlo`) and a field's last word (`wllo`) opening in lower case, refusing what `w` and `wl` refuse. */
@@ -183,7 +192,7 @@ export class GrammarBuilder {
 
   /** The word rules `name` once built (see {@link wordRules}). */
   private named(name: string, words: readonly string[], letters: number, finals: readonly string[] = [], lower = false): string {
-    if (!this.words.has(name)) this.words.set(name, wordRules(name, words, letters, finals, lower));
+    if (!this.words.has(name)) this.words.set(name, wordRules(name, words, letters, finals, lower, this.nodes));
     return name;
   }
 
@@ -194,7 +203,7 @@ export class GrammarBuilder {
     if (!this.words.has("cl")) {
       const plain = chars(`${NOT_LETTER}${finals.always}${finals.afterKana}`, true);
       const kana = finals.afterKana ? [seq(chars("\u3041-\u309f"), chars(finals.afterKana))] : [];
-      this.words.set("cl", [rule("cl", alt(plain, seq(SPACE, plain), ...kana))]);
+      this.words.set("cl", rule("cl", alt(plain, seq(SPACE, plain), ...kana)));
     }
     return "cl";
   }

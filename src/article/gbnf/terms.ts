@@ -47,6 +47,35 @@ export const chars = (syntax: string, negated = false): Term => `[${negated ? "^
 /** A named rule. */
 export const rule = (name: string, term: Term): string => `${name} ::= ${term}`;
 
+/**
+ * The rules of one grammar, each term named once: a term named again (the same alternatives of
+ * a word trie's node, reached by two words or two word rules) is the rule it already is, as
+ * node-llama-cpp's grammar generator keeps one rule per grammar text for its `GbnfOr` terms.
+ */
+export class RuleSet {
+  private readonly names = new Map<Term, string>();
+  private readonly defined: string[] = [];
+
+  /** The name of a rule for `term`: `name`, or the name the same term was given before. */
+  name(name: string, term: Term): string {
+    const known = this.names.get(term);
+    if (known !== undefined) return known;
+    this.names.set(term, name);
+    this.defined.push(rule(name, term));
+    return name;
+  }
+
+  /** Any one of the terms ({@link alt}) as a rule of the set, named `name` unless the same alternatives have a name already. */
+  alt(name: string, ...terms: ReadonlyArray<Term | undefined>): string {
+    return this.name(name, alt(...terms));
+  }
+
+  /** The rules named so far, in the order first named. */
+  rules(): readonly string[] {
+    return this.defined;
+  }
+}
+
 /** Rules as one grammar, the first its root. */
 export const grammar = (...rules: readonly string[]): string => rules.join("\n");
 
@@ -79,7 +108,7 @@ const caseForms = (c: string): string[] => [c, ...[c.toLocaleUpperCase()].filter
 export const trieLetters = (node: TrieNode): string[] => [...node.children.keys()].flatMap(caseForms);
 
 /**
- * A trie node as alternatives: `out` (the way out of the trie, a character no word goes on
+ * A trie node's alternatives (for {@link alt}): `out` (the way out of the trie, a character no word goes on
  * with), then each letter the words go on with, in either case, followed by what `next` makes
  * of its node (given the letter, lower-case); a letter whose `next` is undefined is left out (a word that may not be written).
  */
@@ -88,11 +117,11 @@ export function trieStep(
   out: Term,
   next: (child: TrieNode, letter: string) => Term | undefined,
   forms: (c: string) => string[] = caseForms,
-): Term {
+): Term[] {
   const alternatives = [out];
   for (const [c, child] of node.children) {
     const rest = next(child, c);
     if (rest !== undefined) alternatives.push(seq(charClass(forms(c)), rest));
   }
-  return alt(...alternatives);
+  return alternatives;
 }

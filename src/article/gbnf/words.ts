@@ -5,7 +5,7 @@
  * never rewritten (or left empty) for one.
  */
 import { charClass } from "./escape.js";
-import { opt, repeat, rule, seq, trieLetters, trieStep, wordTrie, type TrieNode } from "./terms.js";
+import { opt, repeat, rule, seq, trieLetters, trieStep, wordTrie, type RuleSet, type TrieNode } from "./terms.js";
 
 /** What is never a letter of a word in ASCII: punctuation, symbols, spaces and control characters (class syntax). */
 export const ASCII_NOT_LETTER = "\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f";
@@ -29,7 +29,9 @@ export function refusableWords(words: readonly string[]): string[] {
  * GBNF rules defining `name`: a run of 1 to `letters` letters that does not begin with any of
  * `words` (lower-case, letters only) and is none of `finals` exactly (a last word that may not
  * end a field: "the" is refused, "then" and "there" are not), in either case; with `lower`, the word
- * opens with no capital (a heading in sentence case). One rule per trie node.
+ * opens with no capital (a heading in sentence case). The rule of `name` is returned; its trie's
+ * nodes are rules of `set`, one per distinct node (a node whose alternatives another node of any
+ * word rule of the grammar already has is that node's rule).
  */
 export function wordRules(
   name: string,
@@ -37,8 +39,9 @@ export function wordRules(
   letters: number,
   finals: readonly string[] = [],
   lower = false,
-): string[] {
-  const rules: string[] = [];
+  set: RuleSet,
+): string {
+  let nodes = 0;
   const banned = new Set(words.map((w) => w.toLocaleLowerCase()));
   const whole = new Set(finals.map((w) => w.toLocaleLowerCase()));
   // The rest of a word once `node`'s letters (`prefix`) are written: undefined when nothing may follow.
@@ -60,10 +63,8 @@ export function wordRules(
       if (whole.has(word)) return rest;
       return rest ? opt(rest) : "";
     };
-    const body = opening ? trieStep(node, out, step, (c) => [c]) : trieStep(node, out, step);
-    const named = `${name}-${rules.length}`;
-    rules.push(rule(named, body));
-    return named;
+    const alternatives = opening ? trieStep(node, out, step, (c) => [c]) : trieStep(node, out, step);
+    return set.alt(`${name}-${nodes++}`, ...alternatives);
   };
-  return [rule(name, visit(wordTrie([...banned, ...whole]), "")!), ...rules];
+  return rule(name, visit(wordTrie([...banned, ...whole]), "")!);
 }
