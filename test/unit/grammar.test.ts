@@ -243,6 +243,20 @@ describe("GrammarBuilder in llama.cpp", () => {
       expect(accepts(overflowing, " small garden, the.")).toBe(false);
     });
 
+    it("names each term once: no two rules of a grammar with banned words, finals and openings share a body", async () => {
+      const options = { refused: ["very", "delve", "vital"], finals: ["the", "a", "and", "of"], openings: ["oil", "a"] };
+      const text = new GrammarBuilder(true, options)
+        .add([
+          { field: { words: [4, 9], keyword: "indoor plants", before: 2 } },
+          { literal: "\n" },
+          { field: { words: [2, 8], lower: true } },
+        ])
+        .build();
+      const bodies = text.split("\n").map((line) => line.slice(line.indexOf(" ::= ")));
+      expect(new Set(bodies).size).toBe(bodies.length);
+      await expect(llama().createGrammar({ grammar: text })).resolves.toBeDefined();
+    });
+
     it("refuses a function word as a field's last word and a refused opening as its first, words banned or not", async () => {
       const finals = ["the", "a", "and", "of"];
       const openings = ["oil", "how", "poppi"];
