@@ -160,7 +160,8 @@ function resolveSource(sources: SettingSources): ModelSource | BackendSource {
   if (!writesWithBackend) return { kind: "model", ...resolveModelConfig(sources), sequences: sequences ?? defaultSequences() };
   if (model === backend) {
     throw new ConfigError(
-      "a model and a backend are both configured: write with a local model (--model, INKPRESS_MODEL) or an inference server (--backend, INKPRESS_BACKEND), not both",
+      "a model and a backend are both configured: write with a local model (--model, INKPRESS_MODEL) or an inference server (--backend, INKPRESS_BACKEND), " +
+        "not both",
     );
   }
   return {

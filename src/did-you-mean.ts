@@ -41,7 +41,8 @@ function misplaced(given: string, elsewhere: readonly string[]): { path: string;
  * length?)", or the valid names when none is close. Given its `place` in a nested body, the
  * suggestion is a whole path, and a field of another level counts too: a sibling one edit away
  * (`keyword` → `keywords`) first, then a field named exactly so at another level (`keywords` at
- * the top → `seo.keywords`), then a sibling a typo away, then another level's field a typo away. The API's 422 and a batch row's error say it in the same words.
+ * the top → `seo.keywords`), then a sibling a typo away, then another level's field a typo away. The API's 422 and a batch row's error say it in the same
+ * words.
  */
 export function unknownFieldReason(given: string, valid: readonly string[], place?: FieldPlace): string {
   const inside = (name: string) => (place?.at ? `${place.at}.${name}` : name);

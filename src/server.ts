@@ -316,7 +316,8 @@ export async function openKeys(config: Pick<ServeConfig, "apiKeys" | "keysFile">
   const short = config.apiKeys.findIndex((key) => key.length < MIN_ENV_KEY_LENGTH);
   if (short >= 0) {
     throw new ConfigError(
-      `INKPRESS_API_KEYS entry ${short + 1} is ${config.apiKeys[short]!.length} characters long; a key needs at least ${MIN_ENV_KEY_LENGTH}, or it can be guessed: \`${cliCommand("keys create --name NAME")}\` makes a strong one`,
+      `INKPRESS_API_KEYS entry ${short + 1} is ${config.apiKeys[short]!.length} characters long; a key needs at least ${MIN_ENV_KEY_LENGTH}, or it can be ` +
+        `guessed: \`${cliCommand("keys create --name NAME")}\` makes a strong one`,
     );
   }
   let keys: ApiKeys;

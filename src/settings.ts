@@ -100,7 +100,9 @@ export const SETTINGS = {
     default: "512",
     description: "tokens of the latest prose a local model keeps in view, besides the instructions and the outline",
     details:
-      "older prose leaves the model's view as the article grows (its cache is shifted, never evaluated again), so each token costs the same at word 50 and at word 3,000; on small models attention over a long view is most of a token's cost; `0` keeps all the context holds; with `--backend`, the server's context decides",
+      "older prose leaves the model's view as the article grows (its cache is shifted, never evaluated again), so each token costs the same at word 50 and " +
+      "at word 3,000; on small models attention over a long view is most of a token's cost; `0` keeps all the context holds; with `--backend`, the " +
+      "server's context decides",
     parse: integer("window", 0, 1_000_000),
   },
   apiKeys: {
@@ -124,7 +126,8 @@ export const SETTINGS = {
     defaultNote: "half the cores, at least 1; with `--backend`, the server's slots",
     description: "generations that run at once",
     details:
-      "sequences of one shared context take turns on the same cores, so on 2 cores one measured best for aggregate throughput; with `--backend`, articles in flight upstream",
+      "sequences of one shared context take turns on the same cores, so on 2 cores one measured best for aggregate throughput; with `--backend`, articles " +
+      "in flight upstream",
     parse: optional(integer("sequences", 1, 64)),
   },
   queueSize: {
@@ -196,7 +199,8 @@ export const SETTINGS = {
     defaultNote: "none: this process alone",
     description: "`redis://` URL shared by every replica",
     details:
-      "it holds the job queue and records, rate-limit windows, concurrency counts, daily word quotas and idempotency records ([more than one machine](#more-than-one-machine))",
+      "it holds the job queue and records, rate-limit windows, concurrency counts, daily word quotas and idempotency records ([more than one " +
+      "machine](#more-than-one-machine))",
     parse: optional(url("redis", /^rediss?:\/\/./i, "a redis:// or rediss:// URL")),
   },
   webhookAllow: {

@@ -53,7 +53,10 @@ async function withOutlineFile(row: InputRow, base: string): Promise<InputRow> {
   }
 }
 
-/** The row with the pages its `links` cell names read (a links file, relative to the input file, as `--links` reads one); a file that cannot be read is the row's error. */
+/**
+ * The row with the pages its `links` cell names read (a links file, relative to the input file, as `--links` reads one); a file that cannot
+ * be read is the row's error.
+ */
 async function withLinksFile(row: InputRow, base: string): Promise<InputRow> {
   if ("error" in row || typeof row.fields.links !== "string") return row;
   try {

@@ -143,7 +143,8 @@ async function callServer(request: Request, signal: AbortSignal, post?: Post): P
       if (why.code === "TIMEOUT" && ++silent >= SILENT_TRIES) {
         const waited = Math.round((performance.now() - started) / 1000);
         throw new BatchError(
-          `the server at ${origin} took the request and sent no answer: ${silent} tries of ${timeoutMs / 1000} s, ${waited} s waited (--request-timeout); it is stuck or overloaded`,
+          `the server at ${origin} took the request and sent no answer: ${silent} tries of ${timeoutMs / 1000} s, ${waited} s waited (--request-timeout); ` +
+            `it is stuck or overloaded`,
         );
       }
       // A silent server has had its time already: ask again at once.

@@ -71,7 +71,8 @@ export function reportText(analysis: AnalysisResponse): string {
     failed.length ? `Failed checks (${failed.length}):` : "No check failed.",
     ...failed.map((check) => `  ${check.label.padEnd(width)}  ${check.message}`),
     "",
-    `Score: ${analysis.seo.score}/100 (${analysis.seo.checks.filter((c) => c.passed !== null).length} checks applied, ${analysis.seo.checks.filter((c) => c.passed === null).length} did not apply)`,
+    `Score: ${analysis.seo.score}/100 (${analysis.seo.checks.filter((c) => c.passed !== null).length} checks applied, ` +
+      `${analysis.seo.checks.filter((c) => c.passed === null).length} did not apply)`,
   ];
   return `${lines.join("\n")}\n`;
 }

@@ -132,7 +132,9 @@ export function summaryText(report: AuditReport, out?: string): string {
   const mean = pages.length ? Math.round(pages.reduce((total, page) => total + page.score, 0) / pages.length) : 0;
   const section = (title: string, lines: string[]) => (lines.length ? ["", title, ...lines.map((line) => `  ${line}`)] : []);
   const lines = [
-    `${pages.length} page${pages.length === 1 ? "" : "s"} analysed, mean score ${mean}/100${report.unreadable.length ? `; ${report.unreadable.length} could not be read` : ""}`,
+    `${pages.length} page${pages.length === 1 ? "" : "s"} analysed, mean score ${mean}/100${
+      report.unreadable.length ? `; ${report.unreadable.length} could not be read` : ""
+    }`,
     ...section(
       "Most frequent failures:",
       report.failures.slice(0, TOP_FAILURES).map((f) => `${String(f.pages).padStart(5)}  ${f.label} (${f.check})`),

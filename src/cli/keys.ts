@@ -85,7 +85,8 @@ const create = defineCommand({
       const { key, record } = await store.create(args.name, limits, style, publishTo);
       process.stdout.write(`${key}\n${record.webhookSecret}\n`);
       process.stderr.write(
-        `key "${args.name}" (${record.id}) created: the first line is the API key, the second its webhook signing secret; store both now, neither is shown again\n`,
+        `key "${args.name}" (${record.id}) created: the first line is the API key, the second its webhook signing secret; store both now, neither is shown ` +
+          `again\n`,
       );
     } catch (error) {
       fail(error);

@@ -96,7 +96,8 @@ async function apply(dir: string, review: string, publish?: PublishTo): Promise<
   }
   for (const line of applied.skipped) process.stderr.write(`inkpress: ${line}\n`);
   process.stdout.write(
-    `${applied.links} link${applied.links === 1 ? "" : "s"} placed in ${applied.files.length} page${applied.files.length === 1 ? "" : "s"} (each one's earlier bytes are in its .bak)${applied.skipped.length ? `; ${applied.skipped.length} skipped` : ""}.\n`,
+    `${applied.links} link${applied.links === 1 ? "" : "s"} placed in ${applied.files.length} page${applied.files.length === 1 ? "" : "s"} (each one's ` +
+      `earlier bytes are in its .bak)${applied.skipped.length ? `; ${applied.skipped.length} skipped` : ""}.\n`,
   );
   process.exitCode = applied.skipped.length || unpublished ? 1 : 0;
 }

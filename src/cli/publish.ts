@@ -90,7 +90,8 @@ async function readArticleFile(file: string): Promise<string> {
 export async function recordPublished(file: string, published: Published): Promise<void> {
   await recordPost(file, published.target, published.id);
   process.stderr.write(
-    `${file}: ${published.created ? "created" : "updated"} post ${published.id} on "${published.target}" (${published.status}), its id recorded in the front matter\n`,
+    `${file}: ${published.created ? "created" : "updated"} post ${published.id} on "${published.target}" (${published.status}), its id recorded in the ` +
+      `front matter\n`,
   );
 }
 

@@ -31,7 +31,9 @@ export const REFRESH_TARGET_ARGS = {
   seed: { type: "string", description: "Seed for a reproducible refresh" },
   mend: {
     type: "string",
-    description: `What the author wrote that the refresh may rewrite, comma-separated: ${MEND_PARTS.join(", ")} (by default none changes; the body's sentences are never rewritten)`,
+    description:
+      `What the author wrote that the refresh may rewrite, comma-separated: ${MEND_PARTS.join(", ")} (by default none changes; the body's ` +
+      `sentences are never rewritten)`,
   },
 } as const;
 
@@ -76,7 +78,8 @@ export const refreshCommand = defineCommand({
     publish: {
       type: "string",
       description:
-        "Publish the refreshed article to this target, updating the post it came from (the id in the front matter, else its slug); the id is recorded in the file",
+        "Publish the refreshed article to this target, updating the post it came from (the id in the front matter, else its slug); the id is recorded in " +
+        "the file",
     },
     ...settingArgs("model", "threads", "window", "gpu", "gpuLayers"),
     ...PUBLISHING_SETTINGS,
@@ -135,7 +138,8 @@ async function publishRefreshed(
 export function summary(response: RefreshResponse): string {
   const mended = [...new Set(response.changes.map((change) => change.check))];
   const lines = [
-    `score ${response.before.score} → ${response.after.score}; ${response.changes.length} change${response.changes.length === 1 ? "" : "s"}${mended.length ? ` (${mended.join(", ")})` : ""}`,
+    `score ${response.before.score} → ${response.after.score}; ` +
+      `${response.changes.length} change${response.changes.length === 1 ? "" : "s"}${mended.length ? ` (${mended.join(", ")})` : ""}`,
     ...response.unmended.map((u) => `  still failing: ${u.check}: ${u.reason}`),
   ];
   return `${lines.join("\n")}\n`;

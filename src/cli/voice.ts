@@ -19,7 +19,8 @@ export const voiceCommand = defineCommand({
         await writeVoiceFile(args.out, voice);
         const { profile } = voice;
         process.stderr.write(
-          `${args.out}: voice “${voice.name}” from ${profile.articles} articles (${profile.words} words): sentences ${profile.sentenceWords.mean} words, ${profile.person.value} person, spelling ${profile.spelling.value}, headings ${profile.headingCase.value}\n`,
+          `${args.out}: voice “${voice.name}” from ${profile.articles} articles (${profile.words} words): sentences ${profile.sentenceWords.mean} words, ` +
+            `${profile.person.value} person, spelling ${profile.spelling.value}, headings ${profile.headingCase.value}\n`,
         );
       } else process.stdout.write(`${JSON.stringify(voice, null, 2)}\n`);
     } catch (error) {

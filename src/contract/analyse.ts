@@ -33,14 +33,17 @@ const pageSchema = (what: "markdown" | "html") =>
   );
 
 /** The Markdown article field, as analyse and refresh read it. */
-export const MARKDOWN_DESCRIPTION = `The article as Markdown, YAML front matter allowed (\`title\`, \`description\`, \`keywords\`, \`language\`, \`slug\` are read as targets the request leaves open); nested at most ${MAX_NESTING} levels deep.`;
+export const MARKDOWN_DESCRIPTION =
+  `The article as Markdown, YAML front matter allowed (\`title\`, \`description\`, \`keywords\`, \`language\`, \`slug\` ` +
+  `are read as targets the request leaves open); nested at most ${MAX_NESTING} levels deep.`;
 
 /** The targets an article is measured against (analyse and refresh): the generate fields that set them. */
 export const TARGET_FIELDS = {
   topic: v.optional(
     described(
       v.pipe(v.string("topic must be a string"), v.trim(), v.maxLength(LIMITS.topic, `topic must be at most ${LIMITS.topic} characters`)),
-      "What the article should be about: the on-topic check measures its sections against the topic's words, the keywords' and the title's. Without one, the title and keywords say it.",
+      "What the article should be about: the on-topic check measures its sections against the topic's words, the keywords' and the title's. Without one, " +
+        "the title and keywords say it.",
     ),
   ),
   slug: v.optional(
@@ -52,7 +55,8 @@ export const TARGET_FIELDS = {
   language: v.optional(
     described(
       LanguageSchema,
-      "ISO 639-1 code the article should be in. When absent: the front matter's `language`, the page's `<html lang>`, else the language the body reads as (said so in the answer).",
+      "ISO 639-1 code the article should be in. When absent: the front matter's `language`, the page's `<html lang>`, else the language the body reads as " +
+        "(said so in the answer).",
     ),
   ),
   length: v.optional(described(LengthSchema, "Words the article should have; without it the length check does not apply.")),
@@ -82,7 +86,9 @@ export const AnalyseRequestSchema = v.pipe(
       html: v.optional(
         described(
           pageSchema("html"),
-          `The article as an HTML page or fragment: \`<title>\`, \`<meta name="description">\`, \`<html lang>\`, headings, paragraphs, lists and links are read; scripts, styles, navigation, forms, asides and footers are not. Elements nest at most ${MAX_NESTING} levels deep. Send this or \`markdown\`.`,
+          `The article as an HTML page or fragment: \`<title>\`, \`<meta name="description">\`, \`<html lang>\`, headings, paragraphs, lists and links are ` +
+            `read; scripts, styles, navigation, forms, asides and footers are not. Elements nest at most ${MAX_NESTING} levels deep. Send this or ` +
+            `\`markdown\`.`,
         ),
       ),
       ...TARGET_FIELDS,
@@ -150,7 +156,8 @@ export type AnalysisResponse = v.InferOutput<typeof AnalysisResponseSchema>;
 /** An example request, for the OpenAPI document and the docs. */
 export const EXAMPLE_ANALYSE_REQUEST = {
   markdown:
-    "---\ntitle: Home composting for beginners\ndescription: How a compost bin turns garden waste into soil.\n---\n\n# Home composting for beginners\n\nA compost bin turns kitchen scraps and garden waste into dark, crumbly soil…",
+    "---\ntitle: Home composting for beginners\ndescription: How a compost bin turns garden waste into soil.\n---\n\n# Home composting for beginners\n\nA " +
+    "compost bin turns kitchen scraps and garden waste into dark, crumbly soil…",
   seo: { keywords: "compost bin, garden waste" },
   style: { avoid: ["game-changer"] },
 } satisfies AnalyseRequestInput;

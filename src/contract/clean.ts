@@ -11,7 +11,8 @@ const JOINING =
  * needs it, and ZWJ inside an emoji sequence.
  */
 const INVISIBLE = new RegExp(
-  `((?<=[${JOINING}])[\\u200c\\u200d](?=[${JOINING}])|(?<=\\p{Extended_Pictographic}[\\u{1f3fb}-\\u{1f3ff}\\ufe0f]?)\\u200d(?=\\p{Extended_Pictographic}))|[\\p{Cf}\\u3164\\uffa0]`,
+  `((?<=[${JOINING}])[\\u200c\\u200d](?=[${JOINING}])|(?<=\\p{Extended_Pictographic}[\\u{1f3fb}-\\u{1f3ff}\\ufe0f]?)\\u200d(?=\\p{Extended_Pictographic}))|` +
+    `[\\p{Cf}\\u3164\\uffa0]`,
   "gu",
 );
 

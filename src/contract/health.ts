@@ -35,7 +35,8 @@ const BackendReportSchema = described(
       ),
     }),
   ]),
-  "Where the model runs: in-process (the compute backend and the layers offloaded), or an inference server (its state from its last health check, cached a few seconds).",
+  "Where the model runs: in-process (the compute backend and the layers offloaded), or an inference server (its state from its last health check, cached a " +
+    "few seconds).",
 );
 
 /** What `/healthz` says about where articles are written. */

@@ -118,7 +118,10 @@ function nextTag(text: string, from: number): Tag | undefined {
 
 /** Formatting elements: the builder reopens them in later paragraphs until they are closed. */
 const FORMATTING = new Set(["a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u"]);
-/** Elements whose start marks the active formatting list: what was opened before them is not reopened inside them, and their end drops what was opened inside. */
+/**
+ * Elements whose start marks the active formatting list: what was opened before them is not reopened inside them, and their end drops what
+ * was opened inside.
+ */
 const MARKERS = new Set(["applet", "caption", "marquee", "object", "td", "template", "th"]);
 /** Start tags the builder inserts without reopening formatting elements first (blocks, tables, the document's own). */
 const NO_REOPEN = new Set([
@@ -231,7 +234,10 @@ export function htmlShape(text: string, limit: number): HtmlShape {
   return shape;
 }
 
-/** A formatting element opened: of three alike (same tag and attributes) since the last marker, the earliest leaves the list (the builder's "Noah's Ark" clause). */
+/**
+ * A formatting element opened: of three alike (same tag and attributes) since the last marker, the earliest leaves the list (the builder's
+ * "Noah's Ark" clause).
+ */
 function activate(active: Array<Active | typeof MARKER>, name: string, key: string): Active {
   const alike: number[] = [];
   for (let i = active.length - 1; i >= 0 && active[i] !== MARKER; i--) if ((active[i] as Active).key === key) alike.push(i);
@@ -245,5 +251,8 @@ function activate(active: Array<Active | typeof MARKER>, name: string, key: stri
 export function reopenProblem(shape: HtmlShape, limit: number): string | undefined {
   const tooDeep = shape.depth > limit && shape.reopenedAtDepth > 0;
   if (!tooDeep && shape.reopened * REOPEN_COST <= PARSE_BUDGET) return undefined;
-  return `too costly to parse: it leaves formatting elements (<b>, <i>, <font>…) open, and the browser reopens each of them in every paragraph after (${tooDeep ? `nested over ${limit} deep` : `${shape.reopened} elements`}); close each with its end tag`;
+  return (
+    `too costly to parse: it leaves formatting elements (<b>, <i>, <font>…) open, and the browser reopens each of them in every paragraph after ` +
+    `(${tooDeep ? `nested over ${limit} deep` : `${shape.reopened} elements`}); close each with its end tag`
+  );
 }

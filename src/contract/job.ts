@@ -20,7 +20,8 @@ const WebhookRequestSchema = jsonObject(
       v.maxLength(2048, "webhook.url must be at most 2048 characters"),
       v.check((url) => /^https?:\/\//i.test(url) && URL.canParse(url), "webhook.url must be an http:// or https:// URL"),
       v.description(
-        "Checked when the job is submitted and before every attempt: an address that is loopback, private, link-local or a metadata service is refused unless the server's `--webhook-allow` lists it.",
+        "Checked when the job is submitted and before every attempt: an address that is loopback, private, link-local or a metadata service is refused " +
+          "unless the server's `--webhook-allow` lists it.",
       ),
     ),
   },

@@ -90,13 +90,15 @@ export const JsonLdSchema = v.pipe(
     "@context": described(v.literal("https://schema.org"), "Always `https://schema.org`."),
     "@graph": described(
       v.pipe(v.array(v.variant("@type", [JsonLdArticleSchema, JsonLdFaqPageSchema, JsonLdHowToSchema])), v.minLength(1)),
-      "The nodes, each type at most once, in this order: `Article` (`headline`, `description`, `inLanguage`, `keywords`, `wordCount`, `timeRequired`, `datePublished`, `dateModified`, and when known `citation`, `author`, `publisher`); " +
+      "The nodes, each type at most once, in this order: `Article` (`headline`, `description`, `inLanguage`, `keywords`, `wordCount`, `timeRequired`, " +
+        "`datePublished`, `dateModified`, and when known `citation`, `author`, `publisher`); " +
         "`FAQPage` (`mainEntity`: a `Question` per FAQ question, its `name` the question and `acceptedAnswer.text` the answer's paragraphs); " +
         "`HowTo` (`name`, `description`, `inLanguage`, `step`: a `HowToStep` per step heading with its `position`, `name` and `text`).",
     ),
   }),
   v.description(
-    'schema.org structured data (JSON-LD): an `Article` always (first), a `FAQPage` when the article has an FAQ, a `HowTo` for a `how-to` article with heading tags. The HTML document carries the same object in a `<script type="application/ld+json">`.',
+    "schema.org structured data (JSON-LD): an `Article` always (first), a `FAQPage` when the article has an FAQ, a `HowTo` for a `how-to` article with " +
+      'heading tags. The HTML document carries the same object in a `<script type="application/ld+json">`.',
   ),
 );
 

@@ -85,7 +85,8 @@ export const withinNesting = (format: "markdown" | "html") => (text: string) => 
 /** What is wrong with text nested too deeply, in a few words; given the text, what keeps it from being parsed. */
 export const nestingProblem = (format: "markdown" | "html", text?: string) =>
   (text === undefined ? undefined : readProblem(text, format)) ??
-  `nested deeper than ${MAX_NESTING} levels (${format === "html" ? "elements" : "blockquotes, lists, emphasis or brackets"}); inkpress reads at most ${MAX_NESTING}`;
+  `nested deeper than ${MAX_NESTING} levels (${format === "html" ? "elements" : "blockquotes, lists, emphasis or brackets"}); inkpress reads at most ` +
+    `${MAX_NESTING}`;
 
 /** Refuse Markdown or HTML that cannot be parsed safely ({@link readProblem}): a 422 naming `field`. */
 export function assertNesting(text: string, format: "markdown" | "html", field: string): void {

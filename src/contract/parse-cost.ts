@@ -10,7 +10,10 @@
  * body limit; more is refused before parsing, naming what to change.
  */
 
-/** Work units one parse may cost, per kind (about half a second on a loaded machine; the costliest of 618 Markdown files read, a 72 KB rule book, costs 16% of it). */
+/**
+ * Work units one parse may cost, per kind (about half a second on a loaded machine; the costliest of 618 Markdown files read, a 72 KB rule
+ * book, costs 16% of it).
+ */
 export const PARSE_BUDGET = 2_000_000;
 
 /** The quadratic work a Markdown text asks of the parser, in units of {@link PARSE_BUDGET}. */
@@ -121,8 +124,14 @@ export function parseCost(text: string): ParseCost {
 export function parseCostProblem(text: string): string | undefined {
   const cost = parseCost(text);
   if (cost.structure > PARSE_BUDGET)
-    return `too costly to parse: it has too many setext headings (a line of = or - under text) or lines that continue a blockquote or list item without its marker for its length; write headings with #, and start each quoted line with >`;
+    return (
+      `too costly to parse: it has too many setext headings (a line of = or - under text) or lines that continue a blockquote or list item without its ` +
+      `marker for its length; write headings with #, and start each quoted line with >`
+    );
   if (cost.inline > PARSE_BUDGET)
-    return `too costly to parse: a paragraph has too many *, _, ~, [ or ] marks (about ${Math.floor(Math.sqrt(PARSE_BUDGET))} at most between blank lines); split it with blank lines or escape the marks with \\`;
+    return (
+      `too costly to parse: a paragraph has too many *, _, ~, [ or ] marks (about ${Math.floor(Math.sqrt(PARSE_BUDGET))} at most between blank lines); ` +
+      `split it with blank lines or escape the marks with \\`
+    );
   return undefined;
 }

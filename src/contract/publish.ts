@@ -91,7 +91,8 @@ const PublishedSchema = v.object({
   notes: v.optional(
     described(
       v.array(v.string()),
-      "What the post's page will not show, each a sentence: a WordPress site without an SEO plugin nor inkpress's must-use plugin shows no meta description or JSON-LD.",
+      "What the post's page will not show, each a sentence: a WordPress site without an SEO plugin nor inkpress's must-use plugin shows no meta description " +
+        "or JSON-LD.",
     ),
   ),
 });
@@ -133,7 +134,8 @@ export const PublishRequestSchema = jsonObject(
         v.maxLength(1_000_000, "markdown must be at most 1000000 characters"),
         v.check(withinNesting("markdown"), (issue) => `markdown is ${nestingProblem("markdown", issue.input)}`),
       ),
-      `The article as Markdown with YAML front matter (\`title\`, \`description\`, \`slug\`, \`keywords\`), as \`inkpress batch\` writes it; nested at most ${MAX_NESTING} levels deep.`,
+      `The article as Markdown with YAML front matter (\`title\`, \`description\`, \`slug\`, \`keywords\`), as \`inkpress batch\` writes it; nested at most ` +
+        `${MAX_NESTING} levels deep.`,
     ),
     publish: PublishFieldSchema,
   },
@@ -143,6 +145,7 @@ export const PublishRequestSchema = jsonObject(
 /** The example body of `POST /api/v1/publish` in the OpenAPI document. */
 export const EXAMPLE_PUBLISH_REQUEST = {
   markdown:
-    "---\ntitle: Home composting for beginners\ndescription: How to start a compost heap.\nslug: home-composting-for-beginners\nkeywords: [home composting]\n---\n\nA compost heap turns kitchen scraps into soil.\n",
+    "---\ntitle: Home composting for beginners\ndescription: How to start a compost heap.\nslug: home-composting-for-beginners\nkeywords: [home " +
+    "composting]\n---\n\nA compost heap turns kitchen scraps into soil.\n",
   publish: { target: "blog", status: "draft", categories: ["Gardening"], tags: ["compost"] },
 };

@@ -34,7 +34,12 @@ const MendSchema = described(
     ),
     "mend must be a list",
   ),
-  "What the author wrote that the refresh may rewrite: `title` (the front matter's title and the H1 showing it, when their checks fail), `description` (the front matter's meta description, when its checks fail), `headings` (a heading holding a phrase to avoid, a subheading added to a run too long without one). Without a part, it stays byte for byte and a check it fails is listed in `unmended` with why. A sentence of the body the author wrote is never deleted or rewritten, whatever this holds: a refresh adds sentences the model writes (an opening holding the keyword, a paragraph where the article is short, a sentence carrying a link), places links on words already there and citation markers after sentences, splits a long paragraph between sentences, and a description missing from the front matter is added.",
+  "What the author wrote that the refresh may rewrite: `title` (the front matter's title and the H1 showing it, when their checks fail), `description` (the " +
+    "front matter's meta description, when its checks fail), `headings` (a heading holding a phrase to avoid, a subheading added to a run too long without " +
+    "one). Without a part, it stays byte for byte and a check it fails is listed in `unmended` with why. A sentence of the body the author wrote is never " +
+    "deleted or rewritten, whatever this holds: a refresh adds sentences the model writes (an opening holding the keyword, a paragraph where the " +
+    "article is short, a sentence carrying a link), places links on words already there and citation markers after sentences, splits a long paragraph " +
+    "between sentences, and a description missing from the front matter is added.",
 );
 
 /** The refresh request. An unknown field is refused. */
@@ -48,7 +53,8 @@ export const RefreshRequestSchema = v.pipe(
           v.check((text) => text.trim().length > 0, "markdown must not be empty"),
           v.check(withinNesting("markdown"), (issue) => `markdown is ${nestingProblem("markdown", issue.input)}`),
         ),
-        `${MARKDOWN_DESCRIPTION} Everything a refresh does not change stays byte for byte, the front matter included (but a title or description mended there).`,
+        `${MARKDOWN_DESCRIPTION} Everything a refresh does not change stays byte for byte, the front matter included (but a title or description mended ` +
+          `there).`,
       ),
       ...TARGET_FIELDS,
       seed: v.optional(

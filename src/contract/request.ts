@@ -125,12 +125,14 @@ export const StyleSchema = jsonObject(
     avoid: v.optional(
       described(
         AvoidList,
-        'Phrases that never appear in the title, description, headings or body: case-insensitive, as written (symbols included), from a word\'s start, and a last word with letters glued on ("Lilych") counts as the phrase; the model writes on instead of completing one.',
+        "Phrases that never appear in the title, description, headings or body: case-insensitive, as written (symbols included), from a word's start, and " +
+          'a last word with letters glued on ("Lilych") counts as the phrase; the model writes on instead of completing one.',
       ),
     ),
     voice: described(
       voiceField(optionalText(LIMITS.voice, "voice")),
-      'A style note the prompt carries, such as "plain British English, second person, no exclamation marks"; or a house voice learnt by `POST /api/v1/voice` (its `profile`), which the writer steers towards and the report\'s `voice-…` checks measure against.',
+      'A style note the prompt carries, such as "plain British English, second person, no exclamation marks"; or a house voice learnt by `POST ' +
+        "/api/v1/voice` (its `profile`), which the writer steers towards and the report's `voice-…` checks measure against.",
     ),
     cliches: v.optional(
       described(
@@ -255,7 +257,8 @@ export const LanguageSchema = v.pipe(
 export const StructureSchema = v.pipe(
   trimmed(LIMITS.word, "structure"),
   v.description(
-    "`paragraphs`, `sections`, `detailed`, `listicle` or `how-to`, or free words mapped to the nearest of them (`steps`, `tutorial` → how-to; `list`, `top 10`, `tips` → listicle; `essay`, `story` → paragraphs; `guide`, `faq` → detailed; anything else → sections).",
+    "`paragraphs`, `sections`, `detailed`, `listicle` or `how-to`, or free words mapped to the nearest of them (`steps`, `tutorial` → how-to; `list`, `top " +
+      "10`, `tips` → listicle; `essay`, `story` → paragraphs; `guide`, `faq` → detailed; anything else → sections).",
   ),
 );
 

@@ -67,7 +67,8 @@ export const PlanResponseSchema = v.object({
   lone: v.pipe(
     v.array(v.object({ keyword: v.string(), primary: v.string(), similarity: v.number(), joined: v.boolean() })),
     v.description(
-      "Keywords sharing no term with any group, each with the group nearest it by the loaded model's embeddings (its `primary`, the cosine `similarity` to its centroid) and whether it `joined` that group (at 0.5 or more; else it keeps an article of its own); empty without a model with embeddings.",
+      "Keywords sharing no term with any group, each with the group nearest it by the loaded model's embeddings (its `primary`, the cosine `similarity` to " +
+        "its centroid) and whether it `joined` that group (at 0.5 or more; else it keeps an article of its own); empty without a model with embeddings.",
     ),
   ),
 });

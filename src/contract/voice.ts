@@ -69,7 +69,8 @@ export const VoiceProfileSchema = jsonObject(
         },
         "voice.sentenceWords must be an object",
       ),
-      "Words per paragraph sentence (headings and list items aside): the mean and the 10th and 90th percentiles; `min`–`max`: the band an article's mean passes within.",
+      "Words per paragraph sentence (headings and list items aside): the mean and the 10th and 90th percentiles; `min`–`max`: the band an article's mean " +
+        "passes within.",
     ),
     person: described(
       jsonObject({ value: oneOf(PERSONS, "voice.person.value"), share: share("voice.person.share") }, "voice.person must be an object"),

@@ -90,7 +90,8 @@ function retryDelay(error: unknown): number | undefined {
  */
 function noWebhookSecret(key: ApiKey): InvalidFieldError {
   const remedy = isEnvKeyName(key.name)
-    ? "keys from INKPRESS_API_KEYS cannot sign webhooks; submit with a key made by `inkpress keys create --name NAME`, or leave out the webhook and poll the job"
+    ? "keys from INKPRESS_API_KEYS cannot sign webhooks; submit with a key made by `inkpress keys create --name NAME`, or leave out the webhook and " +
+      "poll the job"
     : `give it one with \`inkpress keys rotate-secret ${key.name}\``;
   return new InvalidFieldError("webhook", "this key has no webhook secret", `webhook: this key has no webhook secret; ${remedy}.`);
 }
@@ -103,7 +104,10 @@ function noWebhookSecret(key: ApiKey): InvalidFieldError {
 export class Jobs {
   constructor(private readonly options: JobsOptions) {}
 
-  /** Queue a new job of a key, within its own queue limit and the server's. The webhook URL is checked now, so a refused one is a 422 and not a silent failure hours later. */
+  /**
+   * Queue a new job of a key, within its own queue limit and the server's. The webhook URL is checked now, so a refused one is a 422 and
+   * not a silent failure hours later.
+   */
   async submit(job: NewJob, key: ApiKey): Promise<Job> {
     const { store, queueSize, perKey } = this.options;
     const target = job.request.publish?.target;

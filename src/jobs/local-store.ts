@@ -70,7 +70,8 @@ export class LocalJobStore implements JobStore {
       })
       .catch(() => {
         throw new InkpressError(
-          `another inkpress process uses the data folder ${dataDir}, and its jobs would run twice: give each server its own --data-dir, or share jobs through --redis`,
+          `another inkpress process uses the data folder ${dataDir}, and its jobs would run twice: give each server its own --data-dir, or share jobs ` +
+            `through --redis`,
         );
       });
     for (const name of (await readdir(store.dir)).filter((n) => /^job_[0-9a-f]{32}\.json$/.test(n))) {

@@ -109,7 +109,8 @@ export class KeyLimiter {
     if ("day" in reserved) return { day: reserved.day, words };
     throw new LimitError(
       "daily-words",
-      `The daily quota of ${dailyWords} words has ${reserved.left} word${reserved.left === 1 ? "" : "s"} left today; this request needs ${words} (its length × 1.1). The quota renews at 00:00 UTC.`,
+      `The daily quota of ${dailyWords} words has ${reserved.left} word${reserved.left === 1 ? "" : "s"} left today; this request needs ${words} (its ` +
+        `length × 1.1). The quota renews at 00:00 UTC.`,
       secondsToUtcMidnight(),
       headers,
     );

@@ -59,7 +59,8 @@ export const PRESETS: Readonly<Record<PresetName, ModelPreset>> = {
     bytes: 676_000_000,
     licence: "Apache-2.0",
     quality:
-      "Faster and lighter than default, with simpler wording, more repetition and weaker non-English text. Q8_0 because 4-bit quantisation hurts a model this small.",
+      "Faster and lighter than default, with simpler wording, more repetition and weaker non-English text. Q8_0 because 4-bit quantisation hurts a model " +
+      "this small.",
     page: "https://huggingface.co/Qwen/Qwen2.5-0.5B-Instruct-GGUF",
     sha256: undefined,
   },

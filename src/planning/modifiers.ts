@@ -16,10 +16,14 @@ const MODIFIERS: Record<string, string> = {
   ar: "أفضل افضل الأفضل ضد مقابل رخيص رخيصة ارخص مراجعة مراجعات تقييم كيف كيفية بالقرب مني مع مقارنة",
   bg: "най-добър най-добра най-добро най-добрите добър евтин евтина евтини ревю отзиви мнения как близо до мен за с срещу сравнение",
   da: "bedste billig billige billigste anmeldelse anmeldelser test hvordan nær mig for med mod sammenlign sammenligning",
-  de: "beste bester bestes besten günstig günstige günstigste billig billige test testbericht testsieger bewertung erfahrungen vergleich gegen wie anleitung nähe für mit",
+  de:
+    "beste bester bestes besten günstig günstige günstigste billig billige test testbericht testsieger bewertung erfahrungen vergleich gegen wie " +
+    "anleitung nähe für mit",
   el: "καλύτερος καλύτερη καλύτερο καλύτερα καλύτερες φθηνός φθηνή φθηνό φθηνά κριτική κριτικές αξιολόγηση πώς κοντά μου για με εναντίον σύγκριση",
   en: "best better cheap cheaper cheapest affordable review reviews reviewed rated how near me for with compare comparison compared",
-  es: "mejor mejores barato barata baratos baratas económico económica opiniones opinión reseña reseñas análisis cómo como cerca para con contra comparativa comparación",
+  es:
+    "mejor mejores barato barata baratos baratas económico económica opiniones opinión reseña reseñas análisis cómo como cerca para con contra " +
+    "comparativa comparación",
   fi: "paras parhaat parhain halpa halvat halvin halvimmat arvostelu arvostelut testi kokemuksia miten lähellä minua varten kanssa vastaan vertailu",
   fr: "meilleur meilleure meilleurs meilleures cher bon marché avis test comparatif comparaison comment près moi pour avec contre",
   ga: "fearr saor saoire léirmheas conas in aice liom do le in aghaidh comparáid",

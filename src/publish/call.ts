@@ -109,7 +109,8 @@ export class TargetCaller {
     if (/CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code) || /certificate|tls|ssl/i.test(err.cause?.message ?? err.message)) {
       return new PublishError(
         name,
-        `target "${name}" failed the TLS check (${code || "TLS error"}): its certificate is not one this server trusts; fix the site's certificate or give Node its CA (NODE_EXTRA_CA_CERTS)`,
+        `target "${name}" failed the TLS check (${code || "TLS error"}): its certificate is not one this server trusts; fix the site's certificate or give ` +
+          `Node its CA (NODE_EXTRA_CA_CERTS)`,
         { status: 502, cause: error },
       );
     }
@@ -124,7 +125,8 @@ export class TargetCaller {
     if (answer.status === 401) {
       return new PublishError(
         name,
-        `target "${name}" refused the credentials (401${said}) while ${doing}: check the target's user and password or key; a proxy in front of the site may strip the Authorization header (Apache needs CGIPassAuth On)`,
+        `target "${name}" refused the credentials (401${said}) while ${doing}: check the target's user and password or key; a proxy in front of the site ` +
+          `may strip the Authorization header (Apache needs CGIPassAuth On)`,
       );
     }
     if (answer.status === 403)

@@ -91,7 +91,8 @@ export class WordPressClient implements CmsClient {
     if (!capabilities[needed]) {
       throw new PublishError(
         this.caller.target.name,
-        `target "${this.caller.target.name}"'s user "${this.caller.target.user}" lacks the capability ${needed}, which ${post.status === "draft" ? "writing a draft" : `status "${post.status}"`} needs`,
+        `target "${this.caller.target.name}"'s user "${this.caller.target.user}" lacks the capability ${needed}, which ` +
+          `${post.status === "draft" ? "writing a draft" : `status "${post.status}"`} needs`,
       );
     }
   }
@@ -134,7 +135,8 @@ export class WordPressClient implements CmsClient {
       if (!this.caller.target.createTerms) {
         throw new PublishError(
           this.caller.target.name,
-          `target "${this.caller.target.name}" has no ${taxonomy === "tags" ? "tag" : "category"} "${name}", and its configuration does not let inkpress create terms ("createTerms": true)`,
+          `target "${this.caller.target.name}" has no ${taxonomy === "tags" ? "tag" : "category"} "${name}", and its configuration does not let inkpress ` +
+            `create terms ("createTerms": true)`,
           { status: 422 },
         );
       }

@@ -200,7 +200,8 @@ function notApplicable(check: SeoCheck, { request, page, language, slug }: Conte
     case "sources-cited":
       if (!request.sources?.length) return undefined;
       return na(
-        `Which sentence restates a source is recorded as inkpress writes an article; an article given as it is has no such record, so this check does not apply. Found ${page.citations} citation marker${page.citations === 1 ? "" : "s"} and ${linksTo(
+        `Which sentence restates a source is recorded as inkpress writes an article; an article given as it is has no such record, so this check does not \
+apply. Found ${page.citations} citation marker${page.citations === 1 ? "" : "s"} and ${linksTo(
           page.links,
           request.sources.flatMap((s) => (s.url ? [s.url] : [])),
         )} link(s) to the sources' URLs.`,
@@ -208,7 +209,8 @@ function notApplicable(check: SeoCheck, { request, page, language, slug }: Conte
     case "internal-links":
       if (!request.links?.length) return undefined;
       return na(
-        `How many links an article owes comes from inkpress's plan of it, which an article given as it is does not have, so this check does not apply. It links ${linksTo(
+        `How many links an article owes comes from inkpress's plan of it, which an article given as it is does not have, so this check does not apply. It \
+links ${linksTo(
           page.links,
           request.links.map((l: Link) => l.url),
         )} of the ${request.links.length} given page(s).`,

@@ -60,7 +60,10 @@ export class RefreshWriter {
     return new RefreshWriter(TokenLedger.of(await options.backend.writer(options.signal)), options);
   }
 
-  /** Tokens evaluated and generated, and those cut, by why; a whole mend cut from the answer is not among them (its text went into the article, or was turned down as a whole). */
+  /**
+   * Tokens evaluated and generated, and those cut, by why; a whole mend cut from the answer is not among them (its text went into the
+   * article, or was turned down as a whole).
+   */
   get usage() {
     const { mended: _kept, ...discarded } = this.writer.discarded;
     return { ...this.writer.usage, discardedTokens: discarded };

@@ -147,7 +147,10 @@ function applyEdits(text: string, edits: readonly Edit[]): string {
   return out;
 }
 
-/** The parts of an article `mend` names, as their text stands: the title (front matter and H1), the description ("" when it has none), and every heading in order. */
+/**
+ * The parts of an article `mend` names, as their text stands: the title (front matter and H1), the description ("" when it has none), and
+ * every heading in order.
+ */
 function authored(located: LocatedArticle): Record<MendPart, string> {
   const at = (span: Span | undefined) => (span ? located.markdown.slice(span.start, span.end) : "");
   return {

@@ -83,7 +83,8 @@ export function requestConflicts(request: ConflictInput): ConflictingField[] {
     for (const i of starving.bans)
       note(
         `style.avoid[${i}]`,
-        `with the other banned single words, refuses ${share} of the language's commonest words (every word that begins with one): too little is left to write with`,
+        `with the other banned single words, refuses ${share} of the language's commonest words (every word that begins with one): too little is left to ` +
+          `write with`,
       );
   }
   return [...found].map(([path, messages]) => ({ path, message: [...new Set(messages)].join("; ") }));

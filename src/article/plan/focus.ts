@@ -67,9 +67,10 @@ const JOINING: Record<string, Set<string>> = {
 /** Words a focus keyword should neither start nor end with (question words, articles, prepositions). */
 const SMALL_WORDS: Record<string, Set<string>> = {
   en: new Set(
-    "a an the and or but of in on at to for with by from about into over under than how what why when where which who whose is are was were do does did can could should would will i you we my your our it its this that these those best top ultimate guide small big".split(
-      " ",
-    ),
+    (
+      "a an the and or but of in on at to for with by from about into over under than how what why when where which " +
+      "who whose is are was were do does did can could should would will i you we my your our it its this that these those best top ultimate guide small big"
+    ).split(" "),
   ),
   de: new Set("der die das ein eine und oder von in im am an auf zu für mit wie was warum wann wo ist sind ich du wir".split(" ")),
   fr: new Set(

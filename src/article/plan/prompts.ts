@@ -29,7 +29,9 @@ export function articlePrompt(plan: Plan, format: "json" | "lines"): Prompt {
   // holds no comma) and no note on the focus (the first is the one code steers most); the outline's labels say its fields.
   return {
     system: `You write ${plan.languageName} web articles in a ${request.tone} tone.${voice ? ` Style: ${voice}` : ""}`,
-    user: `Article: ${request.topic}\nKeywords: ${keywords.join(", ")}\nForm: ${form}; about ${request.length} words\nOutline as ${outline}, then the article in Markdown.`,
+    user:
+      `Article: ${request.topic}\nKeywords: ${keywords.join(", ")}\nForm: ${form}; about ${request.length} words\nOutline as ${outline}, then the ` +
+      `article in Markdown.`,
     completion: `${request.topic}. Keywords: ${keywords.map((k) => `"${k}"`).join(", ")}.\n\n`,
   };
 }

@@ -28,9 +28,10 @@ const LIST_WORDS: Record<string, { top: readonly string[]; nouns: ReadonlySet<st
   en: {
     top: ["top"],
     nouns: new Set(
-      "tips ways ideas reasons things steps mistakes rules tricks secrets signs facts questions examples tools habits hacks lessons myths plants books recipes places benefits".split(
-        " ",
-      ),
+      (
+        "tips ways ideas reasons things steps mistakes rules tricks secrets signs facts questions examples tools " +
+        "habits hacks lessons myths plants books recipes places benefits"
+      ).split(" "),
     ),
   },
   de: { top: ["top"], nouns: new Set("tipps wege ideen gründe dinge schritte fehler tricks regeln fragen beispiele".split(" ")) },

@@ -36,7 +36,8 @@ const cleanFigures = (text: string) => text.replace(CITATION, " ").replace(VERSI
  */
 const UNITS = [
   "°\\s?[CFK]?|º\\s?[CF]?|degrees?|grad|degrés?|grados?",
-  "s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|sekunden|minuten|stunden|tage[n]?|wochen|monate[n]?|secondes?|heures?|jours?|semaines?|mois|segundos?|minutos?|horas?|días?|semanas?|meses",
+  "s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|sekunden|minuten|stunden|tage[n]?|wochen|monate[n]?|secondes?|heures?|jours?|" +
+    "semaines?|mois|segundos?|minutos?|horas?|días?|semanas?|meses",
   "mm|cm|m|km|inch(?:es)?|ft|feet|foot|yards?|yd|metres?|meters?|centimetres?|centimeters?|millimetres?|millimeters?|zoll|mètres?|metros?",
   "mg|g|kg|lbs?|pounds?|oz|ounces?|grams?|grammes?|gramm|gramos?|kilos?|tonnes?",
   "ml|cl|dl|l|litres?|liters?|liter|cups?|tbsp|tsp|tablespoons?|teaspoons?|pints?|quarts?|gallons?|tassen?|el|tl|cuillères?|tazas?|cucharadas?|cucharaditas?",

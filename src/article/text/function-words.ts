@@ -14,7 +14,9 @@ import { wordSpans } from "./text.js";
 /** The chosen words per language; only those its stop-word list holds are kept. */
 const CHOSEN: Record<string, string> = {
   en: "the a an and or but of to for with from into at than my your our their",
-  de: "der die den dem des ein eine einen einem einer eines und oder aber denn sondern weil dass ob für von zum zur im am vom beim ins bei nach seit gegen ohne durch",
+  de:
+    "der die den dem des ein eine einen einem einer eines und oder aber denn sondern weil dass ob für von zum zur im am vom beim ins bei nach seit gegen " +
+    "ohne durch",
   fr: "le la les un une des du de au aux et ou mais que avec pour dans sur par sans",
   es: "el la los las un una de del al a con para en por sin sobre y o pero que",
   it: "il lo la i gli le un uno una di del dello della dei degli delle al allo alla ai agli alle con per in su da tra e o ma che",

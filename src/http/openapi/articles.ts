@@ -20,7 +20,8 @@ export const FORMATS: Record<ArticleFormat, string> = {
   "application/json": "The article with its metadata, SEO report and usage (the default).",
   "text/markdown": "The Markdown of the article alone.",
   "text/html":
-    "A full HTML document with its language (`html` `lang`), `title`, meta description, and the structured data of `article.jsonLd` in a JSON-LD (`application/ld+json`) script element.",
+    "A full HTML document with its language (`html` `lang`), `title`, meta description, and the structured data of `article.jsonLd` in a JSON-LD " +
+    "(`application/ld+json`) script element.",
   "text/event-stream": 'Server-Sent Events as the article is written (also with `"stream": true` in the body).',
 };
 
@@ -42,7 +43,8 @@ export const STREAM_EVENTS = [
 ] as const;
 
 const REQUEST_NOTE =
-  "A generation request. An unknown field is a 422 naming it (with the field it was likely meant to be), and so is a field of the wrong type, inside `seo` too. " +
+  "A generation request. An unknown field is a 422 naming it (with the field it was likely meant to be), and so is a field of the wrong type, inside " +
+  "`seo` too. " +
   "Text is cleaned up before it is checked (Unicode NFC; control characters become spaces; bidirectional overrides " +
   "and invisible marks are removed) and trimmed, so `maxLength`, which counts the raw string, is slightly stricter " +
   "than the server for a value with surrounding whitespace. Lengths count UTF-16 code units, as JavaScript does: " +

@@ -28,7 +28,8 @@ const INFO = {
   title: "inkpress",
   summary: "Writes SEO-optimised articles with a local GGUF language model.",
   description:
-    "A self-hosted HTTP API: the model writes the words, deterministic code owns the structure, and every answer carries an SEO report that measures the final article. Human-readable reference: `/docs`; playground: `/`.",
+    "A self-hosted HTTP API: the model writes the words, deterministic code owns the structure, and every answer carries an SEO report that measures the " +
+    "final article. Human-readable reference: `/docs`; playground: `/`.",
   license: { name: "MIT", identifier: "MIT" },
 };
 
@@ -45,7 +46,8 @@ const WEBHOOK_SIGNATURE_SCHEME = {
   in: "header",
   name: "webhook-signature",
   description:
-    "Standard Webhooks: `v1,<base64 HMAC-SHA256 of webhook-id.webhook-timestamp.body>`, made with the `whsec_…` secret of the key that created the job. The receiver checks it (and the timestamp's age) before it trusts the call.",
+    "Standard Webhooks: `v1,<base64 HMAC-SHA256 of webhook-id.webhook-timestamp.body>`, made with the `whsec_…` secret of the key that created the job. The " +
+    "receiver checks it (and the timestamp's age) before it trusts the call.",
 };
 
 function buildDocument(): Json {

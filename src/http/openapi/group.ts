@@ -24,7 +24,8 @@ export const IDEMPOTENCY_KEY = {
   required: false,
   schema: { type: "string", minLength: 1, maxLength: 255 },
   description:
-    "draft-ietf-httpapi-idempotency-key-header: the same key with the same body gives the same answer (generate: kept 24 h; jobs: the same job, as long as it is kept), marked `Idempotent-Replayed: true`; the same key with another body is a 422; while the first request runs, a 409. Keys are per API key.",
+    "draft-ietf-httpapi-idempotency-key-header: the same key with the same body gives the same answer (generate: kept 24 h; jobs: the same job, as long as " +
+    "it is kept), marked `Idempotent-Replayed: true`; the same key with another body is a 422; while the first request runs, a 409. Keys are per API key.",
 };
 
 /** The security of an operation that needs a key. */

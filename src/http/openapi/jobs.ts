@@ -27,7 +27,9 @@ const JOBS_PATH = {
     tags: ["jobs"],
     summary: "Queue an article",
     description:
-      'Takes the generate request (plus an optional `webhook`), or with `kind: "refresh"` the refresh request, and answers at once; the article is written (or refreshed) in the background. The key\'s limits apply when the job runs, and its quota counts the words the job really wrote. Jobs survive a restart: one that was running runs again.',
+      'Takes the generate request (plus an optional `webhook`), or with `kind: "refresh"` the refresh request, and answers at once; the article is written ' +
+      "(or refreshed) in the background. The key's limits apply when the job runs, and its quota counts the words the job really wrote. Jobs survive a " +
+      "restart: one that was running runs again.",
     security: KEYED,
     parameters: [IDEMPOTENCY_KEY],
     requestBody: { $ref: "#/components/requestBodies/JobRequest" },
@@ -68,7 +70,8 @@ const JOB_PATH = {
     tags: ["jobs"],
     summary: "Read a job",
     description:
-      "Its status and progress; `result` (the generate answer) once it succeeded, `error` (a problem) once it failed, and every webhook attempt. Another key's job is a 404.",
+      "Its status and progress; `result` (the generate answer) once it succeeded, `error` (a problem) once it failed, and every webhook attempt. Another " +
+      "key's job is a 404.",
     security: KEYED,
     parameters: [jobId],
     responses: { 200: { ...job("The job."), headers: RETRY_AFTER }, ...problemRefs([401, 404, 429, 500, 503]) },
@@ -92,7 +95,10 @@ function jobEnded(): Json {
     post: {
       operationId: "jobEnded",
       summary: "A job ended",
-      description: `Sent to the job's \`webhook.url\` when it succeeded, failed or was cancelled, signed as Standard Webhooks says with the key's \`whsec_…\` secret. A 2xx answer within 10 s is a delivery; anything else (a redirect too) is retried with exponential backoff, ${WEBHOOK_ATTEMPTS} attempts over about 9 hours, each recorded on the job. The answer's body is not read.`,
+      description:
+        `Sent to the job's \`webhook.url\` when it succeeded, failed or was cancelled, signed as Standard Webhooks says with the key's ` +
+        `\`whsec_…\` secret. A 2xx answer within 10 s is a delivery; anything else (a redirect too) is retried with exponential backoff, ` +
+        `${WEBHOOK_ATTEMPTS} attempts over about 9 hours, each recorded on the job. The answer's body is not read.`,
       parameters: [
         header("webhook-id", "`msg_…`, the same on every attempt of one event: deduplicate by it."),
         header("webhook-timestamp", "Unix seconds of this attempt."),

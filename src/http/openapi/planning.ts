@@ -17,7 +17,11 @@ export function planningGroup(): PathGroup {
           tags: ["planning"],
           summary: "Plan an article",
           description:
-            "The plan generate would write from, for the same request body: the title and description with two alternatives each, the H2 and H3 headings in order with the prose words under each, the keyword and source each section carries. Send `outline`, edited (headings reworded, added, removed or reordered, budgets changed, a title chosen), back as generate's, a job's or a batch row's `outline`: the article then has exactly those headings, each section within ±25 % of its budget. Takes a generation slot like generate and counts a quarter of `length` against the key's daily words.",
+            "The plan generate would write from, for the same request body: the title and description with two alternatives each, the H2 and H3 headings in " +
+            "order with the prose words under each, the keyword and source each section carries. Send `outline`, edited (headings reworded, added, " +
+            "removed or reordered, budgets changed, a title chosen), back as generate's, a job's or a batch row's `outline`: the article then has " +
+            "exactly those headings, each section within ±25 % of its budget. Takes a generation slot like generate and counts a quarter of `length` " +
+            "against the key's daily words.",
           security: KEYED,
           requestBody: { $ref: "#/components/requestBodies/GenerateRequest" },
           responses: {
@@ -32,7 +36,10 @@ export function planningGroup(): PathGroup {
           tags: ["planning"],
           summary: "Plan a topic cluster",
           description:
-            "Keywords grouped by word forms and shared terms into a pillar and cluster articles: each group's primary keyword is its most searched, the pillar links every cluster article, each cluster article links the pillar and two siblings. A group whose primary keyword one of `existing` targets is left to that page (`covered`). Each article is a batch row (`inkpress batch` takes `topic`, `keywords`, `url` and `links` as they are). No model: it counts against the key's rate limit only.",
+            "Keywords grouped by word forms and shared terms into a pillar and cluster articles: each group's primary keyword is its most searched, the " +
+            "pillar links every cluster article, each cluster article links the pillar and two siblings. A group whose primary keyword one of `existing` " +
+            "targets is left to that page (`covered`). Each article is a batch row (`inkpress batch` takes `topic`, `keywords`, `url` and `links` as " +
+            "they are). No model: it counts against the key's rate limit only.",
           security: KEYED,
           requestBody: {
             required: true,

@@ -12,21 +12,29 @@ import { answerSchema, ref, type Json } from "./convert.js";
 /** When each problem type happens. */
 export const PROBLEM_NOTES: Record<keyof typeof PROBLEM_TYPES, string> = {
   400: "The body is empty, not valid JSON, or nested too deeply.",
-  401: 'No `x-api-key` header, or an empty, unknown, revoked or doubled one: the same answer for each, with `WWW-Authenticate: ApiKey header="x-api-key"`. Keys in the query string are not read.',
+  401:
+    'No `x-api-key` header, or an empty, unknown, revoked or doubled one: the same answer for each, with `WWW-Authenticate: ApiKey header="x-api-key"`. ' +
+    "Keys in the query string are not read.",
   403: "The key may not publish to the named publishing target (`inkpress keys create --publish-to`); `target` names it.",
   404: "No such path, or no job of that id for this key (another key's jobs are not found either).",
   405: "Another method than POST on `/api/v1/generate` (the answer has `Allow: POST`).",
   406: "`Accept` names no format the endpoint serves.",
   408: "The request was not received in time.",
-  409: "A request with the same `Idempotency-Key` is still being processed; retry once it has finished. With `publish`: the post the article is (by its recorded id or slug) is another key's, or one inkpress did not make; `detail` names it, and the site is left as it was.",
+  409:
+    "A request with the same `Idempotency-Key` is still being processed; retry once it has finished. With `publish`: the post the article is (by its " +
+    "recorded id or slug) is another key's, or one inkpress did not make; `detail` names it, and the site is left as it was.",
   413: `The body is larger than ${BODY_LIMIT / 1024} KiB.`,
   415: "The body is not declared as `application/json`.",
   422: "Valid JSON that breaks a rule; `errors: [{ path, message }]` names every invalid field. Also an `Idempotency-Key` reused with a different body.",
   429: "The key's rate limit, concurrency limit or daily word quota is spent (with `Retry-After` and `RateLimit` headers).",
   431: "The request headers are too large.",
   500: "An unexpected failure; it is logged on the server and the answer carries no detail.",
-  502: "With `--backend`: the inference server could not be reached, answered with an error, or cut the answer off; `detail` says which. With `publish`: the publishing target refused (credentials, capability), could not be reached, or failed TLS; `detail` names the target.",
-  503: "Every generation slot busy and the queue full, or the server shutting down (with `Retry-After`), or the model failed to load, or the inference server busy, or the shared state (Redis) unreachable.",
+  502:
+    "With `--backend`: the inference server could not be reached, answered with an error, or cut the answer off; `detail` says which. With `publish`: " +
+    "the publishing target refused (credentials, capability), could not be reached, or failed TLS; `detail` names the target.",
+  503:
+    "Every generation slot busy and the queue full, or the server shutting down (with `Retry-After`), or the model failed to load, or the inference " +
+    "server busy, or the shared state (Redis) unreachable.",
   504: "The article was not finished within the deadline, or the inference server stayed silent too long; the generation stopped.",
 };
 

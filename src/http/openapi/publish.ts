@@ -20,7 +20,8 @@ export function publishGroup(): PathGroup {
           tags: ["publishing"],
           summary: "The key's publishing targets",
           description:
-            "The names of the configured publishing targets this key may publish to (`inkpress keys create --publish-to`); empty for a key given none. The playground offers “Publish as draft” when there is one.",
+            "The names of the configured publishing targets this key may publish to (`inkpress keys create --publish-to`); empty for a key given none. The " +
+            "playground offers “Publish as draft” when there is one.",
           security: KEYED,
           responses: {
             200: { description: "The key's targets.", content: { "application/json": { schema: ref("PublishTargets") } } },
@@ -32,7 +33,10 @@ export function publishGroup(): PathGroup {
           tags: ["publishing"],
           summary: "Publish an article",
           description:
-            "An article the caller already has (Markdown with front matter, as `inkpress batch` writes it) published to a target the key was given. The post it already is (the front matter's `posts.<target>` id, else the slug; the title's without one) is updated, never a second one, and only when this key made it: another key's post, or one inkpress did not make, is a 409 naming it. A target the key was not given is a 403; a site that refuses is a 502 naming the target, never its credentials.",
+            "An article the caller already has (Markdown with front matter, as `inkpress batch` writes it) published to a target the key was given. The " +
+            "post it already is (the front matter's `posts.<target>` id, else the slug; the title's without one) is updated, never a second one, and only " +
+            "when this key made it: another key's post, or one inkpress did not make, is a 409 naming it. A target the key was not given is a 403; a " +
+            "site that refuses is a 502 naming the target, never its credentials.",
           security: KEYED,
           requestBody: {
             required: true,

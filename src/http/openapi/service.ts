@@ -22,7 +22,8 @@ export function serviceGroup(): PathGroup {
           tags: ["service"],
           summary: "Health and load",
           description:
-            "No key needed. 200 once the model is loaded (or the inference server reached), with its name, how it is prompted, where it runs and how busy the queue is.",
+            "No key needed. 200 once the model is loaded (or the inference server reached), with its name, how it is prompted, where it runs and how busy " +
+            "the queue is.",
           security: PUBLIC,
           responses: {
             200: { description: "Ready.", content: health },
@@ -37,7 +38,8 @@ export function serviceGroup(): PathGroup {
           tags: ["service"],
           summary: "Prometheus metrics",
           description:
-            "No key needed; no secrets. Requests by route and status, articles, tokens, queue depth, time to first token and decode rate, in the Prometheus text format.",
+            "No key needed; no secrets. Requests by route and status, articles, tokens, queue depth, time to first token and decode rate, in the Prometheus " +
+            "text format.",
           security: PUBLIC,
           responses: { 200: { description: "The metrics.", content: { "text/plain": { schema: { type: "string" } } } }, ...problemRefs() },
         },

@@ -37,7 +37,8 @@ section > h2 { font-size: 21px; margin: 0 0 12px; padding-bottom: 6px; border-bo
 h3 { font-size: 16px; margin: 22px 0 8px; }
 p, li { max-width: 80ch; }
 .table-wrap { overflow-x: auto; }
-table { border-collapse: collapse; width: 100%; background: var(--panel); border: 1px solid var(--line); border-radius: var(--radius); overflow: hidden; font-size: 14px; }
+table { border-collapse: collapse; width: 100%; background: var(--panel); border: 1px solid var(--line); border-radius: var(--radius); overflow: hidden; \
+font-size: 14px; }
 th, td { text-align: left; vertical-align: top; padding: 9px 12px; border-bottom: 1px solid var(--line); }
 th { background: var(--code-bg); font-weight: 600; white-space: nowrap; }
 tr:last-child td { border-bottom: none; }
@@ -45,7 +46,8 @@ td.nowrap, .rule { white-space: nowrap; }
 td .nested { padding-left: 18px; }
 tr:target { background: color-mix(in srgb, var(--accent) 14%, var(--panel)); }
 .muted { color: var(--muted); }
-.method { display: inline-block; min-width: 48px; text-align: center; font: 700 12px var(--mono); padding: 3px 8px; border-radius: 6px; margin-right: 8px; background: var(--code-bg); }
+.method { display: inline-block; min-width: 48px; text-align: center; font: 700 12px var(--mono); padding: 3px 8px; border-radius: 6px; margin-right: 8px; \
+background: var(--code-bg); }
 .method.post { background: #2f5bd3; color: #fff; }
 .method.get { background: #1f7a46; color: #fff; }
 .endpoint { padding: 14px 18px; margin: 12px 0; }
@@ -88,7 +90,8 @@ export function docsPage(doc: Record<string, unknown>): Page {
 <nav class="toc" aria-label="Contents"><ol>${sections.map(([id, title]) => `<li><a href="#${id}">${title}</a></li>`).join("")}</ol></nav>
 <main>
 <header>
-<h1>${escapeHtml(info.title)} API reference <span class="badge">v${escapeHtml(info.version)}</span> <span class="badge">OpenAPI ${escapeHtml(String(doc.openapi))}</span></h1>
+<h1>${escapeHtml(info.title)} API reference <span class="badge">v${escapeHtml(info.version)}</span> <span class="badge">OpenAPI \
+${escapeHtml(String(doc.openapi))}</span></h1>
 <p class="lead">${prose(info.description ?? "")}</p>
 <p class="lead">The machine-readable document is at <a href="/api/v1/openapi.json"><code>/api/v1/openapi.json</code></a>; this page is rendered from it.</p>
 </header>
@@ -118,7 +121,8 @@ function endpoints(doc: Record<string, unknown>): string {
     for (const [method, op] of Object.entries(methods)) {
       const keyed = (op.security ?? [{}]).length > 0;
       items.push(`<div class="endpoint panel" id="op-${escapeHtml(op.operationId ?? `${method}-${path}`)}">
-<h3><span class="method ${method}">${method.toUpperCase()}</span><code>${escapeHtml(path)}</code><span class="badge">${keyed ? "x-api-key" : "public"}</span></h3>
+<h3><span class="method ${method}">${method.toUpperCase()}</span><code>${escapeHtml(path)}</code><span \
+class="badge">${keyed ? "x-api-key" : "public"}</span></h3>
 <p><strong>${prose(op.summary ?? "")}</strong>. ${prose(op.description ?? "")}</p>
 </div>`);
     }
@@ -129,14 +133,17 @@ function endpoints(doc: Record<string, unknown>): string {
   -d '{"topic": "Home composting for beginners", "length": 800, "seo": {"keywords": "compost bin, garden waste"}}'`;
   const analyse = `curl ${ORIGIN}/api/v1/analyse \\
   -H 'x-api-key: YOUR-KEY' -H 'content-type: application/json' \\
-  -d '{"markdown": "---\\ntitle: Home composting for beginners\\n---\\n\\n# Home composting for beginners\\n\\nA compost bin turns…", "seo": {"keywords": "compost bin, garden waste"}}'`;
+  -d '{"markdown": "---\\ntitle: Home composting for beginners\\n---\\n\\n# Home composting for beginners\\n\\nA compost bin turns…", "seo": {"keywords": \
+"compost bin, garden waste"}}'`;
   return `${items.join("\n")}
 ${health(doc)}
 <p><code>GET /metrics</code> is Prometheus text: requests by status, articles, tokens, analyses, queue depth, time to first token and decode rate.</p>
 <h3>Example</h3>
 <pre><code>${escapeHtml(example)}</code></pre>
 <h3>Example: check an existing article</h3>
-<p><code>POST /api/v1/analyse</code> takes <code>markdown</code> or <code>html</code> with the targets of a generate request and answers the same SEO report, with the title, description, slug, keywords and language it measured and where each came from (the request, the front matter, the page's head, its H1, or detected). No model is used; the key's rate limit applies, its daily words do not.</p>
+<p><code>POST /api/v1/analyse</code> takes <code>markdown</code> or <code>html</code> with the targets of a generate request and answers the same SEO \
+report, with the title, description, slug, keywords and language it measured and where each came from (the request, the front matter, the page's head, its \
+H1, or detected). No model is used; the key's rate limit applies, its daily words do not.</p>
 <pre><code>${escapeHtml(analyse)}</code></pre>`;
 }
 
@@ -195,13 +202,16 @@ function formats(doc: Record<string, unknown>): string {
     (type) =>
       `<tr><td class="nowrap"><code>${escapeHtml(type)}</code></td><td>${prose(FORMATS[type as keyof typeof FORMATS] ?? "")}</td></tr>`,
   );
-  return `<p>The <code>Accept</code> header chooses the format of the same article; without one the answer is JSON. A header that names none of these is a <a href="#not-acceptable">406</a>.</p>
+  return `<p>The <code>Accept</code> header chooses the format of the same article; without one the answer is JSON. A header that names none of these is a \
+<a href="#not-acceptable">406</a>.</p>
 <div class="table-wrap"><table><thead><tr><th>Accept</th><th>Answer</th></tr></thead><tbody>${rows.join("")}</tbody></table></div>`;
 }
 
 function responseSection(schema: SchemaNode): string {
   const rows = fieldsOf(schema).map((field) => fieldRow(field, "response"));
-  return `<p>The <code>application/json</code> answer (and the <code>done</code> event of a stream). <code>request</code> is the request as the server normalised it: defaults filled in, keywords split into a list, <code>structure</code> mapped to its preset and the words asked for kept in <code>structureRequested</code>.</p>
+  return `<p>The <code>application/json</code> answer (and the <code>done</code> event of a stream). <code>request</code> is the request as the server \
+normalised it: defaults filled in, keywords split into a list, <code>structure</code> mapped to its preset and the words asked for kept in \
+<code>structureRequested</code>.</p>
 <div class="table-wrap"><table>
 <thead><tr><th>Field</th><th>Type</th><th>Rules</th><th>Meaning</th></tr></thead>
 <tbody>${rows.join("\n")}</tbody>
@@ -227,9 +237,11 @@ data: {"text":"\\n\\nA compost bin turns kitchen scraps into…"}
 event: done
 data: {"id":"art_…","object":"article",…}`;
   return `<p><code>Accept: text/event-stream</code> (or <code>"stream": true</code> in the body) answers with Server-Sent Events while the article is written.
-Every event's data is one JSON object. Browsers' <code>EventSource</code> cannot send a POST body or headers: read the stream with <code>fetch</code> and a <code>ReadableStream</code>, as the <a href="/">playground</a> does.</p>
+Every event's data is one JSON object. Browsers' <code>EventSource</code> cannot send a POST body or headers: read the stream with <code>fetch</code> and a \
+<code>ReadableStream</code>, as the <a href="/">playground</a> does.</p>
 <div class="table-wrap"><table><thead><tr><th>Event</th><th>Schema</th><th>Data</th></tr></thead><tbody>${rows.join("")}</tbody></table></div>
-<p>Comment lines (<code>: keep-alive</code>) every 15 s keep idle proxies from closing the stream. A client that disconnects stops its generation and frees its slot.</p>
+<p>Comment lines (<code>: keep-alive</code>) every 15 s keep idle proxies from closing the stream. A client that disconnects stops its generation and frees \
+its slot.</p>
 <pre><code>${escapeHtml(wire)}</code></pre>`;
 }
 
@@ -243,12 +255,14 @@ function jobs(doc: Record<string, unknown>): string {
 # 202, location: /api/v1/jobs/job_…  then poll, or wait for the webhook:
 curl ${ORIGIN}/api/v1/jobs/job_… -H 'x-api-key: YOUR-KEY'`;
   const headers = webhook.parameters.map((p) => `<li><code>${escapeHtml(p.name)}</code>: ${prose(p.description)}</li>`).join("");
-  return `<p>A long article on a CPU takes minutes, longer than most proxies wait. <code>POST /api/v1/jobs</code> takes the same body as generate (plus an optional
+  return `<p>A long article on a CPU takes minutes, longer than most proxies wait. <code>POST /api/v1/jobs</code> takes the same body as generate (plus an \
+optional
 <code>webhook: {"url": …}</code>), answers <code>202</code> at once, and writes the article in the background. <code>GET /api/v1/jobs/{id}</code> shows
 <code>queued</code>, <code>running</code> (with the words written so far), <code>succeeded</code> (with <code>result</code>, the generate answer),
 <code>failed</code> (with <code>error</code>, a problem) or <code>cancelled</code>. A job belongs to the key that created it; to any other key it is a 404.
 Jobs survive a restart; finished ones are purged after the server's retention (default 7 days, <code>expiresAt</code>).</p>
-<p><code>Idempotency-Key</code> works on <code>POST /api/v1/jobs</code> and <code>POST /api/v1/generate</code>: the same key with the same body gives the same job or answer (<code>Idempotent-Replayed: true</code>), with another body a <a href="#invalid-request">422</a>.</p>
+<p><code>Idempotency-Key</code> works on <code>POST /api/v1/jobs</code> and <code>POST /api/v1/generate</code>: the same key with the same body gives the \
+same job or answer (<code>Idempotent-Replayed: true</code>), with another body a <a href="#invalid-request">422</a>.</p>
 <p><strong>Webhooks.</strong> ${prose(webhook.description ?? "")}</p>
 <ul>${headers}</ul>
 <pre><code>${escapeHtml(example)}</code></pre>`;
@@ -258,7 +272,10 @@ function errors(): string {
   const statuses = Object.keys(PROBLEM_TYPES).map(Number) as (keyof typeof PROBLEM_TYPES)[];
   const rows = statuses.map((status) => {
     const type = PROBLEM_TYPES[status];
-    return `<tr id="${type}"><td class="nowrap"><strong>${status}</strong> ${escapeHtml(STATUS_CODES[status] ?? "")}</td><td class="nowrap"><code>/docs#${type}</code></td><td>${prose(PROBLEM_NOTES[status])}</td></tr>`;
+    return (
+      `<tr id="${type}"><td class="nowrap"><strong>${status}</strong> ${escapeHtml(STATUS_CODES[status] ?? "")}</td><td ` +
+      `class="nowrap"><code>/docs#${type}</code></td><td>${prose(PROBLEM_NOTES[status])}</td></tr>`
+    );
   });
   const example = JSON.stringify(
     {

@@ -22,8 +22,10 @@ export const CHECK_STYLE = `
 
 function checkFields(field: (path: string) => SchemaNode): string {
   return `<label class="field"><span>Article (Markdown)</span>
-<textarea id="c-markdown" name="markdown" rows="16" required spellcheck="false" placeholder="# Home composting for beginners&#10;&#10;A compost bin turns kitchen scraps and garden waste into soil…"></textarea>
-<small>Paste the whole article. YAML front matter (<code>title</code>, <code>description</code>, <code>keywords</code>, <code>language</code>) is read as targets the fields below leave open.</small></label>
+<textarea id="c-markdown" name="markdown" rows="16" required spellcheck="false" placeholder="# Home composting for beginners&#10;&#10;A compost bin turns \
+kitchen scraps and garden waste into soil…"></textarea>
+<small>Paste the whole article. YAML front matter (<code>title</code>, <code>description</code>, <code>keywords</code>, <code>language</code>) is read as \
+targets the fields below leave open.</small></label>
 <label class="field"><span>Keywords <small>(optional)</small></span>
 <input type="text" id="c-seo-keywords" name="seo.keywords" ${inputLimits(field("seo.keywords"))} placeholder="compost bin, garden waste">
 <small>Comma-separated; the first is the primary keyword. Without any, the keyword checks do not apply.</small></label>
@@ -45,7 +47,8 @@ export function checkPanel(doc: Record<string, unknown>): string {
   const request = requestBodySchema(doc, "AnalyseRequest");
   return `<section class="view check-view" id="panel-check" role="tabpanel" aria-labelledby="tab-check" hidden>
 <form class="panel" id="check-form" novalidate autocomplete="off" aria-describedby="check-intro">
-<p class="check-intro" id="check-intro">Measure an article that is already written: the same SEO report as a generated article gets, with no model and no word quota.</p>
+<p class="check-intro" id="check-intro">Measure an article that is already written: the same SEO report as a generated article gets, with no model and no \
+word quota.</p>
 <div class="fields">
 ${checkFields((path) => fieldAt(request, path))}
 </div>
@@ -53,6 +56,10 @@ ${checkFields((path) => fieldAt(request, path))}
 <div class="error" id="check-error" role="alert" tabindex="-1" hidden></div>
 <p class="check-status" role="status" id="check-status">Paste an article, then press Check.</p>
 </form>
-${reportSection({ prefix: "check-", title: "SEO report of the pasted article", pending: "The report of the pasted article appears here when you press Check." })}
+${reportSection({
+  prefix: "check-",
+  title: "SEO report of the pasted article",
+  pending: "The report of the pasted article appears here when you " + "press Check.",
+})}
 </section>`;
 }

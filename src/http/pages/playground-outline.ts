@@ -23,7 +23,8 @@ export const OUTLINE_STYLE = `
 /** The editor, hidden until an outline is answered; its list is filled by the script. */
 export const OUTLINE_SECTION = `<section class="outline-editor panel" id="outline-editor" aria-labelledby="outline-heading" hidden>
 <h2 id="outline-heading">Outline</h2>
-<p class="hint" id="outline-hint">Rename a heading in place. Move it with its Up and Down buttons, or Alt+↑ and Alt+↓ in its box; add one after it with +, remove it with ×. Then press Write: the article gets these headings in this order.</p>
+<p class="hint" id="outline-hint">Rename a heading in place. Move it with its Up and Down buttons, or Alt+↑ and Alt+↓ in its box; add one after it with +, \
+remove it with ×. Then press Write: the article gets these headings in this order.</p>
 <label class="field"><span>Title</span>
 <input type="text" id="outline-title" list="outline-titles" spellcheck="true"></label>
 <datalist id="outline-titles"></datalist>

@@ -28,7 +28,8 @@ export const REPORT_STYLE = `
 details.na-checks { margin-top: 10px; }
 details.na-checks summary { cursor: pointer; font-size: 13px; color: var(--muted); margin-bottom: 6px; }
 .checks { list-style: none; margin: 0; padding: 0; display: grid; gap: 6px; grid-template-columns: repeat(auto-fill, minmax(290px, 1fr)); }
-.checks li { display: grid; grid-template-columns: 26px minmax(0, 1fr); gap: 8px; align-items: start; padding: 8px 10px; border-radius: 8px; background: var(--bg); border: 1px solid var(--line); }
+.checks li { display: grid; grid-template-columns: 26px minmax(0, 1fr); gap: 8px; align-items: start; padding: 8px 10px; border-radius: 8px; background: \
+var(--bg); border: 1px solid var(--line); }
 .checks .icon { width: 22px; height: 22px; border-radius: 50%; display: grid; place-items: center; font-weight: 700; font-size: 13px; }
 .checks .pass .icon { background: var(--ok-bg); color: var(--ok); }
 .checks .fail .icon { background: var(--bad-bg); color: var(--bad); }
@@ -64,7 +65,8 @@ export function reportSection({ prefix, pending, title }: ReportSectionOptions):
 <h2 ${id("report-title")}>${escapeHtml(title)} <span class="failed-count" ${id("failed-count")} hidden></span></h2>
 <p class="pending" ${id("report-pending")}>${escapeHtml(pending)}</p>
 <div ${id("report-body")} hidden>
-<div class="score" ${id("score")}><strong ${id("score-value")}>–</strong><div class="bar" aria-hidden="true"><span ${id("score-bar")}></span></div><span class="muted">of 100</span></div>
+<div class="score" ${id("score")}><strong ${id("score-value")}>–</strong><div class="bar" aria-hidden="true"><span ${id("score-bar")}></span></div><span \
+class="muted">of 100</span></div>
 <dl class="stats" ${id("stats")}></dl>
 <p class="checks-summary" ${id("checks-summary")}></p>
 <ul class="checks" ${id("checks")}></ul>

@@ -27,7 +27,8 @@ const VIEW_STYLE = `
 .lede h1 { margin: 0; font-size: 24px; letter-spacing: -0.02em; }
 .lede p { margin: 0; color: var(--muted); }
 .tabs { display: flex; gap: 4px; border-bottom: 1px solid var(--line); }
-.tabs [role=tab] { border: 1px solid transparent; border-bottom: 0; border-radius: 8px 8px 0 0; background: none; color: var(--muted); padding: 9px 16px; margin-bottom: -1px; }
+.tabs [role=tab] { border: 1px solid transparent; border-bottom: 0; border-radius: 8px 8px 0 0; background: none; color: var(--muted); padding: 9px 16px; \
+margin-bottom: -1px; }
 .tabs [role=tab]:hover { color: var(--text); }
 .tabs [role=tab][aria-selected=true] { background: var(--panel); border-color: var(--line); color: var(--text); box-shadow: inset 0 3px 0 var(--accent); }
 .keyfield { display: grid; grid-template-columns: auto minmax(160px, 260px); align-items: center; gap: 2px 10px; }
@@ -59,15 +60,18 @@ input:focus, textarea:focus, button:focus-visible, summary:focus-visible { outli
 .check { display: flex; align-items: center; gap: 8px; font-size: 14px; margin: 4px 0 10px; }
 .check input { width: 16px; height: 16px; accent-color: var(--accent); }
 .actions { display: flex; gap: 10px; margin-top: 14px; flex: none; }
-button { font: inherit; font-weight: 600; font-size: 14px; border-radius: 8px; padding: 9px 16px; cursor: pointer; border: 1px solid var(--line); background: var(--panel); color: var(--text); }
+button { font: inherit; font-weight: 600; font-size: 14px; border-radius: 8px; padding: 9px 16px; cursor: pointer; border: 1px solid var(--line); \
+background: var(--panel); color: var(--text); }
 button.primary { background: var(--accent); border-color: var(--accent); color: var(--accent-text); flex: 1; }
 button:disabled { opacity: 0.55; cursor: default; }
 .out { display: flex; flex-direction: column; gap: 16px; min-width: 0; }
 .status { display: flex; align-items: center; gap: 10px; min-height: 24px; color: var(--muted); font-size: 14px; }
-.status .spinner { width: 14px; height: 14px; border-radius: 50%; border: 2px solid var(--line); border-top-color: var(--accent); animation: spin 0.8s linear infinite; display: none; }
+.status .spinner { width: 14px; height: 14px; border-radius: 50%; border: 2px solid var(--line); border-top-color: var(--accent); animation: spin 0.8s \
+linear infinite; display: none; }
 .busy .status .spinner { display: inline-block; }
 @keyframes spin { to { transform: rotate(360deg); } }
-.error { border: 1px solid var(--bad); background: var(--bad-bg); color: var(--text); border-radius: var(--radius); padding: 12px 16px; margin-top: 12px; flex: none; max-height: 40vh; overflow-y: auto; scroll-margin: 8px; }
+.error { border: 1px solid var(--bad); background: var(--bad-bg); color: var(--text); border-radius: var(--radius); padding: 12px 16px; margin-top: 12px; \
+flex: none; max-height: 40vh; overflow-y: auto; scroll-margin: 8px; }
 .error:focus { outline: 2px solid var(--bad); outline-offset: 2px; }
 .error h2 { margin: 0 0 4px; font-size: 16px; color: var(--bad); }
 .error p { margin: 4px 0; }
@@ -137,13 +141,15 @@ function fieldsets(field: FieldOf, presets: string[]): string {
 <label class="field"><span>Length (words)</span>
 <input type="number" id="f-length" name="length" ${inputLimits(field("length"))} value="${escapeHtml(String(lengthDefault ?? ""))}"></label>
 <label class="field"><span>Language</span>
-<input type="text" id="f-language" name="language" list="languages" ${inputLimits(field("language"))} placeholder="${schemaPlaceholder(field("language"))}" spellcheck="false"></label>
+<input type="text" id="f-language" name="language" list="languages" ${inputLimits(field("language"))} placeholder="${schemaPlaceholder(field("language"))}" \
+spellcheck="false"></label>
 </div>
 <div class="row">
 <label class="field"><span>Tone</span>
 <input type="text" id="f-tone" name="tone" ${inputLimits(field("tone"))} placeholder="${schemaPlaceholder(field("tone"))}"></label>
 <label class="field"><span>Structure</span>
-<input type="text" id="f-structure" name="structure" list="structures" ${inputLimits(field("structure"))} placeholder="${schemaPlaceholder(field("structure"))}"></label>
+<input type="text" id="f-structure" name="structure" list="structures" \
+${inputLimits(field("structure"))} placeholder="${schemaPlaceholder(field("structure"))}"></label>
 </div>
 <label class="field"><span>Seed <small>(optional)</small></span>
 <input type="number" id="f-seed" name="seed" ${inputLimits(field("seed"))} placeholder="random">
@@ -172,9 +178,11 @@ function fieldsets(field: FieldOf, presets: string[]): string {
 <legend>Grounding</legend>
 <label class="field"><span>Sources <small>(optional)</small></span>
 <textarea id="f-sources" name="sources" data-list="sources" rows="3" placeholder="# Our composting trial&#10;The heap reached 60 °C in nine days."></textarea>
-<small>Paste text or Markdown the article draws on and cites; separate sources with a line of <code>---</code>. A first line <code># Title</code> names one.</small></label>
+<small>Paste text or Markdown the article draws on and cites; separate sources with a line of <code>---</code>. A first line <code># Title</code> names \
+one.</small></label>
 <label class="field"><span>Links <small>(optional)</small></span>
-<textarea id="f-links" name="links" data-list="links" rows="3" spellcheck="false" placeholder="/guides/compost-bins How to choose a compost bin | compost bin, tumbler"></textarea>
+<textarea id="f-links" name="links" data-list="links" rows="3" spellcheck="false" placeholder="/guides/compost-bins How to choose a compost bin | compost \
+bin, tumbler"></textarea>
 <small>Pages of your site to link, one per line: the URL, its title, then optionally <code>|</code> and keywords.</small></label>
 </fieldset>
 <datalist id="structures">${presets.map((p) => `<option value="${escapeHtml(p)}"></option>`).join("")}</datalist>
@@ -186,10 +194,13 @@ function fieldsets(field: FieldOf, presets: string[]): string {
 
 /** Where the article streams in, with its status line, errors and Markdown. */
 const OUTPUT = `<div class="out" id="out">
-<div class="status" role="status" aria-live="polite"><span class="spinner" aria-hidden="true"></span><span id="status">Enter a key and a topic, then press Generate.</span></div>
+<div class="status" role="status" aria-live="polite"><span class="spinner" aria-hidden="true"></span><span id="status">Enter a key and a topic, then press \
+Generate.</span></div>
 ${OUTLINE_SECTION}
-<p class="summary-bar panel" id="summary" hidden><span>SEO score <strong id="summary-score"></strong></span><span id="summary-words"></span><span id="summary-time"></span><a href="#report">Full report</a></p>
-<div class="toolbar" id="takeaway" hidden><button type="button" id="copy-md">Copy Markdown</button><button type="button" id="copy-html">Copy HTML</button><button type="button" id="download-md">Download .md</button><button type="button" id="publish-draft" hidden>Publish as draft</button></div>
+<p class="summary-bar panel" id="summary" hidden><span>SEO score <strong id="summary-score"></strong></span><span id="summary-words"></span><span \
+id="summary-time"></span><a href="#report">Full report</a></p>
+<div class="toolbar" id="takeaway" hidden><button type="button" id="copy-md">Copy Markdown</button><button type="button" id="copy-html">Copy \
+HTML</button><button type="button" id="download-md">Download .md</button><button type="button" id="publish-draft" hidden>Publish as draft</button></div>
 <p class="publish-result" id="publish-result" role="status" hidden></p>
 <article class="article panel" id="article" aria-live="off" aria-busy="false"><p class="placeholder">The article appears here as it is written.</p></article>
 <details class="source panel" id="source" hidden>

@@ -55,7 +55,8 @@ async function vocabularySize(upstream: Upstream, signal?: AbortSignal): Promise
   const size = models.success ? models.output.data[0]?.meta?.n_vocab : undefined;
   if (size === undefined) {
     throw new ModelLoadError(
-      `${upstream.base.origin} does not report its vocabulary size (meta.n_vocab in /v1/models), which inkpress needs to keep request text from becoming control tokens`,
+      `${upstream.base.origin} does not report its vocabulary size (meta.n_vocab in /v1/models), which inkpress needs to keep request text from becoming ` +
+        `control tokens`,
     );
   }
   return size;
@@ -108,7 +109,10 @@ export function stepBans(
   };
 }
 
-/** llama-server's `logit_bias` (in `/completion` and `/v1/completions` alike) that bans the step's control tokens (false: never sampled); nothing where it bans none. */
+/**
+ * llama-server's `logit_bias` (in `/completion` and `/v1/completions` alike) that bans the step's control tokens (false: never sampled);
+ * nothing where it bans none.
+ */
 export function banned(step: CompletionStep): { logit_bias?: [number, false][] } {
   return step.banned && step.banned.length > 0 ? { logit_bias: step.banned.map((id) => [id, false]) } : {};
 }

@@ -23,6 +23,8 @@ export async function refuseLmStudio(upstream: Upstream): Promise<void> {
   }
   if (!v.is(Models, answer)) return;
   throw new ModelLoadError(
-    `${upstream.base.origin} is LM Studio, which inkpress cannot write with: its JSON-schema constraint is on /v1/chat/completions only, which cannot continue an answer, and /v1/completions takes no grammar, so the outline and sentence grammars could not be kept (serve the model with Ollama or llama-server)`,
+    `${upstream.base.origin} is LM Studio, which inkpress cannot write with: its JSON-schema constraint is on /v1/chat/completions only, which cannot ` +
+      `continue an answer, and /v1/completions takes no grammar, so the outline and sentence grammars could not be kept (serve the model with Ollama or ` +
+      `llama-server)`,
   );
 }

@@ -67,7 +67,8 @@ export async function ollamaServer(upstream: Upstream, options: OllamaOptions = 
   const format = ollamaChatFormat(show.template ?? "", origin);
   if (!format) {
     throw new ModelLoadError(
-      `Ollama at ${origin}: ${model}'s chat template is none inkpress writes raw prompts in (${KNOWN_FORMATS.join(", ")}), so request text could not be kept apart from its control tokens`,
+      `Ollama at ${origin}: ${model}'s chat template is none inkpress writes raw prompts in (${KNOWN_FORMATS.join(", ")}), so request text could not be ` +
+        `kept apart from its control tokens`,
     );
   }
   const contextSize = contextOf(show);

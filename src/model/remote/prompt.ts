@@ -53,7 +53,10 @@ export function turnsTemplate(render: () => Promise<string>, origin: string): ()
       }));
 }
 
-/** How one server tokenizes the parts of a prompt. `special`: control tokens written as text become those tokens (the template's text), or stay text (request text). */
+/**
+ * How one server tokenizes the parts of a prompt. `special`: control tokens written as text become those tokens (the template's text), or
+ * stay text (request text).
+ */
 export interface PartTokenizers {
   /** The prompt's first part: with BOS where the model wants one. */
   start(text: string, special: boolean, signal?: AbortSignal): Promise<number[]>;

@@ -97,7 +97,10 @@ export interface RemoteServer {
    * @default the control tokens alone
    */
   bans?(impossible?: RegExp, signal?: AbortSignal): Promise<readonly number[]>;
-  /** The text before the answer: the chat template applied to the system and user turns, or the completion prompt; request text in it is never read as control tokens. */
+  /**
+   * The text before the answer: the chat template applied to the system and user turns, or the completion prompt; request text in it is
+   * never read as control tokens.
+   */
   promptPrefix(prompt: Prompt, signal?: AbortSignal): Promise<PromptPrefix>;
   /** The token ids of forced text inside the answer (no BOS, no special tokens parsed, no leading space added). */
   tokenize(text: string, signal?: AbortSignal): Promise<number[]>;

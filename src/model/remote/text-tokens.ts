@@ -4,7 +4,10 @@
  * article inside the context and to report usage; no id is ever sent.
  */
 
-/** Tokens per UTF-16 character before the server has said any: a small vocabulary's rate (stories260K writes about 2.5 characters a token), so the first estimates err high. */
+/**
+ * Tokens per UTF-16 character before the server has said any: a small vocabulary's rate (stories260K writes about 2.5 characters a token),
+ * so the first estimates err high.
+ */
 const FIRST_RATE = 0.4;
 /** Slack on a measured rate: prompts differ (headings, punctuation, another script). */
 const SLACK = 1.1;

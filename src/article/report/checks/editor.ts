@@ -20,7 +20,8 @@ export const editorChecks = {
       first === undefined,
       first === undefined
         ? `The title and every heading end on a word that can end a phrase (${plural(texts.length, "line")} checked).`
-        : `Found ${plural(dangling.length, "title or heading", "titles or headings")} ending on a function word (first: “${first.text}”, ending on “${first.word}”).`,
+        : `Found ${plural(dangling.length, "title or heading", "titles or headings")} ending on a function word (first: “${first.text}”, ending on ` +
+            `“${first.word}”).`,
     );
   },
 
@@ -43,7 +44,8 @@ function promisedCountCheck(article: Article): Verdict {
   const sections = article.headings.filter((heading) => heading.depth === 2).length;
   return verdict(
     sections >= count && sections <= count + 2,
-    `“${where}” promises ${count}; the article has no numbered items and ${plural(sections, "H2 section")} (target ${count}, or up to 2 more for an introduction and a conclusion).`,
+    `“${where}” promises ${count}; the article has no numbered items and ${plural(sections, "H2 section")} (target ${count}, or up to 2 more for an ` +
+      `introduction and a conclusion).`,
   );
 }
 

@@ -33,7 +33,9 @@ export const groundingChecks = {
   "sources-cited": (article) => {
     const grounding = article.input.grounding;
     if (!grounding || grounding.sources === 0) return na("The request gave no sources.");
-    const message = `${plural(grounding.cited, "source")} of ${grounding.sources} cited (a sentence is cited when it restates a passage beyond the request's own words).`;
+    const message =
+      `${plural(grounding.cited, "source")} of ${grounding.sources} cited (a sentence is cited when it restates a passage beyond the ` +
+      `request's own words).`;
     return verdict(grounding.cited > 0, message);
   },
   "internal-links": (article) => {

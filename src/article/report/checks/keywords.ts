@@ -62,7 +62,8 @@ export const keywordChecks = {
     const count = occurrences(article.body, keyword, article.input.language);
     return verdict(
       density >= KEYWORD_DENSITY.min && density <= KEYWORD_DENSITY.max,
-      `Keyword density is ${density}% (“${keyword}” ${plural(count, "time")} in ${plural(article.wordCount, "word")}, ${formsNote(article.input.language)}; target ${KEYWORD_DENSITY.min}–${KEYWORD_DENSITY.max}%).`,
+      `Keyword density is ${density}% (“${keyword}” ${plural(count, "time")} in ${plural(article.wordCount, "word")}, ${formsNote(article.input.language)}; ` +
+        `target ${KEYWORD_DENSITY.min}–${KEYWORD_DENSITY.max}%).`,
     );
   }),
 
@@ -113,7 +114,8 @@ function keywordOpenings(article: Article): Verdict {
     : "there are no sections to open";
   return verdict(
     sentenceShare <= KEYWORD_OPENINGS.sentences && sectionsOk,
-    `${opening.length} of ${plural(bearing.length, "sentence")} holding a keyword open with one (${round(sentenceShare, 1)}%; target at most ${KEYWORD_OPENINGS.sentences}%), ` +
+    `${opening.length} of ${plural(bearing.length, "sentence")} holding a keyword open with one (${round(sentenceShare, 1)}%; target at most ` +
+      `${KEYWORD_OPENINGS.sentences}%), ` +
       `and ${sectionPart}; the introduction's first sentence is not counted` +
       `${opening[0] === undefined ? "" : ` (first: ${quote(opening[0], language)})`}.`,
   );

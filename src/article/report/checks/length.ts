@@ -34,7 +34,8 @@ export const lengthChecks = {
     const offBy = ((article.wordCount - target) / target) * 100;
     return verdict(
       Math.abs(offBy) <= LENGTH_TOLERANCE,
-      `The body has ${plural(article.wordCount, "word")}, ${round(Math.abs(offBy), 1)}% ${offBy < 0 ? "under" : "over"} the ${target} requested (target ±${LENGTH_TOLERANCE}%).`,
+      `The body has ${plural(article.wordCount, "word")}, ${round(Math.abs(offBy), 1)}% ${offBy < 0 ? "under" : "over"} the ${target} requested (target ` +
+        `±${LENGTH_TOLERANCE}%).`,
     );
   },
 } satisfies Partial<Record<CheckId, Measure>>;

@@ -27,7 +27,8 @@ export const outlineChecks = {
       const at = first >= 0 ? first : asked.length;
       return verdict(
         false,
-        `Heading ${at + 1} is “${shown[at] ?? "missing"}”, the outline has “${asked[at] ?? "none"}” (${plural(shown.length, "heading")} written, ${asked.length} planned).`,
+        `Heading ${at + 1} is “${shown[at] ?? "missing"}”, the outline has “${asked[at] ?? "none"}” (${plural(shown.length, "heading")} written, ` +
+          `${asked.length} planned).`,
       );
     }
     const budgets = [outline.introduction, ...outline.headings.map((h) => h.words)];
@@ -40,7 +41,8 @@ export const outlineChecks = {
       const where = worst.i === 0 ? "the introduction" : `“${outline.headings[worst.i - 1]!.text}”`;
       return verdict(
         false,
-        `${plural(off.length, "section")} off budget by more than ${SECTION_TOLERANCE}% (first: ${where} has ${plural(worst.words, "word")}, budget ${worst.budget}).`,
+        `${plural(off.length, "section")} off budget by more than ${SECTION_TOLERANCE}% (first: ${where} has ${plural(worst.words, "word")}, budget ` +
+          `${worst.budget}).`,
       );
     }
     return verdict(

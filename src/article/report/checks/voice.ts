@@ -130,7 +130,8 @@ function headingCase(voice: VoiceTargets, measures: VoiceMeasures) {
   const otherName = expected === "title" ? "sentence case" : "Title Case";
   return verdict(
     other / (sentence + title) <= OTHER_CASE_SHARE,
-    `${plural(other, "heading")} of ${sentence + title} in ${otherName}; the house voice writes headings in ${expected === "title" ? "Title Case" : "sentence case"}.`,
+    `${plural(other, "heading")} of ${sentence + title} in ${otherName}; the house voice writes headings in ` +
+      `${expected === "title" ? "Title Case" : "sentence case"}.`,
   );
 }
 
