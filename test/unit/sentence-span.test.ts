@@ -27,7 +27,10 @@ async function step(script: string[], sentence?: typeof SPAN) {
     maxTokens: 400,
     seed: () => 1,
     ...(sentence ? { sentence } : {}),
-    take: (s) => (taken.push(s), "more"),
+    take: (s) => {
+      taken.push(s);
+      return "more";
+    },
   });
   const grammars = fake.events.flatMap((e) => (e.type === "generate" ? [e.options.grammar ?? ""] : []));
   return { taken, grammars, writer, fake };
