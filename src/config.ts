@@ -74,6 +74,8 @@ export interface ServeConfig {
   publisher: Publisher | undefined;
   /** The operator's publishing targets file; undefined: nothing is published. */
   publishTargets: string | undefined;
+  /** The folder of house voices `style.voice` may name; undefined: none. */
+  voices: string | undefined;
   jobs: JobsConfig;
 }
 
@@ -121,6 +123,7 @@ export function resolveServeConfig(sources: SettingSources = {}): ServeConfig {
     authFailures: readSetting("authFailures", sources),
     publisher: resolvePublisher(sources),
     publishTargets: readSetting("publishTargets", sources),
+    voices: readSetting("voices", sources),
     jobs: resolveJobs(sources),
   };
 }

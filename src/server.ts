@@ -27,6 +27,7 @@ import { KeyStoreError } from "./keys/errors.js";
 import { KeyStore } from "./keys/store.js";
 import { usageFileFor } from "./keys/usage.js";
 import { Publishing } from "./publish/publisher.js";
+import { NamedVoices } from "./voice/named.js";
 import { Lifecycle } from "./lifecycle.js";
 import { log } from "./log.js";
 import { GPU_NAMES, assertGpu } from "./model/gpu.js";
@@ -116,9 +117,11 @@ export interface ComposeOptions {
   onDataFolderLost: (error: Error) => void;
 }
 
-/** The keys, limits, job store and model host a server is built on, opened from the configuration. */
+/** The voices, keys, limits, job store and model host a server is built on, opened from the configuration. */
 async function openState(config: ServeConfig, options: ComposeOptions) {
   const { source } = config;
+  // The house voices first: a bad file stops the start before any store is opened.
+  const voices = await NamedVoices.load(config.voices);
   // Copies that a crash between sync and rename left behind (a key file's holds every webhook secret).
   await Promise.all([removeStaleTemporaries(path.dirname(config.keysFile)), removeStaleTemporaries(config.dataDir, { recursive: true })]);
   const keys = await openKeys(config);
@@ -142,7 +145,7 @@ async function openState(config: ServeConfig, options: ComposeOptions) {
               ...(source.model === undefined ? {} : { model: source.model }),
             })),
   );
-  return { keys, storage, limiter, jobStore, modelHost };
+  return { keys, storage, limiter, jobStore, modelHost, voices };
 }
 
 /**
@@ -150,9 +153,8 @@ async function openState(config: ServeConfig, options: ComposeOptions) {
  * serves it over HTTP, and tests call it in-process with `app.request()`.
  */
 export async function composeServer(config: ServeConfig, options: ComposeOptions): Promise<ComposedServer> {
-  const { keys, storage, limiter, jobStore, modelHost } = await openState(config, options);
-  // The on-topic check's vectors, built here the first time (seconds), so no analysis worker
-  // builds them; each worker then loads the cache before it takes a task (text-worker.ts).
+  const { keys, storage, limiter, jobStore, modelHost, voices } = await openState(config, options);
+  // The on-topic check's vectors, built here once (seconds): each analysis worker loads the cache (text-worker.ts).
   wordVectors();
   const lifecycle = new Lifecycle();
   const metrics = new Metrics(modelHost);
@@ -168,6 +170,7 @@ export async function composeServer(config: ServeConfig, options: ComposeOptions
     timeoutMs: config.timeoutS * 1000,
     meter: () => metrics.article(),
     refreshTexts: (owner) => texts.refreshTexts(owner),
+    voices,
     ...(config.publisher ? { publisher: config.publisher } : {}),
   });
   const jobs = new Jobs({

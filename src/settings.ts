@@ -219,6 +219,14 @@ export const SETTINGS = {
     details: "a key publishes only to the targets `keys create --publish-to` gave it ([publishing](#publishing))",
     parse: (raw: string | undefined, cwd: string) => (raw === undefined ? undefined : resolvedPath(raw, cwd)),
   },
+  voices: {
+    flag: "voices",
+    env: "INKPRESS_VOICES_DIR",
+    defaultNote: "none: `style.voice` is a profile or a note",
+    description: "a folder of house voices, each `NAME.voice.json` as `inkpress voice` writes it, that `style.voice` may name",
+    details: "read at start; a bad file stops it, naming the file and the field ([a house voice](#a-house-voice))",
+    parse: (raw: string | undefined, cwd: string) => (raw === undefined ? undefined : resolvedPath(raw, cwd)),
+  },
   publisherName: {
     flag: "publisher-name",
     env: "INKPRESS_PUBLISHER_NAME",

@@ -12,7 +12,8 @@
  * what the near-duplicate refusal costs (the gate's lookup per sentence, under 50 µs, and the
  * stories260K tokens cut as near-duplicates, at most 5 %: scripts/bench/repeats.ts), what the
  * on-topic check costs (the word-vector cache's load, under 1 s, and the check's CPU per 1,000
- * words, under 5 ms: scripts/bench/on-topic.ts),
+ * words, under 5 ms: scripts/bench/on-topic.ts), what a house voice costs (prompt tokens it adds, at
+ * most 250, and wall with it ÷ without, at most 1.5×: scripts/bench/voice.ts),
  * and the same articles through llama-server against llama-server alone (goal: within 1.2×,
  * scripts/bench/llama-server.ts; BENCH_LLAMA_SERVER=0 leaves it out). Last, `inkpress audit` over
  * a thousand 1,000-word pages (scripts/bench/audit.ts), goal under a minute, then `inkpress links`
@@ -49,6 +50,7 @@ import { onTopicCosts, onTopicVerdicts } from "./on-topic.js";
 import { RawDecoder } from "./raw.js";
 import { cutVerdict, lookupCosts, lookupVerdicts } from "./repeats.js";
 import { BENCH_SPECS, ensureBenchModel } from "./shapes.js";
+import { voiceCosts, voiceVerdicts } from "./voice.js";
 
 /**
  * Runs and lengths: the engine's runs per sentence length, the articles' seeds and rounds (on the
@@ -256,6 +258,8 @@ log("the sentence gate's repeat lookup, whole and near, on README sentences");
 const lookups = lookupCosts();
 log("the on-topic check: the word-vector cache's load and the check's CPU per 1,000 words");
 const onTopic = onTopicCosts();
+log("a house voice: the same articles with and without one, on the bench's model and the ChatML test model");
+const voice = await voiceCosts();
 log(`inkpress audit over ${S.pages} pages of about 1,000 words`);
 const audit = await auditTime({ pages: S.pages, words: 1000 });
 log(`inkpress links and audit --search-console's decay over ${S.pages} pages`);
@@ -274,6 +278,7 @@ writeReport({
     ]),
     ...lookupVerdicts(lookups),
     ...onTopicVerdicts(onTopic),
+    ...voiceVerdicts(voice),
     ...models.slice(0, 1).map((m) => {
       const t = totals([...m.answers.get("today")!.values()].flat());
       return cutVerdict(m.name, t.cut, t.completion);

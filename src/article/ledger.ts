@@ -10,10 +10,21 @@ import type { Refusal } from "./body/sentence-gate.js";
  * - `step-end`: the next sentence the model had begun when a step ended on a whole one;
  * - `unfinished`: a sentence left unfinished when the model stopped or a step ran out of tokens;
  * - `heading`: a heading the model began on its own;
+ * - `sentence-length`: a house voice's sentence cut at its most words, or its terminator cut short of its least;
  * - `mended`: a refresh's mend, cut from the answer before the next one (the article took its text, or the refresh turned it down);
  * - `other`: whitespace and anything else.
  */
-export type DiscardReason = Refusal | "outline" | "steering" | "over-budget" | "step-end" | "unfinished" | "heading" | "mended" | "other";
+export type DiscardReason =
+  | Refusal
+  | "outline"
+  | "steering"
+  | "over-budget"
+  | "step-end"
+  | "unfinished"
+  | "heading"
+  | "sentence-length"
+  | "mended"
+  | "other";
 
 /**
  * The article's writer, counting what the engine throws away: every completion token generated

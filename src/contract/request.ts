@@ -132,7 +132,9 @@ export const StyleSchema = jsonObject(
     voice: described(
       voiceField(optionalText(LIMITS.voice, "voice")),
       'A style note the prompt carries, such as "plain British English, second person, no exclamation marks"; or a house voice learnt by `POST ' +
-        "/api/v1/voice` (its `profile`), which the writer steers towards and the report's `voice-…` checks measure against.",
+        "/api/v1/voice` (its `profile`), which the writer steers towards and the report's `voice-…` checks measure against; on a server started " +
+        "with `--voices DIR`, a voice's name (one word: `house` for `DIR/house.voice.json`) stands for its profile, and an unknown one is a 422 " +
+        "listing the names.",
     ),
     cliches: v.optional(
       described(

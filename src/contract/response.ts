@@ -95,7 +95,8 @@ export const ArticleResponseSchema = v.object({
       v.record(v.string(), v.pipe(v.number(), v.integer(), v.minValue(0))),
       "Of the completion tokens, those generated and then cut from the answer, by why: a sentence the editor refused (its reason: `duplicate`, " +
         "`unbalanced`, `keyword-opening`, …), `banned` (a banned phrase refused while sampling), `outline` (outline fields written again), `steering`, " +
-        "`over-budget`, `step-end`, `unfinished`, `heading`, `other`.",
+        "`over-budget`, `step-end`, `unfinished`, `heading`, `sentence-length` (a house voice's sentence ended at its most words, or cut where it " +
+        "ended short of its least), `other`.",
     ),
     durationMs: count(),
   }),

@@ -17,6 +17,7 @@ import type { OutlineResponse } from "../contract/outline-response.js";
 import type { RefreshRequest } from "../contract/refresh.js";
 import type { KeyLimiter } from "../keys/limiter.js";
 import type { ApiKey } from "../keys/registry.js";
+import type { NamedVoices } from "../voice/named.js";
 import { Lifecycle } from "../lifecycle.js";
 import type { Backend, Usage } from "../model/backend.js";
 import { recordedPostId } from "../publish/post.js";
@@ -84,6 +85,11 @@ export interface GenerationServiceOptions {
    * @default none: a request with `publish` is refused
    */
   publishing?: Publishing;
+  /**
+   * The voices a key's default style may name (`serve --voices`).
+   * @default none: a key's `style.voice` text is a note
+   */
+  voices?: NamedVoices;
 }
 
 /** Who a generation runs for. */
@@ -157,7 +163,7 @@ export class GenerationService {
     return new Admission({
       ...this.options,
       lifecycle: this.lifecycle,
-      style: key?.style,
+      style: this.keyStyle(key),
       publisher: key?.publisher ?? this.options.publisher,
       owner: ownerOf(key),
       revoked: revoked.signal,
@@ -181,7 +187,17 @@ export class GenerationService {
    * then accepted by the engine (a 422 naming every field a ban contradicts), before anything is admitted.
    */
   accept(request: GenerateRequest, key?: ApiKey): AcceptedRequest {
-    return acceptRequest(withStyle(request, key?.style));
+    return acceptRequest(withStyle(request, this.keyStyle(key)));
+  }
+
+  /** The voices a request's or a key's `style.voice` may name; none without `serve --voices`. */
+  get voices(): NamedVoices | undefined {
+    return this.options.voices;
+  }
+
+  /** The key's default style, a voice it names read from the server's voices (a 422 for a name it does not know). */
+  private keyStyle(key: ApiKey | undefined): Style | undefined {
+    return key?.style && this.options.voices ? this.options.voices.resolve(key.style, `key ${key.name}`) : key?.style;
   }
 
   /** Stop every generation of a key: it was revoked. Each rejects with {@link KeyRevokedError}. */

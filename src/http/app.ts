@@ -120,6 +120,9 @@ export function createApp({
   }
   const throttle = new AuthThrottle({ failures: authFailures });
   app.use("/api/v1/**", (event) => (isPublicApiRoute(event) ? undefined : requireApiKey(event, keys, limiter, throttle)));
+  // A JSON body's style.voice may name one of these: the body step reads the profile in (body.ts).
+  const { voices } = generations;
+  if (voices) app.use("/api/v1/**", (event) => void (event.context.voices = voices));
   app.get("/healthz", healthRoute(modelHost));
   app.get("/metrics", metricsRoute(metrics));
   app.get("/", playgroundRoute());

@@ -1,10 +1,13 @@
 import { HTTPError, assertBodySize, type H3Event, type Middleware } from "h3";
 import { CLIENT_CLOSED, problem } from "./problem.js";
+import type { NamedVoices } from "../voice/named.js";
 
 declare module "h3" {
   interface H3EventContext {
     /** The JSON body as parsed, before validation: what an Idempotency-Key's fingerprint is taken of. */
     body?: unknown;
+    /** The voices a body's `style.voice` may name (`serve --voices`); none without. */
+    voices?: NamedVoices;
   }
 }
 
@@ -24,8 +27,15 @@ export function jsonBody(timeoutMs: number): Middleware {
     const body = await readJson(event, timeoutMs);
     event.context.body = body;
     // The event takes the wrapped request, as h3's own body tools (assertBodySize, validated routes) do.
-    (event as { req: H3Event["req"] }).req = withJson(event.req, body);
+    (event as { req: H3Event["req"] }).req = withJson(event.req, withNamedVoice(event, body));
   };
+}
+
+/** The body with its style's voice, when that is a name the server knows, replaced by the profile before validation. */
+function withNamedVoice(event: H3Event, body: unknown): unknown {
+  const voices = event.context.voices;
+  if (!voices || typeof body !== "object" || body === null || !("style" in body)) return body;
+  return { ...body, style: voices.resolve(body.style) };
 }
 
 /** The request with its body already read: `json()` gives `body`, everything else is the request's own. */

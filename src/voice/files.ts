@@ -54,8 +54,8 @@ export async function voiceOfField(value: unknown, base: string): Promise<unknow
   return (await readVoiceFile(path.resolve(base, value.trim()))).profile;
 }
 
-/** A voice file's profile: the file `inkpress voice` writes (its `profile`), or a bare profile. */
-async function readVoiceFile(file: string): Promise<{ name: string; profile: VoiceProfile }> {
+/** A voice file's profile: the file `inkpress voice` writes (its `profile`), or a bare profile; a fault names the file and the field. */
+export async function readVoiceFile(file: string): Promise<{ name: string; profile: VoiceProfile }> {
   let data: unknown;
   try {
     data = JSON.parse(await textOf(file));
@@ -68,7 +68,7 @@ async function readVoiceFile(file: string): Promise<{ name: string; profile: Voi
   if (profile.issues)
     throw new VoiceFileError(
       `${file}: ${fieldErrors(profile)
-        .map((e) => e.message)
+        .map((e) => (!e.path || e.message.includes(e.path) ? e.message : `voice.${e.path}: ${e.message}`))
         .join("; ")}`,
     );
   const name = wrapped && typeof (data as { name?: unknown }).name === "string" ? (data as { name: string }).name : "";

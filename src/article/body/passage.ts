@@ -8,6 +8,7 @@ import type { Plan } from "../plan/plan.js";
 import { SentenceGate, type Placement } from "./sentence-gate.js";
 import { generateSentences, type Steered, type StepResult, type Verdict } from "./step.js";
 import { capitalise, countWords, hasPhrase } from "../text/text.js";
+import { sentenceSpan, type SentenceSpan } from "../plan/voice.js";
 
 /** What every passage of one article shares. */
 export interface PassageContext {
@@ -29,6 +30,8 @@ export interface PassageContext {
    * @default none
    */
   onWords?: (words: number, tokens: number) => void;
+  /** The words a paragraph sentence holds, from the house voice. @default the model's own lengths */
+  span?: SentenceSpan;
   /** Tokens the model spends per word, as last measured: sizes each step's token allowance. */
   tokensPerWord: number;
   /**
@@ -47,6 +50,7 @@ export type PassageSetup = Pick<
 /** The one context every passage is written in, for the body pass, a refresh's mending and the tests alike. */
 export function passageContext(setup: PassageSetup): PassageContext {
   const { plan, document, avoid, signal, onWords } = setup;
+  const span = plan.spaced ? sentenceSpan(plan.style.profile, plan.request.language) : undefined;
   return {
     plan,
     writer: setup.writer,
@@ -59,6 +63,7 @@ export function passageContext(setup: PassageSetup): PassageContext {
     seed: setup.seed,
     ...(signal ? { signal } : {}),
     ...(onWords ? { onWords } : {}),
+    ...(span ? { span } : {}),
     tokensPerWord: 2,
     wordsLeft: setup.wordsLeft,
   };
@@ -151,6 +156,7 @@ export async function writePassage(ctx: PassageContext, passage: Passage): Promi
         ? {
             steer: () => schedule.due(state.words) ?? owedAnchor(ctx, passage, state.sentences),
             ...(opening ? { opened: plan.primary } : {}),
+            ...(ctx.span ? { sentence: ctx.span } : {}),
           }
         : {}),
       take: (sentence, breakBefore) => take(ctx, { passage, budget, state, opening, keyworded, sentence, breakBefore, owing }),

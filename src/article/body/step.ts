@@ -8,6 +8,8 @@ import { capitalise, countWords, wordSpans } from "../text/text.js";
 import { nextUnit } from "./units.js";
 import { hasSlotWords, isQuestionKeyword, isSlotWord } from "../text/slot-words.js";
 import { sentenceWords } from "../plan/limits.js";
+import { lengthInterrupt, type LengthInterrupt } from "./sentence-length.js";
+import type { SentenceSpan } from "../plan/voice.js";
 
 /** A kept sentence that ends the step: the passage is full, or a paragraph or list item ends with it. */
 export type Ending = "full" | "paragraph" | "item";
@@ -54,6 +56,12 @@ export interface StepOptions {
    * @default none
    */
   notOpening?: () => string | undefined;
+  /**
+   * The words a sentence holds, from a house voice: one that reaches the most ends there, one the
+   * model ends short of the least goes on (the long-sentence split waits for the most).
+   * @default the model's own lengths
+   */
+  sentence?: SentenceSpan;
   /** Judge a whole sentence; `breakBefore`: the model started a new line before it. */
   take: (sentence: string, breakBefore: boolean) => Verdict;
 }
@@ -104,7 +112,11 @@ export async function generateSentences(options: StepOptions): Promise<StepResul
 export type Steered = string | { choose: readonly string[] };
 
 /** What interrupts a generation call: a banned phrase to refuse, the spot for a steered keyword, or a sentence start whose opening word is refused. */
-type Interrupt = { kind: "refuse"; match: BannedMatch } | { kind: "steer"; at: number; keyword: Steered } | { kind: "reopen" };
+type Interrupt =
+  | { kind: "refuse"; match: BannedMatch }
+  | { kind: "steer"; at: number; keyword: Steered }
+  | { kind: "reopen" }
+  | LengthInterrupt;
 
 class Step {
   private text: string;
@@ -124,6 +136,9 @@ class Step {
   private choose: string[] | undefined;
   /** The last word of a banned phrase just cut, and the banned single words: the next call may not begin with one there. */
   private refused: string[] | undefined;
+  /** The next call ends the pending sentence, or writes this many words before it may end (the voice's span). */
+  private close = false;
+  private lengthen: number | undefined;
   private outcome: Outcome | undefined;
   private refusal: Refusal | undefined;
   /** The last sentence read would have gone past the passage's budget. */
@@ -132,12 +147,15 @@ class Step {
   private unread = false;
   private readAt = 0;
   private readonly tokensBefore: number;
+  /** Words past which a sentence is split in two: the language's recommended most, or a longer voice's. */
+  private readonly longest: number;
 
   constructor(private readonly o: StepOptions) {
     this.text = o.writer.text.slice(o.mark);
     this.tokensBefore = o.writer.usage.completionTokens;
     this.steered = o.opened !== undefined;
     this.after = o.opened;
+    this.longest = Math.max(sentenceWords(o.language), o.sentence?.most ?? 0);
   }
 
   async run(): Promise<StepResult> {
@@ -192,13 +210,18 @@ class Step {
       ...(this.after === undefined ? {} : { after: this.after }),
       ...(this.choose === undefined ? {} : { choose: this.choose }),
       ...(this.refused === undefined ? {} : { refuse: this.refused }),
+      ...(this.close ? { close: true } : {}),
+      ...(this.lengthen === undefined ? {} : { lengthen: this.lengthen }),
     });
-    this.after = this.refused = this.choose = undefined;
+    this.after = this.refused = this.choose = this.lengthen = undefined;
+    this.close = false;
     for await (const piece of writer.generate({ maxTokens, seed: seed(), signal, grammar })) {
       const at = this.text.length;
       this.text += piece;
       const match = avoid.completedIn(this.text, at);
       if (match && match.start >= this.cursor) return { kind: "refuse", match };
+      const length = this.o.sentence && lengthInterrupt(this.text, this.cursor, at, piece, this.o.sentence, this.o.language);
+      if (length) return length;
       if (PIECE_ENDS.test(piece)) this.unread = true;
       const kept = this.kept;
       if (this.unread || this.text.length - this.readAt > RUN_ON_CHARS) this.consume(false);
@@ -227,6 +250,12 @@ class Step {
     // The next sentence's first letters go (usually none or one token); the next call's grammar refuses the word.
     if (interrupt.kind === "reopen") {
       this.cutTo(this.cursor, "third-alike");
+      return;
+    }
+    if (interrupt.kind === "close" || interrupt.kind === "lengthen") {
+      this.cutTo(interrupt.at, "sentence-length");
+      if (interrupt.kind === "close") this.close = true;
+      else this.lengthen = interrupt.words;
       return;
     }
     if (interrupt.kind === "refuse") {
@@ -307,7 +336,7 @@ class Step {
     this.readAt = this.text.length;
     while (this.outcome === undefined) {
       const pending = this.text.slice(this.cursor);
-      const unit = nextUnit(pending, language, final);
+      const unit = nextUnit(pending, language, final, this.longest);
       if (!unit) break;
       const breakBefore = /\n\s*$/.test(this.text.slice(this.kept, this.cursor)) || /^\s*\n/.test(pending);
       // The model tries to start a section of its own: the passage goes on from the last sentence.
@@ -315,7 +344,7 @@ class Step {
         this.outcome = "rejected";
         break;
       }
-      const parts = unit.kind === "sentence" ? splitLongSentence(unit.text, language, sentenceWords(language)) : [];
+      const parts = unit.kind === "sentence" ? splitLongSentence(unit.text, language, this.longest) : [];
       for (const part of parts) {
         const verdict = take(part, breakBefore);
         if (verdict === "stop") {

@@ -14,9 +14,9 @@ const RUN_ON_WORDS = 30;
 /**
  * The next whole unit of model text: a sentence (its quotations closed inside it), a heading
  * line, or a line too short to be prose (skipped). Undefined while the text may still grow
- * into a longer unit; `final` says it will not (the model stopped).
+ * into a longer unit; `final` says it will not (the model stopped). A run-on is cut at `longest` words.
  */
-export function nextUnit(pending: string, language: string, final: boolean): Unit | undefined {
+export function nextUnit(pending: string, language: string, final: boolean, longest = sentenceWords(language)): Unit | undefined {
   const lead = pending.length - pending.trimStart().length;
   const body = pending.slice(lead);
   if (!body) return undefined;
@@ -32,7 +32,9 @@ export function nextUnit(pending: string, language: string, final: boolean): Uni
   const whole = first !== "" && (count < segments.length || lineDone);
   if (!whole) {
     // Each word takes a character at least: a shorter text is no run-on, and needs no count.
-    if (first.length > RUN_ON_WORDS && countWords(first, language) > RUN_ON_WORDS && balanced(first)) return runOn(first, lead, language);
+    const runOnWords = Math.max(RUN_ON_WORDS, longest);
+    if (first.length > runOnWords && countWords(first, language) > runOnWords && balanced(first))
+      return runOnHead(first, lead, language, longest);
     return undefined;
   }
   const clean = cleanProse(first);
@@ -47,10 +49,10 @@ export function nextUnit(pending: string, language: string, final: boolean): Uni
   return { kind: "sentence", text: finishSentence(clean, language), length };
 }
 
-/** The head of a run-on sentence as a sentence of its own. */
-function runOn(first: string, lead: number, language: string): Unit {
+/** The head of a run-on sentence, at most `longest` words, as a sentence of its own. */
+function runOnHead(first: string, lead: number, language: string, longest: number): Unit {
   const clean = cleanProse(first);
-  const head = splitLongSentence(clean, language, sentenceWords(language))[0]!;
+  const head = splitLongSentence(clean, language, longest)[0]!;
   const words = firstWords(first, countWords(head, language), language);
   const at = first.indexOf(words);
   return { kind: "sentence", text: finishSentence(head, language), length: lead + (at < 0 ? first.length : at + words.length) };

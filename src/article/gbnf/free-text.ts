@@ -4,10 +4,25 @@
  * a forced keyword, one of a link's anchor phrases, a banned phrase's last word refused, a third
  * opening alike refused).
  */
-import { GRAMMAR_PAIRS, GRAMMAR_QUOTES } from "../text/scripts.js";
+import { GRAMMAR_PAIRS, GRAMMAR_QUOTES, TERMINATORS } from "../text/scripts.js";
 import { quotes } from "../text/sentences.js";
 import { charClass, literal } from "./escape.js";
-import { alt, grammar, many, opt, repeat, rule, seq, trieLetters, trieStep, wordTrie, type Term, type TrieNode } from "./terms.js";
+import {
+  alt,
+  grammar,
+  group,
+  many,
+  opt,
+  repeat,
+  rule,
+  seq,
+  times,
+  trieLetters,
+  trieStep,
+  wordTrie,
+  type Term,
+  type TrieNode,
+} from "./terms.js";
 import { ASCII_NOT_LETTER } from "./words.js";
 
 /** The first character after a forced keyword, so the model's next token does not glue onto it ("coffeewith"). */
@@ -55,6 +70,11 @@ function openQuotation(pending: string): { close: string; inside: number } | und
   return undefined;
 }
 
+/** A character of a word that goes on with its sentence: no space, line break, sentence end or quote. */
+const NOT_END = charClass([" \n\t", TERMINATORS, GRAMMAR_QUOTES], true);
+/** One more word of a sentence: a sentence short of its voice goes on. */
+const MORE_WORD = group(seq(literal(" "), NOT_END, many(NOT_END)));
+
 /** What the next free call must keep besides the quotation rules. */
 export interface FreeTextOptions {
   /** The unfinished sentence the call continues ("" at a sentence's start). */
@@ -75,6 +95,13 @@ export interface FreeTextOptions {
   refuse?: readonly string[];
   /** A word the sentence about to start may not open with (it would be the third alike). @default none */
   notOpening?: string;
+  /**
+   * The sentence the call continues ends with the call's first character, a terminator the model
+   * picks, and the quotation it holds closes (a house voice's longest sentence). @default false
+   */
+  close?: boolean;
+  /** Words the call writes before the sentence it continues may end (a house voice's shortest sentence). @default none */
+  lengthen?: number;
 }
 
 /**
@@ -84,12 +111,12 @@ export interface FreeTextOptions {
  * quotation open and a reader's sentences are the engine's. A quotation `pending` opened must
  * close first. The call's first characters also keep what the step asks (a word boundary after
  * a forced keyword, one of a link's anchor phrases, a banned phrase's last word refused, a third
- * opening alike refused), so
+ * opening alike refused, a house voice's sentence ended or kept going), so
  * none of these needs a call of its own. node-llama-cpp and llama-server apply a grammar only
  * to a sampled token that breaks it: the model's own text costs nothing more.
  */
 export function freeTextGrammar(options: FreeTextOptions): string {
-  const { pending, after, spaced, refuse, notOpening, choose } = options;
+  const { pending, after, spaced, refuse, notOpening, choose, close, lengthen } = options;
   const open = openQuotation(pending);
   // In steps of 40 characters: a handful of distinct grammars, each compiled once and cached.
   const left = open ? Math.max(8, Math.floor((QUOTATION_CHARS - open.inside) / 40) * 40) : 0;
@@ -101,7 +128,11 @@ export function freeTextGrammar(options: FreeTextOptions): string {
     ? seq(repeat(freeChar("\n.!?"), 0, left), quoteEnd(open.close), many("chunk"))
     : seq(lineStart ? opt("quote") : undefined, many("chunk"));
   let root: Term = "tail";
-  if (choose?.length) root = seq(alt(...choose.map((phrase) => seq(literal(phrase), boundaryRule(phrase.trimStart(), spaced)))), "tail");
+  // Inside a quotation, the sentence's end closes it.
+  if (close) root = open ? seq(charClass(".!?"), literal(open.close), many("chunk")) : seq(charClass(".!?"), "tail");
+  else if (lengthen) root = seq(opt(charClass(",;:")), times(MORE_WORD, lengthen), "tail");
+  else if (choose?.length)
+    root = seq(alt(...choose.map((phrase) => seq(literal(phrase), boundaryRule(phrase.trimStart(), spaced)))), "tail");
   else if (boundary) root = seq(boundary, "tail");
   else if (refusing) root = seq(opt(literal(" ")), notWord(refuse, "tail", { inQuotation: open !== undefined, prefix: true }));
   else if (opening) root = seq(many(charClass(" \n")), alt(notWord([notOpening], "tail"), seq("quote", "tail")));

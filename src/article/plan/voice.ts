@@ -1,7 +1,7 @@
 /**
  * What a house voice asks of the writer (`style.voice` as a learnt profile): the other variant's
  * spellings, refused while the model samples; whether headings are in sentence case, which the
- * heading grammar keeps; and a short note for the prompt, the voice described and shown in the
+ * heading grammar keeps; the words its sentences hold, which the body pass keeps; and a short note for the prompt, the voice described and shown in the
  * examples' own words, within {@link VOICE_PROMPT_CHARS}. Nothing here is written into the article.
  */
 import { otherVariant, refusableSpellings } from "../text/spelling.js";
@@ -12,7 +12,7 @@ type Band = { value: number; min: number; max: number };
 /** A house voice as the engine reads it (the writer and the voice checks): the wire's `VoiceProfile` has this shape. */
 export interface HouseVoice {
   language: string;
-  sentenceWords: { mean: number; min: number; max: number };
+  sentenceWords: { mean: number; p10: number; p90: number; min: number; max: number };
   person: { value: string };
   contractions: Band;
   spelling: { value: "en-GB" | "en-US" | "mixed" | "none" };
@@ -37,6 +37,26 @@ export function voiceSpellings(voice: HouseVoice | undefined): string[] {
   if (variant !== "en-GB" && variant !== "en-US") return [];
   const { rows } = wordVectors();
   return refusableSpellings(otherVariant(variant)).filter((word) => (rows.get(word) ?? COMMON_SPELLINGS) < COMMON_SPELLINGS);
+}
+
+/** The words a paragraph sentence of a house voice holds: from its 10th to its 90th percentile. */
+export interface SentenceSpan {
+  least: number;
+  most: number;
+}
+
+/** Fewest words a span asks of a sentence: the gate's shortest sentence. */
+const LEAST_SPAN = 3;
+
+/**
+ * The words a paragraph sentence of the voice holds, from its 10th to its 90th percentile, which
+ * the body pass keeps while the model samples (body/sentence-length.ts); none for a voice of
+ * another language than the article's, or one learnt from too few sentences to tell.
+ */
+export function sentenceSpan(voice: HouseVoice | undefined, language: string): SentenceSpan | undefined {
+  if (!voice || voice.language !== language || voice.sentenceWords.p90 <= 0) return undefined;
+  const least = Math.max(LEAST_SPAN, Math.round(voice.sentenceWords.p10));
+  return { least, most: Math.max(least + 2, Math.round(voice.sentenceWords.p90)) };
 }
 
 /** Whether headings are written in sentence case (every word past the first in lower case, the keyword as given). */

@@ -18,6 +18,7 @@ import { escapeHtml, renderPage, type Page } from "./html.js";
 import { CHECK_STYLE, checkPanel } from "./playground-check.js";
 import { OUTLINE_SECTION, OUTLINE_STYLE } from "./playground-outline.js";
 import { REPORT_STYLE, reportSection } from "./playground-report.js";
+import { VOICE_PANEL, VOICE_STYLE } from "./playground-voice.js";
 
 const VIEW_STYLE = `
 .wrap { display: flex; flex-direction: column; gap: 18px; max-width: 1600px; margin: 0 auto; padding: 24px; }
@@ -173,6 +174,7 @@ ${inputLimits(field("structure"))} placeholder="${schemaPlaceholder(field("struc
 <small>One phrase per line, up to ${escapeHtml(String(field("style.avoid").maxItems ?? ""))}; none appears in the article.</small></label>
 <label class="field"><span>Voice <small>(optional)</small></span>
 <input type="text" id="f-style-voice" name="style.voice" ${inputLimits(field("style.voice"))} placeholder="plain British English, second person"></label>
+${VOICE_PANEL}
 </fieldset>
 <fieldset>
 <legend>Grounding</legend>
@@ -256,7 +258,7 @@ ${checkPanel(doc)}
     title: "inkpress playground",
     description: "Write an SEO article with the local model and watch it stream in.",
     current: "/",
-    style: VIEW_STYLE + REPORT_STYLE + CHECK_STYLE + OUTLINE_STYLE,
+    style: VIEW_STYLE + REPORT_STYLE + CHECK_STYLE + OUTLINE_STYLE + VOICE_STYLE,
     body,
     script: "playground",
   });

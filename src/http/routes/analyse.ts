@@ -20,10 +20,10 @@ export interface AnalyseRouteOptions {
 export function analyseRoute({ bodyTimeoutMs, metrics, texts }: AnalyseRouteOptions) {
   return jsonRoute("/api/v1/analyse", { body: AnalyseRequestSchema, bodyTimeoutMs, onlyPost: true }, async (event) => {
     const request = await event.req.json();
-    const analysis = await texts.analyse(
-      { request, options: event.context.apiKey?.style ? { keyStyle: event.context.apiKey.style } : {} },
-      event.context.apiKey?.id ?? "",
-    );
+    const key = event.context.apiKey;
+    // A voice the key's default style names is the server's to read (serve --voices).
+    const keyStyle = key?.style && event.context.voices ? event.context.voices.resolve(key.style, `key ${key.name}`) : key?.style;
+    const analysis = await texts.analyse({ request, options: keyStyle ? { keyStyle } : {} }, key?.id ?? "");
     metrics.analysis(request.markdown === undefined ? "html" : "markdown");
     return analysis;
   });

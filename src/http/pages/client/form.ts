@@ -21,6 +21,7 @@ function controlValue(control: Control): unknown {
   if (raw === "") return undefined;
   if (control.dataset.list === "sources") return sourcesFromText(raw);
   if (control.dataset.list === "links") return linksFromText(raw);
+  if (control.dataset.list === "json") return JSON.parse(raw) as unknown;
   return control instanceof HTMLInputElement && control.type === "number" ? Number(raw) : raw;
 }
 
@@ -28,12 +29,15 @@ function controlValue(control: Control): unknown {
  * The request body from a form: every control with a `name` is the field of the body at
  * that dotted path (`seo.keywords`). A checkbox sends a boolean (always), a number input a
  * number, a control marked `data-list="lines"` a list of its non-empty lines, one marked
- * `data-list="sources"` or `"links"` the objects its text describes (client/grounding.ts);
- * other text is sent trimmed, or left out when empty. The key has no name: it goes in a header.
+ * `data-list="sources"` or `"links"` the objects its text describes (client/grounding.ts),
+ * one marked `data-list="json"` the value its JSON holds (a learnt voice); a disabled control
+ * nothing; other text is sent trimmed, or left out when empty. The key has no name: it goes in a header.
  */
 export function requestBody(form: HTMLFormElement): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const control of form.querySelectorAll<Control>("input[name], textarea[name]")) {
+    // A control standing in for another of the same name (a learnt voice for the note) is disabled while not in use.
+    if (control.disabled) continue;
     const value = controlValue(control);
     if (value === undefined) continue;
     const path = control.name.split(".");

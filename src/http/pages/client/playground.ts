@@ -20,6 +20,7 @@ import {
   type StreamEvent,
 } from "../../../client/index.js";
 import "./check.js";
+import "./voice.js";
 import { byId, el } from "./dom.js";
 import { hideError, showError, showProblem } from "./errors.js";
 import { clearInvalid, missingFields, requestBody } from "./form.js";
