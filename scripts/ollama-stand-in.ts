@@ -1,10 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import * as v from "valibot";
+import { chatRequest, type StandInTemplate } from "./ollama-stand-in-chat.js";
 
 /**
  * A STAND-IN for Ollama (no Ollama can be installed on these machines): the part of Ollama's
- * documented API that inkpress uses (`/api/version`, `/api/tags`, `/api/show`, `/api/generate`),
+ * documented API that inkpress uses (`/api/version`, `/api/tags`, `/api/show`, `/api/generate`, `/api/chat`),
  * served over real HTTP, backed by a real llama-server so the text is a real model's. Like Ollama
  * it streams NDJSON, ends with `done_reason` and the counts (`prompt_eval_count` includes cached
  * tokens), answers errors as `{"error": "…"}`, turns a `format` JSON schema into a grammar (here
@@ -14,7 +15,8 @@ import * as v from "valibot";
  * It is stricter than Ollama in one way, on purpose: Ollama ignores unknown fields and options
  * (Go's JSON decoder, a logged "invalid option"), the stand-in refuses them with 400, so a misspelt
  * field fails a test instead of being silently dropped. Wrong types are refused as Ollama does.
- * It serves raw prompts only (`raw: true`): Ollama's Go templates are not run here.
+ * It runs no Go template: `/api/generate` serves raw prompts only (`raw: true`), and `/api/chat`
+ * only a model given a template the stand-in runs in TypeScript (`ollama-stand-in-chat.ts`).
  */
 
 /** Ollama's documented `options` (api/types.go), each with its type. */
@@ -40,13 +42,16 @@ const OPTIONS = v.strictObject({
   num_thread: v.optional(v.number()),
 });
 
+/** `format`: JSON, or a JSON schema. */
+const FORMAT = v.union([v.literal("json"), v.record(v.string(), v.unknown())]);
+
 /** `POST /api/generate`'s documented fields. */
 const GENERATE = v.strictObject({
   model: v.string(),
   prompt: v.optional(v.string()),
   suffix: v.optional(v.string()),
   images: v.optional(v.array(v.string())),
-  format: v.optional(v.union([v.literal("json"), v.record(v.string(), v.unknown())])),
+  format: v.optional(FORMAT),
   options: v.optional(OPTIONS),
   system: v.optional(v.string()),
   template: v.optional(v.string()),
@@ -57,11 +62,22 @@ const GENERATE = v.strictObject({
   think: v.optional(v.boolean()),
 });
 
+const CHAT = chatRequest(OPTIONS, FORMAT);
+
 const SHOW = v.strictObject({ model: v.optional(v.string()), name: v.optional(v.string()), verbose: v.optional(v.boolean()) });
 
-/** What one `/api/generate` call asked and what llama-server did with it. */
+/** A request of either endpoint that writes. */
+type Body = v.InferOutput<typeof GENERATE> | v.InferOutput<typeof CHAT>;
+
+/** What a writing request asked: its endpoint, its body, and the prompt it makes. */
+type Asked = Pick<StandInCall, "path" | "body" | "prompt">;
+
+/** What one `/api/generate` or `/api/chat` call asked and what llama-server did with it. */
 export interface StandInCall {
-  body: v.InferOutput<typeof GENERATE>;
+  path: "/api/generate" | "/api/chat";
+  body: Body;
+  /** The prompt that reached the model: the raw one, or the chat template applied to the messages. */
+  prompt: string;
   /** Prompt tokens llama-server really evaluated (its cache not counted). */
   evaluated: number;
   /** All prompt tokens: what the stand-in reported as `prompt_eval_count`. */
@@ -77,8 +93,12 @@ export interface StandInOptions {
   model?: string;
   /** More models `/api/tags` lists (they cannot write). @default none */
   others?: string[];
-  /** The model's Ollama template. @default "{{ .Prompt }}" (a completion model) */
-  template?: string;
+  /**
+   * The model's Ollama template: its text alone (`/api/show` reports it, `/api/chat` is refused),
+   * or a template the stand-in runs on `/api/chat`.
+   * @default "{{ .Prompt }}" (a completion model)
+   */
+  template?: string | StandInTemplate;
   /** Its trained context, as `/api/show`'s `model_info` says. @default llama-server's slot context */
   trainedContext?: number;
   /** A port to listen on (a restart takes the same one). @default a free one */
@@ -91,9 +111,9 @@ export interface OllamaStandIn {
   port: number;
   /** The trained context `/api/show` reports. */
   context: number;
-  /** Every `/api/generate` call, in order. */
+  /** Every `/api/generate` and `/api/chat` call, in order. */
   calls: StandInCall[];
-  /** `/api/generate` requests whose client connection is still open. */
+  /** `/api/generate` and `/api/chat` requests whose client connection is still open. */
   open(): number;
   /** Close at once, every connection cut mid-answer. */
   stop(): Promise<void>;
@@ -162,7 +182,7 @@ async function route(request: IncomingMessage, response: ServerResponse, o: Rout
       models: names.map((name) => ({ name, model: name, modified_at: "2026-01-01T00:00:00Z", size: 1, digest: "0", details: {} })),
     });
   }
-  if (request.method !== "POST" || (path !== "/api/show" && path !== "/api/generate"))
+  if (request.method !== "POST" || !["/api/show", "/api/generate", "/api/chat"].includes(path))
     return void response.writeHead(404, { "content-type": "text/plain" }).end("404 page not found");
   let json: unknown;
   try {
@@ -178,24 +198,37 @@ async function route(request: IncomingMessage, response: ServerResponse, o: Rout
     return reply(response, 200, {
       modelfile: `FROM ${o.model}`,
       parameters: "",
-      template: o.template ?? "{{ .Prompt }}",
+      template: typeof o.template === "object" ? o.template.text : (o.template ?? "{{ .Prompt }}"),
       details: { format: "gguf", family: "llama" },
       model_info: { "general.architecture": "llama", "llama.context_length": o.trainedContext },
       capabilities: ["completion"],
     });
   }
-  const parsed = v.safeParse(GENERATE, json);
-  if (!parsed.success) return reply(response, 400, { error: goError(parsed.issues, "GenerateRequest") });
-  const body = parsed.output;
-  if (body.model !== o.model) return reply(response, 404, { error: `model '${body.model}' not found, try pulling it first` });
-  if (body.raw !== true) return reply(response, 400, { error: "the stand-in serves raw prompts only (it runs no Go template)" });
+  const asked = prompted(path as StandInCall["path"], json, o);
+  if (typeof asked === "string") return reply(response, 400, { error: asked });
+  if (asked.body.model !== o.model) return reply(response, 404, { error: `model '${asked.body.model}' not found, try pulling it first` });
   track(1);
   response.on("close", () => track(-1));
-  await generate(body, response, o, calls);
+  await generate(asked, response, o, calls);
 }
 
-/** One `/api/generate` through llama-server's `/completion`, streamed back as Ollama streams. */
-async function generate(body: v.InferOutput<typeof GENERATE>, response: ServerResponse, o: Routed, calls: StandInCall[]) {
+/** A writing request, checked, with the prompt it makes; or why it is refused. */
+function prompted(path: StandInCall["path"], json: unknown, o: Routed): Asked | string {
+  if (path === "/api/chat") {
+    const chat = v.safeParse(CHAT, json);
+    if (!chat.success) return goError(chat.issues, "ChatRequest");
+    if (typeof o.template !== "object") return "the stand-in runs no Go template: this model has no template it can apply to messages";
+    return { path, body: chat.output, prompt: o.template.render(chat.output.messages) };
+  }
+  const generate = v.safeParse(GENERATE, json);
+  if (!generate.success) return goError(generate.issues, "GenerateRequest");
+  if (generate.output.raw !== true) return "the stand-in serves raw prompts only (it runs no Go template)";
+  return { path, body: generate.output, prompt: generate.output.prompt ?? "" };
+}
+
+/** One `/api/generate` or `/api/chat` through llama-server's `/completion`, streamed back as Ollama streams. */
+async function generate(asked: Asked, response: ServerResponse, o: Routed, calls: StandInCall[]) {
+  const { body } = asked;
   const aborted = new AbortController();
   response.on("close", () => aborted.abort());
   const opts = body.options ?? {};
@@ -203,7 +236,7 @@ async function generate(body: v.InferOutput<typeof GENERATE>, response: ServerRe
     method: "POST",
     signal: aborted.signal,
     body: JSON.stringify({
-      prompt: body.prompt ?? "",
+      prompt: asked.prompt,
       stream: true,
       cache_prompt: true,
       n_predict: opts.num_predict ?? -1,
@@ -220,11 +253,13 @@ async function generate(body: v.InferOutput<typeof GENERATE>, response: ServerRe
     response.write(`${JSON.stringify({ model: body.model, created_at: new Date().toISOString(), ...line })}\n`);
   const streaming = body.stream !== false;
   if (streaming) response.writeHead(200, { "content-type": "application/x-ndjson" });
-  const call: StandInCall = { body, evaluated: 0, promptTokens: 0, generated: 0 };
+  const call: StandInCall = { ...asked, evaluated: 0, promptTokens: 0, generated: 0 };
   calls.push(call);
+  // `/api/chat` answers in a message, `/api/generate` in `response`.
+  const answer = (text: string) => (asked.path === "/api/chat" ? { message: { role: "assistant", content: text } } : { response: text });
   let outcome: Relayed;
   try {
-    outcome = await relay(upstream, call, (piece) => streaming && write({ response: piece, done: false }), aborted);
+    outcome = await relay(upstream, call, (piece) => streaming && write({ ...answer(piece), done: false }), aborted);
   } catch (error) {
     if (response.destroyed) return;
     const message = (error as Error).message;
@@ -240,8 +275,9 @@ async function generate(body: v.InferOutput<typeof GENERATE>, response: ServerRe
     eval_count: call.generated,
     eval_duration: 1,
   };
-  if (!streaming) return reply(response, 200, { model: body.model, created_at: new Date().toISOString(), response: outcome.text, ...last });
-  write({ response: "", ...last });
+  if (!streaming)
+    return reply(response, 200, { model: body.model, created_at: new Date().toISOString(), ...answer(outcome.text), ...last });
+  write({ ...answer(""), ...last });
   response.end();
 }
 

@@ -279,7 +279,11 @@ function writing(source: ModelSource | BackendSource): string {
 
 /** Where the model runs, for the loaded line; an inference server's sequences are news (its slot count by default). */
 function where(report: BackendReport, sequences: number): string {
-  if (report.kind !== "in-process") return `on ${SERVER_NAMES[report.kind]} at ${report.url} (${plural(sequences, "sequence")})`;
+  if (report.kind !== "in-process") {
+    // Messages: the server applies a chat template inkpress does not know (docs/operating.md says what that costs).
+    const messages = report.prompts === "messages" ? "; prompts as chat messages, in a chat template inkpress does not know" : "";
+    return `on ${SERVER_NAMES[report.kind]} at ${report.url} (${plural(sequences, "sequence")}${messages})`;
+  }
   if (report.gpu === "cpu") return "on the CPU";
   return `on ${GPU_NAMES[report.gpu]} (${report.gpuLayers} of ${report.layers} layers offloaded)`;
 }

@@ -12,7 +12,7 @@ const count = (text?: string) =>
 // What model/ reports in these words: its backends build the answer, so the types are checked there (the contract reads no module above it).
 const GPUS = ["cpu", "cuda", "vulkan", "metal"] as const;
 const UPSTREAM_STATES = ["ok", "unavailable", "unreachable"] as const;
-const PROMPT_FORMS = ["token-ids", "text"] as const;
+const PROMPT_FORMS = ["token-ids", "text", "messages"] as const;
 const PROMPTINGS = ["chat-template", "completion"] as const;
 
 /** Where articles are written: in-process (the compute backend and the layers offloaded), or an inference server. */
@@ -31,7 +31,7 @@ const BackendReportSchema = described(
       state: described(v.picklist(UPSTREAM_STATES), "How it answered its last health check (cached a few seconds)."),
       prompts: described(
         v.picklist(PROMPT_FORMS),
-        "How prompts are sent: token ids (the server's cache always matches), or text where the server takes no ids.",
+        "How prompts are sent: token ids (the server's cache always matches), text where the server takes no ids, or chat messages the server applies its own chat template to (Ollama with a template inkpress does not know).",
       ),
     }),
   ]),

@@ -106,7 +106,8 @@ describe.skipIf(!HAS_STORIES_MODEL)("inkpress → Ollama (a stand-in on llama-se
       expect(outline.length).toBeGreaterThan(2);
       for (const call of outline) expect(call.body.format).toMatchObject({ type: "string", pattern: expect.stringMatching(/^\^.*\$$/su) });
       for (const call of ollama.calls) {
-        expect(call.body.raw).toBe(true);
+        expect(call.path).toBe("/api/generate");
+        expect(call.body).toMatchObject({ raw: true });
         expect(call.body.options).toMatchObject({
           seed: expect.any(Number),
           num_predict: expect.any(Number),

@@ -6,6 +6,7 @@ import { HAS_STORIES_MODEL, STORIES_MODEL, startServer, type TestServer } from "
 import * as stopword from "stopword";
 import { sentences } from "../helpers/rules.js";
 import { STORIES as SOURCES } from "../helpers/citations.js";
+import { expectLeftOutNamed, linksOf, type Page } from "../helpers/links.js";
 
 // Grounded articles over real HTTP: the user's pages linked with anchors the model wrote,
 // the user's sources cited honestly (story-like sources stories260K can echo), and figures
@@ -50,14 +51,6 @@ const HEADS: Record<string, RegExp> = {
   "/shop/gloves": /\bgloves\b/i,
 };
 
-type Page = { url: string; title: string; keywords: string[] };
-
-/** The links of an answer's Markdown (citation markers are not links to pages). */
-const linksOf = (markdown: string) =>
-  [...markdown.matchAll(/\[([^\]]+)\]\(([^)\s]+)\)/g)]
-    .filter((m) => !/^\\?\[\d+\\?\]$/.test(m[1]!))
-    .map((m) => ({ anchor: m[1]!, url: m[2]! }));
-
 /** What is wrong with an anchor by the rules a reader would click by; empty when nothing is. */
 function anchorFaults(anchor: string, page: Page, primary: string): string[] {
   const words = anchor.toLowerCase().split(/\s+/u);
@@ -71,13 +64,6 @@ function anchorFaults(anchor: string, page: Page, primary: string): string[] {
     anchor.toLowerCase() === primary ? "the article's primary keyword" : "",
     words.length > 6 ? "over 6 words" : "",
   ].filter(Boolean);
-}
-
-/** Every page the article does not link is named in the internal-links check, with why. */
-function expectLeftOutNamed(answer: Answer, pages: readonly Page[], linked: readonly string[]): void {
-  const message = answer.seo.checks.find((c) => c.id === "internal-links")?.message ?? "";
-  for (const page of pages.filter((p) => !linked.includes(p.url)))
-    expect(message, page.url).toMatch(new RegExp(`Not linked: [^.]*${page.url.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}[^.]*\\(`));
 }
 
 describe.each(MATRIX_MODELS)("internal links on $name over HTTP", ({ name, path, skip }) => {

@@ -21,13 +21,11 @@ const FORMATS: readonly { name: string; marker: string; wrapper: () => ChatWrapp
   { name: "Mistral", marker: "[INST]", wrapper: () => new MistralChatWrapper() },
 ];
 
-/** The chat formats inkpress knows, for a refusal that lists them. */
-export const KNOWN_FORMATS = FORMATS.map((f) => f.name);
-
 /**
  * How a model of `template` (its Ollama template) takes its prompt: as plain completion text
  * (a template that only places the prompt), in a chat format inkpress knows (its parts around
- * the turns' text), or undefined: a format inkpress does not know.
+ * the turns' text), or undefined: a format inkpress does not know, which Ollama is left to apply
+ * to messages (`/api/chat`).
  */
 export function ollamaChatFormat(template: string, origin: string): { format: string; parts: TemplateParts | undefined } | undefined {
   if (/^\s*\{\{-?\s*\.Prompt\s*-?\}\}\s*$/u.test(template) || template.trim() === "") return { format: "completion", parts: undefined };

@@ -1,12 +1,13 @@
 import * as v from "valibot";
+import type { Prompt } from "../backend.js";
 import { ModelLoadError } from "../errors.js";
 import { DEFAULT_CONTEXT } from "../runtime.js";
 import { LLAMA_SERVER_SAMPLING } from "../sampling.js";
 import { UpstreamError } from "./errors.js";
-import { KNOWN_FORMATS, ollamaChatFormat } from "./ollama-template.js";
+import { ollamaChatFormat } from "./ollama-template.js";
 import { grammarSchema } from "./pattern.js";
-import { promptPrefix, type PartTokenizers } from "./prompt.js";
-import type { Complete, RemoteServer } from "./server.js";
+import { breakTags, promptPrefix, type PartTokenizers } from "./prompt.js";
+import type { Complete, CompletionStep, PromptPrefix, RemoteServer } from "./server.js";
 import { QuotedText, RepeatRun, TextTokens } from "./text-tokens.js";
 import type { Upstream } from "./upstream.js";
 
@@ -18,9 +19,10 @@ const Show = v.object({
   model_info: v.optional(v.record(v.string(), v.unknown())),
   capabilities: v.optional(v.array(v.string())),
 });
-/** One line of `/api/generate`'s NDJSON stream: a piece of the answer, the last one with the counts, or an error. */
+/** One line of `/api/generate`'s or `/api/chat`'s NDJSON stream: a piece of the answer, the last one with the counts, or an error. */
 const Line = v.object({
   response: v.optional(v.string()),
+  message: v.optional(v.object({ content: v.optional(v.string()) })),
   done: v.optional(v.boolean()),
   done_reason: v.optional(v.string()),
   prompt_eval_count: v.optional(v.number()),
@@ -41,9 +43,11 @@ export interface OllamaOptions {
  * Ollama, from `/api/version` (it is Ollama), `/api/tags` (the model), `/api/show` (its context,
  * chat template and capabilities); undefined where the server is another kind. Steps go to
  * `/api/generate` with `raw: true`: the prompt in the model's chat format, written by inkpress, then
- * the answer so far, which Ollama's prompt cache mostly holds already. A grammar step is sent as a
- * `format` schema whose pattern is the grammar (`pattern.ts`), which Ollama's runner turns back into
- * a grammar. Ollama has no tokenizer to ask, so token counts are estimated from text.
+ * the answer so far, which Ollama's prompt cache mostly holds already. A model whose chat format
+ * inkpress does not know is written through `/api/chat` instead: the turns as messages, the answer
+ * so far as a last assistant message, which Ollama's template leaves open to continue. A grammar
+ * step is sent as a `format` schema whose pattern is the grammar (`pattern.ts`), which Ollama's
+ * runner turns back into a grammar. Ollama has no tokenizer to ask, so token counts are estimated from text.
  */
 export async function ollamaServer(upstream: Upstream, options: OllamaOptions = {}): Promise<RemoteServer | undefined> {
   const origin = upstream.base.origin;
@@ -64,13 +68,8 @@ export async function ollamaServer(upstream: Upstream, options: OllamaOptions = 
   const show = v.parse(Show, await upstream.json("/api/show", { model }));
   if (show.capabilities && !show.capabilities.includes("completion"))
     throw new ModelLoadError(`Ollama at ${origin}: ${model} does not write text (its capabilities: ${show.capabilities.join(", ")})`);
+  // A format inkpress does not know: Ollama applies the model's own template to messages.
   const format = ollamaChatFormat(show.template ?? "", origin);
-  if (!format) {
-    throw new ModelLoadError(
-      `Ollama at ${origin}: ${model}'s chat template is none inkpress writes raw prompts in (${KNOWN_FORMATS.join(", ")}), so request text could not be ` +
-        `kept apart from its control tokens`,
-    );
-  }
   const contextSize = contextOf(show);
   const tokens = new TextTokens();
   const estimate = async (text: string) => tokens.ids(text);
@@ -78,17 +77,58 @@ export async function ollamaServer(upstream: Upstream, options: OllamaOptions = 
   return {
     kind: "ollama",
     name: model,
-    prompting: format.parts ? "chat-template" : "completion",
+    prompting: format && !format.parts ? "completion" : "chat-template",
     contextSize,
     slots: undefined,
     pinsSlots: false,
-    prompts: "text",
+    prompts: format ? "text" : "messages",
     countsCached: true,
     healthPath: "/api/version",
-    promptPrefix: (prompt, signal) => promptPrefix(prompt, format.parts, tokenizers, signal),
+    promptPrefix: async (prompt, signal) =>
+      format ? promptPrefix(prompt, format.parts, tokenizers, signal) : messagesPrefix(prompt, tokens),
     tokenize: estimate,
-    complete: generateComplete(upstream, model, contextSize, tokens),
+    complete: ollamaComplete(
+      upstream,
+      { model, contextSize, thinks: show.capabilities?.includes("thinking") ?? false },
+      tokens,
+      format ? "/api/generate" : "/api/chat",
+    ),
   };
+}
+
+/** The turns as messages, their tags broken as in a raw prompt (Ollama parses control tokens in the text its template makes); `text` stands for them in counts. */
+function messagesPrefix(prompt: Prompt, tokens: TextTokens): PromptPrefix {
+  const turns = { system: breakTags(prompt.system), user: breakTags(prompt.user) };
+  const text = `${turns.system}\n${turns.user}\n`;
+  return { tokens: tokens.ids(text), text, turns };
+}
+
+/** What every request to the model carries. */
+interface RequestBase {
+  model: string;
+  contextSize: number;
+  /** The model can think before it answers (`thinking` in its capabilities): on `/api/chat` it is told not to, or its answer would start as thoughts. */
+  thinks: boolean;
+}
+
+/** A step's request body: a raw prompt for `/api/generate`, or messages for `/api/chat` ending on the answer so far, which the model continues. */
+function requestBody(step: CompletionStep, { model, contextSize, thinks }: RequestBase): object {
+  const { grammar, turns } = step;
+  const shared = {
+    model,
+    stream: true,
+    ...(grammar === undefined ? {} : { format: grammarSchema(grammar) }),
+    options: { seed: step.seed, num_predict: step.maxTokens, num_ctx: contextSize, ...LLAMA_SERVER_SAMPLING },
+  };
+  if (!turns) return { ...shared, prompt: step.prompt, raw: true };
+  const messages = [
+    ...(turns.system ? [{ role: "system", content: turns.system }] : []),
+    { role: "user", content: turns.user },
+    // No answer yet: the template opens the assistant's turn itself.
+    ...(turns.answer ? [{ role: "assistant", content: turns.answer }] : []),
+  ];
+  // `think` is refused by a model that cannot think, so it is sent only to one that can.
+  return { ...shared, messages, ...(thinks ? { think: false } : {}) };
 }
 
 /** The model named, or the only one installed; else one line listing them. */
@@ -122,29 +162,16 @@ function contextOf(show: v.InferOutput<typeof Show>): number {
   return typeof trained === "number" && trained > 0 ? Math.min(trained, wanted) : wanted;
 }
 
-/** Steps on `/api/generate`, raw, streamed as NDJSON; a grammar step under its `format` schema. */
-function generateComplete(upstream: Upstream, model: string, contextSize: number, tokens: TextTokens): Complete {
+/** Steps on `/api/generate` (raw) or `/api/chat`, streamed as NDJSON; a grammar step under its `format` schema. */
+function ollamaComplete(upstream: Upstream, model: RequestBase, tokens: TextTokens, path: "/api/generate" | "/api/chat"): Complete {
   return async function* (step, report) {
     if (typeof step.prompt !== "string") throw new UpstreamError(502, `Ollama at ${upstream.base.origin} takes no token ids`);
-    const body = {
-      model,
-      prompt: step.prompt,
-      raw: true,
-      stream: true,
-      ...(step.grammar === undefined ? {} : { format: grammarSchema(step.grammar) }),
-      options: {
-        seed: step.seed,
-        num_predict: step.maxTokens,
-        num_ctx: contextSize,
-        ...LLAMA_SERVER_SAMPLING,
-      },
-    };
     const quoted = step.grammar === undefined ? undefined : new QuotedText();
     const run = new RepeatRun();
-    for await (const raw of upstream.lines("/api/generate", body, step.signal)) {
+    for await (const raw of upstream.lines(path, requestBody(step, model), step.signal)) {
       const line = upstream.parseEvent(Line, raw);
       if (line.error !== undefined) throw new UpstreamError(502, `Ollama at ${upstream.base.origin} failed mid-answer: ${line.error}`);
-      const piece = line.response ?? "";
+      const piece = line.response ?? line.message?.content ?? "";
       if (piece) {
         // The cache holds the string's quotes, which the answer leaves out: the next prompt differs from the first one on.
         if (quoted) report.held = (report.held ?? step.prompt) + piece;

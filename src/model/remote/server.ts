@@ -1,13 +1,27 @@
 import type { Prompt, Prompting } from "../backend.js";
 import type { UpstreamError } from "./errors.js";
 
-/** How prompts travel: as the server's token ids (its cache then always matches), or as text the server tokenizes again. */
-export type PromptForm = "token-ids" | "text";
+/**
+ * How prompts travel: as the server's token ids (its cache then always matches), as text the
+ * server tokenizes again, or as chat messages the server applies its own chat template to (Ollama's
+ * `/api/chat`, for a template inkpress does not know).
+ */
+export type PromptForm = "token-ids" | "text" | "messages";
+
+/** The turns of a step as chat messages, for a server that applies its own chat template: request text with its tags broken. */
+export interface Turns {
+  system: string;
+  user: string;
+  /** The answer so far, which the server is asked to continue. */
+  answer: string;
+}
 
 /** One generation step sent upstream: the whole prompt, the server's cache keeps what it has already read. */
 export interface CompletionStep {
   /** The instructions in the model's format, then the visible answer: token ids, or text where the server takes no ids. */
   prompt: number[] | string;
+  /** The same step as messages, where the server takes them (`prompts: "messages"`). */
+  turns?: Turns;
   maxTokens: number;
   seed: number;
   /** GBNF, root rule `root`. */
@@ -58,6 +72,8 @@ export type Complete = (step: CompletionStep, report: StepReport) => AsyncGenera
 export interface PromptPrefix {
   tokens: number[];
   text: string;
+  /** The system and user turns on their own, where the server applies the chat template itself. */
+  turns?: Omit<Turns, "answer">;
 }
 
 /** What the writers need from one inference server, found when connecting. */

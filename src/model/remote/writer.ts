@@ -1,5 +1,5 @@
 import type { GenerateOptions, Prompt, StopReason, Usage, Writer } from "../backend.js";
-import type { PromptPrefix, RemoteServer, StepReport } from "./server.js";
+import type { PromptPrefix, RemoteServer, StepReport, Turns } from "./server.js";
 import { breakTags } from "./prompt.js";
 import { Transcript } from "./transcript.js";
 
@@ -76,11 +76,7 @@ export class RemoteWriter implements Writer {
         this.stopReason = "length";
         return;
       }
-      // As text, the answer's tags are broken too: the server parses control tokens in text, and the answer holds request text.
-      const prompt =
-        this.server.prompts === "token-ids"
-          ? [...this.prefix.tokens, ...this.transcript.visibleTokens()]
-          : this.prefix.text + breakTags(this.transcript.visibleText());
+      const { prompt, turns } = this.stepPrompt();
       // A grammar may hold request text: the sampler must not satisfy it with a control token.
       const banned =
         options.grammar === undefined
@@ -88,7 +84,17 @@ export class RemoteWriter implements Writer {
           : this.server.bans
             ? await this.server.bans(options.impossible, signal)
             : this.server.controlIds;
-      const step = { prompt, maxTokens, seed: options.seed, grammar: options.grammar, banned, slot: this.slot, fresh: this.fresh, signal };
+      const step = {
+        prompt,
+        turns,
+        maxTokens,
+        seed: options.seed,
+        grammar: options.grammar,
+        banned,
+        slot: this.slot,
+        fresh: this.fresh,
+        signal,
+      };
       this.fresh = false;
       own = this.evaluates(prompt);
       if (typeof prompt === "string" && this.server.countsCached)
@@ -127,6 +133,15 @@ export class RemoteWriter implements Writer {
     this.release();
   }
 
+  /** What a step sends: the instructions then the visible answer, and the same as messages where the server applies its template itself. */
+  private stepPrompt(): { prompt: number[] | string; turns: Turns | undefined } {
+    if (this.server.prompts === "token-ids")
+      return { prompt: [...this.prefix.tokens, ...this.transcript.visibleTokens()], turns: undefined };
+    // As text, the answer's tags are broken too: the server parses control tokens in text, and the answer holds request text.
+    const answer = breakTags(this.transcript.visibleText());
+    return { prompt: this.prefix.text + answer, turns: this.prefix.turns && { ...this.prefix.turns, answer } };
+  }
+
   /**
    * The prompt tokens of a step that the server evaluates, counted by inkpress: those after what
    * the article's slot holds, at least one (the last is evaluated again for its logits). Undefined
@@ -150,7 +165,7 @@ export class RemoteWriter implements Writer {
   /** Make room for `maxTokens` after the prompt, dropping old prose if needed; returns the tokens that fit. */
   private fit(maxTokens: number): number {
     const { contextSize } = this.server;
-    const margin = this.server.prompts === "text" ? TEXT_MARGIN : 0;
+    const margin = this.server.prompts === "token-ids" ? 0 : TEXT_MARGIN;
     const size = () => this.prefix.tokens.length + this.transcript.visibleCount() + margin;
     const budget = contextSize - maxTokens - 1;
     // Everything after a cut is evaluated again, so drop a quarter of the context more than needed: shifts stay rare.
