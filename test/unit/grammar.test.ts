@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accepts, grammarLlama } from "../helpers/grammar.js";
 import { fieldImpossible, GrammarBuilder, withoutStop, type FieldShape, type Item } from "../../src/article/gbnf/grammar.js";
 import { literal } from "../../src/article/gbnf/escape.js";
-import { danglingEnd, openingOf } from "../../src/article/text/function-words.js";
+import { danglingEnd, openingOf, openingWord } from "../../src/article/text/function-words.js";
 import { writeOutline } from "../../src/article/outline/outline.js";
 import { fieldEnds } from "../../src/article/outline/field-words.js";
 import { freeTextGrammar } from "../../src/article/gbnf/free-text.js";
@@ -300,6 +300,39 @@ describe("GrammarBuilder in llama.cpp", () => {
       for (const text of ["Dad a観葉植物ed and tastels", "As Su観葉植物 and", "SEO観葉植物の育て方", "Whe’観葉植物 and played"])
         expect(accepts(keyword, `${text}\n`), text).toBe(false);
       for (const text of ["As 水の観葉植物 and more", "SEOの観葉植物 and tips"]) expect(accepts(keyword, `${text}\n`), text).toBe(true);
+    });
+
+    it("in Japanese, refuses a field whose first characters spell an opening two headings already have, as Intl.Segmenter reads them", async () => {
+      // The openings as the outline reads them off two earlier headings each: its first word by Intl.Segmenter.
+      const openings = [
+        ["観葉植物の水やり", "観葉植物の土"],
+        ["Whe倀観葉植物 and jumped up", "Whe＋観葉植物 and colpened"],
+        ["水のこと", "水やりのコツ"],
+      ].map(([a, b]) => {
+        expect(openingWord(a!, "ja"), a).toEqual(openingWord(b!, "ja"));
+        return openingWord(a!, "ja")!.word;
+      });
+      expect(openings).toEqual(["観葉植物", "whe", "水"]);
+      const build = (field: FieldShape) =>
+        llama().createGrammar({
+          grammar: new GrammarBuilder(false, { ...fieldEnds("ja"), openings }).add([{ field }, { literal: "\n" }]).build(),
+        });
+      const heading = await build({ words: [2, 8] });
+      for (const text of ["大切なこと", "植物の観葉", "Why it rains", "Wh at", "SEO ツール"])
+        expect(accepts(heading, `${text}\n`), text).toBe(true);
+      for (const text of ["観葉植物の育て方", "When it rains", "WHE is it", "水やりのコツ", "水曜日"])
+        expect(accepts(heading, `${text}\n`), text).toBe(false);
+      // A keyword that opens with one stands after characters of the model's own, a CJK one last.
+      const keyword = await build({ words: [2, 8], keyword: "観葉植物" });
+      expect(accepts(keyword, "観葉植物の育て方\n")).toBe(false);
+      expect(accepts(keyword, "大切な観葉植物の育て方\n")).toBe(true);
+      expect(accepts(keyword, "水の観葉植物の育て方\n")).toBe(false);
+      const latin = await build({ words: [2, 8], keyword: "Wheat" });
+      expect(accepts(latin, "Wheat in pots\n")).toBe(false);
+      expect(accepts(latin, "大切な Wheat in pots\n")).toBe(true);
+      // Unrefused, the keyword still opens the field.
+      const other = await build({ words: [2, 8], keyword: "盆栽" });
+      expect(accepts(other, "盆栽の育て方\n")).toBe(true);
     });
 
     it("a field without keyword holds its words, no more", async () => {

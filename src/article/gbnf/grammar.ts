@@ -4,7 +4,22 @@
  * heading ends on a whole word. The model still chooses every word.
  */
 import { charClass, literal } from "./escape.js";
-import { alt, chars, grammar, group, opt, repeat, rule, seq, times, type Term } from "./terms.js";
+import {
+  alt,
+  chars,
+  grammar,
+  group,
+  opt,
+  repeat,
+  rule,
+  seq,
+  times,
+  trieLetters,
+  trieStep,
+  type Term,
+  type TrieNode,
+  wordTrie,
+} from "./terms.js";
 import { NOT_LETTER, refusableWords, wordRules } from "./words.js";
 
 /** One field's shape. */
@@ -108,9 +123,10 @@ export interface GrammarOptions {
    */
   finalCharacters?: { always: string; afterKana: string };
   /**
-   * Openings already used twice, which a field's first word may not begin with (in a spaced script),
-   * in either case: a stem refuses its forms ("oil": "Oiling"), though a short word refuses more
-   * ("a": "After" too; a steered keyword's slot word is read from the piece, so the word must go). @default none
+   * Openings already used twice, which a field's first word may not begin with, in either case: a
+   * stem refuses its forms ("oil": "Oiling"), though a short word refuses more ("a": "After" too; a
+   * steered keyword's slot word is read from the piece, so the word must go). In a script without
+   * spaces the field's first characters may not spell one ("観葉" refuses "観葉植物の水やり"). @default none
    */
   openings?: readonly string[];
 }
@@ -134,7 +150,7 @@ export class GrammarBuilder {
   ) {
     this.refused = spaced ? refusableWords(options.refused ?? []) : [];
     this.finals = spaced ? refusableWords(options.finals ?? []) : [];
-    this.openings = spaced ? refusableWords(options.openings ?? []) : [];
+    this.openings = refusableWords(options.openings ?? []);
   }
 
   /** Add items in order. */
@@ -204,7 +220,9 @@ export class GrammarBuilder {
     const letters = shape.letters === undefined ? undefined : { word: this.word(shape.letters), last: this.last(shape.letters) };
     const rules = { word: this.word(12), last: this.last(12), first: this.openings.length ? "wf" : "w", letters };
     if (shape.lower && this.spaced) this.lowered = true;
-    this.rules.push(rule(name, this.spaced ? spacedField(shape, rules, this.openings) : unspacedField(shape, this.lastCharacter())));
+    this.rules.push(
+      rule(name, this.spaced ? spacedField(shape, rules, this.openings) : unspacedField(shape, this.lastCharacter(), this.openings)),
+    );
     return name;
   }
 }
@@ -340,28 +358,62 @@ export function unspacedFull(shape: FieldShape, value: string): boolean {
   return [...after.replace(/\s/gu, "")].length >= shape.words[1] * 2;
 }
 
-/** `last`: the rule of a field's last character (no particle a field may not end on). */
-function unspacedField(shape: FieldShape, last: string): Term {
+/** Characters from `least` to `most` (none at all when `least` is not positive), the last of them `final`'s. */
+type Run = (least: number, most: number, final: string) => Term;
+
+const run: Run = (least, most, final) =>
+  most <= 0 ? "" : least <= 0 ? opt(group(seq(repeat("c", 0, most - 1), final))) : seq(repeat("c", least - 1, most - 1), final);
+
+/**
+ * A {@link run} that does not begin with any word of `trie`, in either case: its first characters
+ * leave the trie before a word of it is complete (a letter no word goes on with, or a space); a
+ * character on the trie's path never ends the run, nor does a last one where a word could end.
+ */
+function refusingRun(trie: TrieNode): Run {
+  const visit = (node: TrieNode, done: number, least: number, most: number, final: string): Term | undefined => {
+    if (done >= most) return undefined;
+    const other = alt(charClass(trieLetters(node), true, NOT_LETTER), done > 0 ? seq(SPACE, "l") : undefined);
+    // A character no refused word goes on with, then the rest of the run; or a last character, where it completes no word.
+    const ends = [...node.children.values()].some((child) => child.end);
+    const out = alt(
+      most - done > 1 ? seq(other, run(Math.max(1, least - done - 1), most - done - 1, final)) : undefined,
+      least - done <= 1 && !ends ? final : undefined,
+    );
+    return trieStep(node, out, (child) => (child.end ? undefined : visit(child, done + 1, least, most, final))) || undefined;
+  };
+  return (least, most, final) => {
+    const refusing = visit(trie, 0, Math.max(1, least), most, final) ?? "";
+    return least <= 0 && refusing ? opt(group(refusing)) : refusing;
+  };
+}
+
+/**
+ * `last`: the rule of a field's last character (no particle a field may not end on); `openings`:
+ * what its first characters may not spell (see {@link GrammarOptions.openings}).
+ */
+function unspacedField(shape: FieldShape, last: string, openings: readonly string[]): Term {
   const [min, max] = shape.words;
   const end = shape.end ? literal(shape.end) : undefined;
-  // Characters from `least` to `most`, the last of them `last`'s.
-  const run = (least: number, most: number) =>
-    most <= 0 ? "" : least <= 0 ? opt(group(seq(repeat("c", 0, most - 1), last))) : seq(repeat("c", least - 1, most - 1), last);
+  // The field's first characters, when openings are refused, begin with none of them.
+  const first = openings.length ? refusingRun(wordTrie(openings)) : run;
   // Lengthening what is written: a space or a CJK character first, so nothing glues onto a Latin word.
-  if (shape.continues) return seq("sep", run(min * 2 - 1, max * 2 - 1), end);
+  if (shape.continues) return seq("sep", run(min * 2 - 1, max * 2 - 1, last), end);
   // About two characters a word in these scripts.
-  if (!shape.keyword) return seq(run(min * 2, max * 2), end);
+  if (!shape.keyword) return seq(first(min * 2, max * 2, last), end);
   const before = (shape.before ?? 2) * 2;
-  const after = run(min * 2 - 8, max * 2);
+  const after = run(min * 2 - 8, max * 2, last);
+  // A keyword that begins with a refused opening does not open the field while characters may stand before it.
+  const opens = !(before > 0 && opensWithRefused(shape.keyword, openings));
   // A Latin keyword stays a word of its own: what stands next to it is a space or a character of another script.
   if (/[\p{Script=Latin}\p{N}]/u.test(shape.keyword)) {
-    const opening = keywordRule(shape.keyword, true);
+    const opening = opens ? keywordRule(shape.keyword, true) : undefined;
     const inside = keywordRule(shape.keyword, false);
-    return seq(alt(opening, seq(repeat("c", 0, before - 1), "sep", inside)), opt(group(seq("sep", after))), end);
+    return seq(alt(opening, seq(first(1, before, "sep"), inside)), opt(group(seq("sep", after))), end);
   }
   // Nor does a Latin word glue onto another keyword ("Dad a観葉植物ed"): the character before it is of
   // another script, and what follows opens with a space or such a character.
   const [least, most] = [min * 2 - 8, max * 2];
   const tail = most < 2 ? "" : group(seq("cs", repeat("c", Math.max(0, least - 2), most - 2), last));
-  return seq(opt(group(seq(repeat("c", 0, before - 1), "cj"))), keywordRule(shape.keyword, true), least > 0 ? tail : opt(tail), end);
+  const lead = first(1, before, "cj");
+  return seq(opens ? opt(group(lead)) : lead, keywordRule(shape.keyword, true), least > 0 ? tail : opt(tail), end);
 }
