@@ -8,6 +8,8 @@ import { fieldImpossible, GrammarBuilder, withoutStop, type FieldShape, type Ite
 import { literal } from "../../src/article/gbnf/escape.js";
 import { danglingEnd, openingOf, openingWord } from "../../src/article/text/function-words.js";
 import { writeOutline } from "../../src/article/outline/outline.js";
+import { slotBreak } from "../../src/article/text/slot-words.js";
+import { hasPhrase } from "../../src/article/text/text.js";
 import { fieldEnds } from "../../src/article/outline/field-words.js";
 import { freeTextGrammar } from "../../src/article/gbnf/free-text.js";
 import { plan } from "../../src/article/plan/plan.js";
@@ -281,6 +283,16 @@ describe("GrammarBuilder in llama.cpp", () => {
         expect(accepts(overflowing, " in the park, then"), "overflow").toBe(true);
         expect(accepts(overflowing, " in the park and"), "overflow's last word").toBe(false);
       }
+    });
+
+    it("a slot field is one of its words after a space, as given", async () => {
+      const slot = await llama().createGrammar({
+        grammar: new GrammarBuilder(true, { openings: ["the"] })
+          .add([{ field: { words: [1, 1], continues: true, oneOf: ["the", "their", "with"] } }])
+          .build(),
+      });
+      for (const text of [" the", " their", " with"]) expect(accepts(slot, text), text).toBe(true);
+      for (const text of ["the", " The", " dog", " the dog", " thei"]) expect(accepts(slot, text), text).toBe(false);
     });
 
     it("in Japanese, refuses a particle as a field's last character: always を, after a kanji の too, but not a kana word's end", async () => {
@@ -613,6 +625,10 @@ describe.skipIf(!HAS_STORIES_MODEL)("GrammarBuilder steering stories260K", () =>
       const headings = outline.sections.flatMap((s) => [s.heading, ...s.subheadings]).filter((h): h is string => Boolean(h));
       expect(headings.length).toBeGreaterThanOrEqual(10);
       for (const text of [outline.title, ...headings]) expect(danglingEnd(text, "en"), text).toBeUndefined();
+      // The keyword stands at a slot: first, or after a determiner or preposition (the model's own, or the one it chose under a grammar).
+      const holding = [outline.title, ...headings].filter((text) => hasPhrase(text, "indoor plants", "en"));
+      expect(holding.length).toBeGreaterThanOrEqual(4);
+      for (const text of holding) expect(slotBreak(text, "indoor plants", "en"), text).toBeUndefined();
       const openings = new Map<string, number>();
       for (const text of headings) openings.set(openingOf(text, "en"), (openings.get(openingOf(text, "en")) ?? 0) + 1);
       expect(Math.max(...openings.values()), headings.join(" | ")).toBeLessThanOrEqual(2);

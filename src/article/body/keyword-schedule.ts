@@ -41,6 +41,12 @@ export class KeywordSchedule {
     return this.secondaryLeft[0];
   }
 
+  /** Words the passage has written, of `words`, since the keyword {@link due} now fell due (since it opened, for a secondary one). */
+  waited(words: number): number {
+    const at = this.every * (this.uses - this.primaryLeft);
+    return this.primaryLeft > 0 && words >= at ? words - at : words;
+  }
+
   /** Whether the passage still owes a keyword. */
   get owing(): boolean {
     return this.primaryLeft > 0 || this.secondaryLeft.length > 0;

@@ -108,6 +108,12 @@ const OPENING_STEPS = 30;
 const OPENING_WORDS = 6;
 /** Words the article's last passage may write past its budget to place a keyword still owed. */
 const OWED_WORDS = 20;
+/**
+ * Words an owed keyword waits for a slot word of the model's own before a sentence that reached its
+ * most lead words without one takes a slot word the model chooses (step.ts `bridge`): an English
+ * model writes one within a sentence or two, a model writing another language than asked never.
+ */
+const BRIDGE_WORDS = 60;
 
 /**
  * Prose of about `budget` words, sentence by sentence, from one continuing generation.
@@ -150,6 +156,7 @@ export async function writePassage(ctx: PassageContext, passage: Passage): Promi
       ...(prose
         ? {
             steer: () => schedule.due(state.words) ?? owedAnchor(ctx, passage, state.sentences),
+            bridge: () => schedule.waited(state.words) >= BRIDGE_WORDS,
             ...(opening ? { opened: plan.primary } : {}),
           }
         : {}),

@@ -6,7 +6,7 @@ import { classOf, QUOTATION_ENDS, TERMINATORS } from "../text/scripts.js";
 import { splitLongSentence } from "../text/sentences.js";
 import { capitalise, countWords, wordSpans } from "../text/text.js";
 import { nextUnit } from "./units.js";
-import { hasSlotWords, isQuestionKeyword, isSlotWord } from "../text/slot-words.js";
+import { hasSlotWords, isQuestionKeyword, isSlotWord, slotWords } from "../text/slot-words.js";
 import { sentenceWords } from "../plan/limits.js";
 
 /** A kept sentence that ends the step: the passage is full, or a paragraph or list item ends with it. */
@@ -41,6 +41,13 @@ export interface StepOptions {
    * @default no steering
    */
   steer?: () => Steered | undefined;
+  /**
+   * Whether the owed keyword has waited so long that a sentence whose lead reached its most words
+   * without a slot word takes one the model chooses under a grammar, the keyword after it (a model
+   * that writes none of its language's slot words, English in a French article, still places it).
+   * @default never
+   */
+  bridge?: () => boolean;
   /**
    * The keyword the answer ends with, forced as the first sentence's opening (the introduction's):
    * steering starts with the next sentence, and the model's first token keeps it a word of its own.
@@ -267,7 +274,7 @@ class Step {
    * The spot for an owed keyword, when this piece starts a new word of the pending sentence:
    * after a slot word ("the", "with") once the model wrote a few words, so a noun phrase can
    * stand there; in a language without slot words, after the most lead words. A sentence
-   * without a slot word leaves the keyword owed to the next. A question keyword is a whole
+   * without a slot word leaves the keyword owed to the next, unless it has waited long (`bridge`). A question keyword is a whole
    * sentence, steered at a sentence's start. The sentence's words are read only while a
    * keyword is owed: a free sentence costs the same per token however long it grows.
    */
@@ -287,8 +294,13 @@ class Step {
     if (!wordStart) return undefined;
     const spans = wordSpans(lead, language);
     if (spans.length < LEAD.min) return undefined;
-    if (!slot(spans.at(-1)?.word) && (hasSlotWords(language) || spans.length < LEAD.max)) return undefined;
-    return { kind: "steer", at: pieceAt, keyword };
+    if (slot(spans.at(-1)?.word)) return { kind: "steer", at: pieceAt, keyword };
+    if (spans.length < LEAD.max) return undefined;
+    if (!hasSlotWords(language)) return { kind: "steer", at: pieceAt, keyword };
+    if (typeof keyword !== "string" || !this.o.bridge?.()) return undefined;
+    const banned = new Set(this.o.avoid.words.map((word) => word.toLocaleLowerCase(language)));
+    const choose = slotWords(language).filter((word) => !banned.has(word));
+    return choose.length ? { kind: "steer", at: pieceAt, keyword: { choose: choose.map((word) => `${word} ${keyword}`) } } : undefined;
   }
 
   /** A question keyword's spot: a sentence's first word, where the keyword goes as the whole question. */

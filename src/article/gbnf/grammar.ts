@@ -49,6 +49,11 @@ export interface FieldShape {
   /** Most letters a word of the field may have (the shared word rule allows 12, and 10 more after a hyphen). @default 22 */
   letters?: number;
   /**
+   * In a spaced script, the field is one of these words after a space, in the case given: the slot
+   * word a model writes before a keyword its lead left no slot for. @default any words
+   */
+  oneOf?: readonly string[];
+  /**
    * In a spaced script, every word past the first opens in lower case (a heading in sentence case,
    * as a house voice writes it); the keyword keeps the request's case. @default false
    */
@@ -304,6 +309,7 @@ const leading = (first: string, count: number, word = "w"): Term =>
     : seq(first, SPACE, count > 1 ? times(group(seq(word, SPACE)), count - 1) : undefined);
 
 function spacedField(shape: FieldShape, rules: FieldWords, openings: readonly string[]): Term {
+  if (shape.oneOf) return seq(SPACE, alt(...shape.oneOf.map((word) => literal(word))));
   const { last, first, letters } = rules;
   const [min, max] = shape.words;
   // Without a required ending the model may still close the field with a stop of its own,

@@ -5,7 +5,7 @@ import { fieldWords } from "./field-words.js";
 import { narrowTitle, TITLE_MAX, titleFits, wholeWords } from "./title-fits.js";
 import { fieldAt, givenTexts, outlineItems, parseOutline, type OutlineItem, type Role, type Sizes } from "./outline-answer.js";
 import { TokenLedger } from "../ledger.js";
-import { keywordSpot, keywordStart, keywordWords, leadShape, tailShape } from "./steer.js";
+import { keywordSpot, keywordStart, keywordWords, leadShape, slotBefore, tailShape } from "./steer.js";
 import type { Plan, PlannedSection } from "../plan/plan.js";
 import { attemptSeed } from "../plan/seeds.js";
 import { capitalise, displayWidth, normaliseSentence, wordSpans } from "../text/text.js";
@@ -148,7 +148,13 @@ class OutlinePass {
     if (led.spot === "before") writer.cut(writer.text.length - led.piece!.length, "steering");
     // A keyword the model had begun goes on from its first word, never written twice.
     const written = writer.text.slice(fieldStart);
-    writer.cut(fieldStart + written.slice(0, keywordStart(written, field.keyword!, language)).trimEnd().length, "steering");
+    const begun = keywordStart(written, field.keyword!, language);
+    writer.cut(fieldStart + written.slice(0, begun).trimEnd().length, "steering");
+    const slot = begun === written.length ? slotBefore(writer.text.slice(fieldStart), field, this.o.avoid.words, language) : undefined;
+    if (slot) {
+      const bridged = await this.call(slot, undefined, seed, judged, words);
+      if (bridged.banned !== undefined) return bridged.banned;
+    }
     const leading = wordSpans(writer.text.slice(fieldStart), language).length;
     writer.append(`${writer.text.length > fieldStart ? " " : ""}${field.keyword}`);
     // A title keeps its keyword in its first half: at least as many words follow the keyword as lead to it.
