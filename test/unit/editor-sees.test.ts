@@ -193,6 +193,9 @@ describe("a capped field of a script without spaces is cut between words", () =>
     // At the cap or not, an English function word left last in a Japanese field goes, and the check reads it so.
     expect(wholeWords("観葉植物 and grown on the", { words: [3, 12] }, "ja")).toBe("観葉植物 and grown on");
     expect(danglingEnd("Jopped in the", "ja")).toBe("the");
+    // A question cut at its cap keeps its mark.
+    expect(wholeWords("観葉植物 and grown on the?", { words: [3, 12], end: "?" }, "ja")).toBe("観葉植物 and grown on?");
+    expect(wholeWords("観葉植物の水やりとmade sounds tog？", { words: [3, 11], end: "？" }, "ja")).toBe("観葉植物の水やりとmade sounds？");
   });
 });
 

@@ -309,7 +309,13 @@ describe("GrammarBuilder in llama.cpp", () => {
       expect(accepts(keyword, "観葉植物の\n")).toBe(false);
       expect(accepts(keyword, "観葉植物\n")).toBe(true);
       // No Latin word glues onto the keyword, before or after it.
-      for (const text of ["Dad a観葉植物ed and tastels", "As Su観葉植物 and", "SEO観葉植物の育て方", "Whe’観葉植物 and played"])
+      for (const text of [
+        "Dad a観葉植物ed and tastels",
+        "As Su観葉植物 and",
+        "SEO観葉植物の育て方",
+        "Whe’観葉植物 and played",
+        "Whaｋ観葉植物 its spect",
+      ])
         expect(accepts(keyword, `${text}\n`), text).toBe(false);
       for (const text of ["As 水の観葉植物 and more", "SEOの観葉植物 and tips"]) expect(accepts(keyword, `${text}\n`), text).toBe(true);
     });
@@ -481,6 +487,15 @@ describe("GrammarBuilder in llama.cpp", () => {
       expect(await check("We filled the compost bin", "s with leaves.", "compost bin")).toBe(false);
       expect(await check('He said, "The compost bin', ' is full." Then he left.', "compost bin")).toBe(true);
       expect(await check('He said, "The compost bin', 's are full."', "compost bin")).toBe(false);
+    });
+
+    it("in Japanese, glues no Latin letter or digit onto a forced keyword, CJK or Latin", async () => {
+      const ja = async (text: string, after: string) =>
+        accepts(await llama().createGrammar({ grammar: freeTextGrammar({ pending: after, spaced: false, after }) }), text);
+      for (const text of ["の水やりは大切です。", " and she walked.", "、そして", "。"])
+        expect(await ja(text, "観葉植物"), text).toBe(true);
+      for (const text of ["ed and walked.", "ly becleving.", "5 times."]) expect(await ja(text, "観葉植物"), text).toBe(false);
+      expect(await ja("s are fine.", "SEO")).toBe(false);
     });
 
     it.each([

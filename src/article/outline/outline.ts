@@ -264,7 +264,9 @@ class OutlinePass {
     const widest = Math.max(perUnit, ...spans.map((w) => displayWidth(w.word) + 1));
     let keep: number;
     if (role.kind === "description" && displayWidth(value) < min && value.endsWith(".")) keep = value.length - 1;
-    else if (this.plan.spaced && displayWidth(value.replace(/[.!]$/u, "")) > max) keep = this.cutPoint(value, max - widest);
+    // A description of a script without spaces too: its grammar counts characters, not columns ("SEO" and "観" differ).
+    else if ((this.plan.spaced || role.kind === "description") && displayWidth(value.replace(/[.!]$/u, "")) > max)
+      keep = this.cutPoint(value, max - widest);
     else return undefined;
     const width = displayWidth(value.slice(0, keep));
     const most = Math.floor((max - width) / widest);

@@ -38,14 +38,17 @@ const DANGLING = new Set(
  * Latin function word left last goes too ("… in the"), unless the keyword would lose a part.
  */
 export function wholeWords(value: string, shape: FieldShape, language: string): string {
-  const last = wordSpans(value, language).at(-1);
+  // A question's mark (the field's closing punctuation) stays after whatever is cut before it.
+  const mark = shape.end && value.endsWith(shape.end) ? shape.end : "";
+  const words = value.slice(0, value.length - mark.length);
+  const last = wordSpans(words, language).at(-1);
   if (!last || last.index === 0) return value;
   const trim = (text: string) => text.replace(/[\s、，,]+$/u, "");
-  let cut = unspacedFull(shape, value) ? trim(value.slice(0, last.index)) : value;
+  let cut = unspacedFull(shape, words) ? trim(words.slice(0, last.index)) : words;
   // A particle left last goes too ("…水やりと"), and a Latin function word: the grammar reads characters, not words.
   while (danglingEnd(cut, language) !== undefined) cut = trim(cut.slice(0, wordSpans(cut, language).at(-1)!.index));
   const keyword = shape.keyword?.toLocaleLowerCase(language);
-  return !cut || (keyword && !cut.toLocaleLowerCase(language).includes(keyword)) ? value : cut;
+  return !cut || (keyword && !cut.toLocaleLowerCase(language).includes(keyword)) ? value : `${cut}${mark}`;
 }
 
 /**
