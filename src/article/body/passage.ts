@@ -167,7 +167,7 @@ export async function writePassage(ctx: PassageContext, passage: Passage): Promi
     if (result.outcome === "full") break;
     if (startsBlock(writer, result, idle)) state.newParagraph = true;
   }
-  if (prose) schedule.close();
+  if (prose) schedule.close(state.words);
   return state.words;
 }
 

@@ -250,17 +250,17 @@ class Step {
     }
     this.cutTo(interrupt.at, "steering");
     const before = writer.text.at(-1) ?? "";
-    // Spaced scripts part words with a space (none after a line break: a question opens a paragraph); others only where two Latin words would touch.
-    const gap = (phrase: string) =>
-      (spaced && !/\s/u.test(before)) || (/^[\p{Script=Latin}\p{N}]/u.test(phrase) && /[\p{Script=Latin}\p{N}]/u.test(before)) ? " " : "";
+    // Spaced scripts part words with a space (none after a line break: a question opens a paragraph); others only after
+    // a Latin letter or digit, which would glue onto the phrase ("know室内植物").
+    const gap = () => (spaced && !/\s/u.test(before)) || /[\p{Script=Latin}\p{N}]/u.test(before) ? " " : "";
     this.steered = true;
     const { keyword } = interrupt;
     // The model writes one of the phrases: the next call's grammar opens with them.
     if (typeof keyword !== "string") {
-      this.choose = keyword.choose.map((phrase) => `${gap(phrase)}${phrase}`);
+      this.choose = keyword.choose.map((phrase) => `${gap()}${phrase}`);
       return;
     }
-    writer.append(`${gap(keyword)}${keyword}`);
+    writer.append(`${gap()}${keyword}`);
     this.text = writer.text.slice(mark);
     this.after = keyword;
   }
@@ -290,7 +290,9 @@ class Step {
     // A piece that is a whole slot word (" the") takes the keyword right after it: no token of the model's is cut.
     if (spaced && /^\s\S+$/u.test(piece) && slot(piece.trim()) && wordSpans(lead, language).length + 1 >= LEAD.min)
       return { kind: "steer", at: this.text.length, keyword };
-    const wordStart = spaced ? /^\s/u.test(piece) : wordSpans(lead + piece, language).some((w) => w.index === lead.length);
+    // In a script without spaces a Latin word the model writes still starts after its space (" know").
+    const opens = lead.length + /^\s*/u.exec(piece)![0].length;
+    const wordStart = spaced ? /^\s/u.test(piece) : wordSpans(lead + piece, language).some((w) => w.index === opens);
     if (!wordStart) return undefined;
     const spans = wordSpans(lead, language);
     if (spans.length < LEAD.min) return undefined;

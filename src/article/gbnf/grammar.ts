@@ -4,23 +4,8 @@
  * heading ends on a whole word. The model still chooses every word.
  */
 import { charClass, literal } from "./escape.js";
-import {
-  alt,
-  chars,
-  grammar,
-  group,
-  opt,
-  repeat,
-  rule,
-  seq,
-  times,
-  trieLetters,
-  trieStep,
-  type Term,
-  type TrieNode,
-  wordTrie,
-} from "./terms.js";
-import { NOT_LETTER, refusableWords, wordRules } from "./words.js";
+import { alt, chars, grammar, group, opt, repeat, rule, seq, times, type Term, wordTrie } from "./terms.js";
+import { NOT_LETTER, refusableWords, refusingRun, run, wordRules } from "./words.js";
 
 /** One field's shape. */
 export interface FieldShape {
@@ -363,35 +348,6 @@ export function unspacedFull(shape: FieldShape, value: string): boolean {
   const at = shape.keyword ? value.toLocaleLowerCase().indexOf(shape.keyword.toLocaleLowerCase()) : -1;
   const after = at < 0 ? value : value.slice(at + shape.keyword!.length);
   return [...after.replace(/\s/gu, "")].length >= shape.words[1] * 2;
-}
-
-/** Characters from `least` to `most` (none at all when `least` is not positive), the last of them `final`'s. */
-type Run = (least: number, most: number, final: string) => Term;
-
-const run: Run = (least, most, final) =>
-  most <= 0 ? "" : least <= 0 ? opt(group(seq(repeat("c", 0, most - 1), final))) : seq(repeat("c", least - 1, most - 1), final);
-
-/**
- * A {@link run} that does not begin with any word of `trie`, in either case: its first characters
- * leave the trie before a word of it is complete (a letter no word goes on with, or a space); a
- * character on the trie's path never ends the run, nor does a last one where a word could end.
- */
-function refusingRun(trie: TrieNode): Run {
-  const visit = (node: TrieNode, done: number, least: number, most: number, final: string): Term | undefined => {
-    if (done >= most) return undefined;
-    const other = alt(charClass(trieLetters(node), true, NOT_LETTER), done > 0 ? seq(SPACE, "l") : undefined);
-    // A character no refused word goes on with, then the rest of the run; or a last character, where it completes no word.
-    const ends = [...node.children.values()].some((child) => child.end);
-    const out = alt(
-      most - done > 1 ? seq(other, run(Math.max(1, least - done - 1), most - done - 1, final)) : undefined,
-      least - done <= 1 && !ends ? final : undefined,
-    );
-    return trieStep(node, out, (child) => (child.end ? undefined : visit(child, done + 1, least, most, final))) || undefined;
-  };
-  return (least, most, final) => {
-    const refusing = visit(trie, 0, Math.max(1, least), most, final) ?? "";
-    return least <= 0 && refusing ? opt(group(refusing)) : refusing;
-  };
 }
 
 /**

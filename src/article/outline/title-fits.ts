@@ -5,6 +5,7 @@
 import { danglingEnd } from "../text/function-words.js";
 import { type FieldShape, unspacedFull } from "../gbnf/grammar.js";
 import { countPhrase, displayWidth, wordSpans } from "../text/text.js";
+import type { Plan } from "../plan/plan.js";
 
 /** Most display columns of a title (a wide CJK character counts as two). */
 export const TITLE_MAX = 60;
@@ -70,4 +71,13 @@ export function narrowTitle(title: string, keyword: string, language: string): s
     spans.pop();
   }
   return title;
+}
+
+/**
+ * Display columns per unit the model wrote: a unit is a word in spaced scripts, two
+ * characters in the others (as the grammar counts them; a space before one goes with it).
+ */
+export function unitWidth(value: string, plan: Pick<Plan, "spaced" | "request">): number {
+  const units = plan.spaced ? wordSpans(value, plan.request.language).length : [...value.replaceAll(" ", "")].length / 2;
+  return (displayWidth(value) + (plan.spaced ? 1 : 0)) / Math.max(1, units);
 }
