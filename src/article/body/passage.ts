@@ -156,7 +156,8 @@ export async function writePassage(ctx: PassageContext, passage: Passage): Promi
       ...(prose
         ? {
             steer: () => schedule.due(state.words) ?? owedAnchor(ctx, passage, state.sentences),
-            bridge: () => schedule.waited(state.words) >= BRIDGE_WORDS,
+            // The introduction's first sentence, and the last passage's words past its budget, cannot wait for a slot word.
+            bridge: () => keyworded || (owing() && state.words >= budget - 2) || schedule.waited(state.words) >= BRIDGE_WORDS,
             ...(opening ? { opened: plan.primary } : {}),
           }
         : {}),

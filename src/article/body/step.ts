@@ -252,7 +252,7 @@ class Step {
     const before = writer.text.at(-1) ?? "";
     // Spaced scripts part words with a space (none after a line break: a question opens a paragraph); others only after
     // a Latin letter or digit, which would glue onto the phrase ("know室内植物").
-    const gap = () => (spaced && !/\s/u.test(before)) || /[\p{Script=Latin}\p{N}]/u.test(before) ? " " : "";
+    const gap = () => ((spaced && !/\s/u.test(before)) || /[\p{Script=Latin}\p{N}]/u.test(before) ? " " : "");
     this.steered = true;
     const { keyword } = interrupt;
     // The model writes one of the phrases: the next call's grammar opens with them.

@@ -87,8 +87,10 @@ const LETTER_RULE = rule("l", LETTER);
  * Latin keyword a space, or a CJK character or mark (which cannot glue onto it). Latin words
  * among them keep their spaces ("SEO ツール"), one space before a character.
  */
-// Full-width forms but their Latin letters and digits ("ｋ" glues onto a keyword as "k" does).
-const CJK = chars("\u3001-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff60");
+// Full-width forms but their Latin letters and digits ("ｋ" glues onto a keyword as "k" does), CJK marks but numerals ("〡").
+const CJK = chars(
+  "\u3001-\u3006\u3008-\u3020\u302a-\u3037\u303b-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff60",
+);
 const SCRIPT_RULES = [
   rule("c", alt(LETTER, charClass("、，"), seq(SPACE, LETTER))),
   // A CJK character or mark (no Latin letter, digit or apostrophe), and what opens the text after a keyword of such a script.

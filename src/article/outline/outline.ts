@@ -270,7 +270,8 @@ class OutlinePass {
     const width = displayWidth(value.slice(0, keep));
     // A unit of a script without spaces is two characters of at most two columns each, its separator besides.
     const most = Math.floor((max - width - (spaced ? 0 : 2)) / (spaced ? widest : 4));
-    const least = Math.min(most, Math.max(1, Math.ceil((min + 1 - width) / perUnit)));
+    // At least the room below the fewest columns, a unit of a script without spaces taking two or more.
+    const least = Math.min(most, Math.max(1, Math.ceil((min + 1 - width) / (spaced ? perUnit : 2))));
     // Each added word fits in its share of the room (a space and perhaps a comma besides): the mended field fits.
     const letters = spaced ? Math.floor((max - width) / Math.max(1, most)) - 2 : 2;
     if (keep <= 0 || most < 1 || letters < 2) return undefined;
