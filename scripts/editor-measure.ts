@@ -4,12 +4,14 @@
  * articles with three headings or more opening alike, and slugs holding a stop word or a lone
  * letter, as the report's heading-endings and heading-openings checks judge them, and the
  * sentences holding a keyword that break a slot rule (text/slot-words.ts: a keyword after a word
- * that is no determiner or preposition, a question keyword mid-sentence).
+ * that is no determiner or preposition, a question keyword mid-sentence). The 5,000-word articles
+ * `scripts/editor-long.ts` writes are read the same way.
  */
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { danglingEnd, openingOf } from "../src/article/text/function-words.js";
 import { slotBreak } from "../src/article/text/slot-words.js";
+import { slugify } from "../src/article/text/slug.js";
 import { stopWords } from "../src/article/text/terms.js";
 import { hasPhrase, splitSentences } from "../src/article/text/text.js";
 
@@ -41,7 +43,11 @@ for (const file of (await readdir(dir)).filter((name) => name.endsWith(".json"))
   }
   const most = Math.max(0, ...openings.values());
   if (most >= 3) alike.push(`${file}: ${most} headings open with “${[...openings].find(([, n]) => n === most)![0]}”`);
-  const bad = slug.split("-").filter((part) => stopWords(language).has(part) || (part.length === 1 && !/\d/u.test(part)));
+  // The keyword's own slug stands whole at the slug's start ("plants-de-tomates"): only the words after it are judged.
+  const own = new Set(request.seo.keywords[0] ? slugify(request.seo.keywords[0]).split("-") : []);
+  const bad = slug
+    .split("-")
+    .filter((part) => !own.has(part) && (stopWords(language).has(part) || (part.length === 1 && !/\d/u.test(part))));
   if (bad.length) slugs.push(`${file}: ${slug} (${bad.join(", ")})`);
   const prose = markdown.split("\n").filter((line) => line.trim() && !/^(#|\||```)/u.test(line));
   for (const sentence of prose.flatMap((line) => splitSentences(line.replace(/^\s*(?:[-*]|\d+\.)\s+/u, ""), language)))

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILD_TIMEOUT_MS, startLlamaServer, type RunningLlamaServer } from "../helpers/llama-server.js";
-import { MATRIX_CASES, MATRIX_MODELS, matrixRequest, matrixRules } from "../helpers/matrix.js";
+import { MATRIX_MODELS, matrixCases, matrixRequest, matrixRules } from "../helpers/matrix.js";
 import { checkArticleRules, type ArticleAnswer } from "../helpers/rules.js";
 import { HAS_STORIES_MODEL, STORIES_MODEL, startServer, type TestServer } from "../helpers/server.js";
 
@@ -8,13 +8,13 @@ import { HAS_STORIES_MODEL, STORIES_MODEL, startServer, type TestServer } from "
 // no mock), on stories260K (plain completion) and on the ChatML test model (chat template, applied
 // by llama-server). Each article is checked by the independent rule checker, as in
 // engine-matrix.test.ts: the same 30 cases (every preset × headings on/off × 300/800/2000 words)
-// with the same seeds.
+// with the same seeds and languages.
 
 if (!HAS_STORIES_MODEL) {
   console.warn(`SKIPPED: the stories260K cases of the backend matrix need ${STORIES_MODEL}, which is not there.`);
 }
 
-describe.each(MATRIX_MODELS)("engine matrix through inkpress → llama-server on $name", ({ path, skip }) => {
+describe.each(MATRIX_MODELS)("engine matrix through inkpress → llama-server on $name", ({ path, skip, languages }) => {
   let llama: RunningLlamaServer;
   let server: TestServer;
   beforeAll(async () => {
@@ -37,7 +37,7 @@ describe.each(MATRIX_MODELS)("engine matrix through inkpress → llama-server on
     return JSON.parse(text);
   }
 
-  it.skipIf(skip).each(MATRIX_CASES.map((c) => [c.name, c] as const))("%s", async (name, c) => {
+  it.skipIf(skip).each(matrixCases(languages).map((c) => [c.name, c] as const))("%s", async (name, c) => {
     const answer = await generate(matrixRequest(c));
     expect(answer.request.seed).toBe(c.seed);
     expect(answer.usage.promptTokens).toBeGreaterThan(0);

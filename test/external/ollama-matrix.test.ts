@@ -3,7 +3,7 @@ import { bannedIn, readerText } from "../helpers/bans.js";
 import { citedSentences, restatedEvidence, STORIES } from "../helpers/citations.js";
 import { BUILD_TIMEOUT_MS, startLlamaServer, type RunningLlamaServer } from "../helpers/llama-server.js";
 import { expectLeftOutNamed, linksOf, type Page } from "../helpers/links.js";
-import { MATRIX, MATRIX_CASES, matrixRequest, matrixRules, type MatrixCase } from "../helpers/matrix.js";
+import { MATRIX_TOPICS, type MatrixCase, matrixCases, matrixRequest, matrixRules } from "../helpers/matrix.js";
 import { startOllamaStandIn, type OllamaStandIn } from "../../scripts/ollama-stand-in.js";
 import { checkArticleRules, type ArticleAnswer } from "../helpers/rules.js";
 import { API_KEY, HAS_STORIES_MODEL, STORIES_MODEL, startServer, type TestServer } from "../helpers/server.js";
@@ -16,11 +16,18 @@ import { API_KEY, HAS_STORIES_MODEL, STORIES_MODEL, startServer, type TestServer
 
 if (!HAS_STORIES_MODEL) console.warn(`SKIPPED: the Ollama matrix needs ${STORIES_MODEL}, which is not there.`);
 
-/** Every preset with headings, and one without: the matrix's own 300-word cases and seeds. */
-const CASES = MATRIX_CASES.filter((c) => c.length === 300 && (c.headingTags || c.structure === "how-to"));
+/** Every preset with headings, and one without: the matrix's own 300-word cases and seeds, in English. */
+const CASES = matrixCases(["en"]).filter((c) => c.length === 300 && (c.headingTags || c.structure === "how-to"));
 
 /** A case beside the matrix's, for the grounded and banned articles. */
-const SECTIONS: MatrixCase = { name: "sections, 300 words", structure: "sections", headingTags: true, length: 300, seed: 5301 };
+const SECTIONS: MatrixCase = {
+  name: "sections, 300 words",
+  structure: "sections",
+  headingTags: true,
+  length: 300,
+  seed: 5301,
+  language: "en",
+};
 
 /** Phrases stories260K writes often. */
 const BANNED = ["little girl", "once upon", "very happy", "big tree", "the park", "her mom", "a time", "lily", "said", "wanted to"];
@@ -84,7 +91,9 @@ describe.skipIf(!HAS_STORIES_MODEL)("engine matrix through inkpress → Ollama (
     for (const c of cited) {
       const source = STORIES.find((s) => s.title === c.title);
       expect(source, `[${c.n}] is listed as “${c.title}”`).toBeDefined();
-      expect(restatedEvidence({ sentence: c.sentence, source: source!.text, request: [MATRIX.topic, MATRIX.keywords] })).not.toEqual([]);
+      expect(
+        restatedEvidence({ sentence: c.sentence, source: source!.text, request: [MATRIX_TOPICS.en!.topic, MATRIX_TOPICS.en!.keywords] }),
+      ).not.toEqual([]);
     }
     const titles = new Set(cited.map((c) => c.title));
     expect(check(answer, "sources-cited")).toMatchObject({

@@ -61,7 +61,7 @@ export function checkEditorRules(answer: EditorAnswer, request: EditorRequest): 
 
   // Keyword openings: the introduction's first sentence apart.
   const rest = body[0]?.type === "paragraph" ? proseSentences.slice(1) : proseSentences;
-  const bearing = rest.filter((s) => keywords.some((k) => occurrences(s, k) > 0));
+  const bearing = rest.filter((s) => keywords.some((k) => occurrences(s, k, language) > 0));
   const opening = bearing.filter((s) => opensWithKeyword(s, keywords, language));
   rule(
     opening.length <= OPENING_SHARE * bearing.length,
@@ -125,7 +125,7 @@ export function checkEditorRules(answer: EditorAnswer, request: EditorRequest): 
 
   const texts = [answer.article.title, answer.article.metaDescription, answer.article.markdown];
   for (const phrase of request.avoid ?? []) {
-    const found = texts.reduce((n, t) => n + occurrences(t, phrase), 0);
+    const found = texts.reduce((n, t) => n + occurrences(t, phrase, request.language), 0);
     rule(found === 0, () => `avoid: “${phrase}” appears ${found} times`);
   }
   return broken;

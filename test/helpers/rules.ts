@@ -9,6 +9,8 @@
  * `checkArticleRules` returns every broken rule as one line with its figures, so a
  * failing test lists all of them at once.
  */
+import { createHash } from "node:crypto";
+import slugify from "@sindresorhus/slugify";
 import type { Heading, List, Nodes, Paragraph, Root, RootContent } from "mdast";
 import { eastAsianWidth } from "get-east-asian-width";
 import { toString } from "mdast-util-to-string";
@@ -65,22 +67,26 @@ export function sentences(text: string, language: string): string[] {
   return [...segmenter(language, "sentence").segment(text)].map((s) => s.segment.trim()).filter(Boolean);
 }
 
-function phrasePattern(phrase: string): RegExp {
+/** Languages written without spaces between words: a word's boundary there is only a Latin letter or digit. */
+const UNSPACED = new Set(["ja", "zh", "th", "lo", "km", "my"]);
+
+function phrasePattern(phrase: string, language: string): RegExp {
   const escaped = phrase
     .trim()
     .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
     .replace(/\s+/g, "\\s+");
-  return new RegExp(`(?<![\\p{L}\\p{N}\\p{M}])${escaped}(?![\\p{L}\\p{N}\\p{M}])`, "giu");
+  const letter = UNSPACED.has(language) ? "\\p{Script=Latin}\\p{N}" : "\\p{L}\\p{N}\\p{M}";
+  return new RegExp(`(?<![${letter}])${escaped}(?![${letter}])`, "giu");
 }
 
-/** Keyword occurrences: exact phrase, case-insensitive, on word boundaries. */
-export function occurrences(text: string, phrase: string): number {
-  return [...text.matchAll(phrasePattern(phrase))].length;
+/** Keyword occurrences: exact phrase, case-insensitive, on word boundaries (of its language). */
+export function occurrences(text: string, phrase: string, language = "en"): number {
+  return [...text.matchAll(phrasePattern(phrase, language))].length;
 }
 
 /** Index of the first occurrence of a phrase, -1 when absent. */
-function firstIndex(text: string, phrase: string): number {
-  return text.search(new RegExp(phrasePattern(phrase).source, "iu"));
+function firstIndex(text: string, phrase: string, language: string): number {
+  return text.search(new RegExp(phrasePattern(phrase, language).source, "iu"));
 }
 
 /** A keyword in slug form: ASCII, lower-case, hyphen-separated. */
@@ -92,6 +98,18 @@ export function slugForm(text: string): string {
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");
 }
+
+/**
+ * The slug a keyword must stand in: its transliteration (Cyrillic, Greek, accents), or, for a
+ * script without one (Japanese, Chinese, Korean), the documented stand-in: the first 10 hex digits
+ * of its SHA-256.
+ */
+function keywordSlugForm(keyword: string): string {
+  return slugify(keyword, { lowercase: true, decamelize: false }) || createHash("sha256").update(keyword).digest("hex").slice(0, 10);
+}
+
+/** Most words of a sentence before it counts as long, per language (20 elsewhere). */
+const LONG_SENTENCE: Record<string, number> = { es: 25, it: 25, pt: 25, ru: 15, he: 15, tr: 15 };
 
 /** A sentence or heading as the uniqueness rules compare it: no case, punctuation or spacing. */
 const normalised = (text: string, language: string) =>
@@ -278,7 +296,7 @@ export function checkArticleRules(answer: ArticleAnswer, request: RuleRequest): 
   // The primary keyword.
   const [primary, ...secondary] = request.keywords;
   if (primary !== undefined) {
-    const at = firstIndex(article.title, primary);
+    const at = firstIndex(article.title, primary, language);
     rule(at >= 0, () => `keyword-in-title: “${primary}” is not in the title “${article.title}”`);
     if (request.titleGenerated && at >= 0) {
       rule(
@@ -291,11 +309,11 @@ export function checkArticleRules(answer: ArticleAnswer, request: RuleRequest): 
       .slice(0, 2)
       .join(" ");
     rule(
-      occurrences(opening, primary) > 0,
+      occurrences(opening, primary, language) > 0,
       () => `keyword-in-introduction: “${primary}” is not in the first two sentences of the first paragraph (“${opening.slice(0, 120)}”)`,
     );
     if (subheadings.length > 0) {
-      const holding = subheadings.filter((h) => occurrences(h.text, primary) > 0).length;
+      const holding = subheadings.filter((h) => occurrences(h.text, primary, language) > 0).length;
       const share = (holding / subheadings.length) * 100;
       rule(
         share >= 30 && share <= 75,
@@ -304,15 +322,15 @@ export function checkArticleRules(answer: ArticleAnswer, request: RuleRequest): 
       );
     }
     rule(
-      occurrences(article.metaDescription, primary) > 0,
+      occurrences(article.metaDescription, primary, language) > 0,
       () => `keyword-in-meta-description: “${primary}” is not in “${article.metaDescription}”`,
     );
-    const keywordSlug = slugForm(primary);
+    const keywordSlug = keywordSlugForm(primary);
     rule(
       `-${article.slug}-`.includes(`-${keywordSlug}-`),
       () => `keyword-in-slug: slug “${article.slug}” does not contain “${keywordSlug}”`,
     );
-    const count = a.blocks.reduce((n, b) => n + occurrences(b, primary), 0);
+    const count = a.blocks.reduce((n, b) => n + occurrences(b, primary, language), 0);
     const density = a.wordCount === 0 ? 0 : (count / a.wordCount) * 100;
     rule(
       density >= 0.5 && density <= 2.5,
@@ -320,11 +338,11 @@ export function checkArticleRules(answer: ArticleAnswer, request: RuleRequest): 
     );
   }
   for (const keyword of secondary) {
-    const count = a.blocks.reduce((n, b) => n + occurrences(b, keyword), 0);
+    const count = a.blocks.reduce((n, b) => n + occurrences(b, keyword, language), 0);
     rule(count > 0, () => `secondary-keyword: “${keyword}” is not in the body`);
   }
   const stuffed = a.sentences.flatMap((s) =>
-    request.keywords.filter((k) => occurrences(s, k) > 1).map((k) => `“${k}” in “${s.slice(0, 80)}”`),
+    request.keywords.filter((k) => occurrences(s, k, language) > 1).map((k) => `“${k}” in “${s.slice(0, 80)}”`),
   );
   rule(stuffed.length === 0, () => `keyword-once-per-sentence: ${stuffed.length} sentences hold a keyword twice (first: ${stuffed[0]})`);
 
@@ -346,9 +364,13 @@ export function checkArticleRules(answer: ArticleAnswer, request: RuleRequest): 
     longParagraphs.length === 0,
     () => `paragraph-length: ${longParagraphs.length} paragraphs over 150 words (longest ${Math.max(...paragraphWords)})`,
   );
-  const long = a.sentences.filter((s) => words(s, language).length > 20).length;
+  const most = LONG_SENTENCE[language] ?? 20;
+  const long = a.sentences.filter((s) => words(s, language).length > most).length;
   const longShare = a.sentences.length ? (long / a.sentences.length) * 100 : 0;
-  rule(longShare <= 25, () => `sentence-length: ${long} of ${a.sentences.length} sentences over 20 words (${pct(longShare)}; want ≤ 25%)`);
+  rule(
+    longShare <= 25,
+    () => `sentence-length: ${long} of ${a.sentences.length} sentences over ${most} words (${pct(longShare)}; want ≤ 25%)`,
+  );
   const seen = new Set<string>();
   const repeated = a.sentences.filter((s) => {
     const key = normalised(s, language);

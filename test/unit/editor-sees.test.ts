@@ -162,6 +162,19 @@ describe("headings and titles end on a word that can end a phrase, and open vari
     );
     expect(check(varied, "heading-openings").passed).toBe(true);
   });
+
+  it("reads a Japanese heading's first word by Intl.Segmenter: three headings opening with 観葉植物 (or a Latin word) fail", () => {
+    const ja = (headings: string[]) => analyseInput(story(headings), { language: "ja" });
+    expect(check(ja(["観葉植物の水やり", "観葉植物の土", "観葉植物を選ぶ", "水やりのコツ"]), "heading-openings")).toMatchObject({
+      passed: false,
+      message: "3 of 4 subheadings open alike (“観葉植物の水やり”, “観葉植物の土”, “観葉植物を選ぶ”; target at most 2).",
+    });
+    expect(
+      check(ja(["Whe倀観葉植物 and jumped up", "Whe＋観葉植物 and colpened", "Whe》観葉植物 and grasble her"]), "heading-openings").passed,
+    ).toBe(false);
+    // Words that merely share a character open differently: 水 is not 水曜日.
+    expect(check(ja(["観葉植物の水やり", "観葉植物の土", "水のこと", "水曜日の手入れ"]), "heading-openings").passed).toBe(true);
+  });
 });
 
 describe("a capped field of a script without spaces is cut between words", () => {
@@ -180,6 +193,9 @@ describe("a capped field of a script without spaces is cut between words", () =>
     // At the cap or not, an English function word left last in a Japanese field goes, and the check reads it so.
     expect(wholeWords("観葉植物 and grown on the", { words: [3, 12] }, "ja")).toBe("観葉植物 and grown on");
     expect(danglingEnd("Jopped in the", "ja")).toBe("the");
+    // A question cut at its cap keeps its mark.
+    expect(wholeWords("観葉植物 and grown on the?", { words: [3, 12], end: "?" }, "ja")).toBe("観葉植物 and grown on?");
+    expect(wholeWords("観葉植物の水やりとmade sounds tog？", { words: [3, 11], end: "？" }, "ja")).toBe("観葉植物の水やりとmade sounds？");
   });
 });
 

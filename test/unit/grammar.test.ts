@@ -6,8 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accepts, grammarLlama } from "../helpers/grammar.js";
 import { fieldImpossible, GrammarBuilder, withoutStop, type FieldShape, type Item } from "../../src/article/gbnf/grammar.js";
 import { literal } from "../../src/article/gbnf/escape.js";
-import { danglingEnd, openingOf } from "../../src/article/text/function-words.js";
+import { danglingEnd, openingOf, openingWord } from "../../src/article/text/function-words.js";
 import { writeOutline } from "../../src/article/outline/outline.js";
+import { slotBreak } from "../../src/article/text/slot-words.js";
+import { hasPhrase } from "../../src/article/text/text.js";
 import { fieldEnds } from "../../src/article/outline/field-words.js";
 import { freeTextGrammar } from "../../src/article/gbnf/free-text.js";
 import { plan } from "../../src/article/plan/plan.js";
@@ -297,6 +299,16 @@ describe("GrammarBuilder in llama.cpp", () => {
       }
     });
 
+    it("a slot field is one of its words after a space, as given", async () => {
+      const slot = await llama().createGrammar({
+        grammar: new GrammarBuilder(true, { openings: ["the"] })
+          .add([{ field: { words: [1, 1], continues: true, oneOf: ["the", "their", "with"] } }])
+          .build(),
+      });
+      for (const text of [" the", " their", " with"]) expect(accepts(slot, text), text).toBe(true);
+      for (const text of ["the", " The", " dog", " the dog", " thei"]) expect(accepts(slot, text), text).toBe(false);
+    });
+
     it("in Japanese, refuses a particle as a field's last character: always を, after a kanji の too, but not a kana word's end", async () => {
       const options = fieldEnds("ja");
       const build = (field: FieldShape) =>
@@ -311,9 +323,48 @@ describe("GrammarBuilder in llama.cpp", () => {
       expect(accepts(keyword, "観葉植物の\n")).toBe(false);
       expect(accepts(keyword, "観葉植物\n")).toBe(true);
       // No Latin word glues onto the keyword, before or after it.
-      for (const text of ["Dad a観葉植物ed and tastels", "As Su観葉植物 and", "SEO観葉植物の育て方", "Whe’観葉植物 and played"])
+      for (const text of [
+        "Dad a観葉植物ed and tastels",
+        "As Su観葉植物 and",
+        "SEO観葉植物の育て方",
+        "Whe’観葉植物 and played",
+        "Whaｋ観葉植物 its spect",
+      ])
         expect(accepts(keyword, `${text}\n`), text).toBe(false);
       for (const text of ["As 水の観葉植物 and more", "SEOの観葉植物 and tips"]) expect(accepts(keyword, `${text}\n`), text).toBe(true);
+    });
+
+    it("in Japanese, refuses a field whose first characters spell an opening two headings already have, as Intl.Segmenter reads them", async () => {
+      // The openings as the outline reads them off two earlier headings each: its first word by Intl.Segmenter.
+      const openings = [
+        ["観葉植物の水やり", "観葉植物の土"],
+        ["Whe倀観葉植物 and jumped up", "Whe＋観葉植物 and colpened"],
+        ["水のこと", "水やりのコツ"],
+      ].map(([a, b]) => {
+        expect(openingWord(a!, "ja"), a).toEqual(openingWord(b!, "ja"));
+        return openingWord(a!, "ja")!.word;
+      });
+      expect(openings).toEqual(["観葉植物", "whe", "水"]);
+      const build = (field: FieldShape) =>
+        llama().createGrammar({
+          grammar: new GrammarBuilder(false, { ...fieldEnds("ja"), openings }).add([{ field }, { literal: "\n" }]).build(),
+        });
+      const heading = await build({ words: [2, 8] });
+      for (const text of ["大切なこと", "植物の観葉", "Why it rains", "Wh at", "SEO ツール"])
+        expect(accepts(heading, `${text}\n`), text).toBe(true);
+      for (const text of ["観葉植物の育て方", "When it rains", "WHE is it", "水やりのコツ", "水曜日"])
+        expect(accepts(heading, `${text}\n`), text).toBe(false);
+      // A keyword that opens with one stands after characters of the model's own, a CJK one last.
+      const keyword = await build({ words: [2, 8], keyword: "観葉植物" });
+      expect(accepts(keyword, "観葉植物の育て方\n")).toBe(false);
+      expect(accepts(keyword, "大切な観葉植物の育て方\n")).toBe(true);
+      expect(accepts(keyword, "水の観葉植物の育て方\n")).toBe(false);
+      const latin = await build({ words: [2, 8], keyword: "Wheat" });
+      expect(accepts(latin, "Wheat in pots\n")).toBe(false);
+      expect(accepts(latin, "大切な Wheat in pots\n")).toBe(true);
+      // Unrefused, the keyword still opens the field.
+      const other = await build({ words: [2, 8], keyword: "盆栽" });
+      expect(accepts(other, "盆栽の育て方\n")).toBe(true);
     });
 
     it("a field without keyword holds its words, no more", async () => {
@@ -450,6 +501,15 @@ describe("GrammarBuilder in llama.cpp", () => {
       expect(await check("We filled the compost bin", "s with leaves.", "compost bin")).toBe(false);
       expect(await check('He said, "The compost bin', ' is full." Then he left.', "compost bin")).toBe(true);
       expect(await check('He said, "The compost bin', 's are full."', "compost bin")).toBe(false);
+    });
+
+    it("in Japanese, glues no Latin letter or digit onto a forced keyword, CJK or Latin", async () => {
+      const ja = async (text: string, after: string) =>
+        accepts(await llama().createGrammar({ grammar: freeTextGrammar({ pending: after, spaced: false, after }) }), text);
+      for (const text of ["の水やりは大切です。", " and she walked.", "、そして", "。"])
+        expect(await ja(text, "観葉植物"), text).toBe(true);
+      for (const text of ["ed and walked.", "ly becleving.", "5 times."]) expect(await ja(text, "観葉植物"), text).toBe(false);
+      expect(await ja("s are fine.", "SEO")).toBe(false);
     });
 
     it.each([
@@ -594,6 +654,10 @@ describe.skipIf(!HAS_STORIES_MODEL)("GrammarBuilder steering stories260K", () =>
       const headings = outline.sections.flatMap((s) => [s.heading, ...s.subheadings]).filter((h): h is string => Boolean(h));
       expect(headings.length).toBeGreaterThanOrEqual(10);
       for (const text of [outline.title, ...headings]) expect(danglingEnd(text, "en"), text).toBeUndefined();
+      // The keyword stands at a slot: first, or after a determiner or preposition (the model's own, or the one it chose under a grammar).
+      const holding = [outline.title, ...headings].filter((text) => hasPhrase(text, "indoor plants", "en"));
+      expect(holding.length).toBeGreaterThanOrEqual(4);
+      for (const text of holding) expect(slotBreak(text, "indoor plants", "en"), text).toBeUndefined();
       const openings = new Map<string, number>();
       for (const text of headings) openings.set(openingOf(text, "en"), (openings.get(openingOf(text, "en")) ?? 0) + 1);
       expect(Math.max(...openings.values()), headings.join(" | ")).toBeLessThanOrEqual(2);

@@ -29,12 +29,20 @@ describe("the keyword schedule", () => {
   it("carries what a passage could not place to the next one", () => {
     const schedule = new KeywordSchedule({ primary: "compost bins", language: "en" });
     schedule.open({ primaryUses: 1, secondary: ["kitchen scraps"], budget: 50 });
-    schedule.close();
+    expect(schedule.waited(40)).toBe(40);
+    schedule.close(45);
     schedule.open({ primaryUses: 0, secondary: ["garden waste"], budget: 50 });
+    // What it carries has waited the words of the passage before (the body then bridges a slot sooner).
+    expect(schedule.waited(5)).toBe(50);
     expect(schedule.due(0)).toBe("compost bins");
     schedule.record("Compost bins stand by the fence.");
     expect(schedule.due(10)).toBe("kitchen scraps");
     schedule.record("Kitchen scraps go in first.");
     expect(schedule.due(20)).toBe("garden waste");
+    // Nothing carried: nothing has waited before the passage.
+    schedule.record("Garden waste goes on top.");
+    schedule.close(30);
+    schedule.open({ primaryUses: 0, secondary: ["leaf mould"], budget: 50 });
+    expect(schedule.waited(5)).toBe(5);
   });
 });

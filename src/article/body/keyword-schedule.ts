@@ -17,8 +17,10 @@ export interface PassageKeywords {
  * what is owed; what a passage could not place is carried to the next prose passage.
  */
 export class KeywordSchedule {
-  /** Uses the last passage could not place. */
-  private carried = { primary: 0, secondary: [] as string[] };
+  /** Uses the last passage could not place, and the words they have waited since they fell due. */
+  private carried = { primary: 0, secondary: [] as string[], waited: 0 };
+  /** Words the keywords carried into this passage had waited before it. */
+  private waitedBefore = 0;
   private uses = 0;
   private primaryLeft = 0;
   private secondaryLeft: string[] = [];
@@ -31,7 +33,8 @@ export class KeywordSchedule {
     this.uses = passage.primaryUses + this.carried.primary;
     this.primaryLeft = this.uses;
     this.secondaryLeft = [...this.carried.secondary, ...passage.secondary];
-    this.carried = { primary: 0, secondary: [] };
+    this.waitedBefore = this.carried.waited;
+    this.carried = { primary: 0, secondary: [], waited: 0 };
     this.every = passage.budget / Math.max(1, this.uses);
   }
 
@@ -39,6 +42,15 @@ export class KeywordSchedule {
   due(words: number): string | undefined {
     if (this.primaryLeft > 0 && words >= this.every * (this.uses - this.primaryLeft)) return this.options.primary;
     return this.secondaryLeft[0];
+  }
+
+  /**
+   * Words written, the passage's `words` among them, since the keyword {@link due} now fell due
+   * (since the passage opened, for a secondary one), counting those it waited in earlier passages.
+   */
+  waited(words: number): number {
+    const at = this.every * (this.uses - this.primaryLeft);
+    return this.waitedBefore + (this.primaryLeft > 0 && words >= at ? words - at : words);
   }
 
   /** Whether the passage still owes a keyword. */
@@ -53,9 +65,10 @@ export class KeywordSchedule {
     this.secondaryLeft = this.secondaryLeft.filter((k) => !hasPhrase(sentence, k, language));
   }
 
-  /** End the passage: what it still owes goes to the next one. */
-  close(): void {
-    this.carried = { primary: Math.max(0, this.primaryLeft), secondary: this.secondaryLeft };
+  /** End the passage after its `words`: what it still owes goes to the next one, with how long it waited. */
+  close(words: number): void {
+    const owes = this.primaryLeft > 0 || this.secondaryLeft.length > 0;
+    this.carried = { primary: Math.max(0, this.primaryLeft), secondary: this.secondaryLeft, waited: owes ? this.waited(words) : 0 };
     this.primaryLeft = 0;
     this.secondaryLeft = [];
   }

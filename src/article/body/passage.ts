@@ -113,6 +113,12 @@ const OPENING_STEPS = 30;
 const OPENING_WORDS = 6;
 /** Words the article's last passage may write past its budget to place a keyword still owed. */
 const OWED_WORDS = 20;
+/**
+ * Words an owed keyword waits for a slot word of the model's own before a sentence that reached its
+ * most lead words without one takes a slot word the model chooses (step.ts `bridge`): an English
+ * model writes one within a sentence or two, a model writing another language than asked never.
+ */
+const BRIDGE_WORDS = 60;
 
 /**
  * Prose of about `budget` words, sentence by sentence, from one continuing generation.
@@ -155,6 +161,8 @@ export async function writePassage(ctx: PassageContext, passage: Passage): Promi
       ...(prose
         ? {
             steer: () => schedule.due(state.words) ?? owedAnchor(ctx, passage, state.sentences),
+            // The introduction's first sentence, and the last passage's words past its budget, cannot wait for a slot word.
+            bridge: () => keyworded || (owing() && state.words >= budget - 2) || schedule.waited(state.words) >= BRIDGE_WORDS,
             ...(opening ? { opened: plan.primary } : {}),
             ...(ctx.span ? { sentence: ctx.span } : {}),
           }
@@ -166,7 +174,7 @@ export async function writePassage(ctx: PassageContext, passage: Passage): Promi
     if (result.outcome === "full") break;
     if (startsBlock(writer, result, idle)) state.newParagraph = true;
   }
-  if (prose) schedule.close();
+  if (prose) schedule.close(state.words);
   return state.words;
 }
 

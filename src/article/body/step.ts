@@ -6,7 +6,7 @@ import { classOf, QUOTATION_ENDS, TERMINATORS } from "../text/scripts.js";
 import { splitLongSentence } from "../text/sentences.js";
 import { capitalise, countWords, wordSpans } from "../text/text.js";
 import { nextUnit } from "./units.js";
-import { hasSlotWords, isQuestionKeyword, isSlotWord } from "../text/slot-words.js";
+import { hasSlotWords, isQuestionKeyword, isSlotWord, slotWords } from "../text/slot-words.js";
 import { sentenceWords } from "../plan/limits.js";
 import { lengthInterrupt, type LengthInterrupt } from "./sentence-length.js";
 import type { SentenceSpan } from "../plan/voice.js";
@@ -43,6 +43,13 @@ export interface StepOptions {
    * @default no steering
    */
   steer?: () => Steered | undefined;
+  /**
+   * Whether the owed keyword has waited so long that a sentence whose lead reached its most words
+   * without a slot word takes one the model chooses under a grammar, the keyword after it (a model
+   * that writes none of its language's slot words, English in a French article, still places it).
+   * @default never
+   */
+  bridge?: () => boolean;
   /**
    * The keyword the answer ends with, forced as the first sentence's opening (the introduction's):
    * steering starts with the next sentence, and the model's first token keeps it a word of its own.
@@ -272,17 +279,17 @@ class Step {
     }
     this.cutTo(interrupt.at, "steering");
     const before = writer.text.at(-1) ?? "";
-    // Spaced scripts part words with a space (none after a line break: a question opens a paragraph); others only where two Latin words would touch.
-    const gap = (phrase: string) =>
-      (spaced && !/\s/u.test(before)) || (/^[\p{Script=Latin}\p{N}]/u.test(phrase) && /[\p{Script=Latin}\p{N}]/u.test(before)) ? " " : "";
+    // Spaced scripts part words with a space (none after a line break: a question opens a paragraph); others only after
+    // a Latin letter or digit, which would glue onto the phrase ("know室内植物").
+    const gap = () => ((spaced && !/\s/u.test(before)) || /[\p{Script=Latin}\p{N}]/u.test(before) ? " " : "");
     this.steered = true;
     const { keyword } = interrupt;
     // The model writes one of the phrases: the next call's grammar opens with them.
     if (typeof keyword !== "string") {
-      this.choose = keyword.choose.map((phrase) => `${gap(phrase)}${phrase}`);
+      this.choose = keyword.choose.map((phrase) => `${gap()}${phrase}`);
       return;
     }
-    writer.append(`${gap(keyword)}${keyword}`);
+    writer.append(`${gap()}${keyword}`);
     this.text = writer.text.slice(mark);
     this.after = keyword;
   }
@@ -296,7 +303,7 @@ class Step {
    * The spot for an owed keyword, when this piece starts a new word of the pending sentence:
    * after a slot word ("the", "with") once the model wrote a few words, so a noun phrase can
    * stand there; in a language without slot words, after the most lead words. A sentence
-   * without a slot word leaves the keyword owed to the next. A question keyword is a whole
+   * without a slot word leaves the keyword owed to the next, unless it has waited long (`bridge`). A question keyword is a whole
    * sentence, steered at a sentence's start. The sentence's words are read only while a
    * keyword is owed: a free sentence costs the same per token however long it grows.
    */
@@ -312,12 +319,19 @@ class Step {
     // A piece that is a whole slot word (" the") takes the keyword right after it: no token of the model's is cut.
     if (spaced && /^\s\S+$/u.test(piece) && slot(piece.trim()) && wordSpans(lead, language).length + 1 >= LEAD.min)
       return { kind: "steer", at: this.text.length, keyword };
-    const wordStart = spaced ? /^\s/u.test(piece) : wordSpans(lead + piece, language).some((w) => w.index === lead.length);
+    // In a script without spaces a Latin word the model writes still starts after its space (" know").
+    const opens = lead.length + /^\s*/u.exec(piece)![0].length;
+    const wordStart = spaced ? /^\s/u.test(piece) : wordSpans(lead + piece, language).some((w) => w.index === opens);
     if (!wordStart) return undefined;
     const spans = wordSpans(lead, language);
     if (spans.length < LEAD.min) return undefined;
-    if (!slot(spans.at(-1)?.word) && (hasSlotWords(language) || spans.length < LEAD.max)) return undefined;
-    return { kind: "steer", at: pieceAt, keyword };
+    if (slot(spans.at(-1)?.word)) return { kind: "steer", at: pieceAt, keyword };
+    if (spans.length < LEAD.max) return undefined;
+    if (!hasSlotWords(language)) return { kind: "steer", at: pieceAt, keyword };
+    if (typeof keyword !== "string" || !this.o.bridge?.()) return undefined;
+    const banned = new Set(this.o.avoid.words.map((word) => word.toLocaleLowerCase(language)));
+    const choose = slotWords(language).filter((word) => !banned.has(word));
+    return choose.length ? { kind: "steer", at: pieceAt, keyword: { choose: choose.map((word) => `${word} ${keyword}`) } } : undefined;
   }
 
   /** A question keyword's spot: a sentence's first word, where the keyword goes as the whole question. */

@@ -30,11 +30,11 @@ const BOUNDARY = { spaced: charClass(" ,.;:!?'\u2019)"), unspaced: charClass("\n
 
 /**
  * What may follow a forced keyword: a space or punctuation in spaced scripts; in the others, anything
- * but a Latin letter after a Latin keyword, and anything after a CJK one (nothing glues onto it).
+ * but a Latin letter or digit, after a Latin keyword and a CJK one alike ("観葉植物ed" reads as
+ * neither word: a reader, and the report's match, find no keyword there).
  */
-function boundaryRule(keyword: string, spaced: boolean): string | undefined {
-  if (spaced) return BOUNDARY.spaced;
-  return /^[\p{Script=Latin}\p{N}]/u.test(keyword) ? BOUNDARY.unspaced : undefined;
+function boundaryRule(spaced: boolean): string {
+  return spaced ? BOUNDARY.spaced : BOUNDARY.unspaced;
 }
 /** Most characters inside one quotation: the model closes it before it runs on. */
 const QUOTATION_CHARS = 160;
@@ -120,7 +120,7 @@ export function freeTextGrammar(options: FreeTextOptions): string {
   const open = openQuotation(pending);
   // In steps of 40 characters: a handful of distinct grammars, each compiled once and cached.
   const left = open ? Math.max(8, Math.floor((QUOTATION_CHARS - open.inside) / 40) * 40) : 0;
-  const boundary = after === undefined ? undefined : boundaryRule(after, spaced);
+  const boundary = after === undefined ? undefined : boundaryRule(spaced);
   const opening = notOpening !== undefined && pending.trim() === "";
   const refusing = refuse !== undefined && refuse.length > 0;
   const lineStart = !choose?.length && !boundary && !refusing && !opening && (pending === "" || /\s$/u.test(pending));
@@ -131,8 +131,7 @@ export function freeTextGrammar(options: FreeTextOptions): string {
   // Inside a quotation, the sentence's end closes it.
   if (close) root = open ? seq(charClass(".!?"), literal(open.close), many("chunk")) : seq(charClass(".!?"), "tail");
   else if (lengthen) root = seq(opt(charClass(",;:")), times(MORE_WORD, lengthen), "tail");
-  else if (choose?.length)
-    root = seq(alt(...choose.map((phrase) => seq(literal(phrase), boundaryRule(phrase.trimStart(), spaced)))), "tail");
+  else if (choose?.length) root = seq(alt(...choose.map((phrase) => seq(literal(phrase), boundaryRule(spaced)))), "tail");
   else if (boundary) root = seq(boundary, "tail");
   else if (refusing) root = seq(opt(literal(" ")), notWord(refuse, "tail", { inQuotation: open !== undefined, prefix: true }));
   else if (opening) root = seq(many(charClass(" \n")), alt(notWord([notOpening], "tail"), seq("quote", "tail")));

@@ -4,8 +4,8 @@
  * heading ends on a whole word. The model still chooses every word.
  */
 import { charClass, literal } from "./escape.js";
-import { alt, chars, grammar, group, opt, repeat, rule, RuleSet, seq, times, type Term } from "./terms.js";
-import { NOT_LETTER, refusableWords, wordRules } from "./words.js";
+import { alt, chars, grammar, group, opt, repeat, RuleSet, rule, seq, times, type Term, wordTrie } from "./terms.js";
+import { NOT_LETTER, refusableWords, refusingRun, run, wordRules } from "./words.js";
 
 /** One field's shape. */
 export interface FieldShape {
@@ -33,6 +33,11 @@ export interface FieldShape {
   overflow?: boolean;
   /** Most letters a word of the field may have (the shared word rule allows 12, and 10 more after a hyphen). @default 22 */
   letters?: number;
+  /**
+   * In a spaced script, the field is one of these words after a space, in the case given: the slot
+   * word a model writes before a keyword its lead left no slot for. @default any words
+   */
+  oneOf?: readonly string[];
   /**
    * In a spaced script, every word past the first opens in lower case (a heading in sentence case,
    * as a house voice writes it); the keyword keeps the request's case. @default false
@@ -82,7 +87,10 @@ const LETTER_RULE = rule("l", LETTER);
  * Latin keyword a space, or a CJK character or mark (which cannot glue onto it). Latin words
  * among them keep their spaces ("SEO ツール"), one space before a character.
  */
-const CJK = chars("\u3001-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff01-\uff60");
+// Full-width forms but their Latin letters and digits ("ｋ" glues onto a keyword as "k" does), CJK marks but numerals ("〡").
+const CJK = chars(
+  "\u3001-\u3006\u3008-\u3020\u302a-\u3037\u303b-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff60",
+);
 const SCRIPT_RULES = [
   rule("c", alt(LETTER, charClass("、，"), seq(SPACE, LETTER))),
   // A CJK character or mark (no Latin letter, digit or apostrophe), and what opens the text after a keyword of such a script.
@@ -108,9 +116,10 @@ export interface GrammarOptions {
    */
   finalCharacters?: { always: string; afterKana: string };
   /**
-   * Openings already used twice, which a field's first word may not begin with (in a spaced script),
-   * in either case: a stem refuses its forms ("oil": "Oiling"), though a short word refuses more
-   * ("a": "After" too; a steered keyword's slot word is read from the piece, so the word must go). @default none
+   * Openings already used twice, which a field's first word may not begin with, in either case: a
+   * stem refuses its forms ("oil": "Oiling"), though a short word refuses more ("a": "After" too; a
+   * steered keyword's slot word is read from the piece, so the word must go). In a script without
+   * spaces the field's first characters may not spell one ("観葉" refuses "観葉植物の水やり"). @default none
    */
   openings?: readonly string[];
 }
@@ -136,7 +145,7 @@ export class GrammarBuilder {
   ) {
     this.refused = spaced ? refusableWords(options.refused ?? []) : [];
     this.finals = spaced ? refusableWords(options.finals ?? []) : [];
-    this.openings = spaced ? refusableWords(options.openings ?? []) : [];
+    this.openings = refusableWords(options.openings ?? []);
   }
 
   /** Add items in order. */
@@ -213,7 +222,9 @@ export class GrammarBuilder {
     const letters = shape.letters === undefined ? undefined : { word: this.word(shape.letters), last: this.last(shape.letters) };
     const rules = { word: this.word(12), last: this.last(12), first: this.openings.length ? "wf" : "w", letters };
     if (shape.lower && this.spaced) this.lowered = true;
-    this.rules.push(rule(name, this.spaced ? spacedField(shape, rules, this.openings) : unspacedField(shape, this.lastCharacter())));
+    this.rules.push(
+      rule(name, this.spaced ? spacedField(shape, rules, this.openings) : unspacedField(shape, this.lastCharacter(), this.openings)),
+    );
     return name;
   }
 }
@@ -295,6 +306,7 @@ const leading = (first: string, count: number, word = "w"): Term =>
     : seq(first, SPACE, count > 1 ? times(group(seq(word, SPACE)), count - 1) : undefined);
 
 function spacedField(shape: FieldShape, rules: FieldWords, openings: readonly string[]): Term {
+  if (shape.oneOf) return seq(SPACE, alt(...shape.oneOf.map((word) => literal(word))));
   const { last, first, letters } = rules;
   const [min, max] = shape.words;
   // Without a required ending the model may still close the field with a stop of its own,
@@ -349,28 +361,33 @@ export function unspacedFull(shape: FieldShape, value: string): boolean {
   return [...after.replace(/\s/gu, "")].length >= shape.words[1] * 2;
 }
 
-/** `last`: the rule of a field's last character (no particle a field may not end on). */
-function unspacedField(shape: FieldShape, last: string): Term {
+/**
+ * `last`: the rule of a field's last character (no particle a field may not end on); `openings`:
+ * what its first characters may not spell (see {@link GrammarOptions.openings}).
+ */
+function unspacedField(shape: FieldShape, last: string, openings: readonly string[]): Term {
   const [min, max] = shape.words;
   const end = shape.end ? literal(shape.end) : undefined;
-  // Characters from `least` to `most`, the last of them `last`'s.
-  const run = (least: number, most: number) =>
-    most <= 0 ? "" : least <= 0 ? opt(group(seq(repeat("c", 0, most - 1), last))) : seq(repeat("c", least - 1, most - 1), last);
+  // The field's first characters, when openings are refused, begin with none of them.
+  const first = openings.length ? refusingRun(wordTrie(openings)) : run;
   // Lengthening what is written: a space or a CJK character first, so nothing glues onto a Latin word.
-  if (shape.continues) return seq("sep", run(min * 2 - 1, max * 2 - 1), end);
+  if (shape.continues) return seq("sep", run(min * 2 - 1, max * 2 - 1, last), end);
   // About two characters a word in these scripts.
-  if (!shape.keyword) return seq(run(min * 2, max * 2), end);
+  if (!shape.keyword) return seq(first(min * 2, max * 2, last), end);
   const before = (shape.before ?? 2) * 2;
-  const after = run(min * 2 - 8, max * 2);
+  const after = run(min * 2 - 8, max * 2, last);
+  // A keyword that begins with a refused opening does not open the field while characters may stand before it.
+  const opens = !(before > 0 && opensWithRefused(shape.keyword, openings));
   // A Latin keyword stays a word of its own: what stands next to it is a space or a character of another script.
   if (/[\p{Script=Latin}\p{N}]/u.test(shape.keyword)) {
-    const opening = keywordRule(shape.keyword, true);
+    const opening = opens ? keywordRule(shape.keyword, true) : undefined;
     const inside = keywordRule(shape.keyword, false);
-    return seq(alt(opening, seq(repeat("c", 0, before - 1), "sep", inside)), opt(group(seq("sep", after))), end);
+    return seq(alt(opening, seq(first(1, before, "sep"), inside)), opt(group(seq("sep", after))), end);
   }
   // Nor does a Latin word glue onto another keyword ("Dad a観葉植物ed"): the character before it is of
   // another script, and what follows opens with a space or such a character.
   const [least, most] = [min * 2 - 8, max * 2];
   const tail = most < 2 ? "" : group(seq("cs", repeat("c", Math.max(0, least - 2), most - 2), last));
-  return seq(opt(group(seq(repeat("c", 0, before - 1), "cj"))), keywordRule(shape.keyword, true), least > 0 ? tail : opt(tail), end);
+  const lead = first(1, before, "cj");
+  return seq(opens ? opt(group(lead)) : lead, keywordRule(shape.keyword, true), least > 0 ? tail : opt(tail), end);
 }

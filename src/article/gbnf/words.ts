@@ -4,8 +4,8 @@
  * in either case. The model never writes a banned word into a title or heading, so a field is
  * never rewritten (or left empty) for one.
  */
-import { charClass } from "./escape.js";
-import { opt, repeat, rule, seq, trieLetters, trieStep, wordTrie, type RuleSet, type TrieNode } from "./terms.js";
+import { charClass, literal } from "./escape.js";
+import { alt, group, opt, repeat, type RuleSet, rule, seq, type Term, type TrieNode, trieLetters, trieStep, wordTrie } from "./terms.js";
 
 /** What is never a letter of a word in ASCII: punctuation, symbols, spaces and control characters (class syntax). */
 export const ASCII_NOT_LETTER = "\\x00-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7f";
@@ -67,4 +67,34 @@ export function wordRules(
     return set.alt(`${name}-${nodes++}`, ...alternatives);
   };
   return rule(name, visit(wordTrie([...banned, ...whole]), "")!);
+}
+
+/** A run of the `c` rule's characters (scripts without spaces) from `least` to `most` (none at all when `least` is not positive), the last of them `final`'s. */
+export type Run = (least: number, most: number, final: string) => Term;
+
+/** The plain {@link Run}: any characters. */
+export const run: Run = (least, most, final) =>
+  most <= 0 ? "" : least <= 0 ? opt(group(seq(repeat("c", 0, most - 1), final))) : seq(repeat("c", least - 1, most - 1), final);
+
+/**
+ * A {@link run} that does not begin with any word of `trie`, in either case: its first characters
+ * leave the trie before a word of it is complete (a letter no word goes on with, or a space); a
+ * character on the trie's path never ends the run, nor does a last one where a word could end.
+ */
+export function refusingRun(trie: TrieNode): Run {
+  const visit = (node: TrieNode, done: number, least: number, most: number, final: string): Term | undefined => {
+    if (done >= most) return undefined;
+    const other = alt(charClass(trieLetters(node), true, NOT_LETTER), done > 0 ? seq(literal(" "), "l") : undefined);
+    // A character no refused word goes on with, then the rest of the run; or a last character, where it completes no word.
+    const ends = [...node.children.values()].some((child) => child.end);
+    const out = alt(
+      most - done > 1 ? seq(other, run(Math.max(1, least - done - 1), most - done - 1, final)) : undefined,
+      least - done <= 1 && !ends ? final : undefined,
+    );
+    return alt(...trieStep(node, out, (child) => (child.end ? undefined : visit(child, done + 1, least, most, final)))) || undefined;
+  };
+  return (least, most, final) => {
+    const refusing = visit(trie, 0, Math.max(1, least), most, final) ?? "";
+    return least <= 0 && refusing ? opt(group(refusing)) : refusing;
+  };
 }

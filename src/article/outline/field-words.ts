@@ -2,12 +2,13 @@
  * The words an outline field's grammar refuses besides banned ones: a function word of the
  * language as its last word (no title or heading ends "… that the"), and, for a heading that is
  * no question, a first word beginning with one that (or whose stem) already opens two earlier
- * headings ("Oil the pan", "Oiling it" leave no "Oils …" for a third).
+ * headings ("Oil the pan", "Oiling it" leave no "Oils …" for a third; in a script without spaces,
+ * no field beginning with it: "観葉植物の水やり", "観葉植物の土" leave no "観葉植物…" for a third).
  */
-import { headingGrammar, withoutStop, type GrammarOptions } from "../gbnf/grammar.js";
+import { type GrammarOptions, headingGrammar, withoutStop } from "../gbnf/grammar.js";
 import type { Plan } from "../plan/plan.js";
 import { sentenceCaseHeadings } from "../plan/voice.js";
-import { finalCharacters, functionWords, openingOf } from "../text/function-words.js";
+import { finalCharacters, functionWords, openingWord } from "../text/function-words.js";
 import { wordSpans } from "../text/text.js";
 import type { OutlineItem } from "./outline-answer.js";
 
@@ -38,11 +39,10 @@ export function fieldWords(place: FieldPlace): GrammarOptions {
   const seen = new Map<string, { count: number; words: Set<string> }>();
   for (const [i, earlier] of items.entries()) {
     const value = i < index && isHeading(earlier) ? values.get(i) : undefined;
-    const first = value && !value.trimEnd().endsWith("?") ? wordSpans(value, language)[0]?.word.toLocaleLowerCase(language) : undefined;
+    const first = value && !value.trimEnd().endsWith("?") ? openingWord(value, language) : undefined;
     if (!first) continue;
-    const key = openingOf(first, language);
-    const entry = seen.get(key) ?? { count: 0, words: new Set<string>() };
-    seen.set(key, { count: entry.count + 1, words: entry.words.add(first) });
+    const entry = seen.get(first.stem) ?? { count: 0, words: new Set<string>() };
+    seen.set(first.stem, { count: entry.count + 1, words: entry.words.add(first.word) });
   }
   // The words themselves and their stem ("oil" of "oiling", "poppi" of "Poppy"), so no form of them opens a third.
   const openings = [...seen.entries()].filter(([, entry]) => entry.count >= 2).flatMap(([key, entry]) => [...entry.words, key]);

@@ -2,10 +2,10 @@ import type { Writer } from "../../model/backend.js";
 import type { AvoidList } from "../plan/avoid.js";
 import { fieldGrammar, fieldImpossible, withoutStop, type FieldShape, type GrammarOptions } from "../gbnf/grammar.js";
 import { fieldWords } from "./field-words.js";
-import { narrowTitle, TITLE_MAX, titleFits, wholeWords } from "./title-fits.js";
+import { narrowTitle, TITLE_MAX, titleFits, unitWidth, wholeWords } from "./title-fits.js";
 import { fieldAt, givenTexts, outlineItems, parseOutline, type OutlineItem, type Role, type Sizes } from "./outline-answer.js";
 import { TokenLedger } from "../ledger.js";
-import { keywordSpot, keywordStart, keywordWords, leadShape, tailShape } from "./steer.js";
+import { keywordSpot, keywordStart, keywordWords, leadShape, slotBefore, tailShape } from "./steer.js";
 import type { Plan, PlannedSection } from "../plan/plan.js";
 import { attemptSeed } from "../plan/seeds.js";
 import { capitalise, displayWidth, normaliseSentence, wordSpans } from "../text/text.js";
@@ -148,7 +148,11 @@ class OutlinePass {
     if (led.spot === "before") writer.cut(writer.text.length - led.piece!.length, "steering");
     // A keyword the model had begun goes on from its first word, never written twice.
     const written = writer.text.slice(fieldStart);
-    writer.cut(fieldStart + written.slice(0, keywordStart(written, field.keyword!, language)).trimEnd().length, "steering");
+    const begun = keywordStart(written, field.keyword!, language);
+    writer.cut(fieldStart + written.slice(0, begun).trimEnd().length, "steering");
+    const slot = begun === written.length ? slotBefore(writer.text.slice(fieldStart), field, this.o.avoid.words, language) : undefined;
+    const bridged = slot && (await this.call(slot, undefined, seed, judged, words));
+    if (bridged && bridged.banned !== undefined) return bridged.banned;
     const leading = wordSpans(writer.text.slice(fieldStart), language).length;
     writer.append(`${writer.text.length > fieldStart ? " " : ""}${field.keyword}`);
     // A title keeps its keyword in its first half: at least as many words follow the keyword as lead to it.
@@ -254,17 +258,22 @@ class OutlinePass {
     const [min, max] = role.kind === "title" ? [10, TITLE_MAX] : [DESCRIPTION.min, DESCRIPTION.max];
     const perUnit = unitWidth(value, this.plan);
     // Room is left for the widest word the model wrote: a model's words vary more than their mean.
-    const spans = this.plan.spaced ? wordSpans(value, this.plan.request.language) : [];
+    const { spaced } = this.plan;
+    const spans = spaced ? wordSpans(value, this.plan.request.language) : [];
     const widest = Math.max(perUnit, ...spans.map((w) => displayWidth(w.word) + 1));
     let keep: number;
     if (role.kind === "description" && displayWidth(value) < min && value.endsWith(".")) keep = value.length - 1;
-    else if (this.plan.spaced && displayWidth(value.replace(/[.!]$/u, "")) > max) keep = this.cutPoint(value, max - widest);
+    // Also a description of a script without spaces, whose grammar counts characters, not columns ("SEO", "観").
+    else if ((spaced || role.kind === "description") && displayWidth(value.replace(/[.!]$/u, "")) > max)
+      keep = this.cutPoint(value, max - widest);
     else return undefined;
     const width = displayWidth(value.slice(0, keep));
-    const most = Math.floor((max - width) / widest);
-    const least = Math.min(most, Math.max(1, Math.ceil((min + 1 - width) / perUnit)));
+    // A unit of a script without spaces is two characters of at most two columns each, its separator besides.
+    const most = Math.floor((max - width - (spaced ? 0 : 2)) / (spaced ? widest : 4));
+    // At least the room below the fewest columns, a unit of a script without spaces taking two or more.
+    const least = Math.min(most, Math.max(1, Math.ceil((min + 1 - width) / (spaced ? perUnit : 2))));
     // Each added word fits in its share of the room (a space and perhaps a comma besides): the mended field fits.
-    const letters = Math.floor((max - width) / Math.max(1, most)) - 2;
+    const letters = spaced ? Math.floor((max - width) / Math.max(1, most)) - 2 : 2;
     if (keep <= 0 || most < 1 || letters < 2) return undefined;
     const end = role.kind === "description" ? { end: "." } : {};
     return { keep, shape: { words: [least, most], ...end, continues: true, letters: Math.min(22, letters) } };
@@ -293,15 +302,6 @@ class OutlinePass {
     this.sizes[role.kind] = [Math.min(most, Math.max(3, Math.ceil((min + 1) / perUnit))), most];
     this.items = outlineItems(this.plan, this.o.format, this.sizes);
   }
-}
-
-/**
- * Display columns per unit the model wrote: a unit is a word in spaced scripts, two
- * characters in the others (as the grammar counts them; a space before one goes with it).
- */
-function unitWidth(value: string, plan: Plan): number {
-  const units = plan.spaced ? wordSpans(value, plan.request.language).length : [...value.replaceAll(" ", "")].length / 2;
-  return (displayWidth(value) + (plan.spaced ? 1 : 0)) / Math.max(1, units);
 }
 
 /** The first written field that breaks a rule and may still be rewritten. */

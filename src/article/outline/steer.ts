@@ -7,7 +7,7 @@
  * compost bin"), each token sampled over the whole vocabulary.
  */
 import type { FieldShape } from "../gbnf/grammar.js";
-import { isSlotWord } from "../text/slot-words.js";
+import { isSlotWord, slotWords } from "../text/slot-words.js";
 import { hasPhrase, wordSpans } from "../text/text.js";
 
 /** A field's lead: its words before the keyword's spot, under a grammar without the keyword; undefined when the keyword is not steered. */
@@ -64,4 +64,20 @@ export function keywordStart(lead: string, keyword: string, language: string): n
     if (tail.every((word, i) => word === wanted[i])) return spans.at(-k)!.index;
   }
   return lead.length;
+}
+
+/**
+ * The one-word field the model writes between a lead that ended on no slot word (its most words
+ * reached: "George was gone and") and the keyword: a slot word of the language, the model's choice
+ * among them under a grammar ("… and with indoor plants"), none banned; undefined where the lead
+ * ends on one, the field has no room for it, or the language has no slot words.
+ */
+export function slotBefore(lead: string, shape: FieldShape, refused: readonly string[], language: string): FieldShape | undefined {
+  const spans = wordSpans(lead, language);
+  const last = spans.at(-1)?.word;
+  if (last === undefined || isSlotWord(last, language)) return undefined;
+  if (spans.length + 1 + keywordWords(shape.keyword!) > shape.words[1]) return undefined;
+  const banned = new Set(refused.map((word) => word.toLocaleLowerCase(language)));
+  const oneOf = slotWords(language).filter((word) => !banned.has(word));
+  return oneOf.length ? { words: [1, 1], continues: true, oneOf } : undefined;
 }

@@ -5,6 +5,7 @@
 import { danglingEnd } from "../text/function-words.js";
 import { type FieldShape, unspacedFull } from "../gbnf/grammar.js";
 import { countPhrase, displayWidth, wordSpans } from "../text/text.js";
+import type { Plan } from "../plan/plan.js";
 
 /** Most display columns of a title (a wide CJK character counts as two). */
 export const TITLE_MAX = 60;
@@ -38,14 +39,17 @@ const DANGLING = new Set(
  * Latin function word left last goes too ("… in the"), unless the keyword would lose a part.
  */
 export function wholeWords(value: string, shape: FieldShape, language: string): string {
-  const last = wordSpans(value, language).at(-1);
+  // A question's mark (the field's closing punctuation) stays after whatever is cut before it.
+  const mark = shape.end && value.endsWith(shape.end) ? shape.end : "";
+  const words = value.slice(0, value.length - mark.length);
+  const last = wordSpans(words, language).at(-1);
   if (!last || last.index === 0) return value;
   const trim = (text: string) => text.replace(/[\s、，,]+$/u, "");
-  let cut = unspacedFull(shape, value) ? trim(value.slice(0, last.index)) : value;
+  let cut = unspacedFull(shape, words) ? trim(words.slice(0, last.index)) : words;
   // A particle left last goes too ("…水やりと"), and a Latin function word: the grammar reads characters, not words.
   while (danglingEnd(cut, language) !== undefined) cut = trim(cut.slice(0, wordSpans(cut, language).at(-1)!.index));
   const keyword = shape.keyword?.toLocaleLowerCase(language);
-  return !cut || (keyword && !cut.toLocaleLowerCase(language).includes(keyword)) ? value : cut;
+  return !cut || (keyword && !cut.toLocaleLowerCase(language).includes(keyword)) ? value : `${cut}${mark}`;
 }
 
 /**
@@ -67,4 +71,13 @@ export function narrowTitle(title: string, keyword: string, language: string): s
     spans.pop();
   }
   return title;
+}
+
+/**
+ * Display columns per unit the model wrote: a unit is a word in spaced scripts, two
+ * characters in the others (as the grammar counts them; a space before one goes with it).
+ */
+export function unitWidth(value: string, plan: Pick<Plan, "spaced" | "request">): number {
+  const units = plan.spaced ? wordSpans(value, plan.request.language).length : [...value.replaceAll(" ", "")].length / 2;
+  return (displayWidth(value) + (plan.spaced ? 1 : 0)) / Math.max(1, units);
 }

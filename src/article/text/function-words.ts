@@ -76,8 +76,17 @@ const KANA_ENDINGS: Record<string, string> = { ja: "のとにで" };
 /** Numbering code puts before a listicle item or how-to step ("3. "), which is no opening word. */
 const NUMBERING = /^\s*\d+[.)]\s+/u;
 
-/** How a heading opens, as headings are compared: its first word's stem, lower-cased (numbering skipped); "" for none. */
-export function openingOf(text: string, language: string): string {
+/**
+ * A heading's first word as the outline grammar and the heading-openings check both read it:
+ * `Intl.Segmenter`'s first word in the language (numbering skipped), so a script without spaces
+ * opens with a word too ("観葉植物の水やり" with "観葉"), lower-cased, and its stem; undefined for none.
+ */
+export function openingWord(text: string, language: string): { word: string; stem: string } | undefined {
   const first = wordSpans(text.replace(NUMBERING, ""), language)[0];
-  return first ? stem(first.word.toLocaleLowerCase(language), language) : "";
+  if (!first) return undefined;
+  const word = first.word.toLocaleLowerCase(language);
+  return { word, stem: stem(word, language) };
 }
+
+/** How a heading opens, as headings are compared: its first word's stem ({@link openingWord}); "" for none. */
+export const openingOf = (text: string, language: string): string => openingWord(text, language)?.stem ?? "";

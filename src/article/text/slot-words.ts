@@ -40,6 +40,9 @@ const QUESTION_OPENERS: Record<string, ReadonlySet<string>> = {
 export const isSlotWord = (word: string | undefined, language: string): boolean =>
   word !== undefined && (SLOT_WORDS[language]?.has(word.toLocaleLowerCase(language)) ?? false);
 
+/** The slot words of a language, lower-case (none for a language without a list). */
+export const slotWords = (language: string): readonly string[] => [...(SLOT_WORDS[language] ?? [])];
+
 /** Whether the language has slot words: one without steers a keyword after the model's most lead words. */
 export const hasSlotWords = (language: string): boolean => SLOT_WORDS[language] !== undefined;
 
