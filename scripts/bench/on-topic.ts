@@ -18,8 +18,12 @@ import { f, median, ROOT, sum, type Verdict } from "./common.js";
 /** Fresh processes timed loading the cache, and runs of the check per article. */
 const LOADS = 3;
 const RUNS = 15;
-/** Goals: the cache loads well under a second; the check costs a few ms per 1,000 words, so a 240 k-character analyse stays far inside its 10 s. */
-const GOAL = { loadMs: 1000, perThousandMs: 5 } as const;
+/**
+ * Goals: the cache loads well under a second; the check, which matches each distinct word of a part
+ * with about 1,000 words (the subject's and the background's), costs under 200 ms per 1,000 words,
+ * so an article's report takes a fraction of a second and a 240 k-character analyse stays inside its 10 s.
+ */
+const GOAL = { loadMs: 1000, perThousandMs: 200 } as const;
 /** The long article's size in characters. */
 const LONG = 240_000;
 

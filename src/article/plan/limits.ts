@@ -82,12 +82,12 @@ export const LOOPS = {
 } as const;
 
 /**
- * When an article is on its topic (the report's on-topic check, by meaning): the meaning of its
- * own words (keyword phrases and the words code steered in taken out) lies at least `whole`
- * standard deviations closer to the subject than unrelated subjects do, and the parts (the
- * introduction, each section) that lie at least `z` closer hold at least `share` percent of the
- * measured words. A part with fewer than `least` words that have a vector is too short to judge
+ * When an article is on its topic (the report's on-topic check, by meaning): its own words
+ * (keyword phrases and the words code steered in taken out) come at least `whole` standard
+ * deviations closer to the subject's words than to unrelated subjects' (text/meaning.ts), and the
+ * parts (the introduction, each section) that come at least `z` closer hold at least `share`
+ * percent of the measured words. A part with fewer than `least` words that have a vector is too short to judge
  * alone: such parts are judged together. A source's salient words are its `salient` most frequent
  * content words said at least twice. Calibrated in docs/guarantees.md (`npx tsx scripts/calibrate-topic.ts`).
  */
-export const ON_TOPIC = { whole: 2.3, z: 1.8, share: 40, least: 20, salient: 20 } as const;
+export const ON_TOPIC = { whole: 2.9, z: 0.75, share: 40, least: 20, salient: 20 } as const;

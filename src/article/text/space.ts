@@ -33,7 +33,7 @@ export function backgroundShare(row: number, vocabulary: number): number {
 }
 
 /** A word's weight from its frequency rank ({@link backgroundShare}). */
-function sifWeight(row: number, vocabulary: number): number {
+export function sifWeight(row: number, vocabulary: number): number {
   const p = backgroundShare(row, vocabulary);
   return SIF_A / (SIF_A + p);
 }
@@ -46,7 +46,7 @@ function addRow(space: Space, row: number, weight: number, into: Float32Array): 
 }
 
 /** The dot product of two vectors. */
-export function dot(a: Float32Array, b: Float32Array, offset = 0): number {
+function dot(a: Float32Array, b: Float32Array, offset = 0): number {
   let sum = 0;
   for (let d = 0; d < DIMENSIONS; d++) sum += a[d]! * b[offset + d]!;
   return sum;
@@ -85,16 +85,20 @@ function nearest(center: Float32Array, units: Float32Array, rows: readonly numbe
 /** Rows the background draws from: frequent enough to be known, past the commonest (mostly function words). */
 const POOL = { from: 100, to: 30_000 } as const;
 
-/** How many nearest words make one unrelated subject. */
-const CLUSTER = 24;
+/** How many words make one background subject: about as many as a topic and title leave once stop words are out. */
+export const SUBJECT_WORDS = 4;
+
+/** How far a background subject's words reach: its seed word and every fourth of the seed's nearest words up to this many. */
+const REACH = 12;
 
 /**
  * What the build derives once: the common direction (the frequency-weighted mean of the pool's
- * words) and {@link TOPICS} unrelated subjects, each the meaning of a word drawn at random from
- * the pool (a fixed seed, so every build draws the same) and its {@link CLUSTER} nearest words: a
- * coherent subject such as a short text on it would have.
+ * words) and {@link TOPICS} unrelated subjects, each a word drawn at random from the pool (a fixed
+ * seed, so every build draws the same) with 3 of its {@link REACH} nearest words, spaced so they are
+ * not near-synonyms: the few related words a short subject such as "tax returns for freelancers"
+ * has. Returned as rows, {@link SUBJECT_WORDS} a subject.
  */
-export function backgroundTopics(space: Space): { common: Float32Array; topics: Float32Array } {
+export function backgroundSubjects(space: Space): { common: Float32Array; subjects: Int32Array } {
   const to = Math.min(POOL.to, space.rows.size);
   const stops = stopWords("en");
   const words = [...space.rows.keys()];
@@ -105,12 +109,13 @@ export function backgroundTopics(space: Space): { common: Float32Array; topics: 
 
   const units = new Float32Array(to * DIMENSIONS);
   for (const row of rows) units.set(meanOfRows(space, [row], common), row * DIMENSIONS);
-  const topics = new Float32Array(TOPICS * DIMENSIONS);
+  const subjects = new Int32Array(TOPICS * SUBJECT_WORDS);
   let seed = 0x1234567;
   for (let t = 0; t < TOPICS; t++) {
     seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-    const center = units.subarray(rows[seed % rows.length]! * DIMENSIONS, rows[seed % rows.length]! * DIMENSIONS + DIMENSIONS);
-    topics.set(meanOfRows(space, nearest(center, units, rows, CLUSTER + 1), common), t * DIMENSIONS);
+    const at = rows[seed % rows.length]! * DIMENSIONS;
+    const near = nearest(units.subarray(at, at + DIMENSIONS), units, rows, REACH);
+    for (let k = 0; k < SUBJECT_WORDS; k++) subjects[t * SUBJECT_WORDS + k] = near[k === 0 ? 0 : 4 * k - 1]!;
   }
-  return { common, topics };
+  return { common, subjects };
 }

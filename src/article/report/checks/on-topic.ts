@@ -8,7 +8,7 @@
  * (`npx tsx scripts/calibrate-topic.ts`).
  */
 import { ON_TOPIC } from "../../plan/limits.js";
-import { backgroundOf, closeness, hasVectors, meaningOf, vectorRows } from "../../text/meaning.js";
+import { closeness, hasVectors, nearestOf, nearestOfAll, type Reference, referenceOf, vectorRows } from "../../text/meaning.js";
 import { TOPICS } from "../../text/space.js";
 import { stem } from "../../text/stem.js";
 import { stopWords } from "../../text/terms.js";
@@ -95,53 +95,51 @@ function onTopic(article: Article): Verdict {
   const rows = vectorRows(subject.map((word) => word.word));
   if (!hasVectors(language)) return lexical(parts, subject, `there are no word vectors for “${language}”`);
   if (rows.length === 0) return lexical(parts, subject, "no word of the subject has a word vector");
-  return byMeaning(parts, meaningOf(rows));
+  return byMeaning(parts, referenceOf(rows));
 }
 
-/** What a part's closeness to the subject is: its z-score and how many of its words have vectors. */
+/** A part as measured: how many of its words have vectors, and their best cosines with the reference's words. */
 interface Judged {
   part: Part;
   known: number;
-  z: number;
+  nearest: Float32Array;
 }
 
 /**
- * By meaning: the article relates when the meaning of all its own words lies `whole` standard
- * deviations closer to the subject than unrelated subjects do, and its parts long enough to judge
- * ({@link ON_TOPIC}.least words with vectors) that lie `z` closer hold `share` percent of the
+ * By meaning: the article relates when its own words come `whole` standard deviations closer to
+ * the subject's words than to unrelated subjects' (meaning.ts), and its parts long enough to judge
+ * ({@link ON_TOPIC}.least words with vectors) that come `z` closer hold `share` percent of the
  * judged words: the whole, with more words, is the steadier measure, and the parts keep an
  * article with one paragraph on the subject and the rest elsewhere from passing. Parts too short
  * to judge alone are judged together, as one; an article too short to judge at all is not judged.
  */
-function byMeaning(parts: readonly Part[], subject: Float32Array): Verdict {
-  const background = backgroundOf(subject);
-  const judge = (part: Part): Judged => {
-    const rows = vectorRows(part.words.map((word) => word.word));
-    return { part, known: rows.length, z: closeness(meaningOf(rows), background) };
-  };
-  const all = parts.map(judge);
-  const short = all.filter((judged) => judged.known < ON_TOPIC.least);
+function byMeaning(parts: readonly Part[], reference: Reference): Verdict {
+  const rows = parts.map((part) => vectorRows(part.words.map((word) => word.word)));
+  const nearest = nearestOf(reference, rows);
+  const all = parts.map((part, i): Judged => ({ part, known: rows[i]!.length, nearest: nearest[i]! }));
+  const joined = (name: string, some: readonly Judged[]): Judged => ({
+    part: { name, words: [] },
+    known: sum(some.map((entry) => entry.known)),
+    nearest: nearestOfAll(some.map((entry) => entry.nearest)),
+  });
+  const short = all.filter((entry) => entry.known < ON_TOPIC.least);
   const judged = all.filter((entry) => entry.known >= ON_TOPIC.least);
-  if (short.length > 0) {
-    const together = judge({
-      name: short.length === 1 ? short[0]!.part.name : "the short sections together",
-      words: short.flatMap((j) => j.part.words),
-    });
-    if (together.known >= ON_TOPIC.least) judged.push(together);
-  }
+  const together = joined(short.length === 1 ? short[0]!.part.name : "the short sections together", short);
+  if (short.length > 0 && together.known >= ON_TOPIC.least) judged.push(together);
   if (judged.length === 0) {
     return na(`Too few words (fewer than ${ON_TOPIC.least} with a word vector, keyword phrases out) to judge by meaning.`);
   }
-  const whole = judge({ name: "the article", words: parts.flatMap((part) => part.words) }).z;
-  const off = judged.filter((entry) => entry.z < ON_TOPIC.z);
+  const z = (entry: Judged) => closeness(reference, entry.nearest);
+  const whole = z(joined("the article", all));
+  const off = judged.map((entry) => ({ entry, z: z(entry) })).filter((scored) => scored.z < ON_TOPIC.z);
   const total = sum(judged.map((entry) => entry.known));
-  const share = 100 - percent(sum(off.map((entry) => entry.known)), total);
-  const named = off.length ? `; not about it: ${off.map((entry) => `${entry.part.name} (${round(entry.z, 1)})`).join(", ")}` : "";
+  const share = 100 - percent(sum(off.map((scored) => scored.entry.known)), total);
+  const named = off.length ? `; not about it: ${off.map((scored) => `${scored.entry.part.name} (${round(scored.z, 1)})`).join(", ")}` : "";
   return verdict(
     whole >= ON_TOPIC.whole && share >= ON_TOPIC.share,
-    `Measured by meaning (English word vectors, keyword phrases taken out): the article's own words lie ${round(whole, 1)} standard deviations ` +
-      `closer in meaning to the subject than ${plural(TOPICS, "unrelated subject")} do (target at least ${ON_TOPIC.whole}); ` +
-      `${judged.length - off.length} of ${plural(judged.length, "part")} lie at least ${ON_TOPIC.z} closer, ` +
+    `Measured by meaning (English word vectors, word by word, keyword phrases taken out): the article's own words come ${round(whole, 1)} ` +
+      `standard deviations closer in meaning to the subject's words than to those of ${plural(TOPICS, "unrelated subject")} ` +
+      `(target at least ${ON_TOPIC.whole}); ${judged.length - off.length} of ${plural(judged.length, "part")} come at least ${ON_TOPIC.z} closer, ` +
       `holding ${round(share, 1)}% of the measured words (target at least ${ON_TOPIC.share}%)${named}.`,
   );
 }
