@@ -31,7 +31,8 @@ const BackendReportSchema = described(
       state: described(v.picklist(UPSTREAM_STATES), "How it answered its last health check (cached a few seconds)."),
       prompts: described(
         v.picklist(PROMPT_FORMS),
-        "How prompts are sent: token ids (the server's cache always matches), text where the server takes no ids, or chat messages the server applies its own chat template to (Ollama with a template inkpress does not know).",
+        "How prompts are sent: token ids (the server's cache always matches), text where the server takes no ids, or chat messages the " +
+          "server applies its own chat template to (Ollama with a template inkpress does not know).",
       ),
     }),
   ]),

@@ -89,7 +89,8 @@ const LETTER_RULE = rule("l", LETTER);
  */
 // Full-width forms but their Latin letters and digits ("ｋ" glues onto a keyword as "k" does), CJK marks but numerals ("〡").
 const CJK = chars(
-  "\u3001-\u3006\u3008-\u3020\u302a-\u3037\u303b-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff60",
+  "\u3001-\u3006\u3008-\u3020\u302a-\u3037\u303b-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff" +
+    "\uac00-\ud7af\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff60",
 );
 const SCRIPT_RULES = [
   rule("c", alt(LETTER, charClass("、，"), seq(SPACE, LETTER))),

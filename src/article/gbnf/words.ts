@@ -69,7 +69,10 @@ export function wordRules(
   return rule(name, visit(wordTrie([...banned, ...whole]), "")!);
 }
 
-/** A run of the `c` rule's characters (scripts without spaces) from `least` to `most` (none at all when `least` is not positive), the last of them `final`'s. */
+/**
+ * A run of the `c` rule's characters (scripts without spaces) from `least` to `most` (none at all
+ * when `least` is not positive), the last of them `final`'s.
+ */
 export type Run = (least: number, most: number, final: string) => Term;
 
 /** The plain {@link Run}: any characters. */

@@ -2,8 +2,9 @@
  * How close a text's meaning lies to a subject's, for languages with word vectors (English:
  * vectors.ts), word by word: each word of the subject is matched with the word of the text
  * closest to it in meaning (its best cosine), and the subject's figure is the weighted mean of
- * the best of those cosines, over the words that hold most of the subject's weight. A text on home composting says "heap", "greens" and "manure", each close to a
- * word of the subject, where a mean of all its words would blur them with everything else it says.
+ * the best of those cosines, over the words that hold most of the subject's weight. A text on
+ * home composting says "heap", "greens" and "manure", each close to a word of the subject, where a
+ * mean of all its words would blur them with everything else it says.
  *
  * Closeness is judged against a background, never as a bare cosine: the same figure is taken for
  * {@link TOPICS} unrelated subjects of a few words each (space.ts) against the same text, and the

@@ -23,7 +23,8 @@ export const VOICE_PANEL = `<details class="voice-learn" id="voice-learn">
 <summary>Learn a house voice from your articles</summary>
 <label class="field"><span>Example articles</span>
 <textarea id="voice-examples" class="drop" rows="4" placeholder="Paste an article or drop Markdown files here&#10;---&#10;another article"></textarea>
-<small>Three to five of your own articles, at least 150 words of prose in all: drop <code>.md</code> files on the box or pick them, or paste articles separated by a line of <code>---</code>.</small></label>
+<small>Three to five of your own articles, at least 150 words of prose in all: drop <code>.md</code> files on the box or pick them,
+or paste articles separated by a line of <code>---</code>.</small></label>
 <p class="files" id="voice-files-list" hidden></p>
 <div class="voice-actions">
 <label><input type="file" id="voice-files" multiple accept=".md,.markdown,.txt,text/markdown,text/plain"></label>

@@ -96,7 +96,10 @@ export async function ollamaServer(upstream: Upstream, options: OllamaOptions = 
   };
 }
 
-/** The turns as messages, their tags broken as in a raw prompt (Ollama parses control tokens in the text its template makes); `text` stands for them in counts. */
+/**
+ * The turns as messages, their tags broken as in a raw prompt (Ollama parses control tokens in the
+ * text its template makes); `text` stands for them in counts.
+ */
 function messagesPrefix(prompt: Prompt, tokens: TextTokens): PromptPrefix {
   const turns = { system: breakTags(prompt.system), user: breakTags(prompt.user) };
   const text = `${turns.system}\n${turns.user}\n`;
