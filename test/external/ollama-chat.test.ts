@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BUILD_TIMEOUT_MS, startLlamaServer, type RunningLlamaServer } from "../helpers/llama-server.js";
+import { describe, expect, it } from "vitest";
 import { matrixRequest, matrixRules } from "../helpers/matrix.js";
-import { startOllamaStandIn, type OllamaStandIn } from "../../scripts/ollama-stand-in.js";
 import { VICUNA } from "../../scripts/ollama-stand-in-chat.js";
 import { checkArticleRules } from "../helpers/rules.js";
-import { HAS_STORIES_MODEL, STORIES_MODEL, startServer, type TestServer } from "../helpers/server.js";
+import { ollamaStack } from "../helpers/ollama-stack.js";
+import { HAS_STORIES_MODEL, STORIES_MODEL } from "../helpers/server.js";
 
 // A model whose Ollama template is in none of the chat formats inkpress writes raw prompts in:
 // inkpress writes through `/api/chat`, and Ollama applies the template. An Ollama STAND-IN
@@ -17,37 +16,24 @@ if (!HAS_STORIES_MODEL) console.warn(`SKIPPED: the Ollama /api/chat suite needs 
 describe.skipIf(!HAS_STORIES_MODEL)(
   "inkpress → Ollama's /api/chat, a chat template inkpress does not know (a stand-in on llama-server)",
   () => {
-    let llama: RunningLlamaServer;
-    let ollama: OllamaStandIn;
-    let inkpress: TestServer;
-
-    beforeAll(async () => {
-      llama = await startLlamaServer({ model: STORIES_MODEL });
-      ollama = await startOllamaStandIn({ llama, model: "vicuna-stories:latest", template: VICUNA });
-      inkpress = await startServer(undefined, {}, { args: ["--backend", ollama.url] });
-    }, BUILD_TIMEOUT_MS);
-    afterAll(async () => {
-      await inkpress?.stop();
-      await ollama?.stop();
-      await llama?.stop();
-    });
+    const stack = ollamaStack({ model: "vicuna-stories:latest", template: VICUNA });
 
     it("says it prompts in chat messages; /healthz reports it", async () => {
-      expect(inkpress.output()).toContain(
-        `model vicuna-stories:latest loaded on Ollama at ${ollama.url} (1 sequence; prompts as chat messages, in a chat template inkpress does not know)`,
+      expect(stack().inkpress.output()).toContain(
+        `model vicuna-stories:latest loaded on Ollama at ${stack().ollama.url} (1 sequence; prompts as chat messages, in a chat template inkpress does not know)`,
       );
-      const health = await (await fetch(`${inkpress.url}/healthz`)).json();
+      const health = await (await fetch(`${stack().inkpress.url}/healthz`)).json();
       expect(health).toMatchObject({
         status: "ok",
         prompting: "chat-template",
-        backend: { kind: "ollama", url: ollama.url, state: "ok", prompts: "messages" },
+        backend: { kind: "ollama", url: stack().ollama.url, state: "ok", prompts: "messages" },
       });
     });
 
     it("an article through /api/chat keeps the article rules and its report agrees with its Markdown; each step continues the answer so far, the outline's under format schemas", async () => {
       const c = { name: "sections, 300 words", structure: "sections", headingTags: true, length: 300, seed: 5201 } as const;
-      ollama.calls.length = 0;
-      const response = await inkpress.generate(matrixRequest(c));
+      stack().ollama.calls.length = 0;
+      const response = await stack().inkpress.generate(matrixRequest(c));
       const text = await response.text();
       expect(response.status, text.slice(0, 400)).toBe(200);
       const answer = JSON.parse(text);
@@ -55,7 +41,7 @@ describe.skipIf(!HAS_STORIES_MODEL)(
       expect(broken, `breaks:\n  ${broken.join("\n  ")}`).toEqual([]);
       expect(answer.usage.promptTokens).toBeGreaterThan(0);
 
-      const calls = ollama.calls;
+      const calls = stack().ollama.calls;
       expect(calls.length).toBeGreaterThan(3);
       for (const call of calls) expect(call.path).toBe("/api/chat");
       const messages = calls.map((call) => ("messages" in call.body ? call.body.messages : []));

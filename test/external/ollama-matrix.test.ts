@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { bannedIn, readerText } from "../helpers/bans.js";
 import { citedSentences, restatedEvidence, STORIES } from "../helpers/citations.js";
-import { BUILD_TIMEOUT_MS, startLlamaServer, type RunningLlamaServer } from "../helpers/llama-server.js";
 import { expectLeftOutNamed, linksOf, type Page } from "../helpers/links.js";
 import { MATRIX_TOPICS, type MatrixCase, matrixCases, matrixRequest, matrixRules } from "../helpers/matrix.js";
-import { startOllamaStandIn, type OllamaStandIn } from "../../scripts/ollama-stand-in.js";
 import { checkArticleRules, type ArticleAnswer } from "../helpers/rules.js";
-import { API_KEY, HAS_STORIES_MODEL, STORIES_MODEL, startServer, type TestServer } from "../helpers/server.js";
+import { ollamaStack } from "../helpers/ollama-stack.js";
+import { API_KEY, HAS_STORIES_MODEL, STORIES_MODEL } from "../helpers/server.js";
 
 // The engine matrix through `inkpress serve --backend` on Ollama's own API, lean: every preset
 // once, headings off, banned phrases, sources, links and an edited outline, one 300-word
@@ -40,23 +39,10 @@ const PAGES: Page[] = [
 ];
 
 describe.skipIf(!HAS_STORIES_MODEL)("engine matrix through inkpress → Ollama (a stand-in on llama-server, stories260K)", () => {
-  let llama: RunningLlamaServer;
-  let ollama: OllamaStandIn;
-  let inkpress: TestServer;
-
-  beforeAll(async () => {
-    llama = await startLlamaServer({ model: STORIES_MODEL });
-    ollama = await startOllamaStandIn({ llama });
-    inkpress = await startServer(undefined, {}, { args: ["--backend", ollama.url] });
-  }, BUILD_TIMEOUT_MS);
-  afterAll(async () => {
-    await inkpress?.stop();
-    await ollama?.stop();
-    await llama?.stop();
-  });
+  const stack = ollamaStack();
 
   async function post(path: string, body: object): Promise<any> {
-    const response = await fetch(`${inkpress.url}${path}`, {
+    const response = await fetch(`${stack().inkpress.url}${path}`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-api-key": API_KEY },
       body: JSON.stringify(body),
