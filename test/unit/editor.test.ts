@@ -132,6 +132,18 @@ describe("quotations and the introduction", () => {
     for (const part of splitLongSentence(sentence, "en", sentenceWords("en"))) expect(balanced(part), part).toBe(true);
   });
 
+  it("a long sentence is never split inside a phrase the step steered (an anchor, a keyword)", () => {
+    // A run-on the random-weight test model wrote, which the split once cut to "how to choose a. Expect" and "a compost. Bin".
+    const sentence =
+      "Website never too first begin pass real reach begin quick believe their how to choose a compost bin with some social head will begin real young meet way keep program make every lead summer die.";
+    const steered = ["how to choose a compost bin", "compost bin"];
+    const parts = splitLongSentence(sentence, "en", sentenceWords("en"), steered);
+    expect(parts.length).toBeGreaterThan(1);
+    expect(parts.some((part) => part.includes("how to choose a compost bin"))).toBe(true);
+    // Without the phrases the middle cut lands inside the anchor: the test would see it.
+    expect(splitLongSentence(sentence, "en", sentenceWords("en")).some((part) => part.includes("how to choose a compost bin"))).toBe(false);
+  });
+
   it("a long sentence split where the model left stray marks opens its second half on a word, as a reader's segmenter sees it", () => {
     const sentence =
       "Potting soil number idea has day time their first important decide these. . data sea summer potting soil reason know come sure night and by much?";

@@ -154,6 +154,8 @@ class Step {
   private unread = false;
   private readAt = 0;
   private readonly tokensBefore: number;
+  /** Keywords and anchor phrases the step steered: a long sentence is never split inside one. */
+  private readonly whole: string[] = [];
   /** Words past which a sentence is split in two: the language's recommended most, or a longer voice's. */
   private readonly longest: number;
 
@@ -287,8 +289,10 @@ class Step {
     // The model writes one of the phrases: the next call's grammar opens with them.
     if (typeof keyword !== "string") {
       this.choose = keyword.choose.map((phrase) => `${gap()}${phrase}`);
+      this.whole.push(...keyword.choose);
       return;
     }
+    this.whole.push(keyword);
     writer.append(`${gap()}${keyword}`);
     this.text = writer.text.slice(mark);
     this.after = keyword;
@@ -350,7 +354,7 @@ class Step {
     this.readAt = this.text.length;
     while (this.outcome === undefined) {
       const pending = this.text.slice(this.cursor);
-      const unit = nextUnit(pending, language, final, this.longest);
+      const unit = nextUnit(pending, language, final, this.longest, this.whole);
       if (!unit) break;
       const breakBefore = /\n\s*$/.test(this.text.slice(this.kept, this.cursor)) || /^\s*\n/.test(pending);
       // The model tries to start a section of its own: the passage goes on from the last sentence.
@@ -358,7 +362,7 @@ class Step {
         this.outcome = "rejected";
         break;
       }
-      const parts = unit.kind === "sentence" ? splitLongSentence(unit.text, language, this.longest) : [];
+      const parts = unit.kind === "sentence" ? splitLongSentence(unit.text, language, this.longest, this.whole) : [];
       for (const part of parts) {
         const verdict = take(part, breakBefore);
         if (verdict === "stop") {

@@ -14,9 +14,16 @@ const RUN_ON_WORDS = 30;
 /**
  * The next whole unit of model text: a sentence (its quotations closed inside it), a heading
  * line, or a line too short to be prose (skipped). Undefined while the text may still grow
- * into a longer unit; `final` says it will not (the model stopped). A run-on is cut at `longest` words.
+ * into a longer unit; `final` says it will not (the model stopped). A run-on is cut at `longest`
+ * words, never inside one of the `steered` phrases (what the step steered).
  */
-export function nextUnit(pending: string, language: string, final: boolean, longest = sentenceWords(language)): Unit | undefined {
+export function nextUnit(
+  pending: string,
+  language: string,
+  final: boolean,
+  longest = sentenceWords(language),
+  steered: readonly string[] = [],
+): Unit | undefined {
   const lead = pending.length - pending.trimStart().length;
   const body = pending.slice(lead);
   if (!body) return undefined;
@@ -34,7 +41,7 @@ export function nextUnit(pending: string, language: string, final: boolean, long
     // Each word takes a character at least: a shorter text is no run-on, and needs no count.
     const runOnWords = Math.max(RUN_ON_WORDS, longest);
     if (first.length > runOnWords && countWords(first, language) > runOnWords && balanced(first))
-      return runOnHead(first, lead, language, longest);
+      return runOnHead(first, lead, language, longest, steered);
     return undefined;
   }
   const clean = cleanProse(first);
@@ -50,9 +57,9 @@ export function nextUnit(pending: string, language: string, final: boolean, long
 }
 
 /** The head of a run-on sentence, at most `longest` words, as a sentence of its own. */
-function runOnHead(first: string, lead: number, language: string, longest: number): Unit {
+function runOnHead(first: string, lead: number, language: string, longest: number, whole: readonly string[]): Unit {
   const clean = cleanProse(first);
-  const head = splitLongSentence(clean, language, longest)[0]!;
+  const head = splitLongSentence(clean, language, longest, whole)[0]!;
   const words = firstWords(first, countWords(head, language), language);
   const at = first.indexOf(words);
   return { kind: "sentence", text: finishSentence(head, language), length: lead + (at < 0 ? first.length : at + words.length) };

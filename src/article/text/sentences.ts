@@ -39,17 +39,20 @@ export function cleanProse(text: string): string {
 
 /**
  * Split a sentence longer than `maxWords` into whole sentences, at commas where it can,
- * never inside a quotation or brackets (a sentence that has no such cut stays whole).
+ * never inside a quotation or brackets, nor inside one of the `whole` phrases (a steered
+ * keyword or anchor, which a cut would break: "a compost. Bin"); a sentence that has no such
+ * cut stays whole.
  */
-export function splitLongSentence(sentence: string, language: string, maxWords: number): string[] {
+export function splitLongSentence(sentence: string, language: string, maxWords: number, whole: readonly string[] = []): string[] {
   const spans = wordSpans(sentence, language);
   if (spans.length <= maxWords) return [sentence];
+  const inside = insidePhrases(sentence, language, whole);
   // Prefer the comma closest to the middle, then the word closest to it; only where both halves stand alone.
   const middle = Math.floor(spans.length / 2);
   let cut: { at: number; cost: number } | undefined;
   spans.forEach((span, i) => {
     const end = span.index + span.word.length;
-    if (i + 1 < MIN_SENTENCE_WORDS || spans.length - i - 1 < MIN_SENTENCE_WORDS || !balanced(sentence.slice(0, end))) return;
+    if (i + 1 < MIN_SENTENCE_WORDS || spans.length - i - 1 < MIN_SENTENCE_WORDS || inside(end) || !balanced(sentence.slice(0, end))) return;
     const comma = PAUSE_AFTER.test(sentence.slice(end));
     const cost = Math.abs(i + 1 - middle) + (comma ? 0 : spans.length);
     if (!cut || cost < cut.cost) cut = { at: end, cost };
@@ -58,7 +61,18 @@ export function splitLongSentence(sentence: string, language: string, maxWords: 
   const head = sentence.slice(0, cut.at).replace(PAUSES_AT_END, "") + terminatorFor(sentence, language);
   // The tail opens on its first word: punctuation the model left at the cut (". . data") goes with the head's end.
   const tail = capitalise(sentence.slice(cut.at).replace(LEFT_AT_CUT, ""), language);
-  return [...splitLongSentence(head, language, maxWords), ...splitLongSentence(tail, language, maxWords)];
+  return [...splitLongSentence(head, language, maxWords, whole), ...splitLongSentence(tail, language, maxWords, whole)];
+}
+
+/** Whether an offset of `sentence` falls inside an occurrence of one of the phrases (compared lower-cased). */
+function insidePhrases(sentence: string, language: string, phrases: readonly string[]): (at: number) => boolean {
+  const text = sentence.toLocaleLowerCase(language);
+  const ranges: [number, number][] = [];
+  for (const phrase of phrases) {
+    const needle = phrase.trim().toLocaleLowerCase(language);
+    for (let at = needle ? text.indexOf(needle) : -1; at >= 0; at = text.indexOf(needle, at + 1)) ranges.push([at, at + needle.length]);
+  }
+  return (at) => ranges.some(([start, end]) => start < at && at < end);
 }
 
 /** A whole sentence: capitalised, ending with a terminator of its language. */
