@@ -147,7 +147,10 @@ export async function writePassage(ctx: PassageContext, passage: Passage): Promi
     const mark = writer.text.length;
     if (opening) prefillOpening(ctx, mark);
     // A short budget must not keep a needed sentence from ending: the step has room for a long one.
-    const left = !prose ? 40 : needsOne() ? Math.max(budget, Math.min(FIRST_SENTENCE_WORDS, ctx.wordsLeft())) : budget - state.words;
+    // A step for a keyword still owed past the budget has room for a whole sentence: one of a few tokens cannot hold the
+    // lead words, the keyword and the sentence's end (the sentence kept is still bounded by the passage's words past its budget).
+    const room = owing() ? Math.max(OWED_WORDS, budget + OWED_WORDS - state.words) : budget - state.words;
+    const left = !prose ? 40 : needsOne() ? Math.max(budget, Math.min(FIRST_SENTENCE_WORDS, ctx.wordsLeft())) : room;
     const result = await generateSentences({
       writer,
       language: plan.request.language,
