@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILD_TIMEOUT_MS, startLlamaServer, type RunningLlamaServer } from "../helpers/llama-server.js";
-import { expectMatrixRules, knownBreaks, MATRIX_MODELS, matrixCases, matrixRequest, matrixRules } from "../helpers/matrix.js";
+import { expectMatrixRules, MATRIX_MODELS, matrixCases, matrixRequest, matrixRules } from "../helpers/matrix.js";
 import { checkArticleRules, type ArticleAnswer } from "../helpers/rules.js";
 import { HAS_STORIES_MODEL, STORIES_MODEL, startServer, type TestServer } from "../helpers/server.js";
 
@@ -43,7 +43,7 @@ describe.each(MATRIX_MODELS)("engine matrix through inkpress → llama-server on
     expect(answer.usage.promptTokens).toBeGreaterThan(0);
     expect(answer.usage.completionTokens).toBeGreaterThan(0);
     const broken = checkArticleRules(answer, matrixRules(c));
-    expectMatrixRules(broken, knownBreaks("llama-server", model, c), c);
+    expectMatrixRules(broken, c);
   });
 
   describe.skipIf(skip)("seed", () => {

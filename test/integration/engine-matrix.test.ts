@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectMatrixRules, knownBreaks, MATRIX_MODELS, matrixCases, matrixRequest, matrixRules } from "../helpers/matrix.js";
+import { expectMatrixRules, MATRIX_MODELS, matrixCases, matrixRequest, matrixRules } from "../helpers/matrix.js";
 import { checkArticleRules, type ArticleAnswer } from "../helpers/rules.js";
 import { HAS_STORIES_MODEL, STORIES_MODEL, startServer, type TestServer } from "../helpers/server.js";
 
@@ -41,7 +41,7 @@ describe.each(MATRIX_MODELS)("engine matrix on $name over HTTP", ({ name, path, 
     const answer = await generate(matrixRequest(c));
     expect(answer.request.seed).toBe(c.seed);
     const broken = checkArticleRules(answer, matrixRules(c));
-    expectMatrixRules(broken, knownBreaks("in-process", name, c), c);
+    expectMatrixRules(broken, c);
   });
 
   describe.skipIf(skip)("seed", () => {

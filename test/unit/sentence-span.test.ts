@@ -26,7 +26,7 @@ async function step(script: string[], sentence?: typeof SPAN) {
     mark: writer.text.length,
     maxTokens: 400,
     seed: () => 1,
-    ...(sentence ? { sentence } : {}),
+    ...(sentence ? { sentence: () => sentence } : {}),
     take: (s) => {
       taken.push(s);
       return "more";

@@ -3,7 +3,8 @@ import type { ArticleDocument } from "./document.js";
 import type { Grounding } from "../grounding/grounding.js";
 import { KeywordSchedule } from "./keyword-schedule.js";
 import type { TokenLedger } from "../ledger.js";
-import { PARAGRAPH_WORDS, RUN_BUDGET } from "../plan/limits.js";
+import { PARAGRAPH_WORDS, RUN_BUDGET, sentenceWords } from "../plan/limits.js";
+import { MIN_SENTENCE_WORDS } from "../text/sentences.js";
 import type { Plan } from "../plan/plan.js";
 import { SentenceGate, type Placement } from "./sentence-gate.js";
 import { generateSentences, type Steered, type StepResult, type Verdict } from "./step.js";
@@ -167,7 +168,7 @@ export async function writePassage(ctx: PassageContext, passage: Passage): Promi
             // The introduction's first sentence, and the last passage's words past its budget, cannot wait for a slot word.
             bridge: () => keyworded || (owing() && state.words >= budget - 2) || schedule.waited(state.words) >= BRIDGE_WORDS,
             ...(opening ? { opened: plan.primary } : {}),
-            ...(ctx.span ? { sentence: ctx.span } : {}),
+            sentence: () => sentenceSpanNow(ctx, owing()),
           }
         : {}),
       take: (sentence, breakBefore) => take(ctx, { passage, budget, state, opening, keyworded, sentence, breakBefore, owing }),
@@ -179,6 +180,19 @@ export async function writePassage(ctx: PassageContext, passage: Passage): Promi
   }
   if (prose) schedule.close(state.words);
   return state.words;
+}
+
+/**
+ * The words the pending sentence may hold: the house voice's span, and for a keyword still owed where the
+ * article has fewer words left than a sentence may take, at most those words: the sentence that holds
+ * the keyword ends in time (the model picks its terminator) rather than run past the article's length and be dropped.
+ */
+function sentenceSpanNow(ctx: PassageContext, owing: boolean): SentenceSpan | undefined {
+  const room = ctx.wordsLeft();
+  const most = ctx.span?.most ?? sentenceWords(ctx.plan.request.language);
+  if (!owing || !ctx.plan.spaced || room >= most) return ctx.span;
+  const least = Math.min(ctx.span?.least ?? MIN_SENTENCE_WORDS, room);
+  return { least, most: Math.max(least, room) };
 }
 
 /** Open the next paragraph or list item the step asked for; true when a paragraph was opened. */

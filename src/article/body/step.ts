@@ -64,11 +64,12 @@ export interface StepOptions {
    */
   notOpening?: () => string | undefined;
   /**
-   * The words a sentence holds, from a house voice: one that reaches the most ends there, one the
-   * model ends short of the least goes on (the long-sentence split waits for the most).
+   * The words a sentence holds (a house voice's, or the few an article has left), asked at each
+   * piece: one that reaches the most ends there, one the model ends short of the least goes on
+   * (the long-sentence split waits for the first span's most).
    * @default the model's own lengths
    */
-  sentence?: SentenceSpan;
+  sentence?: () => SentenceSpan | undefined;
   /** Judge a whole sentence; `breakBefore`: the model started a new line before it. */
   take: (sentence: string, breakBefore: boolean) => Verdict;
 }
@@ -164,7 +165,7 @@ class Step {
     this.tokensBefore = o.writer.usage.completionTokens;
     this.steered = o.opened !== undefined;
     this.after = o.opened;
-    this.longest = Math.max(sentenceWords(o.language), o.sentence?.most ?? 0);
+    this.longest = Math.max(sentenceWords(o.language), o.sentence?.()?.most ?? 0);
   }
 
   async run(): Promise<StepResult> {
@@ -229,7 +230,8 @@ class Step {
       this.text += piece;
       const match = avoid.completedIn(this.text, at);
       if (match && match.start >= this.cursor) return { kind: "refuse", match };
-      const length = this.o.sentence && lengthInterrupt(this.text, this.cursor, at, piece, this.o.sentence, this.o.language);
+      const span = this.o.sentence?.();
+      const length = span && lengthInterrupt(this.text, this.cursor, at, piece, span, this.o.language);
       if (length) return length;
       if (PIECE_ENDS.test(piece)) this.unread = true;
       const kept = this.kept;
