@@ -190,7 +190,8 @@ export async function writePassage(ctx: PassageContext, passage: Passage): Promi
 function sentenceSpanNow(ctx: PassageContext, owing: boolean): SentenceSpan | undefined {
   const room = ctx.wordsLeft();
   const most = ctx.span?.most ?? sentenceWords(ctx.plan.request.language);
-  if (!owing || !ctx.plan.spaced || room >= most) return ctx.span;
+  // Fewer words than a sentence's shortest: nothing more fits, and the passage's take stops it.
+  if (!owing || !ctx.plan.spaced || room >= most || room < MIN_SENTENCE_WORDS) return ctx.span;
   const least = Math.min(ctx.span?.least ?? MIN_SENTENCE_WORDS, room);
   return { least, most: Math.max(least, room) };
 }
