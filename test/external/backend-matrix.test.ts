@@ -14,7 +14,7 @@ if (!HAS_STORIES_MODEL) {
   console.warn(`SKIPPED: the stories260K cases of the backend matrix need ${STORIES_MODEL}, which is not there.`);
 }
 
-describe.each(MATRIX_MODELS)("engine matrix through inkpress → llama-server on $name", ({ name: model, path, skip, languages }) => {
+describe.each(MATRIX_MODELS)("engine matrix through inkpress → llama-server on $name", ({ path, skip, languages }) => {
   let llama: RunningLlamaServer;
   let server: TestServer;
   beforeAll(async () => {

@@ -13,7 +13,7 @@ if (!HAS_STORIES_MODEL) {
   console.warn(`SKIPPED: the stories260K engine matrix needs ${STORIES_MODEL}, which is not there.`);
 }
 
-describe.each(MATRIX_MODELS)("engine matrix on $name over HTTP", ({ name, path, skip, languages }) => {
+describe.each(MATRIX_MODELS)("engine matrix on $name over HTTP", ({ path, skip, languages }) => {
   let server: TestServer;
   beforeAll(async () => {
     if (!skip) server = await startServer(await path());

@@ -156,7 +156,7 @@ class Step {
   private readAt = 0;
   private readonly tokensBefore: number;
   /** Keywords and anchor phrases the step steered: a long sentence is never split inside one. */
-  private readonly whole: string[] = [];
+  private readonly steeredPhrases: string[] = [];
   /** Words past which a sentence is split in two: the language's recommended most, or a longer voice's. */
   private readonly longest: number;
 
@@ -291,10 +291,10 @@ class Step {
     // The model writes one of the phrases: the next call's grammar opens with them.
     if (typeof keyword !== "string") {
       this.choose = keyword.choose.map((phrase) => `${gap()}${phrase}`);
-      this.whole.push(...keyword.choose);
+      this.steeredPhrases.push(...keyword.choose);
       return;
     }
-    this.whole.push(keyword);
+    this.steeredPhrases.push(keyword);
     writer.append(`${gap()}${keyword}`);
     this.text = writer.text.slice(mark);
     this.after = keyword;
@@ -356,7 +356,7 @@ class Step {
     this.readAt = this.text.length;
     while (this.outcome === undefined) {
       const pending = this.text.slice(this.cursor);
-      const unit = nextUnit(pending, language, final, this.longest, this.whole);
+      const unit = nextUnit(pending, language, final, this.longest, this.steeredPhrases);
       if (!unit) break;
       const breakBefore = /\n\s*$/.test(this.text.slice(this.kept, this.cursor)) || /^\s*\n/.test(pending);
       // The model tries to start a section of its own: the passage goes on from the last sentence.
@@ -364,7 +364,7 @@ class Step {
         this.outcome = "rejected";
         break;
       }
-      const parts = unit.kind === "sentence" ? splitLongSentence(unit.text, language, this.longest, this.whole) : [];
+      const parts = unit.kind === "sentence" ? splitLongSentence(unit.text, language, this.longest, this.steeredPhrases) : [];
       for (const part of parts) {
         const verdict = take(part, breakBefore);
         if (verdict === "stop") {

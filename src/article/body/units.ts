@@ -15,7 +15,7 @@ const RUN_ON_WORDS = 30;
  * The next whole unit of model text: a sentence (its quotations closed inside it), a heading
  * line, or a line too short to be prose (skipped). Undefined while the text may still grow
  * into a longer unit; `final` says it will not (the model stopped). A run-on is cut at `longest`
- * words, never inside one of the `steered` phrases (what the step steered).
+ * words, never inside one of the `steered` phrases (keywords and anchors the step placed).
  */
 export function nextUnit(
   pending: string,
@@ -57,9 +57,9 @@ export function nextUnit(
 }
 
 /** The head of a run-on sentence, at most `longest` words, as a sentence of its own. */
-function runOnHead(first: string, lead: number, language: string, longest: number, whole: readonly string[]): Unit {
+function runOnHead(first: string, lead: number, language: string, longest: number, steered: readonly string[]): Unit {
   const clean = cleanProse(first);
-  const head = splitLongSentence(clean, language, longest, whole)[0]!;
+  const head = splitLongSentence(clean, language, longest, steered)[0]!;
   const words = firstWords(first, countWords(head, language), language);
   const at = first.indexOf(words);
   return { kind: "sentence", text: finishSentence(head, language), length: lead + (at < 0 ? first.length : at + words.length) };

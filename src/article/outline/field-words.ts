@@ -9,7 +9,6 @@ import { type GrammarOptions, headingGrammar, withoutStop } from "../gbnf/gramma
 import type { Plan } from "../plan/plan.js";
 import { sentenceCaseHeadings } from "../plan/voice.js";
 import { finalCharacters, functionWords, openingWord } from "../text/function-words.js";
-import { wordSpans } from "../text/text.js";
 import type { OutlineItem } from "./outline-answer.js";
 
 /** Where in the outline a field stands: its items, the fields written so far, the field's index. */
