@@ -86,9 +86,11 @@ export async function startFaultProxy(target: string, kill: () => void): Promise
         answer.on("close", () => answer.complete || res.destroy());
         if (fault !== "stall-mid-answer" && fault !== "kill-mid-answer") return void answer.pipe(res);
         answer.once("data", (chunk: Buffer) => {
-          res.write(chunk);
-          if (fault === "kill-mid-answer") kill();
-          else answer.removeAllListeners("close").destroy();
+          answer.removeAllListeners("close");
+          if (fault === "stall-mid-answer") return void res.write(chunk, () => answer.destroy());
+          // A short answer can arrive whole in its first chunk; the client's connection is cut all the same.
+          kill();
+          res.write(chunk, () => res.destroy());
         });
       },
     );
