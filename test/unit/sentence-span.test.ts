@@ -53,7 +53,7 @@ describe("a step with a voice's sentence span", () => {
     // Nothing was appended for the model: what it wrote was cut back, and each next call asked for the end or more words.
     expect(fake.appended()).toEqual(["# Title\n\n"]);
     expect(fake.removed().slice(0, 2)).toEqual([" nine", "."]);
-    expect(grammars[1]).toContain(`root ::= [.!?] tail`);
+    expect(grammars[1]).toContain(String.raw`root ::= [.!?] ([ \n] tail)?`);
     expect(grammars[2]).toMatch(/root ::= \[,;:\]\? \(" " .*\)\{3\} tail/);
     expect(writer.discarded["sentence-length"]).toBeGreaterThan(0);
   });
@@ -65,6 +65,13 @@ describe("the grammars a span asks for", () => {
     const close = await llama().createGrammar({ grammar: freeTextGrammar({ pending: " One two", spaced: true, close: true }) });
     expect(accepts(close, ". Then more")).toBe(true);
     expect(accepts(close, " three.")).toBe(false);
+    expect(accepts(close, ".")).toBe(true);
+    // A closer glued on that closes nothing would break the sentence (a random-weight model wrote "jolu?)" a hundred times an article).
+    expect(accepts(close, "?) Then")).toBe(false);
+    expect(accepts(close, '." Then')).toBe(false);
+    const bracket = await llama().createGrammar({ grammar: freeTextGrammar({ pending: " One (two", spaced: true, close: true }) });
+    expect(accepts(bracket, ".) Then")).toBe(true);
+    expect(accepts(bracket, ". Then")).toBe(false);
     const quoted = await llama().createGrammar({ grammar: freeTextGrammar({ pending: ' She said, "Look at', spaced: true, close: true }) });
     expect(accepts(quoted, '!" Then more')).toBe(true);
     expect(accepts(quoted, ". Then more")).toBe(false);

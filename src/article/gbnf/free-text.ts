@@ -5,7 +5,7 @@
  * opening alike refused).
  */
 import { GRAMMAR_PAIRS, GRAMMAR_QUOTES, TERMINATORS } from "../text/scripts.js";
-import { quotes } from "../text/sentences.js";
+import { quotes, stillOpen } from "../text/sentences.js";
 import { charClass, literal } from "./escape.js";
 import {
   alt,
@@ -129,13 +129,23 @@ export function freeTextGrammar(options: FreeTextOptions): string {
     : seq(lineStart ? opt("quote") : undefined, many("chunk"));
   let root: Term = "tail";
   // Inside a quotation, the sentence's end closes it.
-  if (close) root = open ? seq(charClass(".!?"), literal(open.close), many("chunk")) : seq(charClass(".!?"), "tail");
+  if (close) root = open ? seq(charClass(".!?"), literal(open.close), many("chunk")) : closedSentence(pending);
   else if (lengthen) root = seq(opt(charClass(",;:")), times(MORE_WORD, lengthen), "tail");
   else if (choose?.length) root = seq(alt(...choose.map((phrase) => seq(literal(phrase), boundaryRule(spaced)))), "tail");
   else if (boundary) root = seq(boundary, "tail");
   else if (refusing) root = seq(opt(literal(" ")), notWord(refuse, "tail", { inQuotation: open !== undefined, prefix: true }));
   else if (opening) root = seq(many(charClass(" \n")), alt(notWord([notOpening], "tail"), seq("quote", "tail")));
   return grammar(rule("root", root), rule("tail", tail), QUOTED_TEXT);
+}
+
+/**
+ * A sentence closed outside a quotation: its terminator, what brackets `pending` left open,
+ * then a space, a line break or the end; a closer glued on that closes nothing would break the
+ * sentence, which the sentence gate refuses.
+ */
+function closedSentence(pending: string): Term {
+  const owed = stillOpen(pending);
+  return seq(charClass(".!?"), owed ? literal(owed) : undefined, opt(group(seq(charClass(" \n"), "tail"))));
 }
 
 /** Where a {@link notWord} expression stands. */

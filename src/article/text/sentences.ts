@@ -103,17 +103,31 @@ export function balanced(text: string): boolean {
  * may close them), or broken (a quote or bracket closes what was never opened: no more text mends it).
  */
 export function quotes(text: string): "closed" | "open" | "broken" {
-  if (!HAS_QUOTATION.test(text)) return "closed";
+  const open = openedIn(text);
+  return open === undefined ? "broken" : open.length === 0 ? "closed" : "open";
+}
+
+/** The closing characters `text` still owes, innermost first ("" when all are closed); undefined when it is broken. */
+export function stillOpen(text: string): string | undefined {
+  return openedIn(text)
+    ?.map((c) => (c === '"' ? c : CLOSER.get(c)!))
+    .reverse()
+    .join("");
+}
+
+/** The quotes and brackets `text` leaves open, outermost first; undefined when one closes what was never opened. */
+function openedIn(text: string): string[] | undefined {
+  if (!HAS_QUOTATION.test(text)) return [];
   const open: string[] = [];
   const chars = [...text];
   for (const [i, c] of chars.entries()) {
     if (c === '"') {
       if (open.at(-1) === '"') open.pop();
       else if (/^[\s([{\u201c\u00ab]?$/u.test(chars[i - 1] ?? "") && /\S/u.test(chars[i + 1] ?? "")) open.push('"');
-      else return "broken";
+      else return undefined;
     } else if (open.length && CLOSER.get(open.at(-1)!) === c) open.pop();
     else if (CLOSER.has(c)) open.push(c);
-    else if (CLOSERS.has(c)) return "broken";
+    else if (CLOSERS.has(c)) return undefined;
   }
-  return open.length === 0 ? "closed" : "open";
+  return open;
 }
