@@ -2,7 +2,8 @@
  * What a house voice costs (part of `npm run bench`; alone: `npx tsx scripts/bench/voice.ts`): the
  * same articles with and without the en-GB voice of test/fixtures/voices/short-you, interleaved,
  * on today's `inkpress serve` with the bench's model (stories260K: no chat template, so the voice's
- * note is not in its prompt) and with the ChatML test model (the note in the system message):
+ * note is not in its prompt), with the ChatML test model (the note in the system message) and,
+ * but with BENCH_QUICK, with the random-weight SmolLM2-135M shape (a real 49,152-token vocabulary):
  * the prompt tokens the voice adds per article, and the wall per article with it ÷ without.
  */
 import { readdirSync } from "node:fs";
@@ -14,6 +15,7 @@ import { learnVoiceFiles } from "../../src/voice/files.js";
 import { writeTestModel } from "../make-test-model.js";
 import { generate, serve, type Answer } from "./checkout.js";
 import { article, atMost, countAtMost, f, median, MODEL, ms, QUICK, ROOT, sum, type Verdict } from "./common.js";
+import { BENCH_SPECS, ensureBenchModel } from "./shapes.js";
 
 /** Seeds, and rounds of each request (its quickest counting), per model. */
 const S = QUICK ? { seeds: [1], rounds: 1, length: 150 } : { seeds: [1, 2, 3], rounds: 2, length: 300 };
@@ -51,8 +53,9 @@ export async function voiceCosts(): Promise<VoiceCost[]> {
     path: path.join(await mkdtemp(path.join(os.tmpdir(), "inkpress-bench-voice-")), "chat.gguf"),
     variant: "chat",
   });
+  const shapes = QUICK ? [] : [(await ensureBenchModel(BENCH_SPECS.smollm2)).path];
   const costs: VoiceCost[] = [];
-  for (const model of [MODEL, chat]) {
+  for (const model of [MODEL, chat, ...shapes]) {
     const server = await serve(ROOT, ["--model", model, "--threads", "1", "--sequences", "1"]);
     const cost: VoiceCost = { model: path.basename(model, ".gguf"), plain: [], voiced: [] };
     try {
