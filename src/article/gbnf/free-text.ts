@@ -97,7 +97,7 @@ export interface FreeTextOptions {
   notOpening?: string;
   /**
    * The sentence the call continues ends with the call's first character, a terminator the model
-   * picks, and the quotation it holds closes (a house voice's longest sentence). @default false
+   * picks, and the quotation or brackets it holds close (a house voice's longest sentence). @default false
    */
   close?: boolean;
   /** Words the call writes before the sentence it continues may end (a house voice's shortest sentence). @default none */
