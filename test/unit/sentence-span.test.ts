@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { freeTextGrammar } from "../../src/article/gbnf/free-text.js";
+import { lengthInterrupt } from "../../src/article/body/sentence-length.js";
 import { generateSentences } from "../../src/article/body/step.js";
 import { TokenLedger } from "../../src/article/ledger.js";
 import { AvoidList } from "../../src/article/plan/avoid.js";
@@ -56,6 +57,15 @@ describe("a step with a voice's sentence span", () => {
     expect(grammars[1]).toContain(String.raw`root ::= [.!?] ([ \n] tail)?`);
     expect(grammars[2]).toMatch(/root ::= \[,;:\]\? \(" " .*\)\{3\} tail/);
     expect(writer.discarded["sentence-length"]).toBeGreaterThan(0);
+  });
+});
+
+describe("where a span ends a sentence", () => {
+  it("before the words it would hang on, but never before a quotation's first word (an empty quotation read 'said, \".\"')", () => {
+    const at = (sentence: string) => lengthInterrupt(`${sentence} park`, 0, sentence.length, " park", { least: 3, most: 6 }, "en");
+    expect(at("Tom saw it and went to the")).toEqual({ kind: "close", at: "Tom saw it and went".length });
+    const quoted = 'Tom saw it and said, "the';
+    expect(at(quoted)).toEqual({ kind: "close", at: quoted.length });
   });
 });
 

@@ -61,7 +61,7 @@ export function lengthInterrupt(
   let keep = spans.length;
   // Words after the last quote only: a quotation the sentence opened keeps its first word.
   const quoted = Math.max(...[...'"\u201c\u201d'].map((q) => sentence.lastIndexOf(q)));
-  while (keep > span.least && spans[keep - 1]!.index > quoted && hangs(spans[keep - 1]!.word, language)) keep--;
+  while (keep > span.least && spans[keep - 2]!.index > quoted && hangs(spans[keep - 1]!.word, language)) keep--;
   const kept = keep < spans.length ? sentence.slice(0, spans[keep]!.index) : sentence;
   return { kind: "close", at: cursor + kept.length - (TRAILING_PAUSE.exec(kept)?.[0].length ?? 0) };
 }
